@@ -1,0 +1,44 @@
+import path from 'node:path';
+
+/** Runtime configuration, read once from the environment; every value has a default (see README). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminUser: string;
+  adminPassword: string | undefined;
+  tz: string;
+  tokenTtlSeconds: number;
+  webDist: string | undefined;
+  logLevel: string;
+}
+
+/** Parses a duration such as '8h', '30m', '3600' (seconds) or '2d' into seconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+)\s*([smhd]?)$/.exec(text.trim());
+  if (!m) throw new Error(`TOKEN_TTL inválido: '${text}' (use por ejemplo 3600, 30m, 8h o 1d)`);
+  const n = Number(m[1]);
+  const unit = m[2] || 's';
+  return n * { s: 1, m: 60, h: 3600, d: 86400 }[unit as 's' | 'm' | 'h' | 'd'];
+}
+
+/** Builds the configuration from an environment (process.env by default). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT inválido: '${env.PORT}'`);
+  }
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminUser: env.ADMIN_USER || 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    tz: env.TZ || 'America/Mexico_City',
+    tokenTtlSeconds: parseDuration(env.TOKEN_TTL ?? '8h'),
+    webDist: env.WEB_DIST,
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

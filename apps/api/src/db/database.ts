@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { DB } from './schema.ts';
+
+/** Which engine a database handle talks to; the only place SQLite/PostgreSQL differ. */
+export type Engine = 'sqlite' | 'postgres';
+
+/** An open database: the Kysely handle, its engine, and a way to close it. */
+export interface Db {
+  kysely: Kysely<DB>;
+  engine: Engine;
+  /** The raw better-sqlite3 handle (SQLite only), for bulk paths that need prepared statements. */
+  sqlite?: Database.Database;
+  /** The pg pool (PostgreSQL only), for COPY and LISTEN/NOTIFY. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns int8/numeric as strings; our ids, counts and epoch-ms times fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+/** Opens SQLite at `file` (WAL, foreign keys on) or PostgreSQL when `databaseUrl` is given. */
+export function openDb(opts: { databaseUrl?: string; sqliteFile?: string }): Db {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, engine: 'postgres', pool, close: () => kysely.destroy() };
+  }
+  const file = opts.sqliteFile ?? path.resolve('data/pregon.db');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, engine: 'sqlite', sqlite, close: () => kysely.destroy() };
+}
+
+/** Current time in epoch milliseconds, as stored in every time column. */
+export const ahora = (): number => Date.now();
+
+/** True when an error is a foreign-key violation (a row still referenced), on either engine. */
+export function esViolacionLlaveForanea(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** True when an error is a unique-constraint violation, on either engine. */
+export function esViolacionUnica(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Checks the connection answers; used by /health. */
+export async function ping(db: Db): Promise<boolean> {
+  await sql`select 1`.execute(db.kysely);
+  return true;
+}

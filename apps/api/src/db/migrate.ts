@@ -1,0 +1,26 @@
+import { Migrator, type Migration } from 'kysely';
+import type { Db } from './database.ts';
+import * as inicial from './migrations/0001-inicial.ts';
+
+// One migration history for both engines; each step receives the engine for the few
+// places where the SQL differs (identity columns).
+const pasos: Record<string, { up: typeof inicial.up }> = {
+  '0001-inicial': inicial,
+};
+
+/** Brings the database to the latest schema; throws with the failing step's error. */
+export async function migrate(db: Db): Promise<void> {
+  const migrations: Record<string, Migration> = {};
+  for (const [nombre, paso] of Object.entries(pasos)) {
+    migrations[nombre] = { up: (k) => paso.up(k, db.engine) };
+  }
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const fallo = results?.find((r) => r.status === 'Error');
+  if (error || fallo) {
+    throw new Error(`La migración ${fallo?.migrationName ?? ''} falló: ${String(error)}`);
+  }
+}

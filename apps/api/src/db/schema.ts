@@ -1,0 +1,217 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Table shapes for Kysely. Times are epoch milliseconds (numbers) so that SQLite and
+// PostgreSQL behave alike; flags are 0/1 integers, rendered as '0'/'1' strings on the wire.
+
+/** usuarios: staff accounts; roles is a comma-separated list of role names. */
+export interface UsuariosTable {
+  id_usuario: Generated<number>;
+  usuario: string;
+  nombre: string;
+  correo: string | null;
+  password_hash: string;
+  roles: string;
+  activo: Generated<number>;
+  creado: number;
+}
+
+/** paises: countries. */
+export interface PaisesTable {
+  id_pais: Generated<number>;
+  pais: string;
+  codigo_iso: string;
+  prefijo: string;
+}
+
+/** estados: states of a country. */
+export interface EstadosTable {
+  id_estado: Generated<number>;
+  estado: string;
+  id_pais: number;
+}
+
+/** categorias: phone categories used to choose recipients. */
+export interface CategoriasTable {
+  id_categoria: Generated<number>;
+  categoria: string;
+}
+
+/** tipos_ejercicio: the four exercise types and their list labels. */
+export interface TiposEjercicioTable {
+  id_tipo_ejercicio: number;
+  tipo_ejercicio: string;
+}
+
+/** equipos: sending devices (gateways, PBX); credenciales is JSON and never returned. */
+export interface EquiposTable {
+  id_equipo: Generated<number>;
+  alias: string;
+  serial: string;
+  url: string;
+  protocolo: string;
+  puertos: Generated<number>;
+  tasa: Generated<number>;
+  credenciales: string | null;
+  descripcion: string | null;
+  activo: Generated<number>;
+  ultimo_contacto: number | null;
+  marcado: string | null;
+}
+
+/** telefonos: the phone directory; telefono is the canonical number and unique. */
+export interface TelefonosTable {
+  id_telefono: Generated<number>;
+  telefono: string;
+  nombre: string | null;
+  id_estado: number | null;
+  creado: number;
+}
+
+/** telefono_categoria: phone–category links. */
+export interface TelefonoCategoriaTable {
+  id_telefono: number;
+  id_categoria: number;
+}
+
+/** ejercicios: drills; flags completado/en_proceso/en_pausa are 0/1. */
+export interface EjerciciosTable {
+  id_ejercicio: Generated<number>;
+  titulo: string;
+  id_tipo_ejercicio: number;
+  fecha_ini: string;
+  hora_ini: string;
+  id_equipo: number;
+  tiempo: number | null;
+  numero_puertos: number;
+  puerto_ini: number;
+  puerto_fin: number;
+  accion: string;
+  id_estado: number;
+  categorias: string;
+  orden: Generated<string>;
+  completado: Generated<number>;
+  en_proceso: Generated<number>;
+  en_pausa: Generated<number>;
+  motivo_pausa: string | null;
+  creado_por: number | null;
+  creado: number;
+  iniciado: number | null;
+  terminado: number | null;
+}
+
+/** ejercicio_detalle: one row per recipient; the dispatcher's queue and the report. */
+export interface EjercicioDetalleTable {
+  id_detalle: Generated<number>;
+  id_ejercicio: number;
+  id_telefono: number | null;
+  telefono: string;
+  nombre: string | null;
+  id_estado: number | null;
+  posicion: number;
+  estatus: Generated<string>;
+  intentos: Generated<number>;
+  fecha_envio: string | null;
+  hora_envio: string | null;
+  recibida: Generated<number>;
+  id_gateway: string | null;
+  motivo: string | null;
+  duracion: number | null;
+  lease_hasta: number | null;
+  siguiente_intento: number | null;
+  actualizado: number | null;
+}
+
+/** cuestionarios: one questionnaire per exercise. */
+export interface CuestionariosTable {
+  id_cuestionario: Generated<number>;
+  id_ejercicio: number;
+  creado: number;
+}
+
+/** preguntas: the questions of a questionnaire, numero 1..40 (slot number). */
+export interface PreguntasTable {
+  id_pregunta: Generated<number>;
+  id_cuestionario: number;
+  numero: number;
+  reactivo: string;
+  archivo: string;
+}
+
+/** respuestas: allowed answers of a question, each with a unique digit 1..9. */
+export interface RespuestasTable {
+  id_respuesta: Generated<number>;
+  id_pregunta: number;
+  respuesta: string;
+  digito: number;
+}
+
+/** quiz_respuestas: the digit each recipient pressed for each question. */
+export interface QuizRespuestasTable {
+  id_quiz_respuesta: Generated<number>;
+  id_ejercicio: number;
+  id_detalle: number;
+  numero: number;
+  digito: number;
+  fecha: number;
+}
+
+/** importaciones: bulk phone import jobs and their progress. */
+export interface ImportacionesTable {
+  id_importacion: Generated<number>;
+  archivo: string;
+  estatus: string;
+  procesadas: Generated<number>;
+  insertadas: Generated<number>;
+  duplicadas: Generated<number>;
+  con_error: Generated<number>;
+  errores: string | null;
+  mensaje: string | null;
+  creado_por: number | null;
+  creado: number;
+  terminado: number | null;
+}
+
+/** auditoria: who did what and when. */
+export interface AuditoriaTable {
+  id_auditoria: Generated<number>;
+  id_usuario: number | null;
+  usuario: string | null;
+  accion: string;
+  entidad: string;
+  id_entidad: string | null;
+  detalle: string | null;
+  fecha: number;
+}
+
+/** The whole database, as Kysely sees it. */
+export interface DB {
+  usuarios: UsuariosTable;
+  paises: PaisesTable;
+  estados: EstadosTable;
+  categorias: CategoriasTable;
+  tipos_ejercicio: TiposEjercicioTable;
+  equipos: EquiposTable;
+  telefonos: TelefonosTable;
+  telefono_categoria: TelefonoCategoriaTable;
+  ejercicios: EjerciciosTable;
+  ejercicio_detalle: EjercicioDetalleTable;
+  cuestionarios: CuestionariosTable;
+  preguntas: PreguntasTable;
+  respuestas: RespuestasTable;
+  quiz_respuestas: QuizRespuestasTable;
+  importaciones: ImportacionesTable;
+  auditoria: AuditoriaTable;
+}
+
+/** A user row as read. */
+export type Usuario = Selectable<UsuariosTable>;
+/** A new user row. */
+export type NuevoUsuario = Insertable<UsuariosTable>;
+/** An exercise row as read. */
+export type Ejercicio = Selectable<EjerciciosTable>;
+/** A change to an exercise row. */
+export type CambioEjercicio = Updateable<EjerciciosTable>;
+/** A recipient row as read. */
+export type Detalle = Selectable<EjercicioDetalleTable>;
+/** A device row as read. */
+export type Equipo = Selectable<EquiposTable>;

@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { msg, type ClaveMensaje } from '@pregon/contract/messages';
+
+/** An error with an HTTP status and a Spanish message for the caller; thrown by services. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly campo?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Builds an HttpError from a catalogue key. */
+export const error = (status: number, clave: ClaveMensaje, params?: Record<string, string | number>, campo?: string) =>
+  new HttpError(status, msg(clave, params), campo);
+
+/** 401 with the SPEC's 'FALLO: SESION EXPIRADA'. */
+export const sesionExpirada = () => error(401, 'sesionExpirada');
+/** 403 for a role that may not do this. */
+export const prohibido = () => error(403, 'sinPermiso');
+/** 404 naming what was not found. */
+export const noEncontrado = (entidad: string) => error(404, 'noEncontrado', { entidad });
+
+const CONTEXTO: Record<string, string> = { body: 'cuerpo', querystring: 'consulta', params: 'ruta', headers: 'cabecera' };
+
+/** Maps any error to {status, message, mensaje, campo} in Spanish; never leaks a stack trace. */
+export function manejarError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  let status = 500;
+  let message = msg('errorInterno');
+  let campo: string | undefined;
+  if (err instanceof HttpError) {
+    status = err.statusCode;
+    message = err.message;
+    campo = err.campo;
+  } else if (hasZodFastifySchemaValidationErrors(err)) {
+    status = 400;
+    const v = err.validation[0]!;
+    const ruta = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    campo = ruta || CONTEXTO[err.validationContext ?? 'body'] || 'cuerpo';
+    const faltante =
+      v.keyword === 'invalid_type' && /indefinido|undefined/.test(v.message ?? '');
+    message = faltante
+      ? msg('campoObligatorio', { campo })
+      : msg('campoInvalido', { campo, detalle: v.message ?? '' });
+  } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+    status = 400;
+    message = msg('jsonInvalido');
+  } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    status = 413;
+    message = msg('cuerpoDemasiadoGrande');
+  } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    status = 400;
+    message = msg('jsonInvalido');
+  } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    status = err.statusCode;
+    message = status === 429 ? msg('demasiadasPeticiones') : msg('peticionInvalida');
+  }
+  if (status >= 500) req.log.error({ err }, 'error no controlado');
+  else req.log.info({ status, message }, 'petición rechazada');
+  return reply.status(status).send({ status, message, mensaje: message, ...(campo ? { campo } : {}) });
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { permitido, type Endpoint } from '@pregon/contract/api/endpoint';
+import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
+import type { Contexto } from '../contexto.ts';
+import { prohibido, sesionExpirada } from './errores.ts';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** What a handler receives: validated input, the caller's session and the raw request/reply. */
+export interface Entrada<E extends Endpoint> {
+  body: Infer<E['body']>;
+  query: Infer<E['query']>;
+  params: Infer<E['params']>;
+  sesion: Sesion;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A handler returns the response body (validated against the endpoint's schema) or sends it itself. */
+export type Manejador<E extends Endpoint> = (
+  entrada: Entrada<E>,
+) => Promise<z.input<E['respuesta']> | FastifyReply> | z.input<E['respuesta']>;
+
+const ANONIMO: Sesion = { sub: '', id_usuario: 0, usuario: '', nombre: '', role: [], exp: 0 };
+
+/** Registers one endpoint of the contract: authenticate → check role → validate → act → present. */
+export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: Contexto, e: E, manejar: Manejador<E>) {
+  app.route({
+    method: e.method,
+    url: e.path,
+    schema: {
+      summary: e.resumen,
+      tags: [e.etiqueta],
+      ...(e.body ? { body: e.body } : {}),
+      ...(e.query ? { querystring: e.query } : {}),
+      ...(e.params ? { params: e.params } : {}),
+      ...(e.acceso === 'publico' ? {} : { security: [{ token: [] }] }),
+    },
+    // Authentication runs before body parsing and validation: a caller without a valid token
+    // learns nothing about the endpoint's schema.
+    onRequest: async (req) => {
+      if (e.acceso === 'publico') return;
+      const sesion = await verificarToken(ctx.claves.publica, tokenDeCabecera(req.headers.authorization));
+      if (!sesion) throw sesionExpirada();
+      if (!permitido(e.acceso, sesion.role)) throw prohibido();
+      (req as FastifyRequest & { sesion?: Sesion }).sesion = sesion;
+    },
+    handler: async (req, reply) => {
+      const sesion = (req as FastifyRequest & { sesion?: Sesion }).sesion ?? ANONIMO;
+      const res = await manejar({
+        body: req.body as Infer<E['body']>,
+        query: req.query as Infer<E['query']>,
+        params: req.params as Infer<E['params']>,
+        sesion,
+        req,
+        reply,
+      });
+      if (res === reply) return reply;
+      return reply.send(res);
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import { loadConfig } from './config.ts';
+import { buildApp, crearContexto } from './server.ts';
+
+// Entry point of the api process: configuration from the environment, then listen.
+const config = loadConfig();
+process.env.TZ = config.tz;
+const { ctx, semilla } = await crearContexto(config);
+const app = await buildApp(ctx);
+if (semilla.passwordGenerada) {
+  // Printed once, on the first start only; it is not stored anywhere in clear.
+  console.log(`\n  Administrador creado: usuario '${config.adminUser}', contraseña '${semilla.passwordGenerada}'\n  (guárdela: no se volverá a mostrar)\n`);
+}
+await app.listen({ port: config.port, host: config.host });
+const cerrar = async () => {
+  await app.close();
+  await ctx.db.close();
+  process.exit(0);
+};
+process.once('SIGINT', cerrar);
+process.once('SIGTERM', cerrar);

@@ -1,0 +1,30 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/** Actions the audit log records. */
+export type AccionAuditada =
+  | 'ingreso' | 'ingreso_fallido' | 'crear' | 'modificar' | 'eliminar'
+  | 'generar' | 'iniciar' | 'pausar' | 'detener' | 'completar' | 'importar';
+
+/** Writes one audit row: who (null for the system), did what, to which entity, when. */
+export async function auditar(
+  k: Kysely<DB> | Transaction<DB>,
+  quien: { id_usuario: number; usuario: string } | null,
+  accion: AccionAuditada,
+  entidad: string,
+  id_entidad?: string | number | null,
+  detalle?: unknown,
+): Promise<void> {
+  await k
+    .insertInto('auditoria')
+    .values({
+      id_usuario: quien && quien.id_usuario > 0 ? quien.id_usuario : null,
+      usuario: quien?.usuario || null,
+      accion,
+      entidad,
+      id_entidad: id_entidad == null ? null : String(id_entidad),
+      detalle: detalle === undefined ? null : JSON.stringify(detalle),
+      fecha: Date.now(),
+    })
+    .execute();
+}

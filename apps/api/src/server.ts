@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import '@pregon/contract/api/zod-es';
+import type { Config } from './config.ts';
+import type { Contexto } from './contexto.ts';
+import { openDb } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { seed, type ResultadoSemilla } from './db/seed.ts';
+import { cargarClaves } from './auth/keys.ts';
+import { LimitadorIngreso } from './auth/signin-limiter.ts';
+import { manejarError, error } from './http/errores.ts';
+import { rutasAuth } from './routes/auth.ts';
+import { rutasCatalogos } from './routes/catalogos.ts';
+
+/** Opens and migrates the database, seeds it, and loads the token keys. */
+export async function crearContexto(config: Config): Promise<{ ctx: Contexto; semilla: ResultadoSemilla }> {
+  const db = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'pregon.db') });
+  await migrate(db);
+  const semilla = await seed(db, { adminUser: config.adminUser, adminPassword: config.adminPassword });
+  const claves = await cargarClaves(config.dataDir);
+  return { ctx: { config, db, claves, limitador: new LimitadorIngreso() }, semilla };
+}
+
+/** Builds the HTTP server with every route of the contract; does not listen. */
+export async function buildApp(ctx: Contexto, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: ctx.config.logLevel,
+            redact: { paths: ['req.headers.authorization', 'body.password', '*.password', '*.token'], censor: '[oculto]' },
+          },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(manejarError);
+  app.setNotFoundHandler((req, reply) => {
+    if (req.method === 'GET' && ctx.config.webDist && req.headers.accept?.includes('text/html')) {
+      return reply.sendFile('index.html');
+    }
+    return manejarError(error(404, 'rutaNoEncontrada', { metodo: req.method, ruta: req.url.split('?')[0]!.slice(0, 200) }) as never, req, reply);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Pregón API', description: 'API principal de Pregón', version: '1.0.0' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  rutasAuth(app, ctx);
+  rutasCatalogos(app, ctx);
+
+  const dist = ctx.config.webDist;
+  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: path.resolve(dist), wildcard: false, index: 'index.html' });
+  }
+  return app;
+}

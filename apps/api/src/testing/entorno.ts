@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../config.ts';
+import type { Engine } from '../db/database.ts';
+import { buildApp, crearContexto } from '../server.ts';
+import type { Contexto } from '../contexto.ts';
+
+/** The PostgreSQL server the tests use (the machine's own, trust auth on loopback). */
+export const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Both engines; every data-layer and API test runs once per engine. */
+export const MOTORES: Engine[] = ['sqlite', 'postgres'];
+
+/** Creates an empty PostgreSQL database and returns its URL and a function that drops it. */
+export async function crearBasePostgres(): Promise<{ url: string; borrar: () => Promise<void> }> {
+  const nombre = `pregon_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${nombre}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${nombre}`;
+  return {
+    url: url.toString(),
+    borrar: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${nombre} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** A running api on a real socket over a fresh database of the given engine. */
+export interface ApiDePrueba {
+  app: FastifyInstance;
+  ctx: Contexto;
+  url: string;
+  config: Config;
+  adminPassword: string;
+  cerrar: () => Promise<void>;
+}
+
+/** Starts the api on 127.0.0.1 with a random port, a temp DATA_DIR and a fresh database. */
+export async function levantarApi(motor: Engine, env: Record<string, string> = {}): Promise<ApiDePrueba> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-test-'));
+  const pgBase = motor === 'postgres' ? await crearBasePostgres() : undefined;
+  const adminPassword = 'Admin-prueba-1';
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: adminPassword,
+    LOG_LEVEL: 'silent',
+    ...(pgBase ? { DATABASE_URL: pgBase.url } : {}),
+    ...env,
+  });
+  const { ctx } = await crearContexto(config);
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    app,
+    ctx,
+    config,
+    adminPassword,
+    url: `http://127.0.0.1:${port}`,
+    cerrar: async () => {
+      await app.close();
+      await ctx.db.close();
+      await pgBase?.borrar();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small fetch wrapper for tests: JSON in, {status, body, headers} out. */
+export async function pedir(
+  base: string,
+  method: string,
+  ruta: string,
+  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = opts.token;
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) {
+    body = opts.rawBody;
+    headers['content-type'] ??= 'application/json';
+  } else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(base + ruta, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** Signs in and returns the token. */
+export async function ingresar(api: ApiDePrueba, usuario = 'admin', password = api.adminPassword): Promise<string> {
+  const r = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario, password } });
+  if (r.status !== 200) throw new Error(`ingreso falló: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token as string;
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+
+/** The catalogue response of SPEC section 3; categories keep the SPEC's {id_estado, estado} quirk. */
+export const CatalogosSchema = z.object({
+  status: z.literal(200),
+  tipo_ejercicio: z.array(z.object({ id_tipo_ejercicio: z.number(), tipo_ejercicio: z.string() })),
+  equipos: z.array(z.object({ id_equipo: z.number(), alias: z.string() })),
+  estados: z.array(z.object({ id_estado: z.number(), estado: z.string() })),
+  categorias: z.array(
+    z.object({
+      id_estado: z.number(),
+      estado: z.string(),
+      id_categoria: z.number(),
+      categoria: z.string(),
+    }),
+  ),
+});
+/** The catalogues, as read. */
+export type Catalogos = z.infer<typeof CatalogosSchema>;
+
+/** GET /ejercicios/catalogos/ */
+export const catalogos = endpoint({
+  method: 'GET',
+  path: '/ejercicios/catalogos/',
+  acceso: 'lectura',
+  etiqueta: 'ejercicios',
+  resumen: 'Catálogos para el diálogo de creación: tipos, equipos, estados y categorías',
+  respuesta: CatalogosSchema,
+});
