@@ -1,7 +1,12 @@
+import type { EventEmitter } from 'node:events';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { ClavesToken } from './auth/keys.ts';
 import type { LimitadorIngreso } from './auth/signin-limiter.ts';
+
+/** Events inside one api process: 'ejercicio' (id_ejercicio) whenever an exercise's flags or
+ * recipients change, so the in-process dispatcher and live views react without polling. */
+export type Eventos = EventEmitter<{ ejercicio: [id_ejercicio: number] }>;
 
 /** What every route module and service needs, built once in server.ts. */
 export interface Contexto {
@@ -9,4 +14,5 @@ export interface Contexto {
   db: Db;
   claves: ClavesToken;
   limitador: LimitadorIngreso;
+  eventos: Eventos;
 }

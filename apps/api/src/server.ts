@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -21,6 +22,13 @@ import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { manejarError, error } from './http/errores.ts';
 import { rutasAuth } from './routes/auth.ts';
 import { rutasCatalogos } from './routes/catalogos.ts';
+import { rutasEjercicios } from './routes/ejercicios.ts';
+import { rutasQuiz } from './routes/quiz.ts';
+import { rutasReportes } from './routes/reportes.ts';
+import { rutasTelefonos } from './routes/telefonos.ts';
+import { rutasUsuarios } from './routes/usuarios.ts';
+import { rutasEquipos } from './routes/equipos.ts';
+import { rutasPaises } from './routes/paises.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys. */
 export async function crearContexto(config: Config): Promise<{ ctx: Contexto; semilla: ResultadoSemilla }> {
@@ -28,7 +36,7 @@ export async function crearContexto(config: Config): Promise<{ ctx: Contexto; se
   await migrate(db);
   const semilla = await seed(db, { adminUser: config.adminUser, adminPassword: config.adminPassword });
   const claves = await cargarClaves(config.dataDir);
-  return { ctx: { config, db, claves, limitador: new LimitadorIngreso() }, semilla };
+  return { ctx: { config, db, claves, limitador: new LimitadorIngreso(), eventos: new EventEmitter() }, semilla };
 }
 
 /** Builds the HTTP server with every route of the contract; does not listen. */
@@ -66,6 +74,13 @@ export async function buildApp(ctx: Contexto, opts: { logger?: boolean } = {}): 
 
   rutasAuth(app, ctx);
   rutasCatalogos(app, ctx);
+  rutasEjercicios(app, ctx);
+  rutasQuiz(app, ctx);
+  rutasReportes(app, ctx);
+  rutasTelefonos(app, ctx);
+  rutasUsuarios(app, ctx);
+  rutasEquipos(app, ctx);
+  rutasPaises(app, ctx);
 
   const dist = ctx.config.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

@@ -5,7 +5,11 @@ import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts'
 import type { Contexto } from '../contexto.ts';
 import { prohibido, sesionExpirada } from './errores.ts';
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Infer<T> = [NonNullable<T>] extends [never]
+  ? undefined
+  : NonNullable<T> extends z.ZodType
+    ? z.output<NonNullable<T>>
+    : undefined;
 
 /** What a handler receives: validated input, the caller's session and the raw request/reply. */
 export interface Entrada<E extends Endpoint> {
