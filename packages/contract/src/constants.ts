@@ -1,0 +1,324 @@
+/**
+ * Business constants of SPEC section 9 and ARCHITECTURE, defined once. Database check
+ * constraints, zod schemas and catalogue labels are all derived from these arrays.
+ */
+import { z } from 'zod';
+import { MENSAJES, type ClaveMensaje } from './messages.ts';
+
+/** Name of the instant-messaging service used by type 3 (its label and equipment keyword). */
+export const NOMBRE_MENSAJERIA = 'WhatsApp';
+
+/** The four exercise types: id, internal key, list label and the label of the action field. */
+export const TIPOS_EJERCICIO = [
+  { id: 1, clave: 'sms', etiqueta: 'SMS', accionLabel: MENSAJES.etiquetaMensaje },
+  { id: 2, clave: 'llamada', etiqueta: 'LLAMADA', accionLabel: MENSAJES.etiquetaAudio },
+  { id: 3, clave: 'whatsapp', etiqueta: 'WHATSAPP', accionLabel: NOMBRE_MENSAJERIA },
+  {
+    id: 4,
+    clave: 'cuestionario',
+    etiqueta: 'CUESTIONARIO',
+    accionLabel: MENSAJES.etiquetaTiempoCuestionario,
+  },
+] as const;
+
+/** One exercise type as listed in TIPOS_EJERCICIO. */
+export type TipoEjercicio = (typeof TIPOS_EJERCICIO)[number];
+/** Numeric exercise type id, 1 to 4. */
+export type IdTipoEjercicio = TipoEjercicio['id'];
+/** List label of an exercise type ('SMS', 'LLAMADA', 'WHATSAPP', 'CUESTIONARIO'). */
+export type EtiquetaTipoEjercicio = TipoEjercicio['etiqueta'];
+
+/** Type ids, for zod enums and database checks. */
+export const IDS_TIPO_EJERCICIO = TIPOS_EJERCICIO.map((t) => t.id) as readonly IdTipoEjercicio[];
+/** Type list labels, for zod enums and database checks. */
+export const ETIQUETAS_TIPO_EJERCICIO = TIPOS_EJERCICIO.map(
+  (t) => t.etiqueta,
+) as readonly EtiquetaTipoEjercicio[];
+
+/** Type id of SMS exercises. */
+export const TIPO_SMS = 1;
+/** Type id of voice-call exercises (the ones with a 'Tiempo (Minutos)' field). */
+export const TIPO_LLAMADA = 2;
+/** Type id of instant-messaging exercises. */
+export const TIPO_WHATSAPP = 3;
+/** Type id of questionnaires (quiz exercises). */
+export const TIPO_CUESTIONARIO = 4;
+
+/** Finds an exercise type by its id (number or numeric string); undefined when unknown. */
+export function tipoPorId(id: number | string | null | undefined): TipoEjercicio | undefined {
+  if (id === null || id === undefined || String(id).trim() === '') return undefined;
+  const n = Number(id);
+  return TIPOS_EJERCICIO.find((t) => t.id === n);
+}
+
+/** Finds an exercise type by its list label, ignoring case and surrounding spaces. */
+export function tipoPorEtiqueta(etiqueta: string | null | undefined): TipoEjercicio | undefined {
+  const buscada = (etiqueta ?? '').trim().toUpperCase();
+  return TIPOS_EJERCICIO.find((t) => t.etiqueta === buscada);
+}
+
+/**
+ * Type labels the SPEC allows to start. WHATSAPP is startable too, but only when a WhatsApp
+ * Cloud API device exists (ARCHITECTURE 5); see `planInicio` in rules/start.ts.
+ */
+export const TIPOS_ARRANCABLES = ['SMS', 'LLAMADA', 'CUESTIONARIO'] as const;
+
+/** Channel segments of the start call: the SPEC's 'sms' and 'calls', plus 'whatsapp' for type 3. */
+export const CANALES = ['sms', 'calls', 'whatsapp'] as const;
+/** One start channel. */
+export type Canal = (typeof CANALES)[number];
+/** zod enum of the start channels. */
+export const CanalSchema = z.enum(CANALES);
+
+/** Questionnaire run-time options, in minutes (type 4 action field). */
+export const MINUTOS_CUESTIONARIO = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+/** Milliseconds in a minute, for start times (ARCHITECTURE correction 3: tiempo is minutes). */
+export const MS_POR_MINUTO = 60000;
+/** Call run time sent when the exercise has no tiempo. */
+export const MS_LLAMADA_DEFECTO = 35000;
+/** Rows per page of the exercises list and of the phone preview table. */
+export const FILAS_POR_PAGINA = 10;
+/** Seconds a toast notification stays on screen. */
+export const DURACION_TOAST_S = 3;
+/** Local-storage key of the session token. */
+export const CLAVE_TOKEN = 'token';
+/** Maximum questions in a questionnaire. */
+export const MAX_PREGUNTAS = 40;
+/** Maximum answers in a question. */
+export const MAX_RESPUESTAS = 10;
+/** Keypad digits an answer can use. */
+export const DIGITOS = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+/** Fixed number of question slots in the questionnaire wire form (file_01..40, reactivo_01..40). */
+export const SLOTS_CUESTIONARIO = 40;
+/** Date format of fecha_ini (dayjs / antd tokens). */
+export const FORMATO_FECHA = 'YYYY-MM-DD';
+/** Time format of hora_ini (dayjs / antd tokens). */
+export const FORMATO_HORA = 'HH:mm:ss';
+/** Default of numero_puertos, puerto_ini and puerto_fin. */
+export const PUERTOS_DEFECTO = 1;
+/** Audio extension accepted for calls and questionnaires (compared case-insensitively). */
+export const EXTENSION_AUDIO = '.gsm';
+/** Layout names of the route table. */
+export const LAYOUTS = ['default', 'login'] as const;
+
+/** User roles (ARCHITECTURE 3). */
+export const ROLES = ['administradores', 'operadores', 'consulta'] as const;
+/** One user role. */
+export type Rol = (typeof ROLES)[number];
+/** zod enum of the user roles. */
+export const RolSchema = z.enum(ROLES);
+/** Role required by /users and the user-management calls. */
+export const ROL_ADMINISTRADOR: Rol = 'administradores';
+/** Roles allowed to create, start, pause, stop and edit (consulta is read-only). */
+export const ROLES_OPERACION: readonly Rol[] = ['administradores', 'operadores'];
+/** Catalogue label of each role. */
+export const ETIQUETA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
+  administradores: 'rolAdministradores',
+  operadores: 'rolOperadores',
+  consulta: 'rolConsulta',
+};
+
+/** Device protocols a channel adapter is registered under (ARCHITECTURE 3 and 5). */
+export const PROTOCOLOS = ['smpp', 'android', 'whatsapp', 'asterisk'] as const;
+/** One device protocol. */
+export type Protocolo = (typeof PROTOCOLOS)[number];
+/** zod enum of the device protocols. */
+export const ProtocoloSchema = z.enum(PROTOCOLOS);
+/** Catalogue label of each protocol. */
+export const ETIQUETA_PROTOCOLO: Readonly<Record<Protocolo, ClaveMensaje>> = {
+  smpp: 'protocoloSmpp',
+  android: 'protocoloAndroid',
+  whatsapp: 'protocoloWhatsapp',
+  asterisk: 'protocoloAsterisk',
+};
+/** Start channel each protocol serves. */
+export const CANAL_DE_PROTOCOLO: Readonly<Record<Protocolo, Canal>> = {
+  smpp: 'sms',
+  android: 'sms',
+  whatsapp: 'whatsapp',
+  asterisk: 'calls',
+};
+/** Default dial-string template of call devices (ARCHITECTURE 3). */
+export const MARCADO_DEFECTO = 'PJSIP/{telefono}@{troncal}';
+
+/** Orders in which an exercise's recipients are sent (PUT /ejercicio/ordenar/). */
+export const ORDENES = ['telefono', 'aleatorio', 'estado'] as const;
+/** One recipient order. */
+export type Orden = (typeof ORDENES)[number];
+/** zod enum of the recipient orders. */
+export const OrdenSchema = z.enum(ORDENES);
+/** Catalogue label of each order. */
+export const ETIQUETA_ORDEN: Readonly<Record<Orden, ClaveMensaje>> = {
+  telefono: 'ordenTelefono',
+  aleatorio: 'ordenAleatorio',
+  estado: 'ordenEstado',
+};
+
+/**
+ * Recipient states of ejercicio_detalle (ARCHITECTURE 5): pendiente → en_curso → one outcome.
+ * 'incierto' marks a row that was in flight at a crash on a gateway without idempotency key:
+ * reported, never silently resent.
+ */
+export const ESTATUS_DESTINATARIO = [
+  'pendiente',
+  'en_curso',
+  'enviado',
+  'entregado',
+  'contestado',
+  'respondido',
+  'ocupado',
+  'no_contesto',
+  'fallido',
+  'invalido',
+  'cancelado',
+  'incierto',
+] as const;
+/** One recipient state. */
+export type EstatusDestinatario = (typeof ESTATUS_DESTINATARIO)[number];
+/** zod enum of the recipient states. */
+export const EstatusDestinatarioSchema = z.enum(ESTATUS_DESTINATARIO);
+/** Catalogue label of each recipient state. */
+export const ETIQUETA_ESTATUS: Readonly<Record<EstatusDestinatario, ClaveMensaje>> = {
+  pendiente: 'estatusPendiente',
+  en_curso: 'estatusEnCurso',
+  enviado: 'estatusEnviado',
+  entregado: 'estatusEntregado',
+  contestado: 'estatusContestado',
+  respondido: 'estatusRespondido',
+  ocupado: 'estatusOcupado',
+  no_contesto: 'estatusNoContesto',
+  fallido: 'estatusFallido',
+  invalido: 'estatusInvalido',
+  cancelado: 'estatusCancelado',
+  incierto: 'estatusIncierto',
+};
+/** States that are no longer worked on (the exercise is completado when every row is final). */
+export const ESTATUS_FINALES: readonly EstatusDestinatario[] = [
+  'enviado',
+  'entregado',
+  'contestado',
+  'respondido',
+  'ocupado',
+  'no_contesto',
+  'fallido',
+  'invalido',
+  'cancelado',
+  'incierto',
+];
+
+/** Semáforo green: the message or call reached the person. */
+export const ESTATUS_VERDE: readonly EstatusDestinatario[] = [
+  'enviado',
+  'entregado',
+  'contestado',
+  'respondido',
+];
+/** Semáforo yellow: still to do, in flight, or uncertain after a crash. */
+export const ESTATUS_AMARILLO: readonly EstatusDestinatario[] = [
+  'pendiente',
+  'en_curso',
+  'incierto',
+];
+/** Semáforo red: did not reach the person. 'cancelado' is in no light but is reported apart. */
+export const ESTATUS_ROJO: readonly EstatusDestinatario[] = [
+  'ocupado',
+  'no_contesto',
+  'fallido',
+  'invalido',
+];
+
+/** The three lights of the semáforo. */
+export const LUCES_SEMAFORO = ['verde', 'amarillo', 'rojo'] as const;
+/** One semáforo light. */
+export type LuzSemaforo = (typeof LUCES_SEMAFORO)[number];
+/** Catalogue label of each light. */
+export const ETIQUETA_LUZ: Readonly<Record<LuzSemaforo, ClaveMensaje>> = {
+  verde: 'luzVerde',
+  amarillo: 'luzAmarillo',
+  rojo: 'luzRojo',
+};
+
+/**
+ * Thresholds of the overall light, as percentages of the counted recipients (cancelled ones
+ * excluded): red from `rojo` % of failures; yellow while anything is pending or from
+ * `amarillo` % of failures; green otherwise.
+ */
+export const UMBRALES_SEMAFORO = { rojo: 20, amarillo: 5 } as const;
+
+/** Recipients per light, the input of `luzSemaforo`. */
+export interface ConteoLuces {
+  verde: number;
+  amarillo: number;
+  rojo: number;
+}
+
+/** Overall light of an exercise from its per-light counts; green when nothing is counted. */
+export function luzSemaforo(counts: ConteoLuces): LuzSemaforo {
+  const base = counts.verde + counts.amarillo + counts.rojo;
+  if (base <= 0) return 'verde';
+  const rojoPct = (counts.rojo * 100) / base;
+  if (rojoPct >= UMBRALES_SEMAFORO.rojo) return 'rojo';
+  if (counts.amarillo > 0 || rojoPct >= UMBRALES_SEMAFORO.amarillo) return 'amarillo';
+  return 'verde';
+}
+
+/** The semáforo of one exercise, as GET /ejercicio/semaforo/{id}/ returns it. */
+export interface Semaforo extends ConteoLuces {
+  cancelado: number;
+  /** Every recipient, cancelled ones included. */
+  total: number;
+  /** Per-light share of the counted recipients (cancelled excluded), one decimal. */
+  porcentajes: ConteoLuces;
+  porEstatus: Record<EstatusDestinatario, number>;
+  luz: LuzSemaforo;
+}
+
+const redondear1 = (x: number): number => Math.round(x * 10) / 10;
+
+/**
+ * Builds the semáforo from `GROUP BY estatus` rows (totals may be numeric strings, as PostgreSQL
+ * returns counts); repeated states add up, unknown states are ignored.
+ */
+export function conteoSemaforo(
+  rows: readonly { estatus: string; total: number | string }[],
+): Semaforo {
+  const porEstatus = Object.fromEntries(ESTATUS_DESTINATARIO.map((e) => [e, 0])) as Record<
+    EstatusDestinatario,
+    number
+  >;
+  for (const row of rows) {
+    const n = Number(row.total);
+    if (!Object.hasOwn(porEstatus, row.estatus) || !Number.isFinite(n)) continue;
+    porEstatus[row.estatus as EstatusDestinatario] += n;
+  }
+  const suma = (lista: readonly EstatusDestinatario[]): number =>
+    lista.reduce((acc, e) => acc + porEstatus[e], 0);
+  const luces: ConteoLuces = {
+    verde: suma(ESTATUS_VERDE),
+    amarillo: suma(ESTATUS_AMARILLO),
+    rojo: suma(ESTATUS_ROJO),
+  };
+  const cancelado = porEstatus.cancelado;
+  const base = luces.verde + luces.amarillo + luces.rojo;
+  const pct = (x: number): number => (base === 0 ? 0 : redondear1((x * 100) / base));
+  return {
+    ...luces,
+    cancelado,
+    total: base + cancelado,
+    porcentajes: { verde: pct(luces.verde), amarillo: pct(luces.amarillo), rojo: pct(luces.rojo) },
+    porEstatus,
+    luz: luzSemaforo(luces),
+  };
+}
+
+/** Columns of the all-exercises spreadsheet (file 'ejercicios'), in order: header and field. */
+export const COLUMNAS_EXPORTACION = [
+  { titulo: MENSAJES.columnaAccion, campo: 'accion' },
+  { titulo: MENSAJES.columnaDispositivo, campo: 'alias' },
+  { titulo: MENSAJES.columnaEjercicio, campo: 'ejercicio' },
+  { titulo: MENSAJES.columnaFechaInicio, campo: 'fecha_ini' },
+  { titulo: MENSAJES.columnaHoraInicio, campo: 'hora_ini' },
+  { titulo: MENSAJES.columnaSerial, campo: 'serial' },
+  { titulo: MENSAJES.columnaTipoEjercicio, campo: 'tipo_ejercicio' },
+  { titulo: MENSAJES.columnaUrl, campo: 'url' },
+] as const;

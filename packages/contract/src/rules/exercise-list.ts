@@ -1,0 +1,84 @@
+/**
+ * Ordering, search and paging of the exercises list (SPEC 4 "List ordering, filtering and
+ * paging", with ARCHITECTURE correction 2) and the multi-word search of the phone preview.
+ */
+import { FILAS_POR_PAGINA } from '../constants.ts';
+
+/** The list row fields the ordering and the 'Activos' filter read. */
+export interface FilaOrdenable {
+  completado: string | number;
+}
+
+/** Sorts by completado ascending (incomplete first), keeping the order of equal rows; returns a copy. */
+export function ordenarEjercicios<T extends FilaOrdenable>(rows: readonly T[]): T[] {
+  const clave = (r: T): number => {
+    const n = Number(r.completado);
+    return Number.isFinite(n) ? n : Number.POSITIVE_INFINITY;
+  };
+  return [...rows].sort((a, b) => clave(a) - clave(b));
+}
+
+/** Splits search text into its space-separated, lower-cased terms. */
+export function terminosBusqueda(texto: string | null | undefined): string[] {
+  return (texto ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== '');
+}
+
+/**
+ * Whether every space-separated term of `texto` appears, ignoring case, in some field value of
+ * the row (terms may match different fields). Only string, number and boolean values are
+ * searched; empty text matches every row.
+ */
+export function coincideBusqueda(row: object, texto: string | null | undefined): boolean {
+  const terminos = terminosBusqueda(texto);
+  if (terminos.length === 0) return true;
+  const valores = Object.values(row)
+    .filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+    .map((v) => String(v).toLowerCase());
+  return terminos.every((t) => valores.some((v) => v.includes(t)));
+}
+
+/** Rows matching a multi-word search (the exercises list and the phone preview table). */
+export function buscarEnFilas<T extends object>(
+  rows: readonly T[],
+  texto: string | null | undefined,
+): T[] {
+  return rows.filter((r) => coincideBusqueda(r, texto));
+}
+
+/** One page of rows (pagina counts from 1; a page below 1 is page 1). */
+export function paginar<T>(rows: readonly T[], pagina = 1, tamano = FILAS_POR_PAGINA): T[] {
+  const p = Math.max(1, Math.floor(pagina));
+  const t = Math.max(1, Math.floor(tamano));
+  return rows.slice((p - 1) * t, p * t);
+}
+
+/** Options of `paginaEjercicios`. */
+export interface OpcionesPagina {
+  texto?: string | null;
+  /** The switch on 'Activos': keep only completado '0'. */
+  soloActivos: boolean;
+  /** Page number, from 1. */
+  pagina?: number;
+  tamano?: number;
+}
+
+/**
+ * The visible page of the exercises list: sorted, searched, filtered by 'Activos', then sliced.
+ * The filter runs before paging and `total` counts the filtered rows (ARCHITECTURE correction 2;
+ * the original filtered after slicing and counted every exercise).
+ */
+export function paginaEjercicios<T extends FilaOrdenable>(
+  rows: readonly T[],
+  opciones: OpcionesPagina,
+): { filas: T[]; total: number } {
+  const visibles = buscarEnFilas(ordenarEjercicios(rows), opciones.texto).filter(
+    (r) => !opciones.soloActivos || String(r.completado).trim() === '0',
+  );
+  return {
+    filas: paginar(visibles, opciones.pagina ?? 1, opciones.tamano ?? FILAS_POR_PAGINA),
+    total: visibles.length,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Which actions a row of the exercises list offers, from its status flags (SPEC 2 "Row actions"
+ * and SPEC 4 "Exercise status"). The api sends the result with each row so the web never
+ * recomputes it.
+ */
+import { TIPO_CUESTIONARIO } from '../constants.ts';
+
+/** A '0'/'1' flag as the list sends it; numbers are accepted for rows read from the database. */
+export type Bandera = string | number;
+
+/** The fields of an exercise row the actions depend on. */
+export interface FlagsEjercicio {
+  completado: Bandera;
+  en_proceso: Bandera;
+  en_pausa: Bandera;
+  id_tipo_ejercicio: number | string;
+}
+
+/** Report download buttons: one for types 1 to 3, 'Reporte 1' and 'Reporte 2' for type 4. */
+export type Descarga = 'reporte' | 'reporte1' | 'reporte2';
+
+/** The actions a row offers. */
+export interface AccionesFila {
+  /** Opens the 'Crear cuestionario' dialog (type 4 only). */
+  cuestionario: boolean;
+  /** Starts the exercise, or resumes it when paused (ARCHITECTURE correction 4). */
+  iniciar: boolean;
+  pausar: boolean;
+  detener: boolean;
+  ver: true;
+  descargas: readonly Descarga[];
+}
+
+/** Options of `accionesFila`. */
+export interface OpcionesAcciones {
+  /** The user may not change exercises (role 'consulta'): only View and Download remain. */
+  soloLectura?: boolean;
+}
+
+const es = (flag: Bandera, valor: '0' | '1'): boolean => String(flag).trim() === valor;
+
+/**
+ * Actions of one row.
+ *
+ * SPEC 4 status table, row by row:
+ * - Not started (completado '0', en_proceso '0'): Start.
+ * - Running (completado '0', en_proceso '1', en_pausa '0'): Pause, Stop.
+ * - Paused (en_proceso '1', en_pausa '1'): Stop, and Start to resume (ARCHITECTURE correction 4;
+ *   the SPEC's original did not show resume).
+ * - Completed (completado not '0'): View and Download only.
+ * SPEC 2 row actions: Questionnaire whenever id_tipo_ejercicio is 4 (also when completed, so a
+ * finished quiz can be cloned with 'Guardar como nuevo cuestionario'); View always; Download as
+ * one 'reporte' button, or 'reporte1' and 'reporte2' for type 4.
+ */
+export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}): AccionesFila {
+  const esCuestionario = Number(ej.id_tipo_ejercicio) === TIPO_CUESTIONARIO;
+  const abierto = es(ej.completado, '0') && !opciones.soloLectura;
+  const enProceso = es(ej.en_proceso, '1');
+  const noIniciado = es(ej.en_proceso, '0');
+  const enPausa = es(ej.en_pausa, '1');
+  return {
+    cuestionario: esCuestionario && !opciones.soloLectura,
+    iniciar: abierto && (noIniciado || (enProceso && enPausa)),
+    pausar: abierto && enProceso && es(ej.en_pausa, '0'),
+    detener: abierto && enProceso,
+    ver: true,
+    descargas: esCuestionario ? ['reporte1', 'reporte2'] : ['reporte'],
+  };
+}
