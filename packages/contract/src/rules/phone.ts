@@ -71,8 +71,8 @@ function internacional(digitos: string): TelefonoNormalizado {
 
 /**
  * Reads a phone number as people write it ('55 1234 5678', '(55) 1234-5678', '+52 55 1234 5678',
- * '045 55 1234 5678', '+1 415 555 2671'…). Numbers without '+' belong to `paisDefecto`; '00' is
- * read as '+'. Letters, empty text and wrong lengths are refused with a Spanish reason.
+ * '045 55 1234 5678', '+1 415 555 2671'…). Numbers without '+' belong to `paisDefecto`; a leading
+ * '00' on more than 10 digits is read as '+'. Letters, empty text and wrong lengths are refused with a Spanish reason.
  */
 export function normalizarTelefono(
   texto: string | null | undefined,
@@ -84,7 +84,10 @@ export function normalizarTelefono(
   const digitos = limpio.replace(/\D/g, '');
   if (digitos === '') return { ok: false, motivo: msg('telefonoVacio') };
   if (limpio.startsWith('+')) return internacional(digitos);
-  if (digitos.startsWith('00')) return internacional(digitos.slice(2));
+  // '00' dials abroad; a shorter run of digits is a national number that merely starts with 0.
+  if (digitos.startsWith('00') && digitos.length > DIGITOS_MEXICO) {
+    return internacional(digitos.slice(2));
+  }
   if (paisDefecto === 'MX') return mexicano(sinPrefijosMexico(digitos));
   const numero = parsePhoneNumberFromString(digitos, paisDefecto);
   if (!numero) return { ok: false, motivo: msg('telefonoInvalido', { telefono: limpio }) };

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { accionesFila, type FlagsEjercicio } from './row-actions.ts';
+
+type Caso = [string, Omit<FlagsEjercicio, 'id_tipo_ejercicio'>, boolean, boolean, boolean];
+
+// [case (SPEC 4 status row), flags, iniciar, pausar, detener]
+const CASOS: Caso[] = [
+  ['Not started', { completado: '0', en_proceso: '0', en_pausa: '0' }, true, false, false],
+  [
+    'Not started, stale pause flag',
+    { completado: '0', en_proceso: '0', en_pausa: '1' },
+    true,
+    false,
+    false,
+  ],
+  ['Running', { completado: '0', en_proceso: '1', en_pausa: '0' }, false, true, true],
+  // Paused: Stop, plus Start to resume (ARCHITECTURE correction 4)
+  ['Paused', { completado: '0', en_proceso: '1', en_pausa: '1' }, true, false, true],
+  ['Completed', { completado: '1', en_proceso: '0', en_pausa: '0' }, false, false, false],
+  [
+    'Completed while flagged running',
+    { completado: '1', en_proceso: '1', en_pausa: '0' },
+    false,
+    false,
+    false,
+  ],
+  [
+    'Completed while flagged paused',
+    { completado: '1', en_proceso: '1', en_pausa: '1' },
+    false,
+    false,
+    false,
+  ],
+  [
+    'Completed with another non-zero value',
+    { completado: '2', en_proceso: '0', en_pausa: '0' },
+    false,
+    false,
+    false,
+  ],
+  [
+    'Numeric flags from the database',
+    { completado: 0, en_proceso: 1, en_pausa: 0 },
+    false,
+    true,
+    true,
+  ],
+  [
+    'Unknown en_proceso value',
+    { completado: '0', en_proceso: '', en_pausa: '0' },
+    false,
+    false,
+    false,
+  ],
+];
+
+describe('accionesFila: status flags (SPEC 4 table)', () => {
+  it.each(CASOS)('%s', (_, flags, iniciar, pausar, detener) => {
+    const a = accionesFila({ ...flags, id_tipo_ejercicio: 1 });
+    expect({ iniciar: a.iniciar, pausar: a.pausar, detener: a.detener, ver: a.ver }).toEqual({
+      iniciar,
+      pausar,
+      detener,
+      ver: true,
+    });
+  });
+
+  it.each(CASOS)('%s, read-only user: only View and Download', (_, flags) => {
+    const a = accionesFila({ ...flags, id_tipo_ejercicio: 4 }, { soloLectura: true });
+    expect(a).toEqual({
+      cuestionario: false,
+      iniciar: false,
+      pausar: false,
+      detener: false,
+      ver: true,
+      descargas: ['reporte1', 'reporte2'],
+    });
+  });
+});
+
+describe('accionesFila: type-dependent actions (SPEC 2 row actions)', () => {
+  it.each([
+    [1, false, ['reporte']],
+    [2, false, ['reporte']],
+    [3, false, ['reporte']],
+    [4, true, ['reporte1', 'reporte2']],
+    ['4', true, ['reporte1', 'reporte2']],
+  ])('type %j: questionnaire %s, downloads %j', (tipo, cuestionario, descargas) => {
+    for (const completado of ['0', '1']) {
+      const a = accionesFila({
+        completado,
+        en_proceso: '0',
+        en_pausa: '0',
+        id_tipo_ejercicio: tipo,
+      });
+      expect(a.cuestionario).toBe(cuestionario);
+      expect(a.descargas).toEqual(descargas);
+    }
+  });
+});
