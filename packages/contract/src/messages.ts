@@ -170,6 +170,7 @@ export const MENSAJES = {
   campoInvalido: 'El campo {campo} no es válido: {detalle}',
   campoEntero: 'El campo {campo} debe ser un número entero entre {min} y {max}',
   campoMuyLargo: 'El campo {campo} admite como máximo {max} caracteres',
+  caracteresInvalidos: 'El campo {campo} contiene caracteres no válidos (NUL o Unicode incompleto)',
   campoTexto: 'El campo {campo} debe ser texto',
   campoFormato: 'El campo {campo} debe tener el formato {formato}',
   campoDesconocido: 'El campo {campo} no se reconoce',
@@ -193,6 +194,18 @@ export const MENSAJES = {
   equipoNoCorresponde: 'El equipo {equipo} no corresponde al tipo de ejercicio {tipo_ejercicio}',
   yaIniciado: 'No se puede generar la lista: el ejercicio ya inició',
   listaGenerada: 'Lista de destinatarios generada: {total} teléfonos',
+  // Exercises, questionnaires and reports API (issue 3A)
+  referenciaInexistente: 'El campo {campo} hace referencia a un registro que no existe: {valor}',
+  puertosInvalidos: 'El campo puerto_ini debe ser menor o igual que puerto_fin',
+  canalNoCorresponde: 'El ejercicio de tipo {tipo_ejercicio} no se inicia por el canal {canal}',
+  ejercicioNoIniciado: 'El ejercicio no ha iniciado: use Iniciar',
+  pausaInvalida:
+    'Valores de proceso y pausa no válidos: use proceso 0 y pausa 1 para pausar, o proceso 1 y pausa 0 para reanudar',
+  soloCuestionario: 'Solo los ejercicios de tipo CUESTIONARIO tienen cuestionario',
+  cuestionarioEnUso: 'No se puede modificar el cuestionario: el ejercicio ya inició',
+  preguntaNoExiste: 'La pregunta {reactivo} no existe en el cuestionario {id_cuestionario}',
+  si: 'Sí',
+  no: 'No',
 
   // Phones (ARCHITECTURE 3)
   telefonoInvalido: 'Número de teléfono inválido: {telefono}',
@@ -208,6 +221,28 @@ export const MENSAJES = {
   importacionEnCurso: 'Importación en curso: {procesados} de {total} filas',
   importacionTerminada:
     'Importación terminada: {insertados} agregados, {duplicados} duplicados omitidos, {errores} con error',
+  // Phones, import, users, devices, countries (issue 3B)
+  noEncontrada: '{entidad} no encontrada',
+  importacionEnCursoSinTotal: 'Importación en curso: {procesados} filas procesadas',
+  importacionFallida: 'La importación falló: {detalle}',
+  importacionSinTelefono:
+    'El archivo no tiene la columna "telefono" en la primera fila (columnas: telefono, nombre, estado, categorias)',
+  archivoObligatorio: 'Adjunte el archivo a importar (.csv o .xlsx) en el campo "file"',
+  archivoDemasiadoGrande: 'El archivo excede el tamaño máximo de {mb} MB',
+  estadoDesconocido: 'Estado desconocido: {estado}',
+  categoriaDesconocida: 'Categoría desconocida: {categoria}',
+  ultimoAdministrador:
+    'No se puede eliminar, desactivar ni quitar el rol de administrador al último administrador activo',
+  usuarioEnUso:
+    'No se puede eliminar el usuario "{usuario}": creó {n} ejercicios. Desactívelo en su lugar',
+  equipoEnUso:
+    'No se puede eliminar el equipo "{alias}": lo usan {n} ejercicios. Desactívelo en su lugar',
+  paisConEstados: 'No se puede eliminar el país "{pais}": tiene {n} estados',
+  estadoEnUso:
+    'No se puede eliminar el estado "{estado}": lo usan {telefonos} teléfonos y {ejercicios} ejercicios',
+  categoriaEnUso:
+    'No se puede eliminar la categoría "{categoria}": la usan {telefonos} teléfonos y {ejercicios} ejercicios',
+  marcadoInvalido: 'El campo marcado debe incluir {telefono}, donde va el número que se marca',
 
   // Telephony agent (ARCHITECTURE 6)
   audioNoGsm: 'El archivo no es un audio GSM 06.10 válido (tramas de 33 bytes)',
@@ -234,6 +269,21 @@ export const MENSAJES = {
   protocoloAsterisk: 'Asterisk',
   pruebaEnviada: 'Prueba enviada a {telefono}',
 
+  // Dispatcher (ARCHITECTURE 5): automatic pause, outcomes' reasons, test sends, webhooks
+  pausaAutomatica:
+    'Pausa automática: {n} errores consecutivos al enviar por el equipo {alias}; último error: {error}',
+  reintentosAgotados: 'Reintentos agotados ({n}): {motivo}',
+  envioIncierto:
+    'El despachador se detuvo con el envío en curso y el equipo no admite reenvío idempotente; verifique con la pasarela',
+  credencialesEquipoInvalidas:
+    'Las credenciales del equipo {alias} no son válidas para {protocolo}: {detalle}',
+  mensajePrueba: 'Mensaje de prueba de Pregón',
+  pruebaNoSoportada:
+    'El equipo {alias} usa el protocolo {protocolo}, que no envía mensajes de prueba',
+  pruebaFallida: 'La prueba no se pudo enviar: {motivo}',
+  webhookFirmaInvalida: 'Firma X-Hub-Signature-256 no válida',
+  webhookTokenInvalido: 'Token de verificación no válido',
+
   // Recipient order (constants ORDENES)
   ordenTelefono: 'Por teléfono',
   ordenAleatorio: 'Aleatorio',
@@ -258,6 +308,25 @@ export const MENSAJES = {
   luzVerde: 'Verde',
   luzAmarillo: 'Amarillo',
   luzRojo: 'Rojo',
+
+  // Web screens (apps/web): sign-in, placeholders, dialogs and states Pregón adds
+  nombreApp: 'Pregón',
+  lemaApp: 'Ejercicios de comunicación masiva',
+  ingresar: 'Ingresar',
+  proximamente: 'Esta pantalla estará disponible próximamente.',
+  tituloUsuario: 'Usuario {id}',
+  tituloEquipo: 'Equipo {id}',
+  tituloPais: 'País {id}',
+  tituloTablero: 'Tablero del ejercicio',
+  volver: 'Volver',
+  reintentar: 'Reintentar',
+  errorCarga: 'No se pudieron cargar los datos',
+  cuestionarioNoDisponible: 'El editor de cuestionarios todavía no está disponible',
+  audioNoDisponible:
+    'La carga de audio todavía no está disponible: por ahora no se pueden crear ejercicios de llamada',
+  confirmarDetener: '¿Detener el ejercicio "{ejercicio}"? Se cancelarán los envíos pendientes.',
+  semaforoSinDestinatarios: 'El ejercicio todavía no tiene destinatarios',
+  eligeEstadoCategorias: 'Elija un estado y al menos una categoría para ver los teléfonos',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { permitido, type Endpoint } from '@pregon/contract/api/endpoint';
 import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
 import type { Contexto } from '../contexto.ts';
-import { prohibido, sesionExpirada } from './errores.ts';
+import { error, prohibido, sesionExpirada } from './errores.ts';
+import { campoConTextoInvalido } from './texto-seguro.ts';
 
 type Infer<T> = [NonNullable<T>] extends [never]
   ? undefined
@@ -49,6 +50,14 @@ export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: Contexto, e:
       if (!sesion) throw sesionExpirada();
       if (!permitido(e.acceso, sesion.role)) throw prohibido();
       (req as FastifyRequest & { sesion?: Sesion }).sesion = sesion;
+    },
+    // Before schema validation: reject NUL bytes and lone surrogates anywhere in the input,
+    // so no engine ever sees a string it cannot store.
+    preValidation: async (req) => {
+      for (const parte of [req.params, req.query, req.body]) {
+        const campo = campoConTextoInvalido(parte);
+        if (campo) throw error(400, 'caracteresInvalidos', { campo }, campo);
+      }
     },
     handler: async (req, reply) => {
       const sesion = (req as FastifyRequest & { sesion?: Sesion }).sesion ?? ANONIMO;

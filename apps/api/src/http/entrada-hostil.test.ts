@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+
+// Feeds every endpoint of the OpenAPI document (built from the contract, so new endpoints are
+// covered as they are added) malformed JSON, wrong types, missing fields, 1 MB strings, SQL
+// metacharacters and unusual Unicode: always a 4xx with a Spanish message, never a 5xx,
+// and nothing stored.
+
+interface Operacion {
+  metodo: string;
+  ruta: string;
+  propiedades: Record<string, { type?: string | string[] }>;
+  requeridos: string[];
+  conCuerpo: boolean;
+  parametros: string[];
+}
+
+const TABLAS = [
+  'usuarios', 'paises', 'estados', 'categorias', 'equipos', 'telefonos', 'telefono_categoria',
+  'ejercicios', 'ejercicio_detalle', 'cuestionarios', 'preguntas', 'respuestas', 'quiz_respuestas',
+] as const;
+
+const ESPANOL = /[a-záéíóúñ]{3,}/i;
+const RAROS = ['\u0000', 'a\ud800b', '\ud83d'];
+const SQL_META = ["'; DROP TABLE usuarios; --", '" OR 1=1 --', '%_\\', 'Robert\'); DELETE FROM ejercicios;--'];
+const UNICODE = ['‮ǝʇsǝnd', '👩‍👩‍👧‍👦🚨', 'a\u200bb', 'Ω≈ç√∫', '\t\n\r'];
+
+async function conteos(api: ApiDePrueba): Promise<Record<string, number>> {
+  const r: Record<string, number> = {};
+  for (const t of TABLAS) {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(t)}`.execute(api.ctx.db.kysely);
+    r[t] = Number(rows[0]!.n);
+  }
+  return r;
+}
+
+function operaciones(doc: any): Operacion[] {
+  const ops: Operacion[] = [];
+  for (const [ruta, metodos] of Object.entries<any>(doc.paths)) {
+    for (const [metodo, op] of Object.entries<any>(metodos)) {
+      if (ruta === '/auth/signin/' || !op.security) continue; // public calls are tested in auth.test.ts
+      const esquema = op.requestBody?.content?.['application/json']?.schema;
+      ops.push({
+        metodo: metodo.toUpperCase(),
+        ruta,
+        propiedades: esquema?.properties ?? {},
+        requeridos: esquema?.required ?? [],
+        conCuerpo: !!esquema,
+        parametros: (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name),
+      });
+    }
+  }
+  return ops;
+}
+
+const rellenar = (ruta: string, valor: string) => ruta.replace(/\{[^}]+\}/g, encodeURIComponent(valor));
+
+describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let token: string;
+  let ops: Operacion[];
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    token = await ingresar(api);
+    ops = operaciones((await pedir(api.url, 'GET', '/docs/json')).body);
+  });
+  afterAll(async () => api?.cerrar());
+
+  const esperar4xx = (r: { status: number; body: any }, contexto: string) => {
+    expect(r.status, `${contexto}: ${JSON.stringify(r.body).slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+    expect(r.status, contexto).toBeLessThan(500);
+    expect(typeof r.body?.message, contexto).toBe('string');
+    expect(r.body.message, contexto).toMatch(ESPANOL);
+  };
+
+  it('cuerpos malformados, tipos equivocados, campos faltantes, cadenas de 1 MB', async () => {
+    const antes = await conteos(api);
+    for (const op of ops.filter((o) => o.conCuerpo)) {
+      const ruta = rellenar(op.ruta, '1');
+      const ctx = `${op.metodo} ${op.ruta}`;
+      for (const raw of ['{"a":', 'nada', '[1,2', '{"x":1}}']) {
+        const r = await pedir(api.url, op.metodo, ruta, { token, rawBody: raw });
+        esperar4xx(r, `${ctx} JSON ${raw}`);
+      }
+      if (op.requeridos.length) {
+        const r = await pedir(api.url, op.metodo, ruta, { token, body: {} });
+        esperar4xx(r, `${ctx} vacío`);
+        expect(r.body.message, ctx).toContain(op.requeridos[0]);
+      }
+      for (const campo of Object.keys(op.propiedades)) {
+        const malo = await pedir(api.url, op.metodo, ruta, { token, body: { [campo]: { anidado: [1] } } });
+        esperar4xx(malo, `${ctx} tipo ${campo}`);
+        const grande = await pedir(api.url, op.metodo, ruta, { token, body: { [campo]: 'x'.repeat(1024 * 1024) } });
+        esperar4xx(grande, `${ctx} 1MB ${campo}`);
+      }
+    }
+    expect(await conteos(api)).toEqual(antes);
+  });
+
+  it('metacaracteres SQL y Unicode raro junto a un campo inválido: 4xx y nada guardado', async () => {
+    const antes = await conteos(api);
+    for (const op of ops.filter((o) => o.conCuerpo)) {
+      const ruta = rellenar(op.ruta, '1');
+      const campos = Object.keys(op.propiedades);
+      if (!campos.length) continue;
+      for (const valor of [...SQL_META, ...UNICODE, ...RAROS]) {
+        const body: Record<string, unknown> = {};
+        for (const c of campos) body[c] = valor;
+        body[campos[0]!] = { no: 'válido' };
+        const r = await pedir(api.url, op.metodo, ruta, { token, body });
+        esperar4xx(r, `${op.metodo} ${op.ruta} ${JSON.stringify(valor)}`);
+      }
+    }
+    expect(await conteos(api)).toEqual(antes);
+  });
+
+  it('NUL y sustitutos sueltos se rechazan nombrando el campo, aunque lo demás sea válido', async () => {
+    for (const op of ops.filter((o) => o.conCuerpo && Object.keys(o.propiedades).length)) {
+      const campo = Object.keys(op.propiedades)[0]!;
+      for (const valor of RAROS) {
+        const r = await pedir(api.url, op.metodo, rellenar(op.ruta, '1'), { token, body: { [campo]: valor } });
+        esperar4xx(r, `${op.metodo} ${op.ruta} ${JSON.stringify(valor)}`);
+        expect(r.body.message).toContain(campo);
+      }
+    }
+  });
+
+  it('parámetros de ruta hostiles: 4xx, nunca 5xx', async () => {
+    for (const op of ops.filter((o) => o.parametros.length)) {
+      for (const valor of ['abc', '-1', '0', '1e309', '99999999999999999999', "1' OR '1'='1", '%00', '𝟙']) {
+        const r = await pedir(api.url, op.metodo, rellenar(op.ruta, valor), {
+          token,
+          ...(op.conCuerpo ? { body: {} } : {}),
+        });
+        esperar4xx(r, `${op.metodo} ${op.ruta} con ${valor}`);
+      }
+    }
+  });
+
+  it('cubre las operaciones publicadas', () => {
+    expect(ops.length).toBeGreaterThan(0);
+  });
+});
