@@ -40,15 +40,19 @@ export async function crearContexto(config: Config): Promise<{ ctx: Contexto; se
 }
 
 /** Builds the HTTP server with every route of the contract; does not listen. */
-export async function buildApp(ctx: Contexto, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  ctx: Contexto,
+  opts: { logStream?: NodeJS.WritableStream } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: ctx.config.logLevel,
-            redact: { paths: ['req.headers.authorization', 'body.password', '*.password', '*.token'], censor: '[oculto]' },
-          },
+    logger: {
+      level: ctx.config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'body.password', '*.password', '*.token', '*.credenciales'],
+        censor: '[oculto]',
+      },
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+    },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
