@@ -1,0 +1,45 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
+import type { ClaveMensaje } from '@pregon/contract/messages';
+import { DefaultLayout } from '../components/layouts/default-layout.tsx';
+import { LoginLayout } from '../components/layouts/login-layout.tsx';
+import { SigninPage } from '../features/auth/components/signin-page.tsx';
+import { EjerciciosPage } from '../features/ejercicios/components/ejercicios-page.tsx';
+import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
+import { PlaceholderPage } from '../features/placeholders/components/placeholder-page.tsx';
+import { registrarNavegacion } from '../lib/sesion.ts';
+import { guardia, type AccesoRuta } from './guardia.ts';
+
+const pendiente = (path: string, clave: ClaveMensaje, acceso?: AccesoRuta): RouteObject => ({
+  path,
+  loader: guardia(acceso),
+  element: <PlaceholderPage key={path} clave={clave} />,
+});
+
+/** The route table of SPEC 2: every route with its layout and the SPEC 6 guard. */
+export const rutas: RouteObject[] = [
+  {
+    element: <LoginLayout />,
+    children: [{ path: '/signin', loader: guardia({ publica: true }), element: <SigninPage /> }],
+  },
+  {
+    element: <DefaultLayout />,
+    children: [
+      { path: '/', loader: guardia(), element: <EjerciciosPage /> },
+      pendiente('/users', 'menuUsuarios', { roles: [ROL_ADMINISTRADOR] }),
+      pendiente('/users/:id', 'tituloUsuario'),
+      pendiente('/telefonos', 'menuTelefonos'),
+      pendiente('/equipos', 'menuEquipos'),
+      pendiente('/equipos/:id', 'tituloEquipo'),
+      { path: '/dashboard/:id', loader: guardia(), element: <DashboardPage /> },
+      pendiente('/countries', 'menuPaises'),
+      pendiente('/countries/:id', 'tituloPais'),
+      pendiente('/index_dash', 'menuTableroGeneral'),
+    ],
+  },
+  { path: '*', loader: () => redirect('/') },
+];
+
+/** The browser router of the app; session changes outside React navigate through it. */
+export const router = createBrowserRouter(rutas);
+registrarNavegacion((ruta) => void router.navigate(ruta, { replace: true }));

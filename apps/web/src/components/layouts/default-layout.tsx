@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { Button, Drawer, Dropdown, Layout, Menu, Typography, type MenuProps } from 'antd';
+import {
+  DashboardOutlined,
+  GlobalOutlined,
+  HomeOutlined,
+  LaptopOutlined,
+  LogoutOutlined,
+  MenuOutlined,
+  PhoneOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { cerrarSesion, payloadSesion, usuarioTieneRol } from '../../lib/sesion.ts';
+
+const ITEMS_MENU = [
+  { key: '/', icon: <HomeOutlined />, label: msg('menuInicio') },
+  { key: '/telefonos', icon: <PhoneOutlined />, label: msg('menuTelefonos') },
+  { key: '/equipos', icon: <LaptopOutlined />, label: msg('menuEquipos') },
+];
+
+function claveSeleccionada(ruta: string): string {
+  const item = ITEMS_MENU.find((i) => i.key !== '/' && ruta.startsWith(i.key));
+  return item?.key ?? (ruta === '/' ? '/' : '');
+}
+
+/**
+ * The 'default' layout (SPEC 2): collapsible side menu with the logo and Inicio, Teléfonos,
+ * Equipos; a header with the settings dropdown (Usuarios for administrators, Países, Tablero
+ * general, Cerrar sesión) and the drawer button opening the 'Menu' drawer.
+ */
+export function DefaultLayout() {
+  const [colapsado, setColapsado] = useState(false);
+  const [cajon, setCajon] = useState(false);
+  const navegar = useNavigate();
+  const { pathname } = useLocation();
+  const nombre = payloadSesion()?.nombre ?? payloadSesion()?.usuario;
+
+  const itemsConfiguracion: MenuProps['items'] = [
+    ...(usuarioTieneRol([ROL_ADMINISTRADOR])
+      ? [{ key: '/users', icon: <TeamOutlined />, label: msg('menuUsuarios') }]
+      : []),
+    { key: '/countries', icon: <GlobalOutlined />, label: msg('menuPaises') },
+    { key: '/index_dash', icon: <DashboardOutlined />, label: msg('menuTableroGeneral') },
+    { type: 'divider' },
+    { key: 'salir', icon: <LogoutOutlined />, label: msg('cerrarSesion'), danger: true },
+  ];
+
+  const alElegirConfiguracion: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'salir') cerrarSesion();
+    else navegar(key);
+  };
+
+  return (
+    <Layout className="default-layout">
+      <Layout.Sider
+        collapsible
+        collapsed={colapsado}
+        onCollapse={setColapsado}
+        width={220}
+        theme="dark"
+        className="menu-lateral"
+      >
+        <div className="logo" aria-label={msg('nombreApp')}>
+          <img src="/logo.svg" alt="" width={32} height={32} />
+          {!colapsado && <span>{msg('nombreApp')}</span>}
+        </div>
+        <Menu
+          theme="dark"
+          mode="inline"
+          selectedKeys={[claveSeleccionada(pathname)]}
+          items={ITEMS_MENU}
+          onClick={({ key }) => navegar(key)}
+        />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header className="cabecera">
+          <Button
+            type="text"
+            icon={<MenuOutlined />}
+            aria-label={msg('menu')}
+            onClick={() => setCajon(true)}
+          />
+          <div className="cabecera-derecha">
+            {nombre && <Typography.Text className="cabecera-usuario">{nombre}</Typography.Text>}
+            <Dropdown
+              menu={{ items: itemsConfiguracion, onClick: alElegirConfiguracion }}
+              trigger={['click']}
+              placement="bottomRight"
+            >
+              <Button icon={<SettingOutlined />} aria-label={msg('configuracion')}>
+                {msg('configuracion')}
+              </Button>
+            </Dropdown>
+          </div>
+        </Layout.Header>
+        <Layout.Content className="contenido">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+      <Drawer title={msg('menu')} open={cajon} onClose={() => setCajon(false)} placement="left">
+        <Typography.Paragraph type="secondary">{msg('proximamente')}</Typography.Paragraph>
+      </Drawer>
+    </Layout>
+  );
+}

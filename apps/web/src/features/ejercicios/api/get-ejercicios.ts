@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import { listarEjercicios } from '@pregon/contract/api/ejercicios';
+import { llamar } from '../../../lib/api-client.ts';
+
+/** Query key of the exercises list; invalidating it reloads the list. */
+export const CLAVE_EJERCICIOS = ['ejercicios'] as const;
+
+/** GET /ejercicios/: every exercise (the screen sorts, searches and pages them). */
+export async function obtenerEjercicios() {
+  return (await llamar(listarEjercicios)).data;
+}
+
+/** The exercises list. */
+export function useEjercicios() {
+  return useQuery({ queryKey: CLAVE_EJERCICIOS, queryFn: obtenerEjercicios });
+}

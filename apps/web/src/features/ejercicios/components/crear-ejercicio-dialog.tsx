@@ -1,0 +1,358 @@
+import { useMemo, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Col,
+  DatePicker,
+  Divider,
+  Form,
+  Input,
+  Modal,
+  Row,
+  Select,
+  Spin,
+  TimePicker,
+  Upload,
+  type UploadFile,
+} from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Dayjs } from 'dayjs';
+import {
+  EXTENSION_AUDIO,
+  FORMATO_FECHA,
+  FORMATO_HORA,
+  MINUTOS_CUESTIONARIO,
+  PUERTOS_DEFECTO,
+  TIPO_CUESTIONARIO,
+  TIPO_LLAMADA,
+  tipoPorId,
+} from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { equiposParaTipo } from '@pregon/contract/rules/equipment';
+import {
+  CAMPOS_FORMULARIO_EJERCICIO,
+  validarFormularioEjercicio,
+  type ErroresFormularioEjercicio,
+  type ValoresFormularioEjercicio,
+} from '@pregon/contract/rules/exercise-form';
+import { mensajeError } from '../../../lib/api-client.ts';
+import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { crearEjercicioApi } from '../api/create-ejercicio.ts';
+import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
+import { useCatalogos } from '../api/get-catalogos.ts';
+import { CLAVE_EJERCICIOS } from '../api/get-ejercicios.ts';
+import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
+
+/** The form's raw values (antd controls). */
+interface ValoresDialogo {
+  tipo_ejercicio: number | '';
+  equipo?: number;
+  titulo?: string;
+  tiempo?: string;
+  accion?: string | number;
+  audio?: UploadFile[];
+  fecha_ini?: Dayjs | null;
+  hora_ini?: Dayjs | null;
+  estado?: number;
+  categorias?: number[];
+}
+
+/** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id. */
+export type DatosIniciales = Partial<Omit<ValoresDialogo, 'audio'>>;
+
+/** Props of the dialog. */
+export interface PropsCrearEjercicio {
+  abierto: boolean;
+  alCerrar: () => void;
+  /** Opened with data (clone flow): the confirm button reads 'Crear y clonar cuestionario'. */
+  inicial?: DatosIniciales;
+}
+
+/** The values the contract's form rule reads; type 2's accion is the chosen audio's file name. */
+function paraValidar(v: ValoresDialogo): ValoresFormularioEjercicio {
+  const tipo = v.tipo_ejercicio === '' ? undefined : v.tipo_ejercicio;
+  return {
+    tipo_ejercicio: tipo,
+    equipo: v.equipo,
+    titulo: v.titulo,
+    tiempo: v.tiempo,
+    accion: tipo === TIPO_LLAMADA ? v.audio?.[0]?.name : v.accion,
+    fecha_ini: v.fecha_ini?.format(FORMATO_FECHA),
+    hora_ini: v.hora_ini?.format(FORMATO_HORA),
+    estado: v.estado,
+    categorias: v.categorias ?? [],
+  };
+}
+
+/**
+ * 'Crear ejercicio' (SPEC 2): ~60% wide, closes on neither outside click nor Escape, loads the
+ * catalogues when opened; fields in the SPEC's order, the phone preview, 'Cancelar' and
+ * 'Confirmar'. Confirm validates with validarFormularioEjercicio, then creates the exercise,
+ * generates its recipients, shows 'EXITO', reloads the list and closes.
+ */
+export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearEjercicio) {
+  const [form] = Form.useForm<ValoresDialogo>();
+  const catalogos = useCatalogos(abierto);
+  const cliente = useQueryClient();
+  const [enviando, setEnviando] = useState(false);
+  const [intentado, setIntentado] = useState(false);
+
+  const tipo = Form.useWatch('tipo_ejercicio', form);
+  const estado = Form.useWatch('estado', form);
+  const categorias = Form.useWatch('categorias', form);
+  const tipoElegido = tipo === '' || tipo === undefined ? undefined : tipo;
+
+  const equipos = useMemo(
+    () => equiposParaTipo(catalogos.data?.equipos ?? [], tipoElegido),
+    [catalogos.data, tipoElegido],
+  );
+
+  const mostrarErrores = (errores: ErroresFormularioEjercicio) => {
+    form.setFields(
+      CAMPOS_FORMULARIO_EJERCICIO.map((campo) => ({
+        name: campo === 'accion' && tipoElegido === TIPO_LLAMADA ? 'audio' : campo,
+        errors: errores[campo] ? [errores[campo]] : [],
+      })),
+    );
+  };
+
+  const cerrar = () => {
+    form.resetFields();
+    setIntentado(false);
+    alCerrar();
+  };
+
+  const confirmar = async () => {
+    const v = form.getFieldsValue(true) as ValoresDialogo;
+    const datos = paraValidar(v);
+    const errores = validarFormularioEjercicio(datos);
+    setIntentado(true);
+    mostrarErrores(errores);
+    if (Object.keys(errores).length > 0) return;
+    if (tipoElegido === TIPO_LLAMADA) {
+      avisoError(msg('audioNoDisponible'));
+      return;
+    }
+    const lista = (v.categorias ?? []).join(',');
+    setEnviando(true);
+    try {
+      const r = await crearEjercicioApi({
+        titulo: String(datos.titulo).trim(),
+        tipo_ejercicio: String(datos.tipo_ejercicio),
+        fecha_ini: String(datos.fecha_ini),
+        hora_ini: String(datos.hora_ini),
+        equipo: v.equipo,
+        numero_puertos: PUERTOS_DEFECTO,
+        puerto_ini: PUERTOS_DEFECTO,
+        puerto_fin: PUERTOS_DEFECTO,
+        accion: String(datos.accion ?? '').trim(),
+        estado: v.estado,
+        categorias: lista,
+      });
+      await generarDestinatariosApi({
+        ejercicio: r.id_ejercicio,
+        estado: Number(v.estado),
+        categorias: lista,
+      });
+      avisoExito(msg('exito'));
+      await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+      cerrar();
+    } catch (e) {
+      avisoError(mensajeError(e));
+      await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+    } finally {
+      setEnviando(false);
+    }
+  };
+
+  const alCambiar = (cambios: Partial<ValoresDialogo>) => {
+    if ('tipo_ejercicio' in cambios) {
+      const nuevo = cambios.tipo_ejercicio === '' ? undefined : cambios.tipo_ejercicio;
+      const actual = form.getFieldValue('equipo') as number | undefined;
+      const validos = equiposParaTipo(catalogos.data?.equipos ?? [], nuevo);
+      form.setFieldsValue({
+        accion: undefined,
+        audio: [],
+        tiempo: undefined,
+        equipo: validos.some((e) => e.id_equipo === actual) ? actual : undefined,
+      });
+    }
+    if (intentado) {
+      const v = form.getFieldsValue(true) as ValoresDialogo;
+      mostrarErrores(validarFormularioEjercicio(paraValidar(v)));
+    }
+  };
+
+  const campoAccion = () => {
+    const t = tipoPorId(tipoElegido);
+    if (!t) return null;
+    if (t.id === TIPO_LLAMADA) {
+      return (
+        <Form.Item
+          label={t.accionLabel}
+          name="audio"
+          valuePropName="fileList"
+          getValueFromEvent={(e: { fileList: UploadFile[] }) => e.fileList.slice(-1)}
+          extra={msg('soloArchivosGsm')}
+        >
+          <Upload
+            accept={`${EXTENSION_AUDIO},${EXTENSION_AUDIO.toUpperCase()}`}
+            maxCount={1}
+            beforeUpload={() => false}
+          >
+            <Button icon={<UploadOutlined />}>{t.accionLabel}</Button>
+          </Upload>
+        </Form.Item>
+      );
+    }
+    if (t.id === TIPO_CUESTIONARIO) {
+      return (
+        <Form.Item label={t.accionLabel} name="accion">
+          <Select
+            aria-label={t.accionLabel}
+            placeholder={msg('seleccionaOpcion')}
+            options={MINUTOS_CUESTIONARIO.map((m) => ({ value: m, label: String(m) }))}
+          />
+        </Form.Item>
+      );
+    }
+    return (
+      <Form.Item label={t.accionLabel} name="accion">
+        <Input.TextArea
+          aria-label={t.accionLabel}
+          placeholder={msg('placeholderMensaje')}
+          autoSize={{ minRows: 2, maxRows: 5 }}
+          showCount
+          maxLength={2000}
+        />
+      </Form.Item>
+    );
+  };
+
+  return (
+    <Modal
+      title={msg('crearEjercicio')}
+      open={abierto}
+      width="60%"
+      maskClosable={false}
+      keyboard={false}
+      destroyOnHidden
+      onCancel={cerrar}
+      footer={[
+        <Button key="cancelar" onClick={cerrar} disabled={enviando}>
+          {msg('cancelar')}
+        </Button>,
+        <Button key="confirmar" type="primary" loading={enviando} onClick={() => void confirmar()}>
+          {inicial ? msg('crearYClonarCuestionario') : msg('confirmar')}
+        </Button>,
+      ]}
+    >
+      {catalogos.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message={mensajeError(catalogos.error)}
+          style={{ marginBottom: 12 }}
+        />
+      )}
+      <Spin spinning={catalogos.isPending} tip={msg('cargando')}>
+        <Form<ValoresDialogo>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          initialValues={{ tipo_ejercicio: '', categorias: [], ...inicial }}
+          onValuesChange={alCambiar}
+          className="formulario-ejercicio"
+        >
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item label={msg('campoTipoTrabajo')} name="tipo_ejercicio">
+                <Select
+                  aria-label={msg('campoTipoTrabajo')}
+                  options={[
+                    { value: '', label: msg('seleccionaOpcion') },
+                    ...(catalogos.data?.tipo_ejercicio ?? []).map((t) => ({
+                      value: t.id_tipo_ejercicio,
+                      label: t.tipo_ejercicio,
+                    })),
+                  ]}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label={msg('campoEquipo')} name="equipo">
+                <Select
+                  aria-label={msg('campoEquipo')}
+                  placeholder={msg('seleccionaOpcion')}
+                  showSearch={{ optionFilterProp: 'label' }}
+                  options={equipos.map((e) => ({ value: e.id_equipo, label: e.alias }))}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={tipoElegido === TIPO_LLAMADA ? 12 : 24}>
+              <Form.Item label={msg('campoNombreEjercicio')} name="titulo">
+                <Input aria-label={msg('campoNombreEjercicio')} maxLength={200} />
+              </Form.Item>
+            </Col>
+            {tipoElegido === TIPO_LLAMADA && (
+              <Col xs={24} md={12}>
+                <Form.Item label={msg('campoTiempoMinutos')} name="tiempo">
+                  <Input aria-label={msg('campoTiempoMinutos')} inputMode="numeric" />
+                </Form.Item>
+              </Col>
+            )}
+            <Col span={24}>{campoAccion()}</Col>
+            <Col xs={24} md={12}>
+              <Form.Item label={msg('campoFechaInicio')} name="fecha_ini">
+                <DatePicker
+                  aria-label={msg('campoFechaInicio')}
+                  format={FORMATO_FECHA}
+                  style={{ width: '100%' }}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label={msg('campoHoraInicio')} name="hora_ini">
+                <TimePicker
+                  aria-label={msg('campoHoraInicio')}
+                  format={FORMATO_HORA}
+                  style={{ width: '100%' }}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label={msg('campoEstado')} name="estado">
+                <Select
+                  aria-label={msg('campoEstado')}
+                  placeholder={msg('seleccionaOpcion')}
+                  showSearch={{ optionFilterProp: 'label' }}
+                  options={(catalogos.data?.estados ?? []).map((e) => ({
+                    value: e.id_estado,
+                    label: e.estado,
+                  }))}
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label={msg('campoCategoria')} name="categorias">
+                <Select
+                  mode="multiple"
+                  aria-label={msg('campoCategoria')}
+                  placeholder={msg('seleccionaOpcion')}
+                  showSearch={{ optionFilterProp: 'label' }}
+                  options={(catalogos.data?.categorias ?? []).map((c) => ({
+                    value: c.id_categoria,
+                    label: c.categoria,
+                  }))}
+                />
+              </Form.Item>
+            </Col>
+          </Row>
+        </Form>
+      </Spin>
+      <Divider style={{ margin: '4px 0 12px' }} />
+      <TelefonosVistaPrevia estado={estado} categorias={categorias ?? []} />
+    </Modal>
+  );
+}

@@ -1,0 +1,66 @@
+/** One column of a spreadsheet: its header and the row field it shows. */
+export interface ColumnaHoja {
+  titulo: string;
+  campo: string;
+}
+
+/** Columns named after the row fields: `base` first (so an empty report keeps its header), then
+ * any other field in order of first appearance (such as reactivo_texto_N). */
+export function columnasDeFilas(
+  filas: readonly object[],
+  base: readonly string[] = [],
+): ColumnaHoja[] {
+  const campos = new Set<string>(base);
+  for (const f of filas) for (const k of Object.keys(f)) campos.add(k);
+  return [...campos].map((campo) => ({ titulo: campo, campo }));
+}
+
+/** A file name safe on every system, from a free text such as an exercise's name. */
+export function nombreArchivoSeguro(nombre: string): string {
+  const limpio = [...nombre]
+    .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return limpio.slice(0, 120) || 'reporte';
+}
+
+/**
+ * Builds a real .xlsx in the browser and downloads it as `{archivo}.xlsx`. exceljs is loaded
+ * here, on demand, so it stays out of the first screen's JavaScript.
+ */
+export async function descargarXlsx(
+  archivo: string,
+  columnas: readonly ColumnaHoja[],
+  filas: readonly object[],
+  hoja = 'Hoja1',
+): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs');
+  const libro = new ExcelJS.Workbook();
+  libro.creator = 'Pregón';
+  libro.created = new Date();
+  const h = libro.addWorksheet(hoja.slice(0, 31));
+  h.columns = columnas.map((c) => ({
+    header: c.titulo,
+    key: c.campo,
+    width: Math.min(60, Math.max(12, c.titulo.length + 4)),
+  }));
+  for (const f of filas) {
+    const r = f as Record<string, unknown>;
+    h.addRow(Object.fromEntries(columnas.map((c) => [c.campo, r[c.campo] ?? ''])));
+  }
+  h.getRow(1).font = { bold: true };
+  h.views = [{ state: 'frozen', ySplit: 1 }];
+  const buffer = await libro.xlsx.writeBuffer();
+  const blob = new Blob([buffer], {
+    type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${nombreArchivoSeguro(archivo)}.xlsx`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

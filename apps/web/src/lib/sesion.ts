@@ -1,0 +1,52 @@
+import { CLAVE_TOKEN } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { decodificarToken, tieneRol, type PayloadToken } from '@pregon/contract/rules/route-guard';
+import { avisoError } from './notificar.ts';
+
+type Navegar = (ruta: string) => void;
+
+let navegar: Navegar = (ruta) => window.location.assign(ruta);
+
+/** Lets the router take over navigation for session changes made outside React (api client). */
+export function registrarNavegacion(fn: Navegar): void {
+  navegar = fn;
+}
+
+/** The stored session token, or null. */
+export function leerToken(): string | null {
+  return localStorage.getItem(CLAVE_TOKEN);
+}
+
+/** Stores the token returned by the sign-in call. */
+export function guardarToken(token: string): void {
+  localStorage.setItem(CLAVE_TOKEN, token);
+}
+
+/** The decoded payload of the stored token (unverified; the api verifies), or null. */
+export function payloadSesion(): PayloadToken | null {
+  return decodificarToken(leerToken());
+}
+
+/** Whether the signed-in user holds one of the roles. */
+export function usuarioTieneRol(roles: readonly string[]): boolean {
+  return tieneRol(payloadSesion(), roles);
+}
+
+/** 'Cerrar sesión': clears all local storage and goes to /signin. */
+export function cerrarSesion(): void {
+  localStorage.clear();
+  navegar('/signin');
+}
+
+let expirando = false;
+
+/** Session expiry (SPEC 8): error toast 'FALLO: SESION EXPIRADA', clear storage, go to /signin. */
+export function expirarSesion(): void {
+  localStorage.clear();
+  if (!expirando) {
+    expirando = true;
+    avisoError(msg('sesionExpirada'));
+    setTimeout(() => (expirando = false), 1000);
+  }
+  navegar('/signin');
+}
