@@ -1,11 +1,15 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Db } from './database.ts';
 import * as inicial from './migrations/0001-inicial.ts';
+import * as despacho from './migrations/0003-despacho.ts';
+import * as detallePorEjercicio from './migrations/0002-detalle-por-ejercicio.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
 const pasos: Record<string, { up: typeof inicial.up }> = {
   '0001-inicial': inicial,
+  '0002-detalle-por-ejercicio': detallePorEjercicio,
+  '0003-despacho': despacho,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

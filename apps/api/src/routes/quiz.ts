@@ -1,5 +1,33 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  agregarRespuesta,
+  guardarCuestionario,
+  leerCuestionario,
+  llenarDigitos,
+} from '@pregon/contract/api/quiz';
+import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
+import { ruta } from '../http/rutas.ts';
+import * as servicio from '../services/quiz.ts';
 
-/** Routes of the quiz resource (to be filled from the contract's api/quiz.ts). */
-export function rutasQuiz(_app: FastifyInstance, _ctx: Contexto) {}
+/** Questionnaire calls: save the 40 slots, read back, add answers, fill digits. (Stop is in ejercicios.) */
+export function rutasQuiz(app: FastifyInstance, ctx: Contexto) {
+  ruta(app, ctx, guardarCuestionario, async ({ body, sesion }) => ({
+    status: 200 as const,
+    ...(await servicio.guardar(ctx, sesion, body)),
+    mensaje: msg('exito'),
+  }));
+
+  ruta(app, ctx, leerCuestionario, async ({ params }) => servicio.leer(ctx, params.id_ejercicio));
+
+  ruta(app, ctx, agregarRespuesta, async ({ body, sesion }) => ({
+    status: 200 as const,
+    id_respuesta: await servicio.agregarRespuesta(ctx, sesion, body),
+    mensaje: msg('respuestaAgregada'),
+  }));
+
+  ruta(app, ctx, llenarDigitos, async ({ body }) => {
+    const r = await servicio.llenarDigitos(ctx, body.id_cuestionario);
+    return { status: 200 as const, id_cuestionario: r.id_cuestionario, preguntas: r.preguntas };
+  });
+}

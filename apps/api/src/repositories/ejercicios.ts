@@ -1,0 +1,244 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Orden } from '@pregon/contract/constants';
+import type { Engine } from '../db/database.ts';
+import type { CambioEjercicio, DB, EjerciciosTable } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+
+// Every query of exercises and their recipients (ejercicio_detalle). Services hold the rules.
+
+/** A Kysely handle or an open transaction. */
+export type Consultor = Kysely<DB>;
+
+/** An exercise joined with its device and type label, as the list and the lifecycle read it. */
+export async function listarEjercicios(k: Consultor) {
+  return consultaEjercicio(k).orderBy('e.id_ejercicio', 'desc').execute();
+}
+
+function consultaEjercicio(k: Consultor) {
+  return k
+    .selectFrom('ejercicios as e')
+    .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
+    .innerJoin('tipos_ejercicio as t', 't.id_tipo_ejercicio', 'e.id_tipo_ejercicio')
+    .selectAll('e')
+    .select([
+      'q.alias',
+      'q.serial',
+      'q.url',
+      'q.protocolo',
+      'q.activo as equipo_activo',
+      't.tipo_ejercicio as etiqueta_tipo',
+    ]);
+}
+
+/** An exercise with its device and type label. */
+export type EjercicioCompleto = Awaited<ReturnType<typeof listarEjercicios>>[number];
+
+/** One exercise with its device, or undefined; `bloquear` takes a row lock on PostgreSQL. */
+export async function obtenerEjercicio(
+  k: Consultor,
+  engine: Engine,
+  id: number,
+  bloquear = false,
+): Promise<EjercicioCompleto | undefined> {
+  let q = consultaEjercicio(k).where('e.id_ejercicio', '=', id);
+  if (bloquear && engine === 'postgres') q = q.forUpdate('e');
+  return q.executeTakeFirst();
+}
+
+/** Ids among `ids` that do not exist in the table (equipos, estados or categorias). */
+export async function idsInexistentes(
+  k: Consultor,
+  tabla: 'equipos' | 'estados' | 'categorias',
+  ids: readonly number[],
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const columna = { equipos: 'id_equipo', estados: 'id_estado', categorias: 'id_categoria' }[tabla];
+  const rows = await sql<{ id: number }>`select ${sql.ref(columna)} as id from ${sql.table(tabla)}
+    where ${sql.ref(columna)} in (${sql.join(ids)})`.execute(k);
+  const existen = new Set(rows.rows.map((r) => Number(r.id)));
+  return ids.filter((id) => !existen.has(id));
+}
+
+/** Inserts an exercise and returns its id. */
+export async function insertarEjercicio(k: Consultor, valores: Insertable<EjerciciosTable>) {
+  const fila = await k
+    .insertInto('ejercicios')
+    .values(valores)
+    .returning('id_ejercicio')
+    .executeTakeFirstOrThrow();
+  return fila.id_ejercicio;
+}
+
+/** Changes columns of one exercise. */
+export async function actualizarEjercicio(k: Consultor, id: number, cambios: CambioEjercicio) {
+  await k.updateTable('ejercicios').set(cambios).where('id_ejercicio', '=', id).execute();
+}
+
+/** Whether any recipient of the exercise has left 'pendiente' (the exercise has been worked). */
+export async function hayDestinatariosTrabajados(k: Consultor, id: number): Promise<boolean> {
+  const fila = await k
+    .selectFrom('ejercicio_detalle')
+    .select('id_detalle')
+    .where('id_ejercicio', '=', id)
+    .where('estatus', '!=', 'pendiente')
+    .limit(1)
+    .executeTakeFirst();
+  return fila !== undefined;
+}
+
+/** Whether the exercise has a pending recipient (pendiente); cheap (index detalle_cola). */
+export async function hayPendientes(k: Consultor, id: number): Promise<boolean> {
+  const fila = await k
+    .selectFrom('ejercicio_detalle')
+    .select('id_detalle')
+    .where('id_ejercicio', '=', id)
+    .where('estatus', '=', 'pendiente')
+    .limit(1)
+    .executeTakeFirst();
+  return fila !== undefined;
+}
+
+/** Number of recipients of the exercise. */
+export async function contarDestinatarios(k: Consultor, id: number): Promise<number> {
+  const fila = await k
+    .selectFrom('ejercicio_detalle')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('id_ejercicio', '=', id)
+    .executeTakeFirstOrThrow();
+  return Number(fila.n);
+}
+
+/** Deletes every recipient of the exercise. */
+export async function borrarDestinatarios(k: Consultor, id: number) {
+  await k.deleteFrom('ejercicio_detalle').where('id_ejercicio', '=', id).execute();
+}
+
+/** The ORDER BY of an order name, over a table alias holding telefono and id_estado. */
+function ordenSql(orden: Orden, alias: string): RawBuilder<unknown> {
+  const a = (c: string) => sql.ref(`${alias}.${c}`);
+  if (orden === 'aleatorio') return sql`random()`;
+  if (orden === 'estado') return sql`${a('id_estado')}, ${a('telefono')}`;
+  return sql`${a('telefono')}`;
+}
+
+/**
+ * Writes one recipient per distinct phone of `estado` holding any of `categorias`, numbered in
+ * `orden`: a single INSERT…SELECT (EXISTS makes a phone in two categories count once).
+ * Returns how many rows were written.
+ */
+export async function insertarDestinatarios(
+  k: Consultor,
+  id: number,
+  estado: number,
+  categorias: readonly number[],
+  orden: Orden,
+): Promise<number> {
+  const r = await sql`insert into ejercicio_detalle
+      (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion)
+    select ${id}, t.id_telefono, t.telefono, t.nombre, t.id_estado,
+      row_number() over (order by ${ordenSql(orden, 't')})
+    from telefonos t
+    where t.id_estado = ${estado}
+      and exists (select 1 from telefono_categoria tc
+        where tc.id_telefono = t.id_telefono and tc.id_categoria in (${sql.join(categorias)}))`.execute(
+    k,
+  );
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** Renumbers the pending recipients 1..n in `orden`; returns how many were renumbered. */
+export async function renumerarPendientes(k: Consultor, id: number, orden: Orden): Promise<number> {
+  const r = await sql`update ejercicio_detalle set posicion = s.rn
+    from (select id_detalle, row_number() over (order by ${ordenSql(orden, 'x')}) as rn
+          from ejercicio_detalle x
+          where x.id_ejercicio = ${id} and x.estatus = 'pendiente') s
+    where ejercicio_detalle.id_detalle = s.id_detalle`.execute(k);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** Turns the pending recipients into 'cancelado'; returns how many. */
+export async function cancelarPendientes(k: Consultor, id: number, ahora: number): Promise<number> {
+  const r = await k
+    .updateTable('ejercicio_detalle')
+    .set({ estatus: 'cancelado', actualizado: ahora })
+    .where('id_ejercicio', '=', id)
+    .where('estatus', '=', 'pendiente')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Recipients per estatus, for conteoSemaforo. */
+export async function conteoPorEstatus(k: Consultor, id: number) {
+  return k
+    .selectFrom('ejercicio_detalle')
+    .select(['estatus', (eb) => eb.fn.countAll<number>().as('total')])
+    .where('id_ejercicio', '=', id)
+    .groupBy('estatus')
+    .execute();
+}
+
+/** The report columns of a recipient. */
+const COLUMNAS_DETALLE = [
+  'id_detalle',
+  'telefono',
+  'nombre',
+  'estatus',
+  'intentos',
+  'fecha_envio',
+  'hora_envio',
+  'recibida',
+  'motivo',
+  'duracion',
+] as const;
+
+/** A recipient as the reports read it. */
+export interface FilaDetalle {
+  id_detalle: number;
+  telefono: string;
+  nombre: string | null;
+  estatus: string;
+  intentos: number;
+  fecha_envio: string | null;
+  hora_envio: string | null;
+  recibida: number;
+  motivo: string | null;
+  duracion: number | null;
+}
+
+/** One page of recipients in generation order (id_detalle). */
+export async function paginaDetalle(
+  k: Consultor,
+  id: number,
+  limit: number,
+  offset: number,
+): Promise<FilaDetalle[]> {
+  return k
+    .selectFrom('ejercicio_detalle')
+    .select(COLUMNAS_DETALLE)
+    .where('id_ejercicio', '=', id)
+    .orderBy('id_detalle')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** The next batch of recipients after `despuesDe` (keyset pagination by id_detalle). */
+export async function loteDetalle(
+  k: Consultor,
+  id: number,
+  despuesDe: number,
+  tamano: number,
+): Promise<FilaDetalle[]> {
+  return k
+    .selectFrom('ejercicio_detalle')
+    .select(COLUMNAS_DETALLE)
+    .where('id_ejercicio', '=', id)
+    .where('id_detalle', '>', despuesDe)
+    .orderBy('id_detalle')
+    .limit(tamano)
+    .execute();
+}
+
+/** SQL of the SQLite streaming read (better-sqlite3 `.iterate()`): the same columns, one exercise. */
+export const SQL_DETALLE_SQLITE = `select ${COLUMNAS_DETALLE.join(', ')} from ejercicio_detalle
+  where id_ejercicio = ? order by id_detalle`;

@@ -1,0 +1,166 @@
+import type { Consultor } from './ejercicios.ts';
+
+// Every query of questionnaires (cuestionarios, preguntas, respuestas) and of the digits
+// recipients pressed (quiz_respuestas).
+
+/** The questionnaire of an exercise, or undefined. */
+export async function cuestionarioDeEjercicio(k: Consultor, id_ejercicio: number) {
+  return k
+    .selectFrom('cuestionarios')
+    .selectAll()
+    .where('id_ejercicio', '=', id_ejercicio)
+    .executeTakeFirst();
+}
+
+/** A questionnaire by id, or undefined. */
+export async function obtenerCuestionario(k: Consultor, id_cuestionario: number) {
+  return k
+    .selectFrom('cuestionarios')
+    .selectAll()
+    .where('id_cuestionario', '=', id_cuestionario)
+    .executeTakeFirst();
+}
+
+/** Creates an empty questionnaire for the exercise; returns its id. */
+export async function crearCuestionario(k: Consultor, id_ejercicio: number, ahora: number) {
+  const fila = await k
+    .insertInto('cuestionarios')
+    .values({ id_ejercicio, creado: ahora })
+    .returning('id_cuestionario')
+    .executeTakeFirstOrThrow();
+  return fila.id_cuestionario;
+}
+
+/** Deletes the questions (and, by cascade, their answers) of a questionnaire. */
+export async function borrarPreguntas(k: Consultor, id_cuestionario: number) {
+  const ids = k
+    .selectFrom('preguntas')
+    .select('id_pregunta')
+    .where('id_cuestionario', '=', id_cuestionario);
+  await k.deleteFrom('respuestas').where('id_pregunta', 'in', ids).execute();
+  await k.deleteFrom('preguntas').where('id_cuestionario', '=', id_cuestionario).execute();
+}
+
+/** Inserts questions {numero, reactivo, archivo}. */
+export async function insertarPreguntas(
+  k: Consultor,
+  id_cuestionario: number,
+  preguntas: readonly { numero: number; reactivo: string; archivo: string }[],
+) {
+  if (preguntas.length === 0) return;
+  await k
+    .insertInto('preguntas')
+    .values(preguntas.map((p) => ({ id_cuestionario, ...p })))
+    .execute();
+}
+
+/** The questions of a questionnaire in slot order. */
+export async function preguntasDe(k: Consultor, id_cuestionario: number) {
+  return k
+    .selectFrom('preguntas')
+    .selectAll()
+    .where('id_cuestionario', '=', id_cuestionario)
+    .orderBy('numero')
+    .execute();
+}
+
+/** The answers of every question of a questionnaire, by question then digit. */
+export async function respuestasDe(k: Consultor, id_cuestionario: number) {
+  return k
+    .selectFrom('respuestas as r')
+    .innerJoin('preguntas as p', 'p.id_pregunta', 'r.id_pregunta')
+    .select(['r.id_respuesta', 'r.id_pregunta', 'p.numero', 'r.respuesta', 'r.digito'])
+    .where('p.id_cuestionario', '=', id_cuestionario)
+    .orderBy('p.numero')
+    .orderBy('r.digito')
+    .execute();
+}
+
+/** One question of a questionnaire by slot number, or undefined. */
+export async function preguntaPorNumero(k: Consultor, id_cuestionario: number, numero: number) {
+  return k
+    .selectFrom('preguntas')
+    .selectAll()
+    .where('id_cuestionario', '=', id_cuestionario)
+    .where('numero', '=', numero)
+    .executeTakeFirst();
+}
+
+/** The answers of one question. */
+export async function respuestasDePregunta(k: Consultor, id_pregunta: number) {
+  return k.selectFrom('respuestas').selectAll().where('id_pregunta', '=', id_pregunta).execute();
+}
+
+/** Inserts one answer; returns its id. */
+export async function insertarRespuesta(
+  k: Consultor,
+  valores: { id_pregunta: number; respuesta: string; digito: number },
+) {
+  const fila = await k
+    .insertInto('respuestas')
+    .values(valores)
+    .returning('id_respuesta')
+    .executeTakeFirstOrThrow();
+  return fila.id_respuesta;
+}
+
+/** How many recipients pressed each digit of each question of the exercise. */
+export async function conteoDigitos(k: Consultor, id_ejercicio: number) {
+  return k
+    .selectFrom('quiz_respuestas')
+    .select(['numero', 'digito', (eb) => eb.fn.countAll<number>().as('total')])
+    .where('id_ejercicio', '=', id_ejercicio)
+    .groupBy(['numero', 'digito'])
+    .execute();
+}
+
+/** Number of recipients who answered at least one question. */
+export async function contarRespondientes(k: Consultor, id_ejercicio: number): Promise<number> {
+  const fila = await k
+    .selectFrom('quiz_respuestas')
+    .select((eb) => eb.fn.count<number>('id_detalle').distinct().as('n'))
+    .where('id_ejercicio', '=', id_ejercicio)
+    .executeTakeFirstOrThrow();
+  return Number(fila.n);
+}
+
+/** Recipients who answered something, in id_detalle order: a page (offset) or a keyset batch. */
+export async function respondientes(
+  k: Consultor,
+  id_ejercicio: number,
+  pagina: { limit: number; offset?: number; despuesDe?: number },
+) {
+  let q = k
+    .selectFrom('ejercicio_detalle as d')
+    .select([
+      'd.id_detalle',
+      'd.telefono',
+      'd.nombre',
+      'd.recibida',
+      'd.fecha_envio',
+      'd.hora_envio',
+    ])
+    .where('d.id_ejercicio', '=', id_ejercicio)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('quiz_respuestas as qr')
+          .select('qr.id_detalle')
+          .whereRef('qr.id_detalle', '=', 'd.id_detalle'),
+      ),
+    )
+    .orderBy('d.id_detalle')
+    .limit(pagina.limit);
+  if (pagina.despuesDe !== undefined) q = q.where('d.id_detalle', '>', pagina.despuesDe);
+  if (pagina.offset) q = q.offset(pagina.offset);
+  return q.execute();
+}
+
+/** The digits pressed by the given recipients. */
+export async function digitosDe(k: Consultor, ids_detalle: readonly number[]) {
+  if (ids_detalle.length === 0) return [];
+  return k
+    .selectFrom('quiz_respuestas')
+    .select(['id_detalle', 'numero', 'digito'])
+    .where('id_detalle', 'in', ids_detalle)
+    .execute();
+}

@@ -1,0 +1,141 @@
+// Test data for the exercise, questionnaire and report tests: devices, phones and links written
+// straight into the database (estados and categorias are seeded by the api).
+import { hashPassword } from '../auth/passwords.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+
+/** CDMX and Jalisco ids among the seeded states (alphabetical seed order). */
+export const ESTADO_CDMX = 7;
+/** Jalisco. */
+export const ESTADO_JALISCO = 15;
+
+/** Device ids created by `sembrar`. */
+export interface Equipos {
+  sms: number;
+  llamadas: number;
+  quiz: number;
+  whatsapp: number;
+  smsInactivo: number;
+}
+
+let serial = 0;
+
+/** Inserts one device. */
+export async function insertarEquipo(
+  api: ApiDePrueba,
+  alias: string,
+  protocolo: string,
+  activo = 1,
+): Promise<number> {
+  serial += 1;
+  const fila = await api.ctx.db.kysely
+    .insertInto('equipos')
+    .values({
+      alias,
+      serial: `SER-${serial}-${alias}`,
+      url: `http://127.0.0.1:9/${alias}`,
+      protocolo,
+      credenciales: null,
+      descripcion: null,
+      ultimo_contacto: null,
+      marcado: null,
+      activo,
+    })
+    .returning('id_equipo')
+    .executeTakeFirstOrThrow();
+  return fila.id_equipo;
+}
+
+/** One device per protocol plus an inactive SMS one. */
+export async function sembrarEquipos(api: ApiDePrueba): Promise<Equipos> {
+  return {
+    sms: await insertarEquipo(api, 'SMS principal', 'smpp'),
+    llamadas: await insertarEquipo(api, 'LLAMADAS troncal', 'asterisk'),
+    quiz: await insertarEquipo(api, 'QUIZ troncal', 'asterisk'),
+    whatsapp: await insertarEquipo(api, 'WHATSAPP negocio', 'whatsapp'),
+    smsInactivo: await insertarEquipo(api, 'SMS apagado', 'smpp', 0),
+  };
+}
+
+/** Inserts a phone with its categories; returns its id. */
+export async function insertarTelefono(
+  api: ApiDePrueba,
+  telefono: string,
+  id_estado: number,
+  categorias: number[],
+  nombre: string | null = `Persona ${telefono}`,
+): Promise<number> {
+  const k = api.ctx.db.kysely;
+  const fila = await k
+    .insertInto('telefonos')
+    .values({ telefono, nombre, id_estado, creado: Date.now() })
+    .returning('id_telefono')
+    .executeTakeFirstOrThrow();
+  if (categorias.length > 0) {
+    await k
+      .insertInto('telefono_categoria')
+      .values(categorias.map((id_categoria) => ({ id_telefono: fila.id_telefono, id_categoria })))
+      .execute();
+  }
+  return fila.id_telefono;
+}
+
+/** Creates a user with the given role directly in the database and signs in. */
+export async function tokenDeRol(api: ApiDePrueba, usuario: string, rol: string): Promise<string> {
+  const password = 'Prueba-rol-123';
+  await api.ctx.db.kysely
+    .insertInto('usuarios')
+    .values({
+      usuario,
+      nombre: usuario,
+      correo: null,
+      password_hash: await hashPassword(password),
+      roles: rol,
+      creado: Date.now(),
+    })
+    .execute();
+  return ingresar(api, usuario, password);
+}
+
+/** A valid POST /ejercicio/ body of the given type. */
+export function cuerpoEjercicio(equipo: number, extra: Record<string, unknown> = {}) {
+  return {
+    titulo: 'Simulacro SMS',
+    tipo_ejercicio: '1',
+    fecha_ini: '2026-09-19',
+    hora_ini: '11:00:00',
+    equipo,
+    numero_puertos: 1,
+    puerto_ini: 1,
+    puerto_fin: 1,
+    accion: 'Simulacro: esto es una prueba',
+    estado: ESTADO_CDMX,
+    categorias: '1,2',
+    ...extra,
+  };
+}
+
+/** Creates an exercise through the api and returns its id (fails the test otherwise). */
+export async function crearPorApi(
+  api: ApiDePrueba,
+  token: string,
+  cuerpo: Record<string, unknown>,
+): Promise<number> {
+  const r = await pedir(api.url, 'POST', '/ejercicio/', { token, body: cuerpo });
+  if (r.status !== 200) throw new Error(`crear ejercicio: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id_ejercicio as number;
+}
+
+/** Creates an exercise and generates its recipients; returns its id. */
+export async function crearYGenerar(
+  api: ApiDePrueba,
+  token: string,
+  cuerpo: Record<string, unknown>,
+): Promise<number> {
+  const id = await crearPorApi(api, token, cuerpo);
+  const r = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+    token,
+    body: { ejercicio: id, estado: cuerpo.estado, categorias: cuerpo.categorias },
+  });
+  if (r.status !== 200) throw new Error(`generar: ${r.status} ${JSON.stringify(r.body)}`);
+  return id;
+}

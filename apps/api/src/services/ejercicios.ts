@@ -1,0 +1,365 @@
+import type { z } from 'zod';
+import {
+  CANAL_DE_PROTOCOLO,
+  conteoSemaforo,
+  tipoPorId,
+  type Canal,
+  type Orden,
+  type Protocolo,
+} from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { accionesFila } from '@pregon/contract/rules/row-actions';
+import { planInicio } from '@pregon/contract/rules/start';
+import type {
+  CrearEjercicio,
+  EjercicioFila,
+  GenerarSchema,
+  IniciarSchema,
+  PausaSchema,
+} from '@pregon/contract/api/ejercicios';
+import type { Sesion } from '../auth/tokens.ts';
+import type { Contexto } from '../contexto.ts';
+import { ahora } from '../db/database.ts';
+import { error, HttpError, noEncontrado } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import * as repo from '../repositories/ejercicios.ts';
+import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
+
+/** What the exercise services need of the context (the benchmarks build just this). */
+export type CtxEjercicios = Pick<Contexto, 'db' | 'eventos'>;
+
+/** Who acts, for the audit log. */
+export type Actor = Pick<Sesion, 'id_usuario' | 'usuario'>;
+
+const bandera = (n: number): '0' | '1' => (n ? '1' : '0');
+
+/** The 404 of a missing exercise. */
+export const ejercicioNoEncontrado = (id: number) => noEncontrado(`Ejercicio ${id}`);
+
+/** Reads an exercise (locked on PostgreSQL inside a transaction) or throws 404. */
+export async function ejercicioOError(
+  k: Consultor,
+  ctx: CtxEjercicios,
+  id: number,
+  bloquear = false,
+): Promise<EjercicioCompleto> {
+  const e = await repo.obtenerEjercicio(k, ctx.db.engine, id, bloquear);
+  if (!e) throw ejercicioNoEncontrado(id);
+  return e;
+}
+
+/** Category ids of an exercise's comma-separated `categorias` column. */
+export const idsCategorias = (texto: string): number[] =>
+  texto
+    .split(',')
+    .map((c) => Number(c.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
+
+/** A list row of SPEC 3 from an exercise, with the actions the user may use. */
+export function filaLista(e: EjercicioCompleto, soloLectura: boolean): EjercicioFila {
+  const flags = {
+    completado: bandera(e.completado),
+    en_proceso: bandera(e.en_proceso),
+    en_pausa: bandera(e.en_pausa),
+  };
+  return {
+    id_ejercicio: e.id_ejercicio,
+    ejercicio: e.titulo,
+    titulo: e.titulo,
+    accion: e.accion,
+    alias: e.alias,
+    serial: e.serial,
+    url: e.url,
+    fecha_ini: e.fecha_ini,
+    hora_ini: e.hora_ini,
+    tipo_ejercicio: tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo,
+    id_tipo_ejercicio: e.id_tipo_ejercicio,
+    ...flags,
+    id_equipo: e.id_equipo,
+    protocolo: e.protocolo,
+    tiempo: e.tiempo,
+    estado: e.id_estado,
+    categorias: e.categorias,
+    orden: e.orden,
+    numero_puertos: e.numero_puertos,
+    puerto_ini: e.puerto_ini,
+    puerto_fin: e.puerto_fin,
+    motivo_pausa: e.motivo_pausa,
+    creado: e.creado,
+    iniciado: e.iniciado,
+    terminado: e.terminado,
+    acciones: accionesFila({ ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio }, { soloLectura }),
+  };
+}
+
+/** Every exercise as list rows; 'consulta' users get read-only actions. */
+export async function listar(ctx: CtxEjercicios, sesion: Pick<Sesion, 'role'>) {
+  const soloLectura = !sesion.role.some((r) => r === 'administradores' || r === 'operadores');
+  const filas = await repo.listarEjercicios(ctx.db.kysely);
+  return filas.map((e) => filaLista(e, soloLectura));
+}
+
+/** Refuses ids that do not exist: 400 naming the field. */
+async function exigirReferencias(
+  k: Consultor,
+  refs: { equipo?: number; estado: number; categorias: readonly number[] },
+) {
+  const comprobar = async (
+    tabla: 'equipos' | 'estados' | 'categorias',
+    campo: string,
+    ids: readonly number[],
+  ) => {
+    const faltan = await repo.idsInexistentes(k, tabla, ids);
+    if (faltan.length > 0) {
+      throw error(400, 'referenciaInexistente', { campo, valor: faltan.join(',') }, campo);
+    }
+  };
+  if (refs.equipo !== undefined) await comprobar('equipos', 'equipo', [refs.equipo]);
+  await comprobar('estados', 'estado', [refs.estado]);
+  await comprobar('categorias', 'categorias', refs.categorias);
+}
+
+/** POST /ejercicio/: validates references and creates the exercise. */
+export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio): Promise<number> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    await exigirReferencias(trx, b);
+    const id = await repo.insertarEjercicio(trx, {
+      titulo: b.titulo,
+      id_tipo_ejercicio: b.tipo_ejercicio,
+      fecha_ini: b.fecha_ini,
+      hora_ini: b.hora_ini,
+      id_equipo: b.equipo,
+      tiempo: b.tiempo ?? null,
+      numero_puertos: b.numero_puertos,
+      puerto_ini: b.puerto_ini,
+      puerto_fin: b.puerto_fin,
+      accion: b.accion,
+      id_estado: b.estado,
+      categorias: b.categorias.join(','),
+      motivo_pausa: null,
+      creado_por: actor.id_usuario > 0 ? actor.id_usuario : null,
+      creado: ahora(),
+      iniciado: null,
+      terminado: null,
+    });
+    await auditar(trx, actor, 'crear', 'ejercicio', id, {
+      titulo: b.titulo,
+      tipo: b.tipo_ejercicio,
+    });
+    return id;
+  });
+}
+
+/**
+ * POST /ejercicio/generar/: replaces the recipients with one row per distinct phone of the state
+ * holding any of the categories (one INSERT…SELECT in the transaction); 409 once started.
+ */
+export async function generar(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  b: z.output<typeof GenerarSchema>,
+): Promise<number> {
+  const total = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, b.ejercicio, true);
+    await exigirReferencias(trx, { estado: b.estado, categorias: b.categorias });
+    if (
+      e.iniciado !== null ||
+      e.en_proceso ||
+      e.completado ||
+      (await repo.hayDestinatariosTrabajados(trx, e.id_ejercicio))
+    ) {
+      throw error(409, 'yaIniciado');
+    }
+    await repo.borrarDestinatarios(trx, e.id_ejercicio);
+    const n = await repo.insertarDestinatarios(
+      trx,
+      e.id_ejercicio,
+      b.estado,
+      b.categorias,
+      e.orden as Orden,
+    );
+    await repo.actualizarEjercicio(trx, e.id_ejercicio, {
+      id_estado: b.estado,
+      categorias: b.categorias.join(','),
+    });
+    await auditar(trx, actor, 'generar', 'ejercicio', e.id_ejercicio, {
+      total: n,
+      estado: b.estado,
+      categorias: b.categorias,
+    });
+    return n;
+  });
+  ctx.eventos.emit('ejercicio', b.ejercicio);
+  return total;
+}
+
+/** PUT /ejercicio/ordenar/: renumbers the pending recipients; returns how many. */
+export async function ordenar(ctx: CtxEjercicios, actor: Actor, id: number, orden: Orden) {
+  const total = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, id, true);
+    if (e.completado) throw error(409, 'ejercicioCompletado');
+    const n = await repo.renumerarPendientes(trx, id, orden);
+    await repo.actualizarEjercicio(trx, id, { orden });
+    await auditar(trx, actor, 'modificar', 'ejercicio', id, { orden, renumerados: n });
+    return n;
+  });
+  ctx.eventos.emit('ejercicio', id);
+  return total;
+}
+
+/**
+ * POST /ejercicio/{canal}/: starts, or resumes a paused exercise (ARCHITECTURE correction 4).
+ * Refusals (409, Spanish mensaje), in order: completed; a type without a channel ('API
+ * {tipo_ejercicio} NO DISPONIBLE', WhatsApp only on a 'whatsapp' device); the wrong channel;
+ * already running; no recipients; inactive device; a device whose protocol serves another channel.
+ */
+export async function iniciar(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  canal: Canal,
+  b: z.output<typeof IniciarSchema>,
+): Promise<{ mensaje: string; time: number }> {
+  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, b.id_ejercicio, true);
+    if (e.completado) throw error(409, 'ejercicioCompletado');
+    const plan = planInicio(
+      { id_tipo_ejercicio: e.id_tipo_ejercicio, accion: e.accion, tiempo: e.tiempo },
+      { whatsappDisponible: e.protocolo === 'whatsapp' },
+    );
+    if (!plan.ok) throw new HttpError(409, plan.mensaje);
+    const etiqueta = tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo;
+    if (plan.canal !== canal) {
+      throw error(409, 'canalNoCorresponde', { tipo_ejercicio: etiqueta, canal });
+    }
+    const reanudar = e.en_proceso === 1 && e.en_pausa === 1;
+    if (e.en_proceso === 1 && !reanudar) throw error(409, 'ejercicioEnProceso');
+    if ((await repo.contarDestinatarios(trx, e.id_ejercicio)) === 0)
+      throw error(409, 'sinDestinatarios');
+    if (!e.equipo_activo) throw error(409, 'equipoInactivo');
+    if (CANAL_DE_PROTOCOLO[e.protocolo as Protocolo] !== canal) {
+      throw error(409, 'equipoNoCorresponde', { equipo: e.alias, tipo_ejercicio: etiqueta });
+    }
+    const momento = ahora();
+    await repo.actualizarEjercicio(trx, e.id_ejercicio, {
+      en_proceso: 1,
+      en_pausa: 0,
+      motivo_pausa: null,
+      iniciado: e.iniciado ?? momento,
+    });
+    await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, {
+      canal,
+      time: plan.time,
+      time_cliente: b.time ?? null,
+      reanudado: reanudar,
+    });
+    return { mensaje: msg(reanudar ? 'ejercicioReanudado' : 'ejercicioIniciado'), time: plan.time };
+  });
+  ctx.eventos.emit('ejercicio', b.id_ejercicio);
+  return r;
+}
+
+/**
+ * POST /ejercicio/pausa/: proceso 0 + pausa 1 pauses a running exercise (en_pausa 1; it stays
+ * en_proceso 1, the SPEC 4 'Paused' row, so Stop and resume remain offered); proceso 1 + pausa 0
+ * is what the SPEC's client sends right after a start: it confirms a running exercise and resumes
+ * a paused one. Any other pair is a 400.
+ */
+export async function pausa(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  b: z.output<typeof PausaSchema>,
+): Promise<string> {
+  const pausar = b.proceso === 0 && b.pausa === 1;
+  const seguir = b.proceso === 1 && b.pausa === 0;
+  if (!pausar && !seguir) throw error(400, 'pausaInvalida', undefined, 'pausa');
+  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, b.id_ejercicio, true);
+    if (e.completado) throw error(409, 'ejercicioCompletado');
+    if (pausar) {
+      if (!e.en_proceso) throw error(409, 'ejercicioNoEnProceso');
+      if (e.en_pausa) throw error(409, 'ejercicioYaPausado');
+      await repo.actualizarEjercicio(trx, e.id_ejercicio, { en_proceso: 1, en_pausa: 1 });
+      await auditar(trx, actor, 'pausar', 'ejercicio', e.id_ejercicio);
+      return { mensaje: msg('ejercicioPausado'), cambio: true };
+    }
+    if (e.iniciado === null) throw error(409, 'ejercicioNoIniciado');
+    if (e.en_proceso && !e.en_pausa) return { mensaje: msg('ejercicioIniciado'), cambio: false };
+    await repo.actualizarEjercicio(trx, e.id_ejercicio, {
+      en_proceso: 1,
+      en_pausa: 0,
+      motivo_pausa: null,
+    });
+    await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, { reanudado: true });
+    return { mensaje: msg('ejercicioReanudado'), cambio: true };
+  });
+  if (r.cambio) ctx.eventos.emit('ejercicio', b.id_ejercicio);
+  return r.mensaje;
+}
+
+/** POST /quiz/stop/: stops any exercise; pending recipients become 'cancelado'. */
+export async function detener(ctx: CtxEjercicios, actor: Actor, id: number): Promise<number> {
+  const cancelados = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, id, true);
+    if (e.completado) throw error(409, 'ejercicioCompletado');
+    const momento = ahora();
+    const n = await repo.cancelarPendientes(trx, id, momento);
+    await repo.actualizarEjercicio(trx, id, {
+      completado: 1,
+      en_proceso: 0,
+      en_pausa: 0,
+      terminado: momento,
+    });
+    await auditar(trx, actor, 'detener', 'ejercicio', id, { cancelados: n });
+    return n;
+  });
+  ctx.eventos.emit('ejercicio', id);
+  return cancelados;
+}
+
+/** GET /ejercicio/tiempo/{id}/: minutes or null. */
+export async function leerTiempo(ctx: CtxEjercicios, id: number) {
+  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+  return e.tiempo;
+}
+
+/** PUT /ejercicio/tiempo/: stores the minutes. */
+export async function guardarTiempo(ctx: CtxEjercicios, actor: Actor, id: number, tiempo: number) {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, id, true);
+    if (e.completado) throw error(409, 'ejercicioCompletado');
+    await repo.actualizarEjercicio(trx, id, { tiempo });
+    await auditar(trx, actor, 'modificar', 'ejercicio', id, { tiempo });
+  });
+  ctx.eventos.emit('ejercicio', id);
+}
+
+/** GET /ejercicio/semaforo/{id}/ */
+export async function semaforo(ctx: CtxEjercicios, id: number) {
+  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+  const conteo = await repo.conteoPorEstatus(ctx.db.kysely, id);
+  return {
+    status: 200 as const,
+    id_ejercicio: id,
+    semaforo: conteoSemaforo(conteo),
+    completado: bandera(e.completado),
+    en_proceso: bandera(e.en_proceso),
+    en_pausa: bandera(e.en_pausa),
+    motivo_pausa: e.motivo_pausa,
+  };
+}
+
+/** The exercise header of the reports. */
+export function encabezadoReporte(e: EjercicioCompleto) {
+  return {
+    id_ejercicio: e.id_ejercicio,
+    ejercicio: e.titulo,
+    tipo_ejercicio: tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo,
+    id_tipo_ejercicio: e.id_tipo_ejercicio,
+    alias: e.alias,
+    fecha_ini: e.fecha_ini,
+    hora_ini: e.hora_ini,
+    completado: bandera(e.completado),
+    en_proceso: bandera(e.en_proceso),
+    en_pausa: bandera(e.en_pausa),
+  };
+}

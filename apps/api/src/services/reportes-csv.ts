@@ -1,0 +1,260 @@
+import { Readable } from 'node:stream';
+import Database from 'better-sqlite3';
+import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import type { TIPOS_CSV } from '@pregon/contract/api/reportes';
+import * as repo from '../repositories/ejercicios.ts';
+import type { FilaDetalle } from '../repositories/ejercicios.ts';
+import * as repoQuiz from '../repositories/quiz.ts';
+import { ejercicioOError, filaLista, type CtxEjercicios } from './ejercicios.ts';
+import {
+  filaReporte,
+  filaReporte2,
+  filasReporte4,
+  reporte3,
+  resumen,
+  textosCuestionario,
+} from './reportes.ts';
+
+// POST /csv/: streamed CSV exports. Rows are read in batches (SQLite: a read-only connection
+// iterating one statement; PostgreSQL: keyset pagination by id_detalle), turned into text and
+// pushed with back-pressure, so a million recipients never sit in memory.
+
+/** Rows read per batch. */
+export const LOTE_CSV = 2000;
+
+/** Byte-order mark that makes spreadsheet programs read the file as UTF-8. */
+export const BOM = '\uFEFF';
+
+/**
+ * One CSV cell: strings that begin with = + - @ (or tab / CR) are prefixed with ' so no
+ * spreadsheet runs them as formulas (ARCHITECTURE 8); cells with a comma, quote or line break
+ * are quoted with inner quotes doubled (RFC 4180). Numbers are written as they are.
+ */
+export function celdaCsv(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  let s = String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One CSV line (CRLF-terminated) from cell values. */
+export const lineaCsv = (valores: readonly unknown[]): string =>
+  `${valores.map(celdaCsv).join(',')}\r\n`;
+
+/** Lines of rows as objects, in the order of `columnas`. */
+const lineas = (filas: readonly Record<string, unknown>[], columnas: readonly string[]) =>
+  filas.map((f) => lineaCsv(columnas.map((c) => f[c]))).join('');
+
+/** The recipients of an exercise in id_detalle order, in batches of LOTE_CSV. */
+export async function* lotesDetalle(ctx: CtxEjercicios, id: number): AsyncGenerator<FilaDetalle[]> {
+  const archivo = ctx.db.sqlite?.name;
+  if (ctx.db.engine === 'sqlite' && archivo && archivo !== ':memory:') {
+    // A separate read-only connection: the shared one stays free for other requests while this
+    // statement is open (WAL lets readers and the writer work at once).
+    const lector = new Database(archivo, { readonly: true, fileMustExist: true });
+    try {
+      let lote: FilaDetalle[] = [];
+      for (const fila of lector.prepare(repo.SQL_DETALLE_SQLITE).iterate(id)) {
+        lote.push(fila as FilaDetalle);
+        if (lote.length >= LOTE_CSV) {
+          yield lote;
+          lote = [];
+        }
+      }
+      if (lote.length > 0) yield lote;
+    } finally {
+      lector.close();
+    }
+    return;
+  }
+  let despues = 0;
+  for (;;) {
+    const lote = await repo.loteDetalle(ctx.db.kysely, id, despues, LOTE_CSV);
+    if (lote.length === 0) return;
+    yield lote;
+    despues = Number(lote[lote.length - 1]!.id_detalle);
+    if (lote.length < LOTE_CSV) return;
+  }
+}
+
+const COLUMNAS_REPORTE = [
+  'n',
+  'telefono',
+  'nombre',
+  'realizado',
+  'fecha_envio',
+  'hora_envio',
+  'recibida',
+  'estatus',
+  'resultado',
+];
+const COLUMNAS_REPORTE2 = [
+  'n',
+  'telefono',
+  'nombre',
+  'estatus',
+  'resultado',
+  'realizado',
+  'intentos',
+  'duracion',
+  'fecha_envio',
+  'hora_envio',
+  'recibida',
+  'motivo',
+];
+const COLUMNAS_REPORTE3 = ['orden', 'tipo', 'reactivo', 'digito', 'total'];
+
+async function* csvDetalle(
+  ctx: CtxEjercicios,
+  id: number,
+  columnas: readonly string[],
+  fila: (d: FilaDetalle, n: number) => Record<string, unknown>,
+) {
+  yield BOM + lineaCsv(columnas);
+  let n = 0;
+  for await (const lote of lotesDetalle(ctx, id)) {
+    yield lineas(
+      lote.map((d) => fila(d, ++n)),
+      columnas,
+    );
+  }
+}
+
+async function* csvReporte4(ctx: CtxEjercicios, id: number) {
+  const k = ctx.db.kysely;
+  const textos = await textosCuestionario(k, id);
+  const columnas = [
+    'nombre',
+    'recibida',
+    'telefono',
+    'fecha_envio',
+    'hora_envio',
+    ...textos.numeros.map((n) => `reactivo_texto_${n}`),
+  ];
+  yield BOM + lineaCsv(columnas);
+  let despues = 0;
+  for (;;) {
+    const personas = await repoQuiz.respondientes(k, id, { limit: LOTE_CSV, despuesDe: despues });
+    if (personas.length === 0) return;
+    yield lineas(await filasReporte4(k, textos, personas), columnas);
+    despues = Number(personas[personas.length - 1]!.id_detalle);
+    if (personas.length < LOTE_CSV) return;
+  }
+}
+
+async function* csvResumen(ctx: CtxEjercicios, id: number) {
+  const r = await resumen(ctx, id);
+  yield (
+    BOM +
+    lineaCsv(['seccion', 'clave', 'nombre', 'total', 'verde', 'amarillo', 'rojo', 'cancelado'])
+  );
+  const s = r.semaforo;
+  let texto = lineaCsv([
+    'total',
+    r.ejercicio.id_ejercicio,
+    r.ejercicio.ejercicio,
+    s.total,
+    s.verde,
+    s.amarillo,
+    s.rojo,
+    s.cancelado,
+  ]);
+  for (const e of r.porEstado) {
+    texto += lineaCsv([
+      'estado',
+      e.id_estado,
+      e.estado,
+      e.total,
+      e.verde,
+      e.amarillo,
+      e.rojo,
+      e.cancelado,
+    ]);
+  }
+  for (const c of r.porCategoria) {
+    texto += lineaCsv([
+      'categoria',
+      c.id_categoria,
+      c.categoria,
+      c.total,
+      c.verde,
+      c.amarillo,
+      c.rojo,
+      c.cancelado,
+    ]);
+  }
+  for (const m of r.porMinuto) texto += lineaCsv(['minuto', m.minuto, '', m.total, '', '', '', '']);
+  yield texto;
+}
+
+async function* csvEjercicios(ctx: CtxEjercicios) {
+  yield BOM + lineaCsv(COLUMNAS_EXPORTACION.map((c) => c.titulo));
+  const filas = await repo.listarEjercicios(ctx.db.kysely);
+  yield lineas(
+    filas.map((e) => filaLista(e, true)),
+    COLUMNAS_EXPORTACION.map((c) => c.campo),
+  );
+}
+
+/** A file name safe for Content-Disposition: the exercise's name, without path or control characters. */
+function nombreArchivo(base: string): string {
+  const limpio = [...base]
+    .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? '_' : c))
+    .join('')
+    .trim()
+    .slice(0, 150);
+  return `${limpio || 'reporte'}.csv`;
+}
+
+/** Content-Disposition header with an ASCII fallback and the UTF-8 name (RFC 6266). */
+export function contentDisposition(nombre: string): string {
+  const ascii = nombre
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/[";\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(nombre)}`;
+}
+
+/**
+ * Prepares an export: checks the exercise exists (so a 404 is answered before streaming) and
+ * returns the file name and a readable stream of CSV text.
+ */
+export async function exportar(
+  ctx: CtxEjercicios,
+  tipo: (typeof TIPOS_CSV)[number],
+  id?: number,
+): Promise<{ archivo: string; flujo: Readable }> {
+  if (tipo === 'ejercicios' || id === undefined) {
+    return {
+      archivo: nombreArchivo(msg('archivoEjercicios')),
+      flujo: Readable.from(csvEjercicios(ctx)),
+    };
+  }
+  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+  const archivo = nombreArchivo(tipo === 'reporte' ? e.titulo : `${e.titulo} ${tipo}`);
+  let fuente: AsyncGenerator<string>;
+  switch (tipo) {
+    case 'reporte':
+      fuente = csvDetalle(ctx, id, COLUMNAS_REPORTE, filaReporte);
+      break;
+    case 'reporte2':
+      fuente = csvDetalle(ctx, id, COLUMNAS_REPORTE2, filaReporte2);
+      break;
+    case 'reporte3':
+      fuente = (async function* () {
+        yield (
+          BOM + lineaCsv(COLUMNAS_REPORTE3) + lineas(await reporte3(ctx, id), COLUMNAS_REPORTE3)
+        );
+      })();
+      break;
+    case 'reporte4':
+      fuente = csvReporte4(ctx, id);
+      break;
+    case 'resumen':
+      fuente = csvResumen(ctx, id);
+      break;
+  }
+  return { archivo, flujo: Readable.from(fuente) };
+}

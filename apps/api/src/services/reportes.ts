@@ -1,0 +1,234 @@
+import {
+  conteoSemaforo,
+  ESTATUS_AMARILLO,
+  ESTATUS_ROJO,
+  ESTATUS_VERDE,
+  ETIQUETA_ESTATUS,
+  type EstatusDestinatario,
+} from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import type { FilaReporte } from '@pregon/contract/api/ejercicios';
+import type { FilaReporte3, FilaReporte4 } from '@pregon/contract/api/reportes';
+import * as repo from '../repositories/ejercicios.ts';
+import type { Consultor, FilaDetalle } from '../repositories/ejercicios.ts';
+import * as repoQuiz from '../repositories/quiz.ts';
+import * as repoReportes from '../repositories/reportes.ts';
+import {
+  ejercicioOError,
+  encabezadoReporte,
+  idsCategorias,
+  type CtxEjercicios,
+} from './ejercicios.ts';
+
+const siNo = (v: boolean) => msg(v ? 'si' : 'no');
+const etiquetaEstatus = (e: string) =>
+  Object.hasOwn(ETIQUETA_ESTATUS, e) ? msg(ETIQUETA_ESTATUS[e as EstatusDestinatario]) : e;
+
+/** A send/contact report row (SPEC 3) from a recipient; n is its 1-based place in the report. */
+export function filaReporte(d: FilaDetalle, n: number): FilaReporte {
+  return {
+    n,
+    telefono: d.telefono,
+    nombre: d.nombre ?? '',
+    realizado: siNo(ESTATUS_VERDE.includes(d.estatus as EstatusDestinatario)),
+    fecha_envio: d.fecha_envio ?? '',
+    hora_envio: d.hora_envio ?? '',
+    recibida: siNo(Boolean(d.recibida)),
+    estatus: d.estatus as EstatusDestinatario,
+    resultado: etiquetaEstatus(d.estatus),
+  };
+}
+
+/** A reporte2 row: the report row plus attempts, duration (s) and the failure reason. */
+export function filaReporte2(d: FilaDetalle, n: number) {
+  const base = filaReporte(d, n);
+  return {
+    n,
+    telefono: base.telefono,
+    nombre: base.nombre,
+    estatus: base.estatus,
+    resultado: base.resultado,
+    realizado: base.realizado,
+    intentos: Number(d.intentos),
+    duracion: d.duracion === null ? null : Number(d.duracion),
+    fecha_envio: base.fecha_envio,
+    hora_envio: base.hora_envio,
+    recibida: base.recibida,
+    motivo: d.motivo ?? '',
+  };
+}
+
+/** GET /ejercicio/reporte/{id}/ and GET /reportes/reporte2/{id}/: one page of recipients. */
+export async function reportePaginado<T>(
+  ctx: CtxEjercicios,
+  id: number,
+  limit: number,
+  offset: number,
+  fila: (d: FilaDetalle, n: number) => T,
+) {
+  const k = ctx.db.kysely;
+  const e = await ejercicioOError(k, ctx, id);
+  const [filas, total] = await Promise.all([
+    repo.paginaDetalle(k, id, limit, offset),
+    repo.contarDestinatarios(k, id),
+  ]);
+  return {
+    status: 200 as const,
+    ejercicio: encabezadoReporte(e),
+    data: filas.map((d, i) => fila(d, offset + i + 1)),
+    total,
+    limit,
+    offset,
+  };
+}
+
+/** GET /reportes/reporte3/{id}/ ('Reporte 1'): per question, then per answer (see the contract). */
+export async function reporte3(ctx: CtxEjercicios, id: number): Promise<FilaReporte3[]> {
+  const k = ctx.db.kysely;
+  await ejercicioOError(k, ctx, id);
+  const c = await repoQuiz.cuestionarioDeEjercicio(k, id);
+  if (!c) return [];
+  const [preguntas, respuestas, conteo] = await Promise.all([
+    repoQuiz.preguntasDe(k, c.id_cuestionario),
+    repoQuiz.respuestasDe(k, c.id_cuestionario),
+    repoQuiz.conteoDigitos(k, id),
+  ]);
+  const cuenta = new Map(conteo.map((r) => [`${r.numero}:${r.digito}`, Number(r.total)]));
+  const filas: FilaReporte3[] = [];
+  for (const p of preguntas) {
+    const total = conteo
+      .filter((r) => r.numero === p.numero)
+      .reduce((a, r) => a + Number(r.total), 0);
+    filas.push({ reactivo: p.reactivo, total, orden: p.numero, tipo: 'pregunta', digito: null });
+    for (const r of respuestas.filter((x) => x.id_pregunta === p.id_pregunta)) {
+      filas.push({
+        reactivo: r.respuesta,
+        total: cuenta.get(`${p.numero}:${r.digito}`) ?? 0,
+        orden: p.numero,
+        tipo: 'respuesta',
+        digito: r.digito,
+      });
+    }
+  }
+  return filas;
+}
+
+/** The questions of an exercise's questionnaire and the answer text of each (numero, digito). */
+export async function textosCuestionario(k: Consultor, id: number) {
+  const c = await repoQuiz.cuestionarioDeEjercicio(k, id);
+  if (!c) return { numeros: [] as number[], texto: new Map<string, string>() };
+  const [preguntas, respuestas] = await Promise.all([
+    repoQuiz.preguntasDe(k, c.id_cuestionario),
+    repoQuiz.respuestasDe(k, c.id_cuestionario),
+  ]);
+  return {
+    numeros: preguntas.map((p) => p.numero),
+    texto: new Map(respuestas.map((r) => [`${r.numero}:${r.digito}`, r.respuesta])),
+  };
+}
+
+/** Builds reporte4 rows for a batch of respondents (one query for their digits). */
+export async function filasReporte4(
+  k: Consultor,
+  textos: Awaited<ReturnType<typeof textosCuestionario>>,
+  personas: Awaited<ReturnType<typeof repoQuiz.respondientes>>,
+): Promise<FilaReporte4[]> {
+  const digitos = await repoQuiz.digitosDe(
+    k,
+    personas.map((p) => Number(p.id_detalle)),
+  );
+  const porPersona = new Map<number, Map<number, number>>();
+  for (const d of digitos) {
+    const id = Number(d.id_detalle);
+    if (!porPersona.has(id)) porPersona.set(id, new Map());
+    porPersona.get(id)!.set(d.numero, d.digito);
+  }
+  return personas.map((p) => {
+    const fila: FilaReporte4 = {
+      nombre: p.nombre ?? '',
+      recibida: siNo(Boolean(p.recibida)),
+      telefono: p.telefono,
+      fecha_envio: p.fecha_envio ?? '',
+      hora_envio: p.hora_envio ?? '',
+    };
+    const suyas = porPersona.get(Number(p.id_detalle));
+    for (const n of textos.numeros) {
+      const digito = suyas?.get(n);
+      fila[`reactivo_texto_${n}`] =
+        digito === undefined ? '' : (textos.texto.get(`${n}:${digito}`) ?? String(digito));
+    }
+    return fila;
+  });
+}
+
+/** GET /reportes/reporte4/{id}/ ('Reporte 2'): a page of respondents and the total. */
+export async function reporte4(ctx: CtxEjercicios, id: number, limit: number, offset: number) {
+  const k = ctx.db.kysely;
+  await ejercicioOError(k, ctx, id);
+  const [textos, personas, total] = await Promise.all([
+    textosCuestionario(k, id),
+    repoQuiz.respondientes(k, id, { limit, offset }),
+    repoQuiz.contarRespondientes(k, id),
+  ]);
+  return { filas: await filasReporte4(k, textos, personas), total };
+}
+
+type Grupo = { total: number; verde: number; amarillo: number; rojo: number; cancelado: number };
+
+function acumular<K>(
+  filas: readonly { estatus: string; total: number }[],
+  clave: (i: number) => K,
+) {
+  const grupos = new Map<K, Grupo>();
+  filas.forEach((f, i) => {
+    const k = clave(i);
+    const g = grupos.get(k) ?? { total: 0, verde: 0, amarillo: 0, rojo: 0, cancelado: 0 };
+    const n = Number(f.total);
+    const e = f.estatus as EstatusDestinatario;
+    g.total += n;
+    if (ESTATUS_VERDE.includes(e)) g.verde += n;
+    else if (ESTATUS_AMARILLO.includes(e)) g.amarillo += n;
+    else if (ESTATUS_ROJO.includes(e)) g.rojo += n;
+    else if (e === 'cancelado') g.cancelado += n;
+    grupos.set(k, g);
+  });
+  return grupos;
+}
+
+/** GET /reportes/resumen/{id}/: totals, per state, per category and per minute. */
+export async function resumen(ctx: CtxEjercicios, id: number) {
+  const k = ctx.db.kysely;
+  const e = await ejercicioOError(k, ctx, id);
+  const [estatus, porEstado, porCategoria, porMinuto, recibidas] = await Promise.all([
+    repo.conteoPorEstatus(k, id),
+    repoReportes.conteoPorEstado(k, id),
+    repoReportes.conteoPorCategoria(k, id, idsCategorias(e.categorias)),
+    repoReportes.conteoPorMinuto(k, id),
+    repoReportes.contarRecibidas(k, id),
+  ]);
+  const estados = acumular(porEstado, (i) => porEstado[i]!.id_estado);
+  const nombresEstado = new Map(porEstado.map((f) => [f.id_estado, f.estado ?? '']));
+  const categorias = acumular(porCategoria, (i) => porCategoria[i]!.id_categoria);
+  const nombresCategoria = new Map(porCategoria.map((f) => [f.id_categoria, f.categoria]));
+  return {
+    status: 200 as const,
+    ejercicio: encabezadoReporte(e),
+    semaforo: conteoSemaforo(estatus),
+    recibidas,
+    porEstado: [...estados].map(([id_estado, g]) => ({
+      id_estado,
+      estado: nombresEstado.get(id_estado) ?? '',
+      ...g,
+    })),
+    porCategoria: [...categorias].map(([id_categoria, g]) => ({
+      id_categoria,
+      categoria: nombresCategoria.get(id_categoria) ?? '',
+      ...g,
+    })),
+    porMinuto: porMinuto.map((m) => ({
+      minuto: `${m.fecha_envio} ${m.hm}`,
+      total: Number(m.total),
+      recibidas: Number(m.recibidas ?? 0),
+    })),
+  };
+}

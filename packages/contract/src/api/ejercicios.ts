@@ -1,0 +1,378 @@
+/**
+ * Exercise calls of the main API (SPEC 3, 4 and 7; ARCHITECTURE 3): list, create, recipient
+ * generation and order, start/pause/stop, run time, semáforo and the per-exercise report.
+ *
+ * Wire decisions (the SPEC leaves them "not shown"):
+ * - GET /ejercicios/ answers `{status: 200, data: [rows]}` with every exercise; the web client
+ *   sorts, filters and pages itself (SPEC 4).
+ * - GET /ejercicio/reporte/{id}/ pages on the server: `?limit=&offset=`, default limit
+ *   LIMITE_REPORTE_DEFECTO (5000), at most LIMITE_REPORTE_MAXIMO (50000); `total` gives the row
+ *   count. The full export of a big exercise is POST /csv/ (streamed).
+ */
+import { z } from 'zod';
+import {
+  CanalSchema,
+  ESTATUS_DESTINATARIO,
+  IDS_TIPO_EJERCICIO,
+  OrdenSchema,
+  PUERTOS_DEFECTO,
+  type Semaforo,
+} from '../constants.ts';
+import { msg } from '../messages.ts';
+import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
+import type { AccionesFila } from '../rules/row-actions.ts';
+import { enteroSchema, idSchema, textoSchema } from '../zod-helpers.ts';
+import { BanderaSchema, OkSchema } from './comun.ts';
+import { endpoint } from './endpoint.ts';
+
+/** Rows a page of GET /ejercicio/reporte/{id}/ (and the reportes pages) holds by default. */
+export const LIMITE_REPORTE_DEFECTO = 5000;
+/** Largest page a report call accepts; beyond that use POST /csv/. */
+export const LIMITE_REPORTE_MAXIMO = 50000;
+
+/** `?limit=&offset=` of the paged report calls. */
+export const PaginaReporteSchema = z.object({
+  limit: enteroSchema('limit', 1, LIMITE_REPORTE_MAXIMO).default(LIMITE_REPORTE_DEFECTO),
+  offset: enteroSchema('offset', 0).default(0),
+});
+
+/** `:id` path parameter of the per-exercise calls. */
+export const IdParamsSchema = z.object({ id: idSchema('id') });
+/** `:id_ejercicio` path parameter. */
+export const IdEjercicioParamsSchema = z.object({ id_ejercicio: idSchema('id_ejercicio') });
+/** Body `{id_ejercicio}` (stop and others). */
+export const IdEjercicioBodySchema = z.object({ id_ejercicio: idSchema('id_ejercicio') });
+
+/**
+ * A list of category ids: the SPEC's comma-separated string ('1,3'), a list ([1, 3]) or one id.
+ * Output: distinct ids in the given order.
+ */
+export const ListaCategoriasSchema = z.preprocess(
+  (v) => {
+    if (typeof v === 'number') return [v];
+    if (typeof v === 'string') {
+      return v
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== '')
+        .map((c) => (/^\d+$/.test(c) ? Number(c) : c));
+    }
+    return v;
+  },
+  z
+    .array(
+      z
+        .number({ error: msg('campoInvalido', { campo: 'categorias', detalle: 'ids' }) })
+        .int()
+        .min(1),
+      {
+        error: msg('categoriaObligatoria'),
+      },
+    )
+    .min(1, msg('categoriaObligatoria'))
+    .transform((ids) => [...new Set(ids)]),
+);
+
+// ---------------------------------------------------------------- list
+
+/** One exercise as GET /ejercicios/ lists it (SPEC 3 "as read in the list", plus Pregón extras). */
+export const EjercicioFilaSchema = z.object({
+  id_ejercicio: z.number(),
+  /** The name (same as titulo). */
+  ejercicio: z.string(),
+  titulo: z.string(),
+  accion: z.string(),
+  /** Device name, serial and url. */
+  alias: z.string(),
+  serial: z.string(),
+  url: z.string(),
+  fecha_ini: z.string(),
+  hora_ini: z.string(),
+  /** The list label: 'SMS', 'LLAMADA', 'WHATSAPP' or 'CUESTIONARIO'. */
+  tipo_ejercicio: z.string(),
+  id_tipo_ejercicio: z.number(),
+  completado: BanderaSchema,
+  en_proceso: BanderaSchema,
+  en_pausa: BanderaSchema,
+  // Extras
+  id_equipo: z.number(),
+  protocolo: z.string(),
+  tiempo: z.number().nullable(),
+  /** State id (estado) and category ids as the comma-separated string of the creation call. */
+  estado: z.number(),
+  categorias: z.string(),
+  orden: z.string(),
+  numero_puertos: z.number(),
+  puerto_ini: z.number(),
+  puerto_fin: z.number(),
+  motivo_pausa: z.string().nullable(),
+  /** Epoch ms of creation, first start and end. */
+  creado: z.number(),
+  iniciado: z.number().nullable(),
+  terminado: z.number().nullable(),
+  /** The row actions this user may use (rules/row-actions.ts, read-only for 'consulta'). */
+  acciones: z.custom<AccionesFila>(),
+});
+/** One list row. */
+export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;
+
+/** GET /ejercicios/: every exercise, `{status: 200, data}`. */
+export const listarEjercicios = endpoint({
+  method: 'GET',
+  path: '/ejercicios/',
+  acceso: 'lectura',
+  etiqueta: 'ejercicios',
+  resumen: 'Lista de ejercicios (todas las filas; el cliente ordena, busca y pagina)',
+  respuesta: z.object({ status: z.literal(200), data: z.array(EjercicioFilaSchema) }),
+});
+
+// ---------------------------------------------------------------- create
+
+const puerto = (campo: string) => enteroSchema(campo, 1, 10000).default(PUERTOS_DEFECTO);
+
+/**
+ * Body of POST /ejercicio/ (SPEC 3 "as written on creation"). The form rules of
+ * rules/exercise-form.ts run here too (origen 'api'), so the api answers with the dialog's
+ * messages, each naming its field.
+ */
+export const CrearEjercicioSchema = z
+  .object({
+    titulo: textoSchema('titulo', { min: 1, max: 200 }).transform((s) => s.trim()),
+    tipo_ejercicio: enteroSchema(
+      'tipo_ejercicio',
+      Math.min(...IDS_TIPO_EJERCICIO),
+      Math.max(...IDS_TIPO_EJERCICIO),
+    ),
+    fecha_ini: textoSchema('fecha_ini', { min: 1, max: 10 }),
+    hora_ini: textoSchema('hora_ini', { min: 1, max: 8 }),
+    equipo: idSchema('equipo', msg('equipoObligatorio')),
+    tiempo: enteroSchema('tiempo', 1, 24 * 60).nullish(),
+    numero_puertos: puerto('numero_puertos'),
+    puerto_ini: puerto('puerto_ini'),
+    puerto_fin: puerto('puerto_fin'),
+    accion: z
+      .union([z.string(), z.number()])
+      .transform((v) => String(v).trim())
+      .pipe(z.string().max(2000, msg('campoMuyLargo', { campo: 'accion', max: 2000 })))
+      .default(''),
+    estado: idSchema('estado', msg('estadoObligatorio')),
+    categorias: ListaCategoriasSchema,
+  })
+  .superRefine((b, ctx) => {
+    const errores = validarFormularioEjercicio(
+      { ...b, categorias: b.categorias.map(String) },
+      { origen: 'api' },
+    );
+    for (const [campo, mensaje] of Object.entries(errores)) {
+      ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });
+    }
+    if (b.puerto_ini > b.puerto_fin) {
+      ctx.addIssue({ code: 'custom', path: ['puerto_ini'], message: msg('puertosInvalidos') });
+    }
+  });
+/** A validated creation body. */
+export type CrearEjercicio = z.infer<typeof CrearEjercicioSchema>;
+
+/** POST /ejercicio/ → {status: 200, id_ejercicio}. */
+export const crearEjercicio = endpoint({
+  method: 'POST',
+  path: '/ejercicio/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Crea un ejercicio',
+  body: CrearEjercicioSchema,
+  respuesta: z.object({ status: z.literal(200), id_ejercicio: z.number(), mensaje: z.string() }),
+});
+
+// ---------------------------------------------------------------- recipients
+
+/** Body of POST /ejercicio/generar/: {ejercicio, estado, categorias}. */
+export const GenerarSchema = z.object({
+  ejercicio: idSchema('ejercicio'),
+  estado: idSchema('estado', msg('estadoObligatorio')),
+  categorias: ListaCategoriasSchema,
+});
+
+/**
+ * POST /ejercicio/generar/: one recipient per distinct phone of the state holding any of the
+ * categories; replaces the previous list; 409 once the exercise has started.
+ */
+export const generarDestinatarios = endpoint({
+  method: 'POST',
+  path: '/ejercicio/generar/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Genera la lista de destinatarios del ejercicio',
+  body: GenerarSchema,
+  respuesta: z.object({ status: z.literal(200), total: z.number(), mensaje: z.string() }),
+});
+
+/** Body of PUT /ejercicio/ordenar/. */
+export const OrdenarSchema = z.object({
+  id_ejercicio: idSchema('id_ejercicio'),
+  orden: OrdenSchema,
+});
+
+/** PUT /ejercicio/ordenar/: renumbers the pending recipients in the chosen order. */
+export const ordenarDestinatarios = endpoint({
+  method: 'PUT',
+  path: '/ejercicio/ordenar/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Ordena los destinatarios pendientes (telefono, aleatorio, estado)',
+  body: OrdenarSchema,
+  respuesta: z.object({ status: z.literal(200), total: z.number(), mensaje: z.string() }),
+});
+
+// ---------------------------------------------------------------- lifecycle
+
+/** Body of the start call: {id_ejercicio, time}; time (ms) is informative, the server uses planInicio. */
+export const IniciarSchema = z.object({
+  id_ejercicio: idSchema('id_ejercicio'),
+  time: z.coerce.number().min(0).optional(),
+});
+
+/** POST /ejercicio/{canal}/ (sms | calls | whatsapp): starts or resumes; 409 with mensaje otherwise. */
+export const iniciarEjercicio = endpoint({
+  method: 'POST',
+  path: '/ejercicio/:canal/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Inicia o reanuda un ejercicio por su canal',
+  params: z.object({ canal: CanalSchema }),
+  body: IniciarSchema,
+  respuesta: z.object({ status: z.literal(200), mensaje: z.string(), time: z.number() }),
+});
+
+/** Body of POST /ejercicio/pausa/: proceso 0 + pausa 1 pauses; proceso 1 + pausa 0 resumes. */
+export const PausaSchema = z.object({
+  id_ejercicio: idSchema('id_ejercicio'),
+  proceso: enteroSchema('proceso', 0, 1),
+  pausa: enteroSchema('pausa', 0, 1),
+});
+
+/** POST /ejercicio/pausa/ → {status: 200, mensaje}. */
+export const pausarEjercicio = endpoint({
+  method: 'POST',
+  path: '/ejercicio/pausa/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Pausa (proceso 0, pausa 1) o reanuda (proceso 1, pausa 0) un ejercicio',
+  body: PausaSchema,
+  respuesta: OkSchema.extend({ mensaje: z.string() }),
+});
+
+/** POST /quiz/stop/ {id_ejercicio}: stops any exercise; pending recipients become 'cancelado'. */
+export const detenerEjercicio = endpoint({
+  method: 'POST',
+  path: '/quiz/stop/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Detiene un ejercicio de cualquier tipo y cancela sus destinatarios pendientes',
+  body: IdEjercicioBodySchema,
+  respuesta: z.object({ status: z.literal(200), mensaje: z.string(), cancelados: z.number() }),
+});
+
+/** GET /ejercicio/tiempo/{id_ejercicio}/ → {status: 200, tiempo} (minutes, null when unset). */
+export const leerTiempo = endpoint({
+  method: 'GET',
+  path: '/ejercicio/tiempo/:id_ejercicio/',
+  acceso: 'lectura',
+  etiqueta: 'ejercicios',
+  resumen: 'Tiempo (minutos) del ejercicio',
+  params: IdEjercicioParamsSchema,
+  respuesta: z.object({ status: z.literal(200), tiempo: z.number().nullable() }),
+});
+
+/** Body of PUT /ejercicio/tiempo/: tiempo in whole minutes (ARCHITECTURE correction 3). */
+export const TiempoSchema = z.object({
+  id_ejercicio: idSchema('id_ejercicio'),
+  tiempo: enteroSchema('tiempo', 1, 24 * 60),
+});
+
+/** PUT /ejercicio/tiempo/ → {status: 200, mensaje}. */
+export const guardarTiempo = endpoint({
+  method: 'PUT',
+  path: '/ejercicio/tiempo/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Guarda el tiempo (minutos) del ejercicio',
+  body: TiempoSchema,
+  respuesta: OkSchema.extend({ mensaje: z.string() }),
+});
+
+// ---------------------------------------------------------------- semáforo and report
+
+/** GET /ejercicio/semaforo/{id}/: counts per light (conteoSemaforo) and the exercise's flags. */
+export const SemaforoRespuestaSchema = z.object({
+  status: z.literal(200),
+  id_ejercicio: z.number(),
+  semaforo: z.custom<Semaforo>(),
+  completado: BanderaSchema,
+  en_proceso: BanderaSchema,
+  en_pausa: BanderaSchema,
+  motivo_pausa: z.string().nullable(),
+});
+
+/** GET /ejercicio/semaforo/{id}/ */
+export const semaforoEjercicio = endpoint({
+  method: 'GET',
+  path: '/ejercicio/semaforo/:id/',
+  acceso: 'lectura',
+  etiqueta: 'ejercicios',
+  resumen: 'Semáforo del ejercicio: destinatarios por luz, porcentajes y luz general',
+  params: IdParamsSchema,
+  respuesta: SemaforoRespuestaSchema,
+});
+
+/** Header of the per-exercise reports: the exercise as the reports show it. */
+export const EjercicioReporteSchema = z.object({
+  id_ejercicio: z.number(),
+  ejercicio: z.string(),
+  tipo_ejercicio: z.string(),
+  id_tipo_ejercicio: z.number(),
+  alias: z.string(),
+  fecha_ini: z.string(),
+  hora_ini: z.string(),
+  completado: BanderaSchema,
+  en_proceso: BanderaSchema,
+  en_pausa: BanderaSchema,
+});
+
+/**
+ * One row of the send/contact report (SPEC 3): n (1-based, generation order), realizado 'Sí'
+ * when the recipient was reached (semáforo green) else 'No', recibida 'Sí'/'No', estatus the
+ * outcome code and resultado its Spanish label.
+ */
+export const FilaReporteSchema = z.object({
+  n: z.number(),
+  telefono: z.string(),
+  nombre: z.string(),
+  realizado: z.string(),
+  fecha_envio: z.string(),
+  hora_envio: z.string(),
+  recibida: z.string(),
+  estatus: z.enum(ESTATUS_DESTINATARIO),
+  resultado: z.string(),
+});
+/** One send/contact report row. */
+export type FilaReporte = z.infer<typeof FilaReporteSchema>;
+
+/** GET /ejercicio/reporte/{id}/ → {status, ejercicio, data, total, limit, offset}. */
+export const reporteEjercicio = endpoint({
+  method: 'GET',
+  path: '/ejercicio/reporte/:id/',
+  acceso: 'lectura',
+  etiqueta: 'ejercicios',
+  resumen: 'Reporte de envío/contacto por destinatario (paginado: limit, offset)',
+  params: IdParamsSchema,
+  query: PaginaReporteSchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    ejercicio: EjercicioReporteSchema,
+    data: z.array(FilaReporteSchema),
+    total: z.number(),
+    limit: z.number(),
+    offset: z.number(),
+  }),
+});
