@@ -1,0 +1,205 @@
+/**
+ * The browser end-to-end environment: builds the web app when its sources changed, starts a real
+ * api (SQLite) that serves it on loopback, seeds data by factories and drives Debian's Chromium.
+ */
+import { spawn } from 'node:child_process';
+import { setTimeout as esperar } from 'node:timers/promises';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { hashPassword } from '../apps/api/src/auth/passwords.ts';
+import { ahora } from '../apps/api/src/db/database.ts';
+
+/** Repository root. */
+export const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The built web app the api serves. */
+export const WEB_DIST = path.join(RAIZ, 'apps/web/dist');
+/** Where the screenshots go (gitignored). */
+export const CAPTURAS = path.join(RAIZ, 'artifacts/screenshots');
+/** Chromium binary (Debian package `chromium`). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function masReciente(dir: string): number {
+  let max = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.name === 'node_modules' || e.name === 'dist') continue;
+    max = Math.max(max, e.isDirectory() ? masReciente(p) : fs.statSync(p).mtimeMs);
+  }
+  return max;
+}
+
+/** Builds apps/web into dist when dist is missing or older than the web or contract sources. */
+export async function construirWeb(): Promise<void> {
+  const indice = path.join(WEB_DIST, 'index.html');
+  const fuentes = Math.max(
+    masReciente(path.join(RAIZ, 'apps/web')),
+    masReciente(path.join(RAIZ, 'packages/contract/src')),
+  );
+  if (fs.existsSync(indice) && fs.statSync(indice).mtimeMs >= fuentes) return;
+  // One build at a time across parallel test files: a directory is an atomic lock.
+  const candado = path.join(RAIZ, 'apps/web/.construyendo');
+  const limite = Date.now() + 240_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(candado);
+      break;
+    } catch {
+      if (Date.now() > limite) throw new Error(`Otro proceso retiene ${candado}; bórrelo si quedó`);
+      await esperar(500);
+    }
+  }
+  try {
+    if (fs.existsSync(indice) && fs.statSync(indice).mtimeMs >= fuentes) return;
+    // Asynchronous on purpose: a blocked worker loses its connection with vitest.
+    const salida: string[] = [];
+    const codigo = await new Promise<number | null>((resolver, rechazar) => {
+      const hijo = spawn('npm', ['run', 'build', '-w', '@pregon/web'], { cwd: RAIZ });
+      hijo.stdout.on('data', (d: Buffer) => salida.push(d.toString()));
+      hijo.stderr.on('data', (d: Buffer) => salida.push(d.toString()));
+      hijo.on('error', rechazar);
+      hijo.on('close', resolver);
+    });
+    if (codigo !== 0) throw new Error(`La construcción de la web falló:\n${salida.join('')}`);
+  } finally {
+    fs.rmdirSync(candado);
+  }
+}
+
+/** Starts Debian's Chromium headless with flags that keep it quiet and offline. */
+export function lanzarNavegador(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`No se encontró Chromium en ${CHROMIUM}: apt-get install -y chromium`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Seeded data the tests refer to. */
+export interface Datos {
+  estado: { id_estado: number; estado: string };
+  categorias: { id_categoria: number; categoria: string }[];
+  equipos: { sms: number; whatsapp: number; quiz: number; llamadas: number };
+  telefonos: string[];
+  operador: { usuario: string; password: string };
+}
+
+/** Factories: devices whose aliases carry SMS / WHATSAPP / QUIZ / LLAMADAS, phones of one
+ * state in two categories, and an 'operadores' user. */
+export async function sembrar(api: ApiDePrueba, telefonos = 25): Promise<Datos> {
+  const k = api.ctx.db.kysely;
+  const estado = await k
+    .selectFrom('estados')
+    .select(['id_estado', 'estado'])
+    .orderBy('id_estado')
+    .executeTakeFirstOrThrow();
+  const categorias = [];
+  for (const categoria of ['Brigadistas E2E', 'Vecinos E2E']) {
+    const r = await k
+      .insertInto('categorias')
+      .values({ categoria })
+      .returning('id_categoria')
+      .executeTakeFirstOrThrow();
+    categorias.push({ id_categoria: r.id_categoria, categoria });
+  }
+  const equipo = async (alias: string, protocolo: string) =>
+    (
+      await k
+        .insertInto('equipos')
+        .values({
+          alias,
+          serial: `SER-${alias.replace(/\W/g, '')}`,
+          url: `http://127.0.0.1:9/${protocolo}`,
+          protocolo,
+          credenciales: null,
+          descripcion: null,
+          ultimo_contacto: null,
+          marcado: null,
+        })
+        .returning('id_equipo')
+        .executeTakeFirstOrThrow()
+    ).id_equipo;
+  const equipos = {
+    sms: await equipo('SMS Centro', 'smpp'),
+    whatsapp: await equipo('WHATSAPP Oficial', 'whatsapp'),
+    quiz: await equipo('QUIZ Conmutador', 'asterisk'),
+    llamadas: await equipo('LLAMADAS Conmutador', 'asterisk'),
+  };
+  const numeros: string[] = [];
+  for (let i = 0; i < telefonos; i++) {
+    const telefono = `55${String(10000000 + i * 7919).slice(-8)}`;
+    const r = await k
+      .insertInto('telefonos')
+      .values({
+        telefono,
+        nombre: `Persona ${i + 1}`,
+        id_estado: estado.id_estado,
+        creado: ahora(),
+      })
+      .returning('id_telefono')
+      .executeTakeFirstOrThrow();
+    const cat = categorias[i % 2]!;
+    await k
+      .insertInto('telefono_categoria')
+      .values({ id_telefono: r.id_telefono, id_categoria: cat.id_categoria })
+      .execute();
+    numeros.push(telefono);
+  }
+  const operador = { usuario: 'operadora', password: 'Operadora-prueba-1' };
+  await k
+    .insertInto('usuarios')
+    .values({
+      usuario: operador.usuario,
+      nombre: 'Operadora de prueba',
+      correo: null,
+      password_hash: await hashPassword(operador.password),
+      roles: 'operadores',
+      creado: ahora(),
+    })
+    .execute();
+  return { estado, categorias, equipos, telefonos: numeros, operador };
+}
+
+/** The api with the built web app, on loopback. */
+export async function levantarTodo(): Promise<ApiDePrueba> {
+  await construirWeb();
+  return levantarApi('sqlite', { WEB_DIST, LOG_LEVEL: 'silent' });
+}
+
+/** A JWT-shaped token (unsigned) with the given payload, as the guard reads it. */
+export function tokenFalso(payload: Record<string, unknown>): string {
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${b64({ alg: 'EdDSA', typ: 'JWT' })}.${b64(payload)}.${Buffer.from('firma').toString('base64url')}`;
+}
+
+/** Signs in through the sign-in screen and waits for the exercises list. */
+export async function ingresarUI(page: Page, base: string, usuario: string, password: string) {
+  await page.goto(`${base}/signin`);
+  await page.getByLabel('Usuario').fill(usuario);
+  await page.getByLabel('Contraseña').fill(password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+}
+
+/** Waits for a toast with the text (antd message). */
+export async function esperarAviso(page: Page, texto: string | RegExp) {
+  await page.locator('.ant-message-notice').filter({ hasText: texto }).first().waitFor();
+}
+
+/** Saves a screenshot under artifacts/screenshots. */
+export async function capturar(page: Page, nombre: string) {
+  fs.mkdirSync(CAPTURAS, { recursive: true });
+  await page.screenshot({ path: path.join(CAPTURAS, `${nombre}.png`), fullPage: false });
+}

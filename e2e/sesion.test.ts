@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import {
+  capturar,
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+  sembrar,
+  tokenFalso,
+  type Datos,
+} from './entorno.ts';
+
+// Sign-in, layout and the route guard of SPEC 6, in Debian's Chromium against the built app.
+describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => {
+  let api: ApiDePrueba;
+  let datos: Datos;
+  let navegador: Browser;
+  let contexto: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    datos = await sembrar(api, 4);
+    navegador = await lanzarNavegador();
+  }, 300_000);
+
+  afterAll(async () => {
+    await navegador?.close();
+    await api?.cerrar();
+  });
+
+  const nuevaPagina = async () => {
+    await contexto?.close();
+    contexto = await navegador.newContext({
+      viewport: { width: 1366, height: 768 },
+      locale: 'es-MX',
+    });
+    page = await contexto.newPage();
+    return page;
+  };
+
+  const ruta = () => new URL(page.url()).pathname;
+
+  it('sin token, cualquier ruta privada lleva a /signin', async () => {
+    await nuevaPagina();
+    for (const r of ['/', '/telefonos', '/users', '/dashboard/1', '/index_dash']) {
+      await page.goto(api.url + r);
+      await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+      expect(ruta()).toBe('/signin');
+    }
+  });
+
+  it('la pantalla de ingreso: campos, foco inicial, Enter envía y los errores del servidor en español', async () => {
+    await nuevaPagina();
+    await page.goto(`${api.url}/signin`);
+    await page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('usuario');
+    await capturar(page, 'signin');
+
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.getByText('El campo Usuario es obligatorio').waitFor();
+    await page.getByText('El campo Contraseña es obligatorio').waitFor();
+
+    await page.getByLabel('Usuario').fill('admin');
+    await page.getByLabel('Contraseña').fill('no-es-la-clave');
+    await page.getByLabel('Contraseña').press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Usuario o contraseña incorrectos' }).waitFor();
+    expect(ruta()).toBe('/signin');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    await page.getByLabel('Contraseña').fill(api.adminPassword);
+    await page.getByLabel('Contraseña').press('Enter');
+    await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+    expect(ruta()).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(
+      /^[\w-]+\.[\w-]+\.[\w-]+$/,
+    );
+  });
+
+  it('demasiados intentos fallidos: el mensaje 429 del servidor', async () => {
+    await nuevaPagina();
+    await page.goto(`${api.url}/signin`);
+    let visto = false;
+    for (let i = 0; i < 12 && !visto; i++) {
+      await page.getByLabel('Usuario').fill('nadie-e2e');
+      await page.getByLabel('Contraseña').fill(`mala-${i}`);
+      const respuesta = page.waitForResponse((r) => r.url().endsWith('/auth/signin/'));
+      await page.getByRole('button', { name: 'Ingresar' }).click();
+      visto = (await respuesta).status() === 429;
+    }
+    expect(visto).toBe(true);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /Demasiados intentos fallidos/ })
+      .waitFor();
+  });
+
+  it('diseño por defecto: menú lateral plegable, cajón «Menu» y menú de configuración', async () => {
+    await nuevaPagina();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+    const lateral = page.locator('.ant-layout-sider');
+    for (const item of ['Inicio', 'Teléfonos', 'Equipos']) {
+      await lateral.getByRole('menuitem', { name: item }).waitFor();
+    }
+    await lateral.getByRole('menuitem', { name: 'Teléfonos' }).click();
+    await page.getByRole('heading', { name: 'Teléfonos' }).waitFor();
+    expect(ruta()).toBe('/telefonos');
+    await lateral.getByRole('menuitem', { name: 'Equipos' }).click();
+    await page.getByRole('heading', { name: 'Equipos' }).waitFor();
+    await lateral.getByRole('menuitem', { name: 'Inicio' }).click();
+    await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+
+    const anchoAbierto = (await lateral.boundingBox())!.width;
+    await page.locator('.ant-layout-sider-trigger').click();
+    await expect.poll(async () => (await lateral.boundingBox())!.width).toBeLessThan(anchoAbierto);
+    await page.locator('.ant-layout-sider-trigger').click();
+    await expect.poll(async () => (await lateral.boundingBox())!.width).toBe(anchoAbierto);
+
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    const cajon = page.locator('.ant-drawer');
+    await cajon.getByText('Menu', { exact: true }).waitFor();
+    await cajon.locator('.ant-drawer-close').click();
+    await cajon.locator('.ant-drawer-content').waitFor({ state: 'hidden' });
+
+    await page.getByRole('button', { name: 'Configuración' }).click();
+    for (const item of ['Usuarios', 'Países', 'Tablero general', 'Cerrar sesión']) {
+      await page.getByRole('menuitem', { name: item }).waitFor();
+    }
+    await page.getByRole('menuitem', { name: 'Países' }).click();
+    await page.getByRole('heading', { name: 'Países' }).waitFor();
+    expect(ruta()).toBe('/countries');
+    await page.getByRole('button', { name: 'Configuración' }).click();
+    await page.getByRole('menuitem', { name: 'Usuarios' }).click();
+    await page.getByRole('heading', { name: 'Usuarios' }).waitFor();
+    expect(ruta()).toBe('/users');
+  });
+
+  it('un operador no ve Usuarios y /users lo devuelve a /', async () => {
+    await nuevaPagina();
+    await ingresarUI(page, api.url, datos.operador.usuario, datos.operador.password);
+    await page.getByRole('button', { name: 'Configuración' }).click();
+    await page.getByRole('menuitem', { name: 'Países' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Usuarios' }).count()).toBe(0);
+    await page.goto(`${api.url}/users`);
+    await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+    expect(ruta()).toBe('/');
+  });
+
+  it('token vencido: se limpia el almacenamiento y se va a /signin con el aviso', async () => {
+    await nuevaPagina();
+    await page.goto(`${api.url}/signin`);
+    const vencido = tokenFalso({
+      role: ['administradores'],
+      exp: Math.floor(Date.now() / 1000) - 60,
+    });
+    await page.evaluate((t) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('otra-cosa', 'x');
+    }, vencido);
+    await page.goto(`${api.url}/equipos`);
+    await esperarAviso(page, 'FALLO: SESION EXPIRADA');
+    expect(ruta()).toBe('/signin');
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+
+  it('un 401 del api (token con firma falsa) expira la sesión', async () => {
+    await nuevaPagina();
+    await page.goto(`${api.url}/signin`);
+    const falso = tokenFalso({
+      role: ['administradores'],
+      exp: Math.floor(Date.now() / 1000) + 3600,
+    });
+    await page.evaluate((t) => localStorage.setItem('token', t), falso);
+    await page.goto(`${api.url}/`);
+    await esperarAviso(page, 'FALLO: SESION EXPIRADA');
+    await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+    expect(ruta()).toBe('/signin');
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+
+  it('«Cerrar sesión» limpia el almacenamiento y vuelve a /signin; recargar una ruta cliente funciona', async () => {
+    await nuevaPagina();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+    await page.goto(`${api.url}/index_dash`);
+    await page.getByRole('heading', { name: 'Tablero general' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Tablero general' }).waitFor();
+    await page.getByRole('button', { name: 'Configuración' }).click();
+    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+    await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+    expect(ruta()).toBe('/signin');
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await page.goto(`${api.url}/`);
+    await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+    expect(ruta()).toBe('/signin');
+  });
+});
