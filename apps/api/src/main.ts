@@ -1,5 +1,6 @@
 import { loadConfig } from './config.ts';
 import { buildApp, crearContexto } from './server.ts';
+import { iniciarDespachador } from './dispatcher/index.ts';
 
 // Entry point of the api process: configuration from the environment, then listen.
 const config = loadConfig();
@@ -11,8 +12,15 @@ if (semilla.passwordGenerada) {
   console.log(`\n  Administrador creado: usuario '${config.adminUser}', contraseña '${semilla.passwordGenerada}'\n  (guárdela: no se volverá a mostrar)\n`);
 }
 await app.listen({ port: config.port, host: config.host });
+// The embedded default runs the dispatcher in this process; DESPACHO_EN_API=0 leaves the work to
+// standalone `npm run dispatcher` processes.
+const despachador = process.env.DESPACHO_EN_API === '0' ? undefined : await iniciarDespachador(ctx);
+let cerrando = false;
 const cerrar = async () => {
+  if (cerrando) return;
+  cerrando = true;
   await app.close();
+  await despachador?.detener();
   await ctx.db.close();
   process.exit(0);
 };

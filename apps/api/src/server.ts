@@ -29,6 +29,7 @@ import { rutasTelefonos } from './routes/telefonos.ts';
 import { rutasUsuarios } from './routes/usuarios.ts';
 import { rutasEquipos } from './routes/equipos.ts';
 import { rutasPaises } from './routes/paises.ts';
+import { rutasPruebaEquipo } from './routes/prueba-equipo.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys. */
 export async function crearContexto(config: Config): Promise<{ ctx: Contexto; semilla: ResultadoSemilla }> {
@@ -85,6 +86,7 @@ export async function buildApp(
   rutasUsuarios(app, ctx);
   rutasEquipos(app, ctx);
   rutasPaises(app, ctx);
+  rutasPruebaEquipo(app, ctx);
 
   const dist = ctx.config.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

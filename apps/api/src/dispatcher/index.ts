@@ -1,11 +1,49 @@
-import type { Contexto } from '../contexto.ts';
+import type { Contexto, Eventos } from '../contexto.ts';
+import type { Db } from '../db/database.ts';
+import { configDespachoDeEntorno, type ConfigDespachador } from './config.ts';
+import { Despachador, type Bitacora } from './despachador.ts';
+import type { Store } from './store.ts';
+import { storePostgres } from './store-postgres.ts';
+import { storeSqlite } from './store-sqlite.ts';
 
 /** A running dispatcher; stop() lets in-flight sends finish. */
 export interface DespachadorEnMarcha {
   detener(): Promise<void>;
 }
 
-/** Starts the in-process dispatcher (ARCHITECTURE section 5). Placeholder until the dispatcher issue lands. */
-export async function iniciarDespachador(_ctx: Contexto): Promise<DespachadorEnMarcha> {
-  return { detener: async () => {} };
+/** The dispatcher's store for the database's engine (the one place the engine is chosen). */
+export function storePara(db: Db): Store {
+  return db.engine === 'postgres' ? storePostgres(db) : storeSqlite(db);
+}
+
+/** A log that writes to stderr unless the level is 'silent'. */
+export function bitacoraConsola(nivel: string): Bitacora | undefined {
+  if (nivel === 'silent') return undefined;
+  return {
+    info: (t) => console.log(`[despachador] ${t}`),
+    error: (t) => console.error(`[despachador] ${t}`),
+  };
+}
+
+/** Starts a dispatcher over `db`; on SQLite it is the only one and recovers rows left en_curso at once. */
+export async function arrancarDespachador(
+  db: Db,
+  config: ConfigDespachador,
+  opts: { eventos?: Eventos; bitacora?: Bitacora } = {},
+): Promise<DespachadorEnMarcha & { despachador: Despachador }> {
+  const despachador = new Despachador(storePara(db), config, {
+    ...opts,
+    unico: db.engine === 'sqlite',
+  });
+  await despachador.iniciar();
+  return { despachador, detener: () => despachador.detener() };
+}
+
+/** Starts the in-process dispatcher (ARCHITECTURE section 5) of the embedded default; DESPACHO_*
+ * variables tune it (config.ts). */
+export async function iniciarDespachador(ctx: Contexto): Promise<DespachadorEnMarcha> {
+  return arrancarDespachador(ctx.db, configDespachoDeEntorno(process.env, { tz: ctx.config.tz }), {
+    eventos: ctx.eventos,
+    bitacora: bitacoraConsola(ctx.config.logLevel),
+  });
 }

@@ -1,0 +1,225 @@
+import smpp from 'smpp';
+import { msg } from '@pregon/contract/messages';
+import {
+  credencial,
+  registrarCanal,
+  type Canal,
+  type Envio,
+  type OpcionesCanal,
+  type ResultadoEnvio,
+} from './canal.ts';
+
+// SMPP v3.4 over the `smpp` package: one bind_transceiver per device and dispatcher, a window of
+// outstanding submit_sm, enquire_link, reconnection on demand, and deliver_sm receipts matched by
+// message id. SMPP has no idempotency key: a submit whose answer was lost is 'incierto'.
+
+const ESME = smpp as unknown as Record<string, number>;
+/** Statuses after which the same submit may be sent again (the SMSC did not take it). */
+const TRANSITORIOS = new Set([
+  ESME.ESME_RTHROTTLED,
+  ESME.ESME_RMSGQFUL,
+  ESME.ESME_RSYSERR,
+  ESME.ESME_RX_T_APPN,
+]);
+/** Statuses that mean the destination number is wrong. */
+const INVALIDOS = new Set([ESME.ESME_RINVDSTADR, ESME.ESME_RINVDSTTON, ESME.ESME_RINVDSTNPI]);
+
+interface Pdu {
+  command: string;
+  command_status: number;
+  message_id?: string;
+  esm_class?: number;
+  receipted_message_id?: string;
+  message_state?: number;
+  short_message?: string | { message?: string | Buffer };
+  response(o?: object): object;
+}
+interface Sesion {
+  on(ev: string, f: (x: Pdu & Error) => void): void;
+  send(pdu: object): boolean;
+  bind_transceiver(o: object, cb: (p: Pdu) => void): boolean;
+  submit_sm(o: object, cb: (p: Pdu) => void): boolean;
+  unbind(cb?: () => void): boolean;
+  close(cb?: () => void): void;
+  destroy(): void;
+  socket: { writable: boolean };
+}
+
+/** Reads the `id:` and `stat:` fields of a delivery receipt's text (SMPP 3.4 appendix B). */
+export function leerRecibo(texto: string): { id?: string; stat?: string } {
+  const id = /id:(\S+)/i.exec(texto)?.[1];
+  const stat = /stat:(\S+)/i.exec(texto)?.[1]?.toUpperCase();
+  return { id, stat };
+}
+
+class CanalSmpp implements Canal {
+  private sesion: Sesion | undefined;
+  private conectando: Promise<Sesion> | undefined;
+  private pendientes = new Map<number, (r: ResultadoEnvio) => void>();
+  private clave = 0;
+  private enVentana = 0;
+  private esperaVentana: (() => void)[] = [];
+  private cerrado = false;
+  private readonly host: string;
+  private readonly port: number;
+
+  constructor(private readonly o: OpcionesCanal) {
+    const u = new URL(o.equipo.url.includes('://') ? o.equipo.url : `smpp://${o.equipo.url}`);
+    this.host = u.hostname;
+    this.port = Number(u.port || 2775);
+  }
+
+  private conectar(): Promise<Sesion> {
+    if (this.sesion) return Promise.resolve(this.sesion);
+    this.conectando ??= new Promise<Sesion>((resolve, reject) => {
+      const s = smpp.connect({
+        host: this.host,
+        port: this.port,
+        auto_enquire_link_period: this.o.config.enquireLinkS * 1000,
+      }) as unknown as Sesion;
+      let listo = false;
+      const caer = (motivo: string) => {
+        if (this.sesion === s) this.sesion = undefined;
+        this.conectando = undefined;
+        // Submits written but unanswered: the SMSC may have taken them.
+        for (const [, fin] of this.pendientes) fin({ tipo: 'incierto', motivo });
+        this.pendientes.clear();
+        if (!listo) reject(new Error(motivo));
+        listo = true;
+      };
+      s.on('error', (e) => caer(`SMPP: ${e.message ?? String(e)}`));
+      s.on('close', () => caer('SMPP: conexión cerrada'));
+      s.on('connect', () => {
+        s.bind_transceiver(
+          {
+            system_id: credencial(this.o.equipo.credenciales, 'smpp', 'system_id'),
+            password: credencial(this.o.equipo.credenciales, 'smpp', 'password'),
+          },
+          (pdu) => {
+            if (pdu.command_status !== 0) {
+              listo = true;
+              this.conectando = undefined;
+              s.destroy();
+              reject(
+                new Error(
+                  msg('credencialesEquipoInvalidas', {
+                    alias: this.o.equipo.alias,
+                    protocolo: 'SMPP',
+                    detalle: `bind_transceiver 0x${pdu.command_status.toString(16)}`,
+                  }),
+                ),
+              );
+              return;
+            }
+            listo = true;
+            this.sesion = s;
+            this.conectando = undefined;
+            resolve(s);
+          },
+        );
+      });
+      s.on('deliver_sm', (pdu) => {
+        s.send(pdu.response());
+        this.recibo(pdu);
+      });
+      s.on('enquire_link', (pdu) => s.send(pdu.response()));
+      s.on('unbind', (pdu) => {
+        s.send(pdu.response());
+        s.close();
+      });
+    });
+    return this.conectando;
+  }
+
+  private recibo(pdu: Pdu): void {
+    const sm = pdu.short_message;
+    const texto = typeof sm === 'string' ? sm : sm?.message ? String(sm.message) : '';
+    const leido = leerRecibo(texto);
+    const id = pdu.receipted_message_id || leido.id;
+    if (!id) return;
+    const entregado = leido.stat ? leido.stat === 'DELIVRD' : pdu.message_state === 2;
+    this.o.alRecibo({
+      id_equipo: this.o.equipo.id_equipo,
+      id_gateway: id,
+      entregado,
+      motivo: entregado ? undefined : `SMPP: ${leido.stat ?? `message_state ${pdu.message_state}`}`,
+    });
+  }
+
+  private async ventana(): Promise<void> {
+    while (this.enVentana >= this.o.config.ventanaSmpp) {
+      await new Promise<void>((r) => this.esperaVentana.push(r));
+    }
+    this.enVentana++;
+  }
+
+  private liberarVentana(): void {
+    this.enVentana--;
+    this.esperaVentana.shift()?.();
+  }
+
+  async enviar(e: Envio): Promise<ResultadoEnvio> {
+    if (this.cerrado) return { tipo: 'reintentar', motivo: 'SMPP: canal cerrado' };
+    let s: Sesion;
+    try {
+      s = await this.conectar();
+    } catch (err) {
+      return { tipo: 'reintentar', motivo: (err as Error).message };
+    }
+    await this.ventana();
+    try {
+      return await new Promise<ResultadoEnvio>((resolve) => {
+        const clave = ++this.clave;
+        const timer = setTimeout(() => {
+          this.pendientes.delete(clave);
+          resolve({ tipo: 'incierto', motivo: 'SMPP: submit_sm sin respuesta' });
+        }, this.o.config.timeoutEnvioMs);
+        const fin = (r: ResultadoEnvio) => {
+          clearTimeout(timer);
+          this.pendientes.delete(clave);
+          resolve(r);
+        };
+        this.pendientes.set(clave, fin);
+        const escrito = s.submit_sm(
+          {
+            destination_addr: e.telefono,
+            source_addr: credencial(this.o.equipo.credenciales, 'smpp', 'source_addr'),
+            registered_delivery: 1,
+            short_message: e.texto,
+          },
+          (pdu) => {
+            if (pdu.command_status === 0)
+              fin({ tipo: 'aceptado', id_gateway: String(pdu.message_id) });
+            else if (INVALIDOS.has(pdu.command_status))
+              fin({ tipo: 'invalido', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
+            else if (TRANSITORIOS.has(pdu.command_status))
+              fin({ tipo: 'reintentar', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
+            else fin({ tipo: 'fallido', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
+          },
+        );
+        if (!escrito) fin({ tipo: 'reintentar', motivo: 'SMPP: conexión no disponible' });
+      });
+    } finally {
+      this.liberarVentana();
+    }
+  }
+
+  async cerrar(): Promise<void> {
+    this.cerrado = true;
+    const s = this.sesion;
+    this.sesion = undefined;
+    if (!s) return;
+    await new Promise<void>((r) => {
+      const t = setTimeout(() => {
+        s.destroy();
+        r();
+      }, 1000);
+      s.unbind(() => {
+        clearTimeout(t);
+        s.close(() => r());
+      });
+    });
+  }
+}
+
+registrarCanal('smpp', { crear: (o) => new CanalSmpp(o), idempotente: false });

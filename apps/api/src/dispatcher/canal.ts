@@ -1,0 +1,120 @@
+import type { ConfigDespachador } from './config.ts';
+
+/** One message to send: the recipient row, the text, and the attempt it is. */
+export interface Envio {
+  id_detalle: number;
+  telefono: string;
+  texto: string;
+  /** Attempt number of this send, 1 for the first. */
+  intentos: number;
+  /** The gateway id already bound to the row (the idempotency key of a retried Android send). */
+  id_gateway: string | null;
+}
+
+/**
+ * What a gateway did with one send. 'reintentar': certainly not sent (retry with backoff);
+ * 'incierto': may have been sent (never resent); 'invalido': the number was refused;
+ * 'fallido': a permanent error.
+ */
+export type ResultadoEnvio =
+  | { tipo: 'aceptado'; id_gateway: string; entregado?: boolean }
+  | {
+      tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto';
+      motivo: string;
+      id_gateway?: string;
+    };
+
+/** A delivery receipt (SMPP deliver_sm, Android state, WhatsApp status webhook). */
+export interface Recibo {
+  id_equipo: number;
+  id_gateway: string;
+  entregado: boolean;
+  motivo?: string;
+}
+
+/** A sending backend for one device; registered by the device's protocolo. */
+export interface Canal {
+  /** Sends one message; never throws, every failure is a ResultadoEnvio. */
+  enviar(envio: Envio): Promise<ResultadoEnvio>;
+  /** Cancels a queued message at the gateway, where the protocol allows it. */
+  cancelar?(id_gateway: string): Promise<void>;
+  /** Closes connections and timers. */
+  cerrar(): Promise<void>;
+}
+
+/** The device fields a channel needs; credenciales already parsed from JSON. */
+export interface EquipoCanal {
+  id_equipo: number;
+  alias: string;
+  url: string;
+  protocolo: string;
+  credenciales: Record<string, unknown>;
+}
+
+/** What a channel factory receives. */
+export interface OpcionesCanal {
+  equipo: EquipoCanal;
+  config: ConfigDespachador;
+  /** Called for every delivery receipt the gateway reports. */
+  alRecibo: (r: Recibo) => void;
+}
+
+/** A registered protocol: how to build its channel and whether a resend after a crash is safe. */
+export interface RegistroCanal {
+  crear(o: OpcionesCanal): Canal;
+  /** True when the gateway takes a client idempotency key: in-flight rows at a crash are resent. */
+  idempotente: boolean;
+}
+
+const registro = new Map<string, RegistroCanal>();
+
+/** Registers the channel of a protocol (called once per adapter module). */
+export function registrarCanal(protocolo: string, r: RegistroCanal): void {
+  registro.set(protocolo, r);
+}
+
+/** The registered channel of a protocol, or undefined (e.g. 'asterisk', run by the pbx issue). */
+export function canalDe(protocolo: string): RegistroCanal | undefined {
+  return registro.get(protocolo);
+}
+
+/** Protocols whose in-flight rows are resent after a crash. */
+export function protocolosIdempotentes(): string[] {
+  return [...registro].filter(([, r]) => r.idempotente).map(([p]) => p);
+}
+
+/** Reads a credentials JSON text; an unreadable one yields {} so the adapter reports what is missing. */
+export function leerCredenciales(texto: string | null): Record<string, unknown> {
+  if (!texto) return {};
+  try {
+    const v: unknown = JSON.parse(texto);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A credential as text ('' when absent), looked up under the protocol's section or at top level. */
+export function credencial(c: Record<string, unknown>, seccion: string, clave: string): string {
+  const sub = c[seccion];
+  const v = sub && typeof sub === 'object' ? (sub as Record<string, unknown>)[clave] : c[clave];
+  return v === undefined || v === null ? '' : String(v);
+}
+
+/** The error text of a failed fetch, with the socket cause when there is one. */
+export function textoError(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError') return 'tiempo de espera agotado';
+  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+}
+
+/** True when a fetch failed before the request could reach the gateway (safe to retry). */
+export function noLlego(err: unknown): boolean {
+  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EHOSTUNREACH' ||
+    code === 'ENETUNREACH'
+  );
+}

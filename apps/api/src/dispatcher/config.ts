@@ -1,0 +1,88 @@
+/** Every knob of the dispatcher in one place, with its default (README: DESPACHO_* variables). */
+export interface ConfigDespachador {
+  /** Rows claimed per query at most. */
+  lote: number;
+  /** Milliseconds a claimed row stays leased to its dispatcher before another may recover it. */
+  leaseMs: number;
+  /** Attempts per recipient before it is 'fallido'. */
+  maxIntentos: number;
+  /** First retry delay; doubles on each attempt up to backoffMaxMs. */
+  backoffMs: number;
+  /** Longest retry delay. */
+  backoffMaxMs: number;
+  /** Consecutive gateway errors on one exercise that pause it automatically (0 = never). */
+  maxErroresConsecutivos: number;
+  /** Idle poll period when no event arrives (ms). */
+  sondeoMs: number;
+  /** Period of outcome writes (ms); outcomes are written in batches. */
+  escrituraMs: number;
+  /** Period of the lease-recovery sweep (ms). */
+  recuperacionMs: number;
+  /** Timeout of one send (ms); must stay below leaseMs. */
+  timeoutEnvioMs: number;
+  /** Outstanding SMPP submit_sm per connection. */
+  ventanaSmpp: number;
+  /** Seconds between SMPP enquire_link. */
+  enquireLinkS: number;
+  /** Time zone of fecha_envio / hora_envio. */
+  tz: string;
+}
+
+/** The defaults: safe for a real gateway and fast enough for the simulators. */
+export const CONFIG_DESPACHO_DEFECTO: ConfigDespachador = {
+  lote: 500,
+  leaseMs: 60_000,
+  maxIntentos: 8,
+  backoffMs: 1_000,
+  backoffMaxMs: 60_000,
+  maxErroresConsecutivos: 1_000,
+  sondeoMs: 1_000,
+  escrituraMs: 50,
+  recuperacionMs: 5_000,
+  timeoutEnvioMs: 15_000,
+  ventanaSmpp: 100,
+  enquireLinkS: 30,
+  tz: 'America/Mexico_City',
+};
+
+const VARIABLES: Record<Exclude<keyof ConfigDespachador, 'tz'>, string> = {
+  lote: 'DESPACHO_LOTE',
+  leaseMs: 'DESPACHO_LEASE_MS',
+  maxIntentos: 'DESPACHO_MAX_INTENTOS',
+  backoffMs: 'DESPACHO_BACKOFF_MS',
+  backoffMaxMs: 'DESPACHO_BACKOFF_MAX_MS',
+  maxErroresConsecutivos: 'DESPACHO_MAX_ERRORES',
+  sondeoMs: 'DESPACHO_SONDEO_MS',
+  escrituraMs: 'DESPACHO_ESCRITURA_MS',
+  recuperacionMs: 'DESPACHO_RECUPERACION_MS',
+  timeoutEnvioMs: 'DESPACHO_TIMEOUT_MS',
+  ventanaSmpp: 'DESPACHO_VENTANA_SMPP',
+  enquireLinkS: 'DESPACHO_ENQUIRE_LINK_S',
+};
+
+/** Builds the configuration from the environment (DESPACHO_* and TZ) over the defaults. */
+export function configDespachoDeEntorno(
+  env: NodeJS.ProcessEnv = process.env,
+  base: Partial<ConfigDespachador> = {},
+): ConfigDespachador {
+  const c: ConfigDespachador = {
+    ...CONFIG_DESPACHO_DEFECTO,
+    tz: env.TZ || CONFIG_DESPACHO_DEFECTO.tz,
+    ...base,
+  };
+  for (const [clave, variable] of Object.entries(VARIABLES) as [keyof typeof VARIABLES, string][]) {
+    const v = env[variable];
+    if (v === undefined || v === '') continue;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0)
+      throw new Error(`${variable} inválido: '${v}' (use un número ≥ 0)`);
+    c[clave] = n;
+  }
+  return c;
+}
+
+/** Delay before attempt `intentos + 1`: backoffMs·2^(intentos−1), capped, with ±20 % jitter. */
+export function retraso(c: ConfigDespachador, intentos: number): number {
+  const base = Math.min(c.backoffMaxMs, c.backoffMs * 2 ** Math.max(0, intentos - 1));
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}

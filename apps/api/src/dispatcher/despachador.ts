@@ -1,0 +1,416 @@
+import { msg } from '@pregon/contract/messages';
+import { normalizarTelefono } from '@pregon/contract/rules/phone';
+import type { Eventos } from '../contexto.ts';
+import {
+  canalDe,
+  leerCredenciales,
+  protocolosIdempotentes,
+  type Canal,
+  type Recibo,
+  type ResultadoEnvio,
+} from './canal.ts';
+import { retraso, type ConfigDespachador } from './config.ts';
+import { Marcapasos } from './marcapasos.ts';
+import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
+import './canal-smpp.ts';
+import './canal-android.ts';
+import './canal-whatsapp.ts';
+
+/** Where the dispatcher writes what it does (errors, pauses); silent by default in tests. */
+export interface Bitacora {
+  info(texto: string): void;
+  error(texto: string): void;
+}
+
+/** A resolvable wake-up signal. */
+class Senal {
+  private resolver: () => void = () => {};
+  private promesa = this.nueva();
+  private nueva() {
+    return new Promise<void>((r) => (this.resolver = r));
+  }
+  /** Wakes everyone waiting. */
+  avisar(): void {
+    this.resolver();
+    this.promesa = this.nueva();
+  }
+  /** Waits for the next avisar() or `ms`, whichever comes first. */
+  esperar(ms = 60_000): Promise<void> {
+    let t: NodeJS.Timeout | undefined;
+    return Promise.race([this.promesa, new Promise<void>((r) => (t = setTimeout(r, ms)))]).finally(
+      () => clearTimeout(t),
+    );
+  }
+}
+
+/** One exercise being worked by this dispatcher. */
+interface Trabajo {
+  ej: EjercicioActivo;
+  activo: boolean;
+  enVuelo: number;
+  errores: number;
+  /** Last time live views were told about progress (at most once a second). */
+  avisado: number;
+  senal: Senal;
+  marcapasos: Marcapasos;
+  canal: Canal;
+}
+
+/** The number as gateways take it, E.164 ('+52…' for the stored 10-digit Mexican form); the
+ * reason when it cannot be read. */
+export function numeroGateway(
+  t: string,
+): { ok: true; e164: string } | { ok: false; motivo: string } {
+  if (/^\d{10}$/.test(t)) return { ok: true, e164: `+52${t}` };
+  if (/^\+\d{8,15}$/.test(t)) return { ok: true, e164: t };
+  const r = normalizarTelefono(t);
+  return r.ok ? { ok: true, e164: r.e164 } : { ok: false, motivo: r.motivo };
+}
+
+const formateadores = new Map<string, { fecha: Intl.DateTimeFormat; hora: Intl.DateTimeFormat }>();
+
+/** fecha_envio (YYYY-MM-DD) and hora_envio (HH:mm:ss) of an instant in a time zone. */
+export function fechaHora(ms: number, tz: string): { fecha: string; hora: string } {
+  let f = formateadores.get(tz);
+  if (!f) {
+    f = {
+      fecha: new Intl.DateTimeFormat('en-CA', {
+        timeZone: tz,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }),
+      hora: new Intl.DateTimeFormat('en-GB', {
+        timeZone: tz,
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }),
+    };
+    formateadores.set(tz, f);
+  }
+  const d = new Date(ms);
+  return { fecha: f.fecha.format(d), hora: f.hora.format(d) };
+}
+
+/**
+ * The campaign manager (listmonk's manager.go): polls the active exercises (or wakes on an
+ * 'ejercicio' event), runs one worker per exercise that claims rows in send order, paces them at
+ * the device's rate within the exercise's ports, sends them through the device's channel, and
+ * writes outcomes and receipts in batches. Pauses an exercise after too many consecutive errors,
+ * completes it when nothing is left, and recovers rows whose lease ended.
+ */
+export class Despachador {
+  private readonly trabajos = new Map<number, Trabajo>();
+  private readonly hilos = new Set<Promise<void>>();
+  private readonly canales = new Map<number, { firma: string; canal: Canal }>();
+  private desenlaces: Desenlace[] = [];
+  private recibos: { r: Recibo; hasta: number }[] = [];
+  private readonly senal = new Senal();
+  private corriendo = false;
+  private escritura: Promise<void> = Promise.resolve();
+  private temporizadores: NodeJS.Timeout[] = [];
+  private bucle: Promise<void> | undefined;
+  private readonly alEvento = (id: number) => {
+    this.trabajos.get(id)?.senal.avisar();
+    this.senal.avisar();
+  };
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: ConfigDespachador,
+    private readonly opts: { eventos?: Eventos; bitacora?: Bitacora; unico?: boolean } = {},
+  ) {}
+
+  /** Starts polling; with `unico` (SQLite: the only dispatcher) rows left en_curso by a previous
+   * run are recovered at once instead of after their lease. */
+  async iniciar(): Promise<void> {
+    this.corriendo = true;
+    await this.recuperar(this.opts.unico ? Number.MAX_SAFE_INTEGER : Date.now());
+    this.opts.eventos?.on('ejercicio', this.alEvento);
+    this.temporizadores.push(
+      setInterval(() => void this.vaciar(), this.config.escrituraMs),
+      setInterval(() => void this.recuperar(Date.now()), this.config.recuperacionMs),
+    );
+    this.bucle = this.ciclo();
+  }
+
+  /** Stops claiming, lets in-flight sends finish, writes their outcomes and closes the channels. */
+  async detener(): Promise<void> {
+    if (!this.corriendo) return;
+    this.corriendo = false;
+    this.opts.eventos?.off('ejercicio', this.alEvento);
+    for (const t of this.trabajos.values()) {
+      t.activo = false;
+      t.senal.avisar();
+    }
+    this.senal.avisar();
+    await this.bucle;
+    await Promise.allSettled([...this.hilos]);
+    for (const t of this.temporizadores) clearInterval(t);
+    await this.vaciar();
+    await Promise.allSettled([...this.canales.values()].map((c) => c.canal.cerrar()));
+    this.canales.clear();
+  }
+
+  /** Wakes the dispatcher now (tests, or after a change it was not told about). */
+  despertar(): void {
+    this.senal.avisar();
+  }
+
+  private async ciclo(): Promise<void> {
+    while (this.corriendo) {
+      try {
+        const protocolos = ['smpp', 'android', 'whatsapp'].filter((p) => canalDe(p));
+        const activos = await this.store.ejerciciosActivos(protocolos);
+        const ids = new Set(activos.map((a) => a.id_ejercicio));
+        for (const [id, t] of this.trabajos) {
+          if (!ids.has(id)) {
+            t.activo = false;
+            t.senal.avisar();
+          }
+        }
+        for (const ej of activos) {
+          const t = this.trabajos.get(ej.id_ejercicio);
+          if (t) {
+            t.ej = ej;
+            t.marcapasos.ajustar(ej.tasa * ej.puertos);
+          } else if (this.corriendo) this.arrancar(ej);
+        }
+      } catch (err) {
+        this.opts.bitacora?.error(`despachador: ${String(err)}`);
+      }
+      await this.senal.esperar(this.config.sondeoMs);
+    }
+  }
+
+  private canalPara(ej: EjercicioActivo): Canal {
+    const firma = JSON.stringify([ej.protocolo, ej.url, ej.credenciales]);
+    const previo = this.canales.get(ej.id_equipo);
+    if (previo?.firma === firma) return previo.canal;
+    if (previo) void previo.canal.cerrar();
+    const canal = canalDe(ej.protocolo)!.crear({
+      equipo: {
+        id_equipo: ej.id_equipo,
+        alias: ej.alias,
+        url: ej.url,
+        protocolo: ej.protocolo,
+        credenciales: leerCredenciales(ej.credenciales),
+      },
+      config: this.config,
+      alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
+    });
+    this.canales.set(ej.id_equipo, { firma, canal });
+    return canal;
+  }
+
+  private arrancar(ej: EjercicioActivo): void {
+    const t: Trabajo = {
+      ej,
+      activo: true,
+      enVuelo: 0,
+      errores: 0,
+      avisado: 0,
+      senal: new Senal(),
+      canal: this.canalPara(ej),
+      marcapasos: new Marcapasos(ej.tasa * ej.puertos, (segundo, pedido) =>
+        this.store.tomarCupo(
+          ej.id_ejercicio,
+          segundo,
+          pedido,
+          Math.max(1, Math.floor(t.ej.tasa * t.ej.puertos)),
+        ),
+      ),
+    };
+    this.trabajos.set(ej.id_ejercicio, t);
+    const hilo = this.trabajar(t)
+      .catch((err) => this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`))
+      .finally(() => {
+        this.trabajos.delete(ej.id_ejercicio);
+        this.hilos.delete(hilo);
+        if (this.corriendo) this.senal.avisar();
+      });
+    this.hilos.add(hilo);
+  }
+
+  private async trabajar(t: Trabajo): Promise<void> {
+    const id = t.ej.id_ejercicio;
+    let cola: FilaReclamada[] = [];
+    try {
+      while (t.activo && this.corriendo) {
+        if (cola.length === 0) {
+          const libre = t.ej.puertos - t.enVuelo;
+          // Claim in batches: wait until a quarter of the ports is free before asking again.
+          if (t.enVuelo > 0 && libre < Math.max(1, Math.floor(t.ej.puertos / 4))) {
+            await t.senal.esperar(this.config.sondeoMs);
+            continue;
+          }
+          const ahora = Date.now();
+          cola = await this.store.reclamar(
+            t.ej,
+            Math.min(this.config.lote, libre),
+            ahora,
+            ahora + this.config.leaseMs,
+          );
+          if (cola.length === 0) {
+            if (t.enVuelo > 0) {
+              await t.senal.esperar(this.config.sondeoMs);
+              continue;
+            }
+            await this.vaciar();
+            if (await this.store.completarSiTermino(id, Date.now())) {
+              this.opts.bitacora?.info(`ejercicio ${id} completado`);
+              this.opts.eventos?.emit('ejercicio', id);
+              return;
+            }
+            await t.senal.esperar(this.config.sondeoMs);
+            continue;
+          }
+          if (Date.now() - t.avisado > 1000) {
+            t.avisado = Date.now();
+            this.opts.eventos?.emit('ejercicio', id);
+          }
+        }
+        await t.marcapasos.tomar();
+        if (!t.activo || !this.corriendo) break;
+        const fila = cola.shift()!;
+        t.enVuelo++;
+        void this.enviarUno(t, fila);
+      }
+    } finally {
+      if (cola.length)
+        await this.store.liberar(
+          cola.map((f) => f.id_detalle),
+          Date.now(),
+        );
+      while (t.enVuelo > 0) await t.senal.esperar(1000);
+    }
+  }
+
+  private async enviarUno(t: Trabajo, fila: FilaReclamada): Promise<void> {
+    let res: ResultadoEnvio;
+    const numero = numeroGateway(fila.telefono);
+    try {
+      res = !numero.ok
+        ? { tipo: 'invalido', motivo: numero.motivo }
+        : await t.canal.enviar({
+            id_detalle: fila.id_detalle,
+            telefono: numero.e164,
+            texto: t.ej.accion,
+            intentos: fila.intentos,
+            id_gateway: fila.id_gateway,
+          });
+    } catch (err) {
+      res = { tipo: 'incierto', motivo: String(err) };
+    }
+    const ahora = Date.now();
+    const { fecha, hora } = fechaHora(ahora, this.config.tz);
+    const d: Desenlace = {
+      id_detalle: fila.id_detalle,
+      estatus: 'enviado',
+      id_gateway: res.id_gateway ?? null,
+      motivo: null,
+      fecha_envio: fecha,
+      hora_envio: hora,
+      siguiente_intento: null,
+      recibida: 0,
+    };
+    let error: string | undefined;
+    switch (res.tipo) {
+      case 'aceptado':
+        t.errores = 0;
+        if (res.entregado) {
+          d.estatus = 'entregado';
+          d.recibida = 1;
+        }
+        break;
+      case 'reintentar':
+        error = res.motivo;
+        if (fila.intentos >= this.config.maxIntentos) {
+          d.estatus = 'fallido';
+          d.motivo = msg('reintentosAgotados', { n: fila.intentos, motivo: res.motivo });
+        } else {
+          d.estatus = 'pendiente';
+          d.motivo = res.motivo;
+          d.siguiente_intento = ahora + retraso(this.config, fila.intentos);
+          d.fecha_envio = d.hora_envio = null;
+        }
+        break;
+      case 'fallido':
+        error = res.motivo;
+        d.estatus = 'fallido';
+        d.motivo = res.motivo;
+        break;
+      default:
+        d.estatus = res.tipo;
+        d.motivo = res.motivo;
+    }
+    this.desenlaces.push(d);
+    if (error !== undefined) await this.contarError(t, error);
+    t.enVuelo--;
+    t.senal.avisar();
+  }
+
+  private async contarError(t: Trabajo, error: string): Promise<void> {
+    t.errores++;
+    const max = this.config.maxErroresConsecutivos;
+    if (max <= 0 || t.errores < max || !t.activo) return;
+    t.activo = false;
+    const motivo = msg('pausaAutomatica', { n: t.errores, alias: t.ej.alias, error }).slice(0, 500);
+    try {
+      if (await this.store.pausar(t.ej.id_ejercicio, motivo, Date.now())) {
+        this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${motivo}`);
+        this.opts.eventos?.emit('ejercicio', t.ej.id_ejercicio);
+      }
+    } catch (err) {
+      this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${String(err)}`);
+    }
+  }
+
+  /** Writes pending outcomes, then receipts (kept a while when their row is not written yet). */
+  private vaciar(): Promise<void> {
+    this.escritura = this.escritura.then(async () => {
+      const ds = this.desenlaces;
+      this.desenlaces = [];
+      try {
+        await this.store.escribir(ds, Date.now());
+      } catch (err) {
+        this.desenlaces = ds.concat(this.desenlaces);
+        this.opts.bitacora?.error(`escritura de resultados: ${String(err)}`);
+        return;
+      }
+      if (!this.recibos.length) return;
+      const rs = this.recibos;
+      this.recibos = [];
+      try {
+        const hechos = await this.store.aplicarRecibos(
+          rs.map((x) => x.r),
+          Date.now(),
+        );
+        const ahora = Date.now();
+        this.recibos = rs
+          .filter((x) => !hechos.has(x.r.id_gateway) && x.hasta > ahora)
+          .concat(this.recibos);
+      } catch (err) {
+        this.recibos = rs.concat(this.recibos);
+        this.opts.bitacora?.error(`escritura de recibos: ${String(err)}`);
+      }
+    });
+    return this.escritura;
+  }
+
+  private async recuperar(ahora: number): Promise<void> {
+    try {
+      const ids = await this.store.recuperarVencidos(
+        ahora,
+        protocolosIdempotentes(),
+        msg('envioIncierto'),
+      );
+      for (const id of ids) this.opts.eventos?.emit('ejercicio', id);
+      if (ids.length) this.senal.avisar();
+    } catch (err) {
+      this.opts.bitacora?.error(`recuperación: ${String(err)}`);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { loadConfig } from '../config.ts';
+import type { Eventos } from '../contexto.ts';
+import { openDb } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { configDespachoDeEntorno } from './config.ts';
+import { arrancarDespachador, bitacoraConsola } from './index.ts';
+
+// `npm run dispatcher`: a standalone dispatcher process. Against PostgreSQL (DATABASE_URL) any
+// number of them may run on any number of machines; against SQLite run only one, and not beside
+// an api that runs its own (DESPACHO_EN_API=0 turns that one off).
+
+const config = loadConfig();
+process.env.TZ = config.tz;
+const db = openDb({
+  databaseUrl: config.databaseUrl,
+  sqliteFile: path.join(config.dataDir, 'pregon.db'),
+});
+await migrate(db);
+const eventos: Eventos = new EventEmitter();
+const bitacora = bitacoraConsola(config.logLevel);
+const d = await arrancarDespachador(db, configDespachoDeEntorno(process.env, { tz: config.tz }), {
+  eventos,
+  bitacora,
+});
+bitacora?.info(
+  `en marcha sobre ${db.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'} (pid ${process.pid})`,
+);
+let cerrando = false;
+const cerrar = async () => {
+  if (cerrando) return;
+  cerrando = true;
+  await d.detener();
+  await db.close();
+  process.exit(0);
+};
+process.once('SIGINT', cerrar);
+process.once('SIGTERM', cerrar);

@@ -1,0 +1,61 @@
+/** Asks the shared per-second budget for `pedido` sends in second `segundo`; returns how many were granted. */
+export type PedirCupo = (segundo: number, pedido: number) => Promise<number>;
+
+const dormir = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Share of the limit the local pacer aims at, so that network jitter never pushes a second over it. */
+const HOLGURA = 0.995;
+
+/**
+ * Paces the sends of one exercise: a local token bucket spaces them evenly at `limite` per second
+ * (burst of 1 % of a second), and a shared per-second budget (despacho_cupos on PostgreSQL) caps
+ * the sum over every dispatcher.
+ */
+export class Marcapasos {
+  private fichas = 1;
+  private ultimo = performance.now();
+  private cupo = 0;
+  private cupoSegundo = -1;
+
+  constructor(
+    private limite: number,
+    private readonly pedirCupo: PedirCupo,
+  ) {}
+
+  /** Changes the limit (sends per second) when the device or the exercise's ports change. */
+  ajustar(limite: number): void {
+    this.limite = limite;
+  }
+
+  /** Waits until one more send is allowed. */
+  async tomar(): Promise<void> {
+    const ritmo = Math.max(0.001, this.limite * HOLGURA);
+    const capacidad = Math.max(1, Math.floor(ritmo / 100));
+    for (;;) {
+      const ahora = performance.now();
+      this.fichas = Math.min(capacidad, this.fichas + ((ahora - this.ultimo) * ritmo) / 1000);
+      this.ultimo = ahora;
+      if (this.fichas >= 1) break;
+      await dormir(Math.max(1, ((1 - this.fichas) * 1000) / ritmo));
+    }
+    for (;;) {
+      const segundo = Math.floor(Date.now() / 1000);
+      if (segundo !== this.cupoSegundo) {
+        this.cupoSegundo = segundo;
+        this.cupo = 0;
+      }
+      if (this.cupo > 0) {
+        this.cupo--;
+        break;
+      }
+      const limiteEntero = Math.max(1, Math.floor(this.limite));
+      const dado = await this.pedirCupo(segundo, Math.max(1, Math.ceil(limiteEntero / 10)));
+      if (Math.floor(Date.now() / 1000) === segundo && dado > 0) {
+        this.cupo = dado - 1;
+        break;
+      }
+      if (dado === 0) await dormir(1000 - (Date.now() % 1000) + 1);
+    }
+    this.fichas -= 1;
+  }
+}

@@ -1,0 +1,159 @@
+import type pg from 'pg';
+import type { Db } from '../db/database.ts';
+import type { Desenlace, FilaReclamada, Store } from './store.ts';
+import { completarSiTermino, ejerciciosActivos, pausar } from './store-comun.ts';
+
+// PostgreSQL store: any number of dispatchers on any number of machines share one database.
+//  - Claim: one transaction takes the exercise's advisory lock (so the count of rows en_curso and
+//    the claim are atomic across dispatchers: never more rows in flight than the exercise's
+//    ports), then `UPDATE … WHERE id_detalle IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)`.
+//  - Rate: despacho_cupos holds, per exercise, the current second and the sends granted in it;
+//    an upsert grants min(asked, limit − used) atomically, so the sum over dispatchers never
+//    passes the limit in any second.
+//  - Outcomes and receipts: one UPDATE … FROM unnest(arrays) per batch.
+
+const LLAVE_DESPACHO = 7_404_101; // first half of the advisory-lock key: "dispatcher claims"
+
+/** The dispatcher's Store over PostgreSQL. */
+export function storePostgres(db: Db): Store {
+  const pool = db.pool as pg.Pool;
+  const enTx = async <T>(f: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const c = await pool.connect();
+    try {
+      await c.query('begin');
+      const r = await f(c);
+      await c.query('commit');
+      return r;
+    } catch (err) {
+      await c.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
+  };
+
+  return {
+    ejerciciosActivos: (protocolos) => ejerciciosActivos(db, protocolos),
+
+    reclamar: (ej, max, ahora, leaseHasta) =>
+      enTx(async (c) => {
+        await c.query('select pg_advisory_xact_lock($1, $2)', [LLAVE_DESPACHO, ej.id_ejercicio]);
+        const act = await c.query(
+          `select 1 from ejercicios where id_ejercicio = $1 and completado = 0 and en_proceso = 1 and en_pausa = 0`,
+          [ej.id_ejercicio],
+        );
+        if (act.rowCount === 0) return [];
+        const { rows } = await c.query<{ n: number }>(
+          `select count(*)::int as n from ejercicio_detalle where id_ejercicio = $1 and estatus = 'en_curso'`,
+          [ej.id_ejercicio],
+        );
+        const cabe = Math.min(max, ej.puertos - rows[0]!.n);
+        if (cabe <= 0) return [];
+        const r = await c.query<FilaReclamada & { posicion: number }>(
+          `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = $1, intentos = intentos + 1, actualizado = $2
+           where id_detalle in (select id_detalle from ejercicio_detalle
+             where id_ejercicio = $3 and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= $2)
+             order by posicion limit $4 for update skip locked)
+           returning id_detalle, id_ejercicio, telefono, intentos, id_gateway, posicion`,
+          [leaseHasta, ahora, ej.id_ejercicio, cabe],
+        );
+        r.rows.sort((a, b) => a.posicion - b.posicion);
+        return r.rows.map(({ posicion: _p, ...f }) => ({ ...f, id_detalle: Number(f.id_detalle) }));
+      }),
+
+    escribir: async (ds: readonly Desenlace[], ahora) => {
+      if (!ds.length) return;
+      await pool.query(
+        `update ejercicio_detalle d set estatus = v.estatus, id_gateway = coalesce(v.id_gateway, d.id_gateway),
+           motivo = v.motivo, fecha_envio = coalesce(v.fecha, d.fecha_envio), hora_envio = coalesce(v.hora, d.hora_envio),
+           siguiente_intento = v.sig, recibida = greatest(d.recibida, v.recibida), lease_hasta = null, actualizado = $9
+         from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[])
+           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida)
+         where d.id_detalle = v.id and d.estatus = 'en_curso'`,
+        [
+          ds.map((d) => d.id_detalle),
+          ds.map((d) => d.estatus),
+          ds.map((d) => d.id_gateway),
+          ds.map((d) => d.motivo),
+          ds.map((d) => d.fecha_envio),
+          ds.map((d) => d.hora_envio),
+          ds.map((d) => d.siguiente_intento),
+          ds.map((d) => d.recibida),
+          ahora,
+        ],
+      );
+    },
+
+    liberar: async (ids, ahora) => {
+      if (!ids.length) return;
+      await pool.query(
+        `update ejercicio_detalle d set lease_hasta = null, intentos = greatest(0, d.intentos - 1), actualizado = $2,
+           estatus = case when j.completado = 1 then 'cancelado' else 'pendiente' end
+         from ejercicios j
+         where d.id_detalle = any($1::bigint[]) and d.estatus = 'en_curso' and j.id_ejercicio = d.id_ejercicio`,
+        [ids, ahora],
+      );
+    },
+
+    aplicarRecibos: async (rs, ahora) => {
+      if (!rs.length) return new Set();
+      const r = await pool.query<{ id_gateway: string }>(
+        `update ejercicio_detalle d set recibida = 1,
+           estatus = case when v.entregado then 'entregado' else 'fallido' end,
+           motivo = case when v.entregado then d.motivo else coalesce(v.motivo, d.motivo) end, actualizado = $5
+         from unnest($1::text[], $2::int[], $3::boolean[], $4::text[]) as v(id_gateway, id_equipo, entregado, motivo),
+           ejercicios j
+         where d.id_gateway = v.id_gateway and d.estatus in ('enviado', 'entregado')
+           and j.id_ejercicio = d.id_ejercicio and j.id_equipo = v.id_equipo
+         returning d.id_gateway`,
+        [
+          rs.map((r) => r.id_gateway),
+          rs.map((r) => r.id_equipo),
+          rs.map((r) => r.entregado),
+          rs.map((r) => r.motivo ?? null),
+          ahora,
+        ],
+      );
+      return new Set(r.rows.map((x) => x.id_gateway));
+    },
+
+    recuperarVencidos: async (ahora, idempotentes, motivo) => {
+      const r = await pool.query<{ id_ejercicio: number }>(
+        `update ejercicio_detalle d set
+           estatus = case when e.protocolo = any($2::text[]) and j.completado = 0 then 'pendiente' else 'incierto' end,
+           motivo = case when e.protocolo = any($2::text[]) and j.completado = 0 then d.motivo else $3 end,
+           siguiente_intento = null, lease_hasta = null, actualizado = $1
+         from ejercicios j, equipos e
+         where d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
+           and e.id_equipo = j.id_equipo
+         returning d.id_ejercicio`,
+        [ahora, idempotentes, motivo],
+      );
+      return [...new Set(r.rows.map((x) => x.id_ejercicio))];
+    },
+
+    completarSiTermino: (id, ahora) => completarSiTermino(db, id, ahora),
+    pausar: (id, motivo) => pausar(db, id, motivo),
+
+    tomarCupo: (id_ejercicio, segundo, pedido, limite) =>
+      enTx(async (c) => {
+        await c.query(
+          `insert into despacho_cupos (id_ejercicio, segundo, usados) values ($1, $2, 0) on conflict do nothing`,
+          [id_ejercicio, segundo],
+        );
+        const { rows } = await c.query<{ segundo: number; usados: number }>(
+          `select segundo, usados from despacho_cupos where id_ejercicio = $1 for update`,
+          [id_ejercicio],
+        );
+        const fila = rows[0]!;
+        if (Number(fila.segundo) > segundo) return 0;
+        const usados = Number(fila.segundo) === segundo ? fila.usados : 0;
+        const dado = Math.max(0, Math.min(pedido, limite - usados));
+        await c.query(
+          `update despacho_cupos set segundo = $2, usados = $3 where id_ejercicio = $1`,
+          [id_ejercicio, segundo, usados + dado],
+        );
+        return dado;
+      }),
+  };
+}

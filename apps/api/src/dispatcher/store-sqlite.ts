@@ -1,0 +1,149 @@
+import type Database from 'better-sqlite3';
+import type { Db } from '../db/database.ts';
+import type { Recibo } from './canal.ts';
+import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
+import { completarSiTermino, ejerciciosActivos, pausar } from './store-comun.ts';
+
+// SQLite store: one dispatcher per database file (ARCHITECTURE 5). Hot paths are prepared
+// better-sqlite3 statements run inside Kysely's connection lock, so they never interleave with a
+// transaction of the api on the same handle; each claim is one IMMEDIATE transaction.
+
+/** The dispatcher's Store over SQLite. */
+export function storeSqlite(db: Db): Store {
+  const s = db.sqlite as Database.Database;
+  const st = {
+    enCurso: s.prepare(
+      `select count(*) as n from ejercicio_detalle where id_ejercicio = ? and estatus = 'en_curso'`,
+    ),
+    activo: s.prepare(
+      `select 1 from ejercicios where id_ejercicio = ? and completado = 0 and en_proceso = 1 and en_pausa = 0`,
+    ),
+    reclamar: s.prepare(
+      `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ?, intentos = intentos + 1, actualizado = ?
+       where id_detalle in (select id_detalle from ejercicio_detalle
+         where id_ejercicio = ? and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= ?)
+         order by posicion limit ?)
+       returning id_detalle, id_ejercicio, telefono, intentos, id_gateway, posicion`,
+    ),
+    escribir: s.prepare(
+      `update ejercicio_detalle set estatus = ?, id_gateway = coalesce(?, id_gateway), motivo = ?,
+         fecha_envio = coalesce(?, fecha_envio), hora_envio = coalesce(?, hora_envio), siguiente_intento = ?,
+         recibida = max(recibida, ?), lease_hasta = null, actualizado = ?
+       where id_detalle = ? and estatus = 'en_curso'`,
+    ),
+    liberar: s.prepare(
+      `update ejercicio_detalle set lease_hasta = null, intentos = max(0, intentos - 1), actualizado = ?,
+         estatus = case when (select completado from ejercicios j where j.id_ejercicio = ejercicio_detalle.id_ejercicio) = 1
+           then 'cancelado' else 'pendiente' end
+       where id_detalle = ? and estatus = 'en_curso'`,
+    ),
+    recibo: s.prepare(
+      `update ejercicio_detalle set recibida = 1, estatus = ?, motivo = coalesce(?, motivo), actualizado = ?
+       where id_gateway = ? and estatus in ('enviado', 'entregado')
+         and id_ejercicio in (select id_ejercicio from ejercicios where id_equipo = ?)`,
+    ),
+    vencidos: s.prepare(
+      `select d.id_detalle, d.id_ejercicio, e.protocolo, j.completado from ejercicio_detalle d
+         join ejercicios j on j.id_ejercicio = d.id_ejercicio join equipos e on e.id_equipo = j.id_equipo
+       where d.estatus = 'en_curso' and d.lease_hasta < ?`,
+    ),
+    reponer: s.prepare(
+      `update ejercicio_detalle set estatus = 'pendiente', lease_hasta = null, siguiente_intento = null, actualizado = ?
+       where id_detalle = ? and estatus = 'en_curso'`,
+    ),
+    incierto: s.prepare(
+      `update ejercicio_detalle set estatus = 'incierto', lease_hasta = null, motivo = ?, actualizado = ?
+       where id_detalle = ? and estatus = 'en_curso'`,
+    ),
+  };
+  const conLock = <T>(f: () => T): Promise<T> => db.kysely.connection().execute(async () => f());
+  const tx = <A extends unknown[], T>(f: (...a: A) => T) => s.transaction(f);
+
+  const reclamarTx = tx(
+    (ej: EjercicioActivo, max: number, ahora: number, leaseHasta: number): FilaReclamada[] => {
+      if (!st.activo.get(ej.id_ejercicio)) return [];
+      const { n } = st.enCurso.get(ej.id_ejercicio) as { n: number };
+      const cabe = Math.min(max, ej.puertos - n);
+      if (cabe <= 0) return [];
+      const filas = st.reclamar.all(
+        leaseHasta,
+        ahora,
+        ej.id_ejercicio,
+        ahora,
+        cabe,
+      ) as (FilaReclamada & {
+        posicion: number;
+      })[];
+      filas.sort((a, b) => a.posicion - b.posicion);
+      return filas.map(({ posicion: _p, ...f }) => f);
+    },
+  );
+  const escribirTx = tx((ds: readonly Desenlace[], ahora: number) => {
+    for (const d of ds) {
+      st.escribir.run(
+        d.estatus,
+        d.id_gateway,
+        d.motivo,
+        d.fecha_envio,
+        d.hora_envio,
+        d.siguiente_intento,
+        d.recibida,
+        ahora,
+        d.id_detalle,
+      );
+    }
+  });
+  const liberarTx = tx((ids: readonly number[], ahora: number) => {
+    for (const id of ids) st.liberar.run(ahora, id);
+  });
+  const recibosTx = tx((rs: readonly Recibo[], ahora: number) => {
+    const hechos = new Set<string>();
+    for (const r of rs) {
+      const res = st.recibo.run(
+        r.entregado ? 'entregado' : 'fallido',
+        r.entregado ? null : (r.motivo ?? null),
+        ahora,
+        r.id_gateway,
+        r.id_equipo,
+      );
+      if (res.changes > 0) hechos.add(r.id_gateway);
+    }
+    return hechos;
+  });
+  const recuperarTx = tx((ahora: number, idempotentes: readonly string[], motivo: string) => {
+    const filas = st.vencidos.all(ahora) as {
+      id_detalle: number;
+      id_ejercicio: number;
+      protocolo: string;
+      completado: number;
+    }[];
+    const tocados = new Set<number>();
+    for (const f of filas) {
+      if (idempotentes.includes(f.protocolo) && f.completado === 0)
+        st.reponer.run(ahora, f.id_detalle);
+      else st.incierto.run(motivo, ahora, f.id_detalle);
+      tocados.add(f.id_ejercicio);
+    }
+    return [...tocados];
+  });
+
+  return {
+    ejerciciosActivos: (protocolos) => ejerciciosActivos(db, protocolos),
+    reclamar: (ej, max, ahora, leaseHasta) =>
+      conLock(() => reclamarTx.immediate(ej, max, ahora, leaseHasta)),
+    escribir: async (ds, ahora) => {
+      if (ds.length) await conLock(() => escribirTx.immediate(ds, ahora));
+    },
+    liberar: async (ids, ahora) => {
+      if (ids.length) await conLock(() => liberarTx.immediate(ids, ahora));
+    },
+    aplicarRecibos: async (rs, ahora) =>
+      rs.length ? conLock(() => recibosTx.immediate(rs, ahora)) : new Set(),
+    recuperarVencidos: (ahora, idem, motivo) =>
+      conLock(() => recuperarTx.immediate(ahora, idem, motivo)),
+    completarSiTermino: (id, ahora) => completarSiTermino(db, id, ahora),
+    pausar: (id, motivo) => pausar(db, id, motivo),
+    // One dispatcher per SQLite file: its local pacer is the whole budget.
+    tomarCupo: async (_id, _segundo, pedido) => pedido,
+  };
+}
