@@ -243,6 +243,8 @@ export const MENSAJES = {
   categoriaEnUso:
     'No se puede eliminar la categoría "{categoria}": la usan {telefonos} teléfonos y {ejercicios} ejercicios',
   marcadoInvalido: 'El campo marcado debe incluir {telefono}, donde va el número que se marca',
+  filaMalFormada: 'La fila no es CSV válido (revise las comillas)',
+  archivoIlegible: 'No se pudo leer el archivo {tipo}: está dañado o no es un {tipo} válido',
 
   // Telephony agent (ARCHITECTURE 6)
   audioNoGsm: 'El archivo no es un audio GSM 06.10 válido (tramas de 33 bytes)',

@@ -1,5 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import * as api from '@pregon/contract/api/equipos';
 import type { Contexto } from '../contexto.ts';
+import { ruta } from '../http/rutas.ts';
+import * as svc from '../services/equipos.ts';
+import { ok } from '../services/paises.ts';
 
-/** Routes of the equipos resource (to be filled from the contract's api/equipos.ts). */
-export function rutasEquipos(_app: FastifyInstance, _ctx: Contexto) {}
+/** Devices (ARCHITECTURE 3). The test send `POST /equipos/{id}/prueba/` lives with the dispatcher. */
+export function rutasEquipos(app: FastifyInstance, ctx: Contexto) {
+  ruta(app, ctx, api.listarEquipos, async ({ query }) => ({
+    status: 200 as const,
+    data: await svc.listar(ctx, query),
+  }));
+  ruta(app, ctx, api.crearEquipo, async ({ body, sesion }) => ({
+    status: 200 as const,
+    id_equipo: await svc.crear(ctx, sesion, body),
+  }));
+  ruta(app, ctx, api.leerEquipo, async ({ params }) => ({
+    status: 200 as const,
+    data: await svc.leer(ctx, params.id),
+  }));
+  ruta(app, ctx, api.modificarEquipo, async ({ params, body, sesion }) => {
+    await svc.modificar(ctx, sesion, params.id, body);
+    return ok('cambiosGuardados');
+  });
+  ruta(app, ctx, api.eliminarEquipo, async ({ params, sesion }) => {
+    await svc.eliminar(ctx, sesion, params.id);
+    return ok('registroEliminado');
+  });
+}

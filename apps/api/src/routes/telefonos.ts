@@ -1,5 +1,55 @@
 import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import * as api from '@pregon/contract/api/telefonos';
 import type { Contexto } from '../contexto.ts';
+import { ruta } from '../http/rutas.ts';
+import * as svc from '../services/telefonos.ts';
+import * as imp from '../services/importacion.ts';
+import { ok } from '../services/paises.ts';
 
-/** Routes of the telefonos resource (to be filled from the contract's api/telefonos.ts). */
-export function rutasTelefonos(_app: FastifyInstance, _ctx: Contexto) {}
+/** Phones: the SPEC's three calls, the directory search, edit/delete and the bulk import. */
+export function rutasTelefonos(app: FastifyInstance, ctx: Contexto) {
+  ruta(app, ctx, api.crearTelefono, async ({ body, sesion }) => ({
+    status: 200 as const,
+    id_telefono: await svc.crear(ctx, sesion, body),
+  }));
+  ruta(app, ctx, api.vincularCategoria, async ({ body, sesion }) => {
+    await svc.vincular(ctx, sesion, body.id_telefono, body.id_categoria);
+    return { status: 200 as const };
+  });
+  ruta(app, ctx, api.seleccionTelefonos, async ({ params, query, reply }) => {
+    const { filas, total } = await svc.seleccion(ctx, params.estado, query);
+    reply.header('X-Total-Count', String(total));
+    return filas;
+  });
+  ruta(app, ctx, api.buscarTelefonos, async ({ query }) => ({
+    status: 200 as const,
+    ...(await svc.buscar(ctx, query)),
+  }));
+  ruta(app, ctx, api.modificarTelefono, async ({ params, body, sesion }) => {
+    await svc.modificar(ctx, sesion, params.id, body);
+    return ok('cambiosGuardados');
+  });
+  ruta(app, ctx, api.eliminarTelefono, async ({ params, sesion }) => {
+    await svc.eliminar(ctx, sesion, params.id);
+    return ok('registroEliminado');
+  });
+
+  // The import lives in its own scope so multipart parsing applies to it alone.
+  app.register(async (sub) => {
+    await sub.register(multipart, {
+      limits: {
+        fileSize: api.MAX_MB_IMPORTACION * 1024 * 1024,
+        files: 1,
+        fields: 10,
+        fieldSize: 64 * 1024,
+        parts: 12,
+      },
+    });
+    ruta(sub, ctx, api.importarTelefonos, async ({ req, sesion }) => ({
+      status: 200 as const,
+      id_importacion: await imp.recibirImportacion(ctx, sesion, req),
+    }));
+    ruta(sub, ctx, api.progresoImportacion, async ({ params }) => imp.progreso(ctx, params.id));
+  });
+}

@@ -1,0 +1,83 @@
+import { sql, type Kysely, type Transaction, type Insertable, type Updateable } from 'kysely';
+import type { DB, EquiposTable } from '../db/schema.ts';
+
+// SQL of devices. Credentials are read only as "present or not" here.
+
+type K = Kysely<DB> | Transaction<DB>;
+
+const COLUMNAS = [
+  'id_equipo',
+  'alias',
+  'serial',
+  'url',
+  'protocolo',
+  'puertos',
+  'tasa',
+  'descripcion',
+  'activo',
+  'ultimo_contacto',
+  'marcado',
+] as const;
+
+/** Devices matching the filters, by alias, with `tiene` = 1 when credentials are stored. */
+export function listarEquipos(
+  k: K,
+  f: { q?: string; protocolo?: string; activo?: number; id?: number } = {},
+) {
+  let q = k
+    .selectFrom('equipos')
+    .select(COLUMNAS)
+    .select(sql<number>`case when credenciales is null then 0 else 1 end`.as('tiene'))
+    .orderBy('alias')
+    .orderBy('id_equipo');
+  if (f.id !== undefined) q = q.where('id_equipo', '=', f.id);
+  if (f.protocolo) q = q.where('protocolo', '=', f.protocolo);
+  if (f.activo !== undefined) q = q.where('activo', '=', f.activo);
+  for (const palabra of (f.q ?? '').toLowerCase().split(/\s+/).filter(Boolean)) {
+    const p = `%${palabra.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(alias)`, 'like', sql`${p} escape '\\'`),
+        eb(sql`lower(serial)`, 'like', sql`${p} escape '\\'`),
+        eb(sql`lower(url)`, 'like', sql`${p} escape '\\'`),
+      ]),
+    );
+  }
+  return q.execute();
+}
+
+/** Inserts a device and returns its id. */
+export const insertarEquipo = async (k: K, e: Insertable<EquiposTable>) =>
+  (await k.insertInto('equipos').values(e).returning('id_equipo').executeTakeFirstOrThrow())
+    .id_equipo;
+
+/** Changes a device; returns how many rows changed. */
+export const actualizarEquipo = async (k: K, id: number, e: Updateable<EquiposTable>) =>
+  Number(
+    (await k.updateTable('equipos').set(e).where('id_equipo', '=', id).executeTakeFirst())
+      .numUpdatedRows,
+  );
+
+/** Protocol and dial template of one device, or undefined. */
+export const leerBasico = (k: K, id: number) =>
+  k
+    .selectFrom('equipos')
+    .select(['id_equipo', 'alias', 'protocolo', 'marcado'])
+    .where('id_equipo', '=', id)
+    .executeTakeFirst();
+
+/** Deletes a device. */
+export const borrarEquipo = (k: K, id: number) =>
+  k.deleteFrom('equipos').where('id_equipo', '=', id).execute();
+
+/** How many exercises use a device. */
+export const ejerciciosDeEquipo = async (k: K, id: number) =>
+  Number(
+    (
+      await k
+        .selectFrom('ejercicios')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('id_equipo', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );

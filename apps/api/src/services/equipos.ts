@@ -1,0 +1,131 @@
+import type {
+  CrearEquipoBody,
+  EquipoVista,
+  ModificarEquipoBody,
+} from '@pregon/contract/api/equipos';
+import { MARCADO_DEFECTO, ProtocoloSchema } from '@pregon/contract/constants';
+import type { Updateable } from 'kysely';
+import type { Contexto } from '../contexto.ts';
+import type { Sesion } from '../auth/tokens.ts';
+import type { EquiposTable } from '../db/schema.ts';
+import { error, noEncontrado } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import * as repo from '../repositories/equipos.ts';
+import { conConflictos } from './paises.ts';
+
+// Devices: credentials are write-only (stored as JSON, answered as `tiene_credenciales`);
+// 'asterisk' devices always carry a dial template; a device in use is never deleted.
+
+type Fila = Awaited<ReturnType<typeof repo.listarEquipos>>[number];
+
+/** Presents a device row on the wire, without its credentials. */
+export function vista(f: Fila): EquipoVista {
+  return {
+    id_equipo: f.id_equipo,
+    alias: f.alias,
+    serial: f.serial,
+    url: f.url,
+    protocolo: ProtocoloSchema.parse(f.protocolo),
+    puertos: Number(f.puertos),
+    tasa: Number(f.tasa),
+    tiene_credenciales: Number(f.tiene) === 1,
+    descripcion: f.descripcion,
+    activo: Number(f.activo) === 1,
+    ultimo_contacto: f.ultimo_contacto == null ? null : Number(f.ultimo_contacto),
+    marcado: f.marcado,
+  };
+}
+
+/** What is audited of a device change: everything but the credentials' content. */
+function auditable(b: CrearEquipoBody | ModificarEquipoBody) {
+  const { credenciales, ...resto } = b;
+  return {
+    ...resto,
+    ...(credenciales !== undefined
+      ? { credenciales: credenciales ? 'cambiadas' : 'eliminadas' }
+      : {}),
+  };
+}
+
+/** Devices matching the filters. */
+export async function listar(
+  ctx: Contexto,
+  f: { q?: string; protocolo?: string; activo?: '0' | '1' },
+) {
+  const filas = await repo.listarEquipos(ctx.db.kysely, {
+    q: f.q,
+    protocolo: f.protocolo,
+    activo: f.activo === undefined ? undefined : Number(f.activo),
+  });
+  return filas.map(vista);
+}
+
+/** One device, or 404. */
+export async function leer(ctx: Contexto, id: number): Promise<EquipoVista> {
+  const [f] = await repo.listarEquipos(ctx.db.kysely, { id });
+  if (!f) throw noEncontrado('Equipo');
+  return vista(f);
+}
+
+/** Creates a device; 'asterisk' gets MARCADO_DEFECTO when no template is given. */
+export async function crear(ctx: Contexto, sesion: Sesion, b: CrearEquipoBody): Promise<number> {
+  const fila = {
+    alias: b.alias,
+    serial: b.serial,
+    url: b.url,
+    protocolo: b.protocolo,
+    puertos: b.puertos,
+    tasa: b.tasa,
+    credenciales: b.credenciales ? JSON.stringify(b.credenciales) : null,
+    descripcion: b.descripcion || null,
+    activo: b.activo ? 1 : 0,
+    marcado: b.protocolo === 'asterisk' ? b.marcado || MARCADO_DEFECTO : (b.marcado ?? null),
+  };
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const id = await repo.insertarEquipo(trx, fila);
+    await auditar(trx, sesion, 'crear', 'equipo', id, auditable(b));
+    return id;
+  });
+}
+
+/** Changes a device; without `credenciales` the stored ones stay. */
+export async function modificar(
+  ctx: Contexto,
+  sesion: Sesion,
+  id: number,
+  b: ModificarEquipoBody,
+): Promise<void> {
+  const c: Updateable<EquiposTable> = {};
+  if (b.alias !== undefined) c.alias = b.alias;
+  if (b.serial !== undefined) c.serial = b.serial;
+  if (b.url !== undefined) c.url = b.url;
+  if (b.protocolo !== undefined) c.protocolo = b.protocolo;
+  if (b.puertos !== undefined) c.puertos = b.puertos;
+  if (b.tasa !== undefined) c.tasa = b.tasa;
+  if (b.credenciales !== undefined)
+    c.credenciales = b.credenciales ? JSON.stringify(b.credenciales) : null;
+  if (b.descripcion !== undefined) c.descripcion = b.descripcion || null;
+  if (b.activo !== undefined) c.activo = b.activo ? 1 : 0;
+  if (b.marcado !== undefined) c.marcado = b.marcado;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const actual = await repo.leerBasico(trx, id);
+    if (!actual) throw noEncontrado('Equipo');
+    const protocolo = b.protocolo ?? actual.protocolo;
+    if (protocolo === 'asterisk' && !(c.marcado ?? actual.marcado)) c.marcado = MARCADO_DEFECTO;
+    if (Object.keys(c).length > 0) await repo.actualizarEquipo(trx, id, c);
+    await auditar(trx, sesion, 'modificar', 'equipo', id, auditable(b));
+  });
+}
+
+/** Deletes a device no exercise uses; 409 naming it otherwise (never a 500). */
+export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const actual = await repo.leerBasico(trx, id);
+    if (!actual) throw noEncontrado('Equipo');
+    const n = await repo.ejerciciosDeEquipo(trx, id);
+    const enUso = () => error(409, 'equipoEnUso', { alias: actual.alias, n });
+    if (n > 0) throw enUso();
+    await conConflictos(() => repo.borrarEquipo(trx, id), enUso, enUso);
+    await auditar(trx, sesion, 'eliminar', 'equipo', id, { alias: actual.alias });
+  });
+}

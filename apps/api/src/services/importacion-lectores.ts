@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import ExcelJS from 'exceljs';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { msg } from '@pregon/contract/messages';
+
+// Streaming readers of import files. Each yields groups of rows, a row being its number as the
+// user's spreadsheet shows it (header = 1) and its cells as text, so a million rows cost a few
+// hundred awaits instead of a million.
+
+/** One row of a file: its number (1-based, as shown by a spreadsheet) and its cells. */
+export interface FilaLeida {
+  fila: number;
+  celdas: string[];
+  /** Set when the row could not be read at all (e.g. unbalanced quotes). */
+  error?: string;
+}
+
+const TAMANO_GRUPO = 2000;
+
+/** The most frequent of ',', ';' and tab outside quotes in a header line (default ','). */
+export function detectarSeparador(linea: string): string {
+  const sinComillas = linea.replace(/"[^"]*"/g, '');
+  let mejor = ',';
+  let max = 0;
+  for (const c of [',', ';', '\t']) {
+    const n = sinComillas.split(c).length - 1;
+    if (n > max) {
+      max = n;
+      mejor = c;
+    }
+  }
+  return mejor;
+}
+
+const comillas = (s: string) => {
+  let n = 0;
+  for (let i = s.indexOf('"'); i !== -1; i = s.indexOf('"', i + 1)) n++;
+  return n;
+};
+
+/**
+ * Reads a CSV file (UTF-8, optional BOM, LF or CRLF, ',' ';' or tab detected from the first line).
+ * Lines without quotes are split directly (that is all RFC 4180 says of them, and csv-parse alone
+ * reads only about 120,000 rows/s here); a record with quotes — which may span lines — is handed
+ * to csv-parse.
+ */
+export async function* leerCsv(ruta: string): AsyncGenerator<FilaLeida[]> {
+  let separador: string | undefined;
+  let resto = '';
+  let numero = 0;
+  let pendiente: { fila: number; texto: string } | undefined;
+  let grupo: FilaLeida[] = [];
+
+  const linea = (texto: string) => {
+    numero++;
+    if (pendiente) {
+      pendiente.texto += `\n${texto}`;
+      if (comillas(pendiente.texto) % 2 === 0) cerrarPendiente();
+      return;
+    }
+    if (numero === 1 && texto.charCodeAt(0) === 0xfeff) texto = texto.slice(1);
+    if (texto.endsWith('\r')) texto = texto.slice(0, -1);
+    if (texto === '') return;
+    separador ??= detectarSeparador(texto);
+    if (texto.indexOf('"') === -1) {
+      grupo.push({ fila: numero, celdas: texto.split(separador) });
+      return;
+    }
+    pendiente = { fila: numero, texto };
+    if (comillas(texto) % 2 === 0) cerrarPendiente();
+  };
+
+  const cerrarPendiente = () => {
+    const p = pendiente!;
+    pendiente = undefined;
+    try {
+      const filas = parseCsv(p.texto.replace(/\r(?=\n|$)/g, ''), {
+        delimiter: separador,
+        relax_column_count: true,
+        relax_quotes: true,
+      }) as string[][];
+      grupo.push({ fila: p.fila, celdas: filas[0] ?? [] });
+    } catch {
+      grupo.push({ fila: p.fila, celdas: [], error: msg('filaMalFormada') });
+    }
+  };
+
+  for await (const trozo of fs.createReadStream(ruta, {
+    encoding: 'utf8',
+    highWaterMark: 1 << 20,
+  })) {
+    const texto = resto + (trozo as string);
+    let inicio = 0;
+    for (let fin = texto.indexOf('\n'); fin !== -1; fin = texto.indexOf('\n', inicio)) {
+      linea(texto.slice(inicio, fin));
+      inicio = fin + 1;
+    }
+    resto = texto.slice(inicio);
+    if (grupo.length >= TAMANO_GRUPO) {
+      yield grupo;
+      grupo = [];
+    }
+  }
+  if (resto !== '') linea(resto);
+  if (pendiente) {
+    grupo.push({ fila: pendiente.fila, celdas: [], error: msg('filaMalFormada') });
+    pendiente = undefined;
+  }
+  if (grupo.length > 0) yield grupo;
+}
+
+/** Data rows of a CSV file, estimated from its line count (header excluded). */
+export async function contarLineas(ruta: string): Promise<number> {
+  let n = 0;
+  let ultimo = 10;
+  for await (const trozo of fs.createReadStream(ruta, { highWaterMark: 1 << 20 })) {
+    const b = trozo as Buffer;
+    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) n++;
+    if (b.length > 0) ultimo = b[b.length - 1]!;
+  }
+  if (ultimo !== 10) n++;
+  return Math.max(0, n - 1);
+}
+
+/** The text of an exceljs cell value (numbers, rich text, hyperlinks, formulas, dates). */
+export function textoCelda(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object') {
+    const o = v as {
+      richText?: { text: string }[];
+      text?: unknown;
+      result?: unknown;
+      error?: string;
+    };
+    if (Array.isArray(o.richText)) return o.richText.map((r) => r.text).join('');
+    if (o.text !== undefined) return textoCelda(o.text);
+    if ('result' in o) return textoCelda(o.result);
+  }
+  return '';
+}
+
+/** Reads the first worksheet of an .xlsx file with exceljs's streaming reader. */
+export async function* leerXlsx(ruta: string): AsyncGenerator<FilaLeida[]> {
+  const libro = new ExcelJS.stream.xlsx.WorkbookReader(ruta, {
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    worksheets: 'emit',
+  });
+  let grupo: FilaLeida[] = [];
+  for await (const hoja of libro) {
+    for await (const fila of hoja) {
+      const valores = fila.values as unknown[];
+      const celdas: string[] = [];
+      for (let i = 1; i < valores.length; i++) celdas.push(textoCelda(valores[i]));
+      grupo.push({ fila: fila.number, celdas });
+      if (grupo.length >= TAMANO_GRUPO) {
+        yield grupo;
+        grupo = [];
+      }
+    }
+    break;
+  }
+  if (grupo.length > 0) yield grupo;
+}

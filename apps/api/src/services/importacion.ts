@@ -1,0 +1,457 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { setImmediate as ceder } from 'node:timers/promises';
+import type { FastifyRequest } from 'fastify';
+import type {} from '@fastify/multipart';
+import {
+  ImportarCamposSchema,
+  MAX_ERRORES_IMPORTACION,
+  MAX_MB_IMPORTACION,
+  type Importacion,
+} from '@pregon/contract/api/telefonos';
+import { msg } from '@pregon/contract/messages';
+import type { Contexto } from '../contexto.ts';
+import type { Sesion } from '../auth/tokens.ts';
+import { error, HttpError } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import {
+  catalogoImportacion,
+  categoriasExistentes,
+  estadosExistentes,
+} from '../repositories/paises.ts';
+import * as jobs from '../repositories/telefonos-importaciones.ts';
+import { abrirEscritor, type FilaMasiva } from '../repositories/telefonos-masivo.ts';
+import { contarLineas, leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
+import { canonico } from './telefonos.ts';
+
+// Bulk phone import (ARCHITECTURE 3): the upload is written to a temp file under DATA_DIR, the
+// request is answered with the job id, and the file is read as a stream in the background in
+// batches of LOTE rows, each batch one transaction, yielding to the event loop between batches.
+
+/** Rows per batch (one transaction each). */
+export const LOTE = 5000;
+
+/** Kinds of file the import reads. */
+export type TipoArchivo = 'csv' | 'xlsx';
+
+/** Where and what to import. */
+export interface TrabajoImportacion {
+  id_importacion: number;
+  ruta: string;
+  tipo: TipoArchivo;
+  /** State of rows without one. */
+  id_estado?: number;
+  /** Categories of rows without any. */
+  categorias: number[];
+  quien: { id_usuario: number; usuario: string } | null;
+  /** Delete the file when done (the uploaded temp file). */
+  borrarAlTerminar?: boolean;
+}
+
+// Estimated data rows of the jobs running in this process (CSV only), for the progress bar.
+const totales = new Map<number, number>();
+
+/** Lower case, no accents, single spaces: how names of states and categories are compared. */
+export const claveNombre = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, ' ');
+
+const COLUMNAS: Record<string, 'telefono' | 'nombre' | 'estado' | 'categorias'> = {
+  telefono: 'telefono',
+  tel: 'telefono',
+  numero: 'telefono',
+  celular: 'telefono',
+  movil: 'telefono',
+  nombre: 'nombre',
+  estado: 'estado',
+  id_estado: 'estado',
+  entidad: 'estado',
+  categorias: 'categorias',
+  categoria: 'categorias',
+  id_categoria: 'categorias',
+};
+
+type Indices = { telefono: number; nombre: number; estado: number; categorias: number };
+
+/** Column positions from a header row, or undefined when it has no phone column. */
+export function leerEncabezado(celdas: string[]): Indices | undefined {
+  const idx: Indices = { telefono: -1, nombre: -1, estado: -1, categorias: -1 };
+  celdas.forEach((c, i) => {
+    const col = COLUMNAS[claveNombre(c).replace(/ /g, '_')];
+    if (col && idx[col] === -1) idx[col] = i;
+  });
+  return idx.telefono === -1 ? undefined : idx;
+}
+
+type Resolucion = { ok: true; valor: number } | { ok: false; motivo: string };
+type ResolucionLista = { ok: true; valor: number[] } | { ok: false; motivo: string };
+
+/** Resolves state and category cells (names or ids) with per-value caches. */
+async function crearResolutores(ctx: Contexto) {
+  const cat = await catalogoImportacion(ctx.db.kysely);
+  const estados = new Map<string, number>();
+  for (const e of cat.estados) {
+    estados.set(String(e.id_estado), e.id_estado);
+    if (!estados.has(claveNombre(e.estado))) estados.set(claveNombre(e.estado), e.id_estado);
+  }
+  const categorias = new Map<string, number>();
+  for (const c of cat.categorias) {
+    categorias.set(String(c.id_categoria), c.id_categoria);
+    if (!categorias.has(claveNombre(c.categoria)))
+      categorias.set(claveNombre(c.categoria), c.id_categoria);
+  }
+  const cacheEstado = new Map<string, Resolucion>();
+  const cacheCategorias = new Map<string, ResolucionLista>();
+  return {
+    estado(texto: string): Resolucion {
+      let r = cacheEstado.get(texto);
+      if (!r) {
+        const id = estados.get(claveNombre(texto));
+        r =
+          id === undefined
+            ? {
+                ok: false,
+                motivo: msg('estadoDesconocido', { estado: texto.trim().slice(0, 100) }),
+              }
+            : { ok: true, valor: id };
+        if (cacheEstado.size < 10_000) cacheEstado.set(texto, r);
+      }
+      return r;
+    },
+    categorias(texto: string): ResolucionLista {
+      let r = cacheCategorias.get(texto);
+      if (!r) {
+        const ids: number[] = [];
+        r = { ok: true, valor: ids };
+        for (const parte of texto.split(/[;|,]/)) {
+          if (parte.trim() === '') continue;
+          const id = categorias.get(claveNombre(parte));
+          if (id === undefined) {
+            r = {
+              ok: false,
+              motivo: msg('categoriaDesconocida', { categoria: parte.trim().slice(0, 100) }),
+            };
+            break;
+          }
+          if (!ids.includes(id)) ids.push(id);
+        }
+        if (cacheCategorias.size < 10_000) cacheCategorias.set(texto, r);
+      }
+      return r;
+    },
+  };
+}
+
+/** Counters of a job. */
+interface Cuenta {
+  procesadas: number;
+  insertadas: number;
+  duplicadas: number;
+  con_error: number;
+  errores: { fila: number; motivo: string }[];
+  erroresCambiaron: boolean;
+}
+
+function mensajeProgreso(c: Cuenta, total: number | undefined) {
+  return total === undefined
+    ? msg('importacionEnCursoSinTotal', { procesados: c.procesadas })
+    : msg('importacionEnCurso', { procesados: c.procesadas, total: Math.max(total, c.procesadas) });
+}
+
+/** Runs an import job to the end: reads, validates, writes batches, records progress and outcome.
+ * Never throws: a failure marks the job 'fallida' with a Spanish reason. */
+export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion): Promise<void> {
+  const c: Cuenta = {
+    procesadas: 0,
+    insertadas: 0,
+    duplicadas: 0,
+    con_error: 0,
+    errores: [],
+    erroresCambiaron: false,
+  };
+  const k = ctx.db.kysely;
+  let escritor: Awaited<ReturnType<typeof abrirEscritor>> | undefined;
+  try {
+    const total = t.tipo === 'csv' ? await contarLineas(t.ruta) : undefined;
+    if (total !== undefined) totales.set(t.id_importacion, total);
+    const resolver = await crearResolutores(ctx);
+    escritor = await abrirEscritor(ctx.db, t.id_importacion);
+    const porDefecto = { id_estado: t.id_estado, categorias: t.categorias };
+    let idx: Indices | undefined;
+    let lote: FilaMasiva[] = [];
+    let procesadasEnLote = 0;
+
+    const anotar = (fila: number, motivo: string) => {
+      c.con_error++;
+      if (c.errores.length < MAX_ERRORES_IMPORTACION) {
+        c.errores.push({ fila, motivo });
+        c.erroresCambiaron = true;
+      }
+    };
+    const vaciar = async () => {
+      const filas = lote;
+      const n = procesadasEnLote;
+      lote = [];
+      procesadasEnLote = 0;
+      await escritor!.escribir(filas, (r) => {
+        c.procesadas += n;
+        c.insertadas += r.insertadas;
+        c.duplicadas += r.duplicadas;
+        const errores = c.erroresCambiaron ? JSON.stringify(c.errores) : null;
+        c.erroresCambiaron = false;
+        return { ...c, errores, mensaje: mensajeProgreso(c, total) };
+      });
+      await ceder();
+    };
+
+    const lector = t.tipo === 'csv' ? leerCsv(t.ruta) : leerXlsx(t.ruta);
+    for await (const grupo of lector) {
+      for (const f of grupo) {
+        if (!idx) {
+          if (f.celdas.every((x) => x.trim() === '')) continue;
+          idx = leerEncabezado(f.celdas);
+          if (idx) continue;
+          // No header: the columns are telefono, nombre, estado, categorias, if the first cell is a number.
+          if (!canonico(f.celdas[0]!.trim()).ok) throw error(400, 'importacionSinTelefono');
+          idx = { telefono: 0, nombre: 1, estado: 2, categorias: 3 };
+        }
+        procesadasEnLote++;
+        const fila = validarFila(f, idx, resolver, porDefecto);
+        if ('motivo' in fila) anotar(f.fila, fila.motivo);
+        else lote.push(fila);
+        if (procesadasEnLote >= LOTE) await vaciar();
+      }
+    }
+    if (!idx) throw error(400, 'importacionSinTelefono');
+    await vaciar();
+    totales.delete(t.id_importacion);
+    const mensaje = msg('importacionTerminada', {
+      insertados: c.insertadas,
+      duplicados: c.duplicadas,
+      errores: c.con_error,
+    });
+    await k.transaction().execute(async (trx) => {
+      await jobs.actualizarImportacion(trx, t.id_importacion, {
+        estatus: 'terminada',
+        procesadas: c.procesadas,
+        insertadas: c.insertadas,
+        duplicadas: c.duplicadas,
+        con_error: c.con_error,
+        errores: JSON.stringify(c.errores),
+        mensaje,
+        terminado: Date.now(),
+      });
+      await auditar(trx, t.quien, 'importar', 'importacion', t.id_importacion, {
+        estatus: 'terminada',
+        procesadas: c.procesadas,
+        insertadas: c.insertadas,
+        duplicadas: c.duplicadas,
+        con_error: c.con_error,
+      });
+    });
+  } catch (e) {
+    totales.delete(t.id_importacion);
+    const detalle =
+      e instanceof HttpError ? e.message : msg('archivoIlegible', { tipo: t.tipo.toUpperCase() });
+    if (!(e instanceof HttpError)) console.error(`importación ${t.id_importacion} falló:`, e);
+    await k
+      .transaction()
+      .execute(async (trx) => {
+        await jobs.actualizarImportacion(trx, t.id_importacion, {
+          estatus: 'fallida',
+          mensaje: msg('importacionFallida', { detalle }).slice(0, 500),
+          errores: JSON.stringify(c.errores),
+          terminado: Date.now(),
+        });
+        await auditar(trx, t.quien, 'importar', 'importacion', t.id_importacion, {
+          estatus: 'fallida',
+          detalle,
+        });
+      })
+      .catch((e2) => console.error('no se pudo marcar la importación como fallida:', e2));
+  } finally {
+    await escritor?.cerrar().catch(() => {});
+    if (t.borrarAlTerminar) await fs.promises.rm(t.ruta, { force: true });
+  }
+}
+
+/** Validates one row: the normalised phone with its state and categories, or the reason it fails. */
+function validarFila(
+  f: FilaLeida,
+  idx: Indices,
+  resolver: Awaited<ReturnType<typeof crearResolutores>>,
+  porDefecto: { id_estado?: number; categorias: number[] },
+): FilaMasiva | { motivo: string } {
+  if (f.error) return { motivo: f.error };
+  const celdas = f.celdas;
+  const tel = canonico((celdas[idx.telefono] ?? '').trim());
+  if (!tel.ok) return { motivo: tel.motivo };
+  let id_estado = porDefecto.id_estado;
+  const textoEstado = idx.estado >= 0 ? (celdas[idx.estado] ?? '').trim() : '';
+  if (textoEstado !== '') {
+    const r = resolver.estado(textoEstado);
+    if (!r.ok) return { motivo: r.motivo };
+    id_estado = r.valor;
+  }
+  if (id_estado === undefined) return { motivo: msg('estadoObligatorio') };
+  let categorias: readonly number[] = porDefecto.categorias;
+  const textoCategorias = idx.categorias >= 0 ? (celdas[idx.categorias] ?? '').trim() : '';
+  if (textoCategorias !== '') {
+    const r = resolver.categorias(textoCategorias);
+    if (!r.ok) return { motivo: r.motivo };
+    if (r.valor.length > 0) categorias = r.valor;
+  }
+  const nombre = idx.nombre >= 0 ? (celdas[idx.nombre] ?? '').trim().slice(0, 200) : '';
+  return { telefono: tel.telefono, nombre: nombre || null, id_estado, categorias };
+}
+
+/** Checks the defaults of an import form (400 naming the field). */
+async function validarCampos(ctx: Contexto, campos: Record<string, string>) {
+  const r = ImportarCamposSchema.safeParse(campos);
+  if (!r.success) {
+    const campo = String(r.error.issues[0]?.path[0] ?? 'cuerpo');
+    throw error(400, 'campoInvalido', { campo, detalle: r.error.issues[0]?.message ?? '' }, campo);
+  }
+  const { id_estado, categorias } = r.data;
+  if (
+    id_estado !== undefined &&
+    !(await estadosExistentes(ctx.db.kysely, [id_estado])).has(id_estado)
+  ) {
+    throw error(
+      400,
+      'campoInvalido',
+      { campo: 'id_estado', detalle: msg('noEncontrado', { entidad: 'Estado' }) },
+      'id_estado',
+    );
+  }
+  const hay = await categoriasExistentes(ctx.db.kysely, categorias);
+  const falta = categorias.find((x) => !hay.has(x));
+  if (falta !== undefined) {
+    throw error(
+      400,
+      'campoInvalido',
+      { campo: 'categorias', detalle: msg('categoriaDesconocida', { categoria: falta }) },
+      'categorias',
+    );
+  }
+  return { id_estado, categorias: [...new Set(categorias)] };
+}
+
+/** Creates the job row (audited) and starts it in the background; returns its id. */
+export async function iniciarImportacion(
+  ctx: Contexto,
+  sesion: Sesion | null,
+  a: {
+    ruta: string;
+    archivo: string;
+    tipo: TipoArchivo;
+    id_estado?: number;
+    categorias: number[];
+    borrarAlTerminar?: boolean;
+  },
+): Promise<{ id_importacion: number; terminada: Promise<void> }> {
+  const quien =
+    sesion && sesion.id_usuario > 0
+      ? { id_usuario: sesion.id_usuario, usuario: sesion.usuario }
+      : null;
+  const id_importacion = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const id = await jobs.crearImportacion(trx, a.archivo.slice(0, 255), quien?.id_usuario ?? null);
+    await auditar(trx, quien, 'importar', 'importacion', id, {
+      archivo: a.archivo,
+      estatus: 'en_proceso',
+    });
+    return id;
+  });
+  const terminada = ejecutarImportacion(ctx, { id_importacion, quien, ...a });
+  return { id_importacion, terminada };
+}
+
+/** Receives a multipart upload (field `file`, optional `id_estado` and `categorias`), writes the
+ * file under DATA_DIR/importaciones and starts the job. */
+export async function recibirImportacion(
+  ctx: Contexto,
+  sesion: Sesion,
+  req: FastifyRequest,
+): Promise<number> {
+  if (!req.isMultipart()) throw error(400, 'archivoObligatorio', undefined, 'file');
+  const dir = path.join(ctx.config.dataDir, 'importaciones');
+  await fs.promises.mkdir(dir, { recursive: true });
+  let archivo: { ruta: string; nombre: string; tipo: TipoArchivo } | undefined;
+  const campos: Record<string, string> = {};
+  try {
+    for await (const parte of req.parts()) {
+      if (parte.type !== 'file') {
+        campos[parte.fieldname] = String(parte.value);
+        continue;
+      }
+      if (parte.fieldname !== 'file' || archivo) {
+        parte.file.resume();
+        continue;
+      }
+      const ext = path.extname(parte.filename ?? '').toLowerCase();
+      const tipo: TipoArchivo | undefined =
+        ext === '.csv' || ext === '.txt' ? 'csv' : ext === '.xlsx' ? 'xlsx' : undefined;
+      if (!tipo) {
+        parte.file.resume();
+        throw error(400, 'formatoImportacion', undefined, 'file');
+      }
+      archivo = {
+        ruta: path.join(dir, `${crypto.randomUUID()}${ext}`),
+        nombre: parte.filename,
+        tipo,
+      };
+      await pipeline(parte.file, fs.createWriteStream(archivo.ruta));
+      if (parte.file.truncated)
+        throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION }, 'file');
+    }
+    if (!archivo) throw error(400, 'archivoObligatorio', undefined, 'file');
+    const defectos = await validarCampos(ctx, campos);
+    const { id_importacion } = await iniciarImportacion(ctx, sesion, {
+      ruta: archivo.ruta,
+      archivo: archivo.nombre,
+      tipo: archivo.tipo,
+      ...defectos,
+      borrarAlTerminar: true,
+    });
+    return id_importacion;
+  } catch (e) {
+    if (archivo) await fs.promises.rm(archivo.ruta, { force: true });
+    const codigo = (e as { code?: string }).code;
+    if (codigo === 'FST_REQ_FILE_TOO_LARGE')
+      throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION }, 'file');
+    if (
+      codigo === 'FST_FILES_LIMIT' ||
+      codigo === 'FST_PARTS_LIMIT' ||
+      codigo === 'FST_FIELDS_LIMIT'
+    ) {
+      throw error(400, 'peticionInvalida');
+    }
+    throw e;
+  }
+}
+
+/** The progress of a job, or 404. */
+export async function progreso(ctx: Contexto, id: number): Promise<Importacion> {
+  const j = await jobs.leerImportacion(ctx.db.kysely, id);
+  if (!j) throw error(404, 'noEncontrada', { entidad: 'Importación' });
+  const estatus = j.estatus === 'terminada' || j.estatus === 'fallida' ? j.estatus : 'en_proceso';
+  return {
+    status: 200,
+    id_importacion: j.id_importacion,
+    archivo: j.archivo,
+    estatus,
+    total: estatus === 'en_proceso' ? (totales.get(id) ?? null) : Number(j.procesadas),
+    procesadas: Number(j.procesadas),
+    insertadas: Number(j.insertadas),
+    duplicadas: Number(j.duplicadas),
+    con_error: Number(j.con_error),
+    errores: j.errores ? (JSON.parse(j.errores) as Importacion['errores']) : [],
+    mensaje: j.mensaje,
+  };
+}

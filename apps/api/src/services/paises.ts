@@ -1,0 +1,208 @@
+import type { CategoriaBody, EstadoBody, PaisBody } from '@pregon/contract/api/paises';
+import { msg } from '@pregon/contract/messages';
+import type { Contexto } from '../contexto.ts';
+import type { Sesion } from '../auth/tokens.ts';
+import { esViolacionLlaveForanea, esViolacionUnica } from '../db/database.ts';
+import { error, HttpError } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import * as repo from '../repositories/paises.ts';
+
+// Countries, states and categories: uniqueness and "still in use" become 409 in Spanish.
+
+/** Runs a write; a unique violation becomes 409 'Ya existe …', a foreign-key one 409 'en uso'. */
+export async function conConflictos<T>(
+  hacer: () => Promise<T>,
+  duplicado: () => HttpError,
+  enUso: () => HttpError = () => error(409, 'enUso', { entidad: 'el registro' }),
+): Promise<T> {
+  try {
+    return await hacer();
+  } catch (e) {
+    if (esViolacionUnica(e)) throw duplicado();
+    if (esViolacionLlaveForanea(e)) throw enUso();
+    throw e;
+  }
+}
+
+const paisDuplicado = (b: PaisBody) => () =>
+  error(
+    409,
+    'duplicado',
+    { entidad: 'un país', campo: 'pais o codigo_iso', valor: `${b.pais} / ${b.codigo_iso}` },
+    'pais',
+  );
+const estadoDuplicado = (b: EstadoBody) => () =>
+  error(
+    409,
+    'duplicado',
+    { entidad: 'un estado en ese país', campo: 'estado', valor: b.estado },
+    'estado',
+  );
+const categoriaDuplicada = (b: CategoriaBody) => () =>
+  error(
+    409,
+    'duplicado',
+    { entidad: 'una categoría', campo: 'categoria', valor: b.categoria },
+    'categoria',
+  );
+
+const paisNoEncontrado = () => error(404, 'noEncontrado', { entidad: 'País' });
+const estadoNoEncontrado = () => error(404, 'noEncontrado', { entidad: 'Estado' });
+const categoriaNoEncontrada = () => error(404, 'noEncontrada', { entidad: 'Categoría' });
+
+/** A country with its states, or 404. */
+export async function leerPais(ctx: Contexto, id: number) {
+  const k = ctx.db.kysely;
+  const pais = await repo.leerPais(k, id);
+  if (!pais) throw paisNoEncontrado();
+  return { ...pais, estados: await repo.listarEstados(k, id) };
+}
+
+/** Creates a country. */
+export function crearPais(ctx: Contexto, sesion: Sesion, b: PaisBody): Promise<number> {
+  return conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        const id = await repo.insertarPais(trx, b);
+        await auditar(trx, sesion, 'crear', 'pais', id, b);
+        return id;
+      }),
+    paisDuplicado(b),
+  );
+}
+
+/** Changes a country, or 404. */
+export function modificarPais(
+  ctx: Contexto,
+  sesion: Sesion,
+  id: number,
+  b: PaisBody,
+): Promise<void> {
+  return conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        if ((await repo.actualizarPais(trx, id, b)) === 0) throw paisNoEncontrado();
+        await auditar(trx, sesion, 'modificar', 'pais', id, b);
+      }),
+    paisDuplicado(b),
+  );
+}
+
+/** Deletes a country without states; 409 naming it while it has any. */
+export async function eliminarPais(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const pais = await repo.leerPais(trx, id);
+    if (!pais) throw paisNoEncontrado();
+    const n = await repo.contarEstadosDePais(trx, id);
+    const enUso = () => error(409, 'paisConEstados', { pais: pais.pais, n });
+    if (n > 0) throw enUso();
+    await conConflictos(() => repo.borrarPais(trx, id), enUso, enUso);
+    await auditar(trx, sesion, 'eliminar', 'pais', id, { pais: pais.pais });
+  });
+}
+
+async function exigirPais(ctx: Contexto, idPais: number) {
+  if (!(await repo.leerPais(ctx.db.kysely, idPais))) {
+    throw error(
+      400,
+      'campoInvalido',
+      { campo: 'id_pais', detalle: msg('noEncontrado', { entidad: 'País' }) },
+      'id_pais',
+    );
+  }
+}
+
+/** Creates a state of an existing country. */
+export async function crearEstado(ctx: Contexto, sesion: Sesion, b: EstadoBody): Promise<number> {
+  await exigirPais(ctx, b.id_pais);
+  return conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        const id = await repo.insertarEstado(trx, b);
+        await auditar(trx, sesion, 'crear', 'estado', id, b);
+        return id;
+      }),
+    estadoDuplicado(b),
+  );
+}
+
+/** Changes a state, or 404. */
+export async function modificarEstado(
+  ctx: Contexto,
+  sesion: Sesion,
+  id: number,
+  b: EstadoBody,
+): Promise<void> {
+  await exigirPais(ctx, b.id_pais);
+  await conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        if ((await repo.actualizarEstado(trx, id, b)) === 0) throw estadoNoEncontrado();
+        await auditar(trx, sesion, 'modificar', 'estado', id, b);
+      }),
+    estadoDuplicado(b),
+  );
+}
+
+/** Deletes a state no phone or exercise uses; 409 naming it and its uses otherwise. */
+export async function eliminarEstado(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const estado = await repo.leerEstado(trx, id);
+    if (!estado) throw estadoNoEncontrado();
+    const uso = await repo.usoDeEstado(trx, id);
+    const enUso = () => error(409, 'estadoEnUso', { estado: estado.estado, ...uso });
+    if (uso.telefonos > 0 || uso.ejercicios > 0) throw enUso();
+    await conConflictos(() => repo.borrarEstado(trx, id), enUso, enUso);
+    await auditar(trx, sesion, 'eliminar', 'estado', id, { estado: estado.estado });
+  });
+}
+
+/** Creates a category. */
+export function crearCategoria(ctx: Contexto, sesion: Sesion, b: CategoriaBody): Promise<number> {
+  return conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        const id = await repo.insertarCategoria(trx, b.categoria);
+        await auditar(trx, sesion, 'crear', 'categoria', id, b);
+        return id;
+      }),
+    categoriaDuplicada(b),
+  );
+}
+
+/** Renames a category, or 404. */
+export function modificarCategoria(
+  ctx: Contexto,
+  sesion: Sesion,
+  id: number,
+  b: CategoriaBody,
+): Promise<void> {
+  return conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        if ((await repo.actualizarCategoria(trx, id, b.categoria)) === 0)
+          throw categoriaNoEncontrada();
+        await auditar(trx, sesion, 'modificar', 'categoria', id, b);
+      }),
+    categoriaDuplicada(b),
+  );
+}
+
+/** Deletes a category no phone or exercise uses; 409 naming it and its uses otherwise. */
+export async function eliminarCategoria(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const cat = await repo.leerCategoria(trx, id);
+    if (!cat) throw categoriaNoEncontrada();
+    const uso = await repo.usoDeCategoria(trx, id);
+    const enUso = () => error(409, 'categoriaEnUso', { categoria: cat.categoria, ...uso });
+    if (uso.telefonos > 0 || uso.ejercicios > 0) throw enUso();
+    await conConflictos(() => repo.borrarCategoria(trx, id), enUso, enUso);
+    await auditar(trx, sesion, 'eliminar', 'categoria', id, { categoria: cat.categoria });
+  });
+}
+
+/** The 'Registro eliminado' / 'Cambios guardados' success bodies. */
+export const ok = (clave: 'cambiosGuardados' | 'registroEliminado') => ({
+  status: 200 as const,
+  mensaje: msg(clave),
+});

@@ -1,0 +1,200 @@
+import type {
+  CrearTelefonoBody,
+  ModificarTelefonoBody,
+  TelefonoDetalle,
+} from '@pregon/contract/api/telefonos';
+import { MAX_TELEFONOS_LISTA } from '@pregon/contract/api/telefonos';
+import { msg } from '@pregon/contract/messages';
+import { normalizarTelefono } from '@pregon/contract/rules/phone';
+import type { Contexto } from '../contexto.ts';
+import type { Sesion } from '../auth/tokens.ts';
+import { ahora } from '../db/database.ts';
+import { error, noEncontrado } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import { categoriasExistentes, estadosExistentes } from '../repositories/paises.ts';
+import * as repo from '../repositories/telefonos.ts';
+import { conConflictos } from './paises.ts';
+
+// The phone directory, one phone at a time. Numbers are stored in the contract's canonical form.
+// Deleting a phone never touches exercises: each recipient row (ejercicio_detalle) keeps its own
+// copy of telefono and nombre, and its id_telefono is informative only (no foreign key).
+
+/** Mexican national numbers already in canonical form (libphonenumber's MX pattern is [2-9]\d{9}). */
+export const CANONICO_MX = /^[2-9]\d{9}$/;
+
+/** The stored form of a number, or a Spanish reason; canonical 10-digit input skips libphonenumber. */
+export function canonico(
+  texto: string,
+): { ok: true; telefono: string } | { ok: false; motivo: string } {
+  if (CANONICO_MX.test(texto)) return { ok: true, telefono: texto };
+  const r = normalizarTelefono(texto);
+  if (!r.ok) return r;
+  return { ok: true, telefono: r.pais === 'MX' ? r.nacional : r.e164 };
+}
+
+function exigirNumero(texto: string): string {
+  const r = canonico(texto);
+  if (!r.ok)
+    throw error(400, 'campoInvalido', { campo: 'telefono', detalle: r.motivo }, 'telefono');
+  return r.telefono;
+}
+
+async function exigirReferencias(
+  ctx: Contexto,
+  id_estado: number | undefined,
+  categorias: number[] | undefined,
+) {
+  const k = ctx.db.kysely;
+  if (id_estado !== undefined && !(await estadosExistentes(k, [id_estado])).has(id_estado)) {
+    throw error(
+      400,
+      'campoInvalido',
+      { campo: 'id_estado', detalle: msg('noEncontrado', { entidad: 'Estado' }) },
+      'id_estado',
+    );
+  }
+  if (categorias && categorias.length > 0) {
+    const hay = await categoriasExistentes(k, categorias);
+    const falta = categorias.find((c) => !hay.has(c));
+    if (falta !== undefined) {
+      throw error(
+        400,
+        'campoInvalido',
+        { campo: 'categorias', detalle: msg('categoriaDesconocida', { categoria: falta }) },
+        'categorias',
+      );
+    }
+  }
+}
+
+const duplicado = (telefono: string) => () =>
+  error(409, 'telefonoDuplicado', { telefono }, 'telefono');
+
+/** Registers a phone and its category links in one transaction; 409 when the number exists. */
+export async function crear(ctx: Contexto, sesion: Sesion, b: CrearTelefonoBody): Promise<number> {
+  const telefono = exigirNumero(b.telefono);
+  const categorias = [...new Set(b.categorias)];
+  await exigirReferencias(ctx, b.id_estado, categorias);
+  return conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        const id = await repo.insertarTelefono(trx, {
+          telefono,
+          nombre: b.nombre,
+          id_estado: b.id_estado,
+          creado: ahora(),
+        });
+        await repo.vincular(trx, id, categorias);
+        await auditar(trx, sesion, 'crear', 'telefono', id, {
+          telefono,
+          id_estado: b.id_estado,
+          categorias,
+        });
+        return id;
+      }),
+    duplicado(telefono),
+  );
+}
+
+/** Links a phone to a category; linking twice is not an error. */
+export async function vincular(
+  ctx: Contexto,
+  sesion: Sesion,
+  id_telefono: number,
+  id_categoria: number,
+) {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    if (!(await repo.leerTelefono(trx, id_telefono))) throw noEncontrado('Teléfono');
+    if (!(await categoriasExistentes(trx, [id_categoria])).has(id_categoria)) {
+      throw error(404, 'noEncontrada', { entidad: 'Categoría' });
+    }
+    await repo.vincular(trx, id_telefono, [id_categoria]);
+    await auditar(trx, sesion, 'modificar', 'telefono', id_telefono, { id_categoria });
+  });
+}
+
+/** Changes a phone; `categorias` replaces its links. */
+export async function modificar(
+  ctx: Contexto,
+  sesion: Sesion,
+  id: number,
+  b: ModificarTelefonoBody,
+) {
+  const telefono = b.telefono === undefined ? undefined : exigirNumero(b.telefono);
+  const categorias = b.categorias && [...new Set(b.categorias)];
+  await exigirReferencias(ctx, b.id_estado, categorias);
+  await conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        if (!(await repo.leerTelefono(trx, id))) throw noEncontrado('Teléfono');
+        const cambios = {
+          ...(telefono !== undefined ? { telefono } : {}),
+          ...(b.nombre !== undefined ? { nombre: b.nombre || null } : {}),
+          ...(b.id_estado !== undefined ? { id_estado: b.id_estado } : {}),
+        };
+        if (Object.keys(cambios).length > 0) await repo.actualizarTelefono(trx, id, cambios);
+        if (categorias) {
+          await repo.desvincularTodas(trx, id);
+          await repo.vincular(trx, id, categorias);
+        }
+        await auditar(trx, sesion, 'modificar', 'telefono', id, {
+          ...cambios,
+          ...(categorias ? { categorias } : {}),
+        });
+      }),
+    duplicado(telefono ?? ''),
+  );
+}
+
+/** Deletes a phone from the directory (exercises keep their own copy). */
+export async function eliminar(ctx: Contexto, sesion: Sesion, id: number) {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const t = await repo.leerTelefono(trx, id);
+    if (!t) throw noEncontrado('Teléfono');
+    await repo.borrarTelefono(trx, id);
+    await auditar(trx, sesion, 'eliminar', 'telefono', id, { telefono: t.telefono });
+  });
+}
+
+/** The phones of a state holding any of the categories: a page (or the first MAX_TELEFONOS_LISTA)
+ * and the total. No categories select nothing. */
+export async function seleccion(
+  ctx: Contexto,
+  estado: number,
+  f: { categorias?: string; limit?: number; offset?: number; q?: string },
+) {
+  const categorias = (f.categorias ?? '')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
+  if (categorias.length === 0) return { filas: [], total: 0 };
+  const filtro = { estado, categorias, q: f.q };
+  const k = ctx.db.kysely;
+  const [total, filas] = await Promise.all([
+    repo.contar(k, filtro),
+    repo.buscar(k, filtro, f.limit ?? MAX_TELEFONOS_LISTA, f.offset ?? 0),
+  ]);
+  return { filas, total };
+}
+
+/** One page of the directory with each phone's categories. */
+export async function buscar(
+  ctx: Contexto,
+  f: { q?: string; estado?: number; categoria?: number; page: number; size: number },
+): Promise<{ data: TelefonoDetalle[]; total: number }> {
+  const k = ctx.db.kysely;
+  const filtro = {
+    q: f.q,
+    estado: f.estado,
+    ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
+  };
+  const [total, filas] = await Promise.all([
+    repo.contar(k, filtro),
+    repo.buscar(k, filtro, f.size, (f.page - 1) * f.size),
+  ]);
+  const cats = await repo.categoriasDe(
+    k,
+    filas.map((t) => t.id_telefono),
+  );
+  return { data: filas.map((t) => ({ ...t, categorias: cats.get(t.id_telefono) ?? [] })), total };
+}

@@ -1,0 +1,140 @@
+import type {
+  CrearUsuarioBody,
+  ModificarUsuarioBody,
+  UsuarioVista,
+} from '@pregon/contract/api/usuarios';
+import { ROL_ADMINISTRADOR, RolSchema } from '@pregon/contract/constants';
+import type { Transaction, Updateable } from 'kysely';
+import type { Contexto } from '../contexto.ts';
+import type { Sesion } from '../auth/tokens.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { ahora } from '../db/database.ts';
+import type { DB, UsuariosTable } from '../db/schema.ts';
+import { error, noEncontrado, prohibido } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import * as repo from '../repositories/usuarios.ts';
+import { conConflictos } from './paises.ts';
+
+// Users: administrators manage everyone; anyone manages their own nombre, correo and password.
+// The last active administrator always survives. Passwords are hashed and never returned or audited.
+
+const esAdmin = (s: Sesion) => s.role.includes(ROL_ADMINISTRADOR);
+
+/** Presents a user row on the wire (roles as a list, activo as a boolean). */
+export function vista(u: {
+  id_usuario: number;
+  usuario: string;
+  nombre: string;
+  correo: string | null;
+  roles: string;
+  activo: number;
+  creado: number;
+}): UsuarioVista {
+  const role = u.roles
+    .split(',')
+    .map((r) => RolSchema.safeParse(r.trim()))
+    .flatMap((r) => (r.success ? [r.data] : []));
+  return {
+    id_usuario: u.id_usuario,
+    usuario: u.usuario,
+    nombre: u.nombre,
+    correo: u.correo,
+    role,
+    activo: u.activo === 1,
+    creado: Number(u.creado),
+  };
+}
+
+const duplicado = (usuario: string) => () =>
+  error(409, 'duplicado', { entidad: 'un usuario', campo: 'usuario', valor: usuario }, 'usuario');
+
+/** Every user (administrators only, checked by the route's access level). */
+export async function listar(ctx: Contexto): Promise<UsuarioVista[]> {
+  return (await repo.listarUsuarios(ctx.db.kysely)).map(vista);
+}
+
+/** One user: administrators read anyone, others only themselves (403). */
+export async function leer(ctx: Contexto, sesion: Sesion, id: number): Promise<UsuarioVista> {
+  if (!esAdmin(sesion) && sesion.id_usuario !== id) throw prohibido();
+  const u = await repo.leerUsuario(ctx.db.kysely, id);
+  if (!u) throw noEncontrado('Usuario');
+  return vista(u);
+}
+
+/** Creates a user with an argon2id hash of the password. */
+export async function crear(ctx: Contexto, sesion: Sesion, b: CrearUsuarioBody): Promise<number> {
+  const password_hash = await hashPassword(b.password);
+  const roles = [...new Set(b.role)].join(',');
+  return conConflictos(
+    () =>
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        const id = await repo.insertarUsuario(trx, {
+          usuario: b.usuario,
+          nombre: b.nombre,
+          correo: b.correo,
+          password_hash,
+          roles,
+          activo: b.activo ? 1 : 0,
+          creado: ahora(),
+        });
+        await auditar(trx, sesion, 'crear', 'usuario', id, {
+          usuario: b.usuario,
+          role: b.role,
+          activo: b.activo,
+        });
+        return id;
+      }),
+    duplicado(b.usuario),
+  );
+}
+
+/** Throws 409 when `id` is the last active administrator and would stop being one. */
+async function protegerUltimoAdmin(trx: Transaction<DB>, id: number) {
+  const admins = await repo.administradoresActivos(trx);
+  if (admins.includes(id) && admins.length === 1) throw error(409, 'ultimoAdministrador');
+}
+
+/** Changes a user. Non-administrators may change only their own nombre, correo and password. */
+export async function modificar(
+  ctx: Contexto,
+  sesion: Sesion,
+  id: number,
+  b: ModificarUsuarioBody,
+): Promise<void> {
+  const admin = esAdmin(sesion);
+  if (!admin && (sesion.id_usuario !== id || b.role !== undefined || b.activo !== undefined))
+    throw prohibido();
+  const cambios: Updateable<UsuariosTable> = {};
+  if (b.nombre !== undefined) cambios.nombre = b.nombre;
+  if (b.correo !== undefined) cambios.correo = b.correo;
+  if (b.role !== undefined) cambios.roles = [...new Set(b.role)].join(',');
+  if (b.activo !== undefined) cambios.activo = b.activo ? 1 : 0;
+  if (b.password !== undefined) cambios.password_hash = await hashPassword(b.password);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const actual = await repo.leerUsuario(trx, id);
+    if (!actual) throw noEncontrado('Usuario');
+    const dejaDeSerAdmin =
+      b.activo === false || (b.role !== undefined && !b.role.includes(ROL_ADMINISTRADOR));
+    if (dejaDeSerAdmin) await protegerUltimoAdmin(trx, id);
+    if (Object.keys(cambios).length > 0) await repo.actualizarUsuario(trx, id, cambios);
+    const { password: _omitida, ...auditado } = b;
+    await auditar(trx, sesion, 'modificar', 'usuario', id, {
+      ...auditado,
+      ...(b.password !== undefined ? { password_cambiada: true } : {}),
+    });
+  });
+}
+
+/** Deletes a user; never the last active administrator, never one who created exercises (409). */
+export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const actual = await repo.leerUsuario(trx, id);
+    if (!actual) throw noEncontrado('Usuario');
+    await protegerUltimoAdmin(trx, id);
+    const n = await repo.ejerciciosCreados(trx, id);
+    const enUso = () => error(409, 'usuarioEnUso', { usuario: actual.usuario, n });
+    if (n > 0) throw enUso();
+    await conConflictos(() => repo.borrarUsuario(trx, id), enUso, enUso);
+    await auditar(trx, sesion, 'eliminar', 'usuario', id, { usuario: actual.usuario });
+  });
+}

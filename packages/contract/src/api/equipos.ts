@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ProtocoloSchema } from '../constants.ts';
+import { msg } from '../messages.ts';
+import { endpoint } from './endpoint.ts';
+import { OkSchema, texto } from './comun.ts';
+import { IdParamsSchema } from './paises.ts';
+
+// Devices (ARCHITECTURE 3). Credentials are write-only: stored as JSON, never returned;
+// responses say only whether the device has them.
+
+/** Credentials of a device: e.g. {usuario, password} (SMPP, AMI) or {token} (WhatsApp). */
+export const CredencialesSchema = z.record(z.string().min(1).max(64), z.string().max(4000));
+
+/** A device as read. `ultimo_contacto` is epoch milliseconds or null. */
+export const EquipoSchema = z.object({
+  id_equipo: z.number(),
+  alias: z.string(),
+  serial: z.string(),
+  url: z.string(),
+  protocolo: ProtocoloSchema,
+  puertos: z.number(),
+  tasa: z.number(),
+  tiene_credenciales: z.boolean(),
+  descripcion: z.string().nullable(),
+  activo: z.boolean(),
+  ultimo_contacto: z.number().nullable(),
+  marcado: z.string().nullable(),
+});
+/** A device. */
+export type EquipoVista = z.infer<typeof EquipoSchema>;
+
+const marcado = z
+  .string()
+  .trim()
+  .max(200)
+  .refine((m) => m.includes('{telefono}'), { message: msg('marcadoInvalido') });
+
+/** Body of POST /equipos/. `marcado` applies to 'asterisk' only (default MARCADO_DEFECTO). */
+export const CrearEquipoBodySchema = z.object({
+  alias: texto(100),
+  serial: z.string().trim().max(100).default(''),
+  url: z.string().trim().max(500).default(''),
+  protocolo: ProtocoloSchema,
+  puertos: z.number().int().min(1).max(1000).default(1),
+  tasa: z.number().positive().max(10000).default(10),
+  credenciales: CredencialesSchema.nullish(),
+  descripcion: z.string().trim().max(2000).nullish(),
+  activo: z.boolean().default(true),
+  marcado: marcado.nullish(),
+});
+/** A device to create. */
+export type CrearEquipoBody = z.infer<typeof CrearEquipoBodySchema>;
+
+/** Body of PUT /equipos/{id}/: fields present are changed; without `credenciales` the stored
+ * ones are kept, `credenciales: null` removes them. */
+export const ModificarEquipoBodySchema = z.object({
+  alias: texto(100).optional(),
+  serial: z.string().trim().max(100).optional(),
+  url: z.string().trim().max(500).optional(),
+  protocolo: ProtocoloSchema.optional(),
+  puertos: z.number().int().min(1).max(1000).optional(),
+  tasa: z.number().positive().max(10000).optional(),
+  credenciales: CredencialesSchema.nullable().optional(),
+  descripcion: z.string().trim().max(2000).nullable().optional(),
+  activo: z.boolean().optional(),
+  marcado: marcado.nullable().optional(),
+});
+/** A change to a device. */
+export type ModificarEquipoBody = z.infer<typeof ModificarEquipoBodySchema>;
+
+/** GET /equipos/?q=&protocolo=&activo= */
+export const listarEquipos = endpoint({
+  method: 'GET',
+  path: '/equipos/',
+  acceso: 'lectura',
+  etiqueta: 'equipos',
+  resumen: 'Lista los equipos; q busca en alias, serial y url',
+  query: z.object({
+    q: z.string().max(200).optional(),
+    protocolo: ProtocoloSchema.optional(),
+    activo: z.enum(['0', '1']).optional(),
+  }),
+  respuesta: z.object({ status: z.literal(200), data: z.array(EquipoSchema) }),
+});
+
+/** POST /equipos/ */
+export const crearEquipo = endpoint({
+  method: 'POST',
+  path: '/equipos/',
+  acceso: 'escritura',
+  etiqueta: 'equipos',
+  resumen: 'Crea un equipo',
+  body: CrearEquipoBodySchema,
+  respuesta: z.object({ status: z.literal(200), id_equipo: z.number() }),
+});
+
+/** GET /equipos/{id}/ */
+export const leerEquipo = endpoint({
+  method: 'GET',
+  path: '/equipos/:id/',
+  acceso: 'lectura',
+  etiqueta: 'equipos',
+  resumen: 'Un equipo (sin credenciales)',
+  params: IdParamsSchema,
+  respuesta: z.object({ status: z.literal(200), data: EquipoSchema }),
+});
+
+/** PUT /equipos/{id}/ */
+export const modificarEquipo = endpoint({
+  method: 'PUT',
+  path: '/equipos/:id/',
+  acceso: 'escritura',
+  etiqueta: 'equipos',
+  resumen: 'Modifica un equipo; sin credenciales conserva las guardadas',
+  params: IdParamsSchema,
+  body: ModificarEquipoBodySchema,
+  respuesta: OkSchema,
+});
+
+/** DELETE /equipos/{id}/: 409 while an exercise uses it. */
+export const eliminarEquipo = endpoint({
+  method: 'DELETE',
+  path: '/equipos/:id/',
+  acceso: 'escritura',
+  etiqueta: 'equipos',
+  resumen: 'Elimina un equipo que ningún ejercicio usa (409 si está en uso)',
+  params: IdParamsSchema,
+  respuesta: OkSchema,
+});

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { IdSchema, OkSchema, texto } from './comun.ts';
+
+// Countries, states and categories (ARCHITECTURE 3, calls the SPEC leaves "not shown").
+
+/** Path params of every `/{recurso}/{id}/` call. */
+export const IdParamsSchema = z.object({ id: IdSchema });
+
+/** A state as read. */
+export const EstadoSchema = z.object({
+  id_estado: z.number(),
+  estado: z.string(),
+  id_pais: z.number(),
+  pais: z.string().optional(),
+});
+/** A state. */
+export type Estado = z.infer<typeof EstadoSchema>;
+
+/** A country as read; `estados` only in GET /paises/{id}/. */
+export const PaisSchema = z.object({
+  id_pais: z.number(),
+  pais: z.string(),
+  codigo_iso: z.string(),
+  prefijo: z.string(),
+  estados: z.array(EstadoSchema).optional(),
+});
+/** A country. */
+export type Pais = z.infer<typeof PaisSchema>;
+
+/** Body of POST /paises/ and PUT /paises/{id}/: ISO 3166-1 alpha-2 code and calling prefix. */
+export const PaisBodySchema = z.object({
+  pais: texto(100),
+  codigo_iso: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'dos letras (ISO 3166-1), por ejemplo MX'),
+  prefijo: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{1,4}$/, 'de 1 a 4 dígitos, por ejemplo 52')
+    .transform((p) => p.replace(/^\+/, '')),
+});
+/** A country to create or change. */
+export type PaisBody = z.infer<typeof PaisBodySchema>;
+
+/** Body of POST /estados/ and PUT /estados/{id}/. */
+export const EstadoBodySchema = z.object({ estado: texto(100), id_pais: IdSchema });
+/** A state to create or change. */
+export type EstadoBody = z.infer<typeof EstadoBodySchema>;
+
+/** A category as read, with how many phones hold it. */
+export const CategoriaSchema = z.object({
+  id_categoria: z.number(),
+  categoria: z.string(),
+  telefonos: z.number(),
+});
+/** A category. */
+export type Categoria = z.infer<typeof CategoriaSchema>;
+
+/** Body of POST /categorias/ and PUT /categorias/{id}/. */
+export const CategoriaBodySchema = z.object({ categoria: texto(100) });
+/** A category to create or change. */
+export type CategoriaBody = z.infer<typeof CategoriaBodySchema>;
+
+/** GET /paises/ */
+export const listarPaises = endpoint({
+  method: 'GET',
+  path: '/paises/',
+  acceso: 'lectura',
+  etiqueta: 'paises',
+  resumen: 'Lista los países',
+  respuesta: z.object({ status: z.literal(200), data: z.array(PaisSchema) }),
+});
+
+/** POST /paises/ */
+export const crearPais = endpoint({
+  method: 'POST',
+  path: '/paises/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Crea un país; nombre y código ISO únicos (409 si ya existen)',
+  body: PaisBodySchema,
+  respuesta: z.object({ status: z.literal(200), id_pais: z.number() }),
+});
+
+/** GET /paises/{id}/ with its states. */
+export const leerPais = endpoint({
+  method: 'GET',
+  path: '/paises/:id/',
+  acceso: 'lectura',
+  etiqueta: 'paises',
+  resumen: 'Un país con sus estados',
+  params: IdParamsSchema,
+  respuesta: z.object({ status: z.literal(200), data: PaisSchema }),
+});
+
+/** PUT /paises/{id}/ */
+export const modificarPais = endpoint({
+  method: 'PUT',
+  path: '/paises/:id/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Modifica un país',
+  params: IdParamsSchema,
+  body: PaisBodySchema,
+  respuesta: OkSchema,
+});
+
+/** DELETE /paises/{id}/: 409 while the country has states. */
+export const eliminarPais = endpoint({
+  method: 'DELETE',
+  path: '/paises/:id/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Elimina un país sin estados (409 si aún tiene estados)',
+  params: IdParamsSchema,
+  respuesta: OkSchema,
+});
+
+/** GET /estados/?id_pais= */
+export const listarEstados = endpoint({
+  method: 'GET',
+  path: '/estados/',
+  acceso: 'lectura',
+  etiqueta: 'paises',
+  resumen: 'Lista los estados, opcionalmente de un país',
+  query: z.object({ id_pais: IdSchema.optional() }),
+  respuesta: z.object({ status: z.literal(200), data: z.array(EstadoSchema) }),
+});
+
+/** POST /estados/ */
+export const crearEstado = endpoint({
+  method: 'POST',
+  path: '/estados/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Crea un estado de un país; nombre único dentro del país',
+  body: EstadoBodySchema,
+  respuesta: z.object({ status: z.literal(200), id_estado: z.number() }),
+});
+
+/** PUT /estados/{id}/ */
+export const modificarEstado = endpoint({
+  method: 'PUT',
+  path: '/estados/:id/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Modifica un estado',
+  params: IdParamsSchema,
+  body: EstadoBodySchema,
+  respuesta: OkSchema,
+});
+
+/** DELETE /estados/{id}/: 409 while phones or exercises use it. */
+export const eliminarEstado = endpoint({
+  method: 'DELETE',
+  path: '/estados/:id/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Elimina un estado sin teléfonos ni ejercicios (409 si está en uso)',
+  params: IdParamsSchema,
+  respuesta: OkSchema,
+});
+
+/** GET /categorias/ with phone counts. */
+export const listarCategorias = endpoint({
+  method: 'GET',
+  path: '/categorias/',
+  acceso: 'lectura',
+  etiqueta: 'paises',
+  resumen: 'Lista las categorías con el número de teléfonos de cada una',
+  respuesta: z.object({ status: z.literal(200), data: z.array(CategoriaSchema) }),
+});
+
+/** POST /categorias/ */
+export const crearCategoria = endpoint({
+  method: 'POST',
+  path: '/categorias/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Crea una categoría; nombre único',
+  body: CategoriaBodySchema,
+  respuesta: z.object({ status: z.literal(200), id_categoria: z.number() }),
+});
+
+/** PUT /categorias/{id}/ */
+export const modificarCategoria = endpoint({
+  method: 'PUT',
+  path: '/categorias/:id/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Renombra una categoría',
+  params: IdParamsSchema,
+  body: CategoriaBodySchema,
+  respuesta: OkSchema,
+});
+
+/** DELETE /categorias/{id}/: 409 while phones or exercises use it. */
+export const eliminarCategoria = endpoint({
+  method: 'DELETE',
+  path: '/categorias/:id/',
+  acceso: 'escritura',
+  etiqueta: 'paises',
+  resumen: 'Elimina una categoría sin teléfonos ni ejercicios (409 si está en uso)',
+  params: IdParamsSchema,
+  respuesta: OkSchema,
+});

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { IdSchema, OkSchema } from './comun.ts';
+import { IdParamsSchema } from './paises.ts';
+
+// Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
+// 10 national digits for Mexico, E.164 otherwise) and are unique.
+
+/** Most phones `GET /telefonos/{estado}/` returns in one response when no `limit` is given;
+ * `X-Total-Count` always carries the full count. */
+export const MAX_TELEFONOS_LISTA = 10_000;
+/** Largest page of `GET /telefonos/`. */
+export const MAX_TAMANO_PAGINA = 500;
+/** Largest accepted import file. */
+export const MAX_MB_IMPORTACION = 200;
+/** Row errors an import keeps (all are counted). */
+export const MAX_ERRORES_IMPORTACION = 1000;
+
+/** A list of category ids: an array of ids or the SPEC's comma-separated string ('1,2'). */
+export const ListaIdsSchema = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : typeof v === 'number'
+        ? [v]
+        : v,
+  z.array(IdSchema).max(1000),
+);
+
+/** A phone as listed by `GET /telefonos/{estado}/`. */
+export const TelefonoSchema = z.object({
+  id_telefono: z.number(),
+  telefono: z.string(),
+  nombre: z.string().nullable(),
+  id_estado: z.number().nullable(),
+  estado: z.string().nullable().optional(),
+});
+/** A phone. */
+export type Telefono = z.infer<typeof TelefonoSchema>;
+
+/** A phone with its categories, as `GET /telefonos/` pages them. */
+export const TelefonoDetalleSchema = TelefonoSchema.extend({
+  categorias: z.array(z.object({ id_categoria: z.number(), categoria: z.string() })),
+});
+/** A phone with its categories. */
+export type TelefonoDetalle = z.infer<typeof TelefonoDetalleSchema>;
+
+/** Body of POST /telefono/: the number as people write it; it is normalised by the server. */
+export const CrearTelefonoBodySchema = z.object({
+  telefono: z.string().trim().min(1).max(40),
+  nombre: z
+    .string()
+    .trim()
+    .max(200)
+    .nullish()
+    .transform((n) => n || null),
+  id_estado: IdSchema,
+  categorias: ListaIdsSchema.default([]),
+});
+/** A phone to create. */
+export type CrearTelefonoBody = z.infer<typeof CrearTelefonoBodySchema>;
+
+/** Body of PUT /telefono/{id}/: fields present are changed; `categorias` replaces the links. */
+export const ModificarTelefonoBodySchema = z.object({
+  telefono: z.string().trim().min(1).max(40).optional(),
+  nombre: z.string().trim().max(200).nullable().optional(),
+  id_estado: IdSchema.optional(),
+  categorias: ListaIdsSchema.optional(),
+});
+/** A change to a phone. */
+export type ModificarTelefonoBody = z.infer<typeof ModificarTelefonoBodySchema>;
+
+/** POST /telefono/ */
+export const crearTelefono = endpoint({
+  method: 'POST',
+  path: '/telefono/',
+  acceso: 'escritura',
+  etiqueta: 'telefonos',
+  resumen: 'Registra un teléfono (normalizado, único: 409 si ya existe) con sus categorías',
+  body: CrearTelefonoBodySchema,
+  respuesta: z.object({ status: z.literal(200), id_telefono: z.number() }),
+});
+
+/** POST /telefono/categoria/ (idempotent). */
+export const vincularCategoria = endpoint({
+  method: 'POST',
+  path: '/telefono/categoria/',
+  acceso: 'escritura',
+  etiqueta: 'telefonos',
+  resumen: 'Asigna una categoría a un teléfono (idempotente)',
+  body: z.object({ id_telefono: IdSchema, id_categoria: IdSchema }),
+  respuesta: OkSchema,
+});
+
+/** Query of GET /telefonos/{estado}/. */
+export const SeleccionQuerySchema = z.object({
+  categorias: z.string().max(10_000).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_TELEFONOS_LISTA).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  q: z.string().max(200).optional(),
+});
+
+/** GET /telefonos/{estado}/?categorias=1,2: a LIST of the distinct phones of the state holding any
+ * of the categories (none without categories). Total in the X-Total-Count header. */
+export const seleccionTelefonos = endpoint({
+  method: 'GET',
+  path: '/telefonos/:estado/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen: `Teléfonos de un estado con alguna de las categorías; lista (máximo ${MAX_TELEFONOS_LISTA} sin limit), total en X-Total-Count`,
+  params: z.object({ estado: IdSchema }),
+  query: SeleccionQuerySchema,
+  respuesta: z.array(TelefonoSchema),
+});
+
+/** Query of GET /telefonos/. */
+export const BuscarTelefonosQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  estado: IdSchema.optional(),
+  categoria: IdSchema.optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(MAX_TAMANO_PAGINA).default(10),
+});
+
+/** GET /telefonos/?q=&estado=&categoria=&page=&size= : server-side paging. */
+export const buscarTelefonos = endpoint({
+  method: 'GET',
+  path: '/telefonos/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen: 'Busca teléfonos con paginación en el servidor; cada uno con sus categorías',
+  query: BuscarTelefonosQuerySchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    data: z.array(TelefonoDetalleSchema),
+    total: z.number(),
+  }),
+});
+
+/** PUT /telefono/{id}/ */
+export const modificarTelefono = endpoint({
+  method: 'PUT',
+  path: '/telefono/:id/',
+  acceso: 'escritura',
+  etiqueta: 'telefonos',
+  resumen: 'Modifica un teléfono; categorias reemplaza sus categorías',
+  params: IdParamsSchema,
+  body: ModificarTelefonoBodySchema,
+  respuesta: OkSchema,
+});
+
+/** DELETE /telefono/{id}/: exercises keep their own copy of the number and name. */
+export const eliminarTelefono = endpoint({
+  method: 'DELETE',
+  path: '/telefono/:id/',
+  acceso: 'escritura',
+  etiqueta: 'telefonos',
+  resumen: 'Elimina un teléfono del directorio; los ejercicios que ya lo tienen conservan su copia',
+  params: IdParamsSchema,
+  respuesta: OkSchema,
+});
+
+/** Import job states. */
+export const ESTATUS_IMPORTACION = ['en_proceso', 'terminada', 'fallida'] as const;
+
+/** Progress of an import job. `total` is the estimated number of data rows (CSV) or null. */
+export const ImportacionSchema = z.object({
+  status: z.literal(200),
+  id_importacion: z.number(),
+  archivo: z.string(),
+  estatus: z.enum(ESTATUS_IMPORTACION),
+  total: z.number().nullable(),
+  procesadas: z.number(),
+  insertadas: z.number(),
+  duplicadas: z.number(),
+  con_error: z.number(),
+  errores: z.array(z.object({ fila: z.number(), motivo: z.string() })),
+  mensaje: z.string().nullable(),
+});
+/** Progress of an import job. */
+export type Importacion = z.infer<typeof ImportacionSchema>;
+
+/** POST /telefonos/importar/: multipart, field `file` (.csv or .xlsx, first row: telefono, nombre,
+ * estado, categorias); optional fields `id_estado` and `categorias` (comma-separated ids) are the
+ * defaults for rows without them. Answers at once; the job runs in the background. */
+export const importarTelefonos = endpoint({
+  method: 'POST',
+  path: '/telefonos/importar/',
+  acceso: 'escritura',
+  etiqueta: 'telefonos',
+  resumen:
+    'Importa teléfonos de un CSV o XLSX (multipart, campo file); responde de inmediato con id_importacion',
+  respuesta: z.object({ status: z.literal(200), id_importacion: z.number() }),
+});
+
+/** Fields of the import form besides the file. */
+export const ImportarCamposSchema = z.object({
+  id_estado: IdSchema.optional(),
+  categorias: ListaIdsSchema.default([]),
+});
+
+/** GET /telefonos/importar/{id}/ */
+export const progresoImportacion = endpoint({
+  method: 'GET',
+  path: '/telefonos/importar/:id/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen: 'Progreso de una importación',
+  params: IdParamsSchema,
+  respuesta: ImportacionSchema,
+});

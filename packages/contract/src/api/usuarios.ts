@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { RolSchema } from '../constants.ts';
+import { endpoint } from './endpoint.ts';
+import { OkSchema, texto } from './comun.ts';
+import { IdParamsSchema } from './paises.ts';
+
+// Users (ARCHITECTURE 3): administrators manage everyone; any user reads and changes their own
+// nombre, correo and password. The password is write-only and never returned.
+
+/** Minimum password length. */
+export const MIN_PASSWORD = 8;
+
+/** A password as written by a person: 8 to 256 characters. */
+export const PasswordSchema = z.string().min(MIN_PASSWORD).max(256);
+
+/** A user as read (never with the password). */
+export const UsuarioSchema = z.object({
+  id_usuario: z.number(),
+  usuario: z.string(),
+  nombre: z.string(),
+  correo: z.string().nullable(),
+  role: z.array(RolSchema),
+  activo: z.boolean(),
+  creado: z.number(),
+});
+/** A user. */
+export type UsuarioVista = z.infer<typeof UsuarioSchema>;
+
+const correo = z
+  .union([z.email().max(200), z.literal('')])
+  .nullish()
+  .transform((c) => c || null);
+
+/** Body of POST /usuarios/. */
+export const CrearUsuarioBodySchema = z.object({
+  usuario: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._@-]+$/, 'letras sin acento, dígitos, punto, guion, guion bajo o @'),
+  nombre: texto(200),
+  correo,
+  role: z.array(RolSchema).min(1).max(3),
+  activo: z.boolean().default(true),
+  password: PasswordSchema,
+});
+/** A user to create. */
+export type CrearUsuarioBody = z.infer<typeof CrearUsuarioBodySchema>;
+
+/** Body of PUT /usuarios/{id}/: every field optional; role and activo only for administrators;
+ * a password present is changed. */
+export const ModificarUsuarioBodySchema = z.object({
+  nombre: texto(200).optional(),
+  correo,
+  role: z.array(RolSchema).min(1).max(3).optional(),
+  activo: z.boolean().optional(),
+  password: PasswordSchema.optional(),
+});
+/** A change to a user. */
+export type ModificarUsuarioBody = z.infer<typeof ModificarUsuarioBodySchema>;
+
+/** GET /usuarios/ */
+export const listarUsuarios = endpoint({
+  method: 'GET',
+  path: '/usuarios/',
+  acceso: 'admin',
+  etiqueta: 'usuarios',
+  resumen: 'Lista los usuarios (solo administradores)',
+  respuesta: z.object({ status: z.literal(200), data: z.array(UsuarioSchema) }),
+});
+
+/** POST /usuarios/ */
+export const crearUsuario = endpoint({
+  method: 'POST',
+  path: '/usuarios/',
+  acceso: 'admin',
+  etiqueta: 'usuarios',
+  resumen: 'Crea un usuario (solo administradores); usuario único',
+  body: CrearUsuarioBodySchema,
+  respuesta: z.object({ status: z.literal(200), id_usuario: z.number() }),
+});
+
+/** GET /usuarios/{id}/: an administrator, or the user themself. */
+export const leerUsuario = endpoint({
+  method: 'GET',
+  path: '/usuarios/:id/',
+  acceso: 'lectura',
+  etiqueta: 'usuarios',
+  resumen: 'Un usuario (administradores, o el propio usuario)',
+  params: IdParamsSchema,
+  respuesta: z.object({ status: z.literal(200), data: UsuarioSchema }),
+});
+
+/** PUT /usuarios/{id}/: administrators change anything; a user changes their own nombre, correo
+ * and password. The last active administrator cannot be deactivated or demoted (409). */
+export const modificarUsuario = endpoint({
+  method: 'PUT',
+  path: '/usuarios/:id/',
+  acceso: 'lectura',
+  etiqueta: 'usuarios',
+  resumen: 'Modifica un usuario (administradores) o el perfil propio (nombre, correo, contraseña)',
+  params: IdParamsSchema,
+  body: ModificarUsuarioBodySchema,
+  respuesta: OkSchema,
+});
+
+/** DELETE /usuarios/{id}/: never the last active administrator (409). */
+export const eliminarUsuario = endpoint({
+  method: 'DELETE',
+  path: '/usuarios/:id/',
+  acceso: 'admin',
+  etiqueta: 'usuarios',
+  resumen: 'Elimina un usuario (solo administradores; nunca el último administrador activo)',
+  params: IdParamsSchema,
+  respuesta: OkSchema,
+});
