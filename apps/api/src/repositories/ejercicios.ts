@@ -123,7 +123,7 @@ function ordenSql(orden: Orden, alias: string): RawBuilder<unknown> {
 
 /**
  * Writes one recipient per distinct phone of `estado` holding any of `categorias`, numbered in
- * `orden`: a single INSERT…SELECT (EXISTS makes a phone in two categories count once).
+ * `orden`: a single INSERT…SELECT (IN makes a phone in two categories count once).
  * Returns how many rows were written.
  */
 export async function insertarDestinatarios(
@@ -139,10 +139,8 @@ export async function insertarDestinatarios(
       row_number() over (order by ${ordenSql(orden, 't')})
     from telefonos t
     where t.id_estado = ${estado}
-      and exists (select 1 from telefono_categoria tc
-        where tc.id_telefono = t.id_telefono and tc.id_categoria in (${sql.join(categorias)}))`.execute(
-    k,
-  );
+      and t.id_telefono in (select tc.id_telefono from telefono_categoria tc
+        where tc.id_categoria in (${sql.join(categorias)}))`.execute(k);
   return Number(r.numAffectedRows ?? 0);
 }
 

@@ -1,6 +1,8 @@
 // Test data for the exercise, questionnaire and report tests: devices, phones and links written
 // straight into the database (estados and categorias are seeded by the api).
+import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords.ts';
+import type { Db } from '../db/database.ts';
 import { ingresar, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 
 /** CDMX and Jalisco ids among the seeded states (alphabetical seed order). */
@@ -138,4 +140,39 @@ export async function crearYGenerar(
   });
   if (r.status !== 200) throw new Error(`generar: ${r.status} ${JSON.stringify(r.body)}`);
   return id;
+}
+
+/**
+ * Bulk test data for the benchmarks: `n` phones of `estado`, all in category 1 and every second
+ * one also in category 2 (so "distinct phones" matters), plus n/10 phones of another state in
+ * the same categories. One INSERT…SELECT per table (generate_series / recursive CTE).
+ */
+export async function sembrarTelefonosMasivos(
+  db: Db,
+  n: number,
+  estado: number,
+  otroEstado: number,
+) {
+  const k = db.kysely;
+  const otros = Math.floor(n / 10);
+  if (db.engine === 'postgres') {
+    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
+      select '55' || lpad(i::text, 8, '0'), 'Persona ' || i, ${estado}, 0
+      from generate_series(1, ${n}::int) i`.execute(k);
+    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
+      select '33' || lpad(i::text, 8, '0'), 'Otra ' || i, ${otroEstado}, 0
+      from generate_series(1, ${otros}::int) i`.execute(k);
+  } else {
+    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
+      with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n})
+      select printf('55%08d', i), 'Persona ' || i, ${estado}, 0 from s`.execute(k);
+    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
+      with recursive s(i) as (select 1 union all select i + 1 from s where i < ${otros})
+      select printf('33%08d', i), 'Otra ' || i, ${otroEstado}, 0 from s`.execute(k);
+  }
+  await sql`insert into telefono_categoria (id_telefono, id_categoria)
+    select id_telefono, 1 from telefonos`.execute(k);
+  await sql`insert into telefono_categoria (id_telefono, id_categoria)
+    select id_telefono, 2 from telefonos where id_telefono % 2 = 0`.execute(k);
+  await sql`analyze`.execute(k);
 }
