@@ -181,7 +181,7 @@ describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
     const k = api.ctx.db.kysely;
     const eq = await k
       .insertInto('equipos')
-      .values({ alias: 'EQ cat', protocolo: 'smpp' })
+      .values({ alias: 'EQ cat', serial: '', url: '', protocolo: 'smpp' })
       .returning('id_equipo')
       .executeTakeFirstOrThrow();
     const estado = (await p('GET', '/estados/', admin)).body.data[0].id_estado;

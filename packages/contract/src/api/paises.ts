@@ -4,6 +4,12 @@ import { IdSchema, OkSchema, texto } from './comun.ts';
 
 // Countries, states and categories (ARCHITECTURE 3, calls the SPEC leaves "not shown").
 
+/** An id in a JSON body: a positive integer or a numeric string; missing reads 'obligatorio'. */
+export const IdCuerpoSchema = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z.number().int().positive().max(2_147_483_647),
+);
+
 /** Path params of every `/{recurso}/{id}/` call. */
 export const IdParamsSchema = z.object({ id: IdSchema });
 
@@ -46,7 +52,7 @@ export const PaisBodySchema = z.object({
 export type PaisBody = z.infer<typeof PaisBodySchema>;
 
 /** Body of POST /estados/ and PUT /estados/{id}/. */
-export const EstadoBodySchema = z.object({ estado: texto(100), id_pais: IdSchema });
+export const EstadoBodySchema = z.object({ estado: texto(100), id_pais: IdCuerpoSchema });
 /** A state to create or change. */
 export type EstadoBody = z.infer<typeof EstadoBodySchema>;
 

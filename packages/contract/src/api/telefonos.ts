@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdSchema, OkSchema } from './comun.ts';
-import { IdParamsSchema } from './paises.ts';
+import { IdCuerpoSchema, IdParamsSchema } from './paises.ts';
 
 // Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
 // 10 national digits for Mexico, E.164 otherwise) and are unique.
@@ -27,7 +27,7 @@ export const ListaIdsSchema = z.preprocess(
       : typeof v === 'number'
         ? [v]
         : v,
-  z.array(IdSchema).max(1000),
+  z.array(IdCuerpoSchema).max(1000),
 );
 
 /** A phone as listed by `GET /telefonos/{estado}/`. */
@@ -57,7 +57,7 @@ export const CrearTelefonoBodySchema = z.object({
     .max(200)
     .nullish()
     .transform((n) => n || null),
-  id_estado: IdSchema,
+  id_estado: IdCuerpoSchema,
   categorias: ListaIdsSchema.default([]),
 });
 /** A phone to create. */
@@ -67,7 +67,7 @@ export type CrearTelefonoBody = z.infer<typeof CrearTelefonoBodySchema>;
 export const ModificarTelefonoBodySchema = z.object({
   telefono: z.string().trim().min(1).max(40).optional(),
   nombre: z.string().trim().max(200).nullable().optional(),
-  id_estado: IdSchema.optional(),
+  id_estado: IdCuerpoSchema.optional(),
   categorias: ListaIdsSchema.optional(),
 });
 /** A change to a phone. */
@@ -91,7 +91,7 @@ export const vincularCategoria = endpoint({
   acceso: 'escritura',
   etiqueta: 'telefonos',
   resumen: 'Asigna una categoría a un teléfono (idempotente)',
-  body: z.object({ id_telefono: IdSchema, id_categoria: IdSchema }),
+  body: z.object({ id_telefono: IdCuerpoSchema, id_categoria: IdCuerpoSchema }),
   respuesta: OkSchema,
 });
 
@@ -198,7 +198,7 @@ export const importarTelefonos = endpoint({
 
 /** Fields of the import form besides the file. */
 export const ImportarCamposSchema = z.object({
-  id_estado: IdSchema.optional(),
+  id_estado: IdCuerpoSchema.optional(),
   categorias: ListaIdsSchema.default([]),
 });
 

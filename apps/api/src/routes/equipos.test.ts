@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tokenConRol } from '../testing/roles.ts';
+
+describe.each(MOTORES)('equipos (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let admin: string;
+  let consulta: string;
+  const p = (method: string, ruta: string, token?: string, body?: unknown) =>
+    pedir(api.url, method, ruta, { token, body });
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    admin = await ingresar(api);
+    consulta = (await tokenConRol(api, 'consulta')).token;
+  });
+  afterAll(async () => api?.cerrar());
+
+  it('crea un equipo SMPP con credenciales que nunca se devuelven', async () => {
+    const r = await p('POST', '/equipos/', admin, {
+      alias: 'SMSC Telcel',
+      serial: 'S-1',
+      url: 'smpp://127.0.0.1:2775',
+      protocolo: 'smpp',
+      puertos: 4,
+      tasa: 20,
+      credenciales: { usuario: 'pregon', password: 'SuperSecreta' },
+      descripcion: 'Centro de mensajes',
+    });
+    expect(r.status).toBe(200);
+    const id = r.body.id_equipo;
+    const uno = await p('GET', `/equipos/${id}/`, consulta);
+    expect(uno.status).toBe(200);
+    expect(uno.body.data).toEqual({
+      id_equipo: id,
+      alias: 'SMSC Telcel',
+      serial: 'S-1',
+      url: 'smpp://127.0.0.1:2775',
+      protocolo: 'smpp',
+      puertos: 4,
+      tasa: 20,
+      tiene_credenciales: true,
+      descripcion: 'Centro de mensajes',
+      activo: true,
+      ultimo_contacto: null,
+      marcado: null,
+    });
+    const lista = await p('GET', '/equipos/', consulta);
+    expect(JSON.stringify(lista.body)).not.toContain('SuperSecreta');
+    expect(JSON.stringify(uno.body)).not.toContain('SuperSecreta');
+    const audit = await api.ctx.db.kysely
+      .selectFrom('auditoria')
+      .select('detalle')
+      .where('entidad', '=', 'equipo')
+      .execute();
+    expect(JSON.stringify(audit)).not.toContain('SuperSecreta');
+
+    // PUT without credenciales keeps them; with null removes them.
+    expect((await p('PUT', `/equipos/${id}/`, admin, { alias: 'SMSC 2', tasa: 5 })).status).toBe(
+      200,
+    );
+    const guardadas = await api.ctx.db.kysely
+      .selectFrom('equipos')
+      .select('credenciales')
+      .where('id_equipo', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(guardadas.credenciales!)).toEqual({
+      usuario: 'pregon',
+      password: 'SuperSecreta',
+    });
+    expect((await p('GET', `/equipos/${id}/`, admin)).body.data).toMatchObject({
+      alias: 'SMSC 2',
+      tasa: 5,
+      tiene_credenciales: true,
+    });
+    expect((await p('PUT', `/equipos/${id}/`, admin, { credenciales: null })).status).toBe(200);
+    expect((await p('GET', `/equipos/${id}/`, admin)).body.data.tiene_credenciales).toBe(false);
+  });
+
+  it('un equipo asterisk recibe el marcado por defecto; un marcado sin {telefono} es 400', async () => {
+    const r = await p('POST', '/equipos/', admin, {
+      alias: 'PBX',
+      url: 'ami://127.0.0.1:5038',
+      protocolo: 'asterisk',
+    });
+    expect(r.status).toBe(200);
+    expect((await p('GET', `/equipos/${r.body.id_equipo}/`, admin)).body.data.marcado).toBe(
+      'PJSIP/{telefono}@{troncal}',
+    );
+    const mal = await p('POST', '/equipos/', admin, {
+      alias: 'PBX2',
+      protocolo: 'asterisk',
+      marcado: 'SIP/troncal',
+    });
+    expect(mal.status).toBe(400);
+    expect(mal.body.message).toContain('marcado');
+    const ok = await p('PUT', `/equipos/${r.body.id_equipo}/`, admin, {
+      marcado: 'SIP/{troncal}/{telefono}',
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('filtra por texto, protocolo y activo', async () => {
+    await p('POST', '/equipos/', admin, {
+      alias: 'Android Norte',
+      protocolo: 'android',
+      activo: false,
+    });
+    const r = await p('GET', '/equipos/?q=norte', admin);
+    expect(r.body.data.map((e: any) => e.alias)).toEqual(['Android Norte']);
+    const inactivos = await p('GET', '/equipos/?activo=0', admin);
+    expect(inactivos.body.data.every((e: any) => e.activo === false)).toBe(true);
+    const pbx = await p('GET', '/equipos/?protocolo=asterisk', admin);
+    expect(pbx.body.data.length).toBeGreaterThan(0);
+    expect(pbx.body.data.every((e: any) => e.protocolo === 'asterisk')).toBe(true);
+  });
+
+  it.each([
+    [{ protocolo: 'smpp' }, 'alias'],
+    [{ alias: 'X', protocolo: 'fax' }, 'protocolo'],
+    [{ alias: 'X', protocolo: 'smpp', puertos: 0 }, 'puertos'],
+    [{ alias: 'X', protocolo: 'smpp', tasa: -1 }, 'tasa'],
+    [{ alias: 'X', protocolo: 'smpp', credenciales: 'texto' }, 'credenciales'],
+  ])('entrada inválida %j: 400 que nombra %s', async (body, campo) => {
+    const r = await p('POST', '/equipos/', admin, body);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain(campo);
+  });
+
+  it('un equipo usado por un ejercicio no se elimina (409, nunca 500); uno libre sí', async () => {
+    const r = await p('POST', '/equipos/', admin, { alias: 'Usado', protocolo: 'smpp' });
+    const id = r.body.id_equipo;
+    await api.ctx.db.kysely
+      .insertInto('ejercicios')
+      .values({
+        titulo: 'E',
+        id_tipo_ejercicio: 1,
+        fecha_ini: '2026-01-01',
+        hora_ini: '10:00:00',
+        id_equipo: id,
+        numero_puertos: 1,
+        puerto_ini: 1,
+        puerto_fin: 1,
+        accion: 'x',
+        id_estado: 1,
+        categorias: '1',
+        creado: Date.now(),
+      })
+      .execute();
+    const d = await p('DELETE', `/equipos/${id}/`, admin);
+    expect(d.status).toBe(409);
+    expect(d.body.message).toBe(
+      'No se puede eliminar el equipo "Usado": lo usan 1 ejercicios. Desactívelo en su lugar',
+    );
+    const libre = await p('POST', '/equipos/', admin, {
+      alias: 'Libre',
+      protocolo: 'whatsapp',
+      credenciales: { token: 't' },
+    });
+    expect((await p('DELETE', `/equipos/${libre.body.id_equipo}/`, admin)).status).toBe(200);
+    expect((await p('GET', `/equipos/${libre.body.id_equipo}/`, admin)).status).toBe(404);
+    expect((await p('DELETE', '/equipos/999999/', admin)).status).toBe(404);
+  });
+
+  it.each([
+    ['GET', '/equipos/'],
+    ['POST', '/equipos/'],
+    ['GET', '/equipos/1/'],
+    ['PUT', '/equipos/1/'],
+    ['DELETE', '/equipos/1/'],
+  ])('%s %s sin token: 401', async (m, ruta) => {
+    const r = await p(m, ruta, undefined, m === 'POST' || m === 'PUT' ? {} : undefined);
+    expect(r.status).toBe(401);
+    expect(r.body.message).toBe('FALLO: SESION EXPIRADA');
+  });
+
+  it('el rol consulta no crea, modifica ni elimina equipos (403)', async () => {
+    expect((await p('POST', '/equipos/', consulta, { alias: 'X', protocolo: 'smpp' })).status).toBe(
+      403,
+    );
+    expect((await p('PUT', '/equipos/1/', consulta, { alias: 'X' })).status).toBe(403);
+    expect((await p('DELETE', '/equipos/1/', consulta)).status).toBe(403);
+  });
+});

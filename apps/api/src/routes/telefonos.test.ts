@@ -1,0 +1,318 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tokenConRol } from '../testing/roles.ts';
+
+describe.each(MOTORES)('teléfonos (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let admin: string;
+  let consulta: string;
+  let jalisco: number;
+  let nl: number;
+  let cats: Record<string, number>;
+  const p = (method: string, ruta: string, token?: string, body?: unknown) =>
+    pedir(api.url, method, ruta, { token, body });
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    admin = await ingresar(api);
+    consulta = (await tokenConRol(api, 'consulta')).token;
+    const estados = (await p('GET', '/estados/', admin)).body.data;
+    jalisco = estados.find((e: any) => e.estado === 'Jalisco').id_estado;
+    nl = estados.find((e: any) => e.estado === 'Nuevo León').id_estado;
+    cats = Object.fromEntries(
+      (await p('GET', '/categorias/', admin)).body.data.map((c: any) => [
+        c.categoria,
+        c.id_categoria,
+      ]),
+    );
+  });
+  afterAll(async () => api?.cerrar());
+
+  it('registra un teléfono normalizado con sus categorías en la misma transacción', async () => {
+    const r = await p('POST', '/telefono/', admin, {
+      telefono: '(33) 1234-5678',
+      nombre: 'Ana',
+      id_estado: jalisco,
+      categorias: [cats['Brigadistas'], cats['Hospitales']],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: 200, id_telefono: expect.any(Number) });
+    const fila = await api.ctx.db.kysely
+      .selectFrom('telefonos')
+      .selectAll()
+      .where('id_telefono', '=', r.body.id_telefono)
+      .executeTakeFirstOrThrow();
+    expect(fila.telefono).toBe('3312345678');
+    const enlaces = await api.ctx.db.kysely
+      .selectFrom('telefono_categoria')
+      .select('id_categoria')
+      .where('id_telefono', '=', r.body.id_telefono)
+      .execute();
+    expect(enlaces.map((e) => e.id_categoria).sort()).toEqual(
+      [cats['Brigadistas'], cats['Hospitales']].sort(),
+    );
+  });
+
+  it('el mismo número escrito de otra forma es duplicado: 409 en español', async () => {
+    const r = await p('POST', '/telefono/', admin, {
+      telefono: '+52 1 33 1234 5678',
+      id_estado: jalisco,
+      categorias: [],
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe('El teléfono 3312345678 ya está registrado');
+  });
+
+  it('un número extranjero se guarda en E.164; categorías como texto separado por comas', async () => {
+    const r = await p('POST', '/telefono/', admin, {
+      telefono: '+1 415 555 2671',
+      id_estado: nl,
+      categorias: `${cats['Escuelas']}`,
+    });
+    expect(r.status).toBe(200);
+    const t = await api.ctx.db.kysely
+      .selectFrom('telefonos')
+      .select('telefono')
+      .where('id_telefono', '=', r.body.id_telefono)
+      .executeTakeFirstOrThrow();
+    expect(t.telefono).toBe('+14155552671');
+  });
+
+  it.each([
+    [{ telefono: '12345', id_estado: 1 }, 'telefono', /10 dígitos/],
+    [{ telefono: 'abc', id_estado: 1 }, 'telefono', /solo admite dígitos/],
+    [{ telefono: '5512345678' }, 'id_estado', /obligatorio/],
+    [{ telefono: '5512345678', id_estado: 999999 }, 'id_estado', /Estado no encontrado/],
+    [
+      { telefono: '5512345678', id_estado: 1, categorias: [999999] },
+      'categorias',
+      /Categoría desconocida/,
+    ],
+    [{ id_estado: 1 }, 'telefono', /obligatorio/],
+  ])('entrada inválida %j: 400 que nombra %s', async (body, campo, texto) => {
+    const r = await p('POST', '/telefono/', admin, body);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain(campo);
+    expect(r.body.message).toMatch(texto);
+  });
+
+  it('POST /telefono/categoria/ es idempotente; teléfono o categoría inexistentes: 404', async () => {
+    const t = await p('POST', '/telefono/', admin, {
+      telefono: '8187654321',
+      id_estado: nl,
+      categorias: [],
+    });
+    const body = { id_telefono: t.body.id_telefono, id_categoria: cats['Ciudadanía'] };
+    expect(await p('POST', '/telefono/categoria/', admin, body)).toMatchObject({
+      status: 200,
+      body: { status: 200 },
+    });
+    expect((await p('POST', '/telefono/categoria/', admin, body)).status).toBe(200);
+    expect(
+      (await p('POST', '/telefono/categoria/', admin, { ...body, id_telefono: 999999 })).status,
+    ).toBe(404);
+    const sinCat = await p('POST', '/telefono/categoria/', admin, {
+      ...body,
+      id_categoria: 999999,
+    });
+    expect(sinCat.status).toBe(404);
+    expect(sinCat.body.message).toBe('Categoría no encontrada');
+    const mal = await p('POST', '/telefono/categoria/', admin, { id_telefono: 'x' });
+    expect(mal.status).toBe(400);
+  });
+
+  it('GET /telefonos/{estado}/ devuelve una lista distinta con X-Total-Count, paginable y con búsqueda', async () => {
+    for (let i = 0; i < 5; i++) {
+      await p('POST', '/telefono/', admin, {
+        telefono: `33900000${String(i).padStart(2, '0')}`,
+        nombre: i % 2 ? `Pedro Pérez ${i}` : `Luisa Gómez ${i}`,
+        id_estado: jalisco,
+        categorias: [cats['Brigadistas'], cats['Escuelas']],
+      });
+    }
+    const r = await p(
+      'GET',
+      `/telefonos/${jalisco}/?categorias=${cats['Brigadistas']},${cats['Escuelas']}`,
+      consulta,
+    );
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.body)).toBe(true);
+    const numeros = r.body.map((t: any) => t.telefono);
+    expect(new Set(numeros).size).toBe(numeros.length);
+    expect(numeros).toContain('3312345678');
+    expect(r.headers.get('x-total-count')).toBe(String(r.body.length));
+    expect(r.body[0]).toMatchObject({
+      id_telefono: expect.any(Number),
+      telefono: expect.any(String),
+      id_estado: jalisco,
+      estado: 'Jalisco',
+    });
+    const pagina = await p(
+      'GET',
+      `/telefonos/${jalisco}/?categorias=${cats['Brigadistas']}&limit=2&offset=1`,
+      consulta,
+    );
+    expect(pagina.body).toHaveLength(2);
+    expect(pagina.headers.get('x-total-count')).toBe('6');
+    expect(pagina.body[0].telefono).toBe(numeros[1]);
+    const busca = await p(
+      'GET',
+      `/telefonos/${jalisco}/?categorias=${cats['Brigadistas']}&q=${encodeURIComponent('pérez JALISCO')}`,
+      consulta,
+    );
+    expect(busca.body.map((t: any) => t.nombre).sort()).toEqual(['Pedro Pérez 1', 'Pedro Pérez 3']);
+    const otra = await p('GET', `/telefonos/${nl}/?categorias=${cats['Brigadistas']}`, consulta);
+    expect(otra.body).toEqual([]);
+    expect(otra.headers.get('x-total-count')).toBe('0');
+    const sin = await p('GET', `/telefonos/${jalisco}/`, consulta);
+    expect(sin.body).toEqual([]);
+    expect((await p('GET', `/telefonos/abc/?categorias=1`, consulta)).status).toBe(400);
+    expect((await p('GET', `/telefonos/${jalisco}/?categorias=1&limit=0`, consulta)).status).toBe(
+      400,
+    );
+  });
+
+  it('GET /telefonos/ pagina en el servidor con las categorías de cada teléfono', async () => {
+    const r = await p(
+      'GET',
+      `/telefonos/?estado=${jalisco}&categoria=${cats['Escuelas']}&page=2&size=2`,
+      consulta,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.total).toBe(5);
+    expect(r.body.data).toHaveLength(2);
+    expect(r.body.data[0].categorias.map((c: any) => c.categoria).sort()).toEqual([
+      'Brigadistas',
+      'Escuelas',
+    ]);
+    const q = await p('GET', '/telefonos/?q=415', consulta);
+    expect(q.body.data.map((t: any) => t.telefono)).toEqual(['+14155552671']);
+    expect((await p('GET', '/telefonos/?size=100000', consulta)).status).toBe(400);
+  });
+
+  it('PUT /telefono/{id}/ cambia número, nombre, estado y reemplaza categorías; duplicado 409', async () => {
+    const t = await p('POST', '/telefono/', admin, {
+      telefono: '5550001111',
+      id_estado: jalisco,
+      categorias: [cats['Escuelas']],
+    });
+    const id = t.body.id_telefono;
+    const r = await p('PUT', `/telefono/${id}/`, admin, {
+      telefono: '55 5000 2222',
+      nombre: 'Nuevo',
+      id_estado: nl,
+      categorias: [cats['Hospitales']],
+    });
+    expect(r.status).toBe(200);
+    const fila = await api.ctx.db.kysely
+      .selectFrom('telefonos')
+      .selectAll()
+      .where('id_telefono', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(fila).toMatchObject({ telefono: '5550002222', nombre: 'Nuevo', id_estado: nl });
+    const enlaces = await api.ctx.db.kysely
+      .selectFrom('telefono_categoria')
+      .select('id_categoria')
+      .where('id_telefono', '=', id)
+      .execute();
+    expect(enlaces.map((e) => e.id_categoria)).toEqual([cats['Hospitales']]);
+    const dup = await p('PUT', `/telefono/${id}/`, admin, { telefono: '3312345678' });
+    expect(dup.status).toBe(409);
+    expect((await p('PUT', '/telefono/999999/', admin, { nombre: 'x' })).status).toBe(404);
+    expect((await p('PUT', `/telefono/${id}/`, admin, { telefono: '1' })).status).toBe(400);
+  });
+
+  it('DELETE /telefono/{id}/ borra del directorio; el destinatario de un ejercicio conserva su copia', async () => {
+    const t = await p('POST', '/telefono/', admin, {
+      telefono: '5550003333',
+      nombre: 'Destinatario',
+      id_estado: jalisco,
+      categorias: [cats['Escuelas']],
+    });
+    const id = t.body.id_telefono;
+    const k = api.ctx.db.kysely;
+    const eq = await k
+      .insertInto('equipos')
+      .values({ alias: 'EQ', serial: '', url: '', protocolo: 'smpp' })
+      .returning('id_equipo')
+      .executeTakeFirstOrThrow();
+    const ej = await k
+      .insertInto('ejercicios')
+      .values({
+        titulo: 'E',
+        id_tipo_ejercicio: 1,
+        fecha_ini: '2026-01-01',
+        hora_ini: '10:00:00',
+        id_equipo: eq.id_equipo,
+        numero_puertos: 1,
+        puerto_ini: 1,
+        puerto_fin: 1,
+        accion: 'x',
+        id_estado: jalisco,
+        categorias: '1',
+        creado: Date.now(),
+      })
+      .returning('id_ejercicio')
+      .executeTakeFirstOrThrow();
+    await k
+      .insertInto('ejercicio_detalle')
+      .values({
+        id_ejercicio: ej.id_ejercicio,
+        id_telefono: id,
+        telefono: '5550003333',
+        nombre: 'Destinatario',
+        id_estado: jalisco,
+        posicion: 1,
+      })
+      .execute();
+    const r = await p('DELETE', `/telefono/${id}/`, admin);
+    expect(r.status).toBe(200);
+    expect(
+      await k
+        .selectFrom('telefonos')
+        .select('id_telefono')
+        .where('id_telefono', '=', id)
+        .executeTakeFirst(),
+    ).toBeUndefined();
+    const copia = await k
+      .selectFrom('ejercicio_detalle')
+      .select(['telefono', 'nombre'])
+      .where('id_ejercicio', '=', ej.id_ejercicio)
+      .executeTakeFirstOrThrow();
+    expect(copia).toEqual({ telefono: '5550003333', nombre: 'Destinatario' });
+    expect((await p('DELETE', `/telefono/${id}/`, admin)).status).toBe(404);
+    const audit = await k
+      .selectFrom('auditoria')
+      .select('accion')
+      .where('entidad', '=', 'telefono')
+      .where('id_entidad', '=', String(id))
+      .execute();
+    expect(audit.map((a) => a.accion)).toEqual(['crear', 'eliminar']);
+  });
+
+  it.each([
+    ['POST', '/telefono/'],
+    ['POST', '/telefono/categoria/'],
+    ['GET', '/telefonos/1/?categorias=1'],
+    ['GET', '/telefonos/'],
+    ['PUT', '/telefono/1/'],
+    ['DELETE', '/telefono/1/'],
+    ['POST', '/telefonos/importar/'],
+    ['GET', '/telefonos/importar/1/'],
+  ])('%s %s sin token: 401', async (m, ruta) => {
+    const r = await p(m, ruta, undefined, m === 'POST' || m === 'PUT' ? {} : undefined);
+    expect(r.status).toBe(401);
+    expect(r.body.message).toBe('FALLO: SESION EXPIRADA');
+  });
+
+  it.each([
+    ['POST', '/telefono/', { telefono: '5512340000', id_estado: 1 }],
+    ['POST', '/telefono/categoria/', { id_telefono: 1, id_categoria: 1 }],
+    ['PUT', '/telefono/1/', { nombre: 'x' }],
+    ['DELETE', '/telefono/1/', undefined],
+    ['POST', '/telefonos/importar/', {}],
+  ])('%s %s con rol consulta: 403', async (m, ruta, body) => {
+    const r = await p(m, ruta, consulta, body);
+    expect(r.status).toBe(403);
+  });
+});

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tokenConRol } from '../testing/roles.ts';
+
+describe.each(MOTORES)('usuarios (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let admin: string;
+  let idAdmin: number;
+  let operador: { token: string; id: number };
+  let consulta: { token: string; id: number };
+  const p = (method: string, ruta: string, token?: string, body?: unknown) =>
+    pedir(api.url, method, ruta, { token, body });
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    admin = await ingresar(api);
+    operador = await tokenConRol(api, 'operadores');
+    consulta = await tokenConRol(api, 'consulta');
+    idAdmin = (
+      await api.ctx.db.kysely
+        .selectFrom('usuarios')
+        .select('id_usuario')
+        .where('usuario', '=', 'admin')
+        .executeTakeFirstOrThrow()
+    ).id_usuario;
+  });
+  afterAll(async () => api?.cerrar());
+
+  it('el administrador lista usuarios sin contraseñas', async () => {
+    const r = await p('GET', '/usuarios/', admin);
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((u: any) => u.usuario)).toContain('admin');
+    expect(JSON.stringify(r.body)).not.toMatch(/password|argon/);
+    expect(r.body.data.find((u: any) => u.usuario === 'admin')).toMatchObject({
+      role: ['administradores'],
+      activo: true,
+    });
+  });
+
+  it('crea un usuario que puede ingresar; la contraseña se guarda con argon2id y no se audita', async () => {
+    const r = await p('POST', '/usuarios/', admin, {
+      usuario: 'maria.lopez',
+      nombre: 'María López',
+      correo: 'maria@example.mx',
+      role: ['operadores'],
+      password: 'Secreta-123',
+    });
+    expect(r.status).toBe(200);
+    const id = r.body.id_usuario;
+    const uno = await p('GET', `/usuarios/${id}/`, admin);
+    expect(uno.body.data).toMatchObject({
+      usuario: 'maria.lopez',
+      nombre: 'María López',
+      correo: 'maria@example.mx',
+      role: ['operadores'],
+      activo: true,
+    });
+    expect(uno.body.data.password).toBeUndefined();
+    const fila = await api.ctx.db.kysely
+      .selectFrom('usuarios')
+      .select('password_hash')
+      .where('id_usuario', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(fila.password_hash).toMatch(/^\$argon2id\$/);
+    expect(await ingresar(api, 'maria.lopez', 'Secreta-123')).toBeTruthy();
+    const audit = await api.ctx.db.kysely
+      .selectFrom('auditoria')
+      .select('detalle')
+      .where('entidad', '=', 'usuario')
+      .execute();
+    expect(JSON.stringify(audit)).not.toContain('Secreta-123');
+    const dup = await p('POST', '/usuarios/', admin, {
+      usuario: 'maria.lopez',
+      nombre: 'Otra',
+      role: ['consulta'],
+      password: 'Secreta-456',
+    });
+    expect(dup.status).toBe(409);
+    expect(dup.body.message).toBe('Ya existe un usuario con usuario "maria.lopez"');
+  });
+
+  it.each([
+    [{ nombre: 'Sin usuario', role: ['consulta'], password: 'Secreta-123' }, 'usuario'],
+    [{ usuario: 'corta', nombre: 'C', role: ['consulta'], password: 'corta' }, 'password'],
+    [{ usuario: 'rol', nombre: 'R', role: ['jefe'], password: 'Secreta-123' }, 'role'],
+    [{ usuario: 'sinrol', nombre: 'R', role: [], password: 'Secreta-123' }, 'role'],
+    [
+      {
+        usuario: 'correo',
+        nombre: 'R',
+        role: ['consulta'],
+        password: 'Secreta-123',
+        correo: 'no-es-correo',
+      },
+      'correo',
+    ],
+  ])('entrada inválida %j: 400 que nombra %s', async (body, campo) => {
+    const r = await p('POST', '/usuarios/', admin, body);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain(campo);
+  });
+
+  it('un usuario lee y cambia su propio perfil y contraseña, pero no su rol ni el de otros', async () => {
+    const yo = await p('GET', `/usuarios/${consulta.id}/`, consulta.token);
+    expect(yo.status).toBe(200);
+    expect(yo.body.data.usuario).toBe('u_consulta');
+    expect((await p('GET', `/usuarios/${idAdmin}/`, consulta.token)).status).toBe(403);
+    const cambio = await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, {
+      nombre: 'Nuevo Nombre',
+      password: 'Nueva-clave-1',
+    });
+    expect(cambio.status).toBe(200);
+    expect(await ingresar(api, 'u_consulta', 'Nueva-clave-1')).toBeTruthy();
+    expect(
+      (await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { role: ['administradores'] }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { activo: false })).status,
+    ).toBe(403);
+    expect(
+      (await p('PUT', `/usuarios/${operador.id}/`, consulta.token, { nombre: 'X' })).status,
+    ).toBe(403);
+    const corta = await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { password: '123' });
+    expect(corta.status).toBe(400);
+    expect(corta.body.message).toContain('password');
+  });
+
+  it('el último administrador activo no se elimina, desactiva ni degrada (409); con otro sí', async () => {
+    const msg409 =
+      'No se puede eliminar, desactivar ni quitar el rol de administrador al último administrador activo';
+    const d = await p('DELETE', `/usuarios/${idAdmin}/`, admin);
+    expect(d.status).toBe(409);
+    expect(d.body.message).toBe(msg409);
+    expect((await p('PUT', `/usuarios/${idAdmin}/`, admin, { activo: false })).status).toBe(409);
+    expect((await p('PUT', `/usuarios/${idAdmin}/`, admin, { role: ['operadores'] })).status).toBe(
+      409,
+    );
+    const otro = await p('POST', '/usuarios/', admin, {
+      usuario: 'admin2',
+      nombre: 'Admin 2',
+      role: ['administradores'],
+      password: 'Secreta-123',
+    });
+    expect(
+      (await p('PUT', `/usuarios/${otro.body.id_usuario}/`, admin, { activo: false })).status,
+    ).toBe(200);
+    expect((await p('DELETE', `/usuarios/${idAdmin}/`, admin)).status).toBe(409);
+    expect(
+      (await p('PUT', `/usuarios/${otro.body.id_usuario}/`, admin, { activo: true })).status,
+    ).toBe(200);
+    expect((await p('DELETE', `/usuarios/${otro.body.id_usuario}/`, admin)).status).toBe(200);
+    expect((await p('GET', `/usuarios/${otro.body.id_usuario}/`, admin)).status).toBe(404);
+  });
+
+  it('un usuario que creó ejercicios no se elimina (409): se desactiva', async () => {
+    const u = await p('POST', '/usuarios/', admin, {
+      usuario: 'creador',
+      nombre: 'Creador',
+      role: ['operadores'],
+      password: 'Secreta-123',
+    });
+    const k = api.ctx.db.kysely;
+    const eq = await k
+      .insertInto('equipos')
+      .values({ alias: 'EQ', serial: '', url: '', protocolo: 'smpp' })
+      .returning('id_equipo')
+      .executeTakeFirstOrThrow();
+    await k
+      .insertInto('ejercicios')
+      .values({
+        titulo: 'E',
+        id_tipo_ejercicio: 1,
+        fecha_ini: '2026-01-01',
+        hora_ini: '10:00:00',
+        id_equipo: eq.id_equipo,
+        numero_puertos: 1,
+        puerto_ini: 1,
+        puerto_fin: 1,
+        accion: 'x',
+        id_estado: 1,
+        categorias: '1',
+        creado_por: u.body.id_usuario,
+        creado: Date.now(),
+      })
+      .execute();
+    const r = await p('DELETE', `/usuarios/${u.body.id_usuario}/`, admin);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(
+      'No se puede eliminar el usuario "creador": creó 1 ejercicios. Desactívelo en su lugar',
+    );
+  });
+
+  it.each([
+    ['GET', '/usuarios/'],
+    ['POST', '/usuarios/'],
+    ['GET', '/usuarios/1/'],
+    ['PUT', '/usuarios/1/'],
+    ['DELETE', '/usuarios/1/'],
+  ])('%s %s sin token: 401', async (m, ruta) => {
+    const r = await p(m, ruta, undefined, m === 'POST' || m === 'PUT' ? {} : undefined);
+    expect(r.status).toBe(401);
+    expect(r.body.message).toBe('FALLO: SESION EXPIRADA');
+  });
+
+  it('los operadores no administran usuarios (403)', async () => {
+    const t = operador.token;
+    expect((await p('GET', '/usuarios/', t)).status).toBe(403);
+    expect(
+      (
+        await p('POST', '/usuarios/', t, {
+          usuario: 'x',
+          nombre: 'x',
+          role: ['consulta'],
+          password: 'Secreta-123',
+        })
+      ).status,
+    ).toBe(403);
+    expect((await p('GET', `/usuarios/${idAdmin}/`, t)).status).toBe(403);
+    expect((await p('PUT', `/usuarios/${idAdmin}/`, t, { nombre: 'x' })).status).toBe(403);
+    expect((await p('DELETE', `/usuarios/${consulta.id}/`, t)).status).toBe(403);
+  });
+});
