@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@pregon/api/config';
 import { buildApp, crearContexto } from '@pregon/api/server';
+import type { Contexto } from '@pregon/api/contexto';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import * as ejercicios from '@pregon/api/services/ejercicios';
 import {
@@ -43,7 +44,7 @@ async function servidor(argv: string[]) {
   const { ctx } = await crearContexto(
     entorno(opcion(argv, 'data-dir')!, opcion(argv, 'database-url')),
   );
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   console.log(
@@ -72,7 +73,7 @@ async function main(argv: string[]) {
     console.log(`csv-memoria: motor ${engine}, ${rows.toLocaleString('es-MX')} destinatarios`);
     // Prepare the data in this process, then close it: the child only serves.
     const { ctx } = await crearContexto(entorno(dataDir, pg?.url));
-    const c = { db: ctx.db, eventos: new EventEmitter() };
+    const c: Pick<Contexto, 'db' | 'eventos'> = { db: ctx.db, eventos: new EventEmitter() };
     const actor = { id_usuario: 0, usuario: 'bench' };
     let t = performance.now();
     await sembrarTelefonosMasivos(ctx.db, rows, ESTADO_CDMX, ESTADO_JALISCO);
