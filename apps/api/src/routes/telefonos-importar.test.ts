@@ -1,0 +1,276 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tokenConRol } from '../testing/roles.ts';
+
+/** Uploads a file as multipart (field `file`) plus extra fields. */
+async function subir(
+  api: ApiDePrueba,
+  token: string | undefined,
+  nombre: string,
+  contenido: Buffer | string,
+  campos: Record<string, string> = {},
+) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(campos)) form.append(k, v);
+  form.append('file', new Blob([contenido]), nombre);
+  const res = await fetch(`${api.url}/telefonos/importar/`, {
+    method: 'POST',
+    body: form,
+    headers: token ? { authorization: token } : {},
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Polls the job's progress until it leaves 'en_proceso' (the condition a person would wait for). */
+async function esperarFin(api: ApiDePrueba, token: string, id: number) {
+  const limite = Date.now() + 60_000;
+  const vistos: any[] = [];
+  for (;;) {
+    const r = await pedir(api.url, 'GET', `/telefonos/importar/${id}/`, { token });
+    expect(r.status).toBe(200);
+    vistos.push(r.body);
+    if (r.body.estatus !== 'en_proceso') return { final: r.body, vistos };
+    if (Date.now() > limite) throw new Error('la importación no terminó');
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+}
+
+describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let admin: string;
+  let consulta: string;
+  let cats: Record<string, number>;
+  let estados: Record<string, number>;
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    admin = await ingresar(api);
+    consulta = (await tokenConRol(api, 'consulta')).token;
+    cats = Object.fromEntries(
+      (await pedir(api.url, 'GET', '/categorias/', { token: admin })).body.data.map((c: any) => [
+        c.categoria,
+        c.id_categoria,
+      ]),
+    );
+    estados = Object.fromEntries(
+      (await pedir(api.url, 'GET', '/estados/', { token: admin })).body.data.map((e: any) => [
+        e.estado,
+        e.id_estado,
+      ]),
+    );
+    await pedir(api.url, 'POST', '/telefono/', {
+      token: admin,
+      body: { telefono: '5599999999', id_estado: estados['Jalisco'], categorias: [] },
+    });
+  });
+  afterAll(async () => api?.cerrar());
+
+  it('CSV con filas malas, duplicados y comillas: cuenta, reporta fila y motivo, y escribe categorías', async () => {
+    const csv = [
+      'Teléfono,Nombre,Estado,Categorías',
+      '3311112222,Ana,Jalisco,Brigadistas;Hospitales',
+      '(33) 1111-3333,"Pérez, Juan",jalisco,Escuelas',
+      `8111114444,Luis,${estados['Nuevo León']},${cats['Ciudadanía']}`,
+      '12345,Corto,Jalisco,Escuelas',
+      '3311115555,Sin estado,Atlántida,Escuelas',
+      '3311116666,Mala cat,Jalisco,Inexistente',
+      '33 1111 2222,Repetido en archivo,Jalisco,Escuelas',
+      '5599999999,Repetido en base,Jalisco,Escuelas',
+      '+1 415 555 2671,Extranjero,nuevo leon,Escuelas|Hospitales',
+      '',
+      '3311117777,Sin categorías,Jalisco,',
+    ].join('\r\n');
+    const r = await subir(api, admin, 'telefonos.csv', csv);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: 200, id_importacion: expect.any(Number) });
+    const { final } = await esperarFin(api, admin, r.body.id_importacion);
+    expect(final).toMatchObject({
+      estatus: 'terminada',
+      procesadas: 10,
+      insertadas: 5,
+      duplicadas: 2,
+      con_error: 3,
+    });
+    expect(final.errores).toEqual([
+      { fila: 5, motivo: 'Un número de México debe tener 10 dígitos (tiene 5)' },
+      { fila: 6, motivo: 'Estado desconocido: Atlántida' },
+      { fila: 7, motivo: 'Categoría desconocida: Inexistente' },
+    ]);
+    expect(final.mensaje).toBe(
+      'Importación terminada: 5 agregados, 2 duplicados omitidos, 3 con error',
+    );
+    const k = api.ctx.db.kysely;
+    const juan = await k
+      .selectFrom('telefonos')
+      .selectAll()
+      .where('telefono', '=', '3311113333')
+      .executeTakeFirstOrThrow();
+    expect(juan).toMatchObject({ nombre: 'Pérez, Juan', id_estado: estados['Jalisco'] });
+    const ana = await k
+      .selectFrom('telefonos')
+      .select('id_telefono')
+      .where('telefono', '=', '3311112222')
+      .executeTakeFirstOrThrow();
+    const enlaces = await k
+      .selectFrom('telefono_categoria')
+      .select('id_categoria')
+      .where('id_telefono', '=', ana.id_telefono)
+      .execute();
+    expect(enlaces.map((e) => e.id_categoria).sort()).toEqual(
+      [cats['Brigadistas'], cats['Hospitales']].sort(),
+    );
+    const ext = await k
+      .selectFrom('telefonos')
+      .selectAll()
+      .where('telefono', '=', '+14155552671')
+      .executeTakeFirstOrThrow();
+    expect(ext.id_estado).toBe(estados['Nuevo León']);
+    const audit = await k
+      .selectFrom('auditoria')
+      .select(['accion', 'detalle'])
+      .where('entidad', '=', 'importacion')
+      .where('id_entidad', '=', String(r.body.id_importacion))
+      .execute();
+    expect(audit.map((a) => a.accion)).toEqual(['importar', 'importar']);
+    expect(JSON.parse(audit[1]!.detalle!)).toMatchObject({ estatus: 'terminada', insertadas: 5 });
+    expect(fs.readdirSync(path.join(api.config.dataDir, 'importaciones'))).toEqual([]);
+  });
+
+  it('XLSX real (exceljs) con números como celdas numéricas, estado y categorías por defecto', async () => {
+    const libro = new ExcelJS.Workbook();
+    const hoja = libro.addWorksheet('Teléfonos');
+    hoja.addRow(['telefono', 'nombre', 'estado', 'categorias']);
+    hoja.addRow([4421000001, 'Uno', 'Querétaro', 'Escuelas']);
+    hoja.addRow([4421000002, { richText: [{ text: 'Do' }, { text: 's' }] }, null, null]);
+    hoja.addRow(['442 100 0003', 'Tres', 'Yucatan', null]);
+    hoja.addRow([4421000001, 'Repetido', null, null]);
+    hoja.addRow(['no-numero', 'Malo', null, null]);
+    const buf = Buffer.from(await libro.xlsx.writeBuffer());
+    const r = await subir(api, admin, 'lista.xlsx', buf, {
+      id_estado: String(estados['Querétaro']),
+      categorias: `${cats['Ciudadanía']}`,
+    });
+    expect(r.status).toBe(200);
+    const { final } = await esperarFin(api, admin, r.body.id_importacion);
+    expect(final).toMatchObject({
+      estatus: 'terminada',
+      procesadas: 5,
+      insertadas: 3,
+      duplicadas: 1,
+      con_error: 1,
+    });
+    expect(final.errores).toEqual([
+      {
+        fila: 6,
+        motivo:
+          'El teléfono solo admite dígitos, espacios, guiones, puntos, paréntesis y un + inicial',
+      },
+    ]);
+    const k = api.ctx.db.kysely;
+    const dos = await k
+      .selectFrom('telefonos')
+      .selectAll()
+      .where('telefono', '=', '4421000002')
+      .executeTakeFirstOrThrow();
+    expect(dos).toMatchObject({ nombre: 'Dos', id_estado: estados['Querétaro'] });
+    const tres = await k
+      .selectFrom('telefonos')
+      .selectAll()
+      .where('telefono', '=', '4421000003')
+      .executeTakeFirstOrThrow();
+    expect(tres.id_estado).toBe(estados['Yucatán']);
+    const enlaces = await k
+      .selectFrom('telefono_categoria')
+      .select('id_categoria')
+      .where('id_telefono', '=', dos.id_telefono)
+      .execute();
+    expect(enlaces.map((e) => e.id_categoria)).toEqual([cats['Ciudadanía']]);
+  });
+
+  it('CSV separado por punto y coma y sin encabezado; varios lotes con progreso creciente', async () => {
+    const filas: string[] = [];
+    for (let i = 0; i < 12_000; i++)
+      filas.push(`${6000000000 + i};Persona ${i};${estados['Sonora']};${cats['Escuelas']}`);
+    filas.push('6000000000;Repetida;Sonora;Escuelas');
+    const r = await subir(api, admin, 'grande.csv', filas.join('\n') + '\n');
+    expect(r.status).toBe(200);
+    const { final, vistos } = await esperarFin(api, admin, r.body.id_importacion);
+    expect(final).toMatchObject({
+      estatus: 'terminada',
+      procesadas: 12_001,
+      insertadas: 12_000,
+      duplicadas: 1,
+      con_error: 0,
+      errores: [],
+    });
+    const procesadas = vistos.map((v) => v.procesadas);
+    expect(procesadas).toEqual([...procesadas].sort((a, b) => a - b));
+    const n = await pedir(
+      api.url,
+      'GET',
+      `/telefonos/${estados['Sonora']}/?categorias=${cats['Escuelas']}&limit=1`,
+      { token: admin },
+    );
+    expect(n.headers.get('x-total-count')).toBe('12000');
+  });
+
+  it('un archivo sin columna telefono falla con motivo en español', async () => {
+    const r = await subir(api, admin, 'otro.csv', 'a,b,c\nx,y,z\n');
+    const { final } = await esperarFin(api, admin, r.body.id_importacion);
+    expect(final.estatus).toBe('fallida');
+    expect(final.mensaje).toBe(
+      'La importación falló: El archivo no tiene la columna "telefono" en la primera fila (columnas: telefono, nombre, estado, categorias)',
+    );
+  });
+
+  it('un .xlsx dañado falla sin tumbar la api', async () => {
+    const r = await subir(api, admin, 'roto.xlsx', 'esto no es un zip');
+    expect(r.status).toBe(200);
+    const { final } = await esperarFin(api, admin, r.body.id_importacion);
+    expect(final.estatus).toBe('fallida');
+    expect(final.mensaje).toBe(
+      'La importación falló: No se pudo leer el archivo XLSX: está dañado o no es un XLSX válido',
+    );
+    expect((await pedir(api.url, 'GET', '/health')).status).toBe(200);
+  });
+
+  it('rechaza extensión, falta de archivo y campos por defecto inválidos (400 que nombra el campo)', async () => {
+    const ext = await subir(api, admin, 'lista.pdf', 'x');
+    expect(ext.status).toBe(400);
+    expect(ext.body.message).toBe('Formato de archivo no soportado: use CSV o XLSX');
+    const json = await pedir(api.url, 'POST', '/telefonos/importar/', { token: admin, body: {} });
+    expect(json.status).toBe(400);
+    expect(json.body.message).toContain('file');
+    const estado = await subir(api, admin, 'a.csv', 'telefono\n5512345678\n', {
+      id_estado: '999999',
+    });
+    expect(estado.status).toBe(400);
+    expect(estado.body.message).toContain('id_estado');
+    const cat = await subir(api, admin, 'a.csv', 'telefono\n5512345678\n', {
+      categorias: '1,999999',
+    });
+    expect(cat.status).toBe(400);
+    expect(cat.body.message).toContain('categorias');
+    expect(fs.readdirSync(path.join(api.config.dataDir, 'importaciones'))).toEqual([]);
+  });
+
+  it('progreso de una importación inexistente: 404; sin token 401; consulta no importa (403) pero ve el progreso', async () => {
+    const r = await pedir(api.url, 'GET', '/telefonos/importar/999999/', { token: admin });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('Importación no encontrada');
+    expect((await subir(api, undefined, 'a.csv', 'telefono\n')).status).toBe(401);
+    expect((await subir(api, consulta, 'a.csv', 'telefono\n')).status).toBe(403);
+    const propia = await subir(api, admin, 'a.csv', 'telefono\n7711112222\n');
+    expect(
+      (
+        await pedir(api.url, 'GET', `/telefonos/importar/${propia.body.id_importacion}/`, {
+          token: consulta,
+        })
+      ).status,
+    ).toBe(200);
+    await esperarFin(api, admin, propia.body.id_importacion);
+  });
+});
