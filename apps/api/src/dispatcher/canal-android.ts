@@ -8,6 +8,7 @@ import {
   type OpcionesCanal,
   type ResultadoEnvio,
 } from './canal.ts';
+import { pedirJson } from './http-cliente.ts';
 
 // The Android SMS gateway's local server ('SMS Gateway for Android'): `POST /message` with basic
 // auth and a client-chosen message id, `GET /message/{id}` for its state (Pending, Processed,
@@ -41,12 +42,12 @@ class CanalAndroid implements Canal {
   }
 
   private async estado(id: string): Promise<EstadoMensaje | undefined> {
-    const r = await fetch(`${this.base}/message/${encodeURIComponent(id)}`, {
+    const r = await pedirJson(`${this.base}/message/${encodeURIComponent(id)}`, {
       headers: { authorization: this.auth },
-      signal: AbortSignal.timeout(this.o.config.timeoutEnvioMs),
+      timeoutMs: this.o.config.timeoutEnvioMs,
     });
-    if (!r.ok) return undefined;
-    return (await r.json()) as EstadoMensaje;
+    if (r.status !== 200) return undefined;
+    return r.cuerpo as EstadoMensaje;
   }
 
   private seguir(id: string, paso = 0): void {
@@ -77,24 +78,20 @@ class CanalAndroid implements Canal {
 
   async enviar(e: Envio): Promise<ResultadoEnvio> {
     const id = e.id_gateway ?? idAndroid(e.id_detalle);
-    let r: Response;
+    let r: { status: number; cuerpo: EstadoMensaje & { message?: string } };
     try {
-      r = await fetch(`${this.base}/message`, {
+      r = await pedirJson(`${this.base}/message`, {
         method: 'POST',
-        headers: { authorization: this.auth, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          id,
-          message: e.texto,
-          phoneNumbers: [e.telefono],
-          withDeliveryReport: true,
-        }),
-        signal: AbortSignal.timeout(this.o.config.timeoutEnvioMs),
+        headers: { authorization: this.auth },
+        cuerpo: { id, message: e.texto, phoneNumbers: [e.telefono], withDeliveryReport: true },
+        timeoutMs: this.o.config.timeoutEnvioMs,
       });
     } catch (err) {
       // Whether or not the request arrived, resending with the same id is safe.
       return { tipo: 'reintentar', motivo: `Android: ${textoError(err)}`, id_gateway: id };
     }
-    const cuerpo = (await r.json().catch(() => ({}))) as EstadoMensaje & { message?: string };
+    const cuerpo = r.cuerpo;
+    const ok = r.status >= 200 && r.status < 300;
     if (r.status === 409) {
       // Already taken under this id (a resend after a crash): read its state instead.
       const e2 = await this.estado(id).catch(() => undefined);
@@ -107,7 +104,7 @@ class CanalAndroid implements Canal {
         entregado: e2?.state?.toLowerCase() === 'delivered',
       };
     }
-    if (r.ok) {
+    if (ok) {
       this.seguir(id);
       return {
         tipo: 'aceptado',

@@ -9,6 +9,7 @@ import {
   type OpcionesCanal,
   type ResultadoEnvio,
 } from './canal.ts';
+import { pedirJson } from './http-cliente.ts';
 
 // The WhatsApp Cloud API: `POST /{version}/{phone-number-id}/messages` with a bearer token,
 // text messages. Receipts arrive as status webhooks at the api (webhook-whatsapp.ts). The API
@@ -33,32 +34,33 @@ class CanalWhatsapp implements Canal {
   }
 
   async enviar(e: Envio): Promise<ResultadoEnvio> {
-    let r: Response;
+    let r: { status: number; cuerpo: Record<string, unknown> };
     try {
-      r = await fetch(this.endpoint, {
+      r = await pedirJson(this.endpoint, {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
+        headers: { authorization: `Bearer ${this.token}` },
+        cuerpo: {
           messaging_product: 'whatsapp',
           recipient_type: 'individual',
           to: e.telefono.replace(/^\+/, ''),
           type: 'text',
           text: { preview_url: false, body: e.texto },
-        }),
-        signal: AbortSignal.timeout(this.o.config.timeoutEnvioMs),
+        },
+        timeoutMs: this.o.config.timeoutEnvioMs,
       });
     } catch (err) {
       const motivo = `WhatsApp: ${textoError(err)}`;
       return noLlego(err) ? { tipo: 'reintentar', motivo } : { tipo: 'incierto', motivo };
     }
-    const cuerpo = (await r.json().catch(() => ({}))) as {
+    const ok = r.status >= 200 && r.status < 300;
+    const cuerpo = r.cuerpo as {
       messages?: { id?: string }[];
       error?: { message?: string; code?: number };
     };
-    if (r.ok && cuerpo.messages?.[0]?.id)
+    if (ok && cuerpo.messages?.[0]?.id)
       return { tipo: 'aceptado', id_gateway: cuerpo.messages[0].id };
     const motivo = `WhatsApp HTTP ${r.status}${cuerpo.error ? ` (${cuerpo.error.code}): ${cuerpo.error.message}` : ''}`;
-    if (r.ok) return { tipo: 'incierto', motivo };
+    if (ok) return { tipo: 'incierto', motivo };
     if (r.status === 401 || r.status === 403)
       return {
         tipo: 'fallido',

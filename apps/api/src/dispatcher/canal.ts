@@ -101,16 +101,22 @@ export function credencial(c: Record<string, unknown>, seccion: string, clave: s
   return v === undefined || v === null ? '' : String(v);
 }
 
-/** The error text of a failed fetch, with the socket cause when there is one. */
+/** The error text of a failed request, with the socket cause when there is one. */
 export function textoError(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return 'tiempo de espera agotado';
-  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+  const e = err as {
+    name?: string;
+    message?: string;
+    code?: string;
+    cause?: { code?: string; message?: string };
+  };
+  if (e?.name === 'TimeoutError' || e?.code === 'ETIMEDOUT') return 'tiempo de espera agotado';
+  return e?.code ?? e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }
 
-/** True when a fetch failed before the request could reach the gateway (safe to retry). */
+/** True when a request failed before the request could reach the gateway (safe to retry). */
 export function noLlego(err: unknown): boolean {
-  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  const e = err as { code?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
   return (
     code === 'ECONNREFUSED' ||
     code === 'ENOTFOUND' ||

@@ -246,6 +246,8 @@ export class Despachador {
             await t.senal.esperar(this.config.sondeoMs);
             continue;
           }
+          // Rows whose outcome is still buffered count as en_curso in the database: write first.
+          if (this.desenlaces.length) await this.vaciar();
           const ahora = Date.now();
           cola = await this.store.reclamar(
             t.ej,

@@ -25,6 +25,7 @@ export async function completarSiTermino(
       .where('id_ejercicio', '=', id_ejercicio)
       .where('completado', '=', 0)
       .where('en_proceso', '=', 1)
+      .where('en_pausa', '=', 0)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) return false;
     await auditar(trx, null, 'completar', 'ejercicio', id_ejercicio, { por: 'despachador' });
@@ -32,15 +33,18 @@ export async function completarSiTermino(
   });
 }
 
-/** Pauses a running exercise with a reason (automatic pause); audits 'pausar'. */
+/** Pauses a running exercise with a reason (automatic pause); audits 'pausar'. Same flags as the
+ * manual pause of POST /ejercicio/pausa/ (en_proceso stays 1, en_pausa 1), so the row offers
+ * resume and stop. */
 export async function pausar(db: Db, id_ejercicio: number, motivo: string): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     const r = await trx
       .updateTable('ejercicios')
-      .set({ en_proceso: 0, en_pausa: 1, motivo_pausa: motivo })
+      .set({ en_pausa: 1, motivo_pausa: motivo })
       .where('id_ejercicio', '=', id_ejercicio)
       .where('completado', '=', 0)
       .where('en_proceso', '=', 1)
+      .where('en_pausa', '=', 0)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) return false;
     await auditar(trx, null, 'pausar', 'ejercicio', id_ejercicio, { por: 'despachador', motivo });

@@ -69,7 +69,7 @@ export interface Store {
   /** Marks the exercise completado when it is active and no row is pendiente or en_curso; audits
    * 'completar'. True when this call completed it. */
   completarSiTermino(id_ejercicio: number, ahora: number): Promise<boolean>;
-  /** Automatic pause: en_proceso 0, en_pausa 1, motivo_pausa; audits 'pausar'. True when it paused. */
+  /** Automatic pause: en_pausa 1 (en_proceso stays 1, as a manual pause), motivo_pausa; audits 'pausar'. */
   pausar(id_ejercicio: number, motivo: string, ahora: number): Promise<boolean>;
   /** Takes up to `pedido` sends of the exercise's per-second budget `limite` for second `segundo`,
    * shared by every dispatcher; returns how many were granted. */
