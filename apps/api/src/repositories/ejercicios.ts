@@ -98,6 +98,17 @@ export async function hayPendientes(k: Consultor, id: number): Promise<boolean> 
   return fila !== undefined;
 }
 
+/** Whether the exercise has any recipient (cheap: stops at the first row). */
+export async function hayDestinatarios(k: Consultor, id: number): Promise<boolean> {
+  const fila = await k
+    .selectFrom('ejercicio_detalle')
+    .select('id_detalle')
+    .where('id_ejercicio', '=', id)
+    .limit(1)
+    .executeTakeFirst();
+  return fila !== undefined;
+}
+
 /** Number of recipients of the exercise. */
 export async function contarDestinatarios(k: Consultor, id: number): Promise<number> {
   const fila = await k

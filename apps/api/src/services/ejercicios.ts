@@ -233,8 +233,7 @@ export async function iniciar(
     }
     const reanudar = e.en_proceso === 1 && e.en_pausa === 1;
     if (e.en_proceso === 1 && !reanudar) throw error(409, 'ejercicioEnProceso');
-    if ((await repo.contarDestinatarios(trx, e.id_ejercicio)) === 0)
-      throw error(409, 'sinDestinatarios');
+    if (!(await repo.hayDestinatarios(trx, e.id_ejercicio))) throw error(409, 'sinDestinatarios');
     if (!e.equipo_activo) throw error(409, 'equipoInactivo');
     if (CANAL_DE_PROTOCOLO[e.protocolo as Protocolo] !== canal) {
       throw error(409, 'equipoNoCorresponde', { equipo: e.alias, tipo_ejercicio: etiqueta });
