@@ -53,7 +53,7 @@ async function generar(ruta: string, n: number) {
     texto += `${escrito},Persona ${i},${ESTADOS_MEXICO[e]},${cats.map((c) => CATEGORIAS_EJEMPLO[c]).join(';')}\n`;
     filas.push({ telefono: t, nombre: `Persona ${i}`, estado: e, categorias: cats });
     if (texto.length > 1 << 20) {
-      if (!salida.write(texto)) await new Promise((ok) => salida.once('drain', ok));
+      if (!salida.write(texto)) await new Promise<void>((ok) => salida.once('drain', () => ok()));
       texto = '';
     }
   }

@@ -47,11 +47,16 @@ export interface EscritorMasivo {
   cerrar(): Promise<void>;
 }
 
-/** Opens the bulk writer of the database's engine for job `idImportacion`. */
-export function abrirEscritor(db: Db, idImportacion: number): Promise<EscritorMasivo> {
+/** Opens the bulk writer of the database's engine for job `idImportacion`. `soloSeguro` forces
+ * PostgreSQL's temporary-table path (tests use it to cover the path a race would take). */
+export function abrirEscritor(
+  db: Db,
+  idImportacion: number,
+  opts: { soloSeguro?: boolean } = {},
+): Promise<EscritorMasivo> {
   return db.engine === 'sqlite'
     ? escritorSqlite(db, idImportacion)
-    : escritorPostgres(db, idImportacion);
+    : escritorPostgres(db, idImportacion, opts.soloSeguro ?? false);
 }
 
 /** Page cache of the SQLite connection while importing (KiB, negative as SQLite reads it): the
