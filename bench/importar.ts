@@ -16,7 +16,7 @@ import { crearContexto } from '@pregon/api/server';
 import type { Contexto } from '@pregon/api/contexto';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { CATEGORIAS_EJEMPLO, ESTADOS_MEXICO } from '@pregon/api/db/seed';
-import { iniciarImportacion, LOTE } from '@pregon/api/services/importacion';
+import { iniciarImportacion, LOTE, LOTE_POSTGRES } from '@pregon/api/services/importacion';
 import { CACHE_SQLITE_KIB } from '@pregon/api/repositories/telefonos-masivo';
 
 const MIN_FILAS_S = 100_000;
@@ -167,7 +167,9 @@ async function main() {
   const { engine, rows } = opciones(process.argv.slice(2));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-importar-'));
   const csv = path.join(dir, 'telefonos.csv');
-  console.log(`importar: motor ${engine}, ${rows.toLocaleString('es-MX')} filas, lotes de ${LOTE}`);
+  console.log(
+    `importar: motor ${engine}, ${rows.toLocaleString('es-MX')} filas, lotes de ${engine === 'postgres' ? LOTE_POSTGRES : LOTE}`,
+  );
   let t = performance.now();
   const filas = await generar(csv, rows);
   console.log(

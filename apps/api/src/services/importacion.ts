@@ -30,8 +30,10 @@ import { canonico } from './telefonos.ts';
 // request is answered with the job id, and the file is read as a stream in the background in
 // batches of LOTE rows, each batch one transaction, yielding to the event loop between batches.
 
-/** Rows per batch (one transaction each). */
+/** Rows per batch (one transaction each) on SQLite, where a batch holds the only connection. */
 export const LOTE = 5000;
+/** Rows per batch on PostgreSQL, where a batch runs on its own connection and the others serve. */
+export const LOTE_POSTGRES = 20_000;
 
 /** Kinds of file the import reads. */
 export type TipoArchivo = 'csv' | 'xlsx';
@@ -184,6 +186,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     escritor = await abrirEscritor(ctx.db, t.id_importacion);
     const porDefecto = { id_estado: t.id_estado, categorias: t.categorias };
     let idx: Indices | undefined;
+    const lote_ = ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE;
     let lote: FilaMasiva[] = [];
     let procesadasEnLote = 0;
 
@@ -225,7 +228,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         const fila = validarFila(f, idx, resolver, porDefecto);
         if ('motivo' in fila) anotar(f.fila, fila.motivo);
         else lote.push(fila);
-        if (procesadasEnLote >= LOTE) await vaciar();
+        if (procesadasEnLote >= lote_) await vaciar();
       }
     }
     if (!idx) throw error(400, 'importacionSinTelefono');
