@@ -190,18 +190,22 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
     expect(enlaces.map((e) => e.id_categoria)).toEqual([cats['Ciudadanía']]);
   });
 
-  it('CSV separado por punto y coma y sin encabezado; varios lotes con progreso creciente', async () => {
+  it('CSV de más de 1 MB separado por punto y coma y sin encabezado; varios lotes con progreso creciente', async () => {
     const filas: string[] = [];
-    for (let i = 0; i < 12_000; i++)
-      filas.push(`${6000000000 + i};Persona ${i};${estados['Sonora']};${cats['Escuelas']}`);
+    for (let i = 0; i < 30_000; i++)
+      filas.push(
+        `${6000000000 + i};Persona de prueba ${i};${estados['Sonora']};${cats['Escuelas']}`,
+      );
     filas.push('6000000000;Repetida;Sonora;Escuelas');
-    const r = await subir(api, admin, 'grande.csv', filas.join('\n') + '\n');
+    const texto = filas.join('\n') + '\n';
+    expect(texto.length).toBeGreaterThan(1024 * 1024);
+    const r = await subir(api, admin, 'grande.csv', texto);
     expect(r.status).toBe(200);
     const { final, vistos } = await esperarFin(api, admin, r.body.id_importacion);
     expect(final).toMatchObject({
       estatus: 'terminada',
-      procesadas: 12_001,
-      insertadas: 12_000,
+      procesadas: 30_001,
+      insertadas: 30_000,
       duplicadas: 1,
       con_error: 0,
       errores: [],
@@ -214,7 +218,7 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
       `/telefonos/${estados['Sonora']}/?categorias=${cats['Escuelas']}&limit=1`,
       { token: admin },
     );
-    expect(n.headers.get('x-total-count')).toBe('12000');
+    expect(n.headers.get('x-total-count')).toBe('30000');
   });
 
   it('un archivo sin columna telefono falla con motivo en español', async () => {

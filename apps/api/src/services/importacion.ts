@@ -233,6 +233,8 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     }
     if (!idx) throw error(400, 'importacionSinTelefono');
     await vaciar();
+    // The temp file goes before the job reads 'terminada', so whoever sees the end sees it gone.
+    await borrarArchivo(t);
     totales.delete(t.id_importacion);
     const mensaje = msg('importacionTerminada', {
       insertados: c.insertadas,
@@ -260,6 +262,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     });
   } catch (e) {
     totales.delete(t.id_importacion);
+    await borrarArchivo(t).catch(() => {});
     const detalle =
       e instanceof HttpError ? e.message : msg('archivoIlegible', { tipo: t.tipo.toUpperCase() });
     if (!(e instanceof HttpError)) console.error(`importación ${t.id_importacion} falló:`, e);
@@ -280,8 +283,13 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       .catch((e2) => console.error('no se pudo marcar la importación como fallida:', e2));
   } finally {
     await escritor?.cerrar().catch(() => {});
-    if (t.borrarAlTerminar) await fs.promises.rm(t.ruta, { force: true });
+    await borrarArchivo(t).catch(() => {});
   }
+}
+
+/** Deletes the job's uploaded temp file (never a file the caller owns). */
+async function borrarArchivo(t: TrabajoImportacion) {
+  if (t.borrarAlTerminar) await fs.promises.rm(t.ruta, { force: true });
 }
 
 /** Validates one row: the normalised phone with its state and categories, or the reason it fails. */
