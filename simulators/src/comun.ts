@@ -25,6 +25,8 @@ export interface MensajeRecibido {
   texto: string;
   /** Epoch ms of acceptance. */
   t: number;
+  /** Which client connection sent it (SMPP: the session's remote port). */
+  origen?: string;
 }
 
 /** Numbers a simulator accepts: optional '+', 8 to 15 digits. */

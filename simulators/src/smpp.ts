@@ -31,7 +31,7 @@ interface Sesion {
   pause(): void;
   resume(): void;
   destroy(): void;
-  socket: { writable: boolean };
+  socket: { writable: boolean; remotePort?: number };
 }
 
 /** Options of the SMPP simulator. */
@@ -156,7 +156,13 @@ export class SimuladorSmpp {
         const id = `${this.prefijo}${(this.siguiente++).toString(16)}`;
         const t = Date.now();
         const txt = texto(pdu.short_message);
-        this.registro.push({ id, telefono: destino, texto: txt, t });
+        this.registro.push({
+          id,
+          telefono: destino,
+          texto: txt,
+          t,
+          origen: String(s.socket.remotePort),
+        });
         s.send(pdu.response({ message_id: id }));
         if (pdu.registered_delivery) {
           const enviarRecibo = () => {

@@ -76,6 +76,7 @@ export class SimuladorWhatsapp {
 
   /** Stops listening. */
   async detener(): Promise<void> {
+    this.o.webhookUrl = undefined;
     await this.app.close();
   }
 

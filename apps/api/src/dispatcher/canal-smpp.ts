@@ -56,17 +56,22 @@ class CanalSmpp implements Canal {
   private sesion: Sesion | undefined;
   private conectando: Promise<Sesion> | undefined;
   private pendientes = new Map<number, (r: ResultadoEnvio) => void>();
+  /** Deadline of each outstanding submit; one sweep a second instead of a timer per message. */
+  private vencimientos = new Map<number, number>();
+  private barrido: NodeJS.Timeout | undefined;
   private clave = 0;
   private enVentana = 0;
   private esperaVentana: (() => void)[] = [];
   private cerrado = false;
   private readonly host: string;
   private readonly port: number;
+  private readonly origen: string;
 
   constructor(private readonly o: OpcionesCanal) {
     const u = new URL(o.equipo.url.includes('://') ? o.equipo.url : `smpp://${o.equipo.url}`);
     this.host = u.hostname;
     this.port = Number(u.port || 2775);
+    this.origen = credencial(o.equipo.credenciales, 'smpp', 'source_addr');
   }
 
   private conectar(): Promise<Sesion> {
@@ -82,8 +87,9 @@ class CanalSmpp implements Canal {
         if (this.sesion === s) this.sesion = undefined;
         this.conectando = undefined;
         // Submits written but unanswered: the SMSC may have taken them.
-        for (const [, fin] of this.pendientes) fin({ tipo: 'incierto', motivo });
+        for (const [, fin] of [...this.pendientes]) fin({ tipo: 'incierto', motivo });
         this.pendientes.clear();
+        this.vencimientos.clear();
         if (!listo) reject(new Error(motivo));
         listo = true;
       };
@@ -158,7 +164,19 @@ class CanalSmpp implements Canal {
     this.esperaVentana.shift()?.();
   }
 
+  private barrer(): void {
+    const ahora = Date.now();
+    for (const [clave, hasta] of this.vencimientos) {
+      if (hasta > ahora) break;
+      this.pendientes.get(clave)?.({ tipo: 'incierto', motivo: 'SMPP: submit_sm sin respuesta' });
+      this.pendientes.delete(clave);
+      this.vencimientos.delete(clave);
+    }
+  }
+
   async enviar(e: Envio): Promise<ResultadoEnvio> {
+    this.barrido ??= setInterval(() => this.barrer(), 1000);
+    this.barrido.unref();
     if (this.cerrado) return { tipo: 'reintentar', motivo: 'SMPP: canal cerrado' };
     let s: Sesion;
     try {
@@ -170,20 +188,17 @@ class CanalSmpp implements Canal {
     try {
       return await new Promise<ResultadoEnvio>((resolve) => {
         const clave = ++this.clave;
-        const timer = setTimeout(() => {
-          this.pendientes.delete(clave);
-          resolve({ tipo: 'incierto', motivo: 'SMPP: submit_sm sin respuesta' });
-        }, this.o.config.timeoutEnvioMs);
         const fin = (r: ResultadoEnvio) => {
-          clearTimeout(timer);
           this.pendientes.delete(clave);
+          this.vencimientos.delete(clave);
           resolve(r);
         };
+        this.vencimientos.set(clave, Date.now() + this.o.config.timeoutEnvioMs);
         this.pendientes.set(clave, fin);
         const escrito = s.submit_sm(
           {
             destination_addr: e.telefono,
-            source_addr: credencial(this.o.equipo.credenciales, 'smpp', 'source_addr'),
+            source_addr: this.origen,
             registered_delivery: 1,
             short_message: e.texto,
           },
@@ -206,6 +221,7 @@ class CanalSmpp implements Canal {
 
   async cerrar(): Promise<void> {
     this.cerrado = true;
+    clearInterval(this.barrido);
     const s = this.sesion;
     this.sesion = undefined;
     if (!s) return;

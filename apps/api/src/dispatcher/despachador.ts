@@ -67,7 +67,18 @@ export function numeroGateway(
   return r.ok ? { ok: true, e164: r.e164 } : { ok: false, motivo: r.motivo };
 }
 
-const formateadores = new Map<string, { fecha: Intl.DateTimeFormat; hora: Intl.DateTimeFormat }>();
+/** Free ports that make a worker claim again: a quarter of the exercise's ports, at least one. */
+const umbralReclamo = (puertos: number) => Math.max(1, Math.floor(puertos / 4));
+
+const formateadores = new Map<
+  string,
+  {
+    fecha: Intl.DateTimeFormat;
+    hora: Intl.DateTimeFormat;
+    segundo?: number;
+    ultimo?: { fecha: string; hora: string };
+  }
+>();
 
 /** fecha_envio (YYYY-MM-DD) and hora_envio (HH:mm:ss) of an instant in a time zone. */
 export function fechaHora(ms: number, tz: string): { fecha: string; hora: string } {
@@ -90,8 +101,13 @@ export function fechaHora(ms: number, tz: string): { fecha: string; hora: string
     };
     formateadores.set(tz, f);
   }
+  // Formatting is costly at thousands of sends per second: one format per second and zone.
+  const segundo = Math.floor(ms / 1000);
+  if (f.segundo === segundo && f.ultimo) return f.ultimo;
   const d = new Date(ms);
-  return { fecha: f.fecha.format(d), hora: f.hora.format(d) };
+  f.segundo = segundo;
+  f.ultimo = { fecha: f.fecha.format(d), hora: f.hora.format(d) };
+  return f.ultimo;
 }
 
 /**
@@ -242,7 +258,7 @@ export class Despachador {
         if (cola.length === 0) {
           const libre = t.ej.puertos - t.enVuelo;
           // Claim in batches: wait until a quarter of the ports is free before asking again.
-          if (t.enVuelo > 0 && libre < Math.max(1, Math.floor(t.ej.puertos / 4))) {
+          if (t.enVuelo > 0 && libre < umbralReclamo(t.ej.puertos)) {
             await t.senal.esperar(this.config.sondeoMs);
             continue;
           }
@@ -351,7 +367,9 @@ export class Despachador {
     this.desenlaces.push(d);
     if (error !== undefined) await this.contarError(t, error);
     t.enVuelo--;
-    t.senal.avisar();
+    // Wake the worker only when it can act: a claim's worth of ports is free, or all are.
+    if (t.enVuelo === 0 || t.ej.puertos - t.enVuelo >= umbralReclamo(t.ej.puertos) || !t.activo)
+      t.senal.avisar();
   }
 
   private async contarError(t: Trabajo, error: string): Promise<void> {

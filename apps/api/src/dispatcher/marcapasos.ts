@@ -3,19 +3,22 @@ export type PedirCupo = (segundo: number, pedido: number) => Promise<number>;
 
 const dormir = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Share of the limit the local pacer aims at, so that network jitter never pushes a second over it. */
-const HOLGURA = 0.995;
+/** Share of the limit the pacer aims at, so that network jitter never pushes a second over it. */
+const HOLGURA = 0.99;
 
 /**
- * Paces the sends of one exercise: a local token bucket spaces them evenly at `limite` per second
- * (burst of 1 % of a second), and a shared per-second budget (despacho_cupos on PostgreSQL) caps
- * the sum over every dispatcher.
+ * Paces the sends of one exercise: a token bucket spaces them evenly at 99 % of `limite` per
+ * second (a burst of a quarter second catches up timer lateness and stalls), a local count keeps every calendar second
+ * within that, and a shared per-second budget (despacho_cupos on PostgreSQL) caps the sum over
+ * every dispatcher.
  */
 export class Marcapasos {
   private fichas = 1;
   private ultimo = performance.now();
   private cupo = 0;
   private cupoSegundo = -1;
+  private segundoLocal = -1;
+  private enSegundo = 0;
 
   constructor(
     private limite: number,
@@ -30,7 +33,8 @@ export class Marcapasos {
   /** Waits until one more send is allowed. */
   async tomar(): Promise<void> {
     const ritmo = Math.max(0.001, this.limite * HOLGURA);
-    const capacidad = Math.max(1, Math.floor(ritmo / 100));
+    const capacidad = Math.max(1, Math.floor(ritmo / 4));
+    const tope = Math.max(1, Math.floor(ritmo));
     for (;;) {
       const ahora = performance.now();
       this.fichas = Math.min(capacidad, this.fichas + ((ahora - this.ultimo) * ritmo) / 1000);
@@ -38,6 +42,16 @@ export class Marcapasos {
       if (this.fichas >= 1) break;
       await dormir(Math.max(1, ((1 - this.fichas) * 1000) / ritmo));
     }
+    for (;;) {
+      const segundo = Math.floor(Date.now() / 1000);
+      if (segundo !== this.segundoLocal) {
+        this.segundoLocal = segundo;
+        this.enSegundo = 0;
+      }
+      if (this.enSegundo < tope) break;
+      await dormir(1000 - (Date.now() % 1000) + 1);
+    }
+    this.enSegundo++;
     for (;;) {
       const segundo = Math.floor(Date.now() / 1000);
       if (segundo !== this.cupoSegundo) {

@@ -1,0 +1,220 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimuladorAndroid } from '@pregon/simulators/android';
+import { duplicados } from '@pregon/simulators/comun';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { openDb, type Db } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { seed } from '../db/seed.ts';
+import { crearBasePostgres } from '../testing/entorno.ts';
+import {
+  banderas,
+  crearEjercicio,
+  crearEquipo,
+  esperarCompletado,
+  esperarQue,
+  filas,
+  porEstatus,
+} from './testing.ts';
+
+// Crash tolerance with real processes: standalone dispatchers (`tsx dispatcher/main.ts`) over
+// PostgreSQL, SIGKILLed at random moments and restarted; and two dispatchers sharing one exercise.
+
+const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const MAIN = path.join(raiz, 'apps/api/src/dispatcher/main.ts');
+
+describe('despachador como proceso aparte sobre PostgreSQL', () => {
+  let db: Db;
+  let url: string;
+  let borrar: () => Promise<void>;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-fallos-'));
+  const hijos = new Set<ChildProcess>();
+
+  const lanzar = (): ChildProcess => {
+    // node with tsx's loader (not the tsx CLI, whose wrapper would take the SIGKILL instead).
+    const h = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      cwd: raiz,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        DESPACHO_LEASE_MS: '2000',
+        DESPACHO_RECUPERACION_MS: '500',
+        DESPACHO_SONDEO_MS: '200',
+        DESPACHO_BACKOFF_MS: '200',
+        DESPACHO_TIMEOUT_MS: '1500',
+      },
+    });
+    hijos.add(h);
+    h.on('exit', () => hijos.delete(h));
+    return h;
+  };
+  const matar = (h: ChildProcess, senal: NodeJS.Signals) =>
+    new Promise<void>((r) => {
+      if (h.exitCode !== null || h.signalCode !== null) return r();
+      h.once('exit', () => r());
+      h.kill(senal);
+    });
+  const enviados = async (id: number) => {
+    const c = await porEstatus(db, id);
+    return (c.enviado ?? 0) + (c.entregado ?? 0) + (c.incierto ?? 0);
+  };
+
+  /** Runs the exercise to completion while SIGKILLing the dispatcher `kills` times. */
+  async function conMuertes(id: number, n: number, kills: number): Promise<number> {
+    let h = lanzar();
+    let hechas = 0;
+    while (hechas < kills) {
+      const desde = await enviados(id);
+      // Let it work a random while (some progress at least), then kill it mid-flight.
+      await esperarQue(
+        async () => (await enviados(id)) > desde + 50 || (await banderas(db, id)).completado,
+        'avance',
+        60_000,
+      );
+      await new Promise((r) => setTimeout(r, 200 + Math.random() * 1500));
+      if ((await banderas(db, id)).completado) break;
+      await matar(h, 'SIGKILL');
+      hechas++;
+      h = lanzar();
+    }
+    await esperarCompletado(db, id, 240_000);
+    await matar(h, 'SIGTERM');
+    expect(await enviados(id)).toBe(n);
+    return hechas;
+  }
+
+  beforeAll(async () => {
+    ({ url, borrar } = await crearBasePostgres());
+    db = openDb({ databaseUrl: url });
+    // Dropping the database at the end ends idle connections; that is expected here.
+    db.pool?.on('error', () => {});
+    await migrate(db);
+    await seed(db, { adminUser: 'admin', adminPassword: 'Admin-prueba-1' });
+  });
+  afterAll(async () => {
+    await Promise.all([...hijos].map((h) => matar(h, 'SIGKILL')));
+    await db?.close();
+    await borrar?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'Android: 20 000 destinatarios, ≥5 SIGKILL: cada uno recibe exactamente un mensaje',
+    { timeout: 600_000 },
+    async () => {
+      const sim = new SimuladorAndroid({ latenciaMs: 2, retrasoReciboMs: 100 });
+      await sim.iniciar();
+      try {
+        const n = 20_000;
+        const id_equipo = await crearEquipo(db, {
+          protocolo: 'android',
+          url: sim.url,
+          tasa: 100,
+          puertos: 50,
+        });
+        const id = await crearEjercicio(db, { id_equipo, n, puertos: 50 });
+        const kills = await conMuertes(id, n, 6);
+        expect(kills).toBeGreaterThanOrEqual(5);
+        const rs = await filas(db, id);
+        expect(rs.every((r) => r.estatus === 'enviado' || r.estatus === 'entregado')).toBe(true);
+        expect(sim.registro).toHaveLength(n);
+        expect(duplicados(sim.registro).size).toBe(0);
+        expect(new Set(sim.registro.map((m) => m.telefono.replace(/^\+52/, '')))).toEqual(
+          new Set(rs.map((r) => r.telefono)),
+        );
+        console.log(
+          `Android: ${kills} SIGKILL, ${sim.duplicadosRechazados} reenvíos con el mismo id rechazados por la pasarela, ` +
+            `${rs.filter((r) => r.intentos > 1).length} filas con más de un intento`,
+        );
+      } finally {
+        await sim.detener();
+      }
+    },
+  );
+
+  it(
+    'SMPP: ninguno se pierde y los que estaban en vuelo al morir quedan inciertos, sin reenviarse',
+    { timeout: 600_000 },
+    async () => {
+      const sim = new SimuladorSmpp({ latenciaMs: 5, retrasoReciboMs: 100 });
+      await sim.iniciar();
+      try {
+        const n = 5_000;
+        const id_equipo = await crearEquipo(db, {
+          protocolo: 'smpp',
+          url: sim.url,
+          tasa: 100,
+          puertos: 50,
+        });
+        const id = await crearEjercicio(db, { id_equipo, n, puertos: 50, base: 50_000 });
+        const kills = await conMuertes(id, n, 5).catch(async (e) => {
+          console.log(
+            'SMPP',
+            await porEstatus(db, id),
+            (await filas(db, id)).slice(0, 1),
+            await banderas(db, id),
+          );
+          throw e;
+        });
+        const rs = await filas(db, id);
+        const recibidos = new Set(sim.registro.map((m) => m.id));
+        const telefonos = new Set(sim.registro.map((m) => m.telefono.replace(/^\+52/, '')));
+        for (const r of rs) {
+          if (r.estatus === 'enviado' || r.estatus === 'entregado')
+            expect(recibidos.has(r.id_gateway!)).toBe(true);
+          else expect(r.estatus).toBe('incierto');
+          if (!telefonos.has(r.telefono)) expect(r.estatus).toBe('incierto');
+        }
+        expect(duplicados(sim.registro).size).toBe(0);
+        const inciertos = rs.filter((r) => r.estatus === 'incierto');
+        expect(inciertos.length).toBeLessThanOrEqual(kills * 50);
+        if (inciertos.length) expect(inciertos[0]!.motivo).toMatch(/reenvío idempotente/);
+        console.log(
+          `SMPP: ${kills} SIGKILL, ${inciertos.length} inciertos, ${sim.registro.length} recibidos de ${n}`,
+        );
+      } finally {
+        await sim.detener();
+      }
+    },
+  );
+
+  it(
+    'dos despachadores comparten un ejercicio y nadie recibe dos mensajes',
+    { timeout: 300_000 },
+    async () => {
+      const sim = new SimuladorSmpp({ latenciaMs: 2, retrasoReciboMs: 50 });
+      await sim.iniciar();
+      try {
+        const n = 4_000;
+        const id_equipo = await crearEquipo(db, {
+          protocolo: 'smpp',
+          url: sim.url,
+          tasa: 100,
+          puertos: 40,
+        });
+        const id = await crearEjercicio(db, { id_equipo, n, puertos: 40, base: 70_000 });
+        const a = lanzar();
+        const b = lanzar();
+        await esperarCompletado(db, id, 240_000);
+        await Promise.all([matar(a, 'SIGTERM'), matar(b, 'SIGTERM')]);
+        expect(sim.registro).toHaveLength(n);
+        expect(duplicados(sim.registro).size).toBe(0);
+        const porOrigen = new Map<string, number>();
+        for (const m of sim.registro) porOrigen.set(m.origen!, (porOrigen.get(m.origen!) ?? 0) + 1);
+        expect(porOrigen.size).toBeGreaterThanOrEqual(2);
+        const c = await porEstatus(db, id);
+        expect((c.enviado ?? 0) + (c.entregado ?? 0)).toBe(n);
+        console.log(`dos despachadores: ${[...porOrigen.values()].join(' + ')} mensajes`);
+      } finally {
+        await sim.detener();
+      }
+    },
+  );
+});

@@ -1,0 +1,126 @@
+// Benchmark: SMPP dispatch of N messages (100 000 by default) to the SMPP simulator answering at
+// once. Project: the dispatcher running a started exercise on a fresh SQLite file (claims,
+// pacing, outcomes and receipts written to the database) until it is completado. Baseline: a
+// bare `smpp` client loop (bind_transceiver + submit_sm) with the same window of outstanding
+// submits, against the same simulator, in the same run. Limits: project/baseline ≥ 0.8 and
+// ≥ 1 000 msg/s.
+//
+//   npx tsx bench/dispatch-smpp.ts [--rows 100000] [--engine sqlite|postgres]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import smpp from 'smpp';
+import { openDb } from '@pregon/api/db/database';
+import { migrate } from '@pregon/api/db/migrate';
+import { seed } from '@pregon/api/db/seed';
+import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { arrancarDespachador } from '@pregon/api/dispatcher/index';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
+import { crearEjercicio, crearEquipo, esperarCompletado } from '@pregon/api/dispatcher/testing';
+import { lanzarSimuladores } from './_simuladores.ts';
+
+const arg = (n: string, d: string) => {
+  const i = process.argv.indexOf(`--${n}`);
+  return i >= 0 ? process.argv[i + 1]! : d;
+};
+const N = Number(arg('rows', '100000'));
+const engine = arg('engine', 'sqlite');
+const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
+
+interface Pdu {
+  command_status: number;
+  response(): object;
+}
+interface Sesion {
+  on(ev: string, f: (p: Pdu) => void): void;
+  send(p: object): boolean;
+  bind_transceiver(o: object, cb: (p: Pdu) => void): void;
+  submit_sm(o: object, cb: (p: Pdu) => void): void;
+  destroy(): void;
+}
+
+/** The bare client: bind, then keep VENTANA submit_sm outstanding until N are answered. */
+async function base(puerto: number): Promise<number> {
+  const s = smpp.connect({ host: '127.0.0.1', port: puerto }) as unknown as Sesion;
+  s.on('deliver_sm', (p) => s.send(p.response()));
+  await new Promise<void>((r) => s.on('connect' as never, () => r()));
+  await new Promise<void>((r) =>
+    s.bind_transceiver({ system_id: 'bench', password: 'bench' }, () => r()),
+  );
+  const t0 = performance.now();
+  await new Promise<void>((fin) => {
+    let enviados = 0;
+    let respondidos = 0;
+    const siguiente = () => {
+      if (enviados >= N) return;
+      const i = enviados++;
+      s.submit_sm(
+        {
+          destination_addr: `+5255${String(i).padStart(8, '0')}`,
+          short_message: 'Simulacro: esto es una prueba',
+          registered_delivery: 1,
+        },
+        () => {
+          if (++respondidos === N) fin();
+          else siguiente();
+        },
+      );
+    };
+    for (let k = 0; k < VENTANA; k++) siguiente();
+  });
+  const ms = performance.now() - t0;
+  s.destroy();
+  return (N * 1000) / ms;
+}
+
+async function proyecto(puerto: number): Promise<number> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-smpp-'));
+  const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
+  const db = openDb(pg ? { databaseUrl: pg.url } : { sqliteFile: path.join(dir, 'pregon.db') });
+  try {
+    await migrate(db);
+    await seed(db, { adminUser: 'admin', adminPassword: 'Bench-admin-1' });
+    const id_equipo = await crearEquipo(db, {
+      protocolo: 'smpp',
+      url: `smpp://127.0.0.1:${puerto}`,
+      tasa: 1_000_000,
+      puertos: 1000,
+    });
+    const id = await crearEjercicio(db, { id_equipo, n: N, puertos: 1000, iniciar: false });
+    const d = await arrancarDespachador(db, { ...CONFIG_DESPACHO_DEFECTO, sondeoMs: 50 });
+    const t0 = performance.now();
+    await db.kysely
+      .updateTable('ejercicios')
+      .set({ en_proceso: 1, iniciado: Date.now() })
+      .where('id_ejercicio', '=', id)
+      .execute();
+    d.despachador.despertar();
+    await esperarCompletado(db, id, 3_600_000);
+    const ms = performance.now() - t0;
+    await d.detener();
+    return (N * 1000) / ms;
+  } finally {
+    await db.close();
+    await pg?.borrar();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// The SMSC runs in its own process, as a real one would.
+const sims = await lanzarSimuladores({ SIM_RETRASO_RECIBO_MS: '0' });
+const puerto = sims.puertos.smpp;
+const b = await base(puerto);
+await sims.vaciar('smpp');
+const p = await proyecto(puerto);
+const recibidos = (await sims.info('smpp')).recibidos;
+await sims.cerrar();
+if (recibidos !== N) console.log(`  ¡el SMSC recibió ${recibidos} mensajes de ${N}!`);
+const ratio = p / b;
+const ok = ratio >= 0.8 && p >= 1000 && recibidos === N;
+console.log(`SMPP ${N} mensajes, ventana ${VENTANA} (${engine})`);
+console.log(`  base (cliente smpp desnudo): ${b.toFixed(0)} msg/s`);
+console.log(`  proyecto (despachador):      ${p.toFixed(0)} msg/s`);
+console.log(
+  `  proporción ${ratio.toFixed(2)} (mínimo 0.80) y ≥ 1000 msg/s: ${ok ? 'PASS' : 'FAIL'}`,
+);
+process.exit(ok ? 0 : 1);
