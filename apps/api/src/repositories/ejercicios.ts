@@ -155,6 +155,16 @@ export async function insertarDestinatarios(
   return Number(r.numAffectedRows ?? 0);
 }
 
+/**
+ * Refreshes the planner statistics of ejercicio_detalle (PostgreSQL only). After a list of a
+ * million rows is written, stale statistics (a table "known" to be empty) make the batched
+ * reads choose a bitmap scan plus sort per batch, quadratic over an export; ANALYZE samples a
+ * fixed number of rows, so it costs the same for any size.
+ */
+export async function analizarDestinatarios(k: Consultor, engine: Engine) {
+  if (engine === 'postgres') await sql`analyze ejercicio_detalle`.execute(k);
+}
+
 /** Renumbers the pending recipients 1..n in `orden`; returns how many were renumbered. */
 export async function renumerarPendientes(k: Consultor, id: number, orden: Orden): Promise<number> {
   const r = await sql`update ejercicio_detalle set posicion = s.rn

@@ -364,6 +364,39 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
     expect(eventos.filter((x) => x === id).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('cinco inicios simultáneos: uno inicia, los demás reciben 409', async () => {
+    const id = await crearYGenerar(api, token, cuerpoEjercicio(eq.sms, { titulo: 'Simultáneo' }));
+    const rs = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        pedir(api.url, 'POST', '/ejercicio/sms/', { token, body: { id_ejercicio: id, time: 0 } }),
+      ),
+    );
+    expect(rs.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const auditados = await api.ctx.db.kysely
+      .selectFrom('auditoria')
+      .select('id_auditoria')
+      .where('accion', '=', 'iniciar')
+      .where('id_entidad', '=', String(id))
+      .execute();
+    expect(auditados).toHaveLength(1);
+  });
+
+  it('generar se rechaza si algún destinatario ya salió de pendiente', async () => {
+    const id = await crearYGenerar(api, token, cuerpoEjercicio(eq.sms));
+    const [d] = await detalle(id);
+    await api.ctx.db.kysely
+      .updateTable('ejercicio_detalle')
+      .set({ estatus: 'en_curso' })
+      .where('id_detalle', '=', d!.id_detalle)
+      .execute();
+    const r = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token,
+      body: { ejercicio: id, estado: ESTADO_CDMX, categorias: '1' },
+    });
+    expect(r.status).toBe(409);
+    expect(await detalle(id)).toHaveLength(3);
+  });
+
   it('detener funciona con cualquier tipo, también sin iniciar', async () => {
     const id = await crearYGenerar(
       api,

@@ -312,6 +312,48 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
     expect(r.body.message).toContain('offset');
   });
 
+  it('mientras un CSV grande se transmite, la api sigue atendiendo escrituras', async () => {
+    const id = await crearPorApi(api, token, cuerpoEjercicio(eq.sms, { titulo: 'Grande' }));
+    const n = 30000;
+    const filas = Array.from({ length: n }, (_, i) => ({
+      id_ejercicio: id,
+      telefono: String(5540000000 + i),
+      nombre: `P${i}`,
+      posicion: i + 1,
+    }));
+    for (let i = 0; i < n; i += 5000) {
+      await api.ctx.db.kysely
+        .insertInto('ejercicio_detalle')
+        .values(filas.slice(i, i + 5000))
+        .execute();
+    }
+    const res = await fetch(`${api.url}/csv/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: token },
+      body: JSON.stringify({ tipo: 'reporte', id_ejercicio: id }),
+    });
+    expect(res.status).toBe(200);
+    const lector = res.body!.getReader();
+    const primero = await lector.read();
+    expect(primero.done).toBe(false);
+    // The export is open (not read to the end): a write on the same database still succeeds.
+    const otro = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: cuerpoEjercicio(eq.sms, { titulo: 'Durante' }),
+    });
+    expect(otro.status).toBe(200);
+    let bytes = primero.value!.length;
+    let lineas = primero.value!.filter((b: number) => b === 10).length;
+    for (;;) {
+      const { done, value } = await lector.read();
+      if (done) break;
+      bytes += value.length;
+      lineas += value.filter((b: number) => b === 10).length;
+    }
+    expect(lineas).toBe(n + 1);
+    expect(bytes).toBeGreaterThan(n * 20);
+  });
+
   it('un ejercicio sin respuestas da reportes vacíos, no errores', async () => {
     const vacio = await crearPorApi(
       api,

@@ -189,6 +189,7 @@ export async function generar(
     });
     return n;
   });
+  await repo.analizarDestinatarios(ctx.db.kysely, ctx.db.engine);
   ctx.eventos.emit('ejercicio', b.ejercicio);
   return total;
 }
