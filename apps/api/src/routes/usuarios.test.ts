@@ -111,6 +111,20 @@ describe.each(MOTORES)('usuarios (%s)', (motor) => {
     });
     expect(cambio.status).toBe(200);
     expect(await ingresar(api, 'u_consulta', 'Nueva-clave-1')).toBeTruthy();
+    // A PUT without correo keeps it; correo '' removes it.
+    expect(
+      (await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { correo: 'c@example.mx' }))
+        .status,
+    ).toBe(200);
+    await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { nombre: 'Otra vez' });
+    expect((await p('GET', `/usuarios/${consulta.id}/`, consulta.token)).body.data).toMatchObject({
+      nombre: 'Otra vez',
+      correo: 'c@example.mx',
+    });
+    await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { correo: '' });
+    expect(
+      (await p('GET', `/usuarios/${consulta.id}/`, consulta.token)).body.data.correo,
+    ).toBeNull();
     expect(
       (await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { role: ['administradores'] }))
         .status,

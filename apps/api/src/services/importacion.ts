@@ -22,7 +22,11 @@ import {
   estadosExistentes,
 } from '../repositories/paises.ts';
 import * as jobs from '../repositories/telefonos-importaciones.ts';
-import { abrirEscritor, type FilaMasiva } from '../repositories/telefonos-masivo.ts';
+import {
+  abrirEscritor,
+  type EscritorMasivo,
+  type FilaMasiva,
+} from '../repositories/telefonos-masivo.ts';
 import { contarLineas, leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
 import { canonico } from './telefonos.ts';
 
@@ -202,7 +206,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       const n = procesadasEnLote;
       lote = [];
       procesadasEnLote = 0;
-      await escritor!.escribir(filas, (r) => {
+      await escribirLote(escritor!, filas, (r) => {
         c.procesadas += n;
         c.insertadas += r.insertadas;
         c.duplicadas += r.duplicadas;
@@ -264,7 +268,11 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     totales.delete(t.id_importacion);
     await borrarArchivo(t).catch(() => {});
     const detalle =
-      e instanceof HttpError ? e.message : msg('archivoIlegible', { tipo: t.tipo.toUpperCase() });
+      e instanceof HttpError
+        ? e.message
+        : e instanceof ErrorEscritura
+          ? msg('errorInterno')
+          : msg('archivoIlegible', { tipo: t.tipo.toUpperCase() });
     if (!(e instanceof HttpError)) console.error(`importación ${t.id_importacion} falló:`, e);
     await k
       .transaction()
@@ -290,6 +298,22 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
 /** Deletes the job's uploaded temp file (never a file the caller owns). */
 async function borrarArchivo(t: TrabajoImportacion) {
   if (t.borrarAlTerminar) await fs.promises.rm(t.ruta, { force: true });
+}
+
+/** A failure of the database while writing a batch (not of the file). */
+class ErrorEscritura extends Error {}
+
+/** Writes a batch; a database failure is tagged so the job does not blame the file. */
+async function escribirLote(
+  escritor: EscritorMasivo,
+  filas: readonly FilaMasiva[],
+  progreso: Parameters<EscritorMasivo['escribir']>[1],
+) {
+  try {
+    return await escritor.escribir(filas, progreso);
+  } catch (e) {
+    throw new ErrorEscritura(String(e), { cause: e });
+  }
 }
 
 /** Validates one row: the normalised phone with its state and categories, or the reason it fails. */

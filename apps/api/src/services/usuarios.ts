@@ -106,7 +106,7 @@ export async function modificar(
     throw prohibido();
   const cambios: Updateable<UsuariosTable> = {};
   if (b.nombre !== undefined) cambios.nombre = b.nombre;
-  if (b.correo !== undefined) cambios.correo = b.correo;
+  if (b.correo !== undefined) cambios.correo = b.correo || null;
   if (b.role !== undefined) cambios.roles = [...new Set(b.role)].join(',');
   if (b.activo !== undefined) cambios.activo = b.activo ? 1 : 0;
   if (b.password !== undefined) cambios.password_hash = await hashPassword(b.password);

@@ -52,7 +52,11 @@ export type CrearUsuarioBody = z.infer<typeof CrearUsuarioBodySchema>;
  * a password present is changed. */
 export const ModificarUsuarioBodySchema = z.object({
   nombre: texto(200).optional(),
-  correo,
+  /** Absent keeps the address; null or '' removes it. */
+  correo: z
+    .union([z.email().max(200), z.literal('')])
+    .nullable()
+    .optional(),
   role: z.array(RolSchema).min(1).max(3).optional(),
   activo: z.boolean().optional(),
   password: PasswordSchema.optional(),
