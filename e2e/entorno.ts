@@ -56,7 +56,11 @@ export async function construirWeb(): Promise<void> {
     // Asynchronous on purpose: a blocked worker loses its connection with vitest.
     const salida: string[] = [];
     const codigo = await new Promise<number | null>((resolver, rechazar) => {
-      const hijo = spawn('npm', ['run', 'build', '-w', '@pregon/web'], { cwd: RAIZ });
+      // NODE_ENV: vitest sets 'test', which would make vite emit a development build.
+      const hijo = spawn('npm', ['run', 'build', '-w', '@pregon/web'], {
+        cwd: RAIZ,
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
       hijo.stdout.on('data', (d: Buffer) => salida.push(d.toString()));
       hijo.stderr.on('data', (d: Buffer) => salida.push(d.toString()));
       hijo.on('error', rechazar);
@@ -202,4 +206,9 @@ export async function esperarAviso(page: Page, texto: string | RegExp) {
 export async function capturar(page: Page, nombre: string) {
   fs.mkdirSync(CAPTURAS, { recursive: true });
   await page.screenshot({ path: path.join(CAPTURAS, `${nombre}.png`), fullPage: false });
+}
+
+/** Stores a token in the page's local storage, as the app does after signing in. */
+export async function ponerToken(page: Page, token: string) {
+  await page.evaluate(`localStorage.setItem('token', ${JSON.stringify(token)})`);
 }

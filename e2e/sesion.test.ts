@@ -7,6 +7,7 @@ import {
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
+  ponerToken,
   sembrar,
   tokenFalso,
   type Datos,
@@ -56,7 +57,7 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await nuevaPagina();
     await page.goto(`${api.url}/signin`);
     await page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('usuario');
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('usuario');
     await capturar(page, 'signin');
 
     await page.getByRole('button', { name: 'Ingresar' }).click();
@@ -68,13 +69,13 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.getByLabel('Contraseña').press('Enter');
     await page.getByRole('alert').filter({ hasText: 'Usuario o contraseña incorrectos' }).waitFor();
     expect(ruta()).toBe('/signin');
-    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    expect(await page.evaluate("localStorage.getItem('token')")).toBeNull();
 
     await page.getByLabel('Contraseña').fill(api.adminPassword);
     await page.getByLabel('Contraseña').press('Enter');
     await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
     expect(ruta()).toBe('/');
-    expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(
+    expect(await page.evaluate("localStorage.getItem('token')")).toMatch(
       /^[\w-]+\.[\w-]+\.[\w-]+$/,
     );
   });
@@ -155,14 +156,12 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
       role: ['administradores'],
       exp: Math.floor(Date.now() / 1000) - 60,
     });
-    await page.evaluate((t) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('otra-cosa', 'x');
-    }, vencido);
+    await ponerToken(page, vencido);
+    await page.evaluate("localStorage.setItem('otra-cosa', 'x')");
     await page.goto(`${api.url}/equipos`);
     await esperarAviso(page, 'FALLO: SESION EXPIRADA');
     expect(ruta()).toBe('/signin');
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
   });
 
   it('un 401 del api (token con firma falsa) expira la sesión', async () => {
@@ -172,12 +171,12 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
       role: ['administradores'],
       exp: Math.floor(Date.now() / 1000) + 3600,
     });
-    await page.evaluate((t) => localStorage.setItem('token', t), falso);
+    await ponerToken(page, falso);
     await page.goto(`${api.url}/`);
     await esperarAviso(page, 'FALLO: SESION EXPIRADA');
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(ruta()).toBe('/signin');
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
   });
 
   it('«Cerrar sesión» limpia el almacenamiento y vuelve a /signin; recargar una ruta cliente funciona', async () => {
@@ -191,7 +190,7 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(ruta()).toBe('/signin');
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
     await page.goto(`${api.url}/`);
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(ruta()).toBe('/signin');

@@ -3,9 +3,7 @@ import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
 import type { ClaveMensaje } from '@pregon/contract/messages';
 import { DefaultLayout } from '../components/layouts/default-layout.tsx';
 import { LoginLayout } from '../components/layouts/login-layout.tsx';
-import { SigninPage } from '../features/auth/components/signin-page.tsx';
 import { EjerciciosPage } from '../features/ejercicios/components/ejercicios-page.tsx';
-import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
 import { PlaceholderPage } from '../features/placeholders/components/placeholder-page.tsx';
 import { registrarNavegacion } from '../lib/sesion.ts';
 import { guardia, type AccesoRuta } from './guardia.ts';
@@ -16,11 +14,20 @@ const pendiente = (path: string, clave: ClaveMensaje, acceso?: AccesoRuta): Rout
   element: <PlaceholderPage key={path} clave={clave} />,
 });
 
-/** The route table of SPEC 2: every route with its layout and the SPEC 6 guard. */
+/** The route table of SPEC 2: every route with its layout and the SPEC 6 guard. Screens other
+ * than the list load on demand, so the first screen carries only what it shows. */
 export const rutas: RouteObject[] = [
   {
     element: <LoginLayout />,
-    children: [{ path: '/signin', loader: guardia({ publica: true }), element: <SigninPage /> }],
+    children: [
+      {
+        path: '/signin',
+        loader: guardia({ publica: true }),
+        lazy: async () => ({
+          Component: (await import('../features/auth/components/signin-page.tsx')).SigninPage,
+        }),
+      },
+    ],
   },
   {
     element: <DefaultLayout />,
@@ -31,7 +38,14 @@ export const rutas: RouteObject[] = [
       pendiente('/telefonos', 'menuTelefonos'),
       pendiente('/equipos', 'menuEquipos'),
       pendiente('/equipos/:id', 'tituloEquipo'),
-      { path: '/dashboard/:id', loader: guardia(), element: <DashboardPage /> },
+      {
+        path: '/dashboard/:id',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (await import('../features/dashboard/components/dashboard-page.tsx'))
+            .DashboardPage,
+        }),
+      },
       pendiente('/countries', 'menuPaises'),
       pendiente('/countries/:id', 'tituloPais'),
       pendiente('/index_dash', 'menuTableroGeneral'),

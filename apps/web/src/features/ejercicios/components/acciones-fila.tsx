@@ -43,7 +43,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   const ocupado = p.enCurso?.id === fila.id_ejercicio;
 
   return (
-    <Space size={4} wrap>
+    <Space size={4}>
       {acciones.cuestionario && (
         <Tooltip title={msg('accionCuestionario')}>
           <Button

@@ -31,8 +31,8 @@ import {
 import { msg } from '@pregon/contract/messages';
 import { equiposParaTipo } from '@pregon/contract/rules/equipment';
 import {
-  CAMPOS_FORMULARIO_EJERCICIO,
   validarFormularioEjercicio,
+  type CampoFormularioEjercicio,
   type ErroresFormularioEjercicio,
   type ValoresFormularioEjercicio,
 } from '@pregon/contract/rules/exercise-form';
@@ -108,18 +108,17 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
     [catalogos.data, tipoElegido],
   );
 
-  const mostrarErrores = (errores: ErroresFormularioEjercicio) => {
-    form.setFields(
-      CAMPOS_FORMULARIO_EJERCICIO.map((campo) => ({
-        name: campo === 'accion' && tipoElegido === TIPO_LLAMADA ? 'audio' : campo,
-        errors: errores[campo] ? [errores[campo]] : [],
-      })),
-    );
-  };
+  const [errores, setErrores] = useState<ErroresFormularioEjercicio>({});
+  /** Props of a Form.Item showing the contract's message for its field. */
+  const error = (campo: CampoFormularioEjercicio) =>
+    errores[campo]
+      ? { validateStatus: 'error' as const, help: errores[campo] }
+      : { validateStatus: undefined, help: undefined };
 
   const cerrar = () => {
     form.resetFields();
     setIntentado(false);
+    setErrores({});
     alCerrar();
   };
 
@@ -128,7 +127,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
     const datos = paraValidar(v);
     const errores = validarFormularioEjercicio(datos);
     setIntentado(true);
-    mostrarErrores(errores);
+    setErrores(errores);
     if (Object.keys(errores).length > 0) return;
     if (tipoElegido === TIPO_LLAMADA) {
       avisoError(msg('audioNoDisponible'));
@@ -156,8 +155,8 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
         categorias: lista,
       });
       avisoExito(msg('exito'));
-      await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
       cerrar();
+      void cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
     } catch (e) {
       avisoError(mensajeError(e));
       await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
@@ -180,7 +179,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
     }
     if (intentado) {
       const v = form.getFieldsValue(true) as ValoresDialogo;
-      mostrarErrores(validarFormularioEjercicio(paraValidar(v)));
+      setErrores(validarFormularioEjercicio(paraValidar(v)));
     }
   };
 
@@ -192,6 +191,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
         <Form.Item
           label={t.accionLabel}
           name="audio"
+          {...error('accion')}
           valuePropName="fileList"
           getValueFromEvent={(e: { fileList: UploadFile[] }) => e.fileList.slice(-1)}
           extra={msg('soloArchivosGsm')}
@@ -208,7 +208,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
     }
     if (t.id === TIPO_CUESTIONARIO) {
       return (
-        <Form.Item label={t.accionLabel} name="accion">
+        <Form.Item label={t.accionLabel} name="accion" {...error('accion')}>
           <Select
             aria-label={t.accionLabel}
             placeholder={msg('seleccionaOpcion')}
@@ -218,7 +218,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
       );
     }
     return (
-      <Form.Item label={t.accionLabel} name="accion">
+      <Form.Item label={t.accionLabel} name="accion" {...error('accion')}>
         <Input.TextArea
           aria-label={t.accionLabel}
           placeholder={msg('placeholderMensaje')}
@@ -235,6 +235,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
       title={msg('crearEjercicio')}
       open={abierto}
       width="60%"
+      style={{ top: 24 }}
       maskClosable={false}
       keyboard={false}
       destroyOnHidden
@@ -267,7 +268,11 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
         >
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <Form.Item label={msg('campoTipoTrabajo')} name="tipo_ejercicio">
+              <Form.Item
+                label={msg('campoTipoTrabajo')}
+                name="tipo_ejercicio"
+                {...error('tipo_ejercicio')}
+              >
                 <Select
                   aria-label={msg('campoTipoTrabajo')}
                   options={[
@@ -281,7 +286,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item label={msg('campoEquipo')} name="equipo">
+              <Form.Item label={msg('campoEquipo')} name="equipo" {...error('equipo')}>
                 <Select
                   aria-label={msg('campoEquipo')}
                   placeholder={msg('seleccionaOpcion')}
@@ -291,20 +296,20 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
               </Form.Item>
             </Col>
             <Col xs={24} md={tipoElegido === TIPO_LLAMADA ? 12 : 24}>
-              <Form.Item label={msg('campoNombreEjercicio')} name="titulo">
+              <Form.Item label={msg('campoNombreEjercicio')} name="titulo" {...error('titulo')}>
                 <Input aria-label={msg('campoNombreEjercicio')} maxLength={200} />
               </Form.Item>
             </Col>
             {tipoElegido === TIPO_LLAMADA && (
               <Col xs={24} md={12}>
-                <Form.Item label={msg('campoTiempoMinutos')} name="tiempo">
+                <Form.Item label={msg('campoTiempoMinutos')} name="tiempo" {...error('tiempo')}>
                   <Input aria-label={msg('campoTiempoMinutos')} inputMode="numeric" />
                 </Form.Item>
               </Col>
             )}
             <Col span={24}>{campoAccion()}</Col>
             <Col xs={24} md={12}>
-              <Form.Item label={msg('campoFechaInicio')} name="fecha_ini">
+              <Form.Item label={msg('campoFechaInicio')} name="fecha_ini" {...error('fecha_ini')}>
                 <DatePicker
                   aria-label={msg('campoFechaInicio')}
                   format={FORMATO_FECHA}
@@ -313,7 +318,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item label={msg('campoHoraInicio')} name="hora_ini">
+              <Form.Item label={msg('campoHoraInicio')} name="hora_ini" {...error('hora_ini')}>
                 <TimePicker
                   aria-label={msg('campoHoraInicio')}
                   format={FORMATO_HORA}
@@ -322,7 +327,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item label={msg('campoEstado')} name="estado">
+              <Form.Item label={msg('campoEstado')} name="estado" {...error('estado')}>
                 <Select
                   aria-label={msg('campoEstado')}
                   placeholder={msg('seleccionaOpcion')}
@@ -335,7 +340,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item label={msg('campoCategoria')} name="categorias">
+              <Form.Item label={msg('campoCategoria')} name="categorias" {...error('categorias')}>
                 <Select
                   mode="multiple"
                   aria-label={msg('campoCategoria')}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import {
   Button,
   Card,
@@ -24,7 +24,11 @@ import { avisoInfo } from '../../../lib/notificar.ts';
 import { useEjercicios } from '../api/get-ejercicios.ts';
 import { useAccionesEjercicio } from '../hooks/use-acciones-ejercicio.ts';
 import { AccionesFilaCelda } from './acciones-fila.tsx';
-import { CrearEjercicioDialog } from './crear-ejercicio-dialog.tsx';
+
+// The dialog (forms, date and time pickers, upload) loads the first time '+' is clicked.
+const CrearEjercicioDialog = lazy(async () => ({
+  default: (await import('./crear-ejercicio-dialog.tsx')).CrearEjercicioDialog,
+}));
 
 /** Whether an exercise is complete, from its '0'/'1' flag (SPEC 2 Estatus column). */
 const estaCompleto = (f: EjercicioFila) => f.completado !== '0';
@@ -37,6 +41,7 @@ export function EjerciciosPage() {
   const [soloActivos, setSoloActivos] = useState(true);
   const [pagina, setPagina] = useState(1);
   const [dialogo, setDialogo] = useState(false);
+  const [dialogoUsado, setDialogoUsado] = useState(false);
 
   const filas = useMemo(() => consulta.data ?? [], [consulta.data]);
   const vista = useMemo(
@@ -48,7 +53,7 @@ export function EjerciciosPage() {
     { title: msg('columnaNombre'), dataIndex: 'ejercicio', key: 'ejercicio', ellipsis: true },
     { title: msg('columnaAccion'), dataIndex: 'accion', key: 'accion', ellipsis: true },
     { title: msg('columnaDispositivo'), dataIndex: 'alias', key: 'alias', ellipsis: true },
-    { title: msg('columnaTipo'), dataIndex: 'tipo_ejercicio', key: 'tipo', width: 140 },
+    { title: msg('columnaTipo'), dataIndex: 'tipo_ejercicio', key: 'tipo', width: 130 },
     {
       title: msg('columnaEstatus'),
       key: 'estatus',
@@ -63,7 +68,7 @@ export function EjerciciosPage() {
     {
       title: msg('columnaAcciones'),
       key: 'acciones',
-      width: 260,
+      width: 320,
       render: (_, f) => (
         <AccionesFilaCelda
           fila={f}
@@ -94,7 +99,10 @@ export function EjerciciosPage() {
               type="primary"
               icon={<PlusOutlined />}
               aria-label={msg('crearEjercicio')}
-              onClick={() => setDialogo(true)}
+              onClick={() => {
+                setDialogoUsado(true);
+                setDialogo(true);
+              }}
             />
           </Tooltip>
           <Tooltip title={msg('exportarEjercicios')}>
@@ -174,7 +182,11 @@ export function EjerciciosPage() {
           </>
         )}
       </Card>
-      <CrearEjercicioDialog abierto={dialogo} alCerrar={() => setDialogo(false)} />
+      {dialogoUsado && (
+        <Suspense fallback={null}>
+          <CrearEjercicioDialog abierto={dialogo} alCerrar={() => setDialogo(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

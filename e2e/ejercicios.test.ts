@@ -1,0 +1,494 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
+import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import {
+  capturar,
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+  sembrar,
+  type Datos,
+} from './entorno.ts';
+
+// The exercises list and the 'Crear ejercicio' dialog (SPEC 2, 4, 5), in Debian's Chromium
+// against the built app served by a real api over SQLite.
+describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 120_000 }, () => {
+  let api: ApiDePrueba;
+  let datos: Datos;
+  let navegador: Browser;
+  let contexto: BrowserContext;
+  let page: Page;
+  let token: string;
+  let respaldoWhatsapp: number;
+  const descargas = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-'));
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    datos = await sembrar(api, 25);
+    // A WhatsApp-named device that is not a WhatsApp Cloud API one: its exercises cannot start.
+    respaldoWhatsapp = (
+      await api.ctx.db.kysely
+        .insertInto('equipos')
+        .values({
+          alias: 'WHATSAPP Respaldo',
+          serial: 'SER-RESPALDO',
+          url: 'http://127.0.0.1:9/smpp',
+          protocolo: 'smpp',
+          credenciales: null,
+          descripcion: null,
+          ultimo_contacto: null,
+          marcado: null,
+        })
+        .returning('id_equipo')
+        .executeTakeFirstOrThrow()
+    ).id_equipo;
+    token = await ingresar(api);
+    navegador = await lanzarNavegador();
+    contexto = await navegador.newContext({
+      viewport: { width: 1366, height: 768 },
+      acceptDownloads: true,
+      locale: 'es-MX',
+    });
+    page = await contexto.newPage();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  }, 300_000);
+
+  // A failed test must not leave the dialog over the list for the next one.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await capturar(page, `fallo-${ctx.task.name.slice(0, 40)}`);
+    if (await dialogo().isVisible()) {
+      await dialogo().getByRole('button', { name: 'Cancelar' }).click();
+      await dialogo().waitFor({ state: 'hidden' });
+    }
+  });
+
+  afterAll(async () => {
+    await navegador?.close();
+    await api?.cerrar();
+    fs.rmSync(descargas, { recursive: true, force: true });
+  });
+
+  const dialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+  const tabla = () => page.locator('.tarjeta-tabla .ant-table');
+  const fila = (nombre: string) => tabla().locator('tr.ant-table-row').filter({ hasText: nombre });
+  const desplegable = () => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+
+  async function elegir(etiqueta: string, opcion: string, buscar = false) {
+    await dialogo().getByLabel(etiqueta, { exact: true }).click();
+    if (buscar) await page.keyboard.type(opcion);
+    await desplegable().locator(`.ant-select-item-option[title="${opcion}"]`).click();
+  }
+
+  async function abrirDialogo() {
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await dialogo().getByText('Tipo de trabajo').waitFor();
+  }
+
+  async function llenar(v: {
+    tipo: string;
+    equipo: string;
+    nombre: string;
+    accion?: string;
+    minutos?: string;
+  }) {
+    await elegir('Tipo de trabajo', v.tipo);
+    await elegir('Equipo', v.equipo);
+    await dialogo().getByLabel('Nombre del ejercicio').fill(v.nombre);
+    if (v.accion !== undefined) {
+      await dialogo().getByPlaceholder('Mensaje / número').fill(v.accion);
+    }
+    if (v.minutos !== undefined) await elegir('Tiempo (minutos)', v.minutos);
+    await dialogo().getByLabel('Fecha de inicio').fill('2026-12-01');
+    await page.keyboard.press('Enter');
+    await dialogo().getByLabel('Hora de inicio').fill('10:30:00');
+    await page.keyboard.press('Enter');
+    await elegir('Estado', datos.estado.estado, true);
+    await elegir('Categoría', datos.categorias[0]!.categoria);
+    await page.keyboard.press('Escape');
+  }
+
+  async function crear(v: Parameters<typeof llenar>[0]) {
+    await abrirDialogo();
+    await llenar(v);
+    await expect
+      .poll(() => dialogo().locator('.vista-previa tbody tr.ant-table-row').count())
+      .toBe(10);
+    if (v.tipo === 'SMS') await capturar(page, 'dialogo');
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'EXITO');
+    await dialogo().waitFor({ state: 'hidden' });
+    await fila(v.nombre).waitFor();
+  }
+
+  async function descargar(boton: Locator): Promise<{ d: Download; hoja: ExcelJS.Worksheet }> {
+    const [d] = await Promise.all([page.waitForEvent('download'), boton.click()]);
+    const destino = path.join(descargas, d.suggestedFilename());
+    await d.saveAs(destino);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.readFile(destino);
+    return { d, hoja: libro.worksheets[0]! };
+  }
+
+  const valores = (hoja: ExcelJS.Worksheet, n: number) =>
+    (hoja.getRow(n).values as unknown[]).slice(1).map((v) => (v === undefined ? '' : String(v)));
+
+  it('la lista muestra cada texto de SPEC 2 y un estado vacío', async () => {
+    await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+    await page.getByRole('button', { name: 'Exportar ejercicios' }).waitFor();
+    await page.getByPlaceholder('Buscar...').waitFor();
+    const interruptor = page.getByRole('switch');
+    expect(await interruptor.getAttribute('aria-checked')).toBe('true');
+    expect(await interruptor.innerText()).toContain('Activos');
+    const cabeceras = await tabla().locator('thead th').allInnerTexts();
+    expect(cabeceras.map((c) => c.trim())).toEqual([
+      'Nombre',
+      'Acción',
+      'Dispositivo',
+      'Tipo',
+      'Estatus',
+      'Acciones',
+    ]);
+    await tabla().getByText('Sin datos').waitFor();
+    await page.getByText('Total: 0').waitFor();
+    await page.locator('.ant-pagination-prev').getByText('Anterior').waitFor();
+    await page.locator('.ant-pagination-next').getByText('Siguiente').waitFor();
+  });
+
+  it('el diálogo: campos en orden, no se cierra con Escape ni clic fuera, y cada mensaje de validación', async () => {
+    await abrirDialogo();
+    const etiquetas = await dialogo().locator('.ant-form-item-label label').allInnerTexts();
+    expect(etiquetas).toEqual([
+      'Tipo de trabajo',
+      'Equipo',
+      'Nombre del ejercicio',
+      'Fecha de inicio',
+      'Hora de inicio',
+      'Estado',
+      'Categoría',
+    ]);
+    await dialogo().locator('.ant-select-content[title="Selecciona una opción"]').waitFor();
+    const ancho = (await dialogo()
+      .locator('.ant-modal-container, .ant-modal-content')
+      .first()
+      .boundingBox())!.width;
+    expect(ancho / 1366).toBeGreaterThan(0.55);
+    expect(ancho / 1366).toBeLessThan(0.65);
+    const vista = dialogo().locator('.vista-previa');
+    expect((await vista.locator('thead th').first().innerText()).trim()).toBe('Teléfono');
+    await vista.locator('thead').getByText('Acción').waitFor();
+    await vista.locator('thead').getByPlaceholder('Buscar...').waitFor();
+    await dialogo().getByRole('button', { name: 'Cancelar' }).waitFor();
+
+    await page.keyboard.press('Escape');
+    await page.mouse.click(20, 400);
+    await dialogo().getByText('Tipo de trabajo').waitFor();
+    expect(await dialogo().isVisible()).toBe(true);
+
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    for (const m of [
+      'Tipo obligatorio',
+      'Equipo obligatorio',
+      'Nombre es obligatorio',
+      'Fecha obligatoria',
+      'Hora obligatoria',
+      'Estado obligatorio',
+      'Categoría obligatoria',
+    ]) {
+      await dialogo().getByText(m, { exact: true }).waitFor();
+    }
+
+    // Type 2: 'Tiempo (Minutos)' and the .GSM upload appear and are required.
+    await elegir('Tipo de trabajo', 'LLAMADA');
+    await dialogo().getByText('Tiempo (Minutos)', { exact: true }).waitFor();
+    await dialogo().getByText('Audio', { exact: true }).first().waitFor();
+    await dialogo().getByText('Solo archivos .GSM').waitFor();
+    expect(await dialogo().locator('input[type=file]').getAttribute('accept')).toBe('.gsm,.GSM');
+    await dialogo().getByText('Tiempo obligatorio').waitFor();
+    await dialogo().getByText('Debes adjuntar un audio con extensión .GSM').waitFor();
+    await dialogo().getByLabel('Equipo', { exact: true }).click();
+    expect(await desplegable().locator('.ant-select-item-option').allInnerTexts()).toEqual([
+      'LLAMADAS Conmutador',
+    ]);
+    await page.keyboard.press('Escape');
+
+    // Type 1: 'Mensaje', and 'Acción obligatoria' is enforced (ARCHITECTURE correction 1).
+    await elegir('Tipo de trabajo', 'SMS');
+    await dialogo().getByText('Mensaje', { exact: true }).waitFor();
+    await dialogo().getByPlaceholder('Mensaje / número').waitFor();
+    await dialogo().getByText('Acción obligatoria').waitFor();
+    expect(await dialogo().getByText('Tiempo (Minutos)').count()).toBe(0);
+    await dialogo().getByLabel('Equipo', { exact: true }).click();
+    expect(await desplegable().locator('.ant-select-item-option').allInnerTexts()).toEqual([
+      'SMS Centro',
+    ]);
+    await page.keyboard.press('Escape');
+
+    // Type 3: the instant-messaging service's name.
+    await elegir('Tipo de trabajo', 'WHATSAPP');
+    await dialogo().getByText('WhatsApp', { exact: true }).waitFor();
+    await dialogo().getByPlaceholder('Mensaje / número').waitFor();
+
+    // Type 4: 'Tiempo (minutos)' with the values 1 to 10.
+    await elegir('Tipo de trabajo', 'CUESTIONARIO');
+    await dialogo().getByText('Tiempo (minutos)', { exact: true }).waitFor();
+    await dialogo().getByLabel('Tiempo (minutos)').click();
+    await desplegable().locator('.ant-select-item-option[title="1"]').waitFor();
+    expect(await desplegable().locator('.ant-select-item-option').count()).toBeGreaterThanOrEqual(
+      8,
+    );
+    await page.keyboard.press('Escape');
+
+    // The phone preview fills once a state and a category are chosen (server paging, 10 a page).
+    await elegir('Estado', datos.estado.estado, true);
+    await elegir('Categoría', datos.categorias[0]!.categoria);
+    await page.keyboard.press('Escape');
+    const filasVista = vista.locator('tbody tr.ant-table-row');
+    await expect.poll(() => filasVista.count()).toBe(10);
+    await vista.locator('.ant-pagination-item-2').waitFor();
+    await vista.locator('thead').getByPlaceholder('Buscar...').fill(datos.telefonos[0]!);
+    await expect.poll(() => filasVista.count()).toBe(1);
+    await vista.getByText(datos.telefonos[0]!).first().waitFor();
+    await capturar(page, 'dialogo-validacion');
+
+    await dialogo().getByRole('button', { name: 'Cancelar' }).click();
+    await dialogo().waitFor({ state: 'hidden' });
+  });
+
+  it('llamada (tipo 2): confirmar avisa que la carga de audio aún no está disponible', async () => {
+    await abrirDialogo();
+    await llenar({ tipo: 'LLAMADA', equipo: 'LLAMADAS Conmutador', nombre: 'Llamada E2E' });
+    await dialogo().getByLabel('Tiempo (Minutos)').fill('2');
+    await dialogo()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'saludo.gsm', mimeType: 'audio/x-gsm', buffer: Buffer.alloc(33) });
+    await dialogo().getByText('saludo.gsm').waitFor();
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'La carga de audio todavía no está disponible');
+    expect(await dialogo().locator('.ant-form-item-explain-error').count()).toBe(0);
+    await dialogo().getByRole('button', { name: 'Cancelar' }).click();
+    await dialogo().waitFor({ state: 'hidden' });
+    expect(await fila('Llamada E2E').count()).toBe(0);
+  });
+
+  it('crea un SMS, un WhatsApp y un cuestionario', async () => {
+    await crear({
+      tipo: 'SMS',
+      equipo: 'SMS Centro',
+      nombre: 'Simulacro SMS E2E',
+      accion: 'Alerta de prueba',
+    });
+    await crear({
+      tipo: 'WHATSAPP',
+      equipo: 'WHATSAPP Oficial',
+      nombre: 'Simulacro WhatsApp E2E',
+      accion: 'Mensaje por WhatsApp',
+    });
+    await crear({
+      tipo: 'CUESTIONARIO',
+      equipo: 'QUIZ Conmutador',
+      nombre: 'Encuesta E2E',
+      minutos: '3',
+    });
+    const sms = fila('Simulacro SMS E2E');
+    expect(await sms.locator('td').nth(1).innerText()).toBe('Alerta de prueba');
+    expect(await sms.locator('td').nth(2).innerText()).toBe('SMS Centro');
+    expect(await sms.locator('td').nth(3).innerText()).toBe('SMS');
+    await sms.getByText('No completo').waitFor();
+    const quiz = fila('Encuesta E2E');
+    expect(await quiz.locator('td').nth(1).innerText()).toBe('3');
+    await quiz.getByRole('button', { name: 'Reporte 1' }).waitFor();
+    await quiz.getByRole('button', { name: 'Reporte 2' }).waitFor();
+    await quiz.getByRole('button', { name: 'Cuestionario' }).waitFor();
+    expect(await sms.getByRole('button', { name: 'Cuestionario' }).count()).toBe(0);
+    await page.getByText('Total: 3').waitFor();
+    await capturar(page, 'lista');
+  });
+
+  it('iniciar, pausar y detener cambian las acciones de la fila', async () => {
+    const sms = fila('Simulacro SMS E2E');
+    const botones = () =>
+      sms
+        .locator('td')
+        .last()
+        .locator('button')
+        .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+    expect(await botones()).toEqual(['Iniciar', 'Ver', 'Descargar reporte']);
+
+    await sms.getByRole('button', { name: 'Iniciar' }).click();
+    await esperarAviso(page, /Ejercicio iniciado|Ejercicio reanudado/);
+    await expect.poll(botones).toEqual(['Pausar', 'Detener', 'Ver', 'Descargar reporte']);
+
+    await sms.getByRole('button', { name: 'Pausar' }).click();
+    await esperarAviso(page, 'Ejercicio pausado');
+    await expect.poll(botones).toEqual(['Iniciar', 'Detener', 'Ver', 'Descargar reporte']);
+
+    await sms.getByRole('button', { name: 'Detener' }).click();
+    const confirmacion = page.locator('.ant-popconfirm');
+    await confirmacion
+      .getByText('¿Detener el ejercicio "Simulacro SMS E2E"?', { exact: false })
+      .waitFor();
+    await confirmacion.getByRole('button', { name: 'Detener' }).click();
+    await esperarAviso(page, 'Ejercicio detenido');
+    // 'Activos' hides the completed exercise; 'Todos' shows it with View and Download only.
+    await sms.waitFor({ state: 'detached' });
+    await page.getByRole('switch').click();
+    await sms.getByText('Completado').waitFor();
+    await expect.poll(botones).toEqual(['Ver', 'Descargar reporte']);
+    await page.getByRole('switch').click();
+    await sms.waitFor({ state: 'detached' });
+  });
+
+  it('un tipo que no puede arrancar muestra «API WHATSAPP NO DISPONIBLE»', async () => {
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: {
+        titulo: 'WhatsApp sin API E2E',
+        tipo_ejercicio: '3',
+        fecha_ini: '2026-12-01',
+        hora_ini: '09:00:00',
+        equipo: respaldoWhatsapp,
+        accion: 'Hola',
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[1]!.id_categoria),
+      },
+    });
+    expect(r.status).toBe(200);
+    await page.reload();
+    await fila('WhatsApp sin API E2E').getByRole('button', { name: 'Iniciar' }).click();
+    await esperarAviso(page, 'API WHATSAPP NO DISPONIBLE');
+  });
+
+  it('el botón Cuestionario avisa que el editor aún no está disponible', async () => {
+    await fila('Encuesta E2E').getByRole('button', { name: 'Cuestionario' }).click();
+    await esperarAviso(page, 'El editor de cuestionarios todavía no está disponible');
+  });
+
+  it('buscar con varias palabras y cambiar entre «Activos» y «Todos»', async () => {
+    const buscar = page.getByPlaceholder('Buscar...').first();
+    await buscar.fill('whatsapp e2e');
+    await fila('Simulacro WhatsApp E2E').waitFor();
+    await fila('WhatsApp sin API E2E').waitFor();
+    await fila('Encuesta E2E').waitFor({ state: 'detached' });
+    await buscar.fill('oficial simulacro');
+    await expect.poll(() => tabla().locator('tr.ant-table-row').count()).toBe(1);
+    await buscar.fill('sms');
+    await tabla().getByText('Sin datos').waitFor();
+    await page.getByRole('switch').click();
+    expect(await page.getByRole('switch').innerText()).toContain('Todos');
+    await fila('Simulacro SMS E2E').waitFor();
+    await page.getByRole('switch').click();
+    await buscar.fill('');
+    await page.getByText('Total: 3').waitFor();
+  });
+
+  it('paginación de 10 en 10 con total, anterior y siguiente', async () => {
+    for (let i = 1; i <= 9; i++) {
+      const r = await pedir(api.url, 'POST', '/ejercicio/', {
+        token,
+        body: {
+          titulo: `Lote ${String(i).padStart(2, '0')} E2E`,
+          tipo_ejercicio: '1',
+          fecha_ini: '2026-12-02',
+          hora_ini: '08:00:00',
+          equipo: datos.equipos.sms,
+          accion: `Mensaje ${i}`,
+          estado: datos.estado.id_estado,
+          categorias: String(datos.categorias[0]!.id_categoria),
+        },
+      });
+      expect(r.status).toBe(200);
+    }
+    await page.reload();
+    await page.getByText('Total: 12').waitFor();
+    await expect.poll(() => tabla().locator('tr.ant-table-row').count()).toBe(10);
+    await page.locator('.ant-pagination-next').click();
+    await expect.poll(() => tabla().locator('tr.ant-table-row').count()).toBe(2);
+    await page.locator('.ant-pagination-prev').click();
+    await expect.poll(() => tabla().locator('tr.ant-table-row').count()).toBe(10);
+  });
+
+  it('descarga «ejercicios.xlsx» con las columnas de SPEC 7 y una fila por ejercicio', async () => {
+    const { d, hoja } = await descargar(page.getByRole('button', { name: 'Exportar ejercicios' }));
+    expect(d.suggestedFilename()).toBe('ejercicios.xlsx');
+    expect(valores(hoja, 1)).toEqual([
+      'Acción',
+      'Dispositivo',
+      'Ejercicio',
+      'Fecha inicio',
+      'Hora inicio',
+      'Serial',
+      'Tipo ejercicio',
+      'Url',
+    ]);
+    expect(hoja.rowCount).toBe(1 + 13);
+    const filas = Array.from({ length: 13 }, (_, i) => valores(hoja, i + 2));
+    expect(filas).toContainEqual([
+      'Alerta de prueba',
+      'SMS Centro',
+      'Simulacro SMS E2E',
+      '2026-12-01',
+      '10:30:00',
+      'SER-SMSCentro',
+      'SMS',
+      'http://127.0.0.1:9/smpp',
+    ]);
+  });
+
+  it('descarga el reporte de un SMS y los reportes 1 y 2 de un cuestionario, con el nombre del ejercicio', async () => {
+    await page.getByRole('switch').click();
+    await page.getByPlaceholder('Buscar...').first().fill('Simulacro SMS E2E');
+    const sms = fila('Simulacro SMS E2E');
+    const { d, hoja } = await descargar(sms.getByRole('button', { name: 'Descargar reporte' }));
+    expect(d.suggestedFilename()).toBe('Simulacro SMS E2E.xlsx');
+    expect(valores(hoja, 1).slice(0, 7)).toEqual([
+      'n',
+      'telefono',
+      'nombre',
+      'realizado',
+      'fecha_envio',
+      'hora_envio',
+      'recibida',
+    ]);
+    // Category 0 holds the even-indexed half of the seeded phones.
+    const esperados = datos.telefonos.filter((_, i) => i % 2 === 0);
+    expect(hoja.rowCount).toBe(1 + esperados.length);
+    const telefonos = Array.from({ length: esperados.length }, (_, i) => valores(hoja, i + 2)[1]);
+    expect([...telefonos].sort()).toEqual([...esperados].sort());
+
+    await page.getByPlaceholder('Buscar...').first().fill('Encuesta E2E');
+    const quiz = fila('Encuesta E2E');
+    const r1 = await descargar(quiz.getByRole('button', { name: 'Reporte 1' }));
+    expect(r1.d.suggestedFilename()).toBe('Encuesta E2E - Reporte 1.xlsx');
+    expect(valores(r1.hoja, 1).slice(0, 4)).toEqual(['reactivo', 'total', 'orden', 'tipo']);
+    const r2 = await descargar(quiz.getByRole('button', { name: 'Reporte 2' }));
+    expect(r2.d.suggestedFilename()).toBe('Encuesta E2E - Reporte 2.xlsx');
+    expect(valores(r2.hoja, 1).slice(0, 5)).toEqual([
+      'nombre',
+      'recibida',
+      'telefono',
+      'fecha_envio',
+      'hora_envio',
+    ]);
+    await page.getByRole('switch').click();
+    await page.getByPlaceholder('Buscar...').first().fill('');
+  });
+
+  it('«Ver» abre /dashboard/{id} con los datos y el semáforo del ejercicio', async () => {
+    await page.getByPlaceholder('Buscar...').first().fill('Encuesta E2E');
+    await fila('Encuesta E2E').getByRole('button', { name: 'Ver' }).click();
+    await page.getByRole('heading', { name: 'Encuesta E2E' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/\d+$/);
+    await page.getByText('Semáforo', { exact: true }).first().waitFor();
+    await page.getByText('Verde', { exact: true }).waitFor();
+    await page.getByText('QUIZ Conmutador').waitFor();
+    await capturar(page, 'dashboard');
+    await page.getByRole('button', { name: 'Volver' }).click();
+    await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+  });
+});
