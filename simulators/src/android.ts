@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
-  COMPORTAMIENTO_DEFECTO,
+  comportamientoDe,
   NUMERO_VALIDO,
   esperar,
   type Comportamiento,
@@ -39,7 +39,7 @@ export class SimuladorAndroid {
   private siguiente = 1;
 
   constructor(private readonly o: OpcionesAndroid = {}) {
-    this.comportamiento = { ...COMPORTAMIENTO_DEFECTO, ...o };
+    this.comportamiento = comportamientoDe(o);
     this.port = o.port ?? 0;
     this.app = Fastify({ logger: false });
     this.rutas();

@@ -18,6 +18,15 @@ export const COMPORTAMIENTO_DEFECTO: Comportamiento = {
   caido: false,
 };
 
+/** The behaviour fields of a simulator's options (never its credentials). */
+export function comportamientoDe(o: Partial<Comportamiento>): Comportamiento {
+  const c = { ...COMPORTAMIENTO_DEFECTO };
+  for (const k of Object.keys(c) as (keyof Comportamiento)[]) {
+    if (o[k] !== undefined) (c as Record<string, unknown>)[k] = o[k];
+  }
+  return c;
+}
+
 /** One message the simulated gateway took for delivery (its record checks exactly-once delivery). */
 export interface MensajeRecibido {
   id: string;

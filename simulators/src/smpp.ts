@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import smpp from 'smpp';
 import {
-  COMPORTAMIENTO_DEFECTO,
+  comportamientoDe,
   NUMERO_VALIDO,
   esperar,
   type Comportamiento,
@@ -64,7 +64,7 @@ export class SimuladorSmpp {
   private readonly prefijo = Math.random().toString(36).slice(2, 6);
 
   constructor(private readonly o: OpcionesSmpp = {}) {
-    this.comportamiento = { ...COMPORTAMIENTO_DEFECTO, ...o };
+    this.comportamiento = comportamientoDe(o);
     this.port = o.port ?? 0;
     this.host = o.host ?? '127.0.0.1';
     this.servidor = smpp.createServer({}, (s) => this.sesion(s as Sesion)) as net.Server & {

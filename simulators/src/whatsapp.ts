@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
-  COMPORTAMIENTO_DEFECTO,
+  comportamientoDe,
   NUMERO_VALIDO,
   esperar,
   type Comportamiento,
@@ -45,7 +45,7 @@ export class SimuladorWhatsapp {
   private vaciando = false;
 
   constructor(readonly o: OpcionesWhatsapp = {}) {
-    this.comportamiento = { ...COMPORTAMIENTO_DEFECTO, ...o };
+    this.comportamiento = comportamientoDe(o);
     this.port = o.port ?? 0;
     this.app = Fastify({ logger: false });
     this.rutas();

@@ -1,15 +1,19 @@
 import { loadConfig } from './config.ts';
 import { buildApp, crearContexto } from './server.ts';
 import { iniciarDespachador } from './dispatcher/index.ts';
+import { sembrarEquiposDemo } from './dispatcher/demo.ts';
 
 // Entry point of the api process: configuration from the environment, then listen.
 const config = loadConfig();
 process.env.TZ = config.tz;
 const { ctx, semilla } = await crearContexto(config);
+await sembrarEquiposDemo(ctx.db);
 const app = await buildApp(ctx);
 if (semilla.passwordGenerada) {
   // Printed once, on the first start only; it is not stored anywhere in clear.
-  console.log(`\n  Administrador creado: usuario '${config.adminUser}', contraseña '${semilla.passwordGenerada}'\n  (guárdela: no se volverá a mostrar)\n`);
+  console.log(
+    `\n  Administrador creado: usuario '${config.adminUser}', contraseña '${semilla.passwordGenerada}'\n  (guárdela: no se volverá a mostrar)\n`,
+  );
 }
 await app.listen({ port: config.port, host: config.host });
 // The embedded default runs the dispatcher in this process; DESPACHO_EN_API=0 leaves the work to

@@ -285,6 +285,7 @@ export const MENSAJES = {
   pruebaFallida: 'La prueba no se pudo enviar: {motivo}',
   webhookFirmaInvalida: 'Firma X-Hub-Signature-256 no válida',
   webhookTokenInvalido: 'Token de verificación no válido',
+  equipoSimulador: 'Simulador local de {protocolo} para la demostración (npm start); no envía mensajes reales',
 
   // Recipient order (constants ORDENES)
   ordenTelefono: 'Por teléfono',

@@ -1,0 +1,70 @@
+import { msg } from '@pregon/contract/messages';
+import type { Db } from '../db/database.ts';
+
+// Demo devices of `npm start`: one per simulated gateway (simulators/src/main.ts on loopback), so
+// a newcomer can run an SMS or a WhatsApp drill without configuring anything. The credentials are
+// the random ones start.mjs generated for this run (SIM_* variables), written again each start.
+
+/** Creates or updates the three demo devices from the SIM_* environment; no-op without SIM_DEMO=1. */
+export async function sembrarEquiposDemo(
+  db: Db,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  if (env.SIM_DEMO !== '1') return;
+  const host = env.SIM_HOST ?? '127.0.0.1';
+  const equipos = [
+    {
+      alias: 'Simulador SMPP',
+      serial: 'SIM-SMPP',
+      protocolo: 'smpp',
+      url: `smpp://${host}:${env.SIM_SMPP_PORT ?? 2775}`,
+      credenciales: {
+        system_id: env.SIM_SMPP_USUARIO ?? 'pregon',
+        password: env.SIM_SMPP_PASSWORD ?? '',
+      },
+    },
+    {
+      alias: 'Simulador Android',
+      serial: 'SIM-ANDROID',
+      protocolo: 'android',
+      url: `http://${host}:${env.SIM_ANDROID_PORT ?? 8081}`,
+      credenciales: {
+        usuario: env.SIM_ANDROID_USUARIO ?? 'pregon',
+        password: env.SIM_ANDROID_PASSWORD ?? '',
+      },
+    },
+    {
+      alias: 'Simulador WhatsApp',
+      serial: 'SIM-WHATSAPP',
+      protocolo: 'whatsapp',
+      url: `http://${host}:${env.SIM_WHATSAPP_PORT ?? 8082}`,
+      credenciales: {
+        token: env.SIM_WA_TOKEN ?? '',
+        phone_number_id: env.SIM_WA_PHONE_ID ?? '100000000000001',
+        app_secret: env.SIM_WA_APP_SECRET ?? '',
+        verify_token: env.SIM_WA_VERIFY_TOKEN ?? '',
+      },
+    },
+  ];
+  for (const e of equipos) {
+    const fila = {
+      alias: e.alias,
+      url: e.url,
+      protocolo: e.protocolo,
+      puertos: 4,
+      tasa: 5,
+      credenciales: JSON.stringify(e.credenciales),
+      descripcion: msg('equipoSimulador', { protocolo: e.protocolo.toUpperCase() }),
+    };
+    const r = await db.kysely
+      .updateTable('equipos')
+      .set(fila)
+      .where('serial', '=', e.serial)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0)
+      await db.kysely
+        .insertInto('equipos')
+        .values({ ...fila, serial: e.serial })
+        .execute();
+  }
+}

@@ -1,0 +1,90 @@
+// Benchmark: memory of a standalone dispatcher (`npm run dispatcher`) working a 1 000 000-recipient
+// SMS exercise on SQLite, through the SMPP simulator (its own process). Project: the dispatcher
+// process's peak RSS (VmHWM) while it sends for --segundos (60 by default; the claim/write cycle is
+// the same from the first batch to the last, so the peak is reached early) or to completion.
+// Baseline: the same process idle (started, exercise not yet running), in the same run.
+// Limit: peak ≤ 200 MB.
+//
+//   npx tsx bench/dispatch-memoria.ts [--rows 1000000] [--segundos 60]
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDb } from '@pregon/api/db/database';
+import { migrate } from '@pregon/api/db/migrate';
+import { seed } from '@pregon/api/db/seed';
+import { crearEjercicio, crearEquipo, porEstatus } from '@pregon/api/dispatcher/testing';
+import { lanzarSimuladores, picoRssMb } from './_simuladores.ts';
+
+const arg = (n: string, d: string) => {
+  const i = process.argv.indexOf(`--${n}`);
+  return i >= 0 ? process.argv[i + 1]! : d;
+};
+const N = Number(arg('rows', '1000000'));
+const SEGUNDOS = Number(arg('segundos', '60'));
+const LIMITE_MB = 200;
+const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const sims = await lanzarSimuladores({ SIM_RETRASO_RECIBO_MS: '100' });
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-memoria-'));
+const db = openDb({ sqliteFile: path.join(dir, 'pregon.db') });
+let ok = false;
+try {
+  await migrate(db);
+  await seed(db, { adminUser: 'admin', adminPassword: 'Bench-admin-1' });
+  const id_equipo = await crearEquipo(db, {
+    protocolo: 'smpp',
+    url: `smpp://127.0.0.1:${sims.puertos.smpp}`,
+    tasa: 100_000,
+    puertos: 1000,
+  });
+  const t0 = Date.now();
+  const id = await crearEjercicio(db, { id_equipo, n: N, puertos: 1000, iniciar: false });
+  console.log(`  ${N} destinatarios generados en ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  const hijo = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(raiz, 'apps/api/src/dispatcher/main.ts')],
+    {
+      cwd: raiz,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    },
+  );
+  await new Promise((r) => setTimeout(r, 5000));
+  const reposo = picoRssMb(hijo.pid!);
+  await db.kysely
+    .updateTable('ejercicios')
+    .set({ en_proceso: 1, iniciado: Date.now() })
+    .where('id_ejercicio', '=', id)
+    .execute();
+  const fin = Date.now() + SEGUNDOS * 1000;
+  let pico = reposo;
+  while (Date.now() < fin) {
+    await new Promise((r) => setTimeout(r, 1000));
+    pico = Math.max(pico, picoRssMb(hijo.pid!));
+    const f = await db.kysely
+      .selectFrom('ejercicios')
+      .select('completado')
+      .where('id_ejercicio', '=', id)
+      .executeTakeFirstOrThrow();
+    if (f.completado) break;
+  }
+  const c = await porEstatus(db, id);
+  const enviados = (c.enviado ?? 0) + (c.entregado ?? 0);
+  await new Promise<void>((r) => {
+    hijo.once('exit', () => r());
+    hijo.kill('SIGTERM');
+  });
+  ok = pico <= LIMITE_MB;
+  console.log(`Memoria del despachador, ejercicio de ${N} destinatarios (SQLite, SMPP)`);
+  console.log(`  base (proceso en reposo):   ${reposo.toFixed(1)} MB`);
+  console.log(`  proyecto (pico enviando):   ${pico.toFixed(1)} MB tras ${enviados} envíos`);
+  console.log(`  pico ≤ ${LIMITE_MB} MB: ${ok ? 'PASS' : 'FAIL'}`);
+} finally {
+  await db.close();
+  await sims.cerrar();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+process.exit(ok ? 0 : 1);
