@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { telefonoCanonico } from '@pregon/contract/rules/phone';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { CANONICO_MX, telefonoCanonico } from '@pregon/contract/rules/phone';
 import { canonico } from './telefonos.ts';
 import { claveNombre, leerEncabezado } from './importacion.ts';
 import { detectarSeparador, textoCelda } from './importacion-lectores.ts';
 
-describe('canonico: la vía rápida da lo mismo que la regla del contrato', () => {
+describe('vía rápida de la regla de teléfonos', () => {
+  it('CANONICO_MX acepta exactamente los números de 10 dígitos que libphonenumber valida para MX', () => {
+    for (let i = 0; i < 5000; i++) {
+      const d = String(Math.floor(Math.random() * 1e10)).padStart(10, '0');
+      expect(CANONICO_MX.test(d), d).toBe(
+        parsePhoneNumberFromString(`+52${d}`)?.isValid() ?? false,
+      );
+    }
+  });
+});
+
+describe('canonico: lo que la importación guarda es lo que dice la regla del contrato', () => {
   const muestras = [
     '5512345678',
     '3312345678',

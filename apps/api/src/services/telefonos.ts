@@ -19,14 +19,11 @@ import { conConflictos } from './paises.ts';
 // Deleting a phone never touches exercises: each recipient row (ejercicio_detalle) keeps its own
 // copy of telefono and nombre, and its id_telefono is informative only (no foreign key).
 
-/** Mexican national numbers already in canonical form (libphonenumber's MX pattern is [2-9]\d{9}). */
-export const CANONICO_MX = /^[2-9]\d{9}$/;
-
-/** The stored form of a number, or a Spanish reason; canonical 10-digit input skips libphonenumber. */
+/** The stored form of a number, or a Spanish reason (the contract's rule; canonical 10-digit
+ * Mexican input takes its fast path). */
 export function canonico(
   texto: string,
 ): { ok: true; telefono: string } | { ok: false; motivo: string } {
-  if (CANONICO_MX.test(texto)) return { ok: true, telefono: texto };
   const r = normalizarTelefono(texto);
   if (!r.ok) return r;
   return { ok: true, telefono: r.pais === 'MX' ? r.nacional : r.e164 };

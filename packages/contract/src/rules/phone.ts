@@ -28,6 +28,10 @@ export type TelefonoNormalizado =
 
 const PERMITIDOS = /^\+?[\d\s().\-/]+$/;
 
+/** A Mexican number already in stored form: libphonenumber's MX national pattern is [2-9]\d{9},
+ * so such input is valid as is and skips the parser (bulk imports are mostly this). */
+export const CANONICO_MX = /^[2-9]\d{9}$/;
+
 function mexicano(digitos: string): TelefonoNormalizado {
   if (digitos.length !== DIGITOS_MEXICO) {
     return { ok: false, motivo: msg('telefonoDiezDigitos', { digitos: digitos.length }) };
@@ -78,6 +82,9 @@ export function normalizarTelefono(
   texto: string | null | undefined,
   paisDefecto: CountryCode = PAIS_DEFECTO,
 ): TelefonoNormalizado {
+  if (paisDefecto === 'MX' && texto && CANONICO_MX.test(texto)) {
+    return { ok: true, e164: `+${PREFIJO_MEXICO}${texto}`, nacional: texto, pais: 'MX' };
+  }
   const limpio = (texto ?? '').trim();
   if (limpio === '') return { ok: false, motivo: msg('telefonoVacio') };
   if (!PERMITIDOS.test(limpio)) return { ok: false, motivo: msg('telefonoCaracteres') };
