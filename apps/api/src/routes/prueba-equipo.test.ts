@@ -1,0 +1,217 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimuladorAndroid } from '@pregon/simulators/android';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tokenConRol } from '../testing/roles.ts';
+import { crearEjercicio, crearEquipo, esperarQue, filas } from '../dispatcher/testing.ts';
+
+// POST /equipos/{id}/prueba/ through each adapter and its simulator, and the WhatsApp webhook
+// (verify-token handshake, HMAC signature, statuses applied to the recipient rows).
+
+describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let token: string;
+  const smsc = new SimuladorSmpp({ system_id: 'pregon', password: 'clave' });
+  const android = new SimuladorAndroid({ usuario: 'pregon', password: 'clave' });
+  const wa = new SimuladorWhatsapp({ token: 'tok', phoneNumberId: '555000', appSecret: 'secreto' });
+  const equipos: Record<string, number> = {};
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    token = await ingresar(api);
+    await Promise.all([smsc.iniciar(), android.iniciar(), wa.iniciar()]);
+    equipos.smpp = await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smsc.url,
+      credenciales: { system_id: 'pregon', password: 'clave' },
+    });
+    equipos.android = await crearEquipo(api.ctx.db, {
+      protocolo: 'android',
+      url: android.url,
+      credenciales: { usuario: 'pregon', password: 'clave' },
+    });
+    equipos.whatsapp = await crearEquipo(api.ctx.db, {
+      protocolo: 'whatsapp',
+      url: wa.url,
+      credenciales: {
+        token: 'tok',
+        phone_number_id: '555000',
+        app_secret: 'secreto',
+        verify_token: 'verifica',
+      },
+    });
+    equipos.asterisk = await crearEquipo(api.ctx.db, {
+      protocolo: 'asterisk',
+      url: 'http://127.0.0.1:1',
+    });
+    equipos.malo = await crearEquipo(api.ctx.db, {
+      protocolo: 'android',
+      url: android.url,
+      credenciales: { usuario: 'pregon', password: 'otra' },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([smsc.detener(), android.detener(), wa.detener()]);
+    await api?.cerrar();
+  });
+
+  it.each(['smpp', 'android', 'whatsapp'])('envía un mensaje de prueba por %s', async (p) => {
+    const r = await pedir(api.url, 'POST', `/equipos/${equipos[p]}/prueba/`, {
+      token,
+      body: { telefono: '55 1234 5678' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      status: 200,
+      mensaje: 'Prueba enviada a 55 1234 5678',
+      estatus: 'enviado',
+    });
+    const sim = { smpp: smsc, android, whatsapp: wa }[p]!;
+    expect(sim.registro.at(-1)).toMatchObject({
+      texto: 'Mensaje de prueba de Pregón',
+      id: r.body.id_gateway,
+    });
+    expect(sim.registro.at(-1)!.telefono.replace(/^\+/, '')).toBe('525512345678');
+    const e = await api.ctx.db.kysely
+      .selectFrom('equipos')
+      .select('ultimo_contacto')
+      .where('id_equipo', '=', equipos[p]!)
+      .executeTakeFirstOrThrow();
+    expect(e.ultimo_contacto).toBeGreaterThan(0);
+  });
+
+  it('errores: número inválido (400 que nombra el campo), protocolo sin mensajes (400), credenciales (502), equipo inexistente (404)', async () => {
+    const r1 = await pedir(api.url, 'POST', `/equipos/${equipos.android}/prueba/`, {
+      token,
+      body: { telefono: 'abc' },
+    });
+    expect(r1.status).toBe(400);
+    expect(r1.body.message).toMatch(/telefono/);
+    const r0 = await pedir(api.url, 'POST', `/equipos/${equipos.android}/prueba/`, {
+      token,
+      body: {},
+    });
+    expect(r0.status).toBe(400);
+    expect(r0.body.message).toMatch(/telefono/);
+    const r2 = await pedir(api.url, 'POST', `/equipos/${equipos.asterisk}/prueba/`, {
+      token,
+      body: { telefono: '5512345678' },
+    });
+    expect(r2.status).toBe(400);
+    expect(r2.body.message).toMatch(/no envía mensajes de prueba/);
+    const r3 = await pedir(api.url, 'POST', `/equipos/${equipos.malo}/prueba/`, {
+      token,
+      body: { telefono: '5512345678' },
+    });
+    expect(r3.status).toBe(502);
+    expect(r3.body.message).toMatch(/^La prueba no se pudo enviar: .*credenciales/);
+    const r4 = await pedir(api.url, 'POST', `/equipos/999999/prueba/`, {
+      token,
+      body: { telefono: '5512345678' },
+    });
+    expect(r4.status).toBe(404);
+  });
+
+  it('sin token 401; rol consulta 403', async () => {
+    const r = await pedir(api.url, 'POST', `/equipos/${equipos.android}/prueba/`, {
+      body: { telefono: '5512345678' },
+    });
+    expect(r.status).toBe(401);
+    expect(r.body.message).toBe('FALLO: SESION EXPIRADA');
+    const { token: consulta } = await tokenConRol(api, 'consulta');
+    const r2 = await pedir(api.url, 'POST', `/equipos/${equipos.android}/prueba/`, {
+      token: consulta,
+      body: { telefono: '5512345678' },
+    });
+    expect(r2.status).toBe(403);
+  });
+
+  it('webhook: saludo con el token de verificación; firma HMAC obligatoria; los estados marcan recibida', async () => {
+    const ok = await pedir(
+      api.url,
+      'GET',
+      '/webhooks/whatsapp/?hub.mode=subscribe&hub.verify_token=verifica&hub.challenge=12345',
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body).toBe(12345);
+    const no = await pedir(
+      api.url,
+      'GET',
+      '/webhooks/whatsapp/?hub.mode=subscribe&hub.verify_token=otro&hub.challenge=1',
+    );
+    expect(no.status).toBe(403);
+
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: equipos.whatsapp!,
+      n: 2,
+      tipo: 3,
+      iniciar: false,
+    });
+    const [a, b] = await filas(api.ctx.db, id);
+    await api.ctx.db.kysely
+      .updateTable('ejercicio_detalle')
+      .set({ estatus: 'enviado', id_gateway: 'wamid.A' })
+      .where('id_detalle', '=', a!.id_detalle)
+      .execute();
+    await api.ctx.db.kysely
+      .updateTable('ejercicio_detalle')
+      .set({ estatus: 'enviado', id_gateway: 'wamid.B' })
+      .where('id_detalle', '=', b!.id_detalle)
+      .execute();
+    const cuerpo = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'x',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { phone_number_id: '555000' },
+                statuses: [
+                  { id: 'wamid.A', status: 'delivered', timestamp: '1', recipient_id: '1' },
+                  {
+                    id: 'wamid.B',
+                    status: 'failed',
+                    timestamp: '1',
+                    recipient_id: '1',
+                    errors: [{ code: 131026, title: 'Message undeliverable' }],
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const firma = (s: string) =>
+      `sha256=${crypto.createHmac('sha256', s).update(cuerpo).digest('hex')}`;
+    const mala = await pedir(api.url, 'POST', '/webhooks/whatsapp/', {
+      rawBody: cuerpo,
+      headers: { 'x-hub-signature-256': firma('otro') },
+    });
+    expect(mala.status).toBe(401);
+    expect(mala.body.message).toBe('Firma X-Hub-Signature-256 no válida');
+    const sin = await pedir(api.url, 'POST', '/webhooks/whatsapp/', { rawBody: cuerpo });
+    expect(sin.status).toBe(401);
+    expect((await filas(api.ctx.db, id)).every((r) => r.recibida === 0)).toBe(true);
+
+    const buena = await pedir(api.url, 'POST', '/webhooks/whatsapp/', {
+      rawBody: cuerpo,
+      headers: { 'x-hub-signature-256': firma('secreto') },
+    });
+    expect(buena.status).toBe(200);
+    const rs = await esperarQue(async () => {
+      const x = await filas(api.ctx.db, id);
+      return x.every((r) => r.recibida === 1) ? x : undefined;
+    }, 'estados aplicados');
+    expect(rs[0]).toMatchObject({ estatus: 'entregado', recibida: 1 });
+    expect(rs[1]).toMatchObject({
+      estatus: 'fallido',
+      recibida: 1,
+      motivo: 'WhatsApp: Message undeliverable',
+    });
+  });
+});
