@@ -110,7 +110,9 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await page.keyboard.press('Enter');
     await elegir('Estado', datos.estado.estado, true);
     await elegir('Categoría', datos.categorias[0]!.categoria);
-    await page.keyboard.press('Escape');
+    // A click on the title closes the multi-select's list, as a person would.
+    await dialogo().locator('.ant-modal-title').click();
+    await desplegable().waitFor({ state: 'hidden' });
   }
 
   async function crear(v: Parameters<typeof llenar>[0]) {

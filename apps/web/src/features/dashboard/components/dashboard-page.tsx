@@ -111,6 +111,8 @@ export function DashboardPage() {
                         <Progress
                           percent={s.porcentajes[luz]}
                           strokeColor={COLOR_LUZ[luz]}
+                          status="normal"
+                          format={(p) => `${p ?? 0}%`}
                           size="small"
                         />
                       </Card>
