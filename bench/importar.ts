@@ -1,7 +1,7 @@
 // Benchmark: bulk phone import (POST /telefonos/importar/'s job: stream the CSV, normalise,
 // resolve states and categories, batched transactions with duplicates skipped) against a raw
 // baseline on the same engine measured in the same run: SQLite, prepared INSERTs in transactions
-// of the same batch size and the same page cache; PostgreSQL, one COPY per table. Both write the same phones and links.
+// of the same batch size and the same page cache and checkpoint interval; PostgreSQL, one COPY per table. Both write the same phones and links.
 // Limits: ≥ 100,000 rows/s on SQLite; baseline rows/s ÷ project rows/s ≤ 2.0 on both engines.
 //
 //   npx tsx bench/importar.ts [--engine sqlite|postgres] [--rows 1000000]
@@ -17,7 +17,10 @@ import type { Contexto } from '@pregon/api/contexto';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { CATEGORIAS_EJEMPLO, ESTADOS_MEXICO } from '@pregon/api/db/seed';
 import { iniciarImportacion, LOTE, LOTE_POSTGRES } from '@pregon/api/services/importacion';
-import { CACHE_SQLITE_KIB } from '@pregon/api/repositories/telefonos-masivo';
+import {
+  CACHE_SQLITE_KIB,
+  CHECKPOINT_SQLITE_PAGINAS,
+} from '@pregon/api/repositories/telefonos-masivo';
 
 const MIN_FILAS_S = 100_000;
 const MAX_RAZON = 2.0;
@@ -103,6 +106,7 @@ type Filas = Awaited<ReturnType<typeof generar>>;
 function baseSqlite(ctx: Contexto, filas: Filas, ids: { estado: number[]; categoria: number[] }) {
   const s = ctx.db.sqlite!;
   s.pragma(`cache_size = ${CACHE_SQLITE_KIB}`);
+  s.pragma(`wal_autocheckpoint = ${CHECKPOINT_SQLITE_PAGINAS}`);
   const tel = s.prepare(
     'INSERT INTO telefonos (telefono, nombre, id_estado, creado) VALUES (?, ?, ?, ?)',
   );
