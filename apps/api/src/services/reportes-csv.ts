@@ -21,7 +21,7 @@ import {
 // pushed with back-pressure, so a million recipients never sit in memory.
 
 /** Rows read per batch. */
-export const LOTE_CSV = 2000;
+export const LOTE_CSV = 1000;
 
 /** Byte-order mark that makes spreadsheet programs read the file as UTF-8. */
 export const BOM = '\uFEFF';
@@ -115,10 +115,12 @@ async function* csvDetalle(
   yield BOM + lineaCsv(columnas);
   let n = 0;
   for await (const lote of lotesDetalle(ctx, id)) {
-    yield lineas(
-      lote.map((d) => fila(d, ++n)),
-      columnas,
-    );
+    let texto = '';
+    for (const d of lote) {
+      const f = fila(d, ++n);
+      texto += lineaCsv(columnas.map((c) => f[c]));
+    }
+    yield texto;
   }
 }
 
@@ -198,6 +200,12 @@ async function* csvEjercicios(ctx: CtxEjercicios) {
   );
 }
 
+/**
+ * A stream over CSV text chunks that reads ahead one chunk only: chunks waiting in a deep queue
+ * survive young-generation collections and pile up in the old heap until a full collection.
+ */
+const desde = (fuente: AsyncGenerator<string>) => Readable.from(fuente, { highWaterMark: 1 });
+
 /** A file name safe for Content-Disposition: the exercise's name, without path or control characters. */
 function nombreArchivo(base: string): string {
   const limpio = [...base]
@@ -229,7 +237,7 @@ export async function exportar(
   if (tipo === 'ejercicios' || id === undefined) {
     return {
       archivo: nombreArchivo(msg('archivoEjercicios')),
-      flujo: Readable.from(csvEjercicios(ctx)),
+      flujo: desde(csvEjercicios(ctx)),
     };
   }
   const e = await ejercicioOError(ctx.db.kysely, ctx, id);
@@ -256,5 +264,5 @@ export async function exportar(
       fuente = csvResumen(ctx, id);
       break;
   }
-  return { archivo, flujo: Readable.from(fuente) };
+  return { archivo, flujo: desde(fuente) };
 }
