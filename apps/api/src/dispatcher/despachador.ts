@@ -122,6 +122,9 @@ export class Despachador {
   private readonly hilos = new Set<Promise<void>>();
   private readonly canales = new Map<number, { firma: string; canal: Canal }>();
   private desenlaces: Desenlace[] = [];
+  /** Buffered 'enviado' outcomes by device and gateway id: a receipt that arrives before the
+   * outcome is written is folded into it (one write instead of two). */
+  private porGateway = new Map<string, Desenlace>();
   private recibos: { r: Recibo; hasta: number }[] = [];
   private readonly senal = new Senal();
   private corriendo = false;
@@ -365,6 +368,8 @@ export class Despachador {
         d.motivo = res.motivo;
     }
     this.desenlaces.push(d);
+    if (d.estatus === 'enviado' && d.id_gateway)
+      this.porGateway.set(`${t.ej.id_equipo}:${d.id_gateway}`, d);
     if (error !== undefined) await this.contarError(t, error);
     t.enVuelo--;
     // Wake the worker only when it can act: a claim's worth of ports is free, or all are.
@@ -392,11 +397,24 @@ export class Despachador {
   private vaciar(): Promise<void> {
     this.escritura = this.escritura.then(async () => {
       const ds = this.desenlaces;
+      const porGateway = this.porGateway;
       this.desenlaces = [];
+      this.porGateway = new Map();
+      if (this.recibos.length && porGateway.size) {
+        this.recibos = this.recibos.filter(({ r }) => {
+          const d = porGateway.get(`${r.id_equipo}:${r.id_gateway}`);
+          if (!d) return true;
+          d.recibida = 1;
+          d.estatus = r.entregado ? 'entregado' : 'fallido';
+          if (!r.entregado) d.motivo = r.motivo ?? null;
+          return false;
+        });
+      }
       try {
         await this.store.escribir(ds, Date.now());
       } catch (err) {
         this.desenlaces = ds.concat(this.desenlaces);
+        for (const [k, d] of porGateway) this.porGateway.set(k, d);
         this.opts.bitacora?.error(`escritura de resultados: ${String(err)}`);
         return;
       }
