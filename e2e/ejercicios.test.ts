@@ -493,4 +493,51 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await page.getByRole('button', { name: 'Volver' }).click();
     await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
   });
+
+  it('se lee a 1920×1080: la lista completa cabe sin desplazamiento horizontal', async () => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.getByPlaceholder('Buscar...').first().fill('');
+    await expect.poll(() => tabla().locator('tr.ant-table-row').count()).toBe(10);
+    const anchoPagina = await page.evaluate('document.documentElement.scrollWidth');
+    expect(anchoPagina).toBeLessThanOrEqual(1920);
+    await capturar(page, 'lista-1920');
+    await page.setViewportSize({ width: 1366, height: 768 });
+  });
+
+  it('estados de la tabla: «Cargando...» mientras llega la lista, error del servidor y error de red', async () => {
+    const otra = await contexto.newPage();
+    let soltar: () => void = () => undefined;
+    const retenida = new Promise<void>((r) => (soltar = r));
+    let modo: 'retener' | 'error' | 'red' = 'retener';
+    await otra.route('**/ejercicios/', async (route) => {
+      if (route.request().resourceType() === 'document') return route.continue();
+      if (modo === 'retener') {
+        await retenida;
+        return route.continue();
+      }
+      if (modo === 'error') {
+        return route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ status: 503, message: 'El servicio no está disponible' }),
+        });
+      }
+      return route.abort('connectionrefused');
+    });
+    await otra.goto(`${api.url}/`);
+    await otra.locator('.tarjeta-tabla').getByText('Cargando...').waitFor();
+    soltar();
+    await otra.locator('.tarjeta-tabla').getByText('Cargando...').waitFor({ state: 'detached' });
+    await otra.locator('.tarjeta-tabla .ant-table').waitFor();
+
+    modo = 'error';
+    await otra.reload();
+    await otra.getByText('No se pudieron cargar los datos').waitFor();
+    await otra.getByText('El servicio no está disponible').waitFor();
+
+    modo = 'red';
+    await otra.getByRole('button', { name: 'Reintentar' }).click();
+    await otra.getByText('Error de red: no se obtuvo respuesta del servidor').waitFor();
+    await otra.close();
+  });
 });
