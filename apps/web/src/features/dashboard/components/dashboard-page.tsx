@@ -15,6 +15,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { ETIQUETA_LUZ, LUCES_SEMAFORO, type LuzSemaforo } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { EstatusTag } from '../../../components/estatus-tag.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { useEjercicio } from '../api/get-ejercicio.ts';
 import { useSemaforo } from '../api/get-semaforo.ts';
@@ -85,11 +86,7 @@ export function DashboardPage() {
                   {fila.hora_ini}
                 </Descriptions.Item>
                 <Descriptions.Item label={msg('columnaEstatus')}>
-                  {fila.completado !== '0' ? (
-                    <Tag color="success">{msg('completado')}</Tag>
-                  ) : (
-                    <Tag color="warning">{msg('noCompleto')}</Tag>
-                  )}
+                  <EstatusTag completado={fila.completado} />
                 </Descriptions.Item>
               </Descriptions>
             )}

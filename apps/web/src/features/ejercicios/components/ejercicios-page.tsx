@@ -9,7 +9,6 @@ import {
   Space,
   Switch,
   Table,
-  Tag,
   Tooltip,
   Typography,
   type TableColumnsType,
@@ -23,15 +22,13 @@ import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoInfo } from '../../../lib/notificar.ts';
 import { useEjercicios } from '../api/get-ejercicios.ts';
 import { useAccionesEjercicio } from '../hooks/use-acciones-ejercicio.ts';
+import { EstatusTag } from '../../../components/estatus-tag.tsx';
 import { AccionesFilaCelda } from './acciones-fila.tsx';
 
 // The dialog (forms, date and time pickers, upload) loads the first time '+' is clicked.
 const CrearEjercicioDialog = lazy(async () => ({
   default: (await import('./crear-ejercicio-dialog.tsx')).CrearEjercicioDialog,
 }));
-
-/** Whether an exercise is complete, from its '0'/'1' flag (SPEC 2 Estatus column). */
-const estaCompleto = (f: EjercicioFila) => f.completado !== '0';
 
 /** The exercises list (/): heading, create and export buttons, search, 'Activos'/'Todos', table. */
 export function EjerciciosPage() {
@@ -58,12 +55,7 @@ export function EjerciciosPage() {
       title: msg('columnaEstatus'),
       key: 'estatus',
       width: 130,
-      render: (_, f) =>
-        estaCompleto(f) ? (
-          <Tag color="success">{msg('completado')}</Tag>
-        ) : (
-          <Tag color="warning">{msg('noCompleto')}</Tag>
-        ),
+      render: (_, f) => <EstatusTag completado={f.completado} />,
     },
     {
       title: msg('columnaAcciones'),
