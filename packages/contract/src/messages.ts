@@ -245,6 +245,8 @@ export const MENSAJES = {
   marcadoInvalido: 'El campo marcado debe incluir {telefono}, donde va el número que se marca',
   filaMalFormada: 'La fila no es CSV válido (revise las comillas)',
   archivoIlegible: 'No se pudo leer el archivo {tipo}: está dañado o no es un {tipo} válido',
+  importacionInterrumpida:
+    'La importación se interrumpió porque el servidor se reinició: vuelva a subir el archivo (los teléfonos ya agregados se omitirán como duplicados)',
 
   // Telephony agent (ARCHITECTURE 6)
   audioNoGsm: 'El archivo no es un audio GSM 06.10 válido (tramas de 33 bytes)',

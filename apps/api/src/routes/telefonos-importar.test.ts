@@ -221,6 +221,30 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
     expect(n.headers.get('x-total-count')).toBe('30000');
   });
 
+  it.runIf(motor === 'sqlite')(
+    'una importación que quedó en proceso tras un reinicio se informa como fallida',
+    async () => {
+      const k = api.ctx.db.kysely;
+      const j = await k
+        .insertInto('importaciones')
+        .values({
+          archivo: 'viejo.csv',
+          estatus: 'en_proceso',
+          procesadas: 5000,
+          creado: Date.now(),
+        })
+        .returning('id_importacion')
+        .executeTakeFirstOrThrow();
+      const r = await pedir(api.url, 'GET', `/telefonos/importar/${j.id_importacion}/`, {
+        token: admin,
+      });
+      expect(r.body).toMatchObject({ estatus: 'fallida', procesadas: 5000 });
+      expect(r.body.mensaje).toMatch(
+        /^La importación se interrumpió porque el servidor se reinició/,
+      );
+    },
+  );
+
   it('un archivo sin columna telefono falla con motivo en español', async () => {
     const r = await subir(api, admin, 'otro.csv', 'a,b,c\nx,y,z\n');
     const { final } = await esperarFin(api, admin, r.body.id_importacion);

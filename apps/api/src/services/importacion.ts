@@ -58,6 +58,8 @@ export interface TrabajoImportacion {
 
 // Estimated data rows of the jobs running in this process (CSV only), for the progress bar.
 const totales = new Map<number, number>();
+// Jobs running in this process.
+const enCurso = new Set<number>();
 
 /** Lower case, no accents, single spaces: how names of states and categories are compared. */
 export const claveNombre = (s: string) =>
@@ -183,6 +185,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
   };
   const k = ctx.db.kysely;
   let escritor: Awaited<ReturnType<typeof abrirEscritor>> | undefined;
+  enCurso.add(t.id_importacion);
   try {
     const total = t.tipo === 'csv' ? await contarLineas(t.ruta) : undefined;
     if (total !== undefined) totales.set(t.id_importacion, total);
@@ -290,6 +293,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       })
       .catch((e2) => console.error('no se pudo marcar la importación como fallida:', e2));
   } finally {
+    enCurso.delete(t.id_importacion);
     await escritor?.cerrar().catch(() => {});
     await borrarArchivo(t).catch(() => {});
   }
@@ -473,8 +477,18 @@ export async function recibirImportacion(
 
 /** The progress of a job, or 404. */
 export async function progreso(ctx: Contexto, id: number): Promise<Importacion> {
-  const j = await jobs.leerImportacion(ctx.db.kysely, id);
+  let j = await jobs.leerImportacion(ctx.db.kysely, id);
   if (!j) throw error(404, 'noEncontrada', { entidad: 'Importación' });
+  // On SQLite one api process runs every job: 'en_proceso' without a job here means the process
+  // that ran it stopped. (With PostgreSQL another api process may be running it.)
+  if (j.estatus === 'en_proceso' && ctx.db.engine === 'sqlite' && !enCurso.has(id)) {
+    await jobs.actualizarImportacion(ctx.db.kysely, id, {
+      estatus: 'fallida',
+      mensaje: msg('importacionInterrumpida'),
+      terminado: Date.now(),
+    });
+    j = (await jobs.leerImportacion(ctx.db.kysely, id))!;
+  }
   const estatus = j.estatus === 'terminada' || j.estatus === 'fallida' ? j.estatus : 'en_proceso';
   return {
     status: 200,
