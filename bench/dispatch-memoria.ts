@@ -1,4 +1,4 @@
-// Benchmark: memory of a standalone dispatcher (`npm run dispatcher`) working a 1 000 000-recipient
+// Benchmark: memory of a standalone dispatcher (`npm run dispatcher`, with its node heap flags) working a 1 000 000-recipient
 // SMS exercise on SQLite, through the SMPP simulator (its own process). Project: the dispatcher
 // process's peak RSS (VmHWM) while it sends for --segundos (60 by default; the claim/write cycle is
 // the same from the first batch to the last, so the peak is reached early) or to completion.
@@ -43,15 +43,19 @@ try {
   const id = await crearEjercicio(db, { id_equipo, n: N, puertos: 1000, iniciar: false });
   console.log(`  ${N} destinatarios generados en ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-  const hijo = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(raiz, 'apps/api/src/dispatcher/main.ts')],
-    {
-      cwd: raiz,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    },
-  );
+  // The same command as `npm run dispatcher` (its node flags included).
+  const paquete = JSON.parse(fs.readFileSync(path.join(raiz, 'package.json'), 'utf8')) as {
+    scripts: { dispatcher: string };
+  };
+  const comando = process.env.BENCH_DESPACHADOR ?? paquete.scripts.dispatcher;
+  const [programa, ...argumentos] = comando.split(/\s+/);
+  if (programa !== 'node') throw new Error(`scripts.dispatcher debe empezar con node: ${comando}`);
+  console.log(`  despachador: ${comando}`);
+  const hijo = spawn(process.execPath, argumentos, {
+    cwd: raiz,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+  });
   await new Promise((r) => setTimeout(r, 5000));
   const reposo = picoRssMb(hijo.pid!);
   await db.kysely

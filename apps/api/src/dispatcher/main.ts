@@ -18,6 +18,8 @@ const db = openDb({
   sqliteFile: path.join(config.dataDir, 'pregon.db'),
 });
 await migrate(db);
+// A dropped idle connection (database restart) is logged; the pool reconnects on the next query.
+db.pool?.on('error', (err) => console.error(`[despachador] PostgreSQL: ${err.message}`));
 const eventos: Eventos = new EventEmitter();
 const bitacora = bitacoraConsola(config.logLevel);
 const d = await arrancarDespachador(db, configDespachoDeEntorno(process.env, { tz: config.tz }), {
