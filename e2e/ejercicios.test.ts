@@ -77,12 +77,30 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
   const dialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
   const tabla = () => page.locator('.tarjeta-tabla .ant-table');
   const fila = (nombre: string) => tabla().locator('tr.ant-table-row').filter({ hasText: nombre });
-  const desplegable = () => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+
+  /** The open list of the select labelled `etiqueta` (antd links it as `{id}_list`). */
+  async function listaDe(etiqueta: string) {
+    const id = await dialogo().getByLabel(etiqueta, { exact: true }).getAttribute('id');
+    return page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) });
+  }
 
   async function elegir(etiqueta: string, opcion: string, buscar = false) {
     await dialogo().getByLabel(etiqueta, { exact: true }).click();
     if (buscar) await page.keyboard.type(opcion);
-    await desplegable().locator(`.ant-select-item-option[title="${opcion}"]`).click();
+    await (await listaDe(etiqueta)).locator(`.ant-select-item-option[title="${opcion}"]`).click();
+  }
+
+  /** Opens the select labelled `etiqueta` and returns the texts of its options. */
+  async function opcionesDe(etiqueta: string) {
+    await dialogo().getByLabel(etiqueta, { exact: true }).click();
+    const lista = await listaDe(etiqueta);
+    await lista.locator('.ant-select-item-option').first().waitFor();
+    const textos = await lista.locator('.ant-select-item-option').allInnerTexts();
+    await page.keyboard.press('Escape');
+    await lista.waitFor({ state: 'hidden' });
+    return textos;
   }
 
   async function abrirDialogo() {
@@ -112,7 +130,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await elegir('Categoría', datos.categorias[0]!.categoria);
     // A click on the title closes the multi-select's list, as a person would.
     await dialogo().locator('.ant-modal-title').click();
-    await desplegable().waitFor({ state: 'hidden' });
+    await (await listaDe('Categoría')).waitFor({ state: 'hidden' });
   }
 
   async function crear(v: Parameters<typeof llenar>[0]) {
@@ -213,11 +231,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     expect(await dialogo().locator('input[type=file]').getAttribute('accept')).toBe('.gsm,.GSM');
     await dialogo().getByText('Tiempo obligatorio').waitFor();
     await dialogo().getByText('Debes adjuntar un audio con extensión .GSM').waitFor();
-    await dialogo().getByLabel('Equipo', { exact: true }).click();
-    expect(await desplegable().locator('.ant-select-item-option').allInnerTexts()).toEqual([
-      'LLAMADAS Conmutador',
-    ]);
-    await page.keyboard.press('Escape');
+    expect(await opcionesDe('Equipo')).toEqual(['LLAMADAS Conmutador']);
 
     // Type 1: 'Mensaje', and 'Acción obligatoria' is enforced (ARCHITECTURE correction 1).
     await elegir('Tipo de trabajo', 'SMS');
@@ -225,11 +239,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await dialogo().getByPlaceholder('Mensaje / número').waitFor();
     await dialogo().getByText('Acción obligatoria').waitFor();
     expect(await dialogo().getByText('Tiempo (Minutos)').count()).toBe(0);
-    await dialogo().getByLabel('Equipo', { exact: true }).click();
-    expect(await desplegable().locator('.ant-select-item-option').allInnerTexts()).toEqual([
-      'SMS Centro',
-    ]);
-    await page.keyboard.press('Escape');
+    expect(await opcionesDe('Equipo')).toEqual(['SMS Centro']);
 
     // Type 3: the instant-messaging service's name.
     await elegir('Tipo de trabajo', 'WHATSAPP');
@@ -239,12 +249,8 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     // Type 4: 'Tiempo (minutos)' with the values 1 to 10.
     await elegir('Tipo de trabajo', 'CUESTIONARIO');
     await dialogo().getByText('Tiempo (minutos)', { exact: true }).waitFor();
-    await dialogo().getByLabel('Tiempo (minutos)').click();
-    await desplegable().locator('.ant-select-item-option[title="1"]').waitFor();
-    expect(await desplegable().locator('.ant-select-item-option').count()).toBeGreaterThanOrEqual(
-      8,
-    );
-    await page.keyboard.press('Escape');
+    const minutos = await opcionesDe('Tiempo (minutos)');
+    expect(minutos.slice(0, 8)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
 
     // The phone preview fills once a state and a category are chosen (server paging, 10 a page).
     await elegir('Estado', datos.estado.estado, true);
@@ -266,6 +272,11 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await abrirDialogo();
     await llenar({ tipo: 'LLAMADA', equipo: 'LLAMADAS Conmutador', nombre: 'Llamada E2E' });
     await dialogo().getByLabel('Tiempo (Minutos)').fill('2');
+    await dialogo()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'saludo.mp3', mimeType: 'audio/mpeg', buffer: Buffer.alloc(33) });
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    await dialogo().getByText('El archivo debe tener extensión .GSM').waitFor();
     await dialogo()
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.gsm', mimeType: 'audio/x-gsm', buffer: Buffer.alloc(33) });
