@@ -47,6 +47,9 @@ export async function construirWeb(): Promise<void> {
       fs.mkdirSync(candado);
       break;
     } catch {
+      // A lock left by a killed run (older than any build) is taken over.
+      const edad = Date.now() - (fs.statSync(candado, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      if (edad > 300_000) fs.rmSync(candado, { recursive: true, force: true });
       if (Date.now() > limite) throw new Error(`Otro proceso retiene ${candado}; bórrelo si quedó`);
       await esperar(500);
     }
