@@ -116,7 +116,8 @@ class CanalAndroid implements Canal {
     if (r.status === 400) return { tipo: 'invalido', motivo, id_gateway: id };
     if (r.status === 401 || r.status === 403)
       return {
-        tipo: 'fallido',
+        tipo: 'reintentar',
+        pausar: true,
         motivo: msg('credencialesEquipoInvalidas', {
           alias: this.o.equipo.alias,
           protocolo: 'Android',

@@ -107,12 +107,15 @@ class CanalSmpp implements Canal {
               this.conectando = undefined;
               s.destroy();
               reject(
-                new Error(
-                  msg('credencialesEquipoInvalidas', {
-                    alias: this.o.equipo.alias,
-                    protocolo: 'SMPP',
-                    detalle: `bind_transceiver 0x${pdu.command_status.toString(16)}`,
-                  }),
+                Object.assign(
+                  new Error(
+                    msg('credencialesEquipoInvalidas', {
+                      alias: this.o.equipo.alias,
+                      protocolo: 'SMPP',
+                      detalle: `bind_transceiver 0x${pdu.command_status.toString(16)}`,
+                    }),
+                  ),
+                  { credenciales: true },
                 ),
               );
               return;
@@ -182,7 +185,8 @@ class CanalSmpp implements Canal {
     try {
       s = await this.conectar();
     } catch (err) {
-      return { tipo: 'reintentar', motivo: (err as Error).message };
+      const e = err as Error & { credenciales?: boolean };
+      return { tipo: 'reintentar', motivo: e.message, pausar: e.credenciales === true };
     }
     await this.ventana();
     try {

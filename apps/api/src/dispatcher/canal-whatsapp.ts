@@ -63,7 +63,8 @@ class CanalWhatsapp implements Canal {
     if (ok) return { tipo: 'incierto', motivo };
     if (r.status === 401 || r.status === 403)
       return {
-        tipo: 'fallido',
+        tipo: 'reintentar',
+        pausar: true,
         motivo: msg('credencialesEquipoInvalidas', {
           alias: this.o.equipo.alias,
           protocolo: 'WhatsApp',

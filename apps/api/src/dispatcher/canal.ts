@@ -14,7 +14,8 @@ export interface Envio {
 /**
  * What a gateway did with one send. 'reintentar': certainly not sent (retry with backoff);
  * 'incierto': may have been sent (never resent); 'invalido': the number was refused;
- * 'fallido': a permanent error.
+ * 'fallido': a permanent error for this recipient. 'reintentar' with `pausar` (credentials
+ * refused) keeps the row pending and pauses the exercise at once.
  */
 export type ResultadoEnvio =
   | { tipo: 'aceptado'; id_gateway: string; entregado?: boolean }
@@ -22,6 +23,8 @@ export type ResultadoEnvio =
       tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto';
       motivo: string;
       id_gateway?: string;
+      /** The device itself is unusable (credentials refused): pause the exercise now, keep the row. */
+      pausar?: boolean;
     };
 
 /** A delivery receipt (SMPP deliver_sm, Android state, WhatsApp status webhook). */

@@ -176,6 +176,36 @@ describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) =>
     }
   });
 
+  it('credenciales rechazadas: pausa al primer error y los destinatarios siguen pendientes', async () => {
+    const conClave = new SimuladorAndroid({ usuario: 'pregon', password: 'buena' });
+    await conClave.iniciar();
+    try {
+      const id_equipo = await crearEquipo(api.ctx.db, {
+        protocolo: 'android',
+        url: conClave.url,
+        credenciales: { usuario: 'pregon', password: 'mala' },
+        puertos: 3,
+      });
+      const id = await crearEjercicio(api.ctx.db, { id_equipo, n: 30, puertos: 3, base: 500_000 });
+      api.ctx.eventos.emit('ejercicio', id);
+      await esperarQue(
+        async () => (await banderas(api.ctx.db, id)).en_pausa === 1,
+        'pausa por credenciales',
+      );
+      expect((await banderas(api.ctx.db, id)).motivo_pausa).toMatch(
+        /^Pausa automática: .*credenciales del equipo/,
+      );
+      await esperarQue(
+        async () => !(await porEstatus(api.ctx.db, id)).en_curso,
+        'sin filas en curso',
+      );
+      expect(await porEstatus(api.ctx.db, id)).toEqual({ pendiente: 30 });
+      expect(conClave.registro).toHaveLength(0);
+    } finally {
+      await conClave.detener();
+    }
+  });
+
   it.each(['android', 'smpp'] as const)(
     `corte de la pasarela %s a mitad del envío: reintentos con espera, nada marcado enviado sin serlo, termina`,
     async (protocolo) => {

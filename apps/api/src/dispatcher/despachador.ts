@@ -338,6 +338,7 @@ export class Despachador {
       recibida: 0,
     };
     let error: string | undefined;
+    let pausarYa = false;
     switch (res.tipo) {
       case 'aceptado':
         t.errores = 0;
@@ -348,7 +349,13 @@ export class Despachador {
         break;
       case 'reintentar':
         error = res.motivo;
-        if (fila.intentos >= this.config.maxIntentos) {
+        if (res.pausar) {
+          // Not the recipient's fault: the row stays pending and the exercise pauses.
+          d.estatus = 'pendiente';
+          d.motivo = res.motivo;
+          d.fecha_envio = d.hora_envio = null;
+          pausarYa = true;
+        } else if (fila.intentos >= this.config.maxIntentos) {
           d.estatus = 'fallido';
           d.motivo = msg('reintentosAgotados', { n: fila.intentos, motivo: res.motivo });
         } else {
@@ -370,17 +377,17 @@ export class Despachador {
     this.desenlaces.push(d);
     if (d.estatus === 'enviado' && d.id_gateway)
       this.porGateway.set(`${t.ej.id_equipo}:${d.id_gateway}`, d);
-    if (error !== undefined) await this.contarError(t, error);
+    if (error !== undefined) await this.contarError(t, error, pausarYa);
     t.enVuelo--;
     // Wake the worker only when it can act: a claim's worth of ports is free, or all are.
     if (t.enVuelo === 0 || t.ej.puertos - t.enVuelo >= umbralReclamo(t.ej.puertos) || !t.activo)
       t.senal.avisar();
   }
 
-  private async contarError(t: Trabajo, error: string): Promise<void> {
+  private async contarError(t: Trabajo, error: string, ya = false): Promise<void> {
     t.errores++;
     const max = this.config.maxErroresConsecutivos;
-    if (max <= 0 || t.errores < max || !t.activo) return;
+    if (!t.activo || (!ya && (max <= 0 || t.errores < max))) return;
     t.activo = false;
     const motivo = msg('pausaAutomatica', { n: t.errores, alias: t.ej.alias, error }).slice(0, 500);
     try {
