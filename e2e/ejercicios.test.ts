@@ -259,6 +259,8 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     const filasVista = vista.locator('tbody tr.ant-table-row');
     await expect.poll(() => filasVista.count()).toBe(10);
     await vista.locator('.ant-pagination-item-2').waitFor();
+    // 13 of the 25 seeded phones hold the first category.
+    await vista.getByText('Total: 13').waitFor();
     await vista.locator('thead').getByPlaceholder('Buscar...').fill(datos.telefonos[0]!);
     await expect.poll(() => filasVista.count()).toBe(1);
     await vista.getByText(datos.telefonos[0]!).first().waitFor();

@@ -87,6 +87,7 @@ export function TelefonosVistaPrevia({ estado, categorias }: PropsVistaPrevia) {
           pageSize: FILAS_POR_PAGINA,
           total: listo ? (consulta.data?.total ?? 0) : 0,
           showSizeChanger: false,
+          showTotal: (total) => msg('total', { total }),
           onChange: setPagina,
           hideOnSinglePage: false,
           size: 'small',
