@@ -24,9 +24,20 @@ pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
 /** Opens SQLite at `file` (WAL, foreign keys on) or PostgreSQL when `databaseUrl` is given. */
-export function openDb(opts: { databaseUrl?: string; sqliteFile?: string }): Db {
+export function openDb(opts: {
+  databaseUrl?: string;
+  sqliteFile?: string;
+  onPoolError?: (err: Error) => void;
+}): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection dropped by the server (restart, failover, a dropped database) must not
+    // crash the process: pg emits it on the pool, and an unhandled 'error' event is fatal.
+    // The next query opens a new connection.
+    pool.on('error', (err) => {
+      if (opts.onPoolError) opts.onPoolError(err);
+      else console.error(`PostgreSQL: conexión inactiva perdida: ${err.message}`);
+    });
     const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, engine: 'postgres', pool, close: () => kysely.destroy() };
   }
@@ -53,7 +64,11 @@ export function esViolacionLlaveForanea(err: unknown): boolean {
 /** True when an error is a unique-constraint violation, on either engine. */
 export function esViolacionUnica(err: unknown): boolean {
   const e = err as { code?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** Checks the connection answers; used by /health. */

@@ -19,7 +19,6 @@ const db = openDb({
 });
 await migrate(db);
 // A dropped idle connection (database restart) is logged; the pool reconnects on the next query.
-db.pool?.on('error', (err) => console.error(`[despachador] PostgreSQL: ${err.message}`));
 const eventos: Eventos = new EventEmitter();
 const bitacora = bitacoraConsola(config.logLevel);
 const d = await arrancarDespachador(db, configDespachoDeEntorno(process.env, { tz: config.tz }), {
