@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 // Demo devices of `npm start`: one per simulated gateway (simulators/src/main.ts on loopback), so
 // a newcomer can run an SMS or a WhatsApp drill without configuring anything. The credentials are
 // the random ones start.mjs generated for this run (SIM_* variables), written again each start.
+// Aliases carry the SPEC's keywords (SMS, WHATSAPP) so the create dialog offers them for their type.
 
 /** Creates or updates the three demo devices from the SIM_* environment; no-op without SIM_DEMO=1. */
 export async function sembrarEquiposDemo(
@@ -14,7 +15,7 @@ export async function sembrarEquiposDemo(
   const host = env.SIM_HOST ?? '127.0.0.1';
   const equipos = [
     {
-      alias: 'Simulador SMPP',
+      alias: 'SMS (simulador SMPP)',
       serial: 'SIM-SMPP',
       protocolo: 'smpp',
       url: `smpp://${host}:${env.SIM_SMPP_PORT ?? 2775}`,
@@ -24,7 +25,7 @@ export async function sembrarEquiposDemo(
       },
     },
     {
-      alias: 'Simulador Android',
+      alias: 'SMS (simulador Android)',
       serial: 'SIM-ANDROID',
       protocolo: 'android',
       url: `http://${host}:${env.SIM_ANDROID_PORT ?? 8081}`,
@@ -34,7 +35,7 @@ export async function sembrarEquiposDemo(
       },
     },
     {
-      alias: 'Simulador WhatsApp',
+      alias: 'WhatsApp (simulador)',
       serial: 'SIM-WHATSAPP',
       protocolo: 'whatsapp',
       url: `http://${host}:${env.SIM_WHATSAPP_PORT ?? 8082}`,
