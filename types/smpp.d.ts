@@ -1,4 +1,4 @@
-// The `smpp` package ships no types; the adapter and the simulator declare the shapes they use.
+// The `smpp` package ships no types; one declaration for the adapter, the simulator and the benchmarks.
 declare module 'smpp' {
   const smpp: {
     connect(o: object, cb?: () => void): unknown;
