@@ -35,7 +35,7 @@ import { canonico } from './telefonos.ts';
 // batches of LOTE rows, each batch one transaction, yielding to the event loop between batches.
 
 /** Rows per batch (one transaction each) on SQLite, where a batch holds the only connection. */
-export const LOTE = 5000;
+export const LOTE = 20_000;
 /** Rows per batch on PostgreSQL, where a batch runs on its own connection and the others serve. */
 export const LOTE_POSTGRES = 20_000;
 
