@@ -83,4 +83,60 @@ describe.each(MOTORES)('escritor masivo de teléfonos (%s)', (motor) => {
       expect(otro.id_telefono).toBeGreaterThan(t.id_telefono);
     },
   );
+  it('da ids en el orden del archivo aunque inserte por número, y un estado o categoría inexistente hace fallar el lote entero', async () => {
+    const k = api.ctx.db.kysely;
+    const id = await crearImportacion(k, 'y.csv', null);
+    const escritor = await abrirEscritor(api.ctx.db, id);
+    const progreso = (x: { insertadas: number; duplicadas: number }) => ({
+      procesadas: 0,
+      insertadas: x.insertadas,
+      duplicadas: x.duplicadas,
+      con_error: 0,
+      errores: null,
+      mensaje: 'm',
+    });
+    const numeros = ['5599999999', '5511111111', '5555555555'];
+    try {
+      const r = await escritor.escribir(
+        numeros.map((telefono) => ({ telefono, nombre: null, id_estado: 1, categorias: [2] })),
+        progreso,
+      );
+      expect(r).toEqual({ insertadas: 3, duplicadas: 0 });
+      await expect(
+        escritor.escribir(
+          [{ telefono: '5522222222', nombre: null, id_estado: 1, categorias: [999_999] }],
+          progreso,
+        ),
+      ).rejects.toThrow();
+      await expect(
+        escritor.escribir(
+          [{ telefono: '5533333333', nombre: null, id_estado: 999_999, categorias: [] }],
+          progreso,
+        ),
+      ).rejects.toThrow();
+    } finally {
+      await escritor.cerrar();
+    }
+    const filas = await k
+      .selectFrom('telefonos')
+      .select(['id_telefono', 'telefono'])
+      .where('telefono', 'in', [...numeros, '5522222222', '5533333333'])
+      .orderBy('id_telefono')
+      .execute();
+    expect(filas.map((f) => f.telefono)).toEqual(numeros);
+    const enlaces = await k
+      .selectFrom('telefono_categoria')
+      .select('id_telefono')
+      .where('id_categoria', '=', 2)
+      .where(
+        'id_telefono',
+        'in',
+        filas.map((f) => f.id_telefono),
+      )
+      .execute();
+    expect(enlaces).toHaveLength(3);
+    // The connection keeps enforcing foreign keys for everything else.
+    if (motor === 'sqlite')
+      expect(api.ctx.db.sqlite!.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
 });
