@@ -83,7 +83,7 @@ describe.each(MOTORES)('escritor masivo de teléfonos (%s)', (motor) => {
       expect(otro.id_telefono).toBeGreaterThan(t.id_telefono);
     },
   );
-  it('da ids en el orden del archivo aunque inserte por número, y un estado o categoría inexistente hace fallar el lote entero', async () => {
+  it('da ids en el orden del archivo, y un estado o categoría inexistente hace fallar el lote entero', async () => {
     const k = api.ctx.db.kysely;
     const id = await crearImportacion(k, 'y.csv', null);
     const escritor = await abrirEscritor(api.ctx.db, id);

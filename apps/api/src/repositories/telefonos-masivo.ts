@@ -74,15 +74,8 @@ async function escritorSqlite(db: Db, idImportacion: number): Promise<EscritorMa
   // checkpoint instead of every 4 MB of WAL); the previous value comes back when the job ends.
   const checkpointAnterior = s.pragma('wal_autocheckpoint', { simple: true }) as number;
   s.pragma(`wal_autocheckpoint = ${CHECKPOINT_SQLITE_PAGINAS}`);
-  // Ids are given explicitly, in file order, from past the highest id ever used (AUTOINCREMENT's
-  // sqlite_sequence follows them), so the phones can be inserted sorted by number: consecutive
-  // inserts then walk the unique index of telefono in order instead of jumping across it. A row
-  // skipped as a duplicate leaves its id unused (a gap, as a deleted phone does).
-  const siguienteId = s.prepare(
-    "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'telefonos'), 0), coalesce((SELECT max(id_telefono) FROM telefonos), 0)) + 1 AS id",
-  );
   const insertar = s.prepare(
-    'INSERT INTO telefonos (id_telefono, telefono, nombre, id_estado, creado) VALUES (?, ?, ?, ?, ?) ON CONFLICT(telefono) DO NOTHING',
+    'INSERT INTO telefonos (telefono, nombre, id_estado, creado) VALUES (?, ?, ?, ?) ON CONFLICT(telefono) DO NOTHING',
   );
   const vincular = s.prepare(
     'INSERT INTO telefono_categoria (id_telefono, id_categoria) VALUES (?, ?) ON CONFLICT DO NOTHING',
@@ -109,25 +102,15 @@ async function escritorSqlite(db: Db, idImportacion: number): Promise<EscritorMa
         throw new Error('FOREIGN KEY constraint failed: estado o categoría inexistente');
       }
       const creado = Date.now();
-      const base = (siguienteId.get() as { id: number }).id;
-      const orden = filas.map((_, i) => i);
-      // Stable: of two equal numbers in a batch the first in the file is inserted, as before.
-      orden.sort((a, b) => {
-        const x = filas[a]!.telefono;
-        const y = filas[b]!.telefono;
-        return x < y ? -1 : x > y ? 1 : a - b;
-      });
-      const nuevas: number[] = [];
-      for (const i of orden) {
-        const f = filas[i]!;
-        if (insertar.run(base + i, f.telefono, f.nombre, f.id_estado, creado).changes > 0) {
-          nuevas.push(i);
-        }
+      let insertadas = 0;
+      for (const f of filas) {
+        const r = insertar.run(f.telefono, f.nombre, f.id_estado, creado);
+        if (r.changes === 0) continue;
+        insertadas++;
+        const id = r.lastInsertRowid;
+        for (const c of f.categorias) vincular.run(id, c);
       }
-      // Links in id order: appended at the end of telefono_categoria's key.
-      nuevas.sort((a, b) => a - b);
-      for (const i of nuevas) for (const c of filas[i]!.categorias) vincular.run(base + i, c);
-      const res = { insertadas: nuevas.length, duplicadas: filas.length - nuevas.length };
+      const res = { insertadas, duplicadas: filas.length - insertadas };
       const p = progreso(res);
       avanzar.run(
         p.procesadas,
