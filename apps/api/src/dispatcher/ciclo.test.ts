@@ -17,10 +17,11 @@ import {
 
 // Lifecycle driven over the exercises API (start, pause, resume, stop) while the dispatcher
 // runs; the automatic pause after consecutive gateway errors; a gateway outage mid-run.
-// The outage lasts DESPACHO_PRUEBA_CORTE_S seconds (5 by default; the issue's 30 with
-// DESPACHO_PRUEBA_CORTE_S=30).
+// The outage lasts the issue's 30 s on the Android gateway and 5 s on SMPP (to keep the suite
+// short); DESPACHO_PRUEBA_CORTE_S sets both.
 
-const CORTE_MS = Number(process.env.DESPACHO_PRUEBA_CORTE_S ?? 5) * 1000;
+const corteMs = (protocolo: 'android' | 'smpp') =>
+  Number(process.env.DESPACHO_PRUEBA_CORTE_S ?? (protocolo === 'android' ? 30 : 5)) * 1000;
 
 describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) => {
   let api: ApiDePrueba;
@@ -33,9 +34,11 @@ describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) =>
     api = await levantarApi(motor);
     token = await ingresar(api);
     await Promise.all([android.iniciar(), smsc.iniciar()]);
+    // The default error budget: with the circuit breaker an outage costs one probe per backoff
+    // step, not one error per pending row, so a 30 s outage must not trip the automatic pause.
     despachador = await arrancarDespachador(
       api.ctx.db,
-      { ...CONFIG_PRUEBA, maxIntentos: 30, maxErroresConsecutivos: 5_000 },
+      { ...CONFIG_PRUEBA, backoffMaxMs: 4_000, maxIntentos: 30 },
       { eventos: api.ctx.eventos },
     );
   });
@@ -170,7 +173,7 @@ describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) =>
       await malo.detener();
       despachador = await arrancarDespachador(
         api.ctx.db,
-        { ...CONFIG_PRUEBA, maxIntentos: 30, maxErroresConsecutivos: 5_000 },
+        { ...CONFIG_PRUEBA, backoffMaxMs: 4_000, maxIntentos: 30 },
         { eventos: api.ctx.eventos },
       );
     }
@@ -210,6 +213,7 @@ describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) =>
     `corte de la pasarela %s a mitad del envío: reintentos con espera, nada marcado enviado sin serlo, termina`,
     async (protocolo) => {
       const sim = protocolo === 'android' ? android : smsc;
+      const CORTE_MS = corteMs(protocolo);
       const id_equipo = await crearEquipo(api.ctx.db, {
         protocolo,
         url: sim.url,
@@ -252,6 +256,6 @@ describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) =>
       expect(duplicados(sim.registro).size).toBe(0);
       expect(rs.some((r) => r.intentos > 1)).toBe(true);
     },
-    120_000,
+    240_000,
   );
 });

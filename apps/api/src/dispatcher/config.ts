@@ -12,6 +12,9 @@ export interface ConfigDespachador {
   backoffMaxMs: number;
   /** Consecutive gateway errors on one exercise that pause it automatically (0 = never). */
   maxErroresConsecutivos: number;
+  /** Consecutive 'try again' errors that open the circuit breaker: from then on the gateway is
+   * probed with one row per backoff step until a send is accepted. */
+  erroresParaSondear: number;
   /** Idle poll period when no event arrives (ms). */
   sondeoMs: number;
   /** Period of outcome writes (ms); outcomes are written in batches. */
@@ -35,7 +38,10 @@ export const CONFIG_DESPACHO_DEFECTO: ConfigDespachador = {
   maxIntentos: 8,
   backoffMs: 1_000,
   backoffMaxMs: 60_000,
-  maxErroresConsecutivos: 1_000,
+  // Consecutive gateway errors before the automatic pause. An outage costs one probe per backoff
+  // step (circuit breaker), so 20 is about 15 minutes of a dead gateway with the default backoff.
+  maxErroresConsecutivos: 20,
+  erroresParaSondear: 3,
   sondeoMs: 1_000,
   escrituraMs: 50,
   recuperacionMs: 5_000,
@@ -52,6 +58,7 @@ const VARIABLES: Record<Exclude<keyof ConfigDespachador, 'tz'>, string> = {
   backoffMs: 'DESPACHO_BACKOFF_MS',
   backoffMaxMs: 'DESPACHO_BACKOFF_MAX_MS',
   maxErroresConsecutivos: 'DESPACHO_MAX_ERRORES',
+  erroresParaSondear: 'DESPACHO_ERRORES_SONDEO',
   sondeoMs: 'DESPACHO_SONDEO_MS',
   escrituraMs: 'DESPACHO_ESCRITURA_MS',
   recuperacionMs: 'DESPACHO_RECUPERACION_MS',

@@ -48,7 +48,11 @@ interface Trabajo {
   ej: EjercicioActivo;
   activo: boolean;
   enVuelo: number;
+  /** Consecutive gateway errors (reset by an accepted send). */
   errores: number;
+  /** While the gateway answers 'try again' (outage, throttling): when the next probe may go (ms);
+   * 0 while it works. */
+  probarDesde: number;
   /** Last time live views were told about progress (at most once a second). */
   avisado: number;
   senal: Senal;
@@ -230,6 +234,7 @@ export class Despachador {
       activo: true,
       enVuelo: 0,
       errores: 0,
+      probarDesde: 0,
       avisado: 0,
       senal: new Senal(),
       canal: this.canalPara(ej),
@@ -256,10 +261,22 @@ export class Despachador {
   private async trabajar(t: Trabajo): Promise<void> {
     const id = t.ej.id_ejercicio;
     let cola: FilaReclamada[] = [];
+    let sonda = false;
     try {
       while (t.activo && this.corriendo) {
         if (cola.length === 0) {
-          const libre = t.ej.puertos - t.enVuelo;
+          // Circuit breaker: while the gateway answers 'try again', probe it with one row at a
+          // time, spaced by the backoff, instead of spending every pending row's attempts (and
+          // the error budget) on an outage.
+          sonda = t.probarDesde > 0;
+          if (sonda) {
+            const espera = t.probarDesde - Date.now();
+            if (t.enVuelo > 0 || espera > 0) {
+              await t.senal.esperar(Math.max(1, Math.min(espera, this.config.sondeoMs)));
+              continue;
+            }
+          }
+          const libre = sonda ? 1 : t.ej.puertos - t.enVuelo;
           // Claim in batches: wait until a quarter of the ports is free before asking again.
           if (t.enVuelo > 0 && libre < umbralReclamo(t.ej.puertos)) {
             await t.senal.esperar(this.config.sondeoMs);
@@ -295,6 +312,16 @@ export class Despachador {
         }
         await t.marcapasos.tomar();
         if (!t.activo || !this.corriendo) break;
+        if (!sonda && t.probarDesde > 0) {
+          // The gateway started failing mid-batch: give the unsent rows back, then probe.
+          const devueltas = cola;
+          cola = [];
+          await this.store.liberar(
+            devueltas.map((f) => f.id_detalle),
+            Date.now(),
+          );
+          continue;
+        }
         const fila = cola.shift()!;
         t.enVuelo++;
         void this.enviarUno(t, fila);
@@ -342,6 +369,7 @@ export class Despachador {
     switch (res.tipo) {
       case 'aceptado':
         t.errores = 0;
+        t.probarDesde = 0;
         if (res.entregado) {
           d.estatus = 'entregado';
           d.recibida = 1;
@@ -349,6 +377,8 @@ export class Despachador {
         break;
       case 'reintentar':
         error = res.motivo;
+        if (t.errores + 1 >= this.config.erroresParaSondear)
+          t.probarDesde = ahora + retraso(this.config, t.errores + 1);
         if (res.pausar) {
           // Not the recipient's fault: the row stays pending and the exercise pauses.
           d.estatus = 'pendiente';
