@@ -21,6 +21,11 @@ const TRANSITORIOS = new Set([
   ESME.ESME_RSYSERR,
   ESME.ESME_RX_T_APPN,
 ]);
+/** The package's text encoders (the ones submit_sm uses when given a string). */
+const CODIFICACION = smpp as unknown as {
+  encodings: Record<string, { encode(t: string): Buffer }> & { detect(t: string): string };
+  ENCODING: Record<string, number>;
+};
 /** Statuses that mean the destination number is wrong. */
 const INVALIDOS = new Set([ESME.ESME_RINVDSTADR, ESME.ESME_RINVDSTTON, ESME.ESME_RINVDSTNPI]);
 
@@ -63,6 +68,8 @@ class CanalSmpp implements Canal {
   private enVentana = 0;
   private esperaVentana: (() => void)[] = [];
   private cerrado = false;
+  /** The exercise's text encoded once (the package would detect and encode it per submit). */
+  private textos = new Map<string, { short_message: Buffer; data_coding: number }>();
   private readonly host: string;
   private readonly port: number;
   private readonly origen: string;
@@ -155,6 +162,21 @@ class CanalSmpp implements Canal {
     });
   }
 
+  /** short_message and data_coding of a text, as the package would choose them (detect, encode). */
+  private codificado(texto: string): { short_message: Buffer; data_coding: number } {
+    let c = this.textos.get(texto);
+    if (!c) {
+      const nombre = CODIFICACION.encodings.detect(texto);
+      c = {
+        short_message: CODIFICACION.encodings[nombre]!.encode(texto),
+        data_coding: CODIFICACION.ENCODING[nombre]!,
+      };
+      if (this.textos.size >= 64) this.textos.clear();
+      this.textos.set(texto, c);
+    }
+    return c;
+  }
+
   private async ventana(): Promise<void> {
     while (this.enVentana >= this.o.config.ventanaSmpp) {
       await new Promise<void>((r) => this.esperaVentana.push(r));
@@ -181,14 +203,20 @@ class CanalSmpp implements Canal {
     this.barrido ??= setInterval(() => this.barrer(), 1000);
     this.barrido.unref();
     if (this.cerrado) return { tipo: 'reintentar', motivo: 'SMPP: canal cerrado' };
-    let s: Sesion;
-    try {
-      s = await this.conectar();
-    } catch (err) {
-      const e = err as Error & { credenciales?: boolean };
-      return { tipo: 'reintentar', motivo: e.message, pausar: e.credenciales === true };
+    let s = this.sesion;
+    if (!s) {
+      try {
+        s = await this.conectar();
+      } catch (err) {
+        const e = err as Error & { credenciales?: boolean };
+        return { tipo: 'reintentar', motivo: e.message, pausar: e.credenciales === true };
+      }
     }
-    await this.ventana();
+    // A free place in the window is taken at once, without a turn of the event loop.
+    if (this.enVentana < this.o.config.ventanaSmpp && this.esperaVentana.length === 0)
+      this.enVentana++;
+    else await this.ventana();
+    const texto = this.codificado(e.texto);
     try {
       return await new Promise<ResultadoEnvio>((resolve) => {
         const clave = ++this.clave;
@@ -204,7 +232,8 @@ class CanalSmpp implements Canal {
             destination_addr: e.telefono,
             source_addr: this.origen,
             registered_delivery: 1,
-            short_message: e.texto,
+            short_message: texto.short_message,
+            data_coding: texto.data_coding,
           },
           (pdu) => {
             if (pdu.command_status === 0)

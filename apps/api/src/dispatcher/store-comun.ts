@@ -76,9 +76,16 @@ export async function ejerciciosActivos(db: Db, protocolos: readonly string[]) {
     .where('e.protocolo', 'in', [...protocolos])
     .orderBy('j.id_ejercicio')
     .execute();
-  return filas.map(({ puerto_ini, puerto_fin, tasa, ...f }) => ({
+  return filas.map(aEjercicioActivo);
+}
+
+/** An active exercise row (with its device's columns) as the dispatcher works it. */
+export function aEjercicioActivo<
+  F extends { puerto_ini: unknown; puerto_fin: unknown; tasa: unknown },
+>({ puerto_ini, puerto_fin, tasa, ...f }: F) {
+  return {
     ...f,
     tasa: Number(tasa),
     puertos: Math.max(1, Number(puerto_fin) - Number(puerto_ini) + 1),
-  }));
+  };
 }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Db } from '../db/database.ts';
 import type { Recibo } from './canal.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
-import { completarSiTermino, ejerciciosActivos, pausar } from './store-comun.ts';
+import { aEjercicioActivo, completarSiTermino, pausar } from './store-comun.ts';
 
 // SQLite store: one dispatcher per database file (ARCHITECTURE 5). Hot paths are prepared
 // better-sqlite3 statements run inside Kysely's connection lock, so they never interleave with a
@@ -12,6 +12,14 @@ import { completarSiTermino, ejerciciosActivos, pausar } from './store-comun.ts'
 export function storeSqlite(db: Db): Store {
   const s = db.sqlite as Database.Database;
   const st = {
+    // Polled several times a second: prepared once instead of built and prepared by Kysely.
+    activos: s.prepare(
+      `select j.id_ejercicio, j.id_equipo, j.accion, j.puerto_ini, j.puerto_fin, e.alias, e.url,
+         e.protocolo, e.tasa, e.credenciales
+       from ejercicios j join equipos e on e.id_equipo = j.id_equipo
+       where j.completado = 0 and j.en_proceso = 1 and j.en_pausa = 0
+       order by j.id_ejercicio`,
+    ),
     enCurso: s.prepare(
       `select count(*) as n from ejercicio_detalle where id_ejercicio = ? and estatus = 'en_curso'`,
     ),
@@ -128,7 +136,14 @@ export function storeSqlite(db: Db): Store {
   });
 
   return {
-    ejerciciosActivos: (protocolos) => ejerciciosActivos(db, protocolos),
+    ejerciciosActivos: async (protocolos) => {
+      if (protocolos.length === 0) return [];
+      const filas = (await conLock(() => st.activos.all())) as (Omit<EjercicioActivo, 'puertos'> & {
+        puerto_ini: number;
+        puerto_fin: number;
+      })[];
+      return filas.filter((f) => protocolos.includes(f.protocolo)).map(aEjercicioActivo);
+    },
     reclamar: (ej, max, ahora, leaseHasta) =>
       conLock(() => reclamarTx.immediate(ej, max, ahora, leaseHasta)),
     escribir: async (ds, ahora) => {
