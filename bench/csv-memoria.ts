@@ -19,7 +19,7 @@ import {
   ESTADO_CDMX,
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
-} from '@pregon/api/services/ejercicios-pruebas';
+} from '@pregon/api/testing/ejercicios';
 
 const LIMITE_MB = 300;
 const PASSWORD = 'Bench-admin-1';

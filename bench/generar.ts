@@ -16,7 +16,7 @@ import {
   ESTADO_CDMX,
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
-} from '@pregon/api/services/ejercicios-pruebas';
+} from '@pregon/api/testing/ejercicios';
 
 /** Command-line options shared by the benchmarks: --engine and --rows. */
 export function opciones(argv: string[]) {

@@ -8,9 +8,9 @@ import {
   cuerpoEjercicio,
   insertarTelefono,
   sembrarEquipos,
-  tokenDeRol,
   type Equipos,
-} from '../services/ejercicios-pruebas.ts';
+} from '../testing/ejercicios.ts';
+import { tokenConRol } from '../testing/roles.ts';
 
 const EXPIRADA = 'FALLO: SESION EXPIRADA';
 
@@ -42,7 +42,7 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
   beforeAll(async () => {
     api = await levantarApi(motor);
     token = await ingresar(api);
-    consulta = await tokenDeRol(api, 'lector', 'consulta');
+    consulta = (await tokenConRol(api, 'consulta', 'lector')).token;
     eq = await sembrarEquipos(api);
     api.ctx.eventos.on('ejercicio', (id) => eventos.push(id));
     // CDMX: two phones in category 1, one of them also in 2 (counts once); one in category 3 only.

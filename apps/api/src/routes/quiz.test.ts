@@ -8,9 +8,9 @@ import {
   cuerpoEjercicio,
   insertarTelefono,
   sembrarEquipos,
-  tokenDeRol,
   type Equipos,
-} from '../services/ejercicios-pruebas.ts';
+} from '../testing/ejercicios.ts';
+import { tokenConRol } from '../testing/roles.ts';
 
 const PREGUNTAS: Pregunta[] = [
   {
@@ -62,7 +62,7 @@ describe.each(MOTORES)('cuestionarios (%s)', (motor) => {
   beforeAll(async () => {
     api = await levantarApi(motor);
     token = await ingresar(api);
-    consulta = await tokenDeRol(api, 'lector', 'consulta');
+    consulta = (await tokenConRol(api, 'consulta', 'lector')).token;
     eq = await sembrarEquipos(api);
     await insertarTelefono(api, '5520000001', ESTADO_CDMX, [1]);
     quiz = await crearPorApi(

@@ -9,9 +9,9 @@ import {
   cuerpoEjercicio,
   insertarTelefono,
   sembrarEquipos,
-  tokenDeRol,
   type Equipos,
-} from '../services/ejercicios-pruebas.ts';
+} from '../testing/ejercicios.ts';
+import { tokenConRol } from '../testing/roles.ts';
 
 /** POST /csv/ returning the raw text and headers. */
 async function csv(api: ApiDePrueba, token: string | undefined, body: unknown) {
@@ -46,7 +46,7 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
   beforeAll(async () => {
     api = await levantarApi(motor);
     token = await ingresar(api);
-    consulta = await tokenDeRol(api, 'lector', 'consulta');
+    consulta = (await tokenConRol(api, 'consulta', 'lector')).token;
     eq = await sembrarEquipos(api);
     await insertarTelefono(api, '5530000001', ESTADO_CDMX, [1, 2], 'Ana "la jefa", Pérez');
     await insertarTelefono(api, '5530000002', ESTADO_CDMX, [1], '=HYPERLINK("http://x")');

@@ -1,9 +1,8 @@
 // Test data for the exercise, questionnaire and report tests: devices, phones and links written
 // straight into the database (estados and categorias are seeded by the api).
 import { sql } from 'kysely';
-import { hashPassword } from '../auth/passwords.ts';
 import type { Db } from '../db/database.ts';
-import { ingresar, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { pedir, type ApiDePrueba } from './entorno.ts';
 
 /** CDMX and Jalisco ids among the seeded states (alphabetical seed order). */
 export const ESTADO_CDMX = 7;
@@ -79,23 +78,6 @@ export async function insertarTelefono(
       .execute();
   }
   return fila.id_telefono;
-}
-
-/** Creates a user with the given role directly in the database and signs in. */
-export async function tokenDeRol(api: ApiDePrueba, usuario: string, rol: string): Promise<string> {
-  const password = 'Prueba-rol-123';
-  await api.ctx.db.kysely
-    .insertInto('usuarios')
-    .values({
-      usuario,
-      nombre: usuario,
-      correo: null,
-      password_hash: await hashPassword(password),
-      roles: rol,
-      creado: Date.now(),
-    })
-    .execute();
-  return ingresar(api, usuario, password);
 }
 
 /** A valid POST /ejercicio/ body of the given type. */
