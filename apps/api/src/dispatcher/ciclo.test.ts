@@ -228,7 +228,13 @@ describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) =>
         base: protocolo === 'android' ? 300_000 : 400_000,
       });
       api.ctx.eventos.emit('ejercicio', id);
-      await esperarQue(async () => (await enviadosDe(id)) >= 300, '300 enviados antes del corte');
+      // Reaching the outage point takes ~2 s alone, but once in a full CI run on PostgreSQL the SMPP
+      // case took over 20 s (cause not found yet; see the issue note): allow 60 s to get there.
+      await esperarQue(
+        async () => (await enviadosDe(id)) >= 300,
+        '300 enviados antes del corte',
+        60_000,
+      );
       await sim.ajustar({ caido: true });
       const durante = sim.registro.length;
       await new Promise((r) => setTimeout(r, CORTE_MS));
