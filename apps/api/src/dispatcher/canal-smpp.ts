@@ -90,7 +90,19 @@ class CanalSmpp implements Canal {
         auto_enquire_link_period: this.o.config.enquireLinkS * 1000,
       }) as unknown as Sesion;
       let listo = false;
+      // Neither the TCP connect nor bind_transceiver has a deadline of its own: a gateway that
+      // accepts the socket and never answers the bind would hold every send waiting for it.
+      const plazo = setTimeout(
+        () => {
+          if (listo) return;
+          caer('SMPP: sin respuesta al conectar');
+          s.destroy();
+        },
+        this.o.config.timeoutEnvioMs,
+      );
+      plazo.unref();
       const caer = (motivo: string) => {
+        clearTimeout(plazo);
         if (this.sesion === s) this.sesion = undefined;
         this.conectando = undefined;
         // Submits written but unanswered: the SMSC may have taken them.
@@ -109,6 +121,8 @@ class CanalSmpp implements Canal {
             password: credencial(this.o.equipo.credenciales, 'smpp', 'password'),
           },
           (pdu) => {
+            clearTimeout(plazo);
+            if (listo) return;
             if (pdu.command_status !== 0) {
               listo = true;
               this.conectando = undefined;

@@ -177,6 +177,23 @@ export class Despachador {
     this.canales.clear();
   }
 
+  /** What each exercise's worker is doing, for logs and for tests that fail. */
+  estado(): {
+    id_ejercicio: number;
+    activo: boolean;
+    enVuelo: number;
+    errores: number;
+    sondeando: boolean;
+  }[] {
+    return [...this.trabajos.values()].map((t) => ({
+      id_ejercicio: t.ej.id_ejercicio,
+      activo: t.activo,
+      enVuelo: t.enVuelo,
+      errores: t.errores,
+      sondeando: t.probarDesde > 0,
+    }));
+  }
+
   /** Wakes the dispatcher now (tests, or after a change it was not told about). */
   despertar(): void {
     this.senal.avisar();
@@ -477,6 +494,9 @@ export class Despachador {
 
   private async recuperar(ahora: number): Promise<void> {
     try {
+      // This dispatcher's buffered outcomes first: a row sent and awaiting its write is still
+      // en_curso in the database, and a slow write must not let the sweep call it uncertain.
+      await this.vaciar();
       const ids = await this.store.recuperarVencidos(
         ahora,
         protocolosIdempotentes(),

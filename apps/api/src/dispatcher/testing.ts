@@ -103,17 +103,22 @@ export async function crearEjercicio(
   return id_ejercicio;
 }
 
-/** Polls `f` every 50 ms until it returns a truthy value or `ms` pass (then throws with `que`). */
+/** Polls `f` every 50 ms until it returns a truthy value or `ms` pass (then throws with `que`
+ * and what `detalle` tells of the state at that moment). */
 export async function esperarQue<T>(
   f: () => Promise<T>,
   que: string,
   ms = 20_000,
+  detalle?: () => Promise<unknown>,
 ): Promise<NonNullable<T>> {
   const fin = Date.now() + ms;
   for (;;) {
     const v = await f();
     if (v) return v as NonNullable<T>;
-    if (Date.now() > fin) throw new Error(`No ocurrió a tiempo: ${que}`);
+    if (Date.now() > fin) {
+      const d = detalle ? ` — ${JSON.stringify(await detalle().catch(String))}` : '';
+      throw new Error(`No ocurrió a tiempo: ${que}${d}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -128,11 +133,17 @@ export function banderas(db: Db, id: number) {
 }
 
 /** Waits until the exercise is completado. */
-export function esperarCompletado(db: Db, id: number, ms = 30_000) {
+export function esperarCompletado(
+  db: Db,
+  id: number,
+  ms = 30_000,
+  detalle?: () => Promise<unknown>,
+) {
   return esperarQue(
     async () => (await banderas(db, id)).completado === 1,
     `ejercicio ${id} completado`,
     ms,
+    async () => ({ filas: await porEstatus(db, id), ...((await detalle?.()) ?? {}) }),
   );
 }
 
