@@ -88,6 +88,7 @@ class CanalSmpp implements Canal {
         host: this.host,
         port: this.port,
         auto_enquire_link_period: this.o.config.enquireLinkS * 1000,
+        noDelay: true,
       }) as unknown as Sesion;
       let listo = false;
       // Neither the TCP connect nor bind_transceiver has a deadline of its own: a gateway that
