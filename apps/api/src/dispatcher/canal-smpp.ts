@@ -47,7 +47,20 @@ interface Sesion {
   unbind(cb?: () => void): boolean;
   close(cb?: () => void): void;
   destroy(): void;
-  socket: { writable: boolean };
+  socket: { writable: boolean; cork(): void; uncork(): void };
+}
+
+const corchados = new WeakSet<Sesion>();
+/** Holds the session's writes until the end of this tick, then sends them in one system call:
+ * the answers of a window arrive together, and so do the submits and receipt answers they free. */
+function agrupar(s: Sesion): void {
+  if (corchados.has(s)) return;
+  corchados.add(s);
+  s.socket.cork();
+  process.nextTick(() => {
+    corchados.delete(s);
+    s.socket.uncork();
+  });
 }
 
 /** Reads the `id:` and `stat:` fields of a delivery receipt's text (SMPP 3.4 appendix B). */
@@ -150,6 +163,7 @@ class CanalSmpp implements Canal {
         );
       });
       s.on('deliver_sm', (pdu) => {
+        agrupar(s);
         s.send(pdu.response());
         this.recibo(pdu);
       });
@@ -242,6 +256,7 @@ class CanalSmpp implements Canal {
         };
         this.vencimientos.set(clave, Date.now() + this.o.config.timeoutEnvioMs);
         this.pendientes.set(clave, fin);
+        agrupar(s);
         const escrito = s.submit_sm(
           {
             destination_addr: e.telefono,
