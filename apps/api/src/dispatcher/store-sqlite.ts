@@ -33,11 +33,16 @@ export function storeSqlite(db: Db): Store {
          order by posicion limit ?)
        returning id_detalle, id_ejercicio, telefono, intentos, id_gateway, posicion`,
     ),
+    // A whole batch of outcomes in one statement: the rows come as one JSON array of arrays
+    // [id_detalle, estatus, id_gateway, motivo, fecha, hora, siguiente_intento, recibida] instead
+    // of one bound statement run per row.
     escribir: s.prepare(
-      `update ejercicio_detalle set estatus = ?, id_gateway = coalesce(?, id_gateway), motivo = ?,
-         fecha_envio = coalesce(?, fecha_envio), hora_envio = coalesce(?, hora_envio), siguiente_intento = ?,
-         recibida = max(recibida, ?), lease_hasta = null, actualizado = ?
-       where id_detalle = ? and estatus = 'en_curso'`,
+      `update ejercicio_detalle set estatus = v.value ->> 1, id_gateway = coalesce(v.value ->> 2, id_gateway),
+         motivo = v.value ->> 3, fecha_envio = coalesce(v.value ->> 4, fecha_envio),
+         hora_envio = coalesce(v.value ->> 5, hora_envio), siguiente_intento = v.value ->> 6,
+         recibida = max(recibida, v.value ->> 7), lease_hasta = null, actualizado = ?
+       from json_each(?) v
+       where ejercicio_detalle.id_detalle = v.value ->> 0 and ejercicio_detalle.estatus = 'en_curso'`,
     ),
     liberar: s.prepare(
       `update ejercicio_detalle set lease_hasta = null, intentos = max(0, intentos - 1), actualizado = ?,
@@ -87,19 +92,17 @@ export function storeSqlite(db: Db): Store {
     },
   );
   const escribirTx = tx((ds: readonly Desenlace[], ahora: number) => {
-    for (const d of ds) {
-      st.escribir.run(
-        d.estatus,
-        d.id_gateway,
-        d.motivo,
-        d.fecha_envio,
-        d.hora_envio,
-        d.siguiente_intento,
-        d.recibida,
-        ahora,
-        d.id_detalle,
-      );
-    }
+    const filas = ds.map((d) => [
+      d.id_detalle,
+      d.estatus,
+      d.id_gateway,
+      d.motivo,
+      d.fecha_envio,
+      d.hora_envio,
+      d.siguiente_intento,
+      d.recibida,
+    ]);
+    st.escribir.run(ahora, JSON.stringify(filas));
   });
   const liberarTx = tx((ids: readonly number[], ahora: number) => {
     for (const id of ids) st.liberar.run(ahora, id);
