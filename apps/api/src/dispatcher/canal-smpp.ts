@@ -106,14 +106,11 @@ class CanalSmpp implements Canal {
       let listo = false;
       // Neither the TCP connect nor bind_transceiver has a deadline of its own: a gateway that
       // accepts the socket and never answers the bind would hold every send waiting for it.
-      const plazo = setTimeout(
-        () => {
-          if (listo) return;
-          caer('SMPP: sin respuesta al conectar');
-          s.destroy();
-        },
-        this.o.config.timeoutEnvioMs,
-      );
+      const plazo = setTimeout(() => {
+        if (listo) return;
+        caer('SMPP: sin respuesta al conectar');
+        s.destroy();
+      }, this.o.config.timeoutEnvioMs);
       plazo.unref();
       const caer = (motivo: string) => {
         clearTimeout(plazo);
