@@ -27,8 +27,15 @@ import {
   type EscritorMasivo,
   type FilaMasiva,
 } from '../repositories/telefonos-masivo.ts';
-import { contarLineas, leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
-import { canonico } from './telefonos.ts';
+import {
+  lotesValidados,
+  SinColumnaTelefono,
+  type OrigenLotes,
+  type TipoArchivo,
+} from './importacion-filas.ts';
+import { contarLineas } from './importacion-lectores.ts';
+
+export type { TipoArchivo } from './importacion-filas.ts';
 
 // Bulk phone import (ARCHITECTURE 3): the upload is written to a temp file under DATA_DIR, the
 // request is answered with the job id, and the file is read as a stream in the background in
@@ -38,10 +45,6 @@ import { canonico } from './telefonos.ts';
 export const LOTE = 20_000;
 /** Rows per batch on PostgreSQL, where a batch runs on its own connection and the others serve. */
 export const LOTE_POSTGRES = 20_000;
-
-/** Kinds of file the import reads. */
-export type TipoArchivo = 'csv' | 'xlsx';
-
 /** Where and what to import. */
 export interface TrabajoImportacion {
   id_importacion: number;
@@ -60,101 +63,6 @@ export interface TrabajoImportacion {
 const totales = new Map<number, number>();
 // Jobs running in this process.
 const enCurso = new Set<number>();
-
-/** Lower case, no accents, single spaces: how names of states and categories are compared. */
-export const claveNombre = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, ' ');
-
-const COLUMNAS: Record<string, 'telefono' | 'nombre' | 'estado' | 'categorias'> = {
-  telefono: 'telefono',
-  tel: 'telefono',
-  numero: 'telefono',
-  celular: 'telefono',
-  movil: 'telefono',
-  nombre: 'nombre',
-  estado: 'estado',
-  id_estado: 'estado',
-  entidad: 'estado',
-  categorias: 'categorias',
-  categoria: 'categorias',
-  id_categoria: 'categorias',
-};
-
-type Indices = { telefono: number; nombre: number; estado: number; categorias: number };
-
-/** Column positions from a header row, or undefined when it has no phone column. */
-export function leerEncabezado(celdas: string[]): Indices | undefined {
-  const idx: Indices = { telefono: -1, nombre: -1, estado: -1, categorias: -1 };
-  celdas.forEach((c, i) => {
-    const col = COLUMNAS[claveNombre(c).replace(/ /g, '_')];
-    if (col && idx[col] === -1) idx[col] = i;
-  });
-  return idx.telefono === -1 ? undefined : idx;
-}
-
-type Resolucion = { ok: true; valor: number } | { ok: false; motivo: string };
-type ResolucionLista = { ok: true; valor: number[] } | { ok: false; motivo: string };
-
-/** Resolves state and category cells (names or ids) with per-value caches. */
-async function crearResolutores(ctx: Contexto) {
-  const cat = await catalogoImportacion(ctx.db.kysely);
-  const estados = new Map<string, number>();
-  for (const e of cat.estados) {
-    estados.set(String(e.id_estado), e.id_estado);
-    if (!estados.has(claveNombre(e.estado))) estados.set(claveNombre(e.estado), e.id_estado);
-  }
-  const categorias = new Map<string, number>();
-  for (const c of cat.categorias) {
-    categorias.set(String(c.id_categoria), c.id_categoria);
-    if (!categorias.has(claveNombre(c.categoria)))
-      categorias.set(claveNombre(c.categoria), c.id_categoria);
-  }
-  const cacheEstado = new Map<string, Resolucion>();
-  const cacheCategorias = new Map<string, ResolucionLista>();
-  return {
-    estado(texto: string): Resolucion {
-      let r = cacheEstado.get(texto);
-      if (!r) {
-        const id = estados.get(claveNombre(texto));
-        r =
-          id === undefined
-            ? {
-                ok: false,
-                motivo: msg('estadoDesconocido', { estado: texto.trim().slice(0, 100) }),
-              }
-            : { ok: true, valor: id };
-        if (cacheEstado.size < 10_000) cacheEstado.set(texto, r);
-      }
-      return r;
-    },
-    categorias(texto: string): ResolucionLista {
-      let r = cacheCategorias.get(texto);
-      if (!r) {
-        const ids: number[] = [];
-        r = { ok: true, valor: ids };
-        for (const parte of texto.split(/[;|,]/)) {
-          if (parte.trim() === '') continue;
-          const id = categorias.get(claveNombre(parte));
-          if (id === undefined) {
-            r = {
-              ok: false,
-              motivo: msg('categoriaDesconocida', { categoria: parte.trim().slice(0, 100) }),
-            };
-            break;
-          }
-          if (!ids.includes(id)) ids.push(id);
-        }
-        if (cacheCategorias.size < 10_000) cacheCategorias.set(texto, r);
-      }
-      return r;
-    },
-  };
-}
 
 /** Counters of a job. */
 interface Cuenta {
@@ -189,28 +97,24 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
   try {
     const total = t.tipo === 'csv' ? await contarLineas(t.ruta) : undefined;
     if (total !== undefined) totales.set(t.id_importacion, total);
-    const resolver = await crearResolutores(ctx);
+    const catalogo = await catalogoImportacion(k);
     escritor = await abrirEscritor(ctx.db, t.id_importacion);
-    const porDefecto = { id_estado: t.id_estado, categorias: t.categorias };
-    let idx: Indices | undefined;
-    const lote_ = ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE;
-    let lote: FilaMasiva[] = [];
-    let procesadasEnLote = 0;
-
-    const anotar = (fila: number, motivo: string) => {
-      c.con_error++;
-      if (c.errores.length < MAX_ERRORES_IMPORTACION) {
-        c.errores.push({ fila, motivo });
+    const origen: OrigenLotes = {
+      ruta: t.ruta,
+      tipo: t.tipo,
+      catalogo,
+      porDefecto: { id_estado: t.id_estado, categorias: t.categorias },
+      lote: ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE,
+    };
+    for await (const l of lotesValidados(origen)) {
+      c.con_error += l.con_error;
+      for (const e of l.errores) {
+        if (c.errores.length >= MAX_ERRORES_IMPORTACION) break;
+        c.errores.push(e);
         c.erroresCambiaron = true;
       }
-    };
-    const vaciar = async () => {
-      const filas = lote;
-      const n = procesadasEnLote;
-      lote = [];
-      procesadasEnLote = 0;
-      await escribirLote(escritor!, filas, (r) => {
-        c.procesadas += n;
+      await escribirLote(escritor, l.filas, (r) => {
+        c.procesadas += l.procesadas;
         c.insertadas += r.insertadas;
         c.duplicadas += r.duplicadas;
         const errores = c.erroresCambiaron ? JSON.stringify(c.errores) : null;
@@ -218,28 +122,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         return { ...c, errores, mensaje: mensajeProgreso(c, total) };
       });
       await ceder();
-    };
-
-    const lector = t.tipo === 'csv' ? leerCsv(t.ruta) : leerXlsx(t.ruta);
-    for await (const grupo of lector) {
-      for (const f of grupo) {
-        if (!idx) {
-          if (f.celdas.every((x) => x.trim() === '')) continue;
-          idx = leerEncabezado(f.celdas);
-          if (idx) continue;
-          // No header: the columns are telefono, nombre, estado, categorias, if the first cell is a number.
-          if (!canonico(f.celdas[0]!.trim()).ok) throw error(400, 'importacionSinTelefono');
-          idx = { telefono: 0, nombre: 1, estado: 2, categorias: 3 };
-        }
-        procesadasEnLote++;
-        const fila = validarFila(f, idx, resolver, porDefecto);
-        if ('motivo' in fila) anotar(f.fila, fila.motivo);
-        else lote.push(fila);
-        if (procesadasEnLote >= lote_) await vaciar();
-      }
     }
-    if (!idx) throw error(400, 'importacionSinTelefono');
-    await vaciar();
     // The temp file goes before the job reads 'terminada', so whoever sees the end sees it gone.
     await borrarArchivo(t);
     totales.delete(t.id_importacion);
@@ -267,9 +150,11 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         con_error: c.con_error,
       });
     });
-  } catch (e) {
+  } catch (falla) {
+    let e = falla;
     totales.delete(t.id_importacion);
     await borrarArchivo(t).catch(() => {});
+    if (e instanceof SinColumnaTelefono) e = error(400, 'importacionSinTelefono');
     const detalle =
       e instanceof HttpError
         ? e.message
@@ -318,36 +203,6 @@ async function escribirLote(
   } catch (e) {
     throw new ErrorEscritura(String(e), { cause: e });
   }
-}
-
-/** Validates one row: the normalised phone with its state and categories, or the reason it fails. */
-function validarFila(
-  f: FilaLeida,
-  idx: Indices,
-  resolver: Awaited<ReturnType<typeof crearResolutores>>,
-  porDefecto: { id_estado?: number; categorias: number[] },
-): FilaMasiva | { motivo: string } {
-  if (f.error) return { motivo: f.error };
-  const celdas = f.celdas;
-  const tel = canonico((celdas[idx.telefono] ?? '').trim());
-  if (!tel.ok) return { motivo: tel.motivo };
-  let id_estado = porDefecto.id_estado;
-  const textoEstado = idx.estado >= 0 ? (celdas[idx.estado] ?? '').trim() : '';
-  if (textoEstado !== '') {
-    const r = resolver.estado(textoEstado);
-    if (!r.ok) return { motivo: r.motivo };
-    id_estado = r.valor;
-  }
-  if (id_estado === undefined) return { motivo: msg('estadoObligatorio') };
-  let categorias: readonly number[] = porDefecto.categorias;
-  const textoCategorias = idx.categorias >= 0 ? (celdas[idx.categorias] ?? '').trim() : '';
-  if (textoCategorias !== '') {
-    const r = resolver.categorias(textoCategorias);
-    if (!r.ok) return { motivo: r.motivo };
-    if (r.valor.length > 0) categorias = r.valor;
-  }
-  const nombre = idx.nombre >= 0 ? (celdas[idx.nombre] ?? '').trim().slice(0, 200) : '';
-  return { telefono: tel.telefono, nombre: nombre || null, id_estado, categorias };
 }
 
 /** Checks the defaults of an import form (400 naming the field). */

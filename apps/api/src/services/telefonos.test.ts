@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { CANONICO_MX, telefonoCanonico } from '@pregon/contract/rules/phone';
 import { canonico } from './telefonos.ts';
-import { claveNombre, leerEncabezado } from './importacion.ts';
+import { claveNombre, leerEncabezado } from './importacion-filas.ts';
 import { detectarSeparador, textoCelda } from './importacion-lectores.ts';
 
 describe('vía rápida de la regla de teléfonos', () => {
