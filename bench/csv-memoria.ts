@@ -20,6 +20,7 @@ import {
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
+import { crearEquipo } from '@pregon/api/testing/fabrica';
 
 const LIMITE_MB = 300;
 const PASSWORD = 'Bench-admin-1';
@@ -77,20 +78,7 @@ async function main(argv: string[]) {
     const actor = { id_usuario: 0, usuario: 'bench' };
     let t = performance.now();
     await sembrarTelefonosMasivos(ctx.db, rows, ESTADO_CDMX, ESTADO_JALISCO);
-    const { id_equipo } = await ctx.db.kysely
-      .insertInto('equipos')
-      .values({
-        alias: 'SMS bench',
-        serial: 'B1',
-        url: 'http://127.0.0.1:9',
-        protocolo: 'smpp',
-        credenciales: null,
-        descripcion: null,
-        ultimo_contacto: null,
-        marcado: null,
-      })
-      .returning('id_equipo')
-      .executeTakeFirstOrThrow();
+    const id_equipo = await crearEquipo(ctx.db, { alias: 'SMS bench', protocolo: 'smpp' });
     const id = await ejercicios.crear(c, actor, {
       titulo: 'Bench CSV',
       tipo_ejercicio: 1,

@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { openDb } from '@pregon/api/db/database';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
-import { crearEjercicio, crearEquipo, porEstatus } from '@pregon/api/dispatcher/testing';
+import { porEstatus } from '@pregon/api/dispatcher/testing';
+import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores, picoRssMb } from './_simuladores.ts';
 
 const arg = (n: string, d: string) => {

@@ -16,7 +16,8 @@ import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
-import { crearEjercicio, crearEquipo, esperarCompletado } from '@pregon/api/dispatcher/testing';
+import { esperarCompletado } from '@pregon/api/dispatcher/testing';
+import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
 
 const arg = (n: string, d: string) => {

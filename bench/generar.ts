@@ -17,6 +17,7 @@ import {
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
+import { crearEquipo } from '@pregon/api/testing/fabrica';
 
 /** Command-line options shared by the benchmarks: --engine and --rows. */
 export function opciones(argv: string[]) {
@@ -55,20 +56,7 @@ async function main() {
     let t = performance.now();
     await sembrarTelefonosMasivos(ctx.db, rows, ESTADO_CDMX, ESTADO_JALISCO);
     console.log(`  semilla: ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const { id_equipo } = await ctx.db.kysely
-      .insertInto('equipos')
-      .values({
-        alias: 'SMS bench',
-        serial: 'B1',
-        url: 'http://127.0.0.1:9',
-        protocolo: 'smpp',
-        credenciales: null,
-        descripcion: null,
-        ultimo_contacto: null,
-        marcado: null,
-      })
-      .returning('id_equipo')
-      .executeTakeFirstOrThrow();
+    const id_equipo = await crearEquipo(ctx.db, { alias: 'SMS bench', protocolo: 'smpp' });
     const cuerpo = {
       titulo: 'Bench',
       tipo_ejercicio: 1,

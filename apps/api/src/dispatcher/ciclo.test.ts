@@ -4,11 +4,10 @@ import { duplicados } from '@pregon/simulators/comun';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { arrancarDespachador } from './index.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import {
   CONFIG_PRUEBA,
   banderas,
-  crearEjercicio,
-  crearEquipo,
   esperarCompletado,
   esperarQue,
   filas,

@@ -5,11 +5,10 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
 import { arrancarDespachador } from './index.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import {
   CONFIG_PRUEBA,
   banderas,
-  crearEjercicio,
-  crearEquipo,
   esperarCompletado,
   esperarQue,
   filas,

@@ -11,15 +11,8 @@ import { openDb, type Db } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { seed } from '../db/seed.ts';
 import { crearBasePostgres } from '../testing/entorno.ts';
-import {
-  banderas,
-  crearEjercicio,
-  crearEquipo,
-  esperarCompletado,
-  esperarQue,
-  filas,
-  porEstatus,
-} from './testing.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { banderas, esperarCompletado, esperarQue, filas, porEstatus } from './testing.ts';
 
 // Crash tolerance with real processes: standalone dispatchers (`tsx dispatcher/main.ts`) over
 // PostgreSQL, SIGKILLed at random moments and restarted; and two dispatchers sharing one exercise.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { crearEjercicio } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
 
 describe.each(MOTORES)('equipos (%s)', (motor) => {
@@ -130,23 +131,7 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
   it('un equipo usado por un ejercicio no se elimina (409, nunca 500); uno libre sí', async () => {
     const r = await p('POST', '/equipos/', admin, { alias: 'Usado', protocolo: 'smpp' });
     const id = r.body.id_equipo;
-    await api.ctx.db.kysely
-      .insertInto('ejercicios')
-      .values({
-        titulo: 'E',
-        id_tipo_ejercicio: 1,
-        fecha_ini: '2026-01-01',
-        hora_ini: '10:00:00',
-        id_equipo: id,
-        numero_puertos: 1,
-        puerto_ini: 1,
-        puerto_fin: 1,
-        accion: 'x',
-        id_estado: 1,
-        categorias: '1',
-        creado: Date.now(),
-      })
-      .execute();
+    await crearEjercicio(api.ctx.db, { id_equipo: id, iniciar: false });
     const d = await p('DELETE', `/equipos/${id}/`, admin);
     expect(d.status).toBe(409);
     expect(d.body.message).toBe(

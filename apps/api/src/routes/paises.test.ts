@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
 
 describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
@@ -178,30 +179,14 @@ describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
   it('una categoría usada por un ejercicio no se elimina (409)', async () => {
     const c = await p('POST', '/categorias/', admin, { categoria: 'Solo ejercicio' });
     const id = c.body.id_categoria;
-    const k = api.ctx.db.kysely;
-    const eq = await k
-      .insertInto('equipos')
-      .values({ alias: 'EQ cat', serial: '', url: '', protocolo: 'smpp' })
-      .returning('id_equipo')
-      .executeTakeFirstOrThrow();
+    const id_equipo = await crearEquipo(api.ctx.db, { protocolo: 'smpp' });
     const estado = (await p('GET', '/estados/', admin)).body.data[0].id_estado;
-    await k
-      .insertInto('ejercicios')
-      .values({
-        titulo: 'E',
-        id_tipo_ejercicio: 1,
-        fecha_ini: '2026-01-01',
-        hora_ini: '10:00:00',
-        id_equipo: eq.id_equipo,
-        numero_puertos: 1,
-        puerto_ini: 1,
-        puerto_fin: 1,
-        accion: 'x',
-        id_estado: estado,
-        categorias: `1,${id}`,
-        creado: Date.now(),
-      })
-      .execute();
+    await crearEjercicio(api.ctx.db, {
+      id_equipo,
+      id_estado: estado,
+      categorias: `1,${id}`,
+      iniciar: false,
+    });
     const r = await p('DELETE', `/categorias/${id}/`, admin);
     expect(r.status).toBe(409);
     expect(r.body.message).toContain('1 ejercicios');

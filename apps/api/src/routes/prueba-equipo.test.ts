@@ -5,7 +5,8 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { tokenConRol } from '../testing/roles.ts';
-import { crearEjercicio, crearEquipo, esperarQue, filas } from '../dispatcher/testing.ts';
+import { esperarQue, filas } from '../dispatcher/testing.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 
 // POST /equipos/{id}/prueba/ through each adapter and its simulator, and the WhatsApp webhook
 // (verify-token handshake, HMAC signature, statuses applied to the recipient rows).

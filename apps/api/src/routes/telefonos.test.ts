@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
 
 describe.each(MOTORES)('teléfonos (%s)', (motor) => {
@@ -231,33 +232,16 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     });
     const id = t.body.id_telefono;
     const k = api.ctx.db.kysely;
-    const eq = await k
-      .insertInto('equipos')
-      .values({ alias: 'EQ', serial: '', url: '', protocolo: 'smpp' })
-      .returning('id_equipo')
-      .executeTakeFirstOrThrow();
-    const ej = await k
-      .insertInto('ejercicios')
-      .values({
-        titulo: 'E',
-        id_tipo_ejercicio: 1,
-        fecha_ini: '2026-01-01',
-        hora_ini: '10:00:00',
-        id_equipo: eq.id_equipo,
-        numero_puertos: 1,
-        puerto_ini: 1,
-        puerto_fin: 1,
-        accion: 'x',
-        id_estado: jalisco,
-        categorias: '1',
-        creado: Date.now(),
-      })
-      .returning('id_ejercicio')
-      .executeTakeFirstOrThrow();
+    const id_equipo = await crearEquipo(api.ctx.db, { protocolo: 'smpp' });
+    const id_ejercicio = await crearEjercicio(api.ctx.db, {
+      id_equipo,
+      id_estado: jalisco,
+      iniciar: false,
+    });
     await k
       .insertInto('ejercicio_detalle')
       .values({
-        id_ejercicio: ej.id_ejercicio,
+        id_ejercicio,
         id_telefono: id,
         telefono: '5550003333',
         nombre: 'Destinatario',
@@ -277,7 +261,7 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     const copia = await k
       .selectFrom('ejercicio_detalle')
       .select(['telefono', 'nombre'])
-      .where('id_ejercicio', '=', ej.id_ejercicio)
+      .where('id_ejercicio', '=', id_ejercicio)
       .executeTakeFirstOrThrow();
     expect(copia).toEqual({ telefono: '5550003333', nombre: 'Destinatario' });
     expect((await p('DELETE', `/telefono/${id}/`, admin)).status).toBe(404);

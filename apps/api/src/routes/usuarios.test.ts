@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
 
 describe.each(MOTORES)('usuarios (%s)', (motor) => {
@@ -174,30 +175,12 @@ describe.each(MOTORES)('usuarios (%s)', (motor) => {
       role: ['operadores'],
       password: 'Secreta-123',
     });
-    const k = api.ctx.db.kysely;
-    const eq = await k
-      .insertInto('equipos')
-      .values({ alias: 'EQ', serial: '', url: '', protocolo: 'smpp' })
-      .returning('id_equipo')
-      .executeTakeFirstOrThrow();
-    await k
-      .insertInto('ejercicios')
-      .values({
-        titulo: 'E',
-        id_tipo_ejercicio: 1,
-        fecha_ini: '2026-01-01',
-        hora_ini: '10:00:00',
-        id_equipo: eq.id_equipo,
-        numero_puertos: 1,
-        puerto_ini: 1,
-        puerto_fin: 1,
-        accion: 'x',
-        id_estado: 1,
-        categorias: '1',
-        creado_por: u.body.id_usuario,
-        creado: Date.now(),
-      })
-      .execute();
+    const id_equipo = await crearEquipo(api.ctx.db, { protocolo: 'smpp' });
+    await crearEjercicio(api.ctx.db, {
+      id_equipo,
+      creado_por: u.body.id_usuario,
+      iniciar: false,
+    });
     const r = await p('DELETE', `/usuarios/${u.body.id_usuario}/`, admin);
     expect(r.status).toBe(409);
     expect(r.body.message).toBe(

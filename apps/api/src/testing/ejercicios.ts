@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { pedir, type ApiDePrueba } from './entorno.ts';
+import { crearEquipo } from './fabrica.ts';
 
 /** CDMX and Jalisco ids among the seeded states (alphabetical seed order). */
 export const ESTADO_CDMX = 7;
@@ -20,7 +21,7 @@ export interface Equipos {
 
 let serial = 0;
 
-/** Inserts one device. */
+/** Inserts one device (the schema's default tasa and ports). */
 export async function insertarEquipo(
   api: ApiDePrueba,
   alias: string,
@@ -28,22 +29,15 @@ export async function insertarEquipo(
   activo = 1,
 ): Promise<number> {
   serial += 1;
-  const fila = await api.ctx.db.kysely
-    .insertInto('equipos')
-    .values({
-      alias,
-      serial: `SER-${serial}-${alias}`,
-      url: `http://127.0.0.1:9/${alias}`,
-      protocolo,
-      credenciales: null,
-      descripcion: null,
-      ultimo_contacto: null,
-      marcado: null,
-      activo,
-    })
-    .returning('id_equipo')
-    .executeTakeFirstOrThrow();
-  return fila.id_equipo;
+  return crearEquipo(api.ctx.db, {
+    alias,
+    serial: `SER-${serial}-${alias}`,
+    url: `http://127.0.0.1:9/${alias}`,
+    protocolo,
+    tasa: 10,
+    puertos: 1,
+    activo,
+  });
 }
 
 /** One device per protocol plus an inactive SMS one. */

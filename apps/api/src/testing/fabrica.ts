@@ -1,0 +1,101 @@
+// Test data factories shared by the api's tests and the benchmarks: a device and an exercise
+// written straight into the database (as the devices and exercises APIs would).
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+/** Inserts a device and returns its id. Defaults: a random alias `<protocolo>-xxxxx`, serial
+ * 'SIM', url http://127.0.0.1:9 (nothing listens there), tasa 1000, 10 ports, active. */
+export async function crearEquipo(
+  db: Db,
+  e: {
+    protocolo: string;
+    alias?: string;
+    serial?: string;
+    url?: string;
+    credenciales?: Record<string, string>;
+    tasa?: number;
+    puertos?: number;
+    activo?: number;
+  },
+): Promise<number> {
+  const r = await db.kysely
+    .insertInto('equipos')
+    .values({
+      alias: e.alias ?? `${e.protocolo}-${Math.random().toString(36).slice(2, 7)}`,
+      serial: e.serial ?? 'SIM',
+      url: e.url ?? 'http://127.0.0.1:9',
+      protocolo: e.protocolo,
+      tasa: e.tasa ?? 1000,
+      puertos: e.puertos ?? 10,
+      credenciales: e.credenciales ? JSON.stringify(e.credenciales) : null,
+      activo: e.activo ?? 1,
+    })
+    .returning('id_equipo')
+    .executeTakeFirstOrThrow();
+  return r.id_equipo;
+}
+
+/** Inserts an exercise with `n` recipients (default 0: none; '55' + 8 digits, send order =
+ * number) plus `extra` numbers, started (en_proceso 1) unless `iniciar` is false; returns its id. */
+export async function crearEjercicio(
+  db: Db,
+  o: {
+    id_equipo: number;
+    n?: number;
+    titulo?: string;
+    tipo?: number;
+    puertos?: number;
+    accion?: string;
+    id_estado?: number;
+    categorias?: string;
+    creado_por?: number;
+    extra?: string[];
+    iniciar?: boolean;
+    base?: number;
+  },
+): Promise<number> {
+  const ahora = Date.now();
+  const n = o.n ?? 0;
+  const { id_ejercicio } = await db.kysely
+    .insertInto('ejercicios')
+    .values({
+      titulo: o.titulo ?? 'Simulacro de prueba',
+      id_tipo_ejercicio: o.tipo ?? 1,
+      fecha_ini: '2026-01-01',
+      hora_ini: '00:00:00',
+      id_equipo: o.id_equipo,
+      numero_puertos: o.puertos ?? 10,
+      puerto_ini: 1,
+      puerto_fin: o.puertos ?? 10,
+      accion: o.accion ?? 'Simulacro: esto es una prueba',
+      id_estado: o.id_estado ?? 1,
+      categorias: o.categorias ?? '1',
+      creado_por: o.creado_por ?? null,
+      creado: ahora,
+      en_proceso: o.iniciar === false ? 0 : 1,
+      iniciado: o.iniciar === false ? null : ahora,
+    })
+    .returning('id_ejercicio')
+    .executeTakeFirstOrThrow();
+  const base = o.base ?? 0;
+  const tel =
+    db.engine === 'postgres'
+      ? sql<string>`'55' || lpad((s.i + ${base})::text, 8, '0')`
+      : sql<string>`'55' || substr('00000000' || cast(s.i + ${base} as integer), -8, 8)`;
+  const serie =
+    db.engine === 'postgres'
+      ? sql`select generate_series(1, ${n}) as i`
+      : sql`select 1 as i union all select i + 1 from s where i < ${n}`;
+  if (n > 0) {
+    await sql`with recursive s(i) as (${serie})
+      insert into ejercicio_detalle (id_ejercicio, telefono, id_estado, posicion)
+      select ${id_ejercicio}, ${tel}, 1, s.i from s`.execute(db.kysely);
+  }
+  for (const [i, t] of (o.extra ?? []).entries()) {
+    await db.kysely
+      .insertInto('ejercicio_detalle')
+      .values({ id_ejercicio, telefono: t, id_estado: 1, posicion: n + i + 1 })
+      .execute();
+  }
+  return id_ejercicio;
+}
