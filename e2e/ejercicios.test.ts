@@ -284,9 +284,17 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.gsm', mimeType: 'audio/x-gsm', buffer: Buffer.alloc(33) });
     await dialogo().getByText('saludo.gsm').waitFor();
+    // The .mp3's error leaves with a fade-out animation: wait until it is gone, not just hidden.
+    await dialogo()
+      .getByText('El archivo debe tener extensión .GSM')
+      .waitFor({ state: 'detached', timeout: 5_000 });
     await dialogo().getByRole('button', { name: 'Confirmar' }).click();
     await esperarAviso(page, 'La carga de audio todavía no está disponible');
-    expect(await dialogo().locator('.ant-form-item-explain-error').count()).toBe(0);
+    // No field error at all (waits out any leaving animation; fails if one stays).
+    await dialogo()
+      .locator('.ant-form-item-explain-error')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 });
     await dialogo().getByRole('button', { name: 'Cancelar' }).click();
     await dialogo().waitFor({ state: 'hidden' });
     expect(await fila('Llamada E2E').count()).toBe(0);
