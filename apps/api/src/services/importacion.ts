@@ -7,7 +7,6 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import {
   ImportarCamposSchema,
-  MAX_ERRORES_IMPORTACION,
   MAX_MB_IMPORTACION,
   type Importacion,
 } from '@pregon/contract/api/telefonos';
@@ -107,10 +106,10 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       lote: ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE,
     };
     for await (const l of lotesValidados(origen)) {
+      // lotesValidados already keeps only the first MAX_ERRORES_IMPORTACION reasons of the file.
       c.con_error += l.con_error;
-      for (const e of l.errores) {
-        if (c.errores.length >= MAX_ERRORES_IMPORTACION) break;
-        c.errores.push(e);
+      if (l.errores.length > 0) {
+        c.errores.push(...l.errores);
         c.erroresCambiaron = true;
       }
       await escribirLote(escritor, l.filas, (r) => {
