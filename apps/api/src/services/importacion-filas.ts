@@ -2,13 +2,15 @@ import { MAX_ERRORES_IMPORTACION } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import type { FilaMasiva } from '../repositories/telefonos-masivo.ts';
 import { leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
-import { canonico } from './telefonos.ts';
+import { canonizarTelefono } from '@pregon/contract/rules/phone';
 
 // The reading half of the phone import: a file becomes batches of validated rows (normalised
 // phone, state, categories) and of bad rows with their number and Spanish reason. It needs no
 // database: the catalogue of states and categories comes in. (Reading it in a worker thread while
-// the api's thread writes was tried: copying a million rows between threads cost more CPU than
-// the reading it overlapped, 13.3 s against 11.5 s for 1M rows.)
+// the api's thread writes was tried twice: with a row object each, copying a million rows between
+// threads cost more CPU than the reading it overlapped, 13.3 s against 11.5 s; packed into a few
+// strings and typed arrays per batch, the copy was cheap but on two cores the import was no faster,
+// for CSV or XLSX, than reading here.)
 
 /** Kinds of file the import reads. */
 export type TipoArchivo = 'csv' | 'xlsx';
@@ -147,7 +149,7 @@ function validarFila(
 ): FilaMasiva | { motivo: string } {
   if (f.error) return { motivo: f.error };
   const celdas = f.celdas;
-  const tel = canonico((celdas[idx.telefono] ?? '').trim());
+  const tel = canonizarTelefono((celdas[idx.telefono] ?? '').trim());
   if (!tel.ok) return { motivo: tel.motivo };
   let id_estado = porDefecto.id_estado;
   const textoEstado = idx.estado >= 0 ? (celdas[idx.estado] ?? '').trim() : '';
@@ -183,7 +185,7 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
         idx = leerEncabezado(f.celdas);
         if (idx) continue;
         // No header: the columns are telefono, nombre, estado, categorias, if the first cell is a number.
-        if (!canonico(f.celdas[0]!.trim()).ok) throw new SinColumnaTelefono();
+        if (!canonizarTelefono(f.celdas[0]!.trim()).ok) throw new SinColumnaTelefono();
         idx = { telefono: 0, nombre: 1, estado: 2, categorias: 3 };
       }
       lote.procesadas++;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { CANONICO_MX, telefonoCanonico } from '@pregon/contract/rules/phone';
-import { canonico } from './telefonos.ts';
+import { CANONICO_MX } from '@pregon/contract/rules/phone';
 import { claveNombre, leerEncabezado } from './importacion-filas.ts';
 import { detectarSeparador, textoCelda } from './importacion-lectores.ts';
 
@@ -13,33 +12,6 @@ describe('vía rápida de la regla de teléfonos', () => {
         parsePhoneNumberFromString(`+52${d}`)?.isValid() ?? false,
       );
     }
-  });
-});
-
-describe('canonico: lo que la importación guarda es lo que dice la regla del contrato', () => {
-  const muestras = [
-    '5512345678',
-    '3312345678',
-    '2000000000',
-    '9999999999',
-    '0123456789',
-    '1234567890',
-    '55 1234 5678',
-    '(55) 1234-5678',
-    '+52 55 1234 5678',
-    '+52 1 55 1234 5678',
-    '045 55 1234 5678',
-    '+1 415 555 2671',
-    '12345',
-    '',
-    'abc',
-    '00 52 55 1234 5678',
-  ];
-  for (let i = 0; i < 200; i++)
-    muestras.push(String(Math.floor(Math.random() * 1e10)).padStart(10, '0'));
-  it.each(muestras)('%j', (t) => {
-    const r = canonico(t);
-    expect(r.ok ? r.telefono : null).toBe(telefonoCanonico(t));
   });
 });
 

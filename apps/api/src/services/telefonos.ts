@@ -5,7 +5,7 @@ import type {
 } from '@pregon/contract/api/telefonos';
 import { MAX_TELEFONOS_LISTA } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
-import { normalizarTelefono } from '@pregon/contract/rules/phone';
+import { canonizarTelefono } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import { ahora } from '../db/database.ts';
@@ -19,18 +19,8 @@ import { conConflictos } from './paises.ts';
 // Deleting a phone never touches exercises: each recipient row (ejercicio_detalle) keeps its own
 // copy of telefono and nombre, and its id_telefono is informative only (no foreign key).
 
-/** The stored form of a number, or a Spanish reason (the contract's rule; canonical 10-digit
- * Mexican input takes its fast path). */
-export function canonico(
-  texto: string,
-): { ok: true; telefono: string } | { ok: false; motivo: string } {
-  const r = normalizarTelefono(texto);
-  if (!r.ok) return r;
-  return { ok: true, telefono: r.pais === 'MX' ? r.nacional : r.e164 };
-}
-
 function exigirNumero(texto: string): string {
-  const r = canonico(texto);
+  const r = canonizarTelefono(texto);
   if (!r.ok)
     throw error(400, 'campoInvalido', { campo: 'telefono', detalle: r.motivo }, 'telefono');
   return r.telefono;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizarTelefono, telefonoCanonico } from './phone.ts';
+import { canonizarTelefono, normalizarTelefono } from './phone.ts';
 
 describe('normalizarTelefono: Mexican numbers become the same 10 digits', () => {
   it.each([
@@ -80,7 +80,7 @@ describe('normalizarTelefono: refused numbers', () => {
   });
 });
 
-describe('telefonoCanonico', () => {
+describe('canonizarTelefono', () => {
   it.each([
     ['(55) 1234-5678', '5512345678'],
     ['+52 1 33 1234 5678', '3312345678'],
@@ -88,6 +88,12 @@ describe('telefonoCanonico', () => {
     ['hola', null],
     ['', null],
   ])('%j → %j', (texto, esperado) => {
-    expect(telefonoCanonico(texto)).toBe(esperado);
+    const r = canonizarTelefono(texto);
+    expect(r.ok ? r.telefono : null).toBe(esperado);
+  });
+  it('un número inválido trae el motivo en español que la importación reporta', () => {
+    const r = canonizarTelefono('hola');
+    expect(r.ok).toBe(false);
+    expect(r).toEqual(normalizarTelefono('hola'));
   });
 });

@@ -101,12 +101,13 @@ export function normalizarTelefono(
   return internacional(numero.number.slice(1));
 }
 
-/** The stored form of a number: 10 digits for Mexico, E.164 otherwise; null when invalid. */
-export function telefonoCanonico(
+/** The stored form of a number (10 digits for Mexico, E.164 otherwise), or why it is not one.
+ * The phone calls and the bulk import store exactly this. */
+export function canonizarTelefono(
   texto: string | null | undefined,
   paisDefecto: CountryCode = PAIS_DEFECTO,
-): string | null {
+): { ok: true; telefono: string } | { ok: false; motivo: string } {
   const r = normalizarTelefono(texto, paisDefecto);
-  if (!r.ok) return null;
-  return r.pais === 'MX' ? r.nacional : r.e164;
+  if (!r.ok) return r;
+  return { ok: true, telefono: r.pais === 'MX' ? r.nacional : r.e164 };
 }
