@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { iniciarCheckpoints } from '../db/checkpoints.ts';
 import type { Db } from '../db/database.ts';
 
 // The bulk path of the phone import: one batch = one transaction that inserts the phones
@@ -48,14 +49,16 @@ export interface EscritorMasivo {
 }
 
 /** Opens the bulk writer of the database's engine for job `idImportacion`. `soloSeguro` forces
- * PostgreSQL's temporary-table path (tests use it to cover the path a race would take). */
+ * PostgreSQL's temporary-table path (tests use it to cover the path a race would take);
+ * `checkpointsEnHilo` runs SQLite's checkpoints in their own thread while the writer is open (for
+ * large imports: starting the thread costs a few hundred milliseconds). */
 export function abrirEscritor(
   db: Db,
   idImportacion: number,
-  opts: { soloSeguro?: boolean } = {},
+  opts: { soloSeguro?: boolean; checkpointsEnHilo?: boolean } = {},
 ): Promise<EscritorMasivo> {
   return db.engine === 'sqlite'
-    ? escritorSqlite(db, idImportacion)
+    ? escritorSqlite(db, idImportacion, opts.checkpointsEnHilo ?? false)
     : escritorPostgres(db, idImportacion, opts.soloSeguro ?? false);
 }
 
@@ -66,7 +69,11 @@ export const CACHE_SQLITE_KIB = -131072;
 /** WAL pages between automatic checkpoints while an import runs (default SQLite: 1000). */
 export const CHECKPOINT_SQLITE_PAGINAS = 50_000;
 
-async function escritorSqlite(db: Db, idImportacion: number): Promise<EscritorMasivo> {
+async function escritorSqlite(
+  db: Db,
+  idImportacion: number,
+  checkpointsEnHilo: boolean,
+): Promise<EscritorMasivo> {
   const s = db.sqlite!;
   // Stays for the connection: the cache only grows as pages are used, and later reads benefit.
   s.pragma(`cache_size = ${CACHE_SQLITE_KIB}`);
@@ -74,6 +81,8 @@ async function escritorSqlite(db: Db, idImportacion: number): Promise<EscritorMa
   // checkpoint instead of every 4 MB of WAL); the previous value comes back when the job ends.
   const checkpointAnterior = s.pragma('wal_autocheckpoint', { simple: true }) as number;
   s.pragma(`wal_autocheckpoint = ${CHECKPOINT_SQLITE_PAGINAS}`);
+  // With the thread, the writer's own checkpoint stays as the bound on the WAL and finds little left.
+  const checkpoints = checkpointsEnHilo && !s.memory ? iniciarCheckpoints(s.name) : undefined;
   const insertar = s.prepare(
     'INSERT INTO telefonos (telefono, nombre, id_estado, creado) VALUES (?, ?, ?, ?) ON CONFLICT(telefono) DO NOTHING',
   );
@@ -141,6 +150,7 @@ async function escritorSqlite(db: Db, idImportacion: number): Promise<EscritorMa
     escribir: (filas, progreso) =>
       db.kysely.connection().execute(async () => sinLlaves(filas, progreso)),
     cerrar: async () => {
+      await checkpoints?.terminar();
       await db.kysely.connection().execute(async () => {
         s.pragma(`wal_autocheckpoint = ${checkpointAnterior}`);
       });

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { tokenConRol } from '../testing/roles.ts';
+import { CHECKPOINTS_EN_HILO_DESDE_BYTES, LOTE } from '../services/importacion.ts';
 
 /** Uploads a file as multipart (field `file`) plus extra fields. */
 async function subir(
@@ -190,22 +191,23 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
     expect(enlaces.map((e) => e.id_categoria)).toEqual([cats['Ciudadanía']]);
   });
 
-  it('CSV de más de 1 MB separado por punto y coma y sin encabezado; varios lotes con progreso creciente', async () => {
+  it('CSV de más de 4 MB separado por punto y coma y sin encabezado; varios lotes con progreso creciente (en SQLite, con los checkpoints en su hilo)', async () => {
     const filas: string[] = [];
-    for (let i = 0; i < 30_000; i++)
+    for (let i = 0; i < 120_000; i++)
       filas.push(
         `${6000000000 + i};Persona de prueba ${i};${estados['Sonora']};${cats['Escuelas']}`,
       );
     filas.push('6000000000;Repetida;Sonora;Escuelas');
     const texto = filas.join('\n') + '\n';
-    expect(texto.length).toBeGreaterThan(1024 * 1024);
+    expect(texto.length).toBeGreaterThan(CHECKPOINTS_EN_HILO_DESDE_BYTES);
+    expect(filas.length).toBeGreaterThan(2 * LOTE);
     const r = await subir(api, admin, 'grande.csv', texto);
     expect(r.status).toBe(200);
     const { final, vistos } = await esperarFin(api, admin, r.body.id_importacion);
     expect(final).toMatchObject({
       estatus: 'terminada',
-      procesadas: 30_001,
-      insertadas: 30_000,
+      procesadas: 120_001,
+      insertadas: 120_000,
       duplicadas: 1,
       con_error: 0,
       errores: [],
@@ -218,7 +220,7 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
       `/telefonos/${estados['Sonora']}/?categorias=${cats['Escuelas']}&limit=1`,
       { token: admin },
     );
-    expect(n.headers.get('x-total-count')).toBe('30000');
+    expect(n.headers.get('x-total-count')).toBe('120000');
   });
 
   it.runIf(motor === 'sqlite')(

@@ -39,9 +39,15 @@ export type { TipoArchivo } from './importacion-filas.ts';
 // Bulk phone import (ARCHITECTURE 3): the upload is written to a temp file under DATA_DIR, the
 // request is answered with the job id, and the file is read as a stream in the background in
 // batches of LOTE rows, each batch one transaction, yielding to the event loop between batches.
+// On SQLite a large import's WAL is checkpointed from another thread (db/checkpoints.ts).
 
-/** Rows per batch (one transaction each) on SQLite, where a batch holds the only connection. */
-export const LOTE = 20_000;
+/** Rows per batch (one transaction each) on SQLite, where a batch holds the only connection: each
+ * commit rewrites every index page the batch touched (the phone number index is touched all over),
+ * so larger batches write less. 50,000 rows: ~0.37 s per batch into a million-phone directory
+ * (20,000: ~0.15 s, but ~10 % fewer rows per second). */
+export const LOTE = 50_000;
+/** Files from this size on get SQLite's checkpoints in a thread (starting one costs ~0.2 s). */
+export const CHECKPOINTS_EN_HILO_DESDE_BYTES = 4 << 20;
 /** Rows per batch on PostgreSQL, where a batch runs on its own connection and the others serve. */
 export const LOTE_POSTGRES = 20_000;
 /** Where and what to import. */
@@ -97,7 +103,9 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     const total = t.tipo === 'csv' ? await contarLineas(t.ruta) : undefined;
     if (total !== undefined) totales.set(t.id_importacion, total);
     const catalogo = await catalogoImportacion(k);
-    escritor = await abrirEscritor(ctx.db, t.id_importacion);
+    // For a large file SQLite's checkpoints run in their own thread meanwhile (db/checkpoints.ts).
+    const grande = (await fs.promises.stat(t.ruta)).size >= CHECKPOINTS_EN_HILO_DESDE_BYTES;
+    escritor = await abrirEscritor(ctx.db, t.id_importacion, { checkpointsEnHilo: grande });
     const origen: OrigenLotes = {
       ruta: t.ruta,
       tipo: t.tipo,
