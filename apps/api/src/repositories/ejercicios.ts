@@ -1,5 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
+import type pg from 'pg';
+import { deCopia, lineasCopia } from '../db/copia-pg.ts';
 import type { Engine } from '../db/database.ts';
 import type { CambioEjercicio, DB, EjerciciosTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
@@ -241,21 +243,48 @@ export async function paginaDetalle(
     .execute();
 }
 
-/** The next batch of recipients after `despuesDe` (keyset pagination by id_detalle). */
-export async function loteDetalle(
-  k: Consultor,
+/** Position of each column of COLUMNAS_DETALLE in a line of COPY output. */
+const POSICION_DETALLE = Object.fromEntries(COLUMNAS_DETALLE.map((c, i) => [c, i])) as Record<
+  (typeof COLUMNAS_DETALLE)[number],
+  number
+>;
+
+/** The recipients of exercise `id` in generation order, in batches of `tamano`, read on PostgreSQL
+ * with COPY TO (one statement, raw text: see db/copia-pg.ts). */
+export async function* detallePorCopia(
+  pool: pg.Pool,
   id: number,
-  despuesDe: number,
   tamano: number,
-): Promise<FilaDetalle[]> {
-  return k
-    .selectFrom('ejercicio_detalle')
-    .select(COLUMNAS_DETALLE)
-    .where('id_ejercicio', '=', id)
-    .where('id_detalle', '>', despuesDe)
-    .orderBy('id_detalle')
-    .limit(tamano)
-    .execute();
+): AsyncGenerator<FilaDetalle[]> {
+  if (!Number.isSafeInteger(id)) throw new Error(`id de ejercicio inválido: ${id}`);
+  // COPY takes no parameters: the id is an integer checked above.
+  const consulta = `select ${COLUMNAS_DETALLE.join(', ')} from ejercicio_detalle
+    where id_ejercicio = ${id} order by id_detalle`;
+  const i = POSICION_DETALLE;
+  let lote: FilaDetalle[] = [];
+  for await (const lineas of lineasCopia(pool, consulta)) {
+    for (const linea of lineas) {
+      const c = linea.split('\t');
+      const duracion = deCopia(c[i.duracion]!);
+      lote.push({
+        id_detalle: Number(c[i.id_detalle]),
+        telefono: deCopia(c[i.telefono]!)!,
+        nombre: deCopia(c[i.nombre]!),
+        estatus: deCopia(c[i.estatus]!)!,
+        intentos: Number(c[i.intentos]),
+        fecha_envio: deCopia(c[i.fecha_envio]!),
+        hora_envio: deCopia(c[i.hora_envio]!),
+        recibida: Number(c[i.recibida]),
+        motivo: deCopia(c[i.motivo]!),
+        duracion: duracion === null ? null : Number(duracion),
+      });
+      if (lote.length >= tamano) {
+        yield lote;
+        lote = [];
+      }
+    }
+  }
+  if (lote.length > 0) yield lote;
 }
 
 /** SQL of the SQLite streaming read (better-sqlite3 `.iterate()`): the same columns, one exercise. */

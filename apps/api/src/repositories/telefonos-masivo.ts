@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { iniciarCheckpoints } from '../db/checkpoints.ts';
+import { aCopia } from '../db/copia-pg.ts';
 import type { Db } from '../db/database.ts';
 
 // The bulk path of the phone import: one batch = one transaction that inserts the phones
@@ -169,15 +170,6 @@ function faltan(s: NonNullable<Db['sqlite']>, tabla: string, columna: string, id
   return r.n !== lista.length;
 }
 
-/** Escapes a value for COPY's text format. */
-const copia = (v: string | number | null) =>
-  v === null
-    ? '\\N'
-    : String(v).replace(
-        /[\\\t\n\r]/g,
-        (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!,
-      );
-
 /** Streams `texto` (COPY text format) into `tabla (columnas)`. */
 async function copiar(client: pg.PoolClient, tabla: string, texto: string) {
   if (texto === '') return;
@@ -190,7 +182,7 @@ function textoCopia(filas: readonly FilaMasiva[], ids: readonly number[], creado
   let enlaces = '';
   filas.forEach((f, i) => {
     const id = ids[i]!;
-    telefonos += `${id}\t${copia(f.telefono)}\t${copia(f.nombre)}\t${f.id_estado}\t${creado}\n`;
+    telefonos += `${id}\t${aCopia(f.telefono)}\t${aCopia(f.nombre)}\t${f.id_estado}\t${creado}\n`;
     for (const c of f.categorias) enlaces += `${id}\t${c}\n`;
   });
   return { telefonos, enlaces };
@@ -241,7 +233,7 @@ async function escritorPostgres(
   async function porTablaTemporal(nuevas: readonly FilaMasiva[]): Promise<number> {
     let texto = '';
     for (const f of nuevas) {
-      texto += `${copia(f.telefono)}\t${copia(f.nombre)}\t${f.id_estado}\t${f.categorias.join(',')}\n`;
+      texto += `${aCopia(f.telefono)}\t${aCopia(f.nombre)}\t${f.id_estado}\t${f.categorias.join(',')}\n`;
     }
     await copiar(client, 'importacion_lote (telefono, nombre, id_estado, categorias)', texto);
     const r = await client.query<{ n: number }>(

