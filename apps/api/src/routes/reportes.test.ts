@@ -259,6 +259,16 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
     expect(r4.headers.get('content-disposition')).toContain('reporte4.csv');
     const f4 = filasCsv(r4.texto);
     expect(f4).toHaveLength(3);
+    // The export reads on its own path (on PostgreSQL one COPY): the same rows as the report call,
+    // but for the formula-neutralising quote the CSV adds.
+    const json = await pedir(api.url, 'GET', `/reportes/reporte4/${quiz}/`, { token });
+    expect(f4).toEqual(
+      (json.body as Record<string, string>[]).map((f) =>
+        Object.fromEntries(
+          Object.entries(f).map(([c, v]) => [c, /^[=+\-@]/.test(v) ? `'${v}` : v]),
+        ),
+      ),
+    );
     expect(f4[0]).toMatchObject({
       telefono: '5530000001',
       reactivo_texto_1: 'Sí',

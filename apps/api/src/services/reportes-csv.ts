@@ -9,6 +9,7 @@ import * as repoQuiz from '../repositories/quiz.ts';
 import { ejercicioOError, filaLista, type CtxEjercicios } from './ejercicios.ts';
 import {
   filaReporte,
+  filaReporte4,
   filaReporte2,
   filasReporte4,
   reporte3,
@@ -139,6 +140,17 @@ async function* csvReporte4(ctx: CtxEjercicios, id: number) {
     ...textos.numeros.map((n) => `reactivo_texto_${n}`),
   ];
   yield BOM + lineaCsv(columnas);
+  if (ctx.db.engine === 'postgres') {
+    // One COPY instead of two queries a page; each chunk leaves as bytes (see csvDetalle).
+    for await (const lote of repoQuiz.respondientesPorCopia(ctx.db.pool!, id, LOTE_CSV)) {
+      const texto = lote.map((r) => {
+        const f = filaReporte4(textos, r.persona, r.digitos);
+        return lineaCsv(columnas.map((c) => f[c]));
+      });
+      yield Buffer.from(texto.join(''));
+    }
+    return;
+  }
   let despues = 0;
   for (;;) {
     const personas = await repoQuiz.respondientes(k, id, { limit: LOTE_CSV, despuesDe: despues });

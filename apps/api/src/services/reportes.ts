@@ -143,22 +143,29 @@ export async function filasReporte4(
     if (!porPersona.has(id)) porPersona.set(id, new Map());
     porPersona.get(id)!.set(d.numero, d.digito);
   }
-  return personas.map((p) => {
-    const fila: FilaReporte4 = {
-      nombre: p.nombre ?? '',
-      recibida: siNo(Boolean(p.recibida)),
-      telefono: p.telefono,
-      fecha_envio: p.fecha_envio ?? '',
-      hora_envio: p.hora_envio ?? '',
-    };
-    const suyas = porPersona.get(Number(p.id_detalle));
-    for (const n of textos.numeros) {
-      const digito = suyas?.get(n);
-      fila[`reactivo_texto_${n}`] =
-        digito === undefined ? '' : (textos.texto.get(`${n}:${digito}`) ?? String(digito));
-    }
-    return fila;
-  });
+  return personas.map((p) => filaReporte4(textos, p, porPersona.get(Number(p.id_detalle))));
+}
+
+/** One reporte4 row: a respondent and the text of the answer they gave to each question
+ * (`suyas`: question number → digit pressed). */
+export function filaReporte4(
+  textos: Awaited<ReturnType<typeof textosCuestionario>>,
+  p: Awaited<ReturnType<typeof repoQuiz.respondientes>>[number],
+  suyas: ReadonlyMap<number, number> | undefined,
+): FilaReporte4 {
+  const fila: FilaReporte4 = {
+    nombre: p.nombre ?? '',
+    recibida: siNo(Boolean(p.recibida)),
+    telefono: p.telefono,
+    fecha_envio: p.fecha_envio ?? '',
+    hora_envio: p.hora_envio ?? '',
+  };
+  for (const n of textos.numeros) {
+    const digito = suyas?.get(n);
+    fila[`reactivo_texto_${n}`] =
+      digito === undefined ? '' : (textos.texto.get(`${n}:${digito}`) ?? String(digito));
+  }
+  return fila;
 }
 
 /** GET /reportes/reporte4/{id}/ ('Reporte 2'): a page of respondents and the total. */
