@@ -82,8 +82,6 @@ async function escritorSqlite(
   // checkpoint instead of every 4 MB of WAL); the previous value comes back when the job ends.
   const checkpointAnterior = s.pragma('wal_autocheckpoint', { simple: true }) as number;
   s.pragma(`wal_autocheckpoint = ${CHECKPOINT_SQLITE_PAGINAS}`);
-  // With the thread, the writer's own checkpoint stays as the bound on the WAL and finds little left.
-  const checkpoints = checkpointsEnHilo && !s.memory ? iniciarCheckpoints(s.name) : undefined;
   const insertar = s.prepare(
     'INSERT INTO telefonos (telefono, nombre, id_estado, creado) VALUES (?, ?, ?, ?) ON CONFLICT(telefono) DO NOTHING',
   );
@@ -146,6 +144,8 @@ async function escritorSqlite(
       if (llaves) s.pragma('foreign_keys = ON');
     }
   };
+  // With the thread, the writer's own checkpoint stays as the bound on the WAL and finds little left.
+  const checkpoints = checkpointsEnHilo && !s.memory ? iniciarCheckpoints(s.name) : undefined;
   return {
     // Kysely's connection lock keeps its own (async) transactions out while the batch runs.
     escribir: (filas, progreso) =>
