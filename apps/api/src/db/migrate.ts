@@ -4,6 +4,7 @@ import * as inicial from './migrations/0001-inicial.ts';
 import * as despacho from './migrations/0003-despacho.ts';
 import * as detallePorEjercicio from './migrations/0002-detalle-por-ejercicio.ts';
 import * as enlacesSinRowid from './migrations/0004-enlaces-sin-rowid.ts';
+import * as importacionAvance from './migrations/0005-importacion-avance.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -12,6 +13,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0002-detalle-por-ejercicio': detallePorEjercicio,
   '0003-despacho': despacho,
   '0004-enlaces-sin-rowid': enlacesSinRowid,
+  '0005-importacion-avance': importacionAvance,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

@@ -169,6 +169,8 @@ export interface ImportacionesTable {
   creado_por: number | null;
   creado: number;
   terminado: number | null;
+  /** When the job last wrote a batch (epoch ms). */
+  actualizado: number | null;
 }
 
 /** auditoria: who did what and when. */

@@ -22,3 +22,17 @@ export const leerImportacion = (k: K, id: number) =>
 /** Changes a job. */
 export const actualizarImportacion = (k: K, id: number, c: Updateable<ImportacionesTable>) =>
   k.updateTable('importaciones').set(c).where('id_importacion', '=', id).execute();
+
+/** Marks job `id` 'fallida' with `mensaje` if it is still 'en_proceso' and wrote nothing since
+ * `antesDe` (epoch ms); true when it did. The condition is checked by the UPDATE itself, so a job
+ * another process is still running (and just advanced) is left alone. */
+export async function marcarSinAvance(k: K, id: number, antesDe: number, mensaje: string) {
+  const r = await k
+    .updateTable('importaciones')
+    .set({ estatus: 'fallida', mensaje, terminado: Date.now() })
+    .where('id_importacion', '=', id)
+    .where('estatus', '=', 'en_proceso')
+    .where((eb) => eb(eb.fn.coalesce('actualizado', 'creado'), '<', antesDe))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}

@@ -89,7 +89,7 @@ async function escritorSqlite(
     'INSERT INTO telefono_categoria (id_telefono, id_categoria) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );
   const avanzar = s.prepare(
-    'UPDATE importaciones SET procesadas = ?, insertadas = ?, duplicadas = ?, con_error = ?, errores = coalesce(?, errores), mensaje = ? WHERE id_importacion = ?',
+    'UPDATE importaciones SET procesadas = ?, insertadas = ?, duplicadas = ?, con_error = ?, errores = coalesce(?, errores), mensaje = ?, actualizado = ? WHERE id_importacion = ?',
   );
   const lote = s.transaction(
     (filas: readonly FilaMasiva[], progreso: (r: ResultadoLote) => ProgresoMasivo) => {
@@ -127,6 +127,7 @@ async function escritorSqlite(
         p.con_error,
         p.errores,
         p.mensaje,
+        Date.now(),
         idImportacion,
       );
       return res;
@@ -271,7 +272,7 @@ async function escritorPostgres(
       const res = { insertadas, duplicadas: filas.length - insertadas };
       const p = progreso(res);
       await client.query(
-        'UPDATE importaciones SET procesadas = $1, insertadas = $2, duplicadas = $3, con_error = $4, errores = coalesce($5, errores), mensaje = $6 WHERE id_importacion = $7',
+        'UPDATE importaciones SET procesadas = $1, insertadas = $2, duplicadas = $3, con_error = $4, errores = coalesce($5, errores), mensaje = $6, actualizado = $7 WHERE id_importacion = $8',
         [
           p.procesadas,
           p.insertadas,
@@ -279,6 +280,7 @@ async function escritorPostgres(
           p.con_error,
           p.errores,
           p.mensaje,
+          Date.now(),
           idImportacion,
         ],
       );

@@ -4,7 +4,11 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { tokenConRol } from '../testing/roles.ts';
-import { CHECKPOINTS_EN_HILO_DESDE_BYTES, LOTE } from '../services/importacion.ts';
+import {
+  CHECKPOINTS_EN_HILO_DESDE_BYTES,
+  IMPORTACION_SIN_AVANCE_MS,
+  LOTE,
+} from '../services/importacion.ts';
 
 /** Uploads a file as multipart (field `file`) plus extra fields. */
 async function subir(
@@ -244,6 +248,37 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
       expect(r.body.mensaje).toMatch(
         /^La importación se interrumpió porque el servidor se reinició/,
       );
+    },
+  );
+
+  it.runIf(motor === 'postgres')(
+    'una importación en proceso sin avance por más del límite se informa como fallida; una que avanza, no',
+    async () => {
+      const k = api.ctx.db.kysely;
+      const hace = (ms: number) => Date.now() - ms;
+      const crear = async (actualizado: number) =>
+        (
+          await k
+            .insertInto('importaciones')
+            .values({
+              archivo: 'otro-proceso.csv',
+              estatus: 'en_proceso',
+              procesadas: 40_000,
+              creado: hace(IMPORTACION_SIN_AVANCE_MS * 3),
+              actualizado,
+            })
+            .returning('id_importacion')
+            .executeTakeFirstOrThrow()
+        ).id_importacion;
+      const parada = await crear(hace(IMPORTACION_SIN_AVANCE_MS + 60_000));
+      const viva = await crear(hace(10_000));
+      const ver = (id: number) =>
+        pedir(api.url, 'GET', `/telefonos/importar/${id}/`, { token: admin });
+      const r1 = await ver(parada);
+      expect(r1.body).toMatchObject({ estatus: 'fallida', procesadas: 40_000 });
+      expect(r1.body.mensaje).toMatch(/^La importación se interrumpió/);
+      const r2 = await ver(viva);
+      expect(r2.body).toMatchObject({ estatus: 'en_proceso', procesadas: 40_000 });
     },
   );
 

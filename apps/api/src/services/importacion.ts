@@ -48,6 +48,9 @@ export type { TipoArchivo } from './importacion-filas.ts';
 export const LOTE = 50_000;
 /** Files from this size on get SQLite's checkpoints in a thread (starting one costs ~0.2 s). */
 export const CHECKPOINTS_EN_HILO_DESDE_BYTES = 4 << 20;
+/** On PostgreSQL, a job that has written no batch for this long is taken as stopped (its api
+ * process died); a batch takes about a second. */
+export const IMPORTACION_SIN_AVANCE_MS = 5 * 60_000;
 /** Rows per batch on PostgreSQL, where a batch runs on its own connection and the others serve. */
 export const LOTE_POSTGRES = 20_000;
 /** Where and what to import. */
@@ -341,15 +344,14 @@ export async function recibirImportacion(
 export async function progreso(ctx: Contexto, id: number): Promise<Importacion> {
   let j = await jobs.leerImportacion(ctx.db.kysely, id);
   if (!j) throw error(404, 'noEncontrada', { entidad: 'Importación' });
-  // On SQLite one api process runs every job: 'en_proceso' without a job here means the process
-  // that ran it stopped. (With PostgreSQL another api process may be running it.)
-  if (j.estatus === 'en_proceso' && ctx.db.engine === 'sqlite' && !enCurso.has(id)) {
-    await jobs.actualizarImportacion(ctx.db.kysely, id, {
-      estatus: 'fallida',
-      mensaje: msg('importacionInterrumpida'),
-      terminado: Date.now(),
-    });
-    j = (await jobs.leerImportacion(ctx.db.kysely, id))!;
+  // A job 'en_proceso' that this process is not running: on SQLite one api process runs every
+  // job, so the process that ran it stopped; on PostgreSQL another api process may be running it,
+  // so it counts as stopped only after IMPORTACION_SIN_AVANCE_MS without writing a batch.
+  if (j.estatus === 'en_proceso' && !enCurso.has(id)) {
+    const antesDe =
+      ctx.db.engine === 'sqlite' ? Number.MAX_SAFE_INTEGER : Date.now() - IMPORTACION_SIN_AVANCE_MS;
+    if (await jobs.marcarSinAvance(ctx.db.kysely, id, antesDe, msg('importacionInterrumpida')))
+      j = (await jobs.leerImportacion(ctx.db.kysely, id))!;
   }
   const estatus = j.estatus === 'terminada' || j.estatus === 'fallida' ? j.estatus : 'en_proceso';
   return {
