@@ -59,3 +59,24 @@ export async function* lineasCopia(pool: pg.Pool, consulta: string): AsyncGenera
     cliente.release(!terminado);
   }
 }
+
+/** The rows of `consulta` read with COPY TO in batches of `tamano`, each line's fields (still
+ * escaped: see deCopia) turned into a row by `convertir`. */
+export async function* lotesCopia<T>(
+  pool: pg.Pool,
+  consulta: string,
+  tamano: number,
+  convertir: (campos: string[]) => T,
+): AsyncGenerator<T[]> {
+  let lote: T[] = [];
+  for await (const lineas of lineasCopia(pool, consulta)) {
+    for (const linea of lineas) {
+      lote.push(convertir(linea.split('\t')));
+      if (lote.length >= tamano) {
+        yield lote;
+        lote = [];
+      }
+    }
+  }
+  if (lote.length > 0) yield lote;
+}

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
 import type pg from 'pg';
-import { deCopia, lineasCopia } from '../db/copia-pg.ts';
+import { deCopia, lotesCopia } from '../db/copia-pg.ts';
 import type { Engine } from '../db/database.ts';
 import type { CambioEjercicio, DB, EjerciciosTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
@@ -261,30 +261,21 @@ export async function* detallePorCopia(
   const consulta = `select ${COLUMNAS_DETALLE.join(', ')} from ejercicio_detalle
     where id_ejercicio = ${id} order by id_detalle`;
   const i = POSICION_DETALLE;
-  let lote: FilaDetalle[] = [];
-  for await (const lineas of lineasCopia(pool, consulta)) {
-    for (const linea of lineas) {
-      const c = linea.split('\t');
-      const duracion = deCopia(c[i.duracion]!);
-      lote.push({
-        id_detalle: Number(c[i.id_detalle]),
-        telefono: deCopia(c[i.telefono]!)!,
-        nombre: deCopia(c[i.nombre]!),
-        estatus: deCopia(c[i.estatus]!)!,
-        intentos: Number(c[i.intentos]),
-        fecha_envio: deCopia(c[i.fecha_envio]!),
-        hora_envio: deCopia(c[i.hora_envio]!),
-        recibida: Number(c[i.recibida]),
-        motivo: deCopia(c[i.motivo]!),
-        duracion: duracion === null ? null : Number(duracion),
-      });
-      if (lote.length >= tamano) {
-        yield lote;
-        lote = [];
-      }
-    }
-  }
-  if (lote.length > 0) yield lote;
+  yield* lotesCopia(pool, consulta, tamano, (c): FilaDetalle => {
+    const duracion = deCopia(c[i.duracion]!);
+    return {
+      id_detalle: Number(c[i.id_detalle]),
+      telefono: deCopia(c[i.telefono]!)!,
+      nombre: deCopia(c[i.nombre]!),
+      estatus: deCopia(c[i.estatus]!)!,
+      intentos: Number(c[i.intentos]),
+      fecha_envio: deCopia(c[i.fecha_envio]!),
+      hora_envio: deCopia(c[i.hora_envio]!),
+      recibida: Number(c[i.recibida]),
+      motivo: deCopia(c[i.motivo]!),
+      duracion: duracion === null ? null : Number(duracion),
+    };
+  });
 }
 
 /** SQL of the SQLite streaming read (better-sqlite3 `.iterate()`): the same columns, one exercise. */

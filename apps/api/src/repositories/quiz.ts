@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { deCopia, lineasCopia } from '../db/copia-pg.ts';
+import { deCopia, lotesCopia } from '../db/copia-pg.ts';
 import type { Consultor } from './ejercicios.ts';
 
 // Every query of questionnaires (cuestionarios, preguntas, respuestas) and of the digits
@@ -192,32 +192,20 @@ export async function* respondientesPorCopia(
     where d.id_ejercicio = ${id}
     group by d.id_detalle
     order by d.id_detalle`;
-  let lote: RespondienteConDigitos[] = [];
-  for await (const lineas of lineasCopia(pool, consulta)) {
-    for (const linea of lineas) {
-      const c = linea.split('\t');
-      const id_detalle = Number(c[0]);
-      lote.push({
-        persona: {
-          id_detalle,
-          telefono: deCopia(c[1]!)!,
-          nombre: deCopia(c[2]!),
-          recibida: Number(c[3]),
-          fecha_envio: deCopia(c[4]!),
-          hora_envio: deCopia(c[5]!),
-        },
-        digitos: new Map(
-          c[6]!.split(',').map((par) => {
-            const [numero, digito] = par.split(':');
-            return [Number(numero), Number(digito)] as const;
-          }),
-        ),
-      });
-      if (lote.length >= tamano) {
-        yield lote;
-        lote = [];
-      }
-    }
-  }
-  if (lote.length > 0) yield lote;
+  yield* lotesCopia(pool, consulta, tamano, (c): RespondienteConDigitos => ({
+    persona: {
+      id_detalle: Number(c[0]),
+      telefono: deCopia(c[1]!)!,
+      nombre: deCopia(c[2]!),
+      recibida: Number(c[3]),
+      fecha_envio: deCopia(c[4]!),
+      hora_envio: deCopia(c[5]!),
+    },
+    digitos: new Map(
+      c[6]!.split(',').map((par) => {
+        const [numero, digito] = par.split(':');
+        return [Number(numero), Number(digito)] as const;
+      }),
+    ),
+  }));
 }
