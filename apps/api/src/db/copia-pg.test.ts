@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crearBasePostgres } from '../testing/entorno.ts';
-import { aCopia, deCopia, lineasCopia } from './copia-pg.ts';
+import { aCopia, deCopia, enteroCopia, lineasCopia } from './copia-pg.ts';
 
 const RAROS = [
   'simple',
@@ -16,6 +16,10 @@ const RAROS = [
 describe('formato de texto de COPY', () => {
   it.each(RAROS)('%j ida y vuelta', (v) => {
     expect(deCopia(aCopia(v))).toBe(v);
+  });
+  it('un entero para la consulta COPY se acepta; otra cosa, no', () => {
+    expect(enteroCopia(42)).toBe('42');
+    for (const v of [1.5, NaN, Infinity, 2 ** 60]) expect(() => enteroCopia(v)).toThrow();
   });
   it('\\N es nulo, y un número se escribe tal cual', () => {
     expect(aCopia(null)).toBe('\\N');

@@ -33,6 +33,12 @@ export function deCopia(campo: string): string | null {
   return campo.replace(/\\(.)/g, (_, c: string) => ESCAPES[c] ?? c);
 }
 
+/** An integer written into a COPY query (COPY takes no bound parameters); anything else throws. */
+export function enteroCopia(v: number): string {
+  if (!Number.isSafeInteger(v)) throw new Error(`entero inválido en una consulta COPY: ${v}`);
+  return String(v);
+}
+
 /**
  * Streams `COPY (consulta) TO STDOUT` on a connection of `pool`, yielding the lines received so far
  * (fields still escaped) each time data arrives. Reading pauses while the caller does not ask for

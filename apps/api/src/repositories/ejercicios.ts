@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
 import type pg from 'pg';
-import { deCopia, lotesCopia } from '../db/copia-pg.ts';
+import { deCopia, enteroCopia, lotesCopia } from '../db/copia-pg.ts';
 import type { Engine } from '../db/database.ts';
 import type { CambioEjercicio, DB, EjerciciosTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
@@ -256,10 +256,8 @@ export async function* detallePorCopia(
   id: number,
   tamano: number,
 ): AsyncGenerator<FilaDetalle[]> {
-  if (!Number.isSafeInteger(id)) throw new Error(`id de ejercicio inválido: ${id}`);
-  // COPY takes no parameters: the id is an integer checked above.
   const consulta = `select ${COLUMNAS_DETALLE.join(', ')} from ejercicio_detalle
-    where id_ejercicio = ${id} order by id_detalle`;
+    where id_ejercicio = ${enteroCopia(id)} order by id_detalle`;
   const i = POSICION_DETALLE;
   yield* lotesCopia(pool, consulta, tamano, (c): FilaDetalle => {
     const duracion = deCopia(c[i.duracion]!);

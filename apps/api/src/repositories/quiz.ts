@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { deCopia, lotesCopia } from '../db/copia-pg.ts';
+import { deCopia, enteroCopia, lotesCopia } from '../db/copia-pg.ts';
 import type { Consultor } from './ejercicios.ts';
 
 // Every query of questionnaires (cuestionarios, preguntas, respuestas) and of the digits
@@ -184,12 +184,10 @@ export async function* respondientesPorCopia(
   id: number,
   tamano: number,
 ): AsyncGenerator<RespondienteConDigitos[]> {
-  if (!Number.isSafeInteger(id)) throw new Error(`id de ejercicio inválido: ${id}`);
-  // COPY takes no parameters: the id is an integer checked above.
   const consulta = `select d.id_detalle, d.telefono, d.nombre, d.recibida, d.fecha_envio, d.hora_envio,
       string_agg(qr.numero || ':' || qr.digito, ',' order by qr.numero)
     from ejercicio_detalle d join quiz_respuestas qr on qr.id_detalle = d.id_detalle
-    where d.id_ejercicio = ${id}
+    where d.id_ejercicio = ${enteroCopia(id)}
     group by d.id_detalle
     order by d.id_detalle`;
   yield* lotesCopia(pool, consulta, tamano, (c): RespondienteConDigitos => ({
