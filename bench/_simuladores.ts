@@ -12,7 +12,9 @@ const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** A running simulators process. */
 export interface Simuladores {
   puertos: { smpp: number; android: number; whatsapp: number; control: number };
-  info(sim: string): Promise<{ recibidos: number; primero: number | null; ultimo: number | null }>;
+  info(
+    sim: string,
+  ): Promise<{ recibidos: number; partes: number; primero: number | null; ultimo: number | null }>;
   registro(sim: string): Promise<number[]>;
   vaciar(sim: string): Promise<void>;
   cerrar(): Promise<void>;

@@ -11,6 +11,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
 import { ahora } from '../apps/api/src/db/database.ts';
+import { clavesPbx, crearAppPbx } from '../apps/pbx/src/app.ts';
+import { cargarConfigPbx, type ConfigPbx } from '../apps/pbx/src/config.ts';
 
 /** Repository root. */
 export const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -214,4 +216,30 @@ export async function capturar(page: Page, nombre: string) {
 /** Stores a token in the page's local storage, as the app does after signing in. */
 export async function ponerToken(page: Page, token: string) {
   await page.evaluate(`localStorage.setItem('token', ${JSON.stringify(token)})`);
+}
+
+/** A running telephony agent beside a test api: its URL and folders. */
+export interface PbxDePrueba {
+  url: string;
+  config: ConfigPbx;
+  cerrar: () => Promise<void>;
+}
+
+/**
+ * Starts the telephony agent (apps/pbx) in-process on a random loopback port, with its folders
+ * under the api's DATA_DIR, the api's public key, CORS for the web app's origin (the api's) and
+ * no AMI; then points the api's GET /config/ at it.
+ */
+export async function levantarPbx(api: ApiDePrueba): Promise<PbxDePrueba> {
+  const config: ConfigPbx = {
+    ...cargarConfigPbx({ DATA_DIR: api.config.dataDir, LOG_LEVEL: 'silent' }),
+    origenes: [api.url],
+  };
+  const app = await crearAppPbx(config, await clavesPbx(config));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const a = app.server.address();
+  const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  (api.ctx.config.pbx as { base: string }).base = url;
+  let cierre: Promise<void> | undefined;
+  return { url, config, cerrar: () => (cierre ??= app.close()) };
 }

@@ -17,6 +17,23 @@ if (fs.existsSync(path.join(raiz, 'apps/web/package.json')) && !fs.existsSync(pa
 const env = { ...process.env, WEB_DIST: process.env.WEB_DIST ?? webDist, TZ: process.env.TZ ?? 'America/Mexico_City' };
 const tsx = path.join(raiz, 'node_modules/.bin/tsx');
 
+/** A Spanish demo audio for a first call exercise: DATA_DIR/demo/aviso-demo.gsm, spoken by
+ * espeak-ng and converted by sox when both are installed (else a Debian core prompt, else none). */
+function demoAudio() {
+  const dir = path.join(path.resolve(env.DATA_DIR ?? './data'), 'demo');
+  const gsm = path.join(dir, 'aviso-demo.gsm');
+  if (fs.existsSync(gsm)) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const wav = path.join(dir, 'aviso-demo.wav');
+  const texto = 'Este es un simulacro. Diríjase con calma al punto de reunión más cercano.';
+  const voz = spawnSync('espeak-ng', ['-v', 'es-419', '-w', wav, texto]);
+  const sox = voz.status === 0 && spawnSync('sox', [wav, '-r', '8000', '-c', '1', gsm]);
+  fs.rmSync(wav, { force: true });
+  const prompt = '/usr/share/asterisk/sounds/es_MX_f_Allison/vm-goodbye.gsm';
+  if (!(sox && sox.status === 0) && fs.existsSync(prompt)) fs.copyFileSync(prompt, gsm);
+  if (fs.existsSync(gsm)) console.log(`Audio de demostración para un ejercicio de llamada: ${gsm}`);
+}
+
 // Gateway simulators on loopback (SMPP SMSC, Android SMS gateway, WhatsApp Cloud API) and the demo
 // devices pointing at them (seeded by the api with SIM_DEMO=1), with credentials made up for this
 // run. SIMULADORES=0 leaves them out (real gateways only).
@@ -33,14 +50,32 @@ if (process.env.SIMULADORES !== '0') {
     SIM_WA_APP_SECRET: env.SIM_WA_APP_SECRET ?? aleatorio(),
     SIM_WA_VERIFY_TOKEN: env.SIM_WA_VERIFY_TOKEN ?? aleatorio(),
     SIM_WA_WEBHOOK: env.SIM_WA_WEBHOOK ?? `http://127.0.0.1:${env.PORT ?? 8080}/webhooks/whatsapp/`,
+    SIM_AMI_USUARIO: env.SIM_AMI_USUARIO ?? 'pregon',
+    SIM_AMI_SECRETO: env.SIM_AMI_SECRETO ?? aleatorio(),
+    // Busy and unanswered demo callees are called again after 30 s instead of 10 minutes.
+    DESPACHO_LLAMADA_ESPERA_MS: env.DESPACHO_LLAMADA_ESPERA_MS ?? '30000',
   });
+  // The telephony agent reloads the AMI simulator's dialplan, as it would a real Asterisk's.
+  Object.assign(env, {
+    PBX_AMI_URL: env.PBX_AMI_URL ?? `ami://127.0.0.1:${env.SIM_AMI_PORT ?? 5038}`,
+    PBX_AMI_USUARIO: env.PBX_AMI_USUARIO ?? env.SIM_AMI_USUARIO,
+    PBX_AMI_SECRETO: env.PBX_AMI_SECRETO ?? env.SIM_AMI_SECRETO,
+  });
+  demoAudio();
   const sims = spawn(tsx, [path.join(raiz, 'simulators/src/main.ts')], { cwd: raiz, env, stdio: ['ignore', 'ignore', 'inherit'] });
   hijos.push(sims);
   console.log(
     `Simuladores en 127.0.0.1: SMPP :${env.SIM_SMPP_PORT ?? 2775}, Android :${env.SIM_ANDROID_PORT ?? 8081}, ` +
-      `WhatsApp :${env.SIM_WHATSAPP_PORT ?? 8082} (control :${env.SIM_CONTROL_PORT ?? 8083})`,
+      `WhatsApp :${env.SIM_WHATSAPP_PORT ?? 8082}, Asterisk AMI :${env.SIM_AMI_PORT ?? 5038} (control :${env.SIM_CONTROL_PORT ?? 8083})`,
   );
 }
+// The telephony agent (apps/pbx) on loopback, its folders under DATA_DIR/pbx (sounds, dialplan
+// include files, trunks). A real Asterisk host runs only the agent (`npm run pbx`).
+// The api asks the agent whether a call's audio is there before starting it (PBX_BASE set).
+env.PBX_BASE = env.PBX_BASE ?? `http://127.0.0.1:${env.PBX_PORT ?? 8090}`;
+const pbx = spawn(tsx, [path.join(raiz, 'apps/pbx/src/main.ts')], { cwd: raiz, env, stdio: 'inherit' });
+hijos.push(pbx);
+console.log(`Agente de telefonía en 127.0.0.1:${env.PBX_PORT ?? 8090}`);
 const api = spawn(tsx, [path.join(raiz, 'apps/api/src/main.ts')], { cwd: raiz, env, stdio: 'inherit' });
 hijos.push(api);
 for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => hijos.forEach((h) => h.kill(s)));

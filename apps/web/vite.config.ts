@@ -19,6 +19,7 @@ const rutasApi = [
   '/estados',
   '/categorias',
   '/call',
+  '/config/',
   '/health',
   '/docs',
 ];

@@ -36,6 +36,8 @@ export interface MensajeRecibido {
   t: number;
   /** Which client connection sent it (SMPP: the session's remote port). */
   origen?: string;
+  /** SMPP: how many submit_sm carried it (a concatenated text is recorded once, when complete). */
+  partes?: number;
 }
 
 /** Numbers a simulator accepts: optional '+', 8 to 15 digits. */

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import Fastify from 'fastify';
+import { SimuladorAmi } from './ami.ts';
 import { SimuladorAndroid } from './android.ts';
 import type { Comportamiento } from './comun.ts';
 import { SimuladorSmpp } from './smpp.ts';
@@ -8,9 +10,15 @@ import { SimuladorWhatsapp } from './whatsapp.ts';
 //   SMPP SMSC        SIM_SMPP_PORT      (2775)  system_id/password SIM_SMPP_USUARIO/SIM_SMPP_PASSWORD
 //   Android gateway  SIM_ANDROID_PORT   (8081)  basic auth SIM_ANDROID_USUARIO/SIM_ANDROID_PASSWORD
 //   WhatsApp API     SIM_WHATSAPP_PORT  (8082)  token SIM_WA_TOKEN, phone number id SIM_WA_PHONE_ID,
-//                                               app secret SIM_WA_APP_SECRET, webhooks to SIM_WA_WEBHOOK
+//                                               app secret SIM_WA_APP_SECRET, webhooks to SIM_WA_WEBHOOK,
+//                                               templates of SIM_WA_WABA_ID; free text to everyone
+//                                               unless SIM_WA_VENTANA=0 (then the 24-hour rule holds)
+//   Asterisk AMI     SIM_AMI_PORT       (5038)  user SIM_AMI_USUARIO/SIM_AMI_SECRETO; runs the PBX agent's
+//                                               files (SIM_AMI_DIALPLAN_DIR, SIM_AMI_SONIDOS_DIR: default
+//                                               $DATA_DIR/pbx/dialplan and /sonidos), SIM_AMI_VELOCIDAD (1)
 //   control          SIM_CONTROL_PORT   (8083)  GET /{smpp|android|whatsapp}/ → behaviour and count;
-//                                               POST /{…}/ {caido, latenciaMs, tasaFallo, retrasoReciboMs}
+//                                               POST /{…}/ {caido, latenciaMs, tasaFallo, retrasoReciboMs};
+//                                               GET /ami/ → live calls; POST /ami/ {caido, velocidad}
 // Port 0 picks a free port. Prints one JSON line with the ports once listening.
 
 const env = process.env;
@@ -44,10 +52,34 @@ const whatsapp = new SimuladorWhatsapp({
   phoneNumberId: env.SIM_WA_PHONE_ID ?? '100000000000001',
   appSecret: env.SIM_WA_APP_SECRET ?? 'pregon-demo-secreto',
   webhookUrl: env.SIM_WA_WEBHOOK ?? 'http://127.0.0.1:8080/webhooks/whatsapp/',
+  wabaId: env.SIM_WA_WABA_ID ?? '100000000000002',
+  ventanaAbierta: env.SIM_WA_VENTANA !== '0',
 });
 const sims = { smpp, android, whatsapp };
+const pbx = path.join(path.resolve(env.DATA_DIR ?? './data'), 'pbx');
+const ami = new SimuladorAmi({
+  host,
+  port: puerto(env.SIM_AMI_PORT, 5038),
+  usuario: env.SIM_AMI_USUARIO ?? 'pregon',
+  secreto: env.SIM_AMI_SECRETO ?? 'pregon',
+  dirDialplan: env.SIM_AMI_DIALPLAN_DIR ?? path.join(pbx, 'dialplan'),
+  dirSonidos: env.SIM_AMI_SONIDOS_DIR ?? path.join(pbx, 'sonidos'),
+  velocidad: Number(env.SIM_AMI_VELOCIDAD ?? 1),
+});
 
 const control = Fastify({ logger: false });
+control.get('/ami/', async () => ({
+  caido: ami.caido,
+  velocidad: ami.velocidad,
+  llamadas: ami.registro.length,
+  vivas: ami.vivasAhora,
+  maxVivas: ami.maxVivas,
+}));
+control.post('/ami/', async (req) => {
+  const b = (req.body ?? {}) as { caido?: boolean; velocidad?: number };
+  ami.ajustar({ caido: b.caido, velocidad: b.velocidad });
+  return { caido: ami.caido, velocidad: ami.velocidad };
+});
 control.get('/:sim/', async (req, reply) => {
   const s = sims[(req.params as { sim: keyof typeof sims }).sim];
   if (!s) return reply.code(404).send({ message: 'simulador desconocido' });
@@ -55,6 +87,8 @@ control.get('/:sim/', async (req, reply) => {
   return {
     ...s.comportamiento,
     recibidos: r.length,
+    /** SMPP: submits accepted (a concatenated text counts one per part). */
+    partes: s instanceof SimuladorSmpp ? s.partesAceptadas : r.length,
     primero: r[0]?.t ?? null,
     ultimo: r.at(-1)?.t ?? null,
   };
@@ -73,6 +107,7 @@ control.post('/:sim/', async (req, reply) => {
 control.post('/:sim/vaciar/', async (req) => {
   const s = sims[(req.params as { sim: keyof typeof sims }).sim];
   s?.registro.splice(0);
+  if (s instanceof SimuladorSmpp) s.partesAceptadas = 0;
   return { ok: true };
 });
 
@@ -80,6 +115,7 @@ const puertos = {
   smpp: await smpp.iniciar(),
   android: await android.iniciar(),
   whatsapp: await whatsapp.iniciar(),
+  ami: await ami.iniciar(),
   control: 0,
 };
 await control.listen({ port: puerto(env.SIM_CONTROL_PORT, 8083), host });
@@ -92,6 +128,7 @@ const cerrar = async () => {
     smpp.detener(),
     android.detener(),
     whatsapp.detener(),
+    ami.detener(),
     control.close(),
   ]);
   process.exit(0);

@@ -131,6 +131,7 @@ describe('simulador de WhatsApp Cloud API', () => {
       token: 't',
       phoneNumberId: '99',
       appSecret: 's',
+      ventanaAbierta: true,
       retrasoReciboMs: 10,
       webhookUrl: `http://127.0.0.1:${a.port}/w`,
     });

@@ -12,6 +12,12 @@ export interface Config {
   tokenTtlSeconds: number;
   webDist: string | undefined;
   logLevel: string;
+  /** The telephony agent as the web app reaches it (GET /config/): base URL and software name. */
+  pbx: { base: string; software: string };
+  /** Pre-start check of a device's gateway: timeout in ms (COMPROBACION_EQUIPO_MS; 0 skips it). */
+  comprobacionEquipoMs: number;
+  /** Base URL of the PBX agent (PBX_BASE), asked whether a call's audio is there; unset skips it. */
+  pbxBase: string | undefined;
 }
 
 /** Parses a duration such as '8h', '30m', '3600' (seconds) or '2d' into seconds. */
@@ -21,6 +27,14 @@ export function parseDuration(text: string): number {
   const n = Number(m[1]);
   const unit = m[2] || 's';
   return n * { s: 1, m: 60, h: 3600, d: 86400 }[unit as 's' | 'm' | 'h' | 'd'];
+}
+
+/** A whole number ≥ 0 from an environment variable, or a Spanish error naming it. */
+function enteroNoNegativo(texto: string, nombre: string): number {
+  const n = Number(texto);
+  if (!/^\d+$/.test(texto.trim()) || !Number.isSafeInteger(n))
+    throw new Error(`${nombre} inválido: '${texto}'`);
+  return n;
 }
 
 /** Builds the configuration from an environment (process.env by default). */
@@ -40,5 +54,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: parseDuration(env.TOKEN_TTL ?? '8h'),
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? 'info',
+    pbx: {
+      base: (env.PBX_BASE ?? `http://127.0.0.1:${env.PBX_PORT ?? 8090}`).replace(/\/+$/, ''),
+      software: (env.PBX_SOFTWARE ?? 'asterisk').toLowerCase(),
+    },
+    comprobacionEquipoMs: enteroNoNegativo(
+      env.COMPROBACION_EQUIPO_MS ?? '3000',
+      'COMPROBACION_EQUIPO_MS',
+    ),
+    pbxBase: env.PBX_BASE || undefined,
   };
 }

@@ -2,12 +2,14 @@ import { loadConfig } from './config.ts';
 import { buildApp, crearContexto } from './server.ts';
 import { iniciarDespachador } from './dispatcher/index.ts';
 import { sembrarEquiposDemo } from './dispatcher/demo.ts';
+import { sembrarTelefonosDemo } from './services/telefonos-demo.ts';
 
 // Entry point of the api process: configuration from the environment, then listen.
 const config = loadConfig();
 process.env.TZ = config.tz;
 const { ctx, semilla } = await crearContexto(config);
 await sembrarEquiposDemo(ctx.db);
+await sembrarTelefonosDemo(ctx.db);
 const app = await buildApp(ctx);
 if (semilla.passwordGenerada) {
   // Printed once, on the first start only; it is not stored anywhere in clear.

@@ -24,7 +24,9 @@ import { rutasAuth } from './routes/auth.ts';
 import { rutasCatalogos } from './routes/catalogos.ts';
 import { rutasEjercicios } from './routes/ejercicios.ts';
 import { rutasQuiz } from './routes/quiz.ts';
+import { rutasTelefonia } from './routes/telefonia.ts';
 import { rutasReportes } from './routes/reportes.ts';
+import { rutasTableros } from './routes/tableros.ts';
 import { rutasTelefonos } from './routes/telefonos.ts';
 import { rutasUsuarios } from './routes/usuarios.ts';
 import { rutasEquipos } from './routes/equipos.ts';
@@ -37,7 +39,7 @@ export async function crearContexto(config: Config): Promise<{ ctx: Contexto; se
   await migrate(db);
   const semilla = await seed(db, { adminUser: config.adminUser, adminPassword: config.adminPassword });
   const claves = await cargarClaves(config.dataDir);
-  return { ctx: { config, db, claves, limitador: new LimitadorIngreso(), eventos: new EventEmitter() }, semilla };
+  return { ctx: { config, db, claves, limitador: new LimitadorIngreso(db.kysely), eventos: new EventEmitter() }, semilla };
 }
 
 /** Builds the HTTP server with every route of the contract; does not listen. */
@@ -81,7 +83,9 @@ export async function buildApp(
   rutasCatalogos(app, ctx);
   rutasEjercicios(app, ctx);
   rutasQuiz(app, ctx);
+  rutasTelefonia(app, ctx);
   rutasReportes(app, ctx);
+  await rutasTableros(app, ctx);
   rutasTelefonos(app, ctx);
   rutasUsuarios(app, ctx);
   rutasEquipos(app, ctx);

@@ -321,4 +321,5 @@ export const COLUMNAS_EXPORTACION = [
   { titulo: MENSAJES.columnaSerial, campo: 'serial' },
   { titulo: MENSAJES.columnaTipoEjercicio, campo: 'tipo_ejercicio' },
   { titulo: MENSAJES.columnaUrl, campo: 'url' },
+  { titulo: MENSAJES.columnaEstatus, campo: 'estatus' },
 ] as const;

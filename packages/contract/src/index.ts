@@ -11,3 +11,5 @@ export * from './rules/exercise-form.ts';
 export * from './rules/route-guard.ts';
 export * from './rules/phone.ts';
 export * from './rules/session.ts';
+export * from './rules/sms.ts';
+export * from './rules/whatsapp.ts';

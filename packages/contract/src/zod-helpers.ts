@@ -31,3 +31,12 @@ export function textoSchema(campo: string, { min = 0, max }: { min?: number; max
     ? base.refine((s) => s.trim().length >= min, msg('campoObligatorio', { campo }))
     : base;
 }
+
+/** An optional field the SPEC's web client sends as '' (or null) when it does not apply to the
+ * form's type (issue 15): blank is taken as absent, anything else must pass `schema`. */
+export function vacioComoAusente<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+    schema,
+  );
+}

@@ -5,6 +5,8 @@ import * as despacho from './migrations/0003-despacho.ts';
 import * as detallePorEjercicio from './migrations/0002-detalle-por-ejercicio.ts';
 import * as enlacesSinRowid from './migrations/0004-enlaces-sin-rowid.ts';
 import * as importacionAvance from './migrations/0005-importacion-avance.ts';
+import * as llamadas from './migrations/0006-llamadas.ts';
+import * as ingresoFallos from './migrations/0007-ingreso-fallos.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -14,6 +16,8 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0003-despacho': despacho,
   '0004-enlaces-sin-rowid': enlacesSinRowid,
   '0005-importacion-avance': importacionAvance,
+  '0006-llamadas': llamadas,
+  '0007-ingreso-fallos': ingresoFallos,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

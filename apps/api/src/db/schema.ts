@@ -92,6 +92,8 @@ export interface EjerciciosTable {
   completado: Generated<number>;
   en_proceso: Generated<number>;
   en_pausa: Generated<number>;
+  /** 1 when an operator stopped it (completado is 1 too); 0 when it finished or is running. */
+  detenido: Generated<number>;
   motivo_pausa: string | null;
   creado_por: number | null;
   creado: number;
@@ -116,6 +118,9 @@ export interface EjercicioDetalleTable {
   id_gateway: string | null;
   motivo: string | null;
   duracion: number | null;
+  /** Calls: seconds the phone rang, and the hangup cause (Q.850). */
+  timbrado: number | null;
+  causa: number | null;
   lease_hasta: number | null;
   siguiente_intento: number | null;
   actualizado: number | null;
@@ -203,6 +208,16 @@ export interface DB {
   quiz_respuestas: QuizRespuestasTable;
   importaciones: ImportacionesTable;
   auditoria: AuditoriaTable;
+  ingreso_fallos: IngresoFallosTable;
+}
+
+/** ingreso_fallos: failed sign-ins per throttling key; bloqueado_hasta is when the key may try again. */
+export interface IngresoFallosTable {
+  clave: string;
+  usuario: string | null;
+  fallos: number;
+  ultimo: number;
+  bloqueado_hasta: Generated<number>;
 }
 
 /** A user row as read. */

@@ -1,5 +1,21 @@
 import type { ConfigDespachador } from './config.ts';
 
+/** What a call needs of its exercise (types 2 and 4): the context to run, and for quizzes how
+ * many questions make a recipient 'respondido'. */
+export interface DatosLlamada {
+  id_ejercicio: number;
+  contexto: string;
+  /** Questions of the quiz (0 for a call exercise). */
+  preguntas: number;
+  /** The call's absolute length in seconds (the dialplan's TIMEOUT(absolute)). */
+  segundos: number;
+  /** The device's dial-string template (`PJSIP/{telefono}@{troncal}` by default). */
+  marcado: string | null;
+  /** Instead of a context, an application to run on answer (the device test plays a prompt). */
+  aplicacion?: string;
+  datos?: string;
+}
+
 /** One message to send: the recipient row, the text, and the attempt it is. */
 export interface Envio {
   id_detalle: number;
@@ -9,6 +25,15 @@ export interface Envio {
   intentos: number;
   /** The gateway id already bound to the row (the idempotency key of a retried Android send). */
   id_gateway: string | null;
+  /** Set for calls and quizzes. */
+  llamada?: DatosLlamada;
+}
+
+/** How a call went, beside its outcome: ring and talk seconds and the hangup cause. */
+export interface DetalleLlamada {
+  timbrado?: number;
+  duracion?: number;
+  causa?: number;
 }
 
 /**
@@ -19,13 +44,41 @@ export interface Envio {
  */
 export type ResultadoEnvio =
   | { tipo: 'aceptado'; id_gateway: string; entregado?: boolean }
-  | {
+  | ({
       tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto';
       motivo: string;
       id_gateway?: string;
       /** The device itself is unusable (credentials refused): pause the exercise now, keep the row. */
       pausar?: boolean;
-    };
+    } & DetalleLlamada)
+  | ({
+      /** A call that ended: answered (contestado, respondido for a completed quiz), busy or not
+       * answered (these two are called again per the call retry policy). */
+      tipo: 'llamada';
+      estatus: 'contestado' | 'respondido' | 'ocupado' | 'no_contesto';
+      id_gateway: string;
+      motivo?: string;
+    } & DetalleLlamada);
+
+/** A call whose row is en_curso with nobody following it: the attempt, its exercise's call
+ * data and the quiz questions already answered (stored digits). */
+export interface LlamadaHuerfana {
+  id_detalle: number;
+  intentos: number;
+  /** The gateway id bound to the row (idPrevio, written before dialling). */
+  id_gateway: string | null;
+  llamada: DatosLlamada;
+  respondidas: readonly number[];
+}
+
+/** One digit a quiz recipient pressed (UserEvent PregonDigito). */
+export interface DigitoQuiz {
+  id_ejercicio: number;
+  id_detalle: number;
+  numero: number;
+  digito: number;
+  fecha: number;
+}
 
 /** A delivery receipt (SMPP deliver_sm, Android state, WhatsApp status webhook). */
 export interface Recibo {
@@ -41,6 +94,19 @@ export interface Canal {
   enviar(envio: Envio): Promise<ResultadoEnvio>;
   /** Cancels a queued message at the gateway, where the protocol allows it. */
   cancelar?(id_gateway: string): Promise<void>;
+  /** The gateway id a send will use, when the dispatcher must write it on the row before the
+   * send goes out (calls: a row left in flight without it was never dialled). */
+  idPrevio?(envio: Pick<Envio, 'id_detalle' | 'intentos'>): string;
+  /** Hangs up every live call of a stopped exercise; returns how many. */
+  colgarEjercicio?(id_ejercicio: number): Promise<number>;
+  /** Calls left in flight by a dispatcher that died (or whose lease ended): asks the gateway
+   * which are still live. A live one is followed until it ends (its promise gives the outcome),
+   * one this channel already follows is 'propia', one never dialled (its row not bound to this
+   * attempt's id) is 'no_marcada', one absent from the answer ended unseen. Throws when the
+   * gateway cannot be asked. */
+  reconciliar?(
+    llamadas: readonly LlamadaHuerfana[],
+  ): Promise<Map<number, Promise<ResultadoEnvio> | 'propia' | 'no_marcada'>>;
   /** Closes connections and timers. */
   cerrar(): Promise<void>;
 }
@@ -60,6 +126,8 @@ export interface OpcionesCanal {
   config: ConfigDespachador;
   /** Called for every delivery receipt the gateway reports. */
   alRecibo: (r: Recibo) => void;
+  /** Called for every quiz digit a call reports. */
+  alDigito?: (d: DigitoQuiz) => void;
 }
 
 /** A registered protocol: how to build its channel and whether a resend after a crash is safe. */
@@ -67,6 +135,9 @@ export interface RegistroCanal {
   crear(o: OpcionesCanal): Canal;
   /** True when the gateway takes a client idempotency key: in-flight rows at a crash are resent. */
   idempotente: boolean;
+  /** True when the channel asks the gateway about rows left in flight (Canal.reconciliar)
+   * instead of the generic lease recovery. */
+  reconcilia?: boolean;
 }
 
 const registro = new Map<string, RegistroCanal>();
@@ -76,7 +147,7 @@ export function registrarCanal(protocolo: string, r: RegistroCanal): void {
   registro.set(protocolo, r);
 }
 
-/** The registered channel of a protocol, or undefined (e.g. 'asterisk', run by the pbx issue). */
+/** The registered channel of a protocol, or undefined. */
 export function canalDe(protocolo: string): RegistroCanal | undefined {
   return registro.get(protocolo);
 }
@@ -84,6 +155,11 @@ export function canalDe(protocolo: string): RegistroCanal | undefined {
 /** Protocols whose in-flight rows are resent after a crash. */
 export function protocolosIdempotentes(): string[] {
   return [...registro].filter(([, r]) => r.idempotente).map(([p]) => p);
+}
+
+/** Protocols whose rows left in flight are reconciled by their channel. */
+export function protocolosReconciliables(): string[] {
+  return [...registro].filter(([, r]) => r.reconcilia).map(([p]) => p);
 }
 
 /** Reads a credentials JSON text; an unreadable one yields {} so the adapter reports what is missing. */

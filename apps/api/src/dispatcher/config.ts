@@ -27,6 +27,12 @@ export interface ConfigDespachador {
   ventanaSmpp: number;
   /** Seconds between SMPP enquire_link. */
   enquireLinkS: number;
+  /** Ring time of a call before it counts as not answered (Originate's Timeout), ms. */
+  timbreMs: number;
+  /** More attempts for a busy or unanswered call (ARCHITECTURE 6: 2). */
+  reintentosLlamada: number;
+  /** Wait before calling a busy or unanswered recipient again, ms (10 minutes). */
+  esperaLlamadaMs: number;
   /** Time zone of fecha_envio / hora_envio. */
   tz: string;
 }
@@ -48,6 +54,9 @@ export const CONFIG_DESPACHO_DEFECTO: ConfigDespachador = {
   timeoutEnvioMs: 15_000,
   ventanaSmpp: 100,
   enquireLinkS: 30,
+  timbreMs: 30_000,
+  reintentosLlamada: 2,
+  esperaLlamadaMs: 10 * 60_000,
   tz: 'America/Mexico_City',
 };
 
@@ -65,6 +74,9 @@ const VARIABLES: Record<Exclude<keyof ConfigDespachador, 'tz'>, string> = {
   timeoutEnvioMs: 'DESPACHO_TIMEOUT_MS',
   ventanaSmpp: 'DESPACHO_VENTANA_SMPP',
   enquireLinkS: 'DESPACHO_ENQUIRE_LINK_S',
+  timbreMs: 'DESPACHO_TIMBRE_MS',
+  reintentosLlamada: 'DESPACHO_LLAMADA_REINTENTOS',
+  esperaLlamadaMs: 'DESPACHO_LLAMADA_ESPERA_MS',
 };
 
 /** Builds the configuration from the environment (DESPACHO_* and TZ) over the defaults. */

@@ -1,3 +1,4 @@
+import { MARCADO_DEFECTO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { Db } from '../db/database.ts';
 
@@ -6,7 +7,7 @@ import type { Db } from '../db/database.ts';
 // the random ones start.mjs generated for this run (SIM_* variables), written again each start.
 // Aliases carry the SPEC's keywords (SMS, WHATSAPP) so the create dialog offers them for their type.
 
-/** Creates or updates the three demo devices from the SIM_* environment; no-op without SIM_DEMO=1. */
+/** Creates or updates the five demo devices from the SIM_* environment; no-op without SIM_DEMO=1. */
 export async function sembrarEquiposDemo(
   db: Db,
   env: NodeJS.ProcessEnv = process.env,
@@ -42,18 +43,36 @@ export async function sembrarEquiposDemo(
       credenciales: {
         token: env.SIM_WA_TOKEN ?? '',
         phone_number_id: env.SIM_WA_PHONE_ID ?? '100000000000001',
+        waba_id: env.SIM_WA_WABA_ID ?? '100000000000002',
         app_secret: env.SIM_WA_APP_SECRET ?? '',
         verify_token: env.SIM_WA_VERIFY_TOKEN ?? '',
       },
     },
+    // Calls and quizzes: the AMI simulator runs the dialplan the PBX agent wrote. A call holds
+    // a port for its whole length, so these have more ports than the message gateways.
+    ...(['LLAMADAS', 'CUESTIONARIO'] as const).map((tipo) => ({
+      alias: `${tipo} (simulador Asterisk)`,
+      serial: `SIM-AMI-${tipo}`,
+      protocolo: 'asterisk',
+      url: `ami://${host}:${env.SIM_AMI_PORT ?? 5038}`,
+      credenciales: {
+        usuario: env.SIM_AMI_USUARIO ?? 'pregon',
+        secreto: env.SIM_AMI_SECRETO ?? '',
+        troncal: 'demo',
+      },
+      puertos: 10,
+      tasa: 2,
+      marcado: MARCADO_DEFECTO,
+    })),
   ];
   for (const e of equipos) {
     const fila = {
       alias: e.alias,
       url: e.url,
       protocolo: e.protocolo,
-      puertos: 4,
-      tasa: 5,
+      puertos: 'puertos' in e ? e.puertos : 4,
+      tasa: 'tasa' in e ? e.tasa : 5,
+      marcado: 'marcado' in e ? e.marcado : null,
       credenciales: JSON.stringify(e.credenciales),
       descripcion: msg('equipoSimulador', { protocolo: e.protocolo.toUpperCase() }),
     };

@@ -32,6 +32,8 @@ describe.each(MOTORES)('despachador (%s)', (motor) => {
     phoneNumberId: '1234567890',
     appSecret: 'secreto-app',
     retrasoReciboMs: 50,
+    // Free text reaches only recipients inside the 24-hour window (templates: whatsapp.test.ts).
+    ventanaAbierta: true,
   });
 
   beforeAll(async () => {

@@ -5,16 +5,22 @@ import {
   canalDe,
   leerCredenciales,
   protocolosIdempotentes,
+  protocolosReconciliables,
   type Canal,
+  type DatosLlamada,
+  type DigitoQuiz,
   type Recibo,
   type ResultadoEnvio,
 } from './canal.ts';
+import { TIPO_CUESTIONARIO, TIPO_LLAMADA } from '@pregon/contract/constants';
+import { contextoLlamada, contextoQuiz, segundosLlamada } from '@pregon/contract/rules/dialplan';
 import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
-import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
+import type { Desenlace, EjercicioActivo, FilaReclamada, LlamadaVencida, Store } from './store.ts';
 import './canal-smpp.ts';
 import './canal-android.ts';
 import './canal-whatsapp.ts';
+import './canal-asterisk.ts';
 
 /** Where the dispatcher writes what it does (errors, pauses); silent by default in tests. */
 export interface Bitacora {
@@ -58,6 +64,33 @@ interface Trabajo {
   senal: Senal;
   marcapasos: Marcapasos;
   canal: Canal;
+  /** Set for calls and quizzes: what the channel needs to place them. */
+  llamada?: DatosLlamada;
+  /** The exercise was stopped while calls were live: their retries become 'cancelado'. */
+  detenido: boolean;
+}
+
+/** The call data of an exercise of type 2 or 4 (context, questions, absolute length). */
+export function datosLlamada(ej: EjercicioActivo): DatosLlamada | undefined {
+  if (ej.id_tipo_ejercicio === TIPO_LLAMADA)
+    return {
+      id_ejercicio: ej.id_ejercicio,
+      contexto: contextoLlamada(ej.id_ejercicio),
+      preguntas: 0,
+      segundos: segundosLlamada(ej.tiempo),
+      marcado: ej.marcado,
+    };
+  if (ej.id_tipo_ejercicio === TIPO_CUESTIONARIO) {
+    const minutos = Number(ej.accion);
+    return {
+      id_ejercicio: ej.id_ejercicio,
+      contexto: contextoQuiz(ej.id_ejercicio),
+      preguntas: ej.preguntas,
+      segundos: Number.isFinite(minutos) && minutos > 0 ? minutos * 60 : 60,
+      marcado: ej.marcado,
+    };
+  }
+  return undefined;
 }
 
 /** The number as gateways take it, E.164 ('+52…' for the stored 10-digit Mexican form); the
@@ -130,11 +163,19 @@ export class Despachador {
    * outcome is written is folded into it (one write instead of two). */
   private porGateway = new Map<string, Desenlace>();
   private recibos: { r: Recibo; hasta: number }[] = [];
+  private digitos: DigitoQuiz[] = [];
   private readonly senal = new Senal();
   private corriendo = false;
   private escritura: Promise<void> = Promise.resolve();
   private temporizadores: NodeJS.Timeout[] = [];
   private bucle: Promise<void> | undefined;
+  private recuperando = false;
+  private anuncios: {
+    id_detalle: number;
+    id_gateway: string;
+    listo: () => void;
+    fallo: (err: unknown) => void;
+  }[] = [];
   private readonly alEvento = (id: number) => {
     this.trabajos.get(id)?.senal.avisar();
     this.senal.avisar();
@@ -202,13 +243,23 @@ export class Despachador {
   private async ciclo(): Promise<void> {
     while (this.corriendo) {
       try {
-        const protocolos = ['smpp', 'android', 'whatsapp'].filter((p) => canalDe(p));
+        const protocolos = ['smpp', 'android', 'whatsapp', 'asterisk'].filter((p) => canalDe(p));
         const activos = await this.store.ejerciciosActivos(protocolos);
         const ids = new Set(activos.map((a) => a.id_ejercicio));
         for (const [id, t] of this.trabajos) {
           if (!ids.has(id)) {
             t.activo = false;
             t.senal.avisar();
+            // A stop (not a pause) hangs up the exercise's live calls.
+            if (
+              t.enVuelo > 0 &&
+              t.canal.colgarEjercicio &&
+              !t.detenido &&
+              (await this.store.detenido(id))
+            ) {
+              t.detenido = true;
+              await t.canal.colgarEjercicio(id);
+            }
           }
         }
         for (const ej of activos) {
@@ -240,6 +291,7 @@ export class Despachador {
       },
       config: this.config,
       alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
+      alDigito: (d) => this.digitos.push(d),
     });
     this.canales.set(ej.id_equipo, { firma, canal });
     return canal;
@@ -255,6 +307,8 @@ export class Despachador {
       avisado: 0,
       senal: new Senal(),
       canal: this.canalPara(ej),
+      llamada: ej.protocolo === 'asterisk' ? datosLlamada(ej) : undefined,
+      detenido: false,
       marcapasos: new Marcapasos(ej.tasa * ej.puertos, (segundo, pedido) =>
         this.store.tomarCupo(
           ej.id_ejercicio,
@@ -306,7 +360,7 @@ export class Despachador {
             t.ej,
             Math.min(this.config.lote, libre),
             ahora,
-            ahora + this.config.leaseMs,
+            ahora + this.leaseDe(t),
           );
           if (cola.length === 0) {
             if (t.enVuelo > 0) {
@@ -353,9 +407,25 @@ export class Despachador {
     }
   }
 
+  /** How long a claimed row stays leased: a message's send, or a whole call (ring, its absolute
+   * length and a margin), so no sweep calls a live call uncertain. */
+  private leaseDe(t: Trabajo): number {
+    if (!t.llamada) return this.config.leaseMs;
+    return this.config.timbreMs + t.llamada.segundos * 1000 + this.config.leaseMs;
+  }
+
   private async enviarUno(t: Trabajo, fila: FilaReclamada): Promise<void> {
     let res: ResultadoEnvio;
     const numero = numeroGateway(fila.telefono);
+    // Calls: the row is bound to the attempt's id before dialling, so after a crash a row
+    // without it is known never to have been dialled.
+    const previo = numero.ok ? t.canal.idPrevio?.(fila) : undefined;
+    if (previo)
+      try {
+        await this.anunciar(fila.id_detalle, previo);
+      } catch (err) {
+        return this.anotar(t, fila, { tipo: 'reintentar', motivo: String(err) });
+      }
     try {
       res = !numero.ok
         ? { tipo: 'invalido', motivo: numero.motivo }
@@ -365,10 +435,34 @@ export class Despachador {
             texto: t.ej.accion,
             intentos: fila.intentos,
             id_gateway: fila.id_gateway,
+            ...(t.llamada ? { llamada: t.llamada } : {}),
           });
     } catch (err) {
       res = { tipo: 'incierto', motivo: String(err) };
     }
+    await this.anotar(t, fila, res);
+  }
+
+  /** Writes a row's gateway id before its send; the rows asked for in the same tick go in one
+   * transaction. */
+  private anunciar(id_detalle: number, id_gateway: string): Promise<void> {
+    return new Promise((listo, fallo) => {
+      this.anuncios.push({ id_detalle, id_gateway, listo, fallo });
+      if (this.anuncios.length > 1) return;
+      setImmediate(() => {
+        const as = this.anuncios;
+        this.anuncios = [];
+        this.store.anunciar(as, Date.now()).then(
+          () => as.forEach((a) => a.listo()),
+          (err: unknown) => as.forEach((a) => a.fallo(err)),
+        );
+      });
+    });
+  }
+
+  /** Buffers the outcome of one attempt for the next write; `t` is the exercise's worker (absent
+   * for a call followed again after a crash, which no worker placed). */
+  private async anotar(t: Trabajo | undefined, fila: FilaReclamada, res: ResultadoEnvio) {
     const ahora = Date.now();
     const { fecha, hora } = fechaHora(ahora, this.config.tz);
     const d: Desenlace = {
@@ -380,13 +474,15 @@ export class Despachador {
       hora_envio: hora,
       siguiente_intento: null,
       recibida: 0,
+      duracion: 'duracion' in res ? (res.duracion ?? null) : null,
+      timbrado: 'timbrado' in res ? (res.timbrado ?? null) : null,
+      causa: 'causa' in res ? (res.causa ?? null) : null,
     };
     let error: string | undefined;
     let pausarYa = false;
     switch (res.tipo) {
       case 'aceptado':
-        t.errores = 0;
-        t.probarDesde = 0;
+        if (t) t.errores = t.probarDesde = 0;
         if (res.entregado) {
           d.estatus = 'entregado';
           d.recibida = 1;
@@ -394,7 +490,7 @@ export class Despachador {
         break;
       case 'reintentar':
         error = res.motivo;
-        if (t.errores + 1 >= this.config.erroresParaSondear)
+        if (t && t.errores + 1 >= this.config.erroresParaSondear)
           t.probarDesde = ahora + retraso(this.config, t.errores + 1);
         if (res.pausar) {
           // Not the recipient's fault: the row stays pending and the exercise pauses.
@@ -402,6 +498,8 @@ export class Despachador {
           d.motivo = res.motivo;
           d.fecha_envio = d.hora_envio = null;
           pausarYa = true;
+        } else if (t?.detenido) {
+          d.estatus = 'cancelado';
         } else if (fila.intentos >= this.config.maxIntentos) {
           d.estatus = 'fallido';
           d.motivo = msg('reintentosAgotados', { n: fila.intentos, motivo: res.motivo });
@@ -417,11 +515,28 @@ export class Despachador {
         d.estatus = 'fallido';
         d.motivo = res.motivo;
         break;
+      case 'llamada':
+        // The call reached the network: the gateway works, whatever the callee did.
+        if (t) t.errores = t.probarDesde = 0;
+        d.id_gateway = res.id_gateway;
+        d.motivo = res.motivo ?? null;
+        if (res.estatus === 'contestado' || res.estatus === 'respondido') {
+          d.estatus = res.estatus;
+          d.recibida = 1;
+        } else if (t?.detenido) {
+          d.estatus = 'cancelado';
+        } else if (fila.intentos <= this.config.reintentosLlamada) {
+          // Busy or not answered: called again later (ARCHITECTURE 6), every attempt recorded.
+          d.estatus = 'pendiente';
+          d.siguiente_intento = ahora + this.config.esperaLlamadaMs;
+        } else d.estatus = res.estatus;
+        break;
       default:
         d.estatus = res.tipo;
         d.motivo = res.motivo;
     }
     this.desenlaces.push(d);
+    if (!t) return;
     if (d.estatus === 'enviado' && d.id_gateway)
       this.porGateway.set(`${t.ej.id_equipo}:${d.id_gateway}`, d);
     if (error !== undefined) await this.contarError(t, error, pausarYa);
@@ -464,6 +579,16 @@ export class Despachador {
           return false;
         });
       }
+      if (this.digitos.length) {
+        const dg = this.digitos;
+        this.digitos = [];
+        try {
+          await this.store.guardarDigitos(dg);
+        } catch (err) {
+          this.digitos = dg.concat(this.digitos);
+          this.opts.bitacora?.error(`escritura de dígitos: ${String(err)}`);
+        }
+      }
       try {
         await this.store.escribir(ds, Date.now());
       } catch (err) {
@@ -493,19 +618,102 @@ export class Despachador {
   }
 
   private async recuperar(ahora: number): Promise<void> {
+    if (this.recuperando) return;
+    this.recuperando = true;
     try {
       // This dispatcher's buffered outcomes first: a row sent and awaiting its write is still
       // en_curso in the database, and a slow write must not let the sweep call it uncertain.
       await this.vaciar();
+      await this.reconciliarLlamadas(ahora);
       const ids = await this.store.recuperarVencidos(
         ahora,
         protocolosIdempotentes(),
         msg('envioIncierto'),
+        protocolosReconciliables(),
       );
       for (const id of ids) this.opts.eventos?.emit('ejercicio', id);
       if (ids.length) this.senal.avisar();
     } catch (err) {
       this.opts.bitacora?.error(`recuperación: ${String(err)}`);
+    } finally {
+      this.recuperando = false;
+    }
+  }
+
+  /** Calls whose row is en_curso past its lease (or, at an SQLite start, every one: the dispatcher
+   * that placed them died) are checked with Asterisk (CoreShowChannels): a live one keeps its row
+   * in flight, leased again, and its outcome is written when it hangs up; one never dialled (the
+   * row was not yet bound to its attempt's id) goes back to pendiente; one Asterisk no longer has
+   * ended unseen and is 'incierto', never called again. When Asterisk cannot be asked the rows
+   * stay in flight for another lease. */
+  private async reconciliarLlamadas(ahora: number): Promise<void> {
+    const vencidas = await this.store.llamadasVencidas(ahora, protocolosReconciliables());
+    const porEquipo = new Map<number, LlamadaVencida[]>();
+    for (const v of vencidas)
+      porEquipo.set(v.ej.id_equipo, [...(porEquipo.get(v.ej.id_equipo) ?? []), v]);
+    for (const vs of porEquipo.values()) {
+      const canal = this.canalPara(vs[0]!.ej);
+      if (!canal.reconciliar) continue;
+      const leaseDe = (v: LlamadaVencida) =>
+        this.config.timbreMs + (datosLlamada(v.ej)?.segundos ?? 0) * 1000 + this.config.leaseMs;
+      let estado: Map<number, Promise<ResultadoEnvio> | 'propia' | 'no_marcada'>;
+      try {
+        estado = await canal.reconciliar(
+          vs.map((v) => ({
+            id_detalle: v.fila.id_detalle,
+            intentos: v.fila.intentos,
+            id_gateway: v.fila.id_gateway,
+            llamada: datosLlamada(v.ej)!,
+            respondidas: v.respondidas,
+          })),
+        );
+      } catch (err) {
+        this.opts.bitacora?.error(`reconciliación de llamadas: ${String(err)}`);
+        const t = Date.now();
+        await this.store.prorrogar(
+          vs.map((v) => v.fila.id_detalle),
+          t + this.config.leaseMs,
+          t,
+        );
+        continue;
+      }
+      const t = Date.now();
+      const de = (
+        e: (x: Promise<ResultadoEnvio> | 'propia' | 'no_marcada' | undefined) => boolean,
+      ) => vs.filter((v) => e(estado.get(v.fila.id_detalle)));
+      const idas = de((x) => x === undefined);
+      const sinMarcar = de((x) => x === 'no_marcada');
+      const vivas = de((x) => x !== undefined && x !== 'no_marcada');
+      await this.store.marcarInciertas(
+        idas.map((v) => v.fila.id_detalle),
+        msg('llamadaIncierta'),
+        t,
+      );
+      await this.store.liberar(
+        sinMarcar.map((v) => v.fila.id_detalle),
+        t,
+      );
+      const porLease = new Map<number, number[]>();
+      for (const v of vivas)
+        porLease.set(leaseDe(v), [...(porLease.get(leaseDe(v)) ?? []), v.fila.id_detalle]);
+      for (const [lease, ids] of porLease) await this.store.prorrogar(ids, t + lease, t);
+      for (const v of vivas) {
+        const p = estado.get(v.fila.id_detalle);
+        if (!(p instanceof Promise)) continue;
+        const hilo: Promise<void> = p
+          .then((res) => this.anotar(undefined, v.fila, res))
+          .finally(() => {
+            this.hilos.delete(hilo);
+            this.alEvento(v.fila.id_ejercicio);
+          });
+        this.hilos.add(hilo);
+      }
+      for (const id of new Set(vs.map((v) => v.fila.id_ejercicio)))
+        this.opts.eventos?.emit('ejercicio', id);
+      this.opts.bitacora?.info(
+        `llamadas en vuelo de un despachador anterior: ${vivas.length} siguen vivas, ` +
+          `${sinMarcar.length} sin marcar vuelven a la cola, ${idas.length} inciertas`,
+      );
     }
   }
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../config.ts';
 import type { Eventos } from '../contexto.ts';
 import { openDb } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { puentePostgres } from '../vivo/puente-pg.ts';
 import { configDespachoDeEntorno } from './config.ts';
 import { arrancarDespachador, bitacoraConsola } from './index.ts';
 
@@ -21,6 +22,12 @@ await migrate(db);
 // A dropped idle connection (database restart) is logged; the pool reconnects on the next query.
 const eventos: Eventos = new EventEmitter();
 const bitacora = bitacoraConsola(config.logLevel);
+// On PostgreSQL the dispatcher's events (progress, completion, automatic pause) reach the api's
+// live dashboards through NOTIFY, and an api's start or pause wakes this dispatcher at once.
+const puente =
+  db.engine === 'postgres'
+    ? await puentePostgres(db, eventos, (err) => bitacora?.error(`LISTEN/NOTIFY: ${String(err)}`))
+    : undefined;
 const d = await arrancarDespachador(db, configDespachoDeEntorno(process.env, { tz: config.tz }), {
   eventos,
   bitacora,
@@ -33,6 +40,7 @@ const cerrar = async () => {
   if (cerrando) return;
   cerrando = true;
   await d.detener();
+  await puente?.cerrar();
   await db.close();
   process.exit(0);
 };

@@ -4,7 +4,20 @@ import type { Contexto } from '../contexto.ts';
 import { error, noEncontrado } from '../http/errores.ts';
 import { canalDe, leerCredenciales } from './canal.ts';
 import { configDespachoDeEntorno } from './config.ts';
+import { PROMPT_GRACIAS } from '@pregon/contract/rules/dialplan';
 import './despachador.ts';
+
+/** What a test send or call ended in. */
+export type EstatusPrueba = 'enviado' | 'entregado' | 'contestado' | 'respondido' | 'ocupado' | 'no_contesto';
+
+/** Records a device's last contact. */
+async function tocar(ctx: Contexto, id_equipo: number) {
+  await ctx.db.kysely
+    .updateTable('equipos')
+    .set({ ultimo_contacto: Date.now() })
+    .where('id_equipo', '=', id_equipo)
+    .execute();
+}
 
 /** Sends one test message through a device's channel; 400 when its protocol sends no messages or
  * the number is refused, 502 when the gateway fails. Records the device's last contact. */
@@ -12,7 +25,7 @@ export async function enviarPrueba(
   ctx: Contexto,
   id_equipo: number,
   telefono: string,
-): Promise<{ estatus: 'enviado' | 'entregado'; id_gateway: string }> {
+): Promise<{ estatus: EstatusPrueba; id_gateway: string }> {
   const e = await ctx.db.kysely
     .selectFrom('equipos')
     .selectAll()
@@ -43,17 +56,32 @@ export async function enviarPrueba(
       texto: msg('mensajePrueba'),
       intentos: 1,
       id_gateway: `prueba-${crypto.randomUUID()}`,
+      // A call device places a real call that plays Asterisk's Spanish "gracias" on answer.
+      ...(e.protocolo === 'asterisk'
+        ? {
+            id_detalle: Date.now() % 1_000_000_000,
+            llamada: {
+              id_ejercicio: 0,
+              contexto: '',
+              preguntas: 0,
+              segundos: 30,
+              marcado: e.marcado,
+              aplicacion: 'Playback',
+              datos: PROMPT_GRACIAS,
+            },
+          }
+        : {}),
     });
+    if (r.tipo === 'llamada') {
+      await tocar(ctx, id_equipo);
+      return { estatus: r.estatus, id_gateway: r.id_gateway };
+    }
     if (r.tipo === 'aceptado') {
-      await ctx.db.kysely
-        .updateTable('equipos')
-        .set({ ultimo_contacto: Date.now() })
-        .where('id_equipo', '=', id_equipo)
-        .execute();
+      await tocar(ctx, id_equipo);
       return { estatus: r.entregado ? 'entregado' : 'enviado', id_gateway: r.id_gateway };
     }
     if (r.tipo === 'invalido') throw error(400, 'pruebaFallida', { motivo: r.motivo }, 'telefono');
-    throw error(502, 'pruebaFallida', { motivo: r.motivo });
+    throw error(502, 'pruebaFallida', { motivo: r.motivo ?? '' });
   } finally {
     await canal.cerrar();
   }

@@ -1,7 +1,17 @@
 import type pg from 'pg';
 import type { Db } from '../db/database.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
-import { completarSiTermino, ejerciciosActivos, pausar } from './store-comun.ts';
+import {
+  anunciar,
+  completarSiTermino,
+  detenido,
+  ejerciciosActivos,
+  guardarDigitos,
+  llamadasVencidas,
+  marcarInciertas,
+  pausar,
+  prorrogar,
+} from './store-comun.ts';
 
 // PostgreSQL store: any number of dispatchers on any number of machines share one database.
 //  - Claim: one transaction takes the exercise's advisory lock (so the count of rows en_curso and
@@ -66,9 +76,12 @@ export function storePostgres(db: Db): Store {
       await pool.query(
         `update ejercicio_detalle d set estatus = v.estatus, id_gateway = coalesce(v.id_gateway, d.id_gateway),
            motivo = v.motivo, fecha_envio = coalesce(v.fecha, d.fecha_envio), hora_envio = coalesce(v.hora, d.hora_envio),
-           siguiente_intento = v.sig, recibida = greatest(d.recibida, v.recibida), lease_hasta = null, actualizado = $9
-         from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[])
-           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida)
+           siguiente_intento = v.sig, recibida = greatest(d.recibida, v.recibida), lease_hasta = null, actualizado = $9,
+           duracion = coalesce(v.duracion, d.duracion), timbrado = coalesce(v.timbrado, d.timbrado),
+           causa = coalesce(v.causa, d.causa)
+         from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[],
+           $10::int[], $11::int[], $12::int[])
+           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa)
          where d.id_detalle = v.id and d.estatus = 'en_curso'`,
         [
           ds.map((d) => d.id_detalle),
@@ -80,6 +93,9 @@ export function storePostgres(db: Db): Store {
           ds.map((d) => d.siguiente_intento),
           ds.map((d) => d.recibida),
           ahora,
+          ds.map((d) => d.duracion ?? null),
+          ds.map((d) => d.timbrado ?? null),
+          ds.map((d) => d.causa ?? null),
         ],
       );
     },
@@ -117,7 +133,7 @@ export function storePostgres(db: Db): Store {
       return new Set(r.rows.map((x) => x.id_gateway));
     },
 
-    recuperarVencidos: async (ahora, idempotentes, motivo) => {
+    recuperarVencidos: async (ahora, idempotentes, motivo, excluidos) => {
       const r = await pool.query<{ id_ejercicio: number }>(
         `update ejercicio_detalle d set
            estatus = case when e.protocolo = any($2::text[]) and j.completado = 0 then 'pendiente' else 'incierto' end,
@@ -125,14 +141,20 @@ export function storePostgres(db: Db): Store {
            siguiente_intento = null, lease_hasta = null, actualizado = $1
          from ejercicios j, equipos e
          where d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
-           and e.id_equipo = j.id_equipo
+           and e.id_equipo = j.id_equipo and not (e.protocolo = any($4::text[]))
          returning d.id_ejercicio`,
-        [ahora, idempotentes, motivo],
+        [ahora, idempotentes, motivo, excluidos],
       );
       return [...new Set(r.rows.map((x) => x.id_ejercicio))];
     },
 
     completarSiTermino: (id, ahora) => completarSiTermino(db, id, ahora),
+    guardarDigitos: (ds) => guardarDigitos(db, ds),
+    detenido: (id) => detenido(db, id),
+    llamadasVencidas: (ahora, protocolos) => llamadasVencidas(db, ahora, protocolos),
+    prorrogar: (ids, hasta, ahora) => prorrogar(db, ids, hasta, ahora),
+    anunciar: (filas, ahora) => anunciar(db, filas, ahora),
+    marcarInciertas: (ids, motivo, ahora) => marcarInciertas(db, ids, motivo, ahora),
     pausar: (id, motivo) => pausar(db, id, motivo),
 
     tomarCupo: (id_ejercicio, segundo, pedido, limite) =>

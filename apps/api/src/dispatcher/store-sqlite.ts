@@ -2,7 +2,17 @@ import type Database from 'better-sqlite3';
 import type { Db } from '../db/database.ts';
 import type { Recibo } from './canal.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
-import { aEjercicioActivo, completarSiTermino, pausar } from './store-comun.ts';
+import {
+  aEjercicioActivo,
+  anunciar,
+  completarSiTermino,
+  detenido,
+  guardarDigitos,
+  llamadasVencidas,
+  marcarInciertas,
+  pausar,
+  prorrogar,
+} from './store-comun.ts';
 
 // SQLite store: one dispatcher per database file (ARCHITECTURE 5). Hot paths are prepared
 // better-sqlite3 statements run inside Kysely's connection lock, so they never interleave with a
@@ -15,7 +25,9 @@ export function storeSqlite(db: Db): Store {
     // Polled several times a second: prepared once instead of built and prepared by Kysely.
     activos: s.prepare(
       `select j.id_ejercicio, j.id_equipo, j.accion, j.puerto_ini, j.puerto_fin, e.alias, e.url,
-         e.protocolo, e.tasa, e.credenciales
+         e.protocolo, e.tasa, e.credenciales, j.id_tipo_ejercicio, j.tiempo, e.marcado,
+         (select count(*) from preguntas p join cuestionarios c on c.id_cuestionario = p.id_cuestionario
+           where c.id_ejercicio = j.id_ejercicio) as preguntas
        from ejercicios j join equipos e on e.id_equipo = j.id_equipo
        where j.completado = 0 and j.en_proceso = 1 and j.en_pausa = 0
        order by j.id_ejercicio`,
@@ -34,13 +46,16 @@ export function storeSqlite(db: Db): Store {
        returning id_detalle, id_ejercicio, telefono, intentos, id_gateway, posicion`,
     ),
     // A whole batch of outcomes in one statement: the rows come as one JSON array of arrays
-    // [id_detalle, estatus, id_gateway, motivo, fecha, hora, siguiente_intento, recibida] instead
+    // [id_detalle, estatus, id_gateway, motivo, fecha, hora, siguiente_intento, recibida, duracion,
+    // timbrado, causa] instead
     // of one bound statement run per row.
     escribir: s.prepare(
       `update ejercicio_detalle set estatus = v.value ->> 1, id_gateway = coalesce(v.value ->> 2, id_gateway),
          motivo = v.value ->> 3, fecha_envio = coalesce(v.value ->> 4, fecha_envio),
          hora_envio = coalesce(v.value ->> 5, hora_envio), siguiente_intento = v.value ->> 6,
-         recibida = max(recibida, v.value ->> 7), lease_hasta = null, actualizado = ?
+         recibida = max(recibida, v.value ->> 7), duracion = coalesce(v.value ->> 8, duracion),
+         timbrado = coalesce(v.value ->> 9, timbrado), causa = coalesce(v.value ->> 10, causa),
+         lease_hasta = null, actualizado = ?
        from json_each(?) v
        where ejercicio_detalle.id_detalle = v.value ->> 0 and ejercicio_detalle.estatus = 'en_curso'`,
     ),
@@ -58,7 +73,8 @@ export function storeSqlite(db: Db): Store {
     vencidos: s.prepare(
       `select d.id_detalle, d.id_ejercicio, e.protocolo, j.completado from ejercicio_detalle d
          join ejercicios j on j.id_ejercicio = d.id_ejercicio join equipos e on e.id_equipo = j.id_equipo
-       where d.estatus = 'en_curso' and d.lease_hasta < ?`,
+       where d.estatus = 'en_curso' and d.lease_hasta < ?
+         and e.protocolo not in (select value from json_each(?))`,
     ),
     reponer: s.prepare(
       `update ejercicio_detalle set estatus = 'pendiente', lease_hasta = null, siguiente_intento = null, actualizado = ?
@@ -101,6 +117,9 @@ export function storeSqlite(db: Db): Store {
       d.hora_envio,
       d.siguiente_intento,
       d.recibida,
+      d.duracion ?? null,
+      d.timbrado ?? null,
+      d.causa ?? null,
     ]);
     st.escribir.run(ahora, JSON.stringify(filas));
   });
@@ -121,22 +140,29 @@ export function storeSqlite(db: Db): Store {
     }
     return hechos;
   });
-  const recuperarTx = tx((ahora: number, idempotentes: readonly string[], motivo: string) => {
-    const filas = st.vencidos.all(ahora) as {
-      id_detalle: number;
-      id_ejercicio: number;
-      protocolo: string;
-      completado: number;
-    }[];
-    const tocados = new Set<number>();
-    for (const f of filas) {
-      if (idempotentes.includes(f.protocolo) && f.completado === 0)
-        st.reponer.run(ahora, f.id_detalle);
-      else st.incierto.run(motivo, ahora, f.id_detalle);
-      tocados.add(f.id_ejercicio);
-    }
-    return [...tocados];
-  });
+  const recuperarTx = tx(
+    (
+      ahora: number,
+      idempotentes: readonly string[],
+      motivo: string,
+      excluidos: readonly string[],
+    ) => {
+      const filas = st.vencidos.all(ahora, JSON.stringify(excluidos)) as {
+        id_detalle: number;
+        id_ejercicio: number;
+        protocolo: string;
+        completado: number;
+      }[];
+      const tocados = new Set<number>();
+      for (const f of filas) {
+        if (idempotentes.includes(f.protocolo) && f.completado === 0)
+          st.reponer.run(ahora, f.id_detalle);
+        else st.incierto.run(motivo, ahora, f.id_detalle);
+        tocados.add(f.id_ejercicio);
+      }
+      return [...tocados];
+    },
+  );
 
   return {
     ejerciciosActivos: async (protocolos) => {
@@ -157,9 +183,15 @@ export function storeSqlite(db: Db): Store {
     },
     aplicarRecibos: async (rs, ahora) =>
       rs.length ? conLock(() => recibosTx.immediate(rs, ahora)) : new Set(),
-    recuperarVencidos: (ahora, idem, motivo) =>
-      conLock(() => recuperarTx.immediate(ahora, idem, motivo)),
+    recuperarVencidos: (ahora, idem, motivo, excluidos) =>
+      conLock(() => recuperarTx.immediate(ahora, idem, motivo, excluidos)),
     completarSiTermino: (id, ahora) => completarSiTermino(db, id, ahora),
+    guardarDigitos: (ds) => guardarDigitos(db, ds),
+    detenido: (id) => detenido(db, id),
+    llamadasVencidas: (ahora, protocolos) => llamadasVencidas(db, ahora, protocolos),
+    prorrogar: (ids, hasta, ahora) => prorrogar(db, ids, hasta, ahora),
+    anunciar: (filas, ahora) => anunciar(db, filas, ahora),
+    marcarInciertas: (ids, motivo, ahora) => marcarInciertas(db, ids, motivo, ahora),
     pausar: (id, motivo) => pausar(db, id, motivo),
     // One dispatcher per SQLite file: its local pacer is the whole budget.
     tomarCupo: async (_id, _segundo, pedido) => pedido,

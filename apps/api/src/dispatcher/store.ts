@@ -1,5 +1,5 @@
 import type { EstatusDestinatario } from '@pregon/contract/constants';
-import type { Recibo } from './canal.ts';
+import type { DigitoQuiz, Recibo } from './canal.ts';
 
 /** An exercise the dispatcher may work on (completado 0, en_proceso 1, en_pausa 0), with its device. */
 export interface EjercicioActivo {
@@ -14,6 +14,12 @@ export interface EjercicioActivo {
   /** Sends per second per port. */
   tasa: number;
   credenciales: string | null;
+  id_tipo_ejercicio: number;
+  tiempo: number | null;
+  /** The device's dial-string template (asterisk devices). */
+  marcado: string | null;
+  /** Questions of the exercise's questionnaire (0 when none). */
+  preguntas: number;
 }
 
 /** A recipient row claimed for sending (already 'en_curso', intentos counted). */
@@ -23,6 +29,14 @@ export interface FilaReclamada {
   telefono: string;
   intentos: number;
   id_gateway: string | null;
+}
+
+/** A call row left en_curso past its lease (or by a dispatcher that died), to reconcile with
+ * Asterisk: the row, its exercise and device, and the quiz questions already answered. */
+export interface LlamadaVencida {
+  fila: FilaReclamada;
+  ej: EjercicioActivo;
+  respondidas: number[];
 }
 
 /** The outcome of one attempt, written in batches; only rows still 'en_curso' are changed. */
@@ -35,6 +49,10 @@ export interface Desenlace {
   hora_envio: string | null;
   siguiente_intento: number | null;
   recibida: number;
+  /** Calls: talk and ring seconds and the hangup cause (null for messages). */
+  duracion?: number | null;
+  timbrado?: number | null;
+  causa?: number | null;
 }
 
 /**
@@ -59,18 +77,36 @@ export interface Store {
   /** Applies receipts to sent rows of the receipt's device; returns the gateway ids matched. */
   aplicarRecibos(recibos: readonly Recibo[], ahora: number): Promise<Set<string>>;
   /** Rows 'en_curso' whose lease ended before `ahora`: back to 'pendiente' when their protocol is
-   * in `idempotentes` (resent with the same id), otherwise 'incierto' with `motivo`. Returns the
-   * ids of the exercises touched. */
+   * in `idempotentes` (resent with the same id), otherwise 'incierto' with `motivo`; rows of
+   * `excluidos` (protocols whose channel reconciles them) are left alone. Returns the ids of the
+   * exercises touched. */
   recuperarVencidos(
     ahora: number,
     idempotentes: readonly string[],
     motivo: string,
+    excluidos: readonly string[],
   ): Promise<number[]>;
+  /** Rows en_curso of devices of `protocolos` (channels that reconcile calls) whose lease ended
+   * before `ahora`. */
+  llamadasVencidas(ahora: number, protocolos: readonly string[]): Promise<LlamadaVencida[]>;
+  /** Binds rows still en_curso to the gateway id their send is about to use. */
+  anunciar(
+    filas: readonly { id_detalle: number; id_gateway: string }[],
+    ahora: number,
+  ): Promise<void>;
+  /** Extends the lease of rows still en_curso to `hasta`. */
+  prorrogar(ids: readonly number[], hasta: number, ahora: number): Promise<void>;
+  /** Rows still en_curso become 'incierto' with `motivo`. */
+  marcarInciertas(ids: readonly number[], motivo: string, ahora: number): Promise<void>;
   /** Marks the exercise completado when it is active and no row is pendiente or en_curso; audits
    * 'completar'. True when this call completed it. */
   completarSiTermino(id_ejercicio: number, ahora: number): Promise<boolean>;
   /** Automatic pause: en_pausa 1 (en_proceso stays 1, as a manual pause), motivo_pausa; audits 'pausar'. */
   pausar(id_ejercicio: number, motivo: string, ahora: number): Promise<boolean>;
+  /** Stores quiz digits (the last one for a recipient and question wins). */
+  guardarDigitos(ds: readonly DigitoQuiz[]): Promise<void>;
+  /** True when the exercise was stopped (completado 1): its live calls are hung up. */
+  detenido(id_ejercicio: number): Promise<boolean>;
   /** Takes up to `pedido` sends of the exercise's per-second budget `limite` for second `segundo`,
    * shared by every dispatcher; returns how many were granted. */
   tomarCupo(id_ejercicio: number, segundo: number, pedido: number, limite: number): Promise<number>;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { permitido, type Endpoint } from '@pregon/contract/api/endpoint';
 import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
-import type { Contexto } from '../contexto.ts';
+import type { CryptoKey } from 'jose';
 import { error, prohibido, sesionExpirada } from './errores.ts';
 import { campoConTextoInvalido } from './texto-seguro.ts';
 
@@ -29,8 +29,14 @@ export type Manejador<E extends Endpoint> = (
 
 const ANONIMO: Sesion = { sub: '', id_usuario: 0, usuario: '', nombre: '', role: [], exp: 0 };
 
+/** What a route needs of its server to authenticate: the public key tokens are verified with
+ * (the api's context, or the telephony agent's, which holds only that key). */
+export interface ConClavePublica {
+  claves: { publica: CryptoKey };
+}
+
 /** Registers one endpoint of the contract: authenticate → check role → validate → act → present. */
-export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: Contexto, e: E, manejar: Manejador<E>) {
+export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: ConClavePublica, e: E, manejar: Manejador<E>) {
   app.route({
     method: e.method,
     url: e.path,

@@ -210,6 +210,8 @@ const COLUMNAS_DETALLE = [
   'recibida',
   'motivo',
   'duracion',
+  'timbrado',
+  'causa',
 ] as const;
 
 /** A recipient as the reports read it. */
@@ -224,6 +226,9 @@ export interface FilaDetalle {
   recibida: number;
   motivo: string | null;
   duracion: number | null;
+  /** Calls: seconds the phone rang and the hangup cause. */
+  timbrado: number | null;
+  causa: number | null;
 }
 
 /** One page of recipients in generation order (id_detalle). */
@@ -261,6 +266,8 @@ export async function* detallePorCopia(
   const i = POSICION_DETALLE;
   yield* lotesCopia(pool, consulta, tamano, (c): FilaDetalle => {
     const duracion = deCopia(c[i.duracion]!);
+    const timbrado = deCopia(c[i.timbrado]!);
+    const causa = deCopia(c[i.causa]!);
     return {
       id_detalle: Number(c[i.id_detalle]),
       telefono: deCopia(c[i.telefono]!)!,
@@ -272,6 +279,8 @@ export async function* detallePorCopia(
       recibida: Number(c[i.recibida]),
       motivo: deCopia(c[i.motivo]!),
       duracion: duracion === null ? null : Number(duracion),
+      timbrado: timbrado === null ? null : Number(timbrado),
+      causa: causa === null ? null : Number(causa),
     };
   });
 }

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction, type Insertable, type Updateable } from 'kysely';
 import type { DB, EquiposTable } from '../db/schema.ts';
 
-// SQL of devices. Credentials are read only as "present or not" here.
+// SQL of devices. Credentials are read only as "present or not" here, except by leerParaCanal
+// (the server-side call that talks to the device's gateway).
 
 type K = Kysely<DB> | Transaction<DB>;
 
@@ -63,6 +64,14 @@ export const leerBasico = (k: K, id: number) =>
   k
     .selectFrom('equipos')
     .select(['id_equipo', 'alias', 'protocolo', 'marcado'])
+    .where('id_equipo', '=', id)
+    .executeTakeFirst();
+
+/** The fields a channel needs to talk to the device's gateway, credentials included, or undefined. */
+export const leerParaCanal = (k: K, id: number) =>
+  k
+    .selectFrom('equipos')
+    .select(['id_equipo', 'alias', 'url', 'protocolo', 'credenciales'])
     .where('id_equipo', '=', id)
     .executeTakeFirst();
 

@@ -96,6 +96,20 @@ export async function contar(k: K, f: FiltroTelefonos): Promise<number> {
   return Number(r.n);
 }
 
+/** How many phones match, counting no further than `tope` (reads at most `tope` rows). */
+export async function contarHasta(k: K, f: FiltroTelefonos, tope: number): Promise<number> {
+  const r = await k
+    .selectFrom(
+      base(k, f)
+        .select(sql`1`.as('uno'))
+        .limit(tope)
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /** One page of matching phones, by id, with their state's name. */
 export function buscar(k: K, f: FiltroTelefonos, limit: number, offset: number) {
   return base(k, f)

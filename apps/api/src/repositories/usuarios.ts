@@ -23,6 +23,16 @@ export const listarUsuarios = (k: K) =>
 export const leerUsuario = (k: K, id: number) =>
   k.selectFrom('usuarios').select(COLUMNAS).where('id_usuario', '=', id).executeTakeFirst();
 
+/** The password hash of a user, or undefined. */
+export const hashDe = async (k: K, id: number) =>
+  (
+    await k
+      .selectFrom('usuarios')
+      .select('password_hash')
+      .where('id_usuario', '=', id)
+      .executeTakeFirst()
+  )?.password_hash;
+
 /** Inserts a user and returns its id. */
 export const insertarUsuario = async (k: K, u: NuevoUsuario) =>
   (await k.insertInto('usuarios').values(u).returning('id_usuario').executeTakeFirstOrThrow())

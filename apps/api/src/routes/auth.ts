@@ -11,22 +11,42 @@ import { ping } from '../db/database.ts';
 
 /** Sign-in and health. */
 export function rutasAuth(app: FastifyInstance, ctx: Contexto) {
-  ruta(app, ctx, signin, async ({ body, req }) => {
+  ruta(app, ctx, signin, async ({ body, req, reply }) => {
     const k = ctx.db.kysely;
-    const claves = [`u:${body.usuario.toLowerCase()}`, `ip:${req.ip}`];
-    const espera = ctx.limitador.bloqueo(claves);
-    if (espera > 0) throw error(429, 'demasiadosIntentos', { minutos: espera });
-    const u = await k.selectFrom('usuarios').selectAll().where('usuario', '=', body.usuario).executeTakeFirst();
-    const valido = u ? await verifyPassword(u.password_hash, body.password) : await verifyDecoy(body.password);
+    const espera = await ctx.limitador.espera(body.usuario, req.ip);
+    if (espera > 0) {
+      const segundos = Math.ceil(espera / 1000);
+      reply.header('retry-after', String(segundos));
+      throw segundos < 120
+        ? error(429, 'demasiadosIntentosSegundos', { segundos })
+        : error(429, 'demasiadosIntentos', { minutos: Math.ceil(segundos / 60) });
+    }
+    const u = await k
+      .selectFrom('usuarios')
+      .selectAll()
+      .where('usuario', '=', body.usuario)
+      .executeTakeFirst();
+    const valido = u
+      ? await verifyPassword(u.password_hash, body.password)
+      : await verifyDecoy(body.password);
     if (!u || !valido || u.activo !== 1) {
-      ctx.limitador.fallo(claves);
-      await auditar(k, u ? { id_usuario: u.id_usuario, usuario: u.usuario } : null, 'ingreso_fallido', 'usuario', u?.id_usuario, {
-        usuario: body.usuario.slice(0, 64),
-        ip: req.ip,
-      });
+      const quien = u ? { id_usuario: u.id_usuario, usuario: u.usuario } : null;
+      const usuario = body.usuario.slice(0, 64);
+      await auditar(k, quien, 'ingreso_fallido', 'usuario', u?.id_usuario, { usuario, ip: req.ip });
+      for (const b of await ctx.limitador.fallo(body.usuario, req.ip)) {
+        req.log.warn(
+          { usuario, ip: req.ip, clave: b.clave, fallos: b.fallos, hasta: b.hasta },
+          'ingreso bloqueado',
+        );
+        await auditar(k, quien, 'bloqueo_ingreso', 'usuario', u?.id_usuario, {
+          usuario,
+          ip: req.ip,
+          ...b,
+        });
+      }
       throw error(401, u && valido ? 'usuarioInactivo' : 'credencialesInvalidas');
     }
-    ctx.limitador.exito(claves[0]!);
+    await ctx.limitador.exito(body.usuario, req.ip);
     const role = u.roles.split(',').map((r) => RolSchema.parse(r.trim()));
     const token = await firmarToken(ctx.claves.privada, { ...u, role }, ctx.config.tokenTtlSeconds);
     await auditar(k, u, 'ingreso', 'usuario', u.id_usuario, { ip: req.ip });

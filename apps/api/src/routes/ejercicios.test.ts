@@ -11,6 +11,7 @@ import {
   type Equipos,
 } from '../testing/ejercicios.ts';
 import { tokenConRol } from '../testing/roles.ts';
+import { crearCuestionario } from '../testing/fabrica.ts';
 
 const EXPIRADA = 'FALLO: SESION EXPIRADA';
 
@@ -538,6 +539,7 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
     );
     r = await pedir(api.url, 'GET', `/ejercicio/tiempo/${quiz}/`, { token });
     expect(r.body).toEqual({ status: 200, tiempo: null });
+    await crearCuestionario(api.ctx.db, quiz, [{ archivo: 'pregunta1.gsm', respuestas: ['Sí'] }]);
     r = await pedir(api.url, 'POST', '/ejercicio/calls/', {
       token,
       body: { id_ejercicio: quiz, time: 180000 },

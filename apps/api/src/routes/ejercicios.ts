@@ -43,9 +43,13 @@ export function rutasEjercicios(app: FastifyInstance, ctx: Contexto) {
   }));
 
   // Static paths (/ejercicio/generar/, /ejercicio/pausa/) win over this parametric one.
-  ruta(app, ctx, iniciarEjercicio, async ({ params, body, sesion }) => ({
+  ruta(app, ctx, iniciarEjercicio, async ({ params, body, sesion, req }) => ({
     status: 200 as const,
-    ...(await servicio.iniciar(ctx, sesion, params.canal, body)),
+    ...(await servicio.iniciar(ctx, sesion, params.canal, body, {
+      equipoMs: ctx.config.comprobacionEquipoMs,
+      pbxBase: ctx.config.pbxBase,
+      token: req.headers.authorization,
+    })),
   }));
 
   ruta(app, ctx, pausarEjercicio, async ({ body, sesion }) => ({

@@ -16,7 +16,12 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
   let token: string;
   const smsc = new SimuladorSmpp({ system_id: 'pregon', password: 'clave' });
   const android = new SimuladorAndroid({ usuario: 'pregon', password: 'clave' });
-  const wa = new SimuladorWhatsapp({ token: 'tok', phoneNumberId: '555000', appSecret: 'secreto' });
+  const wa = new SimuladorWhatsapp({
+    token: 'tok',
+    phoneNumberId: '555000',
+    appSecret: 'secreto',
+    ventanaAbierta: true,
+  });
   const equipos: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -45,7 +50,7 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
     });
     equipos.asterisk = await crearEquipo(api.ctx.db, {
       protocolo: 'asterisk',
-      url: 'http://127.0.0.1:1',
+      url: 'ami://127.0.0.1:1',
     });
     equipos.malo = await crearEquipo(api.ctx.db, {
       protocolo: 'android',
@@ -100,8 +105,9 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
       token,
       body: { telefono: '5512345678' },
     });
-    expect(r2.status).toBe(400);
-    expect(r2.body.message).toMatch(/no envía mensajes de prueba/);
+    // A call device places a real call; with no Asterisk behind its AMI address: 502 saying so.
+    expect(r2.status).toBe(502);
+    expect(r2.body.message).toMatch(/^La prueba no se pudo enviar: Sin conexión con Asterisk \(AMI\)/);
     const r3 = await pedir(api.url, 'POST', `/equipos/${equipos.malo}/prueba/`, {
       token,
       body: { telefono: '5512345678' },

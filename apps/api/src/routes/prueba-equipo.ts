@@ -1,15 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import { plantillasEquipo } from '@pregon/contract/api/plantillas';
 import { pruebaEquipo } from '@pregon/contract/api/prueba';
 import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
-import { error } from '../http/errores.ts';
+import { error, HttpError, noEncontrado } from '../http/errores.ts';
+import { leerCredenciales } from '../dispatcher/canal.ts';
+import { plantillasAprobadas } from '../dispatcher/plantillas-whatsapp.ts';
 import { enviarPrueba } from '../dispatcher/prueba.ts';
+import { leerParaCanal } from '../repositories/equipos.ts';
 import { rutasWebhookWhatsapp } from '../dispatcher/webhook-whatsapp.ts';
 
-/** POST /equipos/{id}/prueba/ (one test message through the device's adapter) and the WhatsApp
- * status webhook of the dispatcher. */
+/** POST /equipos/{id}/prueba/ (one test message through the device's adapter), GET
+ * /equipos/{id}/plantillas/ (a WhatsApp device's approved templates) and the WhatsApp status
+ * webhook of the dispatcher. */
 export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
   ruta(app, ctx, pruebaEquipo, async ({ params, body }) => {
     const tel = normalizarTelefono(body.telefono);
@@ -21,6 +26,21 @@ export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
       mensaje: msg('pruebaEnviada', { telefono: body.telefono.trim() }),
       ...r,
     };
+  });
+  ruta(app, ctx, plantillasEquipo, async ({ params }) => {
+    const e = await leerParaCanal(ctx.db.kysely, params.id);
+    if (!e) throw noEncontrado('Equipo');
+    if (e.protocolo !== 'whatsapp')
+      throw error(400, 'plantillasSoloWhatsapp', { alias: e.alias, protocolo: e.protocolo });
+    try {
+      const data = await plantillasAprobadas({
+        ...e,
+        credenciales: leerCredenciales(e.credenciales),
+      });
+      return { status: 200 as const, data };
+    } catch (err) {
+      throw new HttpError(502, (err as Error).message);
+    }
   });
   rutasWebhookWhatsapp(app, ctx);
 }

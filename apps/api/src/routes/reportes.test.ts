@@ -289,6 +289,7 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
       'Serial',
       'Tipo ejercicio',
       'Url',
+      'Estatus',
     ]);
     expect(fe.map((f) => f.Ejercicio)).toEqual(
       expect.arrayContaining(['Aviso SMS', 'Encuesta: sismo/2026']),

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
+import { contar, contarHasta } from '../repositories/telefonos.ts';
+import { TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
 
 describe.each(MOTORES)('teléfonos (%s)', (motor) => {
   let api: ApiDePrueba;
@@ -181,6 +183,7 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     );
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(5);
+    expect(r.body.total_exacto).toBe(true);
     expect(r.body.data).toHaveLength(2);
     expect(r.body.data[0].categorias.map((c: any) => c.categoria).sort()).toEqual([
       'Brigadistas',
@@ -189,6 +192,45 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     const q = await p('GET', '/telefonos/?q=415', consulta);
     expect(q.body.data.map((t: any) => t.telefono)).toEqual(['+14155552671']);
     expect((await p('GET', '/telefonos/?size=100000', consulta)).status).toBe(400);
+  });
+
+  it('GET /telefonos/ con más de TOPE_CONTEO_TELEFONOS coincidencias dice «más de» y sigue paginando', async () => {
+    const zac = (await p('GET', '/estados/', admin)).body.data.find(
+      (e: any) => e.estado === 'Zacatecas',
+    ).id_estado;
+    const n = TOPE_CONTEO_TELEFONOS + 30;
+    const filas = Array.from({ length: n }, (_, i) => ({
+      telefono: String(4920000000 + i),
+      nombre: `Zac ${i}`,
+      id_estado: zac,
+      creado: 0,
+    }));
+    for (let i = 0; i < n; i += 500)
+      await api.ctx.db.kysely
+        .insertInto('telefonos')
+        .values(filas.slice(i, i + 500))
+        .execute();
+    const pagina = async (page: number) =>
+      (await p('GET', `/telefonos/?estado=${zac}&size=20&page=${page}`, consulta)).body;
+    expect(await pagina(1)).toMatchObject({ total: TOPE_CONTEO_TELEFONOS, total_exacto: false });
+    const pasado = await pagina(TOPE_CONTEO_TELEFONOS / 20 + 1);
+    expect(pasado.data).toHaveLength(20);
+    expect(pasado).toMatchObject({ total: TOPE_CONTEO_TELEFONOS + 21, total_exacto: false });
+    const ultima = await pagina(TOPE_CONTEO_TELEFONOS / 20 + 2);
+    expect(ultima.data).toHaveLength(10);
+    expect(ultima).toMatchObject({ total: n, total_exacto: true });
+    expect(ultima.data.at(-1).telefono).toBe(String(4920000000 + n - 1));
+  });
+
+  it('el conteo de GET /telefonos/ se detiene en el tope y no lee toda la tabla', async () => {
+    const k = api.ctx.db.kysely;
+    const exacto = await contar(k, { estado: jalisco });
+    expect(exacto).toBeGreaterThan(3);
+    expect(await contarHasta(k, { estado: jalisco }, 3)).toBe(3);
+    expect(await contarHasta(k, { estado: jalisco }, exacto + 1)).toBe(exacto);
+    expect(await contarHasta(k, { estado: jalisco, q: '415' }, 3)).toBe(
+      await contar(k, { estado: jalisco, q: '415' }),
+    );
   });
 
   it('PUT /telefono/{id}/ cambia número, nombre, estado y reemplaza categorías; duplicado 409', async () => {

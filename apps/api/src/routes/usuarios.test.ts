@@ -106,9 +106,32 @@ describe.each(MOTORES)('usuarios (%s)', (motor) => {
     expect(yo.status).toBe(200);
     expect(yo.body.data.usuario).toBe('u_consulta');
     expect((await p('GET', `/usuarios/${idAdmin}/`, consulta.token)).status).toBe(403);
+    // Their own password only with the current one: the 400 names password_actual.
+    const sinActual = await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, {
+      nombre: 'No se guarda',
+      password: 'Nueva-clave-1',
+    });
+    expect(sinActual.status).toBe(400);
+    expect(sinActual.body).toMatchObject({
+      message: 'Escriba su contraseña actual para cambiarla',
+      campo: 'password_actual',
+    });
+    const malActual = await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, {
+      password: 'Nueva-clave-1',
+      password_actual: 'no-es-esta',
+    });
+    expect(malActual.status).toBe(400);
+    expect(malActual.body).toMatchObject({
+      message: 'La contraseña actual no es correcta',
+      campo: 'password_actual',
+    });
+    expect((await p('GET', `/usuarios/${consulta.id}/`, consulta.token)).body.data.nombre).not.toBe(
+      'No se guarda',
+    );
     const cambio = await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, {
       nombre: 'Nuevo Nombre',
       password: 'Nueva-clave-1',
+      password_actual: 'Clave-de-prueba-1',
     });
     expect(cambio.status).toBe(200);
     expect(await ingresar(api, 'u_consulta', 'Nueva-clave-1')).toBeTruthy();

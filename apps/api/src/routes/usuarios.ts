@@ -27,4 +27,8 @@ export function rutasUsuarios(app: FastifyInstance, ctx: Contexto) {
     await svc.eliminar(ctx, sesion, params.id);
     return ok('registroEliminado');
   });
+  ruta(app, ctx, api.desbloquearUsuario, async ({ params, sesion }) => {
+    await svc.desbloquear(ctx, sesion, params.id);
+    return ok('usuarioDesbloqueado');
+  });
 }

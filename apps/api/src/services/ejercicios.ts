@@ -10,6 +10,7 @@ import {
 import { msg } from '@pregon/contract/messages';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
+import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import type {
   CrearEjercicio,
   EjercicioFila,
@@ -23,7 +24,12 @@ import { ahora } from '../db/database.ts';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
+import * as quiz from '../repositories/quiz.ts';
+import { audioEnPbx, comprobarEquipo } from '../dispatcher/comprobacion.ts';
 import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
+
+// The PBX software's name in the agent's paths (ARCHITECTURE: GET /config/ reports it).
+const SOFTWARE_PBX = 'asterisk';
 
 /** What the exercise services need of the context (the benchmarks build just this). */
 export type CtxEjercicios = Pick<Contexto, 'db' | 'eventos'>;
@@ -62,6 +68,7 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     en_proceso: bandera(e.en_proceso),
     en_pausa: bandera(e.en_pausa),
   };
+  const detenido = bandera(e.detenido);
   return {
     id_ejercicio: e.id_ejercicio,
     ejercicio: e.titulo,
@@ -75,6 +82,8 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     tipo_ejercicio: tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo,
     id_tipo_ejercicio: e.id_tipo_ejercicio,
     ...flags,
+    detenido,
+    estatus: estatusEjercicio({ completado: flags.completado, detenido }),
     id_equipo: e.id_equipo,
     protocolo: e.protocolo,
     tiempo: e.tiempo,
@@ -208,37 +217,102 @@ export async function ordenar(ctx: CtxEjercicios, actor: Actor, id: number, orde
   return total;
 }
 
+/** What the pre-start checks need: the gateway timeout in ms (0 skips the device check), the PBX
+ * agent's base URL (unset skips the audio check) and the caller's token to ask it with. */
+export interface ComprobacionInicio {
+  equipoMs: number;
+  pbxBase?: string;
+  token?: string;
+}
+
+/** The refusals that need only the database (see iniciar); returns what the start writes. */
+async function validarInicio(
+  k: Consultor,
+  ctx: CtxEjercicios,
+  canal: Canal,
+  id: number,
+  bloquear: boolean,
+) {
+  const e = await ejercicioOError(k, ctx, id, bloquear);
+  if (e.completado) throw error(409, 'ejercicioCompletado');
+  const plan = planInicio(
+    { id_tipo_ejercicio: e.id_tipo_ejercicio, accion: e.accion, tiempo: e.tiempo },
+    { whatsappDisponible: e.protocolo === 'whatsapp' },
+  );
+  if (!plan.ok) throw new HttpError(409, plan.mensaje);
+  const etiqueta = tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo;
+  if (plan.canal !== canal) {
+    throw error(409, 'canalNoCorresponde', { tipo_ejercicio: etiqueta, canal });
+  }
+  const reanudar = e.en_proceso === 1 && e.en_pausa === 1;
+  if (e.en_proceso === 1 && !reanudar) throw error(409, 'ejercicioEnProceso');
+  if (!(await repo.hayDestinatarios(k, e.id_ejercicio))) throw error(409, 'sinDestinatarios');
+  if (!e.equipo_activo) throw error(409, 'equipoInactivo');
+  if (CANAL_DE_PROTOCOLO[e.protocolo as Protocolo] !== canal) {
+    throw error(409, 'equipoNoCorresponde', { equipo: e.alias, tipo_ejercicio: etiqueta });
+  }
+  return { e, plan, reanudar };
+}
+
+/** Refuses (409) an exercise that could not run: a quiz without questions, a question without
+ * answers or audio, a call without audio, an audio the PBX agent lacks, a device that does not
+ * answer. Reads only; nothing changes. */
+async function exigirListo(ctx: CtxEjercicios, e: EjercicioCompleto, c: ComprobacionInicio) {
+  const audios: string[] = [];
+  if (e.id_tipo_ejercicio === 2) {
+    if (!e.accion.trim()) throw error(409, 'llamadaSinAudio');
+    audios.push(e.accion.trim());
+  }
+  if (e.id_tipo_ejercicio === 4) {
+    const k = ctx.db.kysely;
+    const cuestionario = await quiz.cuestionarioDeEjercicio(k, e.id_ejercicio);
+    const preguntas = cuestionario ? await quiz.preguntasDe(k, cuestionario.id_cuestionario) : [];
+    if (!preguntas.length) throw error(409, 'cuestionarioSinPreguntas');
+    const conRespuestas = new Set(
+      (await quiz.respuestasDe(k, cuestionario!.id_cuestionario)).map((r) => r.id_pregunta),
+    );
+    for (const p of preguntas) {
+      if (!p.archivo.trim()) throw error(409, 'preguntaSinAudio', { N: p.numero });
+      if (!conRespuestas.has(p.id_pregunta))
+        throw error(409, 'preguntaSinRespuestas', { N: p.numero });
+      audios.push(p.archivo.trim());
+    }
+  }
+  if (c.pbxBase) {
+    for (const archivo of new Set(audios)) {
+      const motivo = await audioEnPbx(c.pbxBase, SOFTWARE_PBX, archivo, {
+        timeoutMs: c.equipoMs || 3000,
+        token: c.token,
+      });
+      if (motivo === 'falta') throw error(409, 'audioNoEnPbx', { archivo });
+      if (motivo) throw error(409, 'pbxNoResponde', { motivo, archivo });
+    }
+  }
+  if (c.equipoMs > 0) {
+    const motivo = await comprobarEquipo({ protocolo: e.protocolo, url: e.url }, c.equipoMs);
+    if (motivo) throw error(409, 'equipoNoResponde', { equipo: e.alias, url: e.url, motivo });
+  }
+}
+
 /**
  * POST /ejercicio/{canal}/: starts, or resumes a paused exercise (ARCHITECTURE correction 4).
  * Refusals (409, Spanish mensaje), in order: completed; a type without a channel ('API
  * {tipo_ejercicio} NO DISPONIBLE', WhatsApp only on a 'whatsapp' device); the wrong channel;
- * already running; no recipients; inactive device; a device whose protocol serves another channel.
+ * already running; no recipients; inactive device; a device whose protocol serves another channel;
+ * then what would keep it from running (exigirListo). The network checks run outside the
+ * transaction, and its checks run again under the row lock before anything is written.
  */
 export async function iniciar(
   ctx: CtxEjercicios,
   actor: Actor,
   canal: Canal,
   b: z.output<typeof IniciarSchema>,
+  comprobacion: ComprobacionInicio = { equipoMs: 0 },
 ): Promise<{ mensaje: string; time: number }> {
+  const previo = await validarInicio(ctx.db.kysely, ctx, canal, b.id_ejercicio, false);
+  await exigirListo(ctx, previo.e, comprobacion);
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const e = await ejercicioOError(trx, ctx, b.id_ejercicio, true);
-    if (e.completado) throw error(409, 'ejercicioCompletado');
-    const plan = planInicio(
-      { id_tipo_ejercicio: e.id_tipo_ejercicio, accion: e.accion, tiempo: e.tiempo },
-      { whatsappDisponible: e.protocolo === 'whatsapp' },
-    );
-    if (!plan.ok) throw new HttpError(409, plan.mensaje);
-    const etiqueta = tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo;
-    if (plan.canal !== canal) {
-      throw error(409, 'canalNoCorresponde', { tipo_ejercicio: etiqueta, canal });
-    }
-    const reanudar = e.en_proceso === 1 && e.en_pausa === 1;
-    if (e.en_proceso === 1 && !reanudar) throw error(409, 'ejercicioEnProceso');
-    if (!(await repo.hayDestinatarios(trx, e.id_ejercicio))) throw error(409, 'sinDestinatarios');
-    if (!e.equipo_activo) throw error(409, 'equipoInactivo');
-    if (CANAL_DE_PROTOCOLO[e.protocolo as Protocolo] !== canal) {
-      throw error(409, 'equipoNoCorresponde', { equipo: e.alias, tipo_ejercicio: etiqueta });
-    }
+    const { e, plan, reanudar } = await validarInicio(trx, ctx, canal, b.id_ejercicio, true);
     const momento = ahora();
     await repo.actualizarEjercicio(trx, e.id_ejercicio, {
       en_proceso: 1,
@@ -307,6 +381,7 @@ export async function detener(ctx: CtxEjercicios, actor: Actor, id: number): Pro
       completado: 1,
       en_proceso: 0,
       en_pausa: 0,
+      detenido: 1,
       terminado: momento,
     });
     await auditar(trx, actor, 'detener', 'ejercicio', id, { cancelados: n });
@@ -344,6 +419,7 @@ export async function semaforo(ctx: CtxEjercicios, id: number) {
     completado: bandera(e.completado),
     en_proceso: bandera(e.en_proceso),
     en_pausa: bandera(e.en_pausa),
+    detenido: bandera(e.detenido),
     motivo_pausa: e.motivo_pausa,
   };
 }
@@ -361,5 +437,7 @@ export function encabezadoReporte(e: EjercicioCompleto) {
     completado: bandera(e.completado),
     en_proceso: bandera(e.en_proceso),
     en_pausa: bandera(e.en_pausa),
+    detenido: bandera(e.detenido),
+    estatus: estatusEjercicio({ completado: e.completado, detenido: e.detenido }),
   };
 }

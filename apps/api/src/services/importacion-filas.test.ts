@@ -75,7 +75,14 @@ describe('lotes validados de la importación', () => {
     const detallados = aqui.flatMap((l) => l.errores);
     expect(conError).toBeGreaterThan(100);
     expect(detallados.length).toBe(Math.min(conError, MAX_ERRORES_IMPORTACION));
-    expect(detallados[0]).toEqual({ fila: 2, motivo: expect.any(String) });
+    expect(detallados[0]).toEqual({
+      fila: 2,
+      motivo: expect.any(String),
+      telefono: '120',
+      nombre: 'Malo 0',
+      estado: 'Jalisco',
+      categorias: 'Brigadistas',
+    });
     const validas = aqui.flatMap((l) => l.filas);
     expect(validas.length + conError).toBe(procesadas);
     const comillas = validas.find((f) => f.nombre === 'Con "comillas"\ny salto');

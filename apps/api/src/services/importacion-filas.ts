@@ -1,4 +1,4 @@
-import { MAX_ERRORES_IMPORTACION } from '@pregon/contract/api/telefonos';
+import { MAX_ERRORES_IMPORTACION, type ErrorImportacion } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import type { FilaMasiva } from '../repositories/telefonos-masivo.ts';
 import { leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
@@ -37,7 +37,7 @@ export interface OrigenLotes {
 export interface LoteValidado {
   filas: FilaMasiva[];
   procesadas: number;
-  errores: { fila: number; motivo: string }[];
+  errores: ErrorImportacion[];
   con_error: number;
 }
 
@@ -170,6 +170,19 @@ function validarFila(
   return { telefono: tel.telefono, nombre: nombre || null, id_estado, categorias };
 }
 
+/** Longest cell a rejected row keeps. */
+const MAX_CELDA_ERROR = 200;
+
+/** A rejected row's own cells under the import's column names (those the file has). */
+function celdasDe(celdas: string[], idx: Indices): Partial<Record<keyof Indices, string>> {
+  const r: Partial<Record<keyof Indices, string>> = {};
+  for (const col of ['telefono', 'nombre', 'estado', 'categorias'] as const) {
+    const v = idx[col] >= 0 ? celdas[idx[col]] : undefined;
+    if (v !== undefined && v !== '') r[col] = v.slice(0, MAX_CELDA_ERROR);
+  }
+  return r;
+}
+
 /** Reads the file into validated batches of `o.lote` rows; the last batch (possibly empty) closes
  * the file. Throws SinColumnaTelefono when the file has no phone column. */
 export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValidado> {
@@ -195,7 +208,7 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
         // Only the first reasons are kept by the job: the rest are not carried at all.
         if (detallados < MAX_ERRORES_IMPORTACION) {
           detallados++;
-          lote.errores.push({ fila: f.fila, motivo: fila.motivo });
+          lote.errores.push({ fila: f.fila, motivo: fila.motivo, ...celdasDe(f.celdas, idx) });
         }
       } else lote.filas.push(fila);
       if (lote.procesadas >= o.lote) {

@@ -8,6 +8,7 @@ import type {} from '@fastify/multipart';
 import {
   ImportarCamposSchema,
   MAX_MB_IMPORTACION,
+  type ErrorImportacion,
   type Importacion,
 } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
@@ -78,7 +79,7 @@ interface Cuenta {
   insertadas: number;
   duplicadas: number;
   con_error: number;
-  errores: { fila: number; motivo: string }[];
+  errores: ErrorImportacion[];
   erroresCambiaron: boolean;
 }
 
@@ -310,6 +311,9 @@ export async function recibirImportacion(
         nombre: parte.filename,
         tipo,
       };
+      // A body cut short inside this part may have destroyed its stream before we read it
+      // (when the whole body arrived first); pipeline would then wait forever.
+      if (parte.file.destroyed) throw error(400, 'archivoObligatorio', undefined, 'file');
       await pipeline(parte.file, fs.createWriteStream(archivo.ruta));
       if (parte.file.truncated)
         throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION }, 'file');
@@ -336,6 +340,15 @@ export async function recibirImportacion(
     ) {
       throw error(400, 'peticionInvalida');
     }
+    // A body the multipart parser cannot read (no boundary, cut short, a malformed part) is the
+    // caller's fault, not the server's (it answered 500 before).
+    if (
+      e instanceof Error &&
+      /^(Multipart: |Unexpected end of form|Malformed part header|Part terminated early)/.test(
+        e.message,
+      )
+    )
+      throw error(400, 'archivoObligatorio', undefined, 'file');
     throw e;
   }
 }

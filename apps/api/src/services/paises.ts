@@ -202,7 +202,7 @@ export async function eliminarCategoria(ctx: Contexto, sesion: Sesion, id: numbe
 }
 
 /** The 'Registro eliminado' / 'Cambios guardados' success bodies. */
-export const ok = (clave: 'cambiosGuardados' | 'registroEliminado') => ({
+export const ok = (clave: 'cambiosGuardados' | 'registroEliminado' | 'usuarioDesbloqueado') => ({
   status: 200 as const,
   mensaje: msg(clave),
 });

@@ -102,6 +102,8 @@ const COLUMNAS_REPORTE2 = [
   'realizado',
   'intentos',
   'duracion',
+  'timbrado',
+  'causa',
   'fecha_envio',
   'hora_envio',
   'recibida',
@@ -175,6 +177,7 @@ async function* csvResumen(ctx: CtxEjercicios, id: number) {
     s.rojo,
     s.cancelado,
   ]);
+  texto += lineaCsv(['estatus', r.ejercicio.id_ejercicio, r.ejercicio.estatus, '', '', '', '', '']);
   for (const e of r.porEstado) {
     texto += lineaCsv([
       'estado',

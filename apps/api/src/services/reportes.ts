@@ -39,7 +39,8 @@ export function filaReporte(d: FilaDetalle, n: number): FilaReporte {
   };
 }
 
-/** A reporte2 row: the report row plus attempts, duration (s) and the failure reason. */
+/** A reporte2 row: the report row plus attempts, talk and ring seconds, the hangup cause and the
+ * failure reason. */
 export function filaReporte2(d: FilaDetalle, n: number) {
   const base = filaReporte(d, n);
   return {
@@ -51,6 +52,8 @@ export function filaReporte2(d: FilaDetalle, n: number) {
     realizado: base.realizado,
     intentos: Number(d.intentos),
     duracion: d.duracion === null ? null : Number(d.duracion),
+    timbrado: d.timbrado === null ? null : Number(d.timbrado),
+    causa: d.causa === null ? null : Number(d.causa),
     fecha_envio: base.fecha_envio,
     hora_envio: base.hora_envio,
     recibida: base.recibida,
@@ -202,26 +205,17 @@ function acumular<K>(
   return grupos;
 }
 
-/** GET /reportes/resumen/{id}/: totals, per state, per category and per minute. */
-export async function resumen(ctx: CtxEjercicios, id: number) {
-  const k = ctx.db.kysely;
-  const e = await ejercicioOError(k, ctx, id);
-  const [estatus, porEstado, porCategoria, porMinuto, recibidas] = await Promise.all([
-    repo.conteoPorEstatus(k, id),
-    repoReportes.conteoPorEstado(k, id),
-    repoReportes.conteoPorCategoria(k, id, idsCategorias(e.categorias)),
-    repoReportes.conteoPorMinuto(k, id),
-    repoReportes.contarRecibidas(k, id),
+/** Per-state and per-category light counts of an exercise's recipients. */
+export async function desgloses(k: Consultor, e: { id_ejercicio: number; categorias: string }) {
+  const [porEstado, porCategoria] = await Promise.all([
+    repoReportes.conteoPorEstado(k, e.id_ejercicio),
+    repoReportes.conteoPorCategoria(k, e.id_ejercicio, idsCategorias(e.categorias)),
   ]);
   const estados = acumular(porEstado, (i) => porEstado[i]!.id_estado);
   const nombresEstado = new Map(porEstado.map((f) => [f.id_estado, f.estado ?? '']));
   const categorias = acumular(porCategoria, (i) => porCategoria[i]!.id_categoria);
   const nombresCategoria = new Map(porCategoria.map((f) => [f.id_categoria, f.categoria]));
   return {
-    status: 200 as const,
-    ejercicio: encabezadoReporte(e),
-    semaforo: conteoSemaforo(estatus),
-    recibidas,
     porEstado: [...estados].map(([id_estado, g]) => ({
       id_estado,
       estado: nombresEstado.get(id_estado) ?? '',
@@ -232,6 +226,25 @@ export async function resumen(ctx: CtxEjercicios, id: number) {
       categoria: nombresCategoria.get(id_categoria) ?? '',
       ...g,
     })),
+  };
+}
+
+/** GET /reportes/resumen/{id}/: totals, per state, per category and per minute. */
+export async function resumen(ctx: CtxEjercicios, id: number) {
+  const k = ctx.db.kysely;
+  const e = await ejercicioOError(k, ctx, id);
+  const [estatus, grupos, porMinuto, recibidas] = await Promise.all([
+    repo.conteoPorEstatus(k, id),
+    desgloses(k, e),
+    repoReportes.conteoPorMinuto(k, id),
+    repoReportes.contarRecibidas(k, id),
+  ]);
+  return {
+    status: 200 as const,
+    ejercicio: encabezadoReporte(e),
+    semaforo: conteoSemaforo(estatus),
+    recibidas,
+    ...grupos,
     porMinuto: porMinuto.map((m) => ({
       minuto: `${m.fecha_envio} ${m.hm}`,
       total: Number(m.total),

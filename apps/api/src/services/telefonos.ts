@@ -3,7 +3,7 @@ import type {
   ModificarTelefonoBody,
   TelefonoDetalle,
 } from '@pregon/contract/api/telefonos';
-import { MAX_TELEFONOS_LISTA } from '@pregon/contract/api/telefonos';
+import { MAX_TELEFONOS_LISTA, TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import { canonizarTelefono } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
@@ -168,20 +168,40 @@ export async function seleccion(
 export async function buscar(
   ctx: Contexto,
   f: { q?: string; estado?: number; categoria?: number; page: number; size: number },
-): Promise<{ data: TelefonoDetalle[]; total: number }> {
+): Promise<{ data: TelefonoDetalle[]; total: number; total_exacto: boolean }> {
   const k = ctx.db.kysely;
+  const offset = (f.page - 1) * f.size;
   const filtro = {
     q: f.q,
     estado: f.estado,
     ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
   };
-  const [total, filas] = await Promise.all([
-    repo.contar(k, filtro),
-    repo.buscar(k, filtro, f.size, (f.page - 1) * f.size),
+  // No page reads the whole table to count it: the first pages count at most
+  // TOPE_CONTEO_TELEFONOS + 1 matches; searches and pages past that count nothing and read one row beyond
+  // the page to know whether another follows ('more than N').
+  // A search scans text: it is never counted, only looked ahead.
+  const contar = offset < TOPE_CONTEO_TELEFONOS && !repo.palabras(f.q).length;
+  const [contadas, leidas] = await Promise.all([
+    contar ? repo.contarHasta(k, filtro, TOPE_CONTEO_TELEFONOS + 1) : undefined,
+    repo.buscar(k, filtro, f.size + 1, offset),
   ]);
+  const hayMas = leidas.length > f.size;
+  const filas = hayMas ? leidas.slice(0, f.size) : leidas;
+  const vistas = offset + filas.length + (hayMas ? 1 : 0);
+  const total_exacto = contadas !== undefined ? contadas <= TOPE_CONTEO_TELEFONOS : !hayMas;
+  const total =
+    contadas === undefined
+      ? vistas
+      : total_exacto
+        ? contadas
+        : Math.max(TOPE_CONTEO_TELEFONOS, vistas);
   const cats = await repo.categoriasDe(
     k,
     filas.map((t) => t.id_telefono),
   );
-  return { data: filas.map((t) => ({ ...t, categorias: cats.get(t.id_telefono) ?? [] })), total };
+  return {
+    data: filas.map((t) => ({ ...t, categorias: cats.get(t.id_telefono) ?? [] })),
+    total,
+    total_exacto,
+  };
 }

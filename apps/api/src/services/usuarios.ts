@@ -7,7 +7,7 @@ import { ROL_ADMINISTRADOR, RolSchema } from '@pregon/contract/constants';
 import type { Transaction, Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { ahora } from '../db/database.ts';
 import type { DB, UsuariosTable } from '../db/schema.ts';
 import { error, noEncontrado, prohibido } from '../http/errores.ts';
@@ -94,6 +94,15 @@ async function protegerUltimoAdmin(trx: Transaction<DB>, id: number) {
   if (admins.includes(id) && admins.length === 1) throw error(409, 'ultimoAdministrador');
 }
 
+/** Users changing their own password must give the current one (400 naming password_actual). */
+async function comprobarActual(ctx: Contexto, id: number, b: ModificarUsuarioBody): Promise<void> {
+  if (!b.password_actual)
+    throw error(400, 'contrasenaActualObligatoria', undefined, 'password_actual');
+  const hash = await repo.hashDe(ctx.db.kysely, id);
+  if (!hash || !(await verifyPassword(hash, b.password_actual)))
+    throw error(400, 'contrasenaActualIncorrecta', undefined, 'password_actual');
+}
+
 /** Changes a user. Non-administrators may change only their own nombre, correo and password. */
 export async function modificar(
   ctx: Contexto,
@@ -104,6 +113,7 @@ export async function modificar(
   const admin = esAdmin(sesion);
   if (!admin && (sesion.id_usuario !== id || b.role !== undefined || b.activo !== undefined))
     throw prohibido();
+  if (b.password !== undefined && sesion.id_usuario === id) await comprobarActual(ctx, id, b);
   const cambios: Updateable<UsuariosTable> = {};
   if (b.nombre !== undefined) cambios.nombre = b.nombre;
   if (b.correo !== undefined) cambios.correo = b.correo || null;
@@ -117,7 +127,7 @@ export async function modificar(
       b.activo === false || (b.role !== undefined && !b.role.includes(ROL_ADMINISTRADOR));
     if (dejaDeSerAdmin) await protegerUltimoAdmin(trx, id);
     if (Object.keys(cambios).length > 0) await repo.actualizarUsuario(trx, id, cambios);
-    const { password: _omitida, ...auditado } = b;
+    const { password: _omitida, password_actual: _actual, ...auditado } = b;
     await auditar(trx, sesion, 'modificar', 'usuario', id, {
       ...auditado,
       ...(b.password !== undefined ? { password_cambiada: true } : {}),
@@ -136,5 +146,16 @@ export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promi
     if (n > 0) throw enUso();
     await conConflictos(() => repo.borrarUsuario(trx, id), enUso, enUso);
     await auditar(trx, sesion, 'eliminar', 'usuario', id, { usuario: actual.usuario });
+  });
+}
+
+/** Lifts a user's sign-in throttling (administrators only, checked by the route), audited. */
+export async function desbloquear(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
+  const u = await repo.leerUsuario(ctx.db.kysely, id);
+  if (!u) throw noEncontrado('Usuario');
+  const claves = await ctx.limitador.desbloquear(u.usuario);
+  await auditar(ctx.db.kysely, sesion, 'desbloquear', 'usuario', id, {
+    usuario: u.usuario,
+    claves,
   });
 }

@@ -56,6 +56,8 @@ export async function levantarApi(motor: Engine, env: Record<string, string> = {
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: adminPassword,
     LOG_LEVEL: 'silent',
+    // Test devices point at closed ports; tests of the pre-start check turn it on.
+    COMPROBACION_EQUIPO_MS: '0',
     ...(pgBase ? { DATABASE_URL: pgBase.url } : {}),
     ...env,
   });

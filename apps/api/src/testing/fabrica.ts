@@ -99,3 +99,32 @@ export async function crearEjercicio(
   }
   return id_ejercicio;
 }
+
+/** Writes a questionnaire for an exercise: one question per item ({archivo, respuestas}), numbered
+ * from 1, each answer on digits 1, 2, …; returns the questionnaire's id. */
+export async function crearCuestionario(
+  db: Db,
+  id_ejercicio: number,
+  preguntas: { archivo: string; respuestas: string[] }[],
+): Promise<number> {
+  const k = db.kysely;
+  const { id_cuestionario } = await k
+    .insertInto('cuestionarios')
+    .values({ id_ejercicio, creado: Date.now() })
+    .returning('id_cuestionario')
+    .executeTakeFirstOrThrow();
+  for (const [i, p] of preguntas.entries()) {
+    const { id_pregunta } = await k
+      .insertInto('preguntas')
+      .values({ id_cuestionario, numero: i + 1, reactivo: `Pregunta ${i + 1}`, archivo: p.archivo })
+      .returning('id_pregunta')
+      .executeTakeFirstOrThrow();
+    for (const [j, respuesta] of p.respuestas.entries()) {
+      await k
+        .insertInto('respuestas')
+        .values({ id_pregunta, respuesta, digito: j + 1 })
+        .execute();
+    }
+  }
+  return id_cuestionario;
+}

@@ -35,9 +35,29 @@ export const rutas: RouteObject[] = [
       { path: '/', loader: guardia(), element: <EjerciciosPage /> },
       pendiente('/users', 'menuUsuarios', { roles: [ROL_ADMINISTRADOR] }),
       pendiente('/users/:id', 'tituloUsuario'),
-      pendiente('/telefonos', 'menuTelefonos'),
-      pendiente('/equipos', 'menuEquipos'),
-      pendiente('/equipos/:id', 'tituloEquipo'),
+      {
+        path: '/telefonos',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (await import('../features/telefonos/components/telefonos-page.tsx'))
+            .TelefonosPage,
+        }),
+      },
+      {
+        path: '/equipos',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (await import('../features/equipos/components/equipos-page.tsx')).EquiposPage,
+        }),
+      },
+      {
+        path: '/equipos/:id',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (await import('../features/equipos/components/equipo-detalle-page.tsx'))
+            .EquipoDetallePage,
+        }),
+      },
       {
         path: '/dashboard/:id',
         loader: guardia(),
@@ -48,7 +68,15 @@ export const rutas: RouteObject[] = [
       },
       pendiente('/countries', 'menuPaises'),
       pendiente('/countries/:id', 'tituloPais'),
-      pendiente('/index_dash', 'menuTableroGeneral'),
+      {
+        path: '/index_dash',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (
+            await import('../features/tablero-general/components/tablero-general-page.tsx')
+          ).TableroGeneralPage,
+        }),
+      },
     ],
   },
   { path: '*', loader: () => redirect('/') },

@@ -13,6 +13,10 @@ export interface Peticion<E extends Endpoint> {
   query?: E extends Endpoint<Esquema, infer Q> ? Entrada<Q> | Record<string, unknown> : never;
   params?: Record<string, string | number>;
   signal?: AbortSignal;
+  /** Another server's base URL (the telephony agent); the main api's origin when absent. */
+  base?: string;
+  /** A multipart body (audio uploads), sent instead of `body`. */
+  formulario?: FormData;
 }
 
 /** A failed call: the Spanish message to show, the HTTP status (0 without response) and the body. */
@@ -41,33 +45,34 @@ function consulta(query: Record<string, unknown> | undefined): string {
 }
 
 /**
- * Calls an endpoint of the contract and returns its zod-parsed response and headers. Sends the
- * stored token raw in Authorization. Session expiry (HTTP 401 or 'FALLO: SESION EXPIRADA' in any
- * SPEC 8 shape) on a non-public endpoint clears the session and goes to /signin; any other failure
- * throws ErrorApi with the server's message, or the network error when nothing answered.
+ * Sends one request with the stored token raw in Authorization and returns the response when it
+ * is OK. Session expiry (HTTP 401 or 'FALLO: SESION EXPIRADA' in any SPEC 8 shape) on a
+ * non-public call clears the session and goes to /signin; any other failure throws ErrorApi with
+ * the server's message, or the network error when nothing answered.
  */
-export async function llamarCompleto<E extends Endpoint>(
-  ep: E,
-  peticion: Peticion<E> = {},
-): Promise<{ datos: z.output<E['respuesta']>; headers: Headers }> {
-  const url =
-    rellenarRuta(ep.path, peticion.params) +
-    consulta(peticion.query as Record<string, unknown> | undefined);
+async function enviar(
+  url: string,
+  init: {
+    method: string;
+    body?: string | FormData;
+    json?: boolean;
+    binario?: boolean;
+    signal?: AbortSignal;
+  },
+  publico: boolean,
+): Promise<{ res: Response; body: unknown }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = leerToken();
   if (token) headers.authorization = token;
-  let cuerpo: string | undefined;
-  if (peticion.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    cuerpo = JSON.stringify(peticion.body);
-  }
+  if (init.json) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method: ep.method, headers, body: cuerpo, signal: peticion.signal });
+    res = await fetch(url, { method: init.method, headers, body: init.body, signal: init.signal });
   } catch (e) {
-    if (peticion.signal?.aborted) throw e;
+    if (init.signal?.aborted) throw e;
     throw new ErrorApi(msg('errorRed'), 0, null);
   }
+  if (res.ok && init.binario) return { res, body: undefined };
   const texto = await res.text();
   let body: unknown = null;
   try {
@@ -75,14 +80,57 @@ export async function llamarCompleto<E extends Endpoint>(
   } catch {
     body = texto;
   }
-  if (ep.acceso !== 'publico' && esSesionExpirada(body, res.status)) {
+  if (!publico && esSesionExpirada(body, res.status)) {
     expirarSesion();
     throw new ErrorApi(msg('sesionExpirada'), res.status, body, true);
   }
   if (!res.ok) throw new ErrorApi(mensajeDeRespuesta(body), res.status, body);
+  return { res, body };
+}
+
+/**
+ * Calls an endpoint of the contract and returns its zod-parsed response and headers (errors as
+ * `enviar`: session expiry, the server's Spanish message, network error).
+ */
+export async function llamarCompleto<E extends Endpoint>(
+  ep: E,
+  peticion: Peticion<E> = {},
+): Promise<{ datos: z.output<E['respuesta']>; headers: Headers }> {
+  const url =
+    (peticion.base ?? '') +
+    rellenarRuta(ep.path, peticion.params) +
+    consulta(peticion.query as Record<string, unknown> | undefined);
+  const json = peticion.body !== undefined && !peticion.formulario;
+  const { res, body } = await enviar(
+    url,
+    {
+      method: ep.method,
+      body: json ? JSON.stringify(peticion.body) : peticion.formulario,
+      json,
+      signal: peticion.signal,
+    },
+    ep.acceso === 'publico',
+  );
   const parsed = ep.respuesta.safeParse(body);
   if (!parsed.success) throw new ErrorApi(mensajeDeRespuesta(body), res.status, body);
   return { datos: parsed.data as z.output<E['respuesta']>, headers: res.headers };
+}
+
+/** Whether a resource exists (HEAD: 2xx true, 404 false); other failures throw as `llamarCompleto`. */
+export async function existe(url: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await enviar(url, { method: 'HEAD', binario: true, signal }, false);
+    return true;
+  } catch (e) {
+    if (e instanceof ErrorApi && e.status === 404) return false;
+    throw e;
+  }
+}
+
+/** GETs a binary resource (an audio) with the session's token; errors as `llamarCompleto`. */
+export async function leerBinario(url: string, signal?: AbortSignal): Promise<ArrayBuffer> {
+  const { res } = await enviar(url, { method: 'GET', binario: true, signal }, false);
+  return res.arrayBuffer();
 }
 
 /** Calls an endpoint and returns only its parsed response body. */

@@ -21,7 +21,7 @@ import {
 import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
-import { enteroSchema, idSchema, textoSchema } from '../zod-helpers.ts';
+import { enteroSchema, idSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
 import { BanderaSchema, OkSchema } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 
@@ -95,6 +95,10 @@ export const EjercicioFilaSchema = z.object({
   en_proceso: BanderaSchema,
   en_pausa: BanderaSchema,
   // Extras
+  /** '1' when an operator stopped it (completado '1' too): the dashboard's 'Detenido'. */
+  detenido: BanderaSchema,
+  /** 'No completo', 'Completado' or 'Completado (Detenido)' (rules/exercise-list estatusEjercicio). */
+  estatus: z.string(),
   id_equipo: z.number(),
   protocolo: z.string(),
   tiempo: z.number().nullable(),
@@ -128,10 +132,13 @@ export const listarEjercicios = endpoint({
 
 // ---------------------------------------------------------------- create
 
-const puerto = (campo: string) => enteroSchema(campo, 1, 10000).default(PUERTOS_DEFECTO);
+const puerto = (campo: string) =>
+  vacioComoAusente(enteroSchema(campo, 1, 10000).default(PUERTOS_DEFECTO));
 
 /**
- * Body of POST /ejercicio/ (SPEC 3 "as written on creation"). The form rules of
+ * Body of POST /ejercicio/ (SPEC 3 "as written on creation"). As the SPEC's client sends it
+ * (issue 15): numbers may come as numeric strings, categorias as a comma string, and tiempo and
+ * the ports as '' when they do not apply (blank = absent: tiempo null, ports PUERTOS_DEFECTO). The form rules of
  * rules/exercise-form.ts run here too (origen 'api'), so the api answers with the dialog's
  * messages, each naming its field.
  */
@@ -146,7 +153,7 @@ export const CrearEjercicioSchema = z
     fecha_ini: textoSchema('fecha_ini', { min: 1, max: 10 }),
     hora_ini: textoSchema('hora_ini', { min: 1, max: 8 }),
     equipo: idSchema('equipo', msg('equipoObligatorio')),
-    tiempo: enteroSchema('tiempo', 1, 24 * 60).nullish(),
+    tiempo: vacioComoAusente(enteroSchema('tiempo', 1, 24 * 60).optional()),
     numero_puertos: puerto('numero_puertos'),
     puerto_ini: puerto('puerto_ini'),
     puerto_fin: puerto('puerto_fin'),
@@ -311,6 +318,8 @@ export const SemaforoRespuestaSchema = z.object({
   completado: BanderaSchema,
   en_proceso: BanderaSchema,
   en_pausa: BanderaSchema,
+  /** '1' when an operator stopped it. */
+  detenido: BanderaSchema,
   motivo_pausa: z.string().nullable(),
 });
 
@@ -337,6 +346,9 @@ export const EjercicioReporteSchema = z.object({
   completado: BanderaSchema,
   en_proceso: BanderaSchema,
   en_pausa: BanderaSchema,
+  /** '1' when an operator stopped it; estatus as in the list. */
+  detenido: BanderaSchema,
+  estatus: z.string(),
 });
 
 /**

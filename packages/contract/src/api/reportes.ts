@@ -17,7 +17,8 @@ import { idSchema } from '../zod-helpers.ts';
 import { EjercicioReporteSchema, IdParamsSchema, PaginaReporteSchema } from './ejercicios.ts';
 import { endpoint } from './endpoint.ts';
 
-/** One row of reporte2: a recipient's call/send detail. duracion in seconds. */
+/** One row of reporte2: a recipient's call/send detail. duracion (talk) and timbrado (ring) in
+ * seconds, causa the call's Q.850 hangup cause. */
 export const FilaReporte2Schema = z.object({
   n: z.number(),
   telefono: z.string(),
@@ -27,6 +28,8 @@ export const FilaReporte2Schema = z.object({
   realizado: z.string(),
   intentos: z.number(),
   duracion: z.number().nullable(),
+  timbrado: z.number().nullable(),
+  causa: z.number().nullable(),
   fecha_envio: z.string(),
   hora_envio: z.string(),
   recibida: z.string(),

@@ -11,6 +11,9 @@ import { IdCuerpoSchema, IdParamsSchema } from './paises.ts';
 export const MAX_TELEFONOS_LISTA = 10_000;
 /** Largest page of `GET /telefonos/`. */
 export const MAX_TAMANO_PAGINA = 500;
+/** `GET /telefonos/` counts at most this many matches (then `total_exacto` is false and `total`
+ * is 'more than'); searches (q) and pages starting past it count nothing and only say whether another page follows. */
+export const TOPE_CONTEO_TELEFONOS = 1000;
 /** Largest accepted import file. */
 export const MAX_MB_IMPORTACION = 200;
 /** Row errors an import keeps (all are counted). */
@@ -131,12 +134,14 @@ export const buscarTelefonos = endpoint({
   path: '/telefonos/',
   acceso: 'lectura',
   etiqueta: 'telefonos',
-  resumen: 'Busca teléfonos con paginación en el servidor; cada uno con sus categorías',
+  resumen: `Busca teléfonos con paginación en el servidor; cada uno con sus categorías. total cuenta hasta ${TOPE_CONTEO_TELEFONOS} coincidencias (las búsquedas con q no se cuentan); con total_exacto false hay más de total`,
   query: BuscarTelefonosQuerySchema,
   respuesta: z.object({
     status: z.literal(200),
     data: z.array(TelefonoDetalleSchema),
+    /** Matches counted; when `total_exacto` is false there are more than this. */
     total: z.number(),
+    total_exacto: z.boolean(),
   }),
 });
 
@@ -166,6 +171,19 @@ export const eliminarTelefono = endpoint({
 /** Import job states. */
 export const ESTATUS_IMPORTACION = ['en_proceso', 'terminada', 'fallida'] as const;
 
+/** A rejected import row: its number in the file, the reason and the row's own cells (so the
+ * rejected rows can be downloaded, fixed and imported again). */
+export const ErrorImportacionSchema = z.object({
+  fila: z.number(),
+  motivo: z.string(),
+  telefono: z.string().optional(),
+  nombre: z.string().optional(),
+  estado: z.string().optional(),
+  categorias: z.string().optional(),
+});
+/** A rejected import row. */
+export type ErrorImportacion = z.infer<typeof ErrorImportacionSchema>;
+
 /** Progress of an import job. `total` is the estimated number of data rows (CSV) or null. */
 export const ImportacionSchema = z.object({
   status: z.literal(200),
@@ -177,7 +195,7 @@ export const ImportacionSchema = z.object({
   insertadas: z.number(),
   duplicadas: z.number(),
   con_error: z.number(),
-  errores: z.array(z.object({ fila: z.number(), motivo: z.string() })),
+  errores: z.array(ErrorImportacionSchema),
   mensaje: z.string().nullable(),
 });
 /** Progress of an import job. */

@@ -60,6 +60,8 @@ export const ModificarUsuarioBodySchema = z.object({
   role: z.array(RolSchema).min(1).max(3).optional(),
   activo: z.boolean().optional(),
   password: PasswordSchema.optional(),
+  /** Required when users change their own password: the one they have now. */
+  password_actual: z.string().max(256).optional(),
 });
 /** A change to a user. */
 export type ModificarUsuarioBody = z.infer<typeof ModificarUsuarioBodySchema>;
@@ -116,6 +118,18 @@ export const eliminarUsuario = endpoint({
   acceso: 'admin',
   etiqueta: 'usuarios',
   resumen: 'Elimina un usuario (solo administradores; nunca el último administrador activo)',
+  params: IdParamsSchema,
+  respuesta: OkSchema,
+});
+
+/** POST /usuarios/{id}/desbloquear/: lifts every sign-in throttle of the user (all addresses),
+ * after repeated wrong passwords (issue 17). Administrators only. */
+export const desbloquearUsuario = endpoint({
+  method: 'POST',
+  path: '/usuarios/:id/desbloquear/',
+  acceso: 'admin',
+  etiqueta: 'usuarios',
+  resumen: 'Quita los bloqueos de ingreso de un usuario (solo administradores)',
   params: IdParamsSchema,
   respuesta: OkSchema,
 });

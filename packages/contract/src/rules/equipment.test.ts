@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { equiposParaTipo, PALABRAS_EQUIPO } from './equipment.ts';
+import {
+  credencialesDeFormulario,
+  equiposParaTipo,
+  PALABRAS_EQUIPO,
+  tiposParaAlias,
+} from './equipment.ts';
 
 const EQUIPOS = [
   { id_equipo: 1, alias: 'Modem SMS 1' },
@@ -37,5 +42,29 @@ describe('equiposParaTipo', () => {
     ['', [1, 2, 3, 4, 5, 6, 7, 8, 9]],
   ])('type %j offers %j', (tipo, ids) => {
     expect(equiposParaTipo(EQUIPOS, tipo).map((e) => e.id_equipo)).toEqual(ids);
+  });
+});
+
+describe('tiposParaAlias', () => {
+  it.each([
+    ['Modem SMS 1', [1]],
+    ['SMS y LLAMADAS', [1, 2]],
+    ['WhatsApp negocio', [3]],
+    ['Cuestionarios IVR', [4]],
+    ['Impresora', []],
+    ['', []],
+  ])('%s → %j', (alias, tipos) => {
+    expect(tiposParaAlias(alias)).toEqual(tipos);
+  });
+});
+
+describe('credencialesDeFormulario', () => {
+  it('toma solo los campos del protocolo que no están vacíos', () => {
+    expect(
+      credencialesDeFormulario('smpp', { system_id: ' pregon ', password: 'x', token: 'ajeno' }),
+    ).toEqual({ system_id: 'pregon', password: 'x' });
+  });
+  it('sin campos llenos conserva las guardadas (undefined)', () => {
+    expect(credencialesDeFormulario('asterisk', { usuario: '  ', secreto: '' })).toBeUndefined();
   });
 });

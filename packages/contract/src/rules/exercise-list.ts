@@ -3,10 +3,21 @@
  * paging", with ARCHITECTURE correction 2) and the multi-word search of the phone preview.
  */
 import { FILAS_POR_PAGINA } from '../constants.ts';
+import { msg } from '../messages.ts';
 
 /** The list row fields the ordering and the 'Activos' filter read. */
 export interface FilaOrdenable {
   completado: string | number;
+}
+
+/** The Estatus text of an exercise: 'No completo' while completado is '0', else 'Completado', with
+ * '(Detenido)' when an operator stopped it (issue 17; the list, the .xlsx and the reports). */
+export function estatusEjercicio(f: {
+  completado: string | number;
+  detenido?: string | number | null;
+}): string {
+  if (String(f.completado).trim() === '0') return msg('noCompleto');
+  return String(f.detenido ?? '0').trim() === '1' ? msg('completadoDetenido') : msg('completado');
 }
 
 /** Sorts by completado ascending (incomplete first), keeping the order of equal rows; returns a copy. */

@@ -12,6 +12,7 @@ import {
   Select,
   Spin,
   TimePicker,
+  Typography,
   Upload,
   type UploadFile,
 } from 'antd';
@@ -26,10 +27,14 @@ import {
   PUERTOS_DEFECTO,
   TIPO_CUESTIONARIO,
   TIPO_LLAMADA,
+  TIPO_SMS,
+  TIPO_WHATSAPP,
   tipoPorId,
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { equiposParaTipo } from '@pregon/contract/rules/equipment';
+import { esAudioGsm } from '@pregon/contract/rules/questionnaire';
+import { accionDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
 import {
   validarFormularioEjercicio,
   type CampoFormularioEjercicio,
@@ -38,10 +43,15 @@ import {
 } from '@pregon/contract/rules/exercise-form';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { usePbx } from '../../../lib/pbx-client.ts';
+import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { crearEjercicioApi } from '../api/create-ejercicio.ts';
+import { crearEjercicioLlamada } from '../api/crear-llamada.ts';
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
-import { CLAVE_EJERCICIOS } from '../api/get-ejercicios.ts';
+import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
+import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
+import { ResumenSms } from './resumen-sms.tsx';
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
 
 /** The form's raw values (antd controls). */
@@ -67,6 +77,8 @@ export interface PropsCrearEjercicio {
   alCerrar: () => void;
   /** Opened with data (clone flow): the confirm button reads 'Crear y clonar cuestionario'. */
   inicial?: DatosIniciales;
+  /** Told the new exercise's id once it is created (the clone flow rebuilds its questionnaire). */
+  alCrear?: (id_ejercicio: number) => void;
 }
 
 /** The values the contract's form rule reads; type 2's accion is the chosen audio's file name. */
@@ -91,16 +103,23 @@ function paraValidar(v: ValoresDialogo): ValoresFormularioEjercicio {
  * 'Confirmar'. Confirm validates with validarFormularioEjercicio, then creates the exercise,
  * generates its recipients, shows 'EXITO', reloads the list and closes.
  */
-export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearEjercicio) {
+export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: PropsCrearEjercicio) {
   const [form] = Form.useForm<ValoresDialogo>();
   const catalogos = useCatalogos(abierto);
   const cliente = useQueryClient();
   const [enviando, setEnviando] = useState(false);
+  const [paso, setPaso] = useState<string | null>(null);
+  const pbx = usePbx();
   const [intentado, setIntentado] = useState(false);
 
   const tipo = Form.useWatch('tipo_ejercicio', form);
   const estado = Form.useWatch('estado', form);
   const categorias = Form.useWatch('categorias', form);
+  const audioElegido = (Form.useWatch('audio', form) as UploadFile[] | undefined)?.[0];
+  const accion = Form.useWatch('accion', form);
+  const equipoElegido = Form.useWatch('equipo', form);
+  /** Type 3: the approved template chosen beside the action field (null: free text). */
+  const [plantilla, setPlantilla] = useState<PlantillaElegida | null>(null);
   const tipoElegido = tipo === '' || tipo === undefined ? undefined : tipo;
 
   const equipos = useMemo(
@@ -117,6 +136,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
 
   const cerrar = () => {
     form.resetFields();
+    setPlantilla(null);
     setIntentado(false);
     setErrores({});
     alCerrar();
@@ -126,46 +146,75 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
     const v = form.getFieldsValue(true) as ValoresDialogo;
     const datos = paraValidar(v);
     const errores = validarFormularioEjercicio(datos);
+    const conPlantilla = tipoElegido === TIPO_WHATSAPP ? plantilla : null;
+    if (conPlantilla?.parametros.some((p) => p.trim() === ''))
+      errores.accion ??= msg('plantillaParametrosFaltan');
     setIntentado(true);
     setErrores(errores);
     if (Object.keys(errores).length > 0) return;
-    if (tipoElegido === TIPO_LLAMADA) {
-      avisoError(msg('audioNoDisponible'));
+    // A call exercise is never created without its audio file in hand.
+    const audio = v.audio?.[0]?.originFileObj;
+    if (tipoElegido === TIPO_LLAMADA && !audio) {
+      setErrores({ accion: msg('debesAdjuntarAudioGsm') });
       return;
     }
     const lista = (v.categorias ?? []).join(',');
+    const comun = {
+      titulo: String(datos.titulo).trim(),
+      tipo_ejercicio: String(datos.tipo_ejercicio),
+      fecha_ini: String(datos.fecha_ini),
+      hora_ini: String(datos.hora_ini),
+      equipo: v.equipo,
+      numero_puertos: PUERTOS_DEFECTO,
+      puerto_ini: PUERTOS_DEFECTO,
+      puerto_fin: PUERTOS_DEFECTO,
+      estado: v.estado,
+      categorias: lista,
+    };
     setEnviando(true);
     try {
-      const r = await crearEjercicioApi({
-        titulo: String(datos.titulo).trim(),
-        tipo_ejercicio: String(datos.tipo_ejercicio),
-        fecha_ini: String(datos.fecha_ini),
-        hora_ini: String(datos.hora_ini),
-        equipo: v.equipo,
-        numero_puertos: PUERTOS_DEFECTO,
-        puerto_ini: PUERTOS_DEFECTO,
-        puerto_fin: PUERTOS_DEFECTO,
-        accion: String(datos.accion ?? '').trim(),
-        estado: v.estado,
-        categorias: lista,
-      });
-      await generarDestinatariosApi({
-        ejercicio: r.id_ejercicio,
-        estado: Number(v.estado),
-        categorias: lista,
-      });
+      let id: number;
+      if (tipoElegido === TIPO_LLAMADA && audio) {
+        id = await crearEjercicioLlamada(
+          pbx,
+          { ...comun, tiempo: Number(datos.tiempo) },
+          audio,
+          setPaso,
+        );
+      } else {
+        setPaso(msg('pasoCreandoEjercicio'));
+        const r = await crearEjercicioApi({
+          ...comun,
+          accion: conPlantilla
+            ? accionDePlantilla({
+                ...conPlantilla,
+                parametros: conPlantilla.parametros.map((p) => p.trim()),
+              })
+            : String(datos.accion ?? '').trim(),
+        });
+        id = r.id_ejercicio;
+        setPaso(msg('pasoGenerandoDestinatarios'));
+        await generarDestinatariosApi({
+          ejercicio: id,
+          estado: Number(v.estado),
+          categorias: lista,
+        });
+      }
       avisoExito(msg('exito'));
       cerrar();
-      void cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+      await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+      alCrear?.(id);
     } catch (e) {
       avisoError(mensajeError(e));
       await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
     } finally {
       setEnviando(false);
+      setPaso(null);
     }
   };
 
   const alCambiar = (cambios: Partial<ValoresDialogo>) => {
+    if ('tipo_ejercicio' in cambios || 'equipo' in cambios) setPlantilla(null);
     if ('tipo_ejercicio' in cambios) {
       const nuevo = cambios.tipo_ejercicio === '' ? undefined : cambios.tipo_ejercicio;
       const actual = form.getFieldValue('equipo') as number | undefined;
@@ -188,22 +237,29 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
     if (!t) return null;
     if (t.id === TIPO_LLAMADA) {
       return (
-        <Form.Item
-          label={t.accionLabel}
-          name="audio"
-          {...error('accion')}
-          valuePropName="fileList"
-          getValueFromEvent={(e: { fileList: UploadFile[] }) => e.fileList.slice(-1)}
-          extra={msg('soloArchivosGsm')}
-        >
-          <Upload
-            accept={`${EXTENSION_AUDIO},${EXTENSION_AUDIO.toUpperCase()}`}
-            maxCount={1}
-            beforeUpload={() => false}
+        <>
+          <Form.Item
+            label={t.accionLabel}
+            name="audio"
+            {...error('accion')}
+            valuePropName="fileList"
+            getValueFromEvent={(e: { fileList: UploadFile[] }) => e.fileList.slice(-1)}
+            extra={msg('soloArchivosGsm')}
           >
-            <Button icon={<UploadOutlined />}>{t.accionLabel}</Button>
-          </Upload>
-        </Form.Item>
+            <Upload
+              accept={`${EXTENSION_AUDIO},${EXTENSION_AUDIO.toUpperCase()}`}
+              maxCount={1}
+              beforeUpload={() => false}
+            >
+              <Button icon={<UploadOutlined />}>{t.accionLabel}</Button>
+            </Upload>
+          </Form.Item>
+          {audioElegido?.originFileObj && esAudioGsm(audioElegido.name) && (
+            <div className="reproductor-dialogo">
+              <ReproductorGsm fuente={audioElegido.originFileObj} />
+            </div>
+          )}
+        </>
       );
     }
     if (t.id === TIPO_CUESTIONARIO) {
@@ -217,16 +273,45 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
         </Form.Item>
       );
     }
-    return (
-      <Form.Item label={t.accionLabel} name="accion" {...error('accion')}>
+    const texto = (
+      <Form.Item
+        label={t.accionLabel}
+        name="accion"
+        {...error('accion')}
+        extra={t.id === TIPO_SMS ? <ResumenSms texto={String(accion ?? '')} /> : undefined}
+      >
         <Input.TextArea
           aria-label={t.accionLabel}
           placeholder={msg('placeholderMensaje')}
           autoSize={{ minRows: 2, maxRows: 5 }}
           showCount
           maxLength={2000}
+          disabled={t.id === TIPO_WHATSAPP && plantilla !== null}
         />
       </Form.Item>
+    );
+    if (t.id !== TIPO_WHATSAPP) return texto;
+    // Type 3: the template choice sits beside the action field; a template fills it with its preview.
+    return (
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          {texto}
+        </Col>
+        <Col xs={24} md={12}>
+          <PlantillaWhatsapp
+            idEquipo={equipoElegido}
+            valor={plantilla}
+            alCambiar={(p, vista) => {
+              setPlantilla(p);
+              form.setFieldsValue({ accion: p ? vista : undefined });
+              if (intentado) {
+                const v = form.getFieldsValue(true) as ValoresDialogo;
+                setErrores(validarFormularioEjercicio(paraValidar(v)));
+              }
+            }}
+          />
+        </Col>
+      </Row>
     );
   };
 
@@ -241,6 +326,11 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial }: PropsCrearE
       destroyOnHidden
       onCancel={cerrar}
       footer={[
+        paso && (
+          <Typography.Text key="paso" type="secondary" className="paso-en-curso">
+            <Spin size="small" /> {paso}
+          </Typography.Text>
+        ),
         <Button key="cancelar" onClick={cerrar} disabled={enviando}>
           {msg('cancelar')}
         </Button>,

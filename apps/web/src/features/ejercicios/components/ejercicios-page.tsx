@@ -1,4 +1,5 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import {
   Button,
   Card,
@@ -9,6 +10,7 @@ import {
   Space,
   Switch,
   Table,
+  Tag,
   Tooltip,
   Typography,
   type TableColumnsType,
@@ -17,18 +19,54 @@ import { DownloadOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icon
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { accionVisible } from '@pregon/contract/rules/whatsapp';
 import { paginaEjercicios } from '@pregon/contract/rules/exercise-list';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { avisoInfo } from '../../../lib/notificar.ts';
-import { useEjercicios } from '../api/get-ejercicios.ts';
-import { useAccionesEjercicio } from '../hooks/use-acciones-ejercicio.ts';
+import dayjs from 'dayjs';
+import { useQueryClient } from '@tanstack/react-query';
+import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { usePbx } from '../../../lib/pbx-client.ts';
+import {
+  guardarCuestionarioCompleto,
+  type PreguntaEditor,
+} from '../../cuestionarios/api/guardar-cuestionario.ts';
+import type { DatosIniciales } from './crear-ejercicio-dialog.tsx';
+import { CLAVE_EJERCICIOS, useEjercicios } from '../../../api/get-ejercicios.ts';
+import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
+import { useAudiosFaltantes } from '../api/audios-faltantes.ts';
 import { EstatusTag } from '../../../components/estatus-tag.tsx';
-import { AccionesFilaCelda } from './acciones-fila.tsx';
+import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 
-// The dialog (forms, date and time pickers, upload) loads the first time '+' is clicked.
+// The dialogs (forms, date and time pickers, upload) load the first time they open.
 const CrearEjercicioDialog = lazy(async () => ({
   default: (await import('./crear-ejercicio-dialog.tsx')).CrearEjercicioDialog,
 }));
+const CrearCuestionarioDialog = lazy(async () => ({
+  default: (await import('../../cuestionarios/components/crear-cuestionario-dialog.tsx'))
+    .CrearCuestionarioDialog,
+}));
+
+/** A clone request (SPEC 4): the questions to rebuild and the exercise they came from. */
+interface Clon {
+  preguntas: PreguntaEditor[];
+  fuente: EjercicioFila;
+}
+
+/** The 'Crear ejercicio' dialog's initial data in the clone flow: the source without id or
+ * titulo, its type from id_tipo_ejercicio. */
+function copiaDe(f: EjercicioFila): DatosIniciales {
+  const inicio = dayjs(`${f.fecha_ini} ${f.hora_ini}`);
+  return {
+    tipo_ejercicio: f.id_tipo_ejercicio,
+    equipo: f.id_equipo,
+    titulo: '',
+    accion: f.accion === '' ? undefined : Number(f.accion),
+    fecha_ini: inicio.isValid() ? inicio : null,
+    hora_ini: inicio.isValid() ? inicio : null,
+    estado: f.estado,
+    categorias: f.categorias.split(',').filter(Boolean).map(Number),
+  };
+}
 
 /** The exercises list (/): heading, create and export buttons, search, 'Activos'/'Todos', table. */
 export function EjerciciosPage() {
@@ -39,8 +77,40 @@ export function EjerciciosPage() {
   const [pagina, setPagina] = useState(1);
   const [dialogo, setDialogo] = useState(false);
   const [dialogoUsado, setDialogoUsado] = useState(false);
+  const [cuestionario, setCuestionario] = useState<EjercicioFila | null>(null);
+  const [clon, setClon] = useState<Clon | null>(null);
+  const pbx = usePbx();
+  const cliente = useQueryClient();
+
+  /** Clone flow, once the new exercise exists: rebuild the questionnaire on its id. */
+  const recrear = async (id_ejercicio: number) => {
+    if (!clon) return;
+    const ok = await guardarCuestionarioCompleto(
+      pbx,
+      id_ejercicio,
+      clon.preguntas,
+      { nuevo: true, clon: true },
+      { alPaso: () => undefined, alError: avisoError },
+    );
+    if (ok) avisoExito(msg('cuestionarioRecreado'));
+    setClon(null);
+    await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+  };
 
   const filas = useMemo(() => consulta.data ?? [], [consulta.data]);
+  const sinAudio = useAudiosFaltantes(filas);
+
+  // The dashboard's 'Cuestionario' comes back here with the exercise to open (same dialog, same
+  // clone flow as the list's own button).
+  const ubicacion = useLocation();
+  const navegar = useNavigate();
+  const pedido = (ubicacion.state as { cuestionario?: number } | null)?.cuestionario;
+  useEffect(() => {
+    if (!pedido || !consulta.data) return;
+    const fila = consulta.data.find((f) => f.id_ejercicio === pedido);
+    if (fila) setCuestionario(fila);
+    navegar('.', { replace: true, state: null });
+  }, [pedido, consulta.data, navegar]);
   const vista = useMemo(
     () => paginaEjercicios(filas, { texto, soloActivos, pagina, tamano: FILAS_POR_PAGINA }),
     [filas, texto, soloActivos, pagina],
@@ -48,14 +118,26 @@ export function EjerciciosPage() {
 
   const columnas: TableColumnsType<EjercicioFila> = [
     { title: msg('columnaNombre'), dataIndex: 'ejercicio', key: 'ejercicio', ellipsis: true },
-    { title: msg('columnaAccion'), dataIndex: 'accion', key: 'accion', ellipsis: true },
+    {
+      title: msg('columnaAccion'),
+      dataIndex: 'accion',
+      key: 'accion',
+      ellipsis: true,
+      // A type-3 template is stored as JSON; the list names it.
+      render: (a: string | null) => accionVisible(a ?? ''),
+    },
     { title: msg('columnaDispositivo'), dataIndex: 'alias', key: 'alias', ellipsis: true },
     { title: msg('columnaTipo'), dataIndex: 'tipo_ejercicio', key: 'tipo', width: 130 },
     {
       title: msg('columnaEstatus'),
       key: 'estatus',
       width: 130,
-      render: (_, f) => <EstatusTag completado={f.completado} />,
+      render: (_, f) => (
+        <Space size={4} wrap>
+          <EstatusTag completado={f.completado} detenido={f.detenido} />
+          {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
+        </Space>
+      ),
     },
     {
       title: msg('columnaAcciones'),
@@ -65,11 +147,12 @@ export function EjerciciosPage() {
         <AccionesFilaCelda
           fila={f}
           enCurso={acciones.enCurso}
-          alCuestionario={() => avisoInfo(msg('cuestionarioNoDisponible'))}
+          alCuestionario={setCuestionario}
           alIniciar={acciones.iniciar}
           alPausar={acciones.pausar}
           alDetener={acciones.detener}
           alDescargar={acciones.descargar}
+          alInforme={acciones.informe}
         />
       ),
     },
@@ -92,6 +175,7 @@ export function EjerciciosPage() {
               icon={<PlusOutlined />}
               aria-label={msg('crearEjercicio')}
               onClick={() => {
+                setClon(null);
                 setDialogoUsado(true);
                 setDialogo(true);
               }}
@@ -176,7 +260,25 @@ export function EjerciciosPage() {
       </Card>
       {dialogoUsado && (
         <Suspense fallback={null}>
-          <CrearEjercicioDialog abierto={dialogo} alCerrar={() => setDialogo(false)} />
+          <CrearEjercicioDialog
+            abierto={dialogo}
+            inicial={clon ? copiaDe(clon.fuente) : undefined}
+            alCrear={clon ? (id) => void recrear(id) : undefined}
+            alCerrar={() => setDialogo(false)}
+          />
+        </Suspense>
+      )}
+      {cuestionario && (
+        <Suspense fallback={null}>
+          <CrearCuestionarioDialog
+            ejercicio={cuestionario}
+            alCerrar={() => setCuestionario(null)}
+            alClonar={(preguntas, fuente) => {
+              setClon({ preguntas, fuente });
+              setDialogoUsado(true);
+              setDialogo(true);
+            }}
+          />
         </Suspense>
       )}
     </div>

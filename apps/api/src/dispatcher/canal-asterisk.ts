@@ -1,0 +1,496 @@
+import { ClienteAmi, ErrorAmi, destinoAmi, type MensajeAmi } from '@pregon/ami';
+import { MARCADO_DEFECTO } from '@pregon/contract/constants';
+import { EVENTO_DIGITO } from '@pregon/contract/rules/dialplan';
+import { msg } from '@pregon/contract/messages';
+import {
+  credencial,
+  registrarCanal,
+  type Canal,
+  type DetalleLlamada,
+  type Envio,
+  type LlamadaHuerfana,
+  type OpcionesCanal,
+  type ResultadoEnvio,
+} from './canal.ts';
+
+// Calls and quizzes through the Asterisk Manager Interface (docs/telefonia.md). One AMI
+// connection per device; each call is an async Originate whose ChannelId names the recipient and
+// attempt (`pregon-{id_detalle}-{intento}`), so OriginateResponse, UserEvent and Hangup find their
+// call without a lookup table. The send resolves when the call ends: the port is held from
+// originate to hangup.
+
+/** The Uniqueid Pregón gives a call: recipient row and attempt. */
+export const idLlamada = (id_detalle: number, intento: number) => `pregon-${id_detalle}-${intento}`;
+const ID_LLAMADA = /^pregon-(\d+)-(\d+)$/;
+
+/** Q.850 causes that mean the number does not exist (unallocated, number changed, invalid format). */
+const CAUSAS_INVALIDO = new Set([1, 22, 28]);
+
+/** The Q.850 cause an OriginateResponse reason stands for (busy 17, no answer 19, congestion 34). */
+const CAUSA_DE_RAZON: Record<number, number> = { 5: 17, 3: 19, 1: 19, 8: 34 };
+
+/** What Asterisk said about one call, turned into the dispatcher's outcome (a pure table, from
+ * Asterisk's documented OriginateResponse reasons and Q.850 hangup causes; docs/telefonia.md). */
+export function desenlaceLlamada(e: {
+  contestada: boolean;
+  razon?: number;
+  causa?: number;
+  preguntas: number;
+  respondidas: number;
+  id_gateway: string;
+}): ResultadoEnvio {
+  const causa = e.causa;
+  if (e.contestada) {
+    const completa = e.preguntas > 0 && e.respondidas >= e.preguntas;
+    return {
+      tipo: 'llamada',
+      estatus: completa ? 'respondido' : 'contestado',
+      id_gateway: e.id_gateway,
+    };
+  }
+  const detalle = causa !== undefined && causa > 0 ? ` (causa ${causa})` : '';
+  if (causa !== undefined && CAUSAS_INVALIDO.has(causa))
+    return {
+      tipo: 'invalido',
+      motivo: msg('llamadaNumeroInvalido', { detalle }),
+      id_gateway: e.id_gateway,
+    };
+  switch (e.razon) {
+    case 5:
+      return {
+        tipo: 'llamada',
+        estatus: 'ocupado',
+        id_gateway: e.id_gateway,
+        motivo: msg('estatusOcupado'),
+      };
+    case 3:
+    case 1:
+      return {
+        tipo: 'llamada',
+        estatus: 'no_contesto',
+        id_gateway: e.id_gateway,
+        motivo: msg('estatusNoContesto'),
+      };
+    case 8:
+      return {
+        tipo: 'reintentar',
+        motivo: msg('llamadaCongestion', { detalle }),
+        id_gateway: e.id_gateway,
+      };
+    default:
+      if (causa === 17)
+        return {
+          tipo: 'llamada',
+          estatus: 'ocupado',
+          id_gateway: e.id_gateway,
+          motivo: msg('estatusOcupado'),
+        };
+      if (causa === 18 || causa === 19 || causa === 21)
+        return {
+          tipo: 'llamada',
+          estatus: 'no_contesto',
+          id_gateway: e.id_gateway,
+          motivo: msg('estatusNoContesto'),
+        };
+      if (causa === 34 || causa === 38 || causa === 42)
+        return {
+          tipo: 'reintentar',
+          motivo: msg('llamadaCongestion', { detalle }),
+          id_gateway: e.id_gateway,
+        };
+      return {
+        tipo: 'fallido',
+        motivo: msg('llamadaFallida', { detalle }),
+        id_gateway: e.id_gateway,
+      };
+  }
+}
+
+/** Fills the device's dial-string template: {telefono} (10 national digits for Mexico, otherwise
+ * the E.164 digits), {e164} (with +) and {troncal}. */
+export function cadenaMarcado(plantilla: string | null, e164: string, troncal: string): string {
+  const digitos = e164.replace(/^\+/, '');
+  const nacional = /^52\d{10}$/.test(digitos) ? digitos.slice(2) : digitos;
+  return (plantilla || MARCADO_DEFECTO)
+    .replaceAll('{telefono}', nacional)
+    .replaceAll('{e164}', e164)
+    .replaceAll('{troncal}', troncal);
+}
+
+interface Llamada {
+  id_detalle: number;
+  id_ejercicio: number;
+  preguntas: number;
+  respondidas: Set<number>;
+  inicio: number;
+  /** Longest an answered call may last before we hang it up ourselves (its absolute timeout
+   * plus a margin). */
+  maxMs: number;
+  contestada?: number;
+  canal?: string;
+  causa?: number;
+  fin: (r: ResultadoEnvio) => void;
+  temporizador?: NodeJS.Timeout;
+  /** An event of this call arrived since `visto` was last cleared. */
+  visto?: boolean;
+  /** The AMI link dropped while the call was live: checked against CoreShowChannels on reconnect. */
+  perdida?: boolean;
+}
+
+class CanalAsterisk implements Canal {
+  private readonly cliente: ClienteAmi;
+  private conexion: Promise<void> | undefined;
+  private readonly llamadas = new Map<string, Llamada>();
+  private credencialesRechazadas: string | undefined;
+
+  constructor(private readonly o: OpcionesCanal) {
+    const c = o.equipo.credenciales;
+    const { host, puerto } = destinoAmi(o.equipo.url || 'ami://127.0.0.1:5038');
+    this.cliente = new ClienteAmi({
+      host,
+      puerto,
+      usuario: credencial(c, 'ami', 'usuario'),
+      secreto: credencial(c, 'ami', 'secreto'),
+      eventos: 'call,user,system',
+      pingMs: 20_000,
+      timeoutMs: o.config.timeoutEnvioMs,
+      reconectar: true,
+      backoffMs: 1_000,
+      backoffMaxMs: 30_000,
+    });
+    this.cliente.on('evento', (m) => this.evento(m));
+    this.cliente.on('desconectado', () => this.perdida());
+    this.cliente.on('conectado', () => void this.revisarPerdidas());
+  }
+
+  private conectar(): Promise<void> {
+    if (this.cliente.conectado) return Promise.resolve();
+    this.conexion ??= this.cliente.conectar().finally(() => (this.conexion = undefined));
+    return this.conexion;
+  }
+
+  async enviar(envio: Envio): Promise<ResultadoEnvio> {
+    const ll = envio.llamada;
+    if (!ll) return { tipo: 'fallido', motivo: msg('llamadaSinContexto') };
+    if (this.credencialesRechazadas)
+      return { tipo: 'reintentar', motivo: this.credencialesRechazadas, pausar: true };
+    try {
+      await this.conectar();
+    } catch (err) {
+      if (err instanceof ErrorAmi && err.codigo === 'login') {
+        const motivo = msg('credencialesEquipoInvalidas', {
+          alias: this.o.equipo.alias,
+          protocolo: 'AMI',
+          detalle: err.message,
+        });
+        return { tipo: 'reintentar', motivo, pausar: true };
+      }
+      return {
+        tipo: 'reintentar',
+        motivo: msg('amiSinConexion', { detalle: (err as Error).message }),
+      };
+    }
+    const id = idLlamada(envio.id_detalle, envio.intentos);
+    const troncal = credencial(this.o.equipo.credenciales, 'ami', 'troncal');
+    const callerid = credencial(this.o.equipo.credenciales, 'ami', 'callerid');
+    return new Promise<ResultadoEnvio>((resolver) => {
+      const llamada: Llamada = {
+        id_detalle: envio.id_detalle,
+        id_ejercicio: ll.id_ejercicio,
+        preguntas: ll.preguntas,
+        respondidas: new Set(),
+        inicio: Date.now(),
+        maxMs: (ll.segundos + 30) * 1000,
+        fin: (r) => {
+          clearTimeout(llamada.temporizador);
+          if (this.llamadas.get(id) !== llamada) return;
+          this.llamadas.delete(id);
+          resolver({ ...r, ...this.detalle(llamada) });
+        },
+      };
+      this.llamadas.set(id, llamada);
+      // Nothing heard within the ring time and a margin: the call may exist; never resend it.
+      this.vigilar(llamada, this.o.config.timbreMs + 30_000, 'llamadaSinRespuestaAmi');
+      const destino = ll.aplicacion
+        ? { Application: ll.aplicacion, Data: ll.datos ?? '' }
+        : { Context: ll.contexto, Exten: 's', Priority: 1 };
+      this.cliente
+        .accion('Originate', {
+          Channel: cadenaMarcado(ll.marcado, envio.telefono, troncal),
+          ...destino,
+          Timeout: this.o.config.timbreMs,
+          ...(callerid ? { CallerID: callerid } : {}),
+          ChannelId: id,
+          Variable: [
+            `PREGON_EJERCICIO=${ll.id_ejercicio}`,
+            `PREGON_DETALLE=${envio.id_detalle}`,
+            `PREGON_INTENTO=${envio.intentos}`,
+          ],
+          Async: 'true',
+        })
+        .then(({ respuesta }) => {
+          if (respuesta.valor('Response') === 'Success') return;
+          const m = respuesta.valor('Message') ?? 'error';
+          // Refused before dialling: nothing was placed.
+          if (/permission/i.test(m)) {
+            this.credencialesRechazadas = msg('credencialesEquipoInvalidas', {
+              alias: this.o.equipo.alias,
+              protocolo: 'AMI',
+              detalle: m,
+            });
+            llamada.fin({ tipo: 'reintentar', motivo: this.credencialesRechazadas, pausar: true });
+          } else
+            llamada.fin({
+              tipo: 'reintentar',
+              motivo: msg('amiOriginateRechazado', { detalle: m }),
+            });
+        })
+        .catch((err: unknown) => {
+          // The action may have reached Asterisk before the link dropped or went silent.
+          llamada.fin({
+            tipo: 'incierto',
+            motivo: msg('amiSinConexion', { detalle: (err as Error).message }),
+          });
+        });
+    });
+  }
+
+  private detalle(l: Llamada): DetalleLlamada {
+    const ahora = Date.now();
+    return {
+      timbrado: Math.round(((l.contestada ?? ahora) - l.inicio) / 1000),
+      duracion: l.contestada ? Math.round((ahora - l.contestada) / 1000) : 0,
+      ...(l.causa !== undefined ? { causa: l.causa } : {}),
+    };
+  }
+
+  private vigilar(l: Llamada, ms: number, clave: 'llamadaSinRespuestaAmi' | 'llamadaSinFin') {
+    clearTimeout(l.temporizador);
+    l.temporizador = setTimeout(() => {
+      if (clave === 'llamadaSinFin' && l.canal) void this.colgar(l.canal);
+      l.fin(
+        l.contestada
+          ? desenlaceLlamada({
+              contestada: true,
+              preguntas: l.preguntas,
+              respondidas: l.respondidas.size,
+              id_gateway: idLlamada(l.id_detalle, 0),
+            })
+          : { tipo: 'incierto', motivo: msg(clave) },
+      );
+    }, ms);
+  }
+
+  private evento(m: MensajeAmi): void {
+    const uid = m.valor('Uniqueid') ?? '';
+    if (!ID_LLAMADA.test(uid)) return;
+    const l = this.llamadas.get(uid);
+    if (!l) return;
+    l.visto = true;
+    switch (m.valor('Event')) {
+      case 'Newchannel':
+        l.canal ??= m.valor('Channel');
+        return;
+      case 'OriginateResponse': {
+        if (m.valor('Response') === 'Success') {
+          l.contestada = Date.now();
+          l.canal = m.valor('Channel') ?? l.canal;
+          // The call lasts at most its TIMEOUT(absolute); past it and a margin, hang it up.
+          this.vigilar(l, l.maxMs, 'llamadaSinFin');
+          return;
+        }
+        const razon = Number(m.valor('Reason') ?? 0);
+        // Our half of a failed call may hang up with cause 0: keep the cause the reason implies.
+        if (!l.causa) l.causa = CAUSA_DE_RAZON[razon] ?? l.causa;
+        l.fin(
+          desenlaceLlamada({
+            contestada: false,
+            razon,
+            causa: l.causa,
+            preguntas: l.preguntas,
+            respondidas: 0,
+            id_gateway: uid,
+          }),
+        );
+        return;
+      }
+      case 'Hangup': {
+        const causa = Number(m.valor('Cause') ?? 0);
+        if (causa > 0 || l.causa === undefined) l.causa = causa;
+        if (l.contestada)
+          l.fin(
+            desenlaceLlamada({
+              contestada: true,
+              preguntas: l.preguntas,
+              respondidas: l.respondidas.size,
+              id_gateway: uid,
+            }),
+          );
+        // Not answered: OriginateResponse follows (or came first); wait a little for it.
+        else this.vigilar(l, 5_000, 'llamadaSinRespuestaAmi');
+        return;
+      }
+      case 'UserEvent': {
+        if (m.valor('UserEvent') !== EVENTO_DIGITO) return;
+        const numero = Number(m.valor('Pregunta'));
+        const digito = Number(m.valor('Digito'));
+        if (!Number.isInteger(numero) || !Number.isInteger(digito) || digito < 1 || digito > 9)
+          return;
+        l.respondidas.add(numero);
+        this.o.alDigito?.({
+          id_ejercicio: l.id_ejercicio,
+          id_detalle: l.id_detalle,
+          numero,
+          digito,
+          fecha: Date.now(),
+        });
+        return;
+      }
+    }
+  }
+
+  /** The AMI link dropped: calls keep going on Asterisk but their events are lost to us until
+   * the link is back; then CoreShowChannels says which are still live (revisarPerdidas). */
+  private perdida(): void {
+    for (const l of this.llamadas.values()) {
+      l.perdida = true;
+      l.visto = false;
+    }
+  }
+
+  /** Live channels named `pregon-…`: Uniqueid → CoreShowChannel event. */
+  private async canalesVivos(): Promise<Map<string, MensajeAmi>> {
+    const { eventos } = await this.cliente.accion(
+      'CoreShowChannels',
+      {},
+      { eventoFinal: 'CoreShowChannelsComplete' },
+    );
+    const vivas = new Map<string, MensajeAmi>();
+    for (const m of eventos) {
+      const uid = m.valor('Uniqueid') ?? '';
+      if (ID_LLAMADA.test(uid)) vivas.set(uid, m);
+    }
+    return vivas;
+  }
+
+  /** Back after a drop: calls Asterisk no longer has ended while we could not hear them. */
+  private async revisarPerdidas(): Promise<void> {
+    if (![...this.llamadas.values()].some((l) => l.perdida)) return;
+    let vivas: Map<string, MensajeAmi>;
+    try {
+      vivas = await this.canalesVivos();
+    } catch {
+      return; // Dropped again: the next login checks them.
+    }
+    for (const [uid, l] of [...this.llamadas]) {
+      if (!l.perdida) continue;
+      l.perdida = false;
+      const v = vivas.get(uid);
+      if (v) this.seguir(l, v);
+      else if (!l.visto) l.fin({ tipo: 'incierto', motivo: msg('llamadaTerminoSinAviso') });
+    }
+  }
+
+  /** Follows a call CoreShowChannels listed: its channel, and whether it was answered. */
+  private seguir(l: Llamada, v: MensajeAmi): void {
+    l.canal ??= v.valor('Channel');
+    if (v.valor('ChannelState') === '6') {
+      if (!l.contestada) {
+        l.contestada = Date.now();
+        this.vigilar(l, l.maxMs, 'llamadaSinFin');
+      }
+    }
+  }
+
+  idPrevio(envio: { id_detalle: number; intentos: number }): string {
+    return idLlamada(envio.id_detalle, envio.intentos);
+  }
+
+  async reconciliar(
+    huerfanas: readonly LlamadaHuerfana[],
+  ): Promise<Map<number, Promise<ResultadoEnvio> | 'propia' | 'no_marcada'>> {
+    const res = new Map<number, Promise<ResultadoEnvio> | 'propia' | 'no_marcada'>();
+    // The row is bound to its attempt's id before the Originate goes out: without it, never dialled.
+    const marcadas = huerfanas.filter((h) => {
+      if (h.id_gateway === idLlamada(h.id_detalle, h.intentos)) return true;
+      res.set(h.id_detalle, 'no_marcada');
+      return false;
+    });
+    if (!marcadas.length) return res;
+    await this.conectar();
+    // Followed before asking, so an event that arrives while the list is read is not missed.
+    const nuevas: { uid: string; l: Llamada; promesa: Promise<ResultadoEnvio> }[] = [];
+    for (const h of marcadas) {
+      const uid = idLlamada(h.id_detalle, h.intentos);
+      if (this.llamadas.has(uid)) {
+        res.set(h.id_detalle, 'propia');
+        continue;
+      }
+      let resolver!: (r: ResultadoEnvio) => void;
+      const promesa = new Promise<ResultadoEnvio>((r) => (resolver = r));
+      const l: Llamada = {
+        id_detalle: h.id_detalle,
+        id_ejercicio: h.llamada.id_ejercicio,
+        preguntas: h.llamada.preguntas,
+        respondidas: new Set(h.respondidas),
+        inicio: Date.now(),
+        maxMs: (h.llamada.segundos + 30) * 1000,
+        fin: (r) => {
+          clearTimeout(l.temporizador);
+          if (this.llamadas.get(uid) !== l) return;
+          this.llamadas.delete(uid);
+          resolver({ ...r, ...this.detalle(l) });
+        },
+      };
+      this.llamadas.set(uid, l);
+      nuevas.push({ uid, l, promesa });
+    }
+    let vivas: Map<string, MensajeAmi>;
+    try {
+      vivas = await this.canalesVivos();
+    } catch (err) {
+      for (const { uid, l } of nuevas) if (this.llamadas.get(uid) === l) this.llamadas.delete(uid);
+      throw err;
+    }
+    for (const { uid, l, promesa } of nuevas) {
+      const v = vivas.get(uid);
+      if (!v && !l.visto) {
+        this.llamadas.delete(uid);
+        continue;
+      }
+      if (v) {
+        // Ring and talk are counted from the channel's age (Duration: seconds since it was made).
+        l.inicio = Date.now() - Number(v.valor('Duration') ?? 0) * 1000;
+        this.seguir(l, v);
+      }
+      if (!l.contestada && !l.temporizador && this.llamadas.get(uid) === l)
+        this.vigilar(l, this.o.config.timbreMs + 30_000, 'llamadaSinRespuestaAmi');
+      res.set(l.id_detalle, promesa);
+    }
+    return res;
+  }
+
+  private async colgar(canal: string): Promise<void> {
+    await this.cliente.accion('Hangup', { Channel: canal, Cause: 16 }).catch(() => undefined);
+  }
+
+  async colgarEjercicio(id_ejercicio: number): Promise<number> {
+    const vivas = [...this.llamadas.values()].filter(
+      (l) => l.id_ejercicio === id_ejercicio && l.canal,
+    );
+    await Promise.all(vivas.map((l) => this.colgar(l.canal!)));
+    return vivas.length;
+  }
+
+  async cerrar(): Promise<void> {
+    await this.cliente.cerrar();
+  }
+}
+
+registrarCanal('asterisk', {
+  crear: (o) => new CanalAsterisk(o),
+  // A call is never placed twice on its own: a row in flight at a crash is followed while
+  // Asterisk still has its channel, otherwise it becomes 'incierto' (Despachador.reconciliarLlamadas).
+  idempotente: false,
+  reconcilia: true,
+});

@@ -1,0 +1,227 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialplanLlamadas } from '@pregon/contract/rules/dialplan';
+import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
+import { openDb, type Db } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { seed } from '../db/seed.ts';
+import { MOTORES, crearBasePostgres } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { banderas, esperarCompletado, esperarQue, filas, porEstatus } from './testing.ts';
+
+// Crash tolerance of calls with real processes: a standalone dispatcher (`dispatcher/main.ts`)
+// places a 2,000-call exercise through the AMI simulator and is SIGKILLed at least 5 times
+// mid-run. The simulator's record of originates is the witness: nobody is called twice (only
+// busy and unanswered recipients get their one retry), nobody is lost, and every call that was
+// live at a kill is either followed to its end after the restart (SQLite: at once, from
+// CoreShowChannels) or, when it ended unseen, 'incierto' and never dialled again (PostgreSQL:
+// when its lease ends).
+
+const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const MAIN = path.join(raiz, 'apps/api/src/dispatcher/main.ts');
+const N = 2_000;
+const PUERTOS = 200;
+
+/** Callees by the number's last digit: 2 busy, 3 no answer, 5 unallocated, the rest answer. */
+const GUIONES: Guion[] = [
+  { patron: /2$/, accion: 'ocupado' },
+  { patron: /3$/, accion: 'no_contesta' },
+  { patron: /5$/, accion: 'invalido' },
+  { patron: /\d$/, accion: 'contestar', timbreMs: 1000 },
+];
+const esperado = (telefono: string) =>
+  ({ '2': 'ocupado', '3': 'no_contesto', '5': 'invalido' })[telefono.at(-1)!] ?? 'contestado';
+
+describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (motor) => {
+  let db: Db;
+  let url: string | undefined;
+  let borrar: (() => Promise<void>) | undefined;
+  let sim: SimuladorAmi;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-fallos-llamadas-'));
+  const hijos = new Set<ChildProcess>();
+  let seguidas = 0;
+  let inciertasAlReiniciar = 0;
+  let sinMarcar = 0;
+
+  const lanzar = (): ChildProcess => {
+    const h = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      cwd: raiz,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        DATABASE_URL: url ?? '',
+        DATA_DIR: dir,
+        LOG_LEVEL: 'info',
+        DESPACHO_LEASE_MS: '2000',
+        DESPACHO_RECUPERACION_MS: '500',
+        DESPACHO_SONDEO_MS: '200',
+        DESPACHO_BACKOFF_MS: '200',
+        DESPACHO_TIMEOUT_MS: '3000',
+        DESPACHO_TIMBRE_MS: '3000',
+        DESPACHO_LLAMADA_REINTENTOS: '1',
+        DESPACHO_LLAMADA_ESPERA_MS: '500',
+      },
+    });
+    // "llamadas en vuelo de un despachador anterior: N siguen vivas, M sin marcar vuelven a la
+    // cola, K inciertas"
+    h.stdout!.setEncoding('utf8').on('data', (t: string) => {
+      for (const m of t.matchAll(
+        /(\d+) siguen vivas, (\d+) sin marcar vuelven a la cola, (\d+) inciertas/g,
+      )) {
+        seguidas += Number(m[1]);
+        sinMarcar += Number(m[2]);
+        inciertasAlReiniciar += Number(m[3]);
+      }
+    });
+    hijos.add(h);
+    h.on('exit', () => hijos.delete(h));
+    return h;
+  };
+  const matar = (h: ChildProcess, senal: NodeJS.Signals) =>
+    new Promise<void>((r) => {
+      if (h.exitCode !== null || h.signalCode !== null) return r();
+      h.once('exit', () => r());
+      h.kill(senal);
+    });
+  const terminados = async (id: number) => {
+    const c = await porEstatus(db, id);
+    return N - (c.pendiente ?? 0) - (c.en_curso ?? 0);
+  };
+
+  beforeAll(async () => {
+    if (motor === 'postgres') {
+      ({ url, borrar } = await crearBasePostgres());
+      db = openDb({ databaseUrl: url });
+      db.pool?.on('error', () => {});
+    } else db = openDb({ sqliteFile: path.join(dir, 'pregon.db') });
+    await migrate(db);
+    await seed(db, { adminUser: 'admin', adminPassword: 'Admin-prueba-1' });
+    for (const d of ['dialplan', 'sonidos']) fs.mkdirSync(path.join(dir, d));
+    // 15 s of audio at speed 2: an answered call lives about 8 s, longer than a restart, so the
+    // calls live at a kill are still live when the next dispatcher asks.
+    execFileSync('sox', [
+      '-n',
+      '-r',
+      '8000',
+      '-c',
+      '1',
+      path.join(dir, 'sonidos', 'aviso.gsm'),
+      'synth',
+      '15',
+      'sine',
+      '440',
+    ]);
+    sim = new SimuladorAmi({
+      usuario: 'pregon',
+      secreto: 'ami-secreto',
+      dirDialplan: path.join(dir, 'dialplan'),
+      dirSonidos: path.join(dir, 'sonidos'),
+      velocidad: 2,
+      guiones: GUIONES,
+    });
+    await sim.iniciar();
+  });
+  afterAll(async () => {
+    await Promise.all([...hijos].map((h) => matar(h, 'SIGKILL')));
+    await sim?.detener();
+    await db?.close();
+    await borrar?.();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(
+    `${N} llamadas, ≥5 SIGKILL: nadie recibe dos llamadas, nadie se pierde`,
+    { timeout: 600_000 },
+    async () => {
+      const id_equipo = await crearEquipo(db, {
+        protocolo: 'asterisk',
+        url: sim.url,
+        credenciales: { usuario: 'pregon', secreto: 'ami-secreto', troncal: 'demo' },
+        tasa: 1,
+        puertos: PUERTOS,
+      });
+      const id = await crearEjercicio(db, {
+        id_equipo,
+        tipo: 2,
+        n: N,
+        puertos: PUERTOS,
+        accion: 'aviso',
+      });
+      fs.writeFileSync(
+        path.join(dir, 'dialplan', 'pregon-llamadas.conf'),
+        dialplanLlamadas([{ id_ejercicio: id, audio: 'aviso', segundos: 35 }]),
+      );
+      sim.recargar();
+
+      let h = lanzar();
+      let kills = 0;
+      let vivasAlMorir = 0;
+      while (kills < 6) {
+        const desde = await terminados(id);
+        await esperarQue(
+          async () => (await terminados(id)) > desde + 50 || (await banderas(db, id)).completado,
+          'avance',
+          120_000,
+        );
+        await new Promise((r) => setTimeout(r, 300 + Math.random() * 1500));
+        if ((await banderas(db, id)).completado) break;
+        vivasAlMorir += sim.vivasAhora;
+        await matar(h, 'SIGKILL');
+        kills++;
+        h = lanzar();
+      }
+      await esperarCompletado(db, id, 300_000, async () => ({ vivas: sim.vivasAhora }));
+      await matar(h, 'SIGTERM');
+      expect(kills).toBeGreaterThanOrEqual(5);
+
+      const rs = await filas(db, id);
+      const mios = sim.registro.filter((l) => l.variables.PREGON_EJERCICIO === String(id));
+      // Each attempt dialled at most once, under its own id; no recipient dialled more often
+      // than its attempts, and only busy and unanswered ones twice.
+      expect(new Set(mios.map((l) => l.uniqueid)).size).toBe(mios.length);
+      const porNumero = new Map<string, typeof mios>();
+      for (const l of mios) porNumero.set(l.numero, [...(porNumero.get(l.numero) ?? []), l]);
+      let inciertas = 0;
+      let inciertasSinLlamada = 0;
+      for (const f of rs) {
+        const llamadas = porNumero.get(f.telefono) ?? [];
+        const reintenta = ['ocupado', 'no_contesto'].includes(esperado(f.telefono));
+        expect(llamadas.length, f.telefono).toBeLessThanOrEqual(reintenta ? 2 : 1);
+        expect(llamadas.length, f.telefono).toBeLessThanOrEqual(f.intentos);
+        for (const l of llamadas)
+          expect(l.uniqueid).toMatch(new RegExp(`^pregon-${f.id_detalle}-[1-${f.intentos}]$`));
+        if (f.estatus === 'incierto') {
+          inciertas++;
+          if (!llamadas.some((l) => l.uniqueid === `pregon-${f.id_detalle}-${f.intentos}`))
+            inciertasSinLlamada++;
+          expect(f.motivo).toMatch(/Asterisk ya no la tiene|no informó|sin conexión|Sin conexión/);
+          continue;
+        }
+        // Everyone else has the outcome of its script, with the call that produced it.
+        expect(f.estatus, f.telefono).toBe(esperado(f.telefono));
+        expect(llamadas.length, f.telefono).toBeGreaterThanOrEqual(1);
+        if (f.estatus === 'contestado') {
+          expect(f.recibida).toBe(1);
+          expect(f.duracion).not.toBeNull();
+          expect(llamadas.at(-1)!.desenlace).toBe('contestada');
+        }
+      }
+      // No call is left live and every row has its one final outcome.
+      expect(sim.vivasAhora).toBe(0);
+      expect(rs.every((f) => !['pendiente', 'en_curso'].includes(f.estatus))).toBe(true);
+      expect(inciertas).toBeLessThanOrEqual(kills * PUERTOS);
+      // SQLite's only dispatcher checks Asterisk at start: calls live at a kill are followed.
+      if (motor === 'sqlite') expect(seguidas).toBeGreaterThan(0);
+      console.log(
+        `llamadas (${motor}): ${kills} SIGKILL con ${vivasAlMorir} llamadas vivas en total al morir; ` +
+          `${seguidas} seguidas tras reiniciar, ${sinMarcar} sin marcar devueltas a la cola, ` +
+          `${inciertasAlReiniciar} inciertas al reiniciar (${inciertas} al final, ` +
+          `${inciertasSinLlamada} sin originate); ${mios.length} originates para ${N} destinatarios`,
+      );
+    },
+  );
+});

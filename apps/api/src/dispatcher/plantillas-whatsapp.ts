@@ -1,0 +1,71 @@
+import { msg } from '@pregon/contract/messages';
+import { parametrosDeCuerpo, type PlantillaWhatsapp } from '@pregon/contract/rules/whatsapp';
+import { credencial, textoError, type EquipoCanal } from './canal.ts';
+import { VERSION_WHATSAPP } from './canal-whatsapp.ts';
+import { pedirJson } from './http-cliente.ts';
+
+// Reads a WhatsApp device's approved templates from the Cloud API
+// (`GET /{version}/{waba_id}/message_templates`), keeping them a few minutes per device.
+
+/** How long a device's template list is reused. */
+export const CACHE_PLANTILLAS_MS = 5 * 60_000;
+
+const cache = new Map<string, { hasta: number; plantillas: PlantillaWhatsapp[] }>();
+
+interface PlantillaMeta {
+  name?: string;
+  language?: string;
+  status?: string;
+  components?: { type?: string; text?: string }[];
+}
+
+/** The device's APPROVED templates; throws an Error with the Spanish reason when Meta cannot be read. */
+export async function plantillasAprobadas(
+  e: EquipoCanal,
+  timeoutMs = 10_000,
+): Promise<PlantillaWhatsapp[]> {
+  const c = e.credenciales;
+  const version = credencial(c, 'whatsapp', 'version') || VERSION_WHATSAPP;
+  const waba = credencial(c, 'whatsapp', 'waba_id');
+  const token = credencial(c, 'whatsapp', 'token');
+  const clave = `${e.id_equipo}|${e.url}|${waba}|${token}`;
+  const guardada = cache.get(clave);
+  if (guardada && guardada.hasta > Date.now()) return guardada.plantillas;
+  const fallo = (motivo: string) =>
+    new Error(msg('plantillasNoDisponibles', { alias: e.alias, motivo }));
+  if (!waba) throw fallo('falta waba_id en las credenciales');
+  const plantillas: PlantillaWhatsapp[] = [];
+  let url: string | undefined =
+    `${e.url.replace(/\/+$/, '')}/${version}/${encodeURIComponent(waba)}/message_templates?limit=100`;
+  for (let paginas = 0; url && paginas < 20; paginas++) {
+    let r;
+    try {
+      r = await pedirJson(url, { headers: { authorization: `Bearer ${token}` }, timeoutMs });
+    } catch (err) {
+      throw fallo(textoError(err));
+    }
+    const cuerpo = r.cuerpo as {
+      data?: PlantillaMeta[];
+      paging?: { next?: string };
+      error?: { code?: number; message?: string };
+    };
+    if (r.status !== 200)
+      throw fallo(
+        `HTTP ${r.status}${cuerpo.error ? ` (${cuerpo.error.code}): ${cuerpo.error.message}` : ''}`,
+      );
+    for (const p of cuerpo.data ?? []) {
+      if (p.status !== 'APPROVED' || !p.name || !p.language) continue;
+      const texto = p.components?.find((x) => x.type?.toUpperCase() === 'BODY')?.text ?? '';
+      plantillas.push({
+        nombre: p.name,
+        idioma: p.language,
+        cuerpo: texto,
+        parametros: parametrosDeCuerpo(texto),
+      });
+    }
+    url = cuerpo.paging?.next;
+  }
+  if (cache.size > 100) cache.clear();
+  cache.set(clave, { hasta: Date.now() + CACHE_PLANTILLAS_MS, plantillas });
+  return plantillas;
+}

@@ -1,0 +1,219 @@
+import { sql } from 'kysely';
+import { ESTATUS_AMARILLO, ESTATUS_ROJO, ESTATUS_VERDE } from '@pregon/contract/constants';
+import type { Consultor } from './ejercicios.ts';
+
+// Queries of the live dashboards (exercise and general) and of the after-action report.
+
+const lista = (xs: readonly string[]) =>
+  sql.join(
+    xs.map((x) => sql.lit(x)),
+    sql`, `,
+  );
+const VERDE = lista(ESTATUS_VERDE);
+const ROJO = lista(ESTATUS_ROJO);
+/** A row in flight or still to do is not processed. */
+const NO_PROCESADO = lista([...ESTATUS_AMARILLO.filter((e) => e !== 'incierto'), 'cancelado']);
+
+/** Per second of sending (fecha_envio, hora_envio): recipients processed and reached. */
+export async function porSegundo(k: Consultor, id: number) {
+  const r = await sql<{
+    fecha_envio: string;
+    hora_envio: string;
+    procesados: number;
+    alcanzados: number;
+  }>`
+    select fecha_envio, hora_envio, count(*) as procesados,
+      sum(case when estatus in (${VERDE}) then 1 else 0 end) as alcanzados
+    from ejercicio_detalle
+    where id_ejercicio = ${id} and fecha_envio is not null and hora_envio is not null
+      and estatus not in (${NO_PROCESADO})
+    group by fecha_envio, hora_envio
+    order by fecha_envio, hora_envio`.execute(k);
+  return r.rows;
+}
+
+/** Per minute of sending: processed and reached (the report's reach sheet). */
+export async function porMinutoAlcance(k: Consultor, id: number) {
+  const r = await sql<{ minuto: string; procesados: number; alcanzados: number }>`
+    select fecha_envio || ' ' || substr(hora_envio, 1, 5) as minuto, count(*) as procesados,
+      sum(case when estatus in (${VERDE}) then 1 else 0 end) as alcanzados
+    from ejercicio_detalle
+    where id_ejercicio = ${id} and fecha_envio is not null and hora_envio is not null
+      and estatus not in (${NO_PROCESADO})
+    group by fecha_envio || ' ' || substr(hora_envio, 1, 5)
+    order by 1`.execute(k);
+  return r.rows;
+}
+
+/** The latest failed (red or uncertain) recipients, newest first. */
+export async function ultimosFallos(k: Consultor, id: number, n: number) {
+  return k
+    .selectFrom('ejercicio_detalle')
+    .select(['telefono', 'nombre', 'estatus', 'motivo', 'fecha_envio', 'hora_envio'])
+    .where('id_ejercicio', '=', id)
+    .where('estatus', 'in', [...ESTATUS_ROJO, 'incierto'])
+    .orderBy('actualizado', 'desc')
+    .orderBy('id_detalle', 'desc')
+    .limit(n)
+    .execute();
+}
+
+/** Running (or paused) exercises that have not completed, newest first. */
+export async function ejerciciosActivos(k: Consultor) {
+  return k
+    .selectFrom('ejercicios as e')
+    .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
+    .select([
+      'e.id_ejercicio',
+      'e.titulo',
+      'e.id_tipo_ejercicio',
+      'e.en_pausa',
+      'e.motivo_pausa',
+      'e.iniciado',
+      'q.alias',
+    ])
+    .where('e.completado', '=', 0)
+    .where('e.en_proceso', '=', 1)
+    .orderBy('e.id_ejercicio', 'desc')
+    .execute();
+}
+
+/** Recipients of an exercise whose outcome was written since `desde` (epoch ms). */
+export async function procesadosDesde(k: Consultor, id: number, desde: number): Promise<number> {
+  const r = await k
+    .selectFrom('ejercicio_detalle')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('id_ejercicio', '=', id)
+    .where('actualizado', '>=', desde)
+    .where(sql<boolean>`estatus not in (${NO_PROCESADO})`)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Ids of the exercises that may have worked since `desde`: started, and running or ended after. */
+export async function ejerciciosConActividad(k: Consultor, desde: number): Promise<number[]> {
+  const filas = await k
+    .selectFrom('ejercicios')
+    .select('id_ejercicio')
+    .where('iniciado', 'is not', null)
+    .where((eb) => eb.or([eb('terminado', 'is', null), eb('terminado', '>=', desde)]))
+    .execute();
+  return filas.map((f) => f.id_ejercicio);
+}
+
+/** Outcomes sent on `fecha` (YYYY-MM-DD) per exercise type and estatus, among `ids`. */
+export async function totalesDelDia(k: Consultor, ids: readonly number[], fecha: string) {
+  if (ids.length === 0) return [];
+  return k
+    .selectFrom('ejercicio_detalle as d')
+    .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
+    .select(['e.id_tipo_ejercicio', 'd.estatus', (eb) => eb.fn.countAll<number>().as('total')])
+    .where('d.id_ejercicio', 'in', ids)
+    .where('d.fecha_envio', '=', fecha)
+    .groupBy(['e.id_tipo_ejercicio', 'd.estatus'])
+    .execute();
+}
+
+/**
+ * Per device, among `ids`' recipients written since `desde`: sends (green), errors (red, or put
+ * back to pending with a gateway error), the time of the last accepted send, and the latest
+ * written row's estatus and reason.
+ */
+export async function actividadEquipos(k: Consultor, ids: readonly number[], desde: number) {
+  if (ids.length === 0) return { totales: [], ultimos: [] };
+  const base = k
+    .selectFrom('ejercicio_detalle as d')
+    .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
+    .where('d.id_ejercicio', 'in', ids)
+    .where('d.actualizado', '>=', desde);
+  const esError = sql<boolean>`(d.estatus in (${ROJO}) or (d.estatus = 'pendiente' and d.motivo is not null))`;
+  const [totales, ultimos] = await Promise.all([
+    base
+      .select([
+        'e.id_equipo',
+        sql<number>`sum(case when d.estatus in (${VERDE}) then 1 else 0 end)`.as('envios'),
+        sql<number>`sum(case when ${esError} then 1 else 0 end)`.as('errores'),
+        sql<number | null>`max(case when d.estatus in (${VERDE}) then d.actualizado end)`.as(
+          'ultimo_envio',
+        ),
+      ])
+      .groupBy('e.id_equipo')
+      .execute(),
+    // The latest written row per device (ties broken by id): is it an error?
+    base
+      .select(['e.id_equipo', 'd.estatus', 'd.motivo', 'd.actualizado'])
+      .where(
+        'd.actualizado',
+        '=',
+        sql<number>`(select max(d2.actualizado) from ejercicio_detalle d2
+          inner join ejercicios e2 on e2.id_ejercicio = d2.id_ejercicio
+          where e2.id_equipo = e.id_equipo and d2.id_ejercicio in (${sql.join(ids)}))`,
+      )
+      .execute(),
+  ]);
+  return { totales, ultimos };
+}
+
+/** Every device with its last contact. */
+export async function equiposSalud(k: Consultor) {
+  return k
+    .selectFrom('equipos')
+    .select(['id_equipo', 'alias', 'protocolo', 'activo', 'ultimo_contacto'])
+    .orderBy('alias')
+    .execute();
+}
+
+/** Exercises paused automatically (a motivo_pausa is kept) per device. */
+export async function pausasAutomaticas(k: Consultor) {
+  return k
+    .selectFrom('ejercicios')
+    .select(['id_equipo', 'motivo_pausa'])
+    .where('en_pausa', '=', 1)
+    .where('completado', '=', 0)
+    .where('motivo_pausa', 'is not', null)
+    .execute();
+}
+
+/** The latest start/pause/stop/complete audit events, with the exercise's title. */
+export async function auditoriaReciente(k: Consultor, n: number) {
+  return k
+    .selectFrom('auditoria as a')
+    .leftJoin('ejercicios as e', (j) =>
+      j.on(
+        sql<boolean>`a.entidad = 'ejercicio' and a.id_entidad = cast(e.id_ejercicio as varchar(20))`,
+      ),
+    )
+    .select(['a.fecha', 'a.usuario', 'a.accion', 'a.entidad', 'a.id_entidad', 'e.titulo'])
+    .where('a.accion', 'in', ['iniciar', 'pausar', 'detener', 'completar'])
+    .orderBy('a.fecha', 'desc')
+    .orderBy('a.id_auditoria', 'desc')
+    .limit(n)
+    .execute();
+}
+
+/** Who started the exercise first and who stopped it (audit log), for the report. */
+export async function auditoriaEjercicio(k: Consultor, id: number) {
+  return k
+    .selectFrom('auditoria')
+    .select(['fecha', 'usuario', 'accion', 'detalle'])
+    .where('entidad', '=', 'ejercicio')
+    .where('id_entidad', '=', String(id))
+    .where('accion', 'in', ['iniciar', 'pausar', 'detener', 'completar'])
+    .orderBy('fecha')
+    .orderBy('id_auditoria')
+    .execute();
+}
+
+/** Respondents of a quiz exercise who answered each of its `preguntas` questions. */
+export async function respondieronTodo(
+  k: Consultor,
+  id: number,
+  preguntas: number,
+): Promise<number> {
+  if (preguntas <= 0) return 0;
+  const r = await sql<{ n: number }>`
+    select count(*) as n from (
+      select id_detalle from quiz_respuestas where id_ejercicio = ${id}
+      group by id_detalle having count(distinct numero) >= ${preguntas}) t`.execute(k);
+  return Number(r.rows[0]?.n ?? 0);
+}

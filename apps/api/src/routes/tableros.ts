@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  reporteXlsx,
+  tableroEjercicio,
+  tableroGeneral,
+  ticketVivo,
+  vivoEjercicio,
+  vivoGeneral,
+  type TableroEjercicio,
+  type TableroGeneral,
+} from '@pregon/contract/api/tableros';
+import { ROLES_OPERACION } from '@pregon/contract/constants';
+import { accionesFila } from '@pregon/contract/rules/row-actions';
+import type { Contexto } from '../contexto.ts';
+import { ruta } from '../http/rutas.ts';
+import { sesionExpirada } from '../http/errores.ts';
+import * as repo from '../repositories/ejercicios.ts';
+import { ejercicioNoEncontrado } from '../services/ejercicios.ts';
+import { contentDisposition } from '../services/reportes-csv.ts';
+import * as servicio from '../services/tableros.ts';
+import { informeXlsx } from '../services/informe-xlsx.ts';
+import { CentroVivo, TEMA_GENERAL, temaEjercicio, type Fuente } from '../vivo/centro.ts';
+import { puentePostgres } from '../vivo/puente-pg.ts';
+import { claveFlujo, firmarTicket, verificarTicket } from '../vivo/ticket.ts';
+
+const soloLecturaDe = (roles: readonly string[]) =>
+  !roles.some((r) => (ROLES_OPERACION as readonly string[]).includes(r));
+
+/** Keep-alive comment period of an open stream (ms): proxies drop silent connections. */
+const LATIDO_FLUJO_MS = 15_000;
+
+/**
+ * Writes a Server-Sent Events response: `event: tablero` per dashboard, a comment every 15 s,
+ * closed at the session's end or when the server closes. A slow client gets only the newest
+ * dashboard once its socket drains (nothing piles up in memory).
+ */
+function abrirFlujo(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  abiertos: Set<() => void>,
+  finSesion: number,
+  suscribir: (enviar: (datos: string) => void) => () => void,
+) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.write('retry: 2000\n\n');
+  let pendiente: string | undefined;
+  const enviar = (datos: string) => {
+    if (res.writableNeedDrain) pendiente = datos;
+    else res.write(`event: tablero\ndata: ${datos}\n\n`);
+  };
+  res.on('drain', () => {
+    if (pendiente === undefined) return;
+    const d = pendiente;
+    pendiente = undefined;
+    enviar(d);
+  });
+  const cancelar = suscribir(enviar);
+  const latido = setInterval(() => res.write(': latido\n\n'), LATIDO_FLUJO_MS);
+  const cerrar = () => res.end();
+  const fin = setTimeout(cerrar, Math.min(2 ** 31 - 1, Math.max(0, finSesion * 1000 - Date.now())));
+  abiertos.add(cerrar);
+  req.raw.on('close', () => {
+    cancelar();
+    clearInterval(latido);
+    clearTimeout(fin);
+    abiertos.delete(cerrar);
+  });
+}
+
+/** Live dashboards: the two dashboards, their streams with tickets, and the after-action .xlsx. */
+export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
+  const centro = new CentroVivo(ctx.eventos, (err) => app.log.error({ err }, 'tablero en vivo'));
+  const puente =
+    ctx.db.engine === 'postgres'
+      ? await puentePostgres(ctx.db, ctx.eventos, (err) => app.log.warn({ err }, 'LISTEN/NOTIFY'))
+      : undefined;
+  const abiertos = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const cerrar of [...abiertos]) cerrar();
+    centro.cerrar();
+    await puente?.cerrar();
+  });
+
+  const fuenteEjercicio = (id: number): Fuente<TableroEjercicio> => ({
+    calcular: () => servicio.tableroEjercicio(ctx, id, false),
+    presentar: (t, soloLectura) =>
+      soloLectura
+        ? {
+            ...t,
+            ejercicio: {
+              ...t.ejercicio,
+              acciones: accionesFila(
+                { ...t.ejercicio, id_tipo_ejercicio: t.ejercicio.id_tipo_ejercicio },
+                { soloLectura },
+              ),
+            },
+          }
+        : t,
+    enMarcha: (t) =>
+      t.ejercicio.en_proceso === '1' &&
+      t.ejercicio.en_pausa === '0' &&
+      t.ejercicio.completado === '0',
+  });
+  const fuenteGeneral: Fuente<TableroGeneral> = {
+    calcular: () => servicio.tableroGeneral(ctx),
+    presentar: (t) => t,
+    enMarcha: (t) => t.activos.some((a) => !a.en_pausa),
+  };
+
+  ruta(app, ctx, ticketVivo, async ({ body, sesion }) => {
+    if (body.flujo === 'ejercicio') {
+      const e = await repo.obtenerEjercicio(ctx.db.kysely, ctx.db.engine, body.id_ejercicio);
+      if (!e) throw ejercicioNoEncontrado(body.id_ejercicio);
+    }
+    return { status: 200 as const, ...(await firmarTicket(ctx.claves.privada, sesion, body)) };
+  });
+
+  ruta(app, ctx, vivoEjercicio, async ({ params, query, req, reply }) => {
+    const t = await verificarTicket(
+      ctx.claves.publica,
+      query.ticket,
+      claveFlujo({ flujo: 'ejercicio', id_ejercicio: params.id }),
+    );
+    if (!t) throw sesionExpirada();
+    const e = await repo.obtenerEjercicio(ctx.db.kysely, ctx.db.engine, params.id);
+    if (!e) throw ejercicioNoEncontrado(params.id);
+    const soloLectura = soloLecturaDe(t.role);
+    abrirFlujo(req, reply, abiertos, t.ses, (enviar) =>
+      centro.suscribir(temaEjercicio(params.id), fuenteEjercicio(params.id), {
+        soloLectura,
+        enviar,
+      }),
+    );
+    return reply;
+  });
+
+  ruta(app, ctx, vivoGeneral, async ({ query, req, reply }) => {
+    const t = await verificarTicket(ctx.claves.publica, query.ticket, TEMA_GENERAL);
+    if (!t) throw sesionExpirada();
+    abrirFlujo(req, reply, abiertos, t.ses, (enviar) =>
+      centro.suscribir(TEMA_GENERAL, fuenteGeneral, { soloLectura: true, enviar }),
+    );
+    return reply;
+  });
+
+  ruta(app, ctx, tableroEjercicio, async ({ params, sesion }) =>
+    servicio.tableroEjercicio(ctx, params.id, soloLecturaDe(sesion.role)),
+  );
+
+  ruta(app, ctx, tableroGeneral, async () => servicio.tableroGeneral(ctx));
+
+  ruta(app, ctx, reporteXlsx, async ({ params, reply }) => {
+    const { archivo, flujo } = await informeXlsx(ctx, params.id);
+    return reply
+      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', contentDisposition(archivo))
+      .send(flujo);
+  });
+}

@@ -1,0 +1,291 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { once } from 'node:events';
+import ExcelJS from 'exceljs';
+import { curvaAlcance, duracionTexto, hitosAlcance } from '@pregon/contract/api/tableros';
+import {
+  conteoSemaforo,
+  ESTATUS_DESTINATARIO,
+  ESTATUS_VERDE,
+  ETIQUETA_ESTATUS,
+  tipoPorId,
+  type EstatusDestinatario,
+} from '@pregon/contract/constants';
+import { msg, type ClaveMensaje } from '@pregon/contract/messages';
+import * as repo from '../repositories/ejercicios.ts';
+import * as repoReportes from '../repositories/reportes.ts';
+import * as repoTableros from '../repositories/tableros.ts';
+import { ejercicioOError } from './ejercicios.ts';
+import { desgloses, reporte3 } from './reportes.ts';
+import { lotesDetalle } from './reportes-csv.ts';
+import { segundosDe, type CtxTableros } from './tableros.ts';
+
+// GET /reportes/xlsx/{id}/: the after-action report, written with exceljs's streaming writer
+// (each row is committed as it is added, sheets one after another) into the HTTP response, so a
+// million recipients never sit in memory. The writer is paused whenever the response's buffer is
+// full.
+
+const FORMULA = /^[=+\-@\t\r]/;
+/** A text cell that no spreadsheet reads as a formula (ARCHITECTURE 8). */
+const texto = (v: string | null | undefined) => {
+  const s = v ?? '';
+  return FORMULA.test(s) ? `'${s}` : s;
+};
+const etiqueta = (e: string) =>
+  Object.hasOwn(ETIQUETA_ESTATUS, e) ? msg(ETIQUETA_ESTATUS[e as EstatusDestinatario]) : e;
+const VERDES = new Set<string>(ESTATUS_VERDE);
+
+/** Local date and time text of an epoch ms in a zone ('YYYY-MM-DD HH:mm:ss'). */
+function fechaTexto(ms: number | null, tz: string): string {
+  if (ms === null) return '';
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(new Date(ms));
+}
+
+type Hoja = ExcelJS.Worksheet;
+
+/** Bytes a sheet may hold uncompressed before the writer waits for the compressor. */
+const PENDIENTE_MAX = 4 << 20;
+
+/**
+ * Bytes of a sheet written but not yet compressed. exceljs's streaming writer pushes each sheet's
+ * XML into the zip without back-pressure (its StreamBuf ignores write()'s answer), so a reader
+ * faster than deflate piles the whole sheet up in memory; this reads its buffers and its
+ * consumer's queues (internal fields: bench/informe-xlsx.ts shows the peak they keep down).
+ */
+function pendienteHoja(h: Hoja): number {
+  type Cola = { _writableState?: { length: number }; _readableState?: { length: number } };
+  const s = (h as unknown as { stream?: { buffers?: unknown[]; pipes?: Cola[] } }).stream;
+  const enBuffers = (s?.buffers?.length ?? 0) * 65536;
+  const enConsumidor = (s?.pipes ?? []).reduce(
+    (a, p) => a + (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0),
+    0,
+  );
+  return enBuffers + enConsumidor;
+}
+
+function hoja(
+  libro: ExcelJS.stream.xlsx.WorkbookWriter,
+  nombre: ClaveMensaje,
+  columnas: [string, number][],
+): Hoja {
+  // Printed (or converted to PDF) one page wide, in landscape.
+  const h = libro.addWorksheet(msg(nombre).slice(0, 31), {
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+  });
+  h.columns = columnas.map(([header, width], i) => ({ header, key: String(i), width }));
+  return h;
+}
+
+/**
+ * Prepares the after-action report of exercise `id`: checks it exists (a 404 is answered before
+ * streaming) and returns the file name and the .xlsx stream.
+ */
+export async function informeXlsx(
+  ctx: CtxTableros,
+  id: number,
+): Promise<{ archivo: string; flujo: Readable }> {
+  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+  const salida = new PassThrough({ highWaterMark: 1 << 20 });
+  void escribir(ctx, e, salida).catch((err) => salida.destroy(err as Error));
+  const base = [...e.titulo]
+    .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? '_' : c))
+    .join('')
+    .trim()
+    .slice(0, 120);
+  return { archivo: `${base || 'informe'} - informe.xlsx`, flujo: salida };
+}
+
+async function escribir(
+  ctx: CtxTableros,
+  e: Awaited<ReturnType<typeof ejercicioOError>>,
+  salida: PassThrough,
+) {
+  const k = ctx.db.kysely;
+  const id = e.id_ejercicio;
+  const tz = ctx.config.tz;
+  const [estatus, grupos, minutos, segundos, recibidas, auditoria] = await Promise.all([
+    repo.conteoPorEstatus(k, id),
+    desgloses(k, e),
+    repoTableros.porMinutoAlcance(k, id),
+    segundosDe(ctx, id),
+    repoReportes.contarRecibidas(k, id),
+    repoTableros.auditoriaEjercicio(k, id),
+  ]);
+  const s = conteoSemaforo(estatus);
+  const curva = curvaAlcance(segundos);
+  const hitos = hitosAlcance(curva, s.total - s.cancelado);
+  const inicio = e.iniciado;
+  const desdeInicio = (t: number | null) =>
+    t === null || inicio === null ? '' : duracionTexto(t - inicio);
+  const primero = auditoria.find((a) => a.accion === 'iniciar');
+  const ultimo = [...auditoria]
+    .reverse()
+    .find((a) => a.accion === 'detener' || a.accion === 'completar');
+  const quien = (a: (typeof auditoria)[number] | undefined) =>
+    a ? `${a.usuario ?? msg('sistema')} · ${fechaTexto(Number(a.fecha), tz)}` : '';
+  const procesados = s.total - s.porEstatus.pendiente - s.porEstatus.en_curso - s.cancelado;
+  const duracion = inicio === null ? 0 : (e.terminado ?? Date.now()) - inicio;
+  const pct = (n: number) => (s.total === 0 ? 0 : Math.round((n * 1000) / s.total) / 10);
+
+  const libro = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: salida,
+    useStyles: false,
+    useSharedStrings: false,
+  });
+  libro.creator = msg('nombreApp');
+  libro.created = new Date();
+  // Waits while the sheet's compressor or the response lag behind, so neither a fast reader nor
+  // a slow client piles rows up in memory.
+  const espacio = async (h: Hoja) => {
+    while (pendienteHoja(h) > PENDIENTE_MAX) await new Promise((r) => setTimeout(r, 2));
+    if (salida.writableNeedDrain) await once(salida, 'drain');
+  };
+
+  const r = hoja(libro, 'hojaResumen', [
+    [msg('columnaConcepto'), 40],
+    [msg('columnaValor'), 50],
+  ]);
+  const filasResumen: [string, string | number][] = [
+    [msg('columnaEjercicio'), texto(e.titulo)],
+    [msg('columnaTipo'), tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo],
+    [msg('columnaDispositivo'), texto(e.alias)],
+    [msg('columnaFechaInicio'), `${e.fecha_ini} ${e.hora_ini}`],
+    [msg('informeIniciado'), fechaTexto(inicio, tz)],
+    [msg('informeTerminado'), fechaTexto(e.terminado, tz)],
+    [msg('informeIniciadoPor'), texto(quien(primero))],
+    [msg('informeTerminadoPor'), texto(quien(ultimo))],
+    [msg('tiempoTranscurrido'), duracionTexto(duracion)],
+    [msg('informeDestinatarios'), s.total],
+    [msg('procesados'), procesados],
+    [msg('luzVerde'), s.verde],
+    [`${msg('luzVerde')} %`, s.porcentajes.verde],
+    [msg('luzAmarillo'), s.amarillo],
+    [`${msg('luzAmarillo')} %`, s.porcentajes.amarillo],
+    [msg('luzRojo'), s.rojo],
+    [`${msg('luzRojo')} %`, s.porcentajes.rojo],
+    [msg('estatusCancelado'), s.cancelado],
+    [
+      msg('luzGeneral'),
+      msg(s.luz === 'verde' ? 'luzVerde' : s.luz === 'rojo' ? 'luzRojo' : 'luzAmarillo'),
+    ],
+    [msg('informeRecibidas'), recibidas],
+    [
+      msg('informeTasaMedia'),
+      duracion > 0 ? Math.round((procesados / (duracion / 1000)) * 10) / 10 : 0,
+    ],
+    [msg('tiempoAl', { pct: 50 }), desdeInicio(hitos.p50)],
+    [msg('tiempoAl', { pct: 90 }), desdeInicio(hitos.p90)],
+    [msg('tiempoAl', { pct: 100 }), desdeInicio(hitos.p100)],
+  ];
+  for (const f of filasResumen) r.addRow(f).commit();
+  r.commit();
+
+  const c = hoja(libro, 'hojaCurva', [
+    [msg('columnaMinuto'), 18],
+    [msg('procesados'), 14],
+    [msg('alcanzados'), 14],
+    [msg('columnaAcumulado', { columna: msg('procesados') }), 22],
+    [msg('columnaAcumulado', { columna: msg('alcanzados') }), 22],
+  ]);
+  let accP = 0;
+  let accA = 0;
+  for (const m of minutos) {
+    accP += Number(m.procesados);
+    accA += Number(m.alcanzados ?? 0);
+    c.addRow([m.minuto, Number(m.procesados), Number(m.alcanzados ?? 0), accP, accA]).commit();
+  }
+  c.commit();
+
+  const grupo = (
+    nombre: ClaveMensaje,
+    primera: string,
+    filas: {
+      nombre: string;
+      g: { total: number; verde: number; amarillo: number; rojo: number; cancelado: number };
+    }[],
+  ) => {
+    const h = hoja(libro, nombre, [
+      [primera, 30],
+      [msg('informeDestinatarios'), 14],
+      [msg('luzVerde'), 10],
+      [msg('luzAmarillo'), 10],
+      [msg('luzRojo'), 10],
+      [msg('estatusCancelado'), 12],
+    ]);
+    for (const f of filas)
+      h.addRow([
+        texto(f.nombre),
+        f.g.total,
+        f.g.verde,
+        f.g.amarillo,
+        f.g.rojo,
+        f.g.cancelado,
+      ]).commit();
+    h.commit();
+  };
+  grupo(
+    'ordenEstado',
+    msg('campoEstado'),
+    grupos.porEstado.map((g) => ({ nombre: g.estado, g })),
+  );
+  grupo(
+    'porCategoria',
+    msg('campoCategoria'),
+    grupos.porCategoria.map((g) => ({ nombre: g.categoria, g })),
+  );
+
+  const d = hoja(libro, 'resultados', [
+    [msg('columnaEstatus'), 24],
+    [msg('columnaCantidad'), 14],
+    [msg('columnaPorcentaje'), 14],
+  ]);
+  for (const est of ESTATUS_DESTINATARIO)
+    d.addRow([etiqueta(est), s.porEstatus[est], pct(s.porEstatus[est])]).commit();
+  d.commit();
+
+  const n = hoja(libro, 'hojaNoAlcanzados', [
+    [msg('columnaTelefono'), 16],
+    [msg('columnaNombre'), 30],
+    [msg('columnaEstatus'), 18],
+    [msg('columnaMotivo'), 50],
+    [msg('columnaIntentos'), 10],
+    [msg('columnaFechaEnvio'), 16],
+    [msg('columnaHoraEnvio'), 14],
+  ]);
+  for await (const lote of lotesDetalle(ctx, id)) {
+    for (const f of lote) {
+      if (VERDES.has(f.estatus)) continue;
+      n.addRow([
+        texto(f.telefono),
+        texto(f.nombre),
+        etiqueta(f.estatus),
+        texto(f.motivo),
+        Number(f.intentos),
+        f.fecha_envio ?? '',
+        f.hora_envio ?? '',
+      ]).commit();
+    }
+    await espacio(n);
+  }
+  n.commit();
+
+  if (tipoPorId(e.id_tipo_ejercicio)?.clave === 'cuestionario') {
+    const q = hoja(libro, 'respuestasPorPregunta', [
+      [msg('campoPregunta'), 10],
+      [msg('columnaRespuesta'), 50],
+      [msg('columnaDigito'), 8],
+      [msg('columnaCantidad'), 12],
+    ]);
+    for (const f of await reporte3(ctx, id))
+      q.addRow([f.orden, texto(f.reactivo), f.digito ?? '', f.total]).commit();
+    q.commit();
+  }
+  await libro.commit();
+}

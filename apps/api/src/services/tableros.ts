@@ -1,0 +1,244 @@
+import {
+  AUDITORIA_TABLERO,
+  curvaAlcance,
+  FALLOS_TABLERO,
+  hitosAlcance,
+  tasaReciente,
+  tiempoRestante,
+  VENTANA_TASA_MS,
+  type SaludEquipo,
+  type TableroEjercicio,
+  type TableroGeneral,
+} from '@pregon/contract/api/tableros';
+import { conteoSemaforo, tipoPorId } from '@pregon/contract/constants';
+import type { Contexto } from '../contexto.ts';
+import * as repo from '../repositories/ejercicios.ts';
+import * as repoReportes from '../repositories/reportes.ts';
+import * as repoTableros from '../repositories/tableros.ts';
+import { ejercicioOError, filaLista } from './ejercicios.ts';
+import { desgloses, reporte3 } from './reportes.ts';
+
+/** What the dashboards need of the context. */
+export type CtxTableros = Pick<Contexto, 'db' | 'eventos' | 'config'>;
+
+const HORA_MS = 3_600_000;
+
+/** How long a running drill's per-state/per-category breakdown is reused (ms): the costliest
+ * part of the dashboard (a group by over every recipient), and the slowest to change in view. */
+export const VIGENCIA_DESGLOSES_MS = 5000;
+const desglosesRecientes = new Map<
+  number,
+  { t: number; valor: Awaited<ReturnType<typeof desgloses>> }
+>();
+
+/** The breakdowns of an exercise; while it runs, reused for VIGENCIA_DESGLOSES_MS. */
+async function desglosesDe(
+  k: Parameters<typeof desgloses>[0],
+  e: Parameters<typeof desgloses>[1],
+  enMarcha: boolean,
+) {
+  const previo = desglosesRecientes.get(e.id_ejercicio);
+  if (enMarcha && previo && Date.now() - previo.t < VIGENCIA_DESGLOSES_MS) return previo.valor;
+  const valor = await desgloses(k, e);
+  if (enMarcha) desglosesRecientes.set(e.id_ejercicio, { t: Date.now(), valor });
+  else desglosesRecientes.delete(e.id_ejercicio);
+  return valor;
+}
+
+/** Offset (ms) of a time zone's wall clock from UTC at instant `ms`. */
+export function desfaseZona(tz: string, ms: number): number {
+  const partes = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(ms));
+  const v = (t: string) => Number(partes.find((p) => p.type === t)?.value);
+  const pared = Date.UTC(v('year'), v('month') - 1, v('day'), v('hour'), v('minute'), v('second'));
+  return pared - Math.floor(ms / 1000) * 1000;
+}
+
+/** Epoch ms of a wall-clock fecha (YYYY-MM-DD) and hora (HH:mm[:ss]) given the zone's offset. */
+export function epochDe(fecha: string, hora: string, desfase: number): number {
+  const [a, m, d] = fecha.split('-').map(Number);
+  const [h, mi, s] = hora.split(':').map(Number);
+  return Date.UTC(a!, m! - 1, d!, h!, mi!, s ?? 0) - desfase;
+}
+
+/** Today's date (YYYY-MM-DD) in a time zone. */
+export function hoyEn(tz: string, ms = Date.now()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(ms));
+}
+
+/** Per-second processed/reached counts of an exercise, as epoch-ms points. */
+export async function segundosDe(ctx: CtxTableros, id: number) {
+  const desfase = desfaseZona(ctx.config.tz, Date.now());
+  const filas = await repoTableros.porSegundo(ctx.db.kysely, id);
+  return filas.map((f) => ({
+    t: epochDe(f.fecha_envio, f.hora_envio, desfase),
+    procesados: Number(f.procesados),
+    alcanzados: Number(f.alcanzados ?? 0),
+  }));
+}
+
+/** The quiz part of the dashboard: reporte3 grouped per question, and who answered everything. */
+async function cuestionarioDe(ctx: CtxTableros, id: number) {
+  const filas = await reporte3(ctx, id);
+  const preguntas: NonNullable<TableroEjercicio['cuestionario']>['preguntas'] = [];
+  for (const f of filas) {
+    if (f.tipo === 'pregunta')
+      preguntas.push({ numero: f.orden, reactivo: f.reactivo, total: f.total, respuestas: [] });
+    else
+      preguntas[preguntas.length - 1]?.respuestas.push({
+        digito: f.digito ?? 0,
+        respuesta: f.reactivo,
+        total: f.total,
+      });
+  }
+  const completos = await repoTableros.respondieronTodo(ctx.db.kysely, id, preguntas.length);
+  return { preguntas, completos };
+}
+
+/** GET /tablero/ejercicio/{id}/: the whole exercise dashboard. */
+export async function tableroEjercicio(
+  ctx: CtxTableros,
+  id: number,
+  soloLectura: boolean,
+): Promise<TableroEjercicio> {
+  const k = ctx.db.kysely;
+  const e = await ejercicioOError(k, ctx, id);
+  const activo = e.en_proceso === 1 && e.en_pausa === 0 && e.completado === 0;
+  const [estatus, grupos, segundos, fallos, recibidas] = await Promise.all([
+    repo.conteoPorEstatus(k, id),
+    desglosesDe(k, e, activo),
+    segundosDe(ctx, id),
+    repoTableros.ultimosFallos(k, id, FALLOS_TABLERO),
+    repoReportes.contarRecibidas(k, id),
+  ]);
+  const semaforo = conteoSemaforo(estatus);
+  const curva = curvaAlcance(segundos);
+  const ahora = Date.now();
+  const tasa = activo ? tasaReciente(segundos, ahora) : 0;
+  const pendientes = semaforo.porEstatus.pendiente + semaforo.porEstatus.en_curso;
+  const esCuestionario = tipoPorId(e.id_tipo_ejercicio)?.clave === 'cuestionario';
+  return {
+    status: 200,
+    generado: ahora,
+    ejercicio: filaLista(e, soloLectura),
+    semaforo,
+    recibidas,
+    ...grupos,
+    curva,
+    hitos: hitosAlcance(curva, semaforo.total - semaforo.cancelado),
+    tasa,
+    restanteMs: activo ? tiempoRestante(pendientes, tasa) : null,
+    fallos: fallos.map((f) => ({
+      telefono: f.telefono,
+      nombre: f.nombre ?? '',
+      estatus: f.estatus,
+      motivo: f.motivo ?? '',
+      fecha_envio: f.fecha_envio ?? '',
+      hora_envio: f.hora_envio ?? '',
+    })),
+    cuestionario: esCuestionario ? await cuestionarioDe(ctx, id) : null,
+  };
+}
+
+/** The later of a device's recorded last contact and its last accepted send (epoch ms). */
+const ultimoContacto = (a: number | null, b: number | null | undefined) => {
+  const xs = [a, b].filter((x): x is number => x !== null && x !== undefined).map(Number);
+  return xs.length ? Math.max(...xs) : null;
+};
+
+/** GET /tablero/general/: running exercises, today's totals, device health and audit events. */
+export async function tableroGeneral(ctx: CtxTableros): Promise<TableroGeneral> {
+  const k = ctx.db.kysely;
+  const ahora = Date.now();
+  const inicioDia = ahora - 24 * HORA_MS;
+  const [activos, delDia, deLaHora, equipos, pausas, auditoria] = await Promise.all([
+    repoTableros.ejerciciosActivos(k),
+    repoTableros.ejerciciosConActividad(k, inicioDia),
+    repoTableros.ejerciciosConActividad(k, ahora - HORA_MS),
+    repoTableros.equiposSalud(k),
+    repoTableros.pausasAutomaticas(k),
+    repoTableros.auditoriaReciente(k, AUDITORIA_TABLERO),
+  ]);
+  const [hoy, actividad, conteos] = await Promise.all([
+    repoTableros.totalesDelDia(k, delDia, hoyEn(ctx.config.tz, ahora)),
+    repoTableros.actividadEquipos(k, deLaHora, ahora - HORA_MS),
+    Promise.all(
+      activos.map(async (a) => {
+        const desde = Math.max(ahora - VENTANA_TASA_MS, a.iniciado ?? ahora);
+        const [estatus, recientes] = await Promise.all([
+          repo.conteoPorEstatus(k, a.id_ejercicio),
+          repoTableros.procesadosDesde(k, a.id_ejercicio, desde),
+        ]);
+        const segundos = Math.max(1, (ahora - desde) / 1000);
+        return { s: conteoSemaforo(estatus), tasa: Math.round((recientes / segundos) * 10) / 10 };
+      }),
+    ),
+  ]);
+  const totales = new Map(actividad.totales.map((t) => [t.id_equipo, t]));
+  const ultimos = new Map(actividad.ultimos.map((u) => [u.id_equipo, u]));
+  const pausaDe = new Map(pausas.map((p) => [p.id_equipo, p.motivo_pausa]));
+  return {
+    status: 200,
+    generado: ahora,
+    activos: activos.map((a, i) => {
+      const { s, tasa } = conteos[i]!;
+      return {
+        id_ejercicio: a.id_ejercicio,
+        ejercicio: a.titulo,
+        tipo_ejercicio: tipoPorId(a.id_tipo_ejercicio)?.etiqueta ?? '',
+        alias: a.alias,
+        en_pausa: a.en_pausa === 1,
+        motivo_pausa: a.motivo_pausa,
+        total: s.total,
+        hechos: s.total - s.porEstatus.pendiente - s.porEstatus.en_curso,
+        alcanzados: s.verde,
+        tasa: a.en_pausa === 1 ? 0 : tasa,
+      };
+    }),
+    hoy: hoy.map((h) => ({
+      tipo_ejercicio: tipoPorId(h.id_tipo_ejercicio)?.etiqueta ?? '',
+      estatus: h.estatus,
+      total: Number(h.total),
+    })),
+    equipos: equipos.map((q): SaludEquipo => {
+      const t = totales.get(q.id_equipo);
+      const u = ultimos.get(q.id_equipo);
+      const ultimoFallo =
+        u && (u.estatus === 'fallido' || (u.estatus === 'pendiente' && u.motivo !== null));
+      const pausa = pausaDe.get(q.id_equipo) ?? null;
+      return {
+        id_equipo: q.id_equipo,
+        alias: q.alias,
+        protocolo: q.protocolo,
+        activo: q.activo === 1,
+        // The last accepted send counts as contact too (the gateway answered).
+        ultimo_contacto: ultimoContacto(q.ultimo_contacto, t?.ultimo_envio),
+        envios: Number(t?.envios ?? 0),
+        errores: Number(t?.errores ?? 0),
+        falla: Boolean(ultimoFallo) || pausa !== null,
+        ultimo_error: (ultimoFallo ? u.motivo : null) ?? pausa,
+      };
+    }),
+    auditoria: auditoria.map((a) => ({
+      fecha: Number(a.fecha),
+      usuario: a.usuario ?? '',
+      accion: a.accion,
+      entidad: a.entidad,
+      id_entidad: a.id_entidad ?? '',
+      titulo: a.titulo ?? '',
+    })),
+  };
+}

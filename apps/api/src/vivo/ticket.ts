@@ -1,0 +1,62 @@
+import { SignJWT, jwtVerify, type CryptoKey } from 'jose';
+import { z } from 'zod';
+import { TICKET_VIVO_S, type FlujoVivo } from '@pregon/contract/api/tableros';
+import { RolSchema, type Rol } from '@pregon/contract/constants';
+import { ALGORITMO } from '../auth/keys.ts';
+import type { Sesion } from '../auth/tokens.ts';
+
+// Stream tickets: EventSource cannot send Authorization, and the session token must never ride
+// in a URL (logs, history, proxies). A ticket is a JWT of its own type ('vivo+jwt') that names
+// one stream, lives TICKET_VIVO_S seconds and carries neither usuario nor nombre, so the normal
+// token check (auth/tokens.ts) refuses it. Signed with the api's key, any api process accepts it.
+
+const TIPO = 'vivo+jwt';
+
+const TicketSchema = z.object({
+  sub: z.string(),
+  uso: z.literal('vivo'),
+  flujo: z.string(),
+  role: z.array(RolSchema),
+  /** The session's own expiry (epoch s): the stream closes then. */
+  ses: z.number(),
+});
+
+/** The stream a ticket names, as a string ('ejercicio:5', 'general'). */
+export const claveFlujo = (f: FlujoVivo): string =>
+  f.flujo === 'ejercicio' ? `ejercicio:${f.id_ejercicio}` : 'general';
+
+/** Signs a ticket for one stream on behalf of a session. */
+export async function firmarTicket(
+  clave: CryptoKey,
+  sesion: Sesion,
+  flujo: FlujoVivo,
+): Promise<{ ticket: string; expira: number }> {
+  const exp = Math.min(Math.floor(Date.now() / 1000) + TICKET_VIVO_S, sesion.exp);
+  const ticket = await new SignJWT({
+    uso: 'vivo',
+    flujo: claveFlujo(flujo),
+    role: sesion.role,
+    ses: sesion.exp,
+  })
+    .setProtectedHeader({ alg: ALGORITMO, typ: TIPO })
+    .setSubject(sesion.sub)
+    .setIssuedAt()
+    .setExpirationTime(exp)
+    .sign(clave);
+  return { ticket, expira: exp * 1000 };
+}
+
+/** Verifies a ticket for the stream `flujo`; the holder's roles and session end, or null. */
+export async function verificarTicket(
+  clave: CryptoKey,
+  ticket: string,
+  flujo: string,
+): Promise<{ role: Rol[]; ses: number } | null> {
+  try {
+    const { payload } = await jwtVerify(ticket, clave, { algorithms: [ALGORITMO], typ: TIPO });
+    const p = TicketSchema.parse(payload);
+    return p.flujo === flujo ? { role: p.role, ses: p.ses } : null;
+  } catch {
+    return null;
+  }
+}

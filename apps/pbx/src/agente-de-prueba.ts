@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cargarClaves } from '@pregon/api/auth/keys';
+import { firmarToken } from '@pregon/api/auth/tokens';
+import type { Rol } from '@pregon/contract/constants';
+import { clavesPbx, crearAppPbx } from './app.ts';
+import { cargarConfigPbx, type ConfigPbx } from './config.ts';
+
+/** An agent listening on a loopback port in a temp folder, for tests over real HTTP. */
+export interface AgenteDePrueba {
+  url: string;
+  config: ConfigPbx;
+  dir: string;
+  /** A token per role, signed by the private key the agent never sees. */
+  tokens: Record<Rol, string>;
+  cerrar: () => Promise<void>;
+}
+
+/** Starts the agent with a fresh key pair (only the public key is left on disk) and the given
+ * configuration changes (AMI, limits). */
+export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<AgenteDePrueba> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-pbx-'));
+  const claves = await cargarClaves(dir);
+  const tokens = {} as Record<Rol, string>;
+  for (const rol of ['administradores', 'operadores', 'consulta'] as const)
+    tokens[rol] = await firmarToken(
+      claves.privada,
+      { id_usuario: 1, usuario: rol, nombre: rol, role: [rol] },
+      600,
+    );
+  fs.rmSync(path.join(dir, 'jwt-privada.pem'));
+  const config = { ...cargarConfigPbx({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), ...cambios };
+  const app = await crearAppPbx(config, await clavesPbx(config));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const a = app.server.address();
+  return {
+    url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`,
+    config,
+    dir,
+    tokens,
+    cerrar: async () => {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every file under the agent's three folders (relative names), to prove nothing was left. */
+export function archivosDelAgente(config: ConfigPbx): string[] {
+  return [config.sonidosDir, config.dialplanDir, config.pjsipDir]
+    .flatMap((d) => fs.readdirSync(d).map((f) => path.join(path.basename(d), f)))
+    .sort();
+}

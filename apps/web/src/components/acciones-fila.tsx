@@ -1,0 +1,153 @@
+import { Button, Popconfirm, Space, Tooltip } from 'antd';
+import {
+  CaretRightOutlined,
+  DownloadOutlined,
+  EyeOutlined,
+  FileExcelOutlined,
+  FormOutlined,
+  PauseOutlined,
+  StopOutlined,
+} from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
+import { msg } from '@pregon/contract/messages';
+import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions';
+import { ROLES_OPERACION } from '@pregon/contract/constants';
+import { usuarioTieneRol } from '../lib/sesion.ts';
+import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
+
+const ETIQUETA_DESCARGA = {
+  reporte: 'accionDescargarReporte',
+  reporte1: 'reporte1',
+  reporte2: 'reporte2',
+} as const satisfies Record<Descarga, string>;
+
+/** Props of the row actions: the row, the action in progress and the handlers. */
+export interface PropsAccionesFila {
+  fila: EjercicioFila;
+  enCurso: AccionEnCurso | null;
+  alCuestionario: (fila: EjercicioFila) => void;
+  alIniciar: (fila: EjercicioFila) => void;
+  alPausar: (fila: EjercicioFila) => void;
+  alDetener: (fila: EjercicioFila) => void;
+  alDescargar: (fila: EjercicioFila, d: Descarga) => void;
+  /** Downloads the after-action .xlsx. */
+  alInforme: (fila: EjercicioFila) => void;
+  /** Hides the View button (on the dashboard itself). */
+  sinVer?: boolean;
+}
+
+/** The 'Acciones' cell: the buttons `accionesFila` allows for the row's flags (SPEC 2 and 4), plus
+ * the after-action .xlsx; shared by the exercises list and the exercise dashboard. */
+export function AccionesFilaCelda(p: PropsAccionesFila) {
+  const navegar = useNavigate();
+  const { fila } = p;
+  const acciones =
+    fila.acciones ?? accionesFila(fila, { soloLectura: !usuarioTieneRol(ROLES_OPERACION) });
+  const cargando = (a: AccionEnCurso['accion']) =>
+    p.enCurso?.id === fila.id_ejercicio && p.enCurso.accion === a;
+  const ocupado = p.enCurso?.id === fila.id_ejercicio;
+
+  return (
+    <Space size={4}>
+      {acciones.cuestionario && (
+        <Tooltip title={msg('accionCuestionario')}>
+          <Button
+            size="small"
+            icon={<FormOutlined />}
+            aria-label={msg('accionCuestionario')}
+            onClick={() => p.alCuestionario(fila)}
+          />
+        </Tooltip>
+      )}
+      {acciones.iniciar && (
+        <Tooltip title={msg('accionIniciar')}>
+          <Button
+            size="small"
+            type="primary"
+            icon={<CaretRightOutlined />}
+            aria-label={msg('accionIniciar')}
+            loading={cargando('iniciar')}
+            disabled={ocupado && !cargando('iniciar')}
+            onClick={() => p.alIniciar(fila)}
+          />
+        </Tooltip>
+      )}
+      {acciones.pausar && (
+        <Tooltip title={msg('accionPausar')}>
+          <Button
+            size="small"
+            icon={<PauseOutlined />}
+            aria-label={msg('accionPausar')}
+            loading={cargando('pausar')}
+            disabled={ocupado && !cargando('pausar')}
+            onClick={() => p.alPausar(fila)}
+          />
+        </Tooltip>
+      )}
+      {acciones.detener && (
+        <Popconfirm
+          title={msg('accionDetener')}
+          description={msg('confirmarDetener', { ejercicio: fila.ejercicio })}
+          okText={msg('accionDetener')}
+          cancelText={msg('cancelar')}
+          okButtonProps={{ danger: true }}
+          onConfirm={() => p.alDetener(fila)}
+        >
+          <Tooltip title={msg('accionDetener')}>
+            <Button
+              size="small"
+              danger
+              icon={<StopOutlined />}
+              aria-label={msg('accionDetener')}
+              loading={cargando('detener')}
+              disabled={ocupado && !cargando('detener')}
+            />
+          </Tooltip>
+        </Popconfirm>
+      )}
+      {!p.sinVer && (
+        <Tooltip title={msg('accionVer')}>
+          <Button
+            size="small"
+            icon={<EyeOutlined />}
+            aria-label={msg('accionVer')}
+            onClick={() => navegar(`/dashboard/${fila.id_ejercicio}`)}
+          />
+        </Tooltip>
+      )}
+      {acciones.descargas.map((d) =>
+        d === 'reporte' ? (
+          <Tooltip key={d} title={msg(ETIQUETA_DESCARGA[d])}>
+            <Button
+              size="small"
+              icon={<DownloadOutlined />}
+              aria-label={msg(ETIQUETA_DESCARGA[d])}
+              loading={cargando(d)}
+              onClick={() => p.alDescargar(fila, d)}
+            />
+          </Tooltip>
+        ) : (
+          <Button
+            key={d}
+            size="small"
+            icon={<DownloadOutlined />}
+            loading={cargando(d)}
+            onClick={() => p.alDescargar(fila, d)}
+          >
+            {msg(ETIQUETA_DESCARGA[d])}
+          </Button>
+        ),
+      )}
+      <Tooltip title={msg('informeXlsx')}>
+        <Button
+          size="small"
+          icon={<FileExcelOutlined />}
+          aria-label={msg('informeXlsx')}
+          loading={cargando('informe')}
+          onClick={() => p.alInforme(fila)}
+        />
+      </Tooltip>
+    </Space>
+  );
+}

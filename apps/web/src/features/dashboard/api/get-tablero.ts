@@ -1,0 +1,37 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  POLEO_TABLERO_MS,
+  tableroEjercicio,
+  TableroEjercicioSchema,
+  vivoEjercicio,
+} from '@pregon/contract/api/tableros';
+import { rellenarRuta } from '@pregon/contract/api/endpoint';
+import { llamar } from '../../../lib/api-client.ts';
+import { CLAVE_TABLEROS } from '../../../api/get-ejercicios.ts';
+import { useFlujoVivo } from '../../../hooks/use-flujo-vivo.ts';
+
+/** GET /tablero/ejercicio/{id}/: the whole exercise dashboard. */
+export function obtenerTablero(id: number) {
+  return llamar(tableroEjercicio, { params: { id } });
+}
+
+/**
+ * The exercise dashboard, kept current by its event stream; polled every POLEO_TABLERO_MS only
+ * while the stream is broken (`enVivo` false).
+ */
+export function useTablero(id: number) {
+  const clave = [...CLAVE_TABLEROS, 'ejercicio', id];
+  const { enVivo } = useFlujoVivo(
+    { flujo: 'ejercicio', id_ejercicio: id },
+    rellenarRuta(vivoEjercicio.path, { id }),
+    clave,
+    TableroEjercicioSchema,
+  );
+  const consulta = useQuery({
+    queryKey: clave,
+    queryFn: () => obtenerTablero(id),
+    refetchInterval: enVivo ? false : POLEO_TABLERO_MS,
+    staleTime: Infinity,
+  });
+  return { ...consulta, enVivo };
+}

@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { CrearEjercicioSchema } from '@pregon/contract/api/ejercicios';
+import { msg } from '@pregon/contract/messages';
+import { nombreAudioPbx } from '@pregon/contract/rules/questionnaire';
+import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
+import type { ClientePbx } from '../../../lib/pbx-client.ts';
+import { crearEjercicioApi } from './create-ejercicio.ts';
+import { generarDestinatariosApi } from './generar-destinatarios.ts';
+import { guardarTiempoApi, obtenerExtensionesLlamadas } from './telefonia.ts';
+
+/** What a call exercise needs besides its audio. */
+export type DatosLlamada = Omit<z.input<typeof CrearEjercicioSchema>, 'accion' | 'tiempo'> & {
+  tiempo: number;
+};
+
+/**
+ * Creating a call exercise (SPEC 4, type 2), step by step, reporting each step through `alPaso`:
+ * upload the audio (filename = the file's name minus its last 4 characters, made PBX-safe), create
+ * the exercise with accion = the returned filename (and its tiempo, so the dialplan written next
+ * already has the call's length), generate its recipients, GET /call/extensions/ and PUT
+ * /calls/extensions/ {contenido: archivo_01}, then PUT /ejercicio/tiempo/. A failure before the
+ * create leaves nothing behind; one after it names the exercise that exists without its dialplan
+ * or tiempo. Returns the new id_ejercicio.
+ */
+export async function crearEjercicioLlamada(
+  pbx: ClientePbx,
+  datos: DatosLlamada,
+  audio: File,
+  alPaso: (texto: string) => void,
+): Promise<number> {
+  alPaso(msg('pasoSubiendoAudio'));
+  const subida = await pbx.subirAudio(audio, nombreAudioPbx(audio.name));
+  alPaso(msg('pasoCreandoEjercicio'));
+  const { id_ejercicio } = await crearEjercicioApi({ ...datos, accion: subida.filename });
+  const fallo = (clave: 'llamadaSinPbx' | 'llamadaSinTiempo', e: unknown) => {
+    const status = e instanceof ErrorApi ? e.status : 0;
+    return new ErrorApi(
+      msg(clave, { ejercicio: String(datos.titulo), detalle: mensajeError(e) }),
+      status,
+      null,
+      e instanceof ErrorApi && e.sesionExpirada,
+    );
+  };
+  try {
+    alPaso(msg('pasoGenerandoDestinatarios'));
+    await generarDestinatariosApi({
+      ejercicio: id_ejercicio,
+      estado: Number(datos.estado),
+      categorias: String(datos.categorias ?? ''),
+    });
+    alPaso(msg('pasoPlanMarcado'));
+    await pbx.escribirLlamadas(await obtenerExtensionesLlamadas());
+  } catch (e) {
+    throw fallo('llamadaSinPbx', e);
+  }
+  try {
+    alPaso(msg('pasoGuardandoTiempo'));
+    await guardarTiempoApi(id_ejercicio, datos.tiempo);
+  } catch (e) {
+    throw fallo('llamadaSinTiempo', e);
+  }
+  return id_ejercicio;
+}

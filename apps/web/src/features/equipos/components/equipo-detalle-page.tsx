@@ -1,0 +1,218 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Input,
+  Popconfirm,
+  Result,
+  Row,
+  Skeleton,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
+import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  ETIQUETA_ESTATUS,
+  ETIQUETA_PROTOCOLO,
+  ROLES_OPERACION,
+  tipoPorId,
+} from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { tiposParaAlias } from '@pregon/contract/rules/equipment';
+import { mensajeError } from '../../../lib/api-client.ts';
+import { usuarioTieneRol } from '../../../lib/sesion.ts';
+import { useEquipo } from '../api/get-equipo.ts';
+import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
+import { useProbarEquipo } from '../api/probar-equipo.ts';
+import { eliminarEquipoConAviso } from './equipos-page.tsx';
+import { ultimoContacto } from './formato.ts';
+
+const EquipoDialog = lazy(async () => ({
+  default: (await import('./equipo-dialog.tsx')).EquipoDialog,
+}));
+
+/** /equipos/{id}: the device's description panel, edit and delete, and the test send
+ * (POST /equipos/{id}/prueba/) with its result. */
+export function EquipoDetallePage() {
+  const id = Number(useParams().id);
+  const consulta = useEquipo(id);
+  const prueba = useProbarEquipo(id);
+  const cliente = useQueryClient();
+  const navegar = useNavigate();
+  const escribe = usuarioTieneRol(ROLES_OPERACION);
+  const [editando, setEditando] = useState(false);
+  const e = consulta.data;
+
+  const cabecera = (
+    <div className="pagina-cabecera">
+      <Space align="center">
+        <Link to="/equipos" aria-label={msg('volver')}>
+          <ArrowLeftOutlined />
+        </Link>
+        <Typography.Title level={2}>{e?.alias ?? msg('tituloEquipo', { id })}</Typography.Title>
+      </Space>
+      {e && escribe && (
+        <Space wrap>
+          <Button icon={<EditOutlined />} onClick={() => setEditando(true)}>
+            {msg('editar')}
+          </Button>
+          <Popconfirm
+            title={msg('confirmarEliminarEquipo', { alias: e.alias })}
+            okText={msg('eliminar')}
+            cancelText={msg('cancelar')}
+            okButtonProps={{ danger: true }}
+            onConfirm={async () => {
+              if (await eliminarEquipoConAviso(e)) {
+                await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
+                void navegar('/equipos');
+              }
+            }}
+          >
+            <Button danger icon={<DeleteOutlined />}>
+              {msg('eliminar')}
+            </Button>
+          </Popconfirm>
+        </Space>
+      )}
+    </div>
+  );
+
+  if (consulta.isError) {
+    return (
+      <div className="pagina">
+        {cabecera}
+        <Card>
+          <Result
+            status="error"
+            title={msg('errorCarga')}
+            subTitle={mensajeError(consulta.error)}
+            extra={<Button onClick={() => void consulta.refetch()}>{msg('reintentar')}</Button>}
+          />
+        </Card>
+      </div>
+    );
+  }
+
+  const tipos = e ? tiposParaAlias(e.alias).map((t) => tipoPorId(t)!.etiqueta) : [];
+  const resultado = prueba.data;
+  return (
+    <div className="pagina">
+      {cabecera}
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={15}>
+          <Card title={msg('campoDescripcion')}>
+            {!e ? (
+              <Skeleton active paragraph={{ rows: 6 }} />
+            ) : (
+              <Descriptions column={{ xs: 1, md: 2 }} size="middle" bordered>
+                <Descriptions.Item label={msg('columnaProtocolo')}>
+                  {msg(ETIQUETA_PROTOCOLO[e.protocolo])}
+                </Descriptions.Item>
+                <Descriptions.Item label={msg('columnaActivo')}>
+                  <Tag color={e.activo ? 'green' : 'default'}>{msg(e.activo ? 'si' : 'no')}</Tag>
+                </Descriptions.Item>
+                <Descriptions.Item label={msg('columnaUrl')} span={2}>
+                  {e.url}
+                </Descriptions.Item>
+                <Descriptions.Item label={msg('campoSerial')}>{e.serial}</Descriptions.Item>
+                <Descriptions.Item label={msg('columnaUltimoContacto')}>
+                  {ultimoContacto(e.ultimo_contacto)}
+                </Descriptions.Item>
+                <Descriptions.Item label={msg('columnaPuertos')}>{e.puertos}</Descriptions.Item>
+                <Descriptions.Item label={msg('columnaTasa')}>{e.tasa}</Descriptions.Item>
+                <Descriptions.Item label={msg('credenciales')}>
+                  {e.tiene_credenciales ? msg('guardado') : '—'}
+                </Descriptions.Item>
+                <Descriptions.Item label={msg('ofrecidoPara')}>
+                  {tipos.length > 0
+                    ? tipos.map((t) => (
+                        <Tag key={t} color="blue">
+                          {t}
+                        </Tag>
+                      ))
+                    : msg('noSeOfrece')}
+                </Descriptions.Item>
+                {e.protocolo === 'asterisk' && (
+                  <Descriptions.Item label={msg('campoMarcado')} span={2}>
+                    <Typography.Text code>{e.marcado}</Typography.Text>
+                  </Descriptions.Item>
+                )}
+                {e.descripcion && (
+                  <Descriptions.Item label={msg('campoDescripcion')} span={2}>
+                    {e.descripcion}
+                  </Descriptions.Item>
+                )}
+              </Descriptions>
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} xl={9}>
+          <Card title={msg('envioPrueba')}>
+            <Form
+              layout="vertical"
+              requiredMark={false}
+              disabled={!escribe || !e}
+              onFinish={(v: { telefono: string }) => prueba.mutate(v.telefono)}
+            >
+              <Form.Item
+                label={msg('telefonoPrueba')}
+                name="telefono"
+                rules={[{ required: true, whitespace: true, message: msg('telefonoVacio') }]}
+              >
+                <Input aria-label={msg('telefonoPrueba')} inputMode="tel" maxLength={30} />
+              </Form.Item>
+              <Button
+                type="primary"
+                htmlType="submit"
+                icon={<SendOutlined />}
+                loading={prueba.isPending}
+              >
+                {msg('enviarPrueba')}
+              </Button>
+            </Form>
+            {prueba.isError && (
+              <Alert
+                className="resultado-prueba"
+                type="error"
+                showIcon
+                style={{ marginTop: 16 }}
+                message={mensajeError(prueba.error)}
+              />
+            )}
+            {resultado && !prueba.isError && (
+              <Alert
+                className="resultado-prueba"
+                type={['fallido', 'invalido'].includes(resultado.estatus) ? 'warning' : 'success'}
+                showIcon
+                style={{ marginTop: 16 }}
+                message={resultado.mensaje}
+                description={
+                  <>
+                    <div>
+                      {msg('resultadoPrueba', {
+                        estatus: msg(ETIQUETA_ESTATUS[resultado.estatus]),
+                      })}
+                    </div>
+                    {resultado.id_gateway && (
+                      <div>{msg('idPasarela', { id: resultado.id_gateway })}</div>
+                    )}
+                  </>
+                }
+              />
+            )}
+          </Card>
+        </Col>
+      </Row>
+      <Suspense fallback={null}>
+        {editando && e && <EquipoDialog equipo={e} alCerrar={() => setEditando(false)} />}
+      </Suspense>
+    </div>
+  );
+}

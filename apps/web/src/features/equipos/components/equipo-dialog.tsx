@@ -1,0 +1,287 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Col,
+  Divider,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Row,
+  Select,
+  Switch,
+  Tag,
+  Typography,
+} from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import type { EquipoVista } from '@pregon/contract/api/equipos';
+import {
+  ETIQUETA_PROTOCOLO,
+  MARCADO_DEFECTO,
+  PROTOCOLOS,
+  tipoPorId,
+  type Protocolo,
+} from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import {
+  CAMPOS_CREDENCIALES,
+  credencialesDeFormulario,
+  tiposParaAlias,
+} from '@pregon/contract/rules/equipment';
+import { mensajeError } from '../../../lib/api-client.ts';
+import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
+import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { crearEquipoApi } from '../api/create-equipo.ts';
+import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
+import { modificarEquipoApi } from '../api/update-equipo.ts';
+
+interface Valores {
+  alias: string;
+  serial?: string;
+  url?: string;
+  protocolo: Protocolo;
+  puertos: number;
+  tasa: number;
+  descripcion?: string;
+  activo: boolean;
+  marcado?: string;
+  cred: Record<string, string | undefined>;
+}
+
+/** Props of the device dialog: `equipo` edits it, without it a new device is added. */
+export interface PropsEquipoDialog {
+  equipo?: EquipoVista;
+  alCerrar: (id?: number) => void;
+}
+
+/** 'Agregar equipo' / 'Editar equipo': alias with the keyword hint and the live preview of the
+ * exercise types it will be offered for, protocol with its credential fields (write-only: a
+ * saved secret shows 'guardado'), ports, rate, dial-string template for asterisk, description
+ * and active. Enter submits; a 400's field shows under that field. */
+export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
+  const [form] = Form.useForm<Valores>();
+  const cliente = useQueryClient();
+  const errores = useErroresCampo();
+  const [enviando, setEnviando] = useState(false);
+  const alias = Form.useWatch('alias', form) ?? equipo?.alias ?? '';
+  const protocolo: Protocolo = Form.useWatch('protocolo', form) ?? equipo?.protocolo ?? 'smpp';
+  const tipos = tiposParaAlias(alias).map((t) => tipoPorId(t)!.etiqueta);
+
+  const guardar = async (v: Valores) => {
+    errores.limpiar();
+    setEnviando(true);
+    try {
+      const credenciales = credencialesDeFormulario(v.protocolo, v.cred ?? {});
+      const datos = {
+        alias: v.alias,
+        serial: v.serial ?? '',
+        url: v.url ?? '',
+        protocolo: v.protocolo,
+        puertos: v.puertos,
+        tasa: v.tasa,
+        descripcion: v.descripcion?.trim() ? v.descripcion : null,
+        activo: v.activo,
+        marcado: v.protocolo === 'asterisk' ? v.marcado || MARCADO_DEFECTO : null,
+        ...(credenciales ? { credenciales } : {}),
+      };
+      let id = equipo?.id_equipo;
+      if (equipo) await modificarEquipoApi(equipo.id_equipo, datos);
+      else id = (await crearEquipoApi(datos)).id_equipo;
+      avisoExito(msg(equipo ? 'cambiosGuardados' : 'exito'));
+      await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
+      alCerrar(id);
+    } catch (e) {
+      const campo = campoDeError(e);
+      if (campo) errores.setError({ campo, texto: mensajeError(e) });
+      else avisoError(mensajeError(e));
+    } finally {
+      setEnviando(false);
+    }
+  };
+
+  return (
+    <Modal
+      title={msg(equipo ? 'editarEquipo' : 'agregarEquipo')}
+      open
+      width={760}
+      style={{ top: 24 }}
+      maskClosable={false}
+      onCancel={() => alCerrar()}
+      footer={[
+        <Button key="cancelar" onClick={() => alCerrar()} disabled={enviando}>
+          {msg('cancelar')}
+        </Button>,
+        <Button key="guardar" type="primary" loading={enviando} onClick={() => form.submit()}>
+          {msg('guardar')}
+        </Button>,
+      ]}
+    >
+      <Form<Valores>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{
+          alias: equipo?.alias ?? '',
+          serial: equipo?.serial ?? '',
+          url: equipo?.url ?? '',
+          protocolo: equipo?.protocolo ?? 'smpp',
+          puertos: equipo?.puertos ?? 1,
+          tasa: equipo?.tasa ?? 10,
+          descripcion: equipo?.descripcion ?? '',
+          activo: equipo?.activo ?? true,
+          marcado: equipo?.marcado ?? MARCADO_DEFECTO,
+          cred: {},
+        }}
+        onFinish={(v) => void guardar(v)}
+        onValuesChange={() => errores.error && errores.limpiar()}
+      >
+        <Row gutter={16}>
+          <Col span={24}>
+            <Form.Item
+              label={msg('columnaAlias')}
+              name="alias"
+              rules={[
+                {
+                  required: true,
+                  whitespace: true,
+                  message: msg('campoObligatorio', { campo: 'alias' }),
+                },
+              ]}
+              extra={msg('ayudaAlias')}
+              {...errores.props('alias')}
+            >
+              <Input aria-label={msg('columnaAlias')} maxLength={100} autoFocus />
+            </Form.Item>
+            <div className="vista-tipos" aria-live="polite">
+              {tipos.length > 0 ? (
+                <Typography.Text>
+                  {msg('seOfrecePara')}{' '}
+                  {tipos.map((t) => (
+                    <Tag key={t} color="blue">
+                      {t}
+                    </Tag>
+                  ))}
+                </Typography.Text>
+              ) : (
+                <Typography.Text type="warning">{msg('noSeOfrece')}</Typography.Text>
+              )}
+            </div>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              label={msg('columnaProtocolo')}
+              name="protocolo"
+              {...errores.props('protocolo')}
+            >
+              <Select
+                aria-label={msg('columnaProtocolo')}
+                options={PROTOCOLOS.map((p) => ({ value: p, label: msg(ETIQUETA_PROTOCOLO[p]) }))}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label={msg('campoSerial')} name="serial" {...errores.props('serial')}>
+              <Input aria-label={msg('campoSerial')} maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item label={msg('columnaUrl')} name="url" {...errores.props('url')}>
+              <Input aria-label={msg('columnaUrl')} maxLength={500} />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item label={msg('columnaPuertos')} name="puertos" {...errores.props('puertos')}>
+              <InputNumber
+                aria-label={msg('columnaPuertos')}
+                min={1}
+                max={1000}
+                precision={0}
+                style={{ width: '100%' }}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={10}>
+            <Form.Item label={msg('columnaTasa')} name="tasa" {...errores.props('tasa')}>
+              <InputNumber
+                aria-label={msg('columnaTasa')}
+                min={0.1}
+                max={10000}
+                style={{ width: '100%' }}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label={msg('columnaActivo')} name="activo" valuePropName="checked">
+              <Switch
+                aria-label={msg('columnaActivo')}
+                checkedChildren={msg('si')}
+                unCheckedChildren={msg('no')}
+              />
+            </Form.Item>
+          </Col>
+          {protocolo === 'asterisk' && (
+            <Col span={24}>
+              <Form.Item
+                label={msg('campoMarcado')}
+                name="marcado"
+                extra={msg('ayudaMarcado')}
+                {...errores.props('marcado')}
+              >
+                <Input aria-label={msg('campoMarcado')} maxLength={200} />
+              </Form.Item>
+            </Col>
+          )}
+        </Row>
+        <Divider titlePlacement="start" style={{ margin: '4px 0 8px' }}>
+          {msg('credenciales')}
+        </Divider>
+        {equipo?.tiene_credenciales && (
+          <Alert
+            type="info"
+            showIcon
+            message={msg('ayudaCredenciales')}
+            style={{ marginBottom: 12 }}
+          />
+        )}
+        <Row gutter={16}>
+          {CAMPOS_CREDENCIALES[protocolo].map((c) => (
+            <Col xs={24} md={12} key={`${protocolo}-${c.clave}`}>
+              <Form.Item
+                label={msg(c.etiqueta)}
+                name={['cred', c.clave]}
+                {...errores.props('credenciales')}
+              >
+                {c.secreto ? (
+                  <Input.Password
+                    aria-label={msg(c.etiqueta)}
+                    autoComplete="new-password"
+                    placeholder={equipo?.tiene_credenciales ? msg('guardado') : undefined}
+                  />
+                ) : (
+                  <Input
+                    aria-label={msg(c.etiqueta)}
+                    autoComplete="off"
+                    placeholder={equipo?.tiene_credenciales ? msg('guardado') : undefined}
+                  />
+                )}
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
+        <Form.Item
+          label={msg('campoDescripcion')}
+          name="descripcion"
+          {...errores.props('descripcion')}
+        >
+          <Input.TextArea
+            aria-label={msg('campoDescripcion')}
+            maxLength={2000}
+            autoSize={{ minRows: 2, maxRows: 5 }}
+          />
+        </Form.Item>
+        <button type="submit" hidden aria-hidden tabIndex={-1} />
+      </Form>
+    </Modal>
+  );
+}

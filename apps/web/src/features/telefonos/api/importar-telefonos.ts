@@ -1,0 +1,34 @@
+import { importarTelefonos } from '@pregon/contract/api/telefonos';
+import { msg } from '@pregon/contract/messages';
+import { esSesionExpirada, mensajeDeRespuesta } from '@pregon/contract/rules/session';
+import { ErrorApi } from '../../../lib/api-client.ts';
+import { expirarSesion, leerToken } from '../../../lib/sesion.ts';
+
+/** POST /telefonos/importar/ (multipart): uploads the file with the default state and
+ * categories; returns the job's id at once. */
+export async function importarTelefonosApi(
+  archivo: File,
+  porDefecto: { id_estado?: number; categorias: number[] },
+): Promise<number> {
+  const datos = new FormData();
+  if (porDefecto.id_estado !== undefined) datos.set('id_estado', String(porDefecto.id_estado));
+  if (porDefecto.categorias.length > 0) datos.set('categorias', porDefecto.categorias.join(','));
+  datos.set('file', archivo, archivo.name);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = leerToken();
+  if (token) headers.authorization = token;
+  let res: Response;
+  try {
+    res = await fetch(importarTelefonos.path, { method: 'POST', headers, body: datos });
+  } catch {
+    throw new ErrorApi(msg('errorRed'), 0, null);
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (esSesionExpirada(body, res.status)) {
+    expirarSesion();
+    throw new ErrorApi(msg('sesionExpirada'), res.status, body, true);
+  }
+  const r = importarTelefonos.respuesta.safeParse(body);
+  if (!res.ok || !r.success) throw new ErrorApi(mensajeDeRespuesta(body), res.status, body);
+  return r.data.id_importacion;
+}

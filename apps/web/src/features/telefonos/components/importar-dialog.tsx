@@ -1,0 +1,299 @@
+import { useEffect, useRef, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Col,
+  Form,
+  Modal,
+  Progress,
+  Row,
+  Select,
+  Space,
+  Statistic,
+  Table,
+  Typography,
+  Upload,
+  type UploadFile,
+} from 'antd';
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Importacion } from '@pregon/contract/api/telefonos';
+import { msg } from '@pregon/contract/messages';
+import { mensajeError } from '../../../lib/api-client.ts';
+import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
+import { useCatalogos } from '../api/get-catalogos.ts';
+import { useImportacion } from '../api/get-importacion.ts';
+import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
+import { importarTelefonosApi } from '../api/importar-telefonos.ts';
+
+/** Columns of the template and of an import file, in order. */
+const COLUMNAS = ['telefono', 'nombre', 'estado', 'categorias'] as const;
+
+/** Rows per second and seconds left, from the first progress seen and the latest. */
+function ritmo(inicio: { t: number; n: number } | null, imp: Importacion | undefined) {
+  if (!inicio || !imp || imp.estatus !== 'en_proceso') return null;
+  const s = (Date.now() - inicio.t) / 1000;
+  const hechas = imp.procesadas - inicio.n;
+  if (s < 0.5 || hechas <= 0) return null;
+  const porSegundo = Math.round(hechas / s);
+  const faltan = imp.total !== null ? Math.max(0, imp.total - imp.procesadas) / porSegundo : null;
+  return { porSegundo, faltan: faltan === null ? null : Math.ceil(faltan) };
+}
+
+/** 'Importar teléfonos': the expected columns and a template, default state and categories,
+ * the upload, a progress bar fed by GET /telefonos/importar/{id}/, the summary and the rejected
+ * rows (shown and downloadable as .xlsx). */
+export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
+  const catalogos = useCatalogos();
+  const cliente = useQueryClient();
+  const [archivos, setArchivos] = useState<UploadFile[]>([]);
+  const [estado, setEstado] = useState<number>();
+  const [categorias, setCategorias] = useState<number[]>([]);
+  const [id, setId] = useState<number>();
+  const [subiendo, setSubiendo] = useState(false);
+  const [fallo, setFallo] = useState<string>();
+  const importacion = useImportacion(id);
+  const imp = importacion.data;
+  const inicio = useRef<{ t: number; n: number } | null>(null);
+  if (imp && !inicio.current) inicio.current = { t: Date.now(), n: imp.procesadas };
+  const vel = ritmo(inicio.current, imp);
+  const terminada = imp !== undefined && imp.estatus !== 'en_proceso';
+
+  useEffect(() => {
+    if (terminada) void cliente.invalidateQueries({ queryKey: CLAVE_TELEFONOS });
+  }, [terminada, cliente]);
+
+  const importar = async () => {
+    const archivo = archivos[0]?.originFileObj;
+    if (!archivo) {
+      setFallo(msg('archivoObligatorio'));
+      return;
+    }
+    setFallo(undefined);
+    setSubiendo(true);
+    try {
+      inicio.current = null;
+      setId(await importarTelefonosApi(archivo, { id_estado: estado, categorias }));
+    } catch (e) {
+      setFallo(mensajeError(e));
+    } finally {
+      setSubiendo(false);
+    }
+  };
+
+  const plantilla = () =>
+    void descargarXlsx(
+      'plantilla-telefonos',
+      COLUMNAS.map((c) => ({ titulo: c, campo: c })),
+      [
+        {
+          telefono: '5512345678',
+          nombre: 'Nombre Apellido',
+          estado: catalogos.data?.estados[0]?.estado ?? '',
+          categorias: (catalogos.data?.categorias ?? [])
+            .slice(0, 2)
+            .map((c) => c.categoria)
+            .join(','),
+        },
+      ],
+      'telefonos',
+    );
+
+  // The rejected rows keep the import's columns, so the file can be fixed and imported again
+  // (the row number and reason go last; the import ignores columns it does not know).
+  const rechazadas = () =>
+    void descargarXlsx(
+      `rechazados-${imp?.archivo ?? 'importacion'}`,
+      [
+        ...COLUMNAS.map((c) => ({ titulo: c, campo: c })),
+        { titulo: msg('columnaFila'), campo: 'fila' },
+        { titulo: msg('columnaMotivo'), campo: 'motivo' },
+      ],
+      imp?.errores ?? [],
+      'rechazados',
+    );
+
+  const porcentaje = imp
+    ? imp.estatus === 'terminada'
+      ? 100
+      : imp.total
+        ? Math.min(99, Math.floor((imp.procesadas / imp.total) * 100))
+        : 0
+    : 0;
+
+  return (
+    <Modal
+      title={msg('importarTelefonos')}
+      open
+      width={760}
+      maskClosable={false}
+      onCancel={alCerrar}
+      footer={
+        id === undefined
+          ? [
+              <Button key="cancelar" onClick={alCerrar} disabled={subiendo}>
+                {msg('cancelar')}
+              </Button>,
+              <Button
+                key="importar"
+                type="primary"
+                loading={subiendo}
+                onClick={() => void importar()}
+              >
+                {msg('iniciarImportacion')}
+              </Button>,
+            ]
+          : [
+              <Button key="cerrar" type={terminada ? 'primary' : 'default'} onClick={alCerrar}>
+                {msg('cerrar')}
+              </Button>,
+            ]
+      }
+    >
+      {id === undefined ? (
+        <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+          <Typography.Paragraph style={{ marginBottom: 0 }}>
+            {msg('columnasImportacion')}{' '}
+            <Button
+              type="link"
+              icon={<DownloadOutlined />}
+              onClick={plantilla}
+              style={{ padding: 0 }}
+            >
+              {msg('descargarPlantilla')}
+            </Button>
+          </Typography.Paragraph>
+          <Upload.Dragger
+            accept=".csv,.xlsx"
+            maxCount={1}
+            fileList={archivos}
+            beforeUpload={() => false}
+            onChange={({ fileList }) => {
+              setArchivos(fileList.slice(-1));
+              setFallo(undefined);
+            }}
+          >
+            <p className="ant-upload-drag-icon">
+              <InboxOutlined />
+            </p>
+            <p className="ant-upload-text">{msg('arrastrarArchivo')}</p>
+          </Upload.Dragger>
+          <Typography.Text type="secondary">{msg('valoresPorDefecto')}</Typography.Text>
+          <Form layout="vertical" component={false}>
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item label={msg('campoEstado')}>
+                  <Select
+                    allowClear
+                    aria-label={msg('campoEstado')}
+                    placeholder={msg('seleccionaOpcion')}
+                    value={estado}
+                    onChange={setEstado}
+                    showSearch={{ optionFilterProp: 'label' }}
+                    options={(catalogos.data?.estados ?? []).map((e) => ({
+                      value: e.id_estado,
+                      label: e.estado,
+                    }))}
+                  />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item label={msg('columnaCategorias')}>
+                  <Select
+                    mode="multiple"
+                    aria-label={msg('columnaCategorias')}
+                    placeholder={msg('seleccionaOpcion')}
+                    value={categorias}
+                    onChange={setCategorias}
+                    showSearch={{ optionFilterProp: 'label' }}
+                    options={(catalogos.data?.categorias ?? []).map((c) => ({
+                      value: c.id_categoria,
+                      label: c.categoria,
+                    }))}
+                  />
+                </Form.Item>
+              </Col>
+            </Row>
+          </Form>
+          {fallo && <Alert type="error" showIcon message={fallo} />}
+        </Space>
+      ) : (
+        <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+          {importacion.isError && (
+            <Alert type="error" showIcon message={mensajeError(importacion.error)} />
+          )}
+          <Progress
+            percent={porcentaje}
+            status={imp?.estatus === 'fallida' ? 'exception' : terminada ? 'success' : 'active'}
+            aria-label={msg('filasLeidas')}
+          />
+          <Row gutter={16}>
+            <Col span={6}>
+              <Statistic title={msg('filasLeidas')} value={imp?.procesadas ?? 0} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={msg('filasAgregadas')} value={imp?.insertadas ?? 0} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={msg('filasDuplicadas')} value={imp?.duplicadas ?? 0} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={msg('filasConError')} value={imp?.con_error ?? 0} />
+            </Col>
+          </Row>
+          {vel && (
+            <Typography.Text type="secondary">
+              {msg('filasPorSegundo', { n: vel.porSegundo })}
+              {vel.faltan !== null && ` · ${msg('importacionFaltan', { s: vel.faltan })}`}
+            </Typography.Text>
+          )}
+          {imp?.estatus === 'terminada' && (
+            <Alert
+              type={imp.con_error > 0 ? 'warning' : 'success'}
+              showIcon
+              message={msg('importacionTerminada', {
+                insertados: imp.insertadas,
+                duplicados: imp.duplicadas,
+                errores: imp.con_error,
+              })}
+            />
+          )}
+          {imp?.estatus === 'fallida' && (
+            <Alert type="error" showIcon message={imp.mensaje ?? msg('errorInterno')} />
+          )}
+          {terminada && imp.errores.length > 0 && (
+            <>
+              <Space wrap>
+                <Button icon={<DownloadOutlined />} onClick={rechazadas}>
+                  {msg('descargarRechazados')}
+                </Button>
+                {imp.con_error > imp.errores.length && (
+                  <Typography.Text type="secondary">
+                    {msg('erroresMostrados', { n: imp.errores.length, total: imp.con_error })}
+                  </Typography.Text>
+                )}
+              </Space>
+              <Table
+                size="small"
+                rowKey="fila"
+                className="tabla-errores"
+                dataSource={imp.errores}
+                pagination={{ pageSize: 5, showSizeChanger: false }}
+                columns={[
+                  { title: msg('columnaFila'), dataIndex: 'fila', width: 80 },
+                  {
+                    title: msg('columnaTelefono'),
+                    dataIndex: 'telefono',
+                    width: 160,
+                    ellipsis: true,
+                  },
+                  { title: msg('columnaMotivo'), dataIndex: 'motivo' },
+                ]}
+              />
+            </>
+          )}
+        </Space>
+      )}
+    </Modal>
+  );
+}

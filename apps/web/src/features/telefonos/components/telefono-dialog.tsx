@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import { Button, Form, Input, Modal, Select } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
+import { msg } from '@pregon/contract/messages';
+import { canonizarTelefono } from '@pregon/contract/rules/phone';
+import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
+import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { crearTelefonoApi } from '../api/create-telefono.ts';
+import { useCatalogos } from '../api/get-catalogos.ts';
+import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
+import { modificarTelefonoApi } from '../api/update-telefono.ts';
+import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
+
+interface Valores {
+  telefono: string;
+  nombre?: string;
+  id_estado?: number;
+  categorias: number[];
+}
+
+/** Props of the phone dialog: `telefono` edits that phone, without it a new one is added. */
+export interface PropsTelefonoDialog {
+  telefono?: TelefonoDetalle;
+  alCerrar: () => void;
+}
+
+/** The number's feedback under the field: the stored form, or the contract's reason. */
+function ayudaNumero(texto: string | undefined) {
+  if (!texto?.trim()) return undefined;
+  const r = canonizarTelefono(texto);
+  return r.ok ? msg('numeroSeGuardaraComo', { telefono: r.telefono }) : r.motivo;
+}
+
+/** 'Agregar teléfono' / 'Editar teléfono': número (with normalisation feedback), nombre, estado
+ * and categorías; Enter submits, a 400's field shows under that field, a 409 under the number. */
+export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
+  const [form] = Form.useForm<Valores>();
+  const catalogos = useCatalogos();
+  const cliente = useQueryClient();
+  const errores = useErroresCampo();
+  const [enviando, setEnviando] = useState(false);
+  const numero = Form.useWatch('telefono', form);
+  const ayuda = ayudaNumero(numero);
+  const invalido = numero?.trim() ? !canonizarTelefono(numero).ok : false;
+
+  const guardar = async (v: Valores) => {
+    errores.limpiar();
+    setEnviando(true);
+    try {
+      const datos = {
+        telefono: v.telefono,
+        nombre: v.nombre?.trim() ? v.nombre : null,
+        id_estado: v.id_estado!,
+        categorias: v.categorias,
+      };
+      if (telefono) await modificarTelefonoApi(telefono.id_telefono, datos);
+      else await crearTelefonoApi(datos);
+      avisoExito(msg(telefono ? 'cambiosGuardados' : 'exito'));
+      await cliente.invalidateQueries({ queryKey: CLAVE_TELEFONOS });
+      alCerrar();
+    } catch (e) {
+      const campo =
+        campoDeError(e) ?? (e instanceof ErrorApi && e.status === 409 ? 'telefono' : undefined);
+      if (campo) errores.setError({ campo, texto: mensajeError(e) });
+      else avisoError(mensajeError(e));
+    } finally {
+      setEnviando(false);
+    }
+  };
+
+  const titulo = msg(telefono ? 'editarTelefono' : 'agregarTelefono');
+  return (
+    <Modal
+      title={titulo}
+      open
+      onCancel={alCerrar}
+      maskClosable={false}
+      destroyOnHidden
+      footer={[
+        <Button key="cancelar" onClick={alCerrar} disabled={enviando}>
+          {msg('cancelar')}
+        </Button>,
+        <Button key="guardar" type="primary" loading={enviando} onClick={() => form.submit()}>
+          {msg('guardar')}
+        </Button>,
+      ]}
+    >
+      <Form<Valores>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{
+          telefono: telefono?.telefono ?? '',
+          nombre: telefono?.nombre ?? '',
+          id_estado: telefono?.id_estado ?? undefined,
+          categorias: telefono?.categorias.map((c) => c.id_categoria) ?? [],
+        }}
+        onFinish={(v) => void guardar(v)}
+        onValuesChange={() => errores.error && errores.limpiar()}
+      >
+        <Form.Item
+          label={msg('campoNumero')}
+          name="telefono"
+          rules={[{ required: true, whitespace: true, message: msg('telefonoVacio') }]}
+          validateStatus={
+            errores.props('telefono').validateStatus ?? (invalido ? 'warning' : undefined)
+          }
+          help={errores.props('telefono').help ?? ayuda}
+        >
+          <Input aria-label={msg('campoNumero')} autoFocus maxLength={40} inputMode="tel" />
+        </Form.Item>
+        <Form.Item label={msg('columnaNombre')} name="nombre" {...errores.props('nombre')}>
+          <Input aria-label={msg('columnaNombre')} maxLength={200} />
+        </Form.Item>
+        <Form.Item
+          label={msg('campoEstado')}
+          name="id_estado"
+          rules={[{ required: true, message: msg('estadoObligatorio') }]}
+          {...errores.props('id_estado')}
+        >
+          <Select
+            aria-label={msg('campoEstado')}
+            placeholder={msg('seleccionaOpcion')}
+            loading={catalogos.isPending}
+            showSearch={{ optionFilterProp: 'label' }}
+            options={(catalogos.data?.estados ?? []).map((e) => ({
+              value: e.id_estado,
+              label: e.estado,
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          label={msg('columnaCategorias')}
+          name="categorias"
+          {...errores.props('categorias')}
+        >
+          <Select
+            mode="multiple"
+            aria-label={msg('columnaCategorias')}
+            placeholder={msg('seleccionaOpcion')}
+            loading={catalogos.isPending}
+            showSearch={{ optionFilterProp: 'label' }}
+            options={(catalogos.data?.categorias ?? []).map((c) => ({
+              value: c.id_categoria,
+              label: c.categoria,
+            }))}
+          />
+        </Form.Item>
+        <button type="submit" hidden aria-hidden tabIndex={-1} />
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,293 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import {
+  Button,
+  Card,
+  Empty,
+  Input,
+  Pagination,
+  Popconfirm,
+  Result,
+  Select,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  PlusOutlined,
+  SearchOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
+import { ROLES_OPERACION } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { mensajeError } from '../../../lib/api-client.ts';
+import { avisoError, avisoExito, avisoInfo } from '../../../lib/notificar.ts';
+import { usuarioTieneRol } from '../../../lib/sesion.ts';
+import { eliminarTelefonoApi } from '../api/delete-telefono.ts';
+import { exportarTelefonos, MAX_EXPORTAR } from '../api/exportar-telefonos.ts';
+import { useCatalogos } from '../api/get-catalogos.ts';
+import { CLAVE_TELEFONOS, useTelefonos } from '../api/get-telefonos.ts';
+import { TAMANO_PAGINA, useFiltroUrl } from '../hooks/use-filtro-url.ts';
+
+// The dialogs load the first time they are opened.
+const TelefonoDialog = lazy(async () => ({
+  default: (await import('./telefono-dialog.tsx')).TelefonoDialog,
+}));
+const ImportarDialog = lazy(async () => ({
+  default: (await import('./importar-dialog.tsx')).ImportarDialog,
+}));
+
+/** Milliseconds the search box waits after the last key before searching. */
+const ESPERA_BUSQUEDA_MS = 300;
+
+type Dialogo = { tipo: 'telefono'; telefono?: TelefonoDetalle } | { tipo: 'importar' } | null;
+
+/** /telefonos: the phone directory paged on the server, with 'Buscar...', state and category
+ * filters kept in the URL, add/edit/delete and the bulk import; read-only for role consulta. */
+export function TelefonosPage() {
+  const { filtro, cambiar } = useFiltroUrl();
+  const consulta = useTelefonos(filtro);
+  const catalogos = useCatalogos();
+  const cliente = useQueryClient();
+  const escribe = usuarioTieneRol(ROLES_OPERACION);
+  const [texto, setTexto] = useState(filtro.q ?? '');
+  const [dialogo, setDialogo] = useState<Dialogo>(null);
+  const [exportando, setExportando] = useState(false);
+
+  useEffect(() => {
+    if ((filtro.q ?? '') === texto.trim()) return;
+    const t = setTimeout(() => cambiar({ q: texto.trim() || undefined }), ESPERA_BUSQUEDA_MS);
+    return () => clearTimeout(t);
+  }, [texto, filtro.q, cambiar]);
+
+  const eliminar = async (t: TelefonoDetalle) => {
+    try {
+      await eliminarTelefonoApi(t.id_telefono);
+      avisoExito(msg('registroEliminado'));
+    } catch (e) {
+      avisoError(mensajeError(e));
+    }
+    await cliente.invalidateQueries({ queryKey: CLAVE_TELEFONOS });
+  };
+
+  const exportar = async () => {
+    setExportando(true);
+    try {
+      const { q, estado, categoria } = filtro;
+      if (await exportarTelefonos({ q, estado, categoria }))
+        avisoInfo(msg('exportacionLimitada', { max: MAX_EXPORTAR }));
+    } catch (e) {
+      avisoError(mensajeError(e));
+    } finally {
+      setExportando(false);
+    }
+  };
+
+  const columnas: TableColumnsType<TelefonoDetalle> = [
+    { title: msg('columnaTelefono'), dataIndex: 'telefono', key: 'telefono', width: 170 },
+    { title: msg('columnaNombre'), dataIndex: 'nombre', key: 'nombre', ellipsis: true },
+    { title: msg('campoEstado'), dataIndex: 'estado', key: 'estado', width: 200, ellipsis: true },
+    {
+      title: msg('columnaCategorias'),
+      key: 'categorias',
+      render: (_, t) => (
+        <Space size={[0, 4]} wrap>
+          {t.categorias.map((c) => (
+            <Tag key={c.id_categoria}>{c.categoria}</Tag>
+          ))}
+        </Space>
+      ),
+    },
+    ...(escribe
+      ? [
+          {
+            title: msg('columnaAcciones'),
+            key: 'acciones',
+            width: 120,
+            render: (_: unknown, t: TelefonoDetalle) => (
+              <Space>
+                <Tooltip title={msg('editar')}>
+                  <Button
+                    size="small"
+                    icon={<EditOutlined />}
+                    aria-label={msg('editar')}
+                    onClick={() => setDialogo({ tipo: 'telefono', telefono: t })}
+                  />
+                </Tooltip>
+                <Popconfirm
+                  title={msg('confirmarEliminarTelefono', { telefono: t.telefono })}
+                  okText={msg('eliminar')}
+                  cancelText={msg('cancelar')}
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => eliminar(t)}
+                >
+                  <Button
+                    size="small"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={msg('eliminar')}
+                  />
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const filtrado = Boolean(filtro.q || filtro.estado || filtro.categoria);
+  const vacio = filtrado ? (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinCoincidencias')} />
+  ) : (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinTelefonos')}>
+      {escribe && (
+        <Button
+          type="primary"
+          icon={<UploadOutlined />}
+          onClick={() => setDialogo({ tipo: 'importar' })}
+        >
+          {msg('importarTelefonos')}
+        </Button>
+      )}
+    </Empty>
+  );
+  const datos = consulta.data;
+
+  return (
+    <div className="pagina">
+      <div className="pagina-cabecera">
+        <Typography.Title level={2}>{msg('menuTelefonos')}</Typography.Title>
+        <Space wrap>
+          {escribe && (
+            <>
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => setDialogo({ tipo: 'telefono' })}
+              >
+                {msg('agregarTelefono')}
+              </Button>
+              <Button icon={<UploadOutlined />} onClick={() => setDialogo({ tipo: 'importar' })}>
+                {msg('importarTelefonos')}
+              </Button>
+            </>
+          )}
+          <Button
+            icon={<DownloadOutlined />}
+            loading={exportando}
+            disabled={!datos || datos.total === 0}
+            onClick={() => void exportar()}
+          >
+            {msg('exportarTelefonos')}
+          </Button>
+        </Space>
+      </div>
+      <Card className="tarjeta-tabla">
+        <div className="barra-filtros">
+          <Input
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder={msg('buscar')}
+            aria-label={msg('buscar')}
+            value={texto}
+            onChange={(e) => setTexto(e.target.value)}
+            onPressEnter={() => cambiar({ q: texto.trim() || undefined })}
+            className="busqueda"
+          />
+          <Select
+            allowClear
+            aria-label={msg('campoEstado')}
+            placeholder={msg('filtroEstado')}
+            style={{ minWidth: 200 }}
+            value={filtro.estado}
+            onChange={(v?: number) => cambiar({ estado: v })}
+            showSearch={{ optionFilterProp: 'label' }}
+            options={(catalogos.data?.estados ?? []).map((e) => ({
+              value: e.id_estado,
+              label: e.estado,
+            }))}
+          />
+          <Select
+            allowClear
+            aria-label={msg('campoCategoria')}
+            placeholder={msg('filtroCategoria')}
+            style={{ minWidth: 200 }}
+            value={filtro.categoria}
+            onChange={(v?: number) => cambiar({ categoria: v })}
+            showSearch={{ optionFilterProp: 'label' }}
+            options={(catalogos.data?.categorias ?? []).map((c) => ({
+              value: c.id_categoria,
+              label: c.categoria,
+            }))}
+          />
+        </div>
+        {consulta.isError ? (
+          <Result
+            status="error"
+            title={msg('errorCarga')}
+            subTitle={mensajeError(consulta.error)}
+            extra={<Button onClick={() => void consulta.refetch()}>{msg('reintentar')}</Button>}
+          />
+        ) : consulta.isPending ? (
+          <Skeleton active paragraph={{ rows: 8 }} aria-label={msg('cargando')} />
+        ) : (
+          <>
+            <Table<TelefonoDetalle>
+              className="tabla-rayada"
+              rowKey="id_telefono"
+              size="middle"
+              columns={columnas}
+              dataSource={datos?.data}
+              loading={consulta.isFetching && consulta.isPlaceholderData}
+              pagination={false}
+              locale={{ emptyText: vacio }}
+              scroll={{ x: 800 }}
+            />
+            {datos && datos.total > 0 && (
+              <div className="paginacion">
+                <Pagination
+                  current={filtro.page}
+                  pageSize={TAMANO_PAGINA}
+                  total={datos.total}
+                  showSizeChanger={false}
+                  showTotal={(total) =>
+                    datos.total_exacto ? msg('total', { total }) : msg('totalMasDe', { total })
+                  }
+                  onChange={(page) => cambiar({ page })}
+                  itemRender={(_, tipo, original) =>
+                    tipo === 'prev' ? (
+                      <Button size="small">{msg('anterior')}</Button>
+                    ) : tipo === 'next' ? (
+                      <Button size="small">{msg('siguiente')}</Button>
+                    ) : (
+                      original
+                    )
+                  }
+                />
+              </div>
+            )}
+          </>
+        )}
+        {!escribe && (
+          <Typography.Text type="secondary" className="nota-solo-lectura">
+            {msg('soloLectura')}
+          </Typography.Text>
+        )}
+      </Card>
+      <Suspense fallback={null}>
+        {dialogo?.tipo === 'telefono' && (
+          <TelefonoDialog telefono={dialogo.telefono} alCerrar={() => setDialogo(null)} />
+        )}
+        {dialogo?.tipo === 'importar' && <ImportarDialog alCerrar={() => setDialogo(null)} />}
+      </Suspense>
+    </div>
+  );
+}

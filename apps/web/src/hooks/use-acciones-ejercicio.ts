@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { FilaReporteSchema, type EjercicioFila } from '@pregon/contract/api/ejercicios';
+import { FilaReporte3Schema, FilaReporte4Schema } from '@pregon/contract/api/reportes';
+import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import type { Descarga } from '@pregon/contract/rules/row-actions';
+import { planInicio } from '@pregon/contract/rules/start';
+import { mensajeError } from '../lib/api-client.ts';
+import { columnasDeFilas, descargarXlsx } from '../lib/hoja-calculo.ts';
+import { avisoError, avisoExito } from '../lib/notificar.ts';
+import { detenerEjercicioApi } from '../api/detener-ejercicio.ts';
+import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../api/get-ejercicios.ts';
+import { obtenerReporte } from '../api/get-reporte.ts';
+import { obtenerReporte3 } from '../api/get-reporte3.ts';
+import { obtenerReporte4 } from '../api/get-reporte4.ts';
+import { iniciarEjercicioApi } from '../api/iniciar-ejercicio.ts';
+import { pausaEjercicioApi } from '../api/pausar-ejercicio.ts';
+
+/** An action in progress: which exercise and what, to show a spinner on that button only. */
+export interface AccionEnCurso {
+  id: number;
+  accion: 'iniciar' | 'pausar' | 'detener' | Descarga | 'exportar' | 'informe';
+}
+
+/**
+ * The row actions of the exercises list (SPEC 4), shared with the exercise dashboard: start
+ * (planInicio, then the pause/process update with proceso 1, pausa 0), pause, stop, report
+ * downloads, the after-action .xlsx (streamed by the api) and the all-exercises export. Each
+ * reloads the list (and the dashboards) and shows the SPEC's toasts.
+ */
+export function useAccionesEjercicio() {
+  const cliente = useQueryClient();
+  const [enCurso, setEnCurso] = useState<AccionEnCurso | null>(null);
+  const recargar = () =>
+    Promise.all([
+      cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS }),
+      cliente.invalidateQueries({ queryKey: CLAVE_TABLEROS }),
+    ]);
+
+  async function ejecutar(accion: AccionEnCurso, fn: () => Promise<void>) {
+    setEnCurso(accion);
+    try {
+      await fn();
+    } catch (e) {
+      avisoError(mensajeError(e));
+    } finally {
+      setEnCurso(null);
+    }
+  }
+
+  const iniciar = (fila: EjercicioFila) => {
+    const plan = planInicio(fila, { whatsappDisponible: fila.protocolo === 'whatsapp' });
+    if (!plan.ok) {
+      avisoError(plan.mensaje);
+      return Promise.resolve();
+    }
+    return ejecutar({ id: fila.id_ejercicio, accion: 'iniciar' }, async () => {
+      try {
+        const r = await iniciarEjercicioApi({
+          canal: plan.canal,
+          id_ejercicio: fila.id_ejercicio,
+          time: plan.time,
+        });
+        avisoExito(r.mensaje);
+        await pausaEjercicioApi({ id_ejercicio: fila.id_ejercicio, proceso: 1, pausa: 0 });
+      } finally {
+        await recargar();
+      }
+    });
+  };
+
+  const pausar = (fila: EjercicioFila) =>
+    ejecutar({ id: fila.id_ejercicio, accion: 'pausar' }, async () => {
+      try {
+        await pausaEjercicioApi({ id_ejercicio: fila.id_ejercicio, proceso: 0, pausa: 1 });
+        avisoExito(msg('ejercicioPausado'));
+      } finally {
+        await recargar();
+      }
+    });
+
+  const detener = (fila: EjercicioFila) =>
+    ejecutar({ id: fila.id_ejercicio, accion: 'detener' }, async () => {
+      try {
+        await detenerEjercicioApi(fila.id_ejercicio);
+        avisoExito(msg('ejercicioDetenido'));
+      } finally {
+        await recargar();
+      }
+    });
+
+  const descargar = (fila: EjercicioFila, descarga: Descarga) =>
+    ejecutar({ id: fila.id_ejercicio, accion: descarga }, async () => {
+      if (descarga === 'reporte') {
+        const filas = await obtenerReporte(fila.id_ejercicio);
+        await descargarXlsx(
+          fila.ejercicio,
+          columnasDeFilas(filas, Object.keys(FilaReporteSchema.shape)),
+          filas,
+        );
+      } else if (descarga === 'reporte1') {
+        const filas = await obtenerReporte3(fila.id_ejercicio);
+        const columnas = columnasDeFilas(filas, Object.keys(FilaReporte3Schema.shape));
+        await descargarXlsx(`${fila.ejercicio} - ${msg('reporte1')}`, columnas, filas);
+      } else {
+        const filas = await obtenerReporte4(fila.id_ejercicio);
+        const columnas = columnasDeFilas(filas, Object.keys(FilaReporte4Schema.shape));
+        await descargarXlsx(`${fila.ejercicio} - ${msg('reporte2')}`, columnas, filas);
+      }
+    });
+
+  const informe = (fila: EjercicioFila) =>
+    ejecutar({ id: fila.id_ejercicio, accion: 'informe' }, async () => {
+      const { descargarInforme } = await import('../lib/descargar-informe.ts');
+      await descargarInforme(fila.id_ejercicio, fila.ejercicio);
+    });
+
+  const exportarTodos = (filas: readonly EjercicioFila[]) =>
+    ejecutar({ id: 0, accion: 'exportar' }, () =>
+      descargarXlsx(msg('archivoEjercicios'), COLUMNAS_EXPORTACION, filas, msg('ejercicios')),
+    );
+
+  return { enCurso, iniciar, pausar, detener, descargar, informe, exportarTodos };
+}

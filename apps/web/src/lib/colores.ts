@@ -1,0 +1,8 @@
+import type { LuzSemaforo } from '@pregon/contract/constants';
+
+/** Colour of each semáforo light on the dashboards. */
+export const COLOR_LUZ: Record<LuzSemaforo, string> = {
+  verde: '#16a34a',
+  amarillo: '#d97706',
+  rojo: '#dc2626',
+};

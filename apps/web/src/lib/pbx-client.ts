@@ -1,0 +1,69 @@
+import { useMemo } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  escribirExtensionesLlamadas,
+  escribirExtensionesQuiz,
+  leerConfig,
+  subirAudio,
+} from '@pregon/contract/api/pbx';
+import { existe, leerBinario, llamar } from './api-client.ts';
+
+/** Query key of GET /config/ (read once per page load). */
+export const CLAVE_CONFIG = ['config'] as const;
+
+/** GET /config/: where the telephony agent is and its PBX software's name. */
+export async function obtenerConfig() {
+  return (await llamar(leerConfig)).pbx;
+}
+
+/**
+ * The telephony base's calls (SPEC 7 "API bases"): the agent's URL comes from GET /config/ at run
+ * time (cached by TanStack Query), the token and error handling are the main client's.
+ */
+export function clientePbx(cliente: QueryClient) {
+  const config = () =>
+    cliente.fetchQuery({ queryKey: CLAVE_CONFIG, queryFn: obtenerConfig, staleTime: Infinity });
+  return {
+    /** POST /{software}/audio/upload/: stores `archivo` as `{nombre}.gsm`; returns its name. */
+    async subirAudio(archivo: Blob, nombre: string) {
+      const c = await config();
+      const formulario = new FormData();
+      formulario.append('filename', nombre);
+      formulario.append('file', archivo, `${nombre}.gsm`);
+      return llamar(subirAudio, { base: c.base, params: { software: c.software }, formulario });
+    },
+    /** PUT /calls/extensions/ {contenido}: every call exercise's context. */
+    async escribirLlamadas(contenido: string) {
+      const c = await config();
+      return llamar(escribirExtensionesLlamadas, { base: c.base, body: { contenido } });
+    },
+    /** PUT /quizzes/extensions/{id_quiz}/ {contenido}: one questionnaire's context. */
+    async escribirQuiz(id_quiz: number, contenido: string) {
+      const c = await config();
+      return llamar(escribirExtensionesQuiz, {
+        base: c.base,
+        params: { id_quiz },
+        body: { contenido },
+      });
+    },
+    /** HEAD /{software}/audio/{nombre}: whether the agent holds that audio. */
+    async existeAudio(nombre: string) {
+      const c = await config();
+      return existe(`${c.base}/${c.software}/audio/${encodeURIComponent(nombre)}`);
+    },
+    /** GET /{software}/audio/{nombre}: the stored GSM frames of an uploaded audio. */
+    async leerAudio(nombre: string) {
+      const c = await config();
+      return leerBinario(`${c.base}/${c.software}/audio/${encodeURIComponent(nombre)}`);
+    },
+  };
+}
+
+/** The telephony client bound to the app's query client. */
+export type ClientePbx = ReturnType<typeof clientePbx>;
+
+/** Hook form of `clientePbx`. */
+export function usePbx(): ClientePbx {
+  const cliente = useQueryClient();
+  return useMemo(() => clientePbx(cliente), [cliente]);
+}

@@ -1,0 +1,186 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { SimuladorAndroid } from '@pregon/simulators/android';
+import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import {
+  capturar,
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+  ponerToken,
+} from './entorno.ts';
+
+// /equipos and /equipos/{id} (issue 13 item 2): the list, the device form (keyword preview,
+// credentials per protocol, write-only), the detail with the test send answered by the Android
+// gateway simulator, delete with confirmation and its 409, and the consulta role's view.
+describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
+  let api: ApiDePrueba;
+  let navegador: Browser;
+  let page: Page;
+  let enUso: number;
+  const android = new SimuladorAndroid({ usuario: 'pregon', password: 'clave-sim' });
+
+  beforeAll(async () => {
+    await android.iniciar();
+    api = await levantarTodo();
+    enUso = await crearEquipo(api.ctx.db, { alias: 'SMS Usado', protocolo: 'smpp' });
+    await crearEjercicio(api.ctx.db, { id_equipo: enUso });
+    navegador = await lanzarNavegador();
+    const contexto = await navegador.newContext({
+      viewport: { width: 1366, height: 768 },
+      locale: 'es-MX',
+    });
+    page = await contexto.newPage();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+    await page.getByRole('menuitem', { name: 'Equipos' }).click();
+    await page.getByRole('heading', { name: 'Equipos' }).waitFor();
+  }, 300_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await capturar(page, `fallo-eq-${ctx.task.name.slice(0, 40)}`);
+  });
+
+  afterAll(async () => {
+    await navegador?.close();
+    await api?.cerrar();
+    await android.detener();
+  });
+
+  const dialogo = (titulo: string) => page.getByRole('dialog').filter({ hasText: titulo });
+  const fila = (texto: string) =>
+    page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: texto });
+
+  async function elegir(ambito: Locator, etiqueta: string, opcion: string) {
+    const control = ambito.getByLabel(etiqueta, { exact: true });
+    await control.click();
+    const id = await control.getAttribute('id');
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) })
+      .locator(`.ant-select-item-option[title="${opcion}"]`)
+      .click();
+    await ambito
+      .locator('.ant-select')
+      .filter({ has: page.locator(`[id="${id}"]`) })
+      .filter({ hasText: opcion })
+      .waitFor();
+  }
+
+  it('agrega un equipo con vista previa de tipos y credenciales por protocolo; la prueba muestra la respuesta del simulador', async () => {
+    await fila('SMS Usado').waitFor();
+    await capturar(page, 'equipos-1366');
+    await page.getByRole('button', { name: 'Agregar equipo' }).click();
+    const d = dialogo('Agregar equipo');
+    await d.getByText('Con este alias no se ofrecerá para ningún tipo de ejercicio').waitFor();
+    await d.getByLabel('Alias').fill('Pasarela SMS y WhatsApp');
+    await d.locator('.vista-tipos').getByText('SMS').waitFor();
+    await d.locator('.vista-tipos').getByText('WHATSAPP').waitFor();
+    // Asterisk asks for AMI credentials and the dial-string template; Android for user/password.
+    await elegir(d, 'Protocolo', 'Asterisk');
+    await d.getByLabel('Secreto de AMI').waitFor();
+    expect(await d.getByLabel('Plantilla de marcado').inputValue()).toBe(
+      'PJSIP/{telefono}@{troncal}',
+    );
+    await elegir(d, 'Protocolo', 'Android (pasarela SMS)');
+    expect(await d.getByLabel('Plantilla de marcado').count()).toBe(0);
+    await d.getByLabel('URL').fill(android.url);
+    await d.getByLabel('Usuario').fill('pregon');
+    await d.getByLabel('Contraseña').fill('clave-sim');
+    await capturar(page, 'equipos-dialogo-1366');
+    await d.getByLabel('Contraseña').press('Enter');
+    await esperarAviso(page, 'EXITO');
+    await page.getByRole('heading', { name: 'Pasarela SMS y WhatsApp' }).waitFor();
+    await page.getByText('guardado').waitFor();
+
+    await page.getByLabel('Teléfono que recibe la prueba').fill('55 1234 5678');
+    await page.getByRole('button', { name: 'Enviar prueba' }).click();
+    const resultado = page.locator('.resultado-prueba');
+    await resultado.getByText('Prueba enviada a 55 1234 5678').waitFor();
+    await resultado.getByText('Resultado: Enviado').waitFor();
+    const ultimo = android.registro.at(-1)!;
+    expect(ultimo.texto).toBe('Mensaje de prueba de Pregón');
+    await resultado.getByText(`Identificador en la pasarela: ${ultimo.id}`).waitFor();
+    await capturar(page, 'equipo-detalle-1366');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await capturar(page, 'equipo-detalle-1920');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    // A wrong number: the server's Spanish message.
+    await page.getByLabel('Teléfono que recibe la prueba').fill('abc');
+    await page.getByRole('button', { name: 'Enviar prueba' }).click();
+    await resultado
+      .and(page.locator('.ant-alert-error'))
+      .getByText(/telefono/)
+      .waitFor();
+  });
+
+  it('edita sin tocar las credenciales: se conservan y se muestran como «guardado»', async () => {
+    await page.getByRole('button', { name: 'Editar' }).click();
+    const d = dialogo('Editar equipo');
+    expect(await d.getByLabel('Contraseña').inputValue()).toBe('');
+    expect(await d.getByLabel('Contraseña').getAttribute('placeholder')).toBe('guardado');
+    await d.getByLabel('Tasa (envíos/s por puerto)').fill('3');
+    await d.getByRole('button', { name: 'Guardar' }).click();
+    await esperarAviso(page, 'Cambios guardados');
+    await d.waitFor({ state: 'hidden' });
+    await page.locator('.ant-descriptions').getByText('3', { exact: true }).waitFor();
+    const fila = await api.ctx.db.kysely
+      .selectFrom('equipos')
+      .select(['tasa', 'credenciales'])
+      .where('alias', '=', 'Pasarela SMS y WhatsApp')
+      .executeTakeFirstOrThrow();
+    expect(fila.tasa).toBe(3);
+    expect(JSON.parse(fila.credenciales!)).toEqual({ usuario: 'pregon', password: 'clave-sim' });
+  });
+
+  it('eliminar pide confirmación; un equipo en uso muestra el 409 del servidor', async () => {
+    await page.goto(`${api.url}/equipos`);
+    await fila('SMS Usado').getByRole('button', { name: 'Eliminar' }).click();
+    const confirmar = page
+      .locator('.ant-popconfirm')
+      .filter({ hasText: '¿Eliminar el equipo "SMS Usado"?' });
+    await confirmar.getByRole('button', { name: 'Eliminar' }).click();
+    await esperarAviso(page, 'No se puede eliminar el equipo "SMS Usado": lo usan 1 ejercicios');
+    await fila('SMS Usado').waitFor();
+
+    await page.getByPlaceholder('Buscar...').fill('pasarela');
+    await expect
+      .poll(() => page.locator('.tarjeta-tabla tr.ant-table-row').count(), { timeout: 30_000 })
+      .toBe(1);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('pasarela');
+    await fila('Pasarela SMS y WhatsApp').getByRole('button', { name: 'Eliminar' }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .filter({ hasText: '¿Eliminar el equipo "Pasarela SMS y WhatsApp"?' })
+      .getByRole('button', { name: 'Eliminar' })
+      .click();
+    await esperarAviso(page, 'Registro eliminado');
+    await fila('Pasarela SMS y WhatsApp').waitFor({ state: 'detached' });
+  });
+
+  it('el rol consulta ve lista y detalle sin botones de escritura', async () => {
+    const { token } = await tokenConRol(api, 'consulta');
+    const otro = await navegador.newContext({
+      viewport: { width: 1920, height: 1080 },
+      locale: 'es-MX',
+    });
+    const p = await otro.newPage();
+    await p.goto(`${api.url}/signin`);
+    await ponerToken(p, token);
+    await p.goto(`${api.url}/equipos`);
+    await p.getByText('Su rol solo permite consultar').waitFor();
+    await p.getByRole('link', { name: 'SMS Usado' }).waitFor();
+    expect(await p.getByRole('button', { name: 'Agregar equipo' }).count()).toBe(0);
+    expect(await p.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    await capturar(p, 'equipos-consulta-1920');
+    await p.getByRole('link', { name: 'SMS Usado' }).click();
+    await p.getByRole('heading', { name: 'SMS Usado' }).waitFor();
+    expect(await p.getByRole('button', { name: 'Editar' }).count()).toBe(0);
+    expect(await p.getByRole('button', { name: 'Enviar prueba' }).isDisabled()).toBe(true);
+    await otro.close();
+  });
+});

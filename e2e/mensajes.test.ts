@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
+import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import {
+  capturar,
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+  sembrar,
+  type Datos,
+} from './entorno.ts';
+
+// What reaches the phone, seen from 'Crear ejercicio': an SMS message's characters, encoding and
+// SMS per recipient with the UCS-2 warning; a WhatsApp exercise built from an approved template
+// read from the device (the Cloud API simulator), its parameters and preview.
+describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
+  let api: ApiDePrueba;
+  let datos: Datos;
+  let navegador: Browser;
+  let page: Page;
+  const wa = new SimuladorWhatsapp({ token: 'tok', phoneNumberId: '555', wabaId: 'waba-e2e' });
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    datos = await sembrar(api, 12);
+    await wa.iniciar();
+    await api.ctx.db.kysely
+      .insertInto('equipos')
+      .values({
+        alias: 'WHATSAPP Meta',
+        serial: 'SER-META',
+        url: wa.url,
+        protocolo: 'whatsapp',
+        credenciales: JSON.stringify({ token: 'tok', phone_number_id: '555', waba_id: 'waba-e2e' }),
+        descripcion: null,
+        ultimo_contacto: null,
+        marcado: null,
+      })
+      .execute();
+    navegador = await lanzarNavegador();
+    page = await (
+      await navegador.newContext({ viewport: { width: 1366, height: 768 }, locale: 'es-MX' })
+    ).newPage();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  }, 300_000);
+  afterAll(async () => {
+    await navegador?.close();
+    await wa.detener();
+    await api?.cerrar();
+  });
+
+  const dialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+  async function elegir(etiqueta: string, opcion: string) {
+    const control = dialogo().getByLabel(etiqueta, { exact: true });
+    const id = await control.getAttribute('id');
+    await control.click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) })
+      .locator(`.ant-select-item-option[title="${opcion}"]`)
+      .click();
+  }
+
+  it('SMS: caracteres, codificación y SMS por destinatario; avisa qué carácter obliga a UCS-2', async () => {
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await elegir('Tipo de trabajo', 'SMS');
+    const resumen = dialogo().getByTestId('resumen-sms');
+    const mensaje = dialogo().getByPlaceholder('Mensaje / número');
+    await mensaje.fill('a'.repeat(153) + 'b'.repeat(140));
+    await expect
+      .poll(() => resumen.innerText())
+      .toBe('293 caracteres, codificación GSM-7 · 2 SMS por destinatario, 140 de 153 caracteres');
+    await mensaje.fill('Simulacro: ¿listos? Salgan ya €');
+    await expect
+      .poll(() => resumen.innerText())
+      .toBe('32 caracteres, codificación GSM-7 · 1 SMS por destinatario, 32 de 160 caracteres');
+    expect(await dialogo().getByText('obliga', { exact: false }).count()).toBe(0);
+    await mensaje.fill('Diríjase a la zona segura 🚨');
+    await expect
+      .poll(() => resumen.innerText())
+      .toBe('28 caracteres, codificación UCS-2 · 1 SMS por destinatario, 28 de 70 caracteres');
+    await dialogo()
+      .getByText(
+        'El carácter «í» no está en el alfabeto GSM: el mensaje se envía en UCS-2, con 70 caracteres por SMS en lugar de 160.',
+      )
+      .waitFor();
+    await capturar(page, 'dialogo-sms-ucs2');
+    await dialogo().getByRole('button', { name: 'Cancelar' }).click();
+    await dialogo().waitFor({ state: 'hidden' });
+  });
+
+  it('WhatsApp: elige una plantilla aprobada del equipo, llena sus parámetros y la guarda', async () => {
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await elegir('Tipo de trabajo', 'WHATSAPP');
+    await elegir('Equipo', 'WHATSAPP Meta');
+    // Only the approved templates, beside the action field with its SPEC placeholder.
+    await dialogo().getByPlaceholder('Mensaje / número').waitFor();
+    await elegir('Plantilla', 'aviso_simulacro (es_MX)');
+    await dialogo().getByLabel('Parámetro 1', { exact: true }).fill('la Zona Norte');
+    await dialogo().getByLabel('Parámetro 2', { exact: true }).fill('la salida 3');
+    await dialogo()
+      .getByText(
+        'Vista previa: Simulacro en la Zona Norte: diríjase a la salida 3 y espere instrucciones.',
+      )
+      .waitFor();
+    await dialogo().getByLabel('Nombre del ejercicio').fill('Plantilla E2E');
+    await dialogo().getByLabel('Fecha de inicio').fill('2026-12-01');
+    await page.keyboard.press('Enter');
+    await dialogo().getByLabel('Hora de inicio').fill('10:30:00');
+    await page.keyboard.press('Enter');
+    await elegir('Estado', datos.estado.estado);
+    await elegir('Categoría', datos.categorias[0]!.categoria);
+    await dialogo().locator('.ant-modal-title').click();
+    await capturar(page, 'dialogo-whatsapp-plantilla');
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'EXITO');
+    const e = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select('accion')
+      .where('titulo', '=', 'Plantilla E2E')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(e.accion ?? '')).toEqual({
+      plantilla: 'aviso_simulacro',
+      idioma: 'es_MX',
+      parametros: ['la Zona Norte', 'la salida 3'],
+    });
+    expect(wa.consultasPlantillas).toBe(1);
+    // The list names the template instead of showing its JSON.
+    await page
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Plantilla E2E' })
+      .getByText('Plantilla aviso_simulacro (es_MX): la Zona Norte, la salida 3')
+      .waitFor();
+  });
+});

@@ -1,0 +1,553 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page, Route } from 'playwright-core';
+import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import {
+  capturar,
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarPbx,
+  levantarTodo,
+  sembrar,
+  type Datos,
+  type PbxDePrueba,
+} from './entorno.ts';
+
+/** Debian's Spanish prompts (asterisk-core-sounds-es-gsm): real GSM 06.10 files. */
+const PROMPTS = '/usr/share/asterisk/sounds/es_MX_f_Allison';
+const gsm = (nombre: string) => fs.readFileSync(path.join(PROMPTS, nombre));
+
+// Telephony in the browser (SPEC 2 and 4, issues 10 and 12): a type-2 exercise with its audio
+// and a questionnaire built, saved, reopened and cloned, against a real api (SQLite) and the real
+// telephony agent (apps/pbx) beside it; the files they leave on disk are checked.
+describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }, () => {
+  let api: ApiDePrueba;
+  let pbx: PbxDePrueba;
+  let datos: Datos;
+  let navegador: Browser;
+  let page: Page;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    pbx = await levantarPbx(api);
+    datos = await sembrar(api, 12);
+    token = await ingresar(api);
+    navegador = await lanzarNavegador();
+    const contexto = await navegador.newContext({
+      viewport: { width: 1366, height: 768 },
+      locale: 'es-MX',
+    });
+    page = await contexto.newPage();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  }, 300_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await capturar(page, `fallo-${ctx.task.name.slice(0, 40)}`);
+  });
+
+  afterAll(async () => {
+    await navegador?.close();
+    await pbx?.cerrar();
+    await api?.cerrar();
+  });
+
+  const crearDialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+  const quizDialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear cuestionario' });
+  const panel = () => quizDialogo().locator('.ant-collapse-item-active');
+  const fila = (nombre: string) =>
+    page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: nombre });
+  const pie = () => quizDialogo().locator('.ant-modal-footer');
+  const boton = (donde: Locator, nombre: string) =>
+    donde.getByRole('button', { name: nombre, exact: true });
+
+  /** The open dropdown of a select found by `sel`, and a click on its option `opcion`. */
+  async function elegirEn(sel: Locator, opcion: string) {
+    await sel.click();
+    const id = await sel.getAttribute('id');
+    const lista = page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) });
+    await lista.locator(`.ant-select-item-option[title="${opcion}"]`).click();
+    await lista.waitFor({ state: 'hidden' });
+  }
+
+  /** The options a select offers, read from its open dropdown. */
+  async function opciones(sel: Locator) {
+    await sel.click();
+    const id = await sel.getAttribute('id');
+    const lista = page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) });
+    await lista.locator('.ant-select-item-option').first().waitFor();
+    const textos = await lista.locator('.ant-select-item-option').allInnerTexts();
+    await page.keyboard.press('Escape');
+    await lista.waitFor({ state: 'hidden' });
+    return textos;
+  }
+
+  /** Fills the common fields of 'Crear ejercicio' (type, device, name, date, time, state, category). */
+  async function llenarComunes(tipo: string | null, equipo: string | null, nombre: string) {
+    const d = crearDialogo();
+    if (tipo) await elegirEn(d.getByLabel('Tipo de trabajo', { exact: true }), tipo);
+    if (equipo) await elegirEn(d.getByLabel('Equipo', { exact: true }), equipo);
+    await d.getByLabel('Nombre del ejercicio').fill(nombre);
+    if (tipo) {
+      await d.getByLabel('Fecha de inicio').fill('2026-12-01');
+      await page.keyboard.press('Enter');
+      await d.getByLabel('Hora de inicio').fill('10:30:00');
+      await page.keyboard.press('Enter');
+      await elegirEn(d.getByLabel('Estado', { exact: true }), datos.estado.estado);
+      const cat = d.getByLabel('Categoría', { exact: true });
+      await cat.click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+        .locator(`.ant-select-item-option[title="${datos.categorias[0]!.categoria}"]`)
+        .click();
+      await d.locator('.ant-modal-title').click();
+    }
+  }
+
+  /** The audio player's decoded length in Chromium (the WAV the GSM decoder built). */
+  async function duracionReproductor(donde: Locator): Promise<number> {
+    const audio = donde.locator('.reproductor-gsm audio');
+    await audio.waitFor();
+    await expect
+      .poll(() => audio.evaluate((a: HTMLAudioElement) => a.readyState))
+      .toBeGreaterThan(0);
+    return audio.evaluate((a: HTMLAudioElement) => a.duration);
+  }
+
+  it('llamada (tipo 2): sube el audio al agente, escribe el contexto y guarda el tiempo', async () => {
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await llenarComunes('LLAMADA', 'LLAMADAS Conmutador', 'Aviso de sismo E2E');
+    const d = crearDialogo();
+    await d.getByLabel('Tiempo (Minutos)').fill('2');
+    await d.getByText('Solo archivos .GSM').waitFor();
+
+    // A .gsm that is not GSM audio: the player says so, and the agent refuses it in Spanish
+    // before anything is created.
+    await d
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'falso.gsm', mimeType: 'audio/x-gsm', buffer: Buffer.alloc(66) });
+    await d.getByText('No se puede reproducir falso.gsm: no es audio GSM 06.10').waitFor();
+    await boton(d, 'Confirmar').click();
+    await esperarAviso(page, /El campo file no es audio GSM 06.10/);
+    expect(await fila('Aviso de sismo E2E').count()).toBe(0);
+
+    // The real prompt: played in the browser with its length (320 frames = 6.4 s).
+    const audio = gsm('demo-thanks.gsm');
+    await d
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'aviso-sismo.gsm', mimeType: 'audio/x-gsm', buffer: audio });
+    await d.getByText('Duración: 0:06.4').waitFor();
+    expect(await duracionReproductor(d)).toBeCloseTo(6.4, 2);
+    await capturar(page, 'llamada-1366x768');
+    await boton(d, 'Confirmar').click();
+    await esperarAviso(page, 'EXITO');
+    await d.waitFor({ state: 'hidden' });
+    await fila('Aviso de sismo E2E').waitFor();
+    expect(await fila('Aviso de sismo E2E').locator('td').nth(1).innerText()).toBe('aviso-sismo');
+
+    const ej = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'accion', 'tiempo'])
+      .where('titulo', '=', 'Aviso de sismo E2E')
+      .executeTakeFirstOrThrow();
+    expect(ej.accion).toBe('aviso-sismo');
+    expect(ej.tiempo).toBe(2);
+    const t = await pedir(api.url, 'GET', `/ejercicio/tiempo/${ej.id_ejercicio}/`, { token });
+    expect(t.body.tiempo).toBe(2);
+    // The agent stored the frames as sent, and the call include file has the exercise's context.
+    expect(fs.readFileSync(path.join(pbx.config.sonidosDir, 'aviso-sismo.gsm')).equals(audio)).toBe(
+      true,
+    );
+    const conf = fs.readFileSync(path.join(pbx.config.dialplanDir, 'pregon-llamadas.conf'), 'utf8');
+    const contexto = conf.split(`[pregon-llamada-${ej.id_ejercicio}]`)[1]?.split('\n[')[0] ?? '';
+    expect(contexto).toContain('Playback(pregon/aviso-sismo)');
+    expect(contexto).toContain('Set(TIMEOUT(absolute)=120)');
+    const destinatarios = await api.ctx.db.kysely
+      .selectFrom('ejercicio_detalle')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id_ejercicio', '=', ej.id_ejercicio)
+      .executeTakeFirstOrThrow();
+    expect(Number(destinatarios.n)).toBe(6);
+
+    // The dialplan write does not reach the agent: the exercise exists, and the error names it.
+    await page.route(`${pbx.url}/calls/extensions/`, (r) => r.abort('connectionrefused'));
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await llenarComunes('LLAMADA', 'LLAMADAS Conmutador', 'Llamada sin plan E2E');
+    await d.getByLabel('Tiempo (Minutos)').fill('1');
+    await d.locator('input[type=file]').setInputFiles({
+      name: 'sin-plan.gsm',
+      mimeType: 'audio/x-gsm',
+      buffer: gsm('vm-goodbye.gsm'),
+    });
+    await boton(d, 'Confirmar').click();
+    await esperarAviso(
+      page,
+      'El ejercicio "Llamada sin plan E2E" se creó, pero su plan de marcado no llegó al PBX: Error de red: no se obtuvo respuesta del servidor',
+    );
+    await fila('Llamada sin plan E2E').waitFor();
+    await page.unroute(`${pbx.url}/calls/extensions/`);
+    await boton(d, 'Cancelar').click();
+    await d.waitFor({ state: 'hidden' });
+
+    // An audio gone from the agent's folder is tagged in the list (HEAD on the agent per row).
+    fs.rmSync(path.join(pbx.config.sonidosDir, 'sin-plan.gsm'));
+    await page.reload();
+    await fila('Llamada sin plan E2E').getByText('Falta el audio en el PBX').waitFor();
+    await fila('Aviso de sismo E2E').getByText('No completo').waitFor();
+    expect(await fila('Aviso de sismo E2E').getByText('Falta el audio en el PBX').count()).toBe(0);
+  });
+
+  /** Adds an answer in the open panel and waits for its toast. */
+  async function agregarRespuesta(texto: string, digito: string) {
+    await panel().getByLabel('Respuesta (nueva)').fill(texto);
+    await expect.poll(() => boton(panel(), 'Agregar').isDisabled()).toBe(true);
+    await elegirEn(panel().getByLabel('Dígito (nuevo)'), digito);
+    await boton(panel(), 'Agregar').click();
+    await esperarAviso(page, 'Respuesta agregada');
+    await panel().locator('.tabla-respuestas').getByText(texto, { exact: true }).waitFor();
+  }
+
+  /** Adds a question with its text and a real audio, and waits for its panel. */
+  async function agregarPregunta(n: number, texto: string, archivo: string, nombre: string) {
+    await boton(quizDialogo(), 'Agregar pregunta').click();
+    await esperarAviso(page, 'Pregunta agregada');
+    await quizDialogo()
+      .locator('.ant-collapse-item-active .ant-collapse-header')
+      .getByText(`Pregunta ${n}`, { exact: true })
+      .waitFor();
+    await panel().getByLabel('Pregunta', { exact: true }).fill(texto);
+    await panel()
+      .locator('input[type=file]')
+      .setInputFiles({ name: nombre, mimeType: 'audio/x-gsm', buffer: gsm(archivo) });
+    await panel().getByText(`Audio .GSM cargado: ${nombre}`).waitFor();
+  }
+
+  /** The answers table of the open panel as 'respuesta=dígito' (the actions column left out). */
+  const filasRespuestas = () =>
+    panel()
+      .locator('.tabla-respuestas tbody tr.ant-table-row')
+      .evaluateAll((filas) =>
+        filas.map((f) => {
+          const c = f.querySelectorAll('td');
+          return `${c[0]?.textContent ?? ''}=${c[1]?.textContent ?? ''}`;
+        }),
+      );
+
+  it('cuestionario: límites y mensajes, editar/cancelar, guardar, reabrir y clonar', async () => {
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: {
+        titulo: 'Encuesta sismo E2E',
+        tipo_ejercicio: '4',
+        fecha_ini: '2026-12-01',
+        hora_ini: '09:00:00',
+        equipo: datos.equipos.quiz,
+        accion: '3',
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[1]!.id_categoria),
+      },
+    });
+    expect(r.status).toBe(200);
+    const id = r.body.id_ejercicio as number;
+    await page.reload();
+    await fila('Encuesta sismo E2E').getByRole('button', { name: 'Cuestionario' }).click();
+    await quizDialogo().getByText('Encuesta sismo E2E').waitFor();
+
+    // Neither Escape nor a click outside closes it; nothing to save while empty.
+    await page.keyboard.press('Escape');
+    await page.mouse.click(8, 400);
+    await quizDialogo().waitFor();
+    expect(await boton(pie(), 'Guardar').isDisabled()).toBe(true);
+    // 75 % of the window once its opening animation ends.
+    await expect
+      .poll(async () =>
+        Math.round((((await quizDialogo().boundingBox())?.width ?? 0) / 1366) * 100),
+      )
+      .toBe(75);
+
+    // 40 questions at most.
+    for (let i = 0; i < 40; i++) await boton(quizDialogo(), 'Agregar pregunta').click();
+    await quizDialogo().getByText('Pregunta 40', { exact: true }).waitFor();
+    await boton(quizDialogo(), 'Agregar pregunta').click();
+    await esperarAviso(page, 'Solo se permite 40 preguntas');
+    expect(await quizDialogo().locator('.ant-collapse-item').count()).toBe(40);
+    await boton(pie(), 'Cancelar').click();
+    await quizDialogo().waitFor({ state: 'hidden' });
+
+    // Reopened: nothing kept. Question 1, each message of SPEC 5 as it is caused.
+    await fila('Encuesta sismo E2E').getByRole('button', { name: 'Cuestionario' }).click();
+    await quizDialogo().getByText('Encuesta sismo E2E').waitFor();
+    expect(await quizDialogo().locator('.ant-collapse-item').count()).toBe(0);
+    await boton(quizDialogo(), 'Agregar pregunta').click();
+    await esperarAviso(page, 'Pregunta agregada');
+    await pie().getByText('La pregunta 1 está vacía').waitFor();
+    await panel().getByText('Sin audio .GSM').waitFor();
+    await panel().getByText('Debes adjuntar un audio con extensión .GSM').waitFor();
+    await panel().getByText('respuestas vacías').waitFor();
+    await panel().getByText('archivo de audio (.GSM)', { exact: true }).waitFor();
+    await panel().getByText('haga clic para cargar').waitFor();
+    await panel().getByLabel('Pregunta', { exact: true }).fill('¿Escuchó la alerta sísmica?');
+    await pie().getByText('La pregunta 1 no tiene un audio .GSM válido').waitFor();
+    await panel()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'alerta.mp3', mimeType: 'audio/mpeg', buffer: Buffer.alloc(40) });
+    await esperarAviso(page, 'El archivo debe tener extensión .GSM');
+    await panel().getByText('Sin audio .GSM').waitFor();
+    await capturar(page, 'cuestionario-errores-1366x768');
+    await panel()
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: 'q1-alerta.gsm',
+        mimeType: 'audio/x-gsm',
+        buffer: gsm('vm-intro.gsm'),
+      });
+    await panel().getByText('Audio .GSM cargado: q1-alerta.gsm').waitFor();
+    await panel().getByText('Duración: 0:07.3').waitFor();
+    await pie().getByText('La pregunta 1 no tiene respuestas').waitFor();
+    expect(await boton(pie(), 'Guardar').isDisabled()).toBe(true);
+
+    await agregarRespuesta('Sí', '1');
+    await agregarRespuesta('No', '2');
+    expect(await opciones(panel().getByLabel('Dígito (nuevo)'))).toEqual([
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+    ]);
+    // Edit then cancel restores the answer and digit; edit then save changes them.
+    const filaNo = panel().locator('.tabla-respuestas tr.ant-table-row').nth(1);
+    await boton(filaNo, 'Editar').click();
+    await filaNo.getByLabel('Respuesta').fill('Tal vez');
+    await elegirEn(filaNo.getByLabel('Dígito'), '5');
+    await boton(filaNo, 'Cancelar').click();
+    expect(await filasRespuestas()).toEqual(['Sí=1', 'No=2']);
+    await boton(filaNo, 'Editar').click();
+    await filaNo.getByLabel('Respuesta').fill('No la escuché');
+    await elegirEn(filaNo.getByLabel('Dígito'), '3');
+    await boton(filaNo, 'Guardar').click();
+    await esperarAviso(page, 'Respuesta actualizada');
+    expect(await filasRespuestas()).toEqual(['Sí=1', 'No la escuché=3']);
+    expect(await boton(pie(), 'Guardar').isDisabled()).toBe(false);
+
+    // Question 2: an answer added then deleted leaves it without answers again.
+    await agregarPregunta(2, '¿Salió de su casa?', 'agent-pass.gsm', 'q2-salida.gsm');
+    await agregarRespuesta('Borrar', '4');
+    await boton(panel().locator('tr.ant-table-row'), 'Eliminar').click();
+    await esperarAviso(page, 'Respuesta eliminada');
+    await panel().getByText('respuestas vacías').waitFor();
+    await pie().getByText('La pregunta 2 no tiene respuestas').waitFor();
+    await agregarRespuesta('Sí, salí', '1');
+    await agregarRespuesta('Me quedé', '2');
+    await agregarPregunta(3, '¿Llegó al punto de reunión?', 'demo-thanks.gsm', 'q3-punto.gsm');
+    await agregarRespuesta('Sí', '1');
+    await agregarRespuesta('No', '9');
+    await pie().locator('.problema-cuestionario').waitFor({ state: 'detached' });
+    await capturar(page, 'cuestionario-1366x768');
+
+    // The agent answers slowly (0.4 s a call): the progress bar names each step as it runs.
+    const lento = async (ruta: Route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await ruta.continue();
+    };
+    await page.route(`${pbx.url}/**`, lento);
+    await boton(pie(), 'Guardar').click();
+    await pie().getByText('Subiendo el audio de la pregunta 2 de 3…').waitFor();
+    await pie().locator('.ant-progress').waitFor();
+    await capturar(page, 'cuestionario-guardando-1366x768');
+    await esperarAviso(page, 'EXITO');
+    await quizDialogo().waitFor({ state: 'hidden' });
+    await page.unroute(`${pbx.url}/**`, lento);
+
+    // What the server and the agent hold.
+    const leido = await pedir(api.url, 'GET', `/quiz/${id}/`, { token });
+    const resumen = (lista: { reactivo_text: string; file: string; respuestas: unknown[] }[]) =>
+      lista.map((q) => ({ texto: q.reactivo_text, file: q.file, respuestas: q.respuestas }));
+    const esperado = [
+      {
+        texto: '¿Escuchó la alerta sísmica?',
+        file: 'q1-alerta',
+        respuestas: [
+          { respuesta: 'Sí', digito_respuesta: 1 },
+          { respuesta: 'No la escuché', digito_respuesta: 3 },
+        ],
+      },
+      {
+        texto: '¿Salió de su casa?',
+        file: 'q2-salida',
+        respuestas: [
+          { respuesta: 'Sí, salí', digito_respuesta: 1 },
+          { respuesta: 'Me quedé', digito_respuesta: 2 },
+        ],
+      },
+      {
+        texto: '¿Llegó al punto de reunión?',
+        file: 'q3-punto',
+        respuestas: [
+          { respuesta: 'Sí', digito_respuesta: 1 },
+          { respuesta: 'No', digito_respuesta: 9 },
+        ],
+      },
+    ];
+    expect(resumen(leido.body)).toEqual(esperado);
+    for (const f of ['q1-alerta', 'q2-salida', 'q3-punto'])
+      expect(fs.existsSync(path.join(pbx.config.sonidosDir, `${f}.gsm`))).toBe(true);
+    const idQuiz = leido.body[0].id_cuestionario as number;
+    const conf = fs.readFileSync(
+      path.join(pbx.config.dialplanDir, `pregon-quiz-${idQuiz}.conf`),
+      'utf8',
+    );
+    expect(conf).toContain(`[pregon-quiz-${id}]`);
+    expect(conf).toContain('pregon/q3-punto');
+
+    // Reopened: the same questions, answers and audio names, each audio playable from the agent.
+    await fila('Encuesta sismo E2E').getByRole('button', { name: 'Cuestionario' }).click();
+    await panel().getByText('Audio .GSM cargado: q1-alerta.gsm').waitFor();
+    expect(await panel().getByLabel('Pregunta', { exact: true }).inputValue()).toBe(
+      '¿Escuchó la alerta sísmica?',
+    );
+    expect(await filasRespuestas()).toEqual(['Sí=1', 'No la escuché=3']);
+    await panel().getByRole('button', { name: 'Escuchar audio' }).click();
+    expect(await duracionReproductor(panel())).toBeCloseTo(7.3, 2);
+    await quizDialogo().getByText('Pregunta 3', { exact: true }).click();
+    await panel().getByText('Audio .GSM cargado: q3-punto.gsm').waitFor();
+    expect(await filasRespuestas()).toEqual(['Sí=1', 'No=9']);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    // Panel 1 has finished folding away before the picture.
+    await quizDialogo()
+      .locator('.ant-collapse-item')
+      .first()
+      .locator('.ant-collapse-content')
+      .waitFor({ state: 'hidden' });
+    await capturar(page, 'cuestionario-1920x1080');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    // Clone: 'Guardar como nuevo cuestionario' → 'Crear ejercicio' prefilled → rebuilt on the new id.
+    await boton(pie(), 'Guardar como nuevo cuestionario').click();
+    await quizDialogo().waitFor({ state: 'hidden' });
+    const d = crearDialogo();
+    await boton(d, 'Crear y clonar cuestionario').waitFor();
+    expect(await d.getByLabel('Nombre del ejercicio').inputValue()).toBe('');
+    await d.getByText('CUESTIONARIO', { exact: true }).waitFor();
+    await d.getByText('QUIZ Conmutador', { exact: true }).waitFor();
+    await capturar(page, 'clonar-1366x768');
+    await llenarComunes(null, null, 'Encuesta sismo clon E2E');
+    await boton(d, 'Crear y clonar cuestionario').click();
+    await esperarAviso(page, 'EXITO');
+    await esperarAviso(page, 'Cuestionario recreado en el nuevo ejercicio');
+    await fila('Encuesta sismo clon E2E').waitFor();
+    const clon = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'accion', 'id_equipo', 'categorias'])
+      .where('titulo', '=', 'Encuesta sismo clon E2E')
+      .executeTakeFirstOrThrow();
+    expect(clon.accion).toBe('3');
+    expect(clon.id_equipo).toBe(datos.equipos.quiz);
+    const leidoClon = await pedir(api.url, 'GET', `/quiz/${clon.id_ejercicio}/`, { token });
+    expect(resumen(leidoClon.body)).toEqual(esperado);
+    const idQuizClon = leidoClon.body[0].id_cuestionario as number;
+    expect(idQuizClon).not.toBe(idQuiz);
+    const confClon = fs.readFileSync(
+      path.join(pbx.config.dialplanDir, `pregon-quiz-${idQuizClon}.conf`),
+      'utf8',
+    );
+    expect(confClon).toContain(`[pregon-quiz-${clon.id_ejercicio}]`);
+    expect(confClon).toContain('pregon/q1-alerta');
+  });
+
+  /** Collects every toast text from now on (several may come and go within a second). */
+  async function recogerAvisos() {
+    await page.evaluate(() => {
+      const w = window as unknown as { avisos: string[] };
+      w.avisos = [];
+      new MutationObserver((cambios) => {
+        for (const c of cambios)
+          for (const n of c.addedNodes)
+            if (
+              n instanceof HTMLElement &&
+              n.matches('.ant-message-notice-wrapper, .ant-message-notice')
+            )
+              w.avisos.push(n.innerText);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    return () => page.evaluate(() => (window as unknown as { avisos: string[] }).avisos);
+  }
+
+  /** A quiz exercise made through the api, its one question filled in the dialog. */
+  async function quizConUnaPregunta(titulo: string) {
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: {
+        titulo,
+        tipo_ejercicio: '4',
+        fecha_ini: '2026-12-03',
+        hora_ini: '09:00:00',
+        equipo: datos.equipos.quiz,
+        accion: '2',
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      },
+    });
+    expect(r.status).toBe(200);
+    return r.body.id_ejercicio as number;
+  }
+
+  async function llenarUnaPregunta(titulo: string) {
+    await fila(titulo).getByRole('button', { name: 'Cuestionario' }).click();
+    await quizDialogo().getByText(titulo).waitFor();
+    await agregarPregunta(1, '¿Escuchó la alerta?', 'agent-pass.gsm', 'q-unica.gsm');
+    await agregarRespuesta('Sí', '1');
+  }
+
+  it('guardar: el servidor rechaza un cuestionario de un ejercicio iniciado, y un PBX caído se nombra por pregunta', async () => {
+    const iniciado = await quizConUnaPregunta('Encuesta iniciada E2E');
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ iniciado: Date.now() })
+      .where('id_ejercicio', '=', iniciado)
+      .execute();
+    await quizConUnaPregunta('Encuesta sin PBX E2E');
+    await page.reload();
+
+    let avisos = await recogerAvisos();
+    await llenarUnaPregunta('Encuesta iniciada E2E');
+    await boton(pie(), 'Guardar').click();
+    await quizDialogo().waitFor({ state: 'hidden' });
+    await expect
+      .poll(avisos)
+      .toEqual(
+        expect.arrayContaining([
+          'ERROR al guardar preguntas',
+          'No se puede modificar el cuestionario: el ejercicio ya inició',
+        ]),
+      );
+    expect(await avisos()).not.toContain('EXITO');
+    expect((await pedir(api.url, 'GET', `/quiz/${iniciado}/`, { token })).body).toEqual([]);
+
+    // The agent stops while the dialog is open: the upload fails naming question 1 and the
+    // network error; the save goes on and says the PBX content could not be written.
+    avisos = await recogerAvisos();
+    await llenarUnaPregunta('Encuesta sin PBX E2E');
+    await pbx.cerrar();
+    await boton(pie(), 'Guardar').click();
+    await quizDialogo().waitFor({ state: 'hidden' });
+    await expect
+      .poll(avisos)
+      .toEqual(
+        expect.arrayContaining([
+          'ERROR al subir audio de la pregunta 1: Error de red: no se obtuvo respuesta del servidor',
+          'ERROR al obtener/actualizar contenido',
+        ]),
+      );
+    expect(await avisos()).not.toContain('EXITO');
+  });
+});

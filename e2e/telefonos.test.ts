@@ -1,0 +1,328 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import {
+  capturar,
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+  ponerToken,
+  sembrar,
+  type Datos,
+} from './entorno.ts';
+
+// /telefonos (issue 13 item 1): server paging, search and filters in the URL, add/edit/delete,
+// the bulk import with its progress and rejected rows, and the consulta role's read-only view.
+describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
+  let api: ApiDePrueba;
+  let datos: Datos;
+  let navegador: Browser;
+  let contexto: BrowserContext;
+  let page: Page;
+  const descargas = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-tel-'));
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    datos = await sembrar(api, 45);
+    navegador = await lanzarNavegador();
+    contexto = await navegador.newContext({
+      viewport: { width: 1366, height: 768 },
+      acceptDownloads: true,
+      locale: 'es-MX',
+    });
+    page = await contexto.newPage();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+    await page.getByRole('menuitem', { name: 'Teléfonos' }).click();
+    await page.getByRole('heading', { name: 'Teléfonos' }).waitFor();
+  }, 300_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await capturar(page, `fallo-tel-${ctx.task.name.slice(0, 40)}`);
+  });
+
+  afterAll(async () => {
+    await navegador?.close();
+    await api?.cerrar();
+    fs.rmSync(descargas, { recursive: true, force: true });
+  });
+
+  const tabla = () => page.locator('.tarjeta-tabla .ant-table');
+  const filas = () => tabla().locator('tr.ant-table-row');
+  const fila = (texto: string) => filas().filter({ hasText: texto });
+  const dialogo = (titulo: string) => page.getByRole('dialog').filter({ hasText: titulo });
+
+  async function elegir(ambito: Locator, etiqueta: string, opcion: string) {
+    const control = ambito.getByLabel(etiqueta, { exact: true });
+    await control.click();
+    const id = await control.getAttribute('id');
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) })
+      .locator(`.ant-select-item-option[title="${opcion}"]`)
+      .click();
+    // The choice is shown in the control before anything reads it.
+    await ambito
+      .locator('.ant-select')
+      .filter({ has: page.locator(`[id="${id}"]`) })
+      .filter({ hasText: opcion })
+      .waitFor();
+  }
+
+  /** Waits until the table shows `n` rows (a loaded machine may take seconds to answer). */
+  const esperarFilas = (n: number) =>
+    expect.poll(() => filas().count(), { timeout: 30_000 }).toBe(n);
+
+  async function buscar(texto: string) {
+    await page.getByPlaceholder('Buscar...').fill(texto);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('q'), { timeout: 30_000 })
+      .toBe(texto || null);
+  }
+
+  it('pagina en el servidor y guarda búsqueda, filtro y página en la URL', async () => {
+    await page.getByText('Total: 45').waitFor();
+    expect((await tabla().locator('thead th').allInnerTexts()).map((c) => c.trim())).toEqual([
+      'Teléfono',
+      'Nombre',
+      'Estado',
+      'Categorías',
+      'Acciones',
+    ]);
+    expect(await filas().count()).toBe(20);
+    await capturar(page, 'telefonos-1366');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await capturar(page, 'telefonos-1920');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.locator('.ant-pagination-item-3').click();
+    await esperarFilas(5);
+    expect(new URL(page.url()).searchParams.get('page')).toBe('3');
+    await page.reload();
+    await esperarFilas(5);
+    await fila('Persona 45').waitFor();
+
+    // Odd-numbered people (i even) are in the first category: 23 of 45, two pages.
+    await elegir(page.locator('.barra-filtros'), 'Categoría', datos.categorias[0]!.categoria);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('categoria'), { timeout: 30_000 })
+      .toBe(String(datos.categorias[0]!.id_categoria));
+    expect(new URL(page.url()).searchParams.get('page')).toBe(null);
+    await page.getByText('Total: 23').waitFor();
+    await page.locator('.ant-pagination-item-2').click();
+    await esperarFilas(3);
+    await buscar(datos.telefonos[2]!);
+    await esperarFilas(1);
+    await fila('Persona 3').waitFor();
+    await page.reload();
+    await fila('Persona 3').waitFor();
+    expect(await page.getByPlaceholder('Buscar...').inputValue()).toBe(datos.telefonos[2]);
+    expect(await filas().count()).toBe(1);
+
+    await buscar('no-existe-nadie');
+    await tabla().getByText('Ningún teléfono coincide con la búsqueda o los filtros').waitFor();
+    await capturar(page, 'telefonos-vacio-1366');
+    await page.goto(`${api.url}/telefonos`);
+    await page.getByText('Total: 45').waitFor();
+  });
+
+  it('agrega con normalización y Enter, muestra el 409 en el campo, edita y elimina con confirmación', async () => {
+    await page.getByRole('button', { name: 'Agregar teléfono' }).click();
+    const d = dialogo('Agregar teléfono');
+    await d.getByLabel('Número').fill('(33) 1234-56');
+    await d.getByText('Un número de México debe tener 10 dígitos (tiene 8)').waitFor();
+    await d.getByLabel('Número').fill('+52 1 (33) 1234-5678');
+    await d.getByText('Se guardará como 3312345678').waitFor();
+    await d.getByLabel('Nombre').fill('Ana Prueba');
+    await elegir(d, 'Estado', datos.estado.estado);
+    await elegir(d, 'Categorías', datos.categorias[0]!.categoria);
+    await d.locator('.ant-select').filter({ hasText: datos.categorias[0]!.categoria }).waitFor();
+    await d.locator('.ant-modal-title').click();
+    await capturar(page, 'telefonos-dialogo-1366');
+    await d.getByLabel('Nombre').press('Enter');
+    await esperarAviso(page, 'EXITO');
+    await d.waitFor({ state: 'hidden' });
+    await buscar('3312345678');
+    await fila('Ana Prueba').waitFor();
+    expect(await fila('Ana Prueba').innerText()).toContain(datos.categorias[0]!.categoria);
+
+    // The same number written another way: the server's 409 under the number.
+    await page.getByRole('button', { name: 'Agregar teléfono' }).click();
+    const d2 = dialogo('Agregar teléfono');
+    await d2.getByLabel('Número').fill('33 1234 5678');
+    await elegir(d2, 'Estado', datos.estado.estado);
+    await d2.getByRole('button', { name: 'Guardar' }).click();
+    await d2
+      .locator('.ant-form-item-has-error')
+      .getByText('El teléfono 3312345678 ya está registrado')
+      .waitFor();
+    await d2.getByRole('button', { name: 'Cancelar' }).click();
+    await d2.waitFor({ state: 'hidden' });
+
+    await fila('Ana Prueba').getByRole('button', { name: 'Editar' }).click();
+    const e = dialogo('Editar teléfono');
+    expect(await e.getByLabel('Número').inputValue()).toBe('3312345678');
+    await e.getByLabel('Nombre').fill('Ana Editada');
+    await e.getByRole('button', { name: 'Guardar' }).click();
+    await esperarAviso(page, 'Cambios guardados');
+    await fila('Ana Editada').waitFor();
+
+    await fila('Ana Editada').getByRole('button', { name: 'Eliminar' }).click();
+    const confirmar = page.locator('.ant-popconfirm').filter({
+      hasText: '¿Eliminar el teléfono 3312345678?',
+    });
+    await confirmar.getByRole('button', { name: 'Cancelar' }).click();
+    await confirmar.waitFor({ state: 'hidden' });
+    expect(await fila('Ana Editada').count()).toBe(1);
+    await fila('Ana Editada').getByRole('button', { name: 'Eliminar' }).click();
+    await confirmar.getByRole('button', { name: 'Eliminar' }).click();
+    await esperarAviso(page, 'Registro eliminado');
+    await tabla().getByText('Ningún teléfono coincide con la búsqueda o los filtros').waitFor();
+    const quedan = await api.ctx.db.kysely
+      .selectFrom('telefonos')
+      .select('id_telefono')
+      .where('telefono', '=', '3312345678')
+      .execute();
+    expect(quedan).toEqual([]);
+    await buscar('');
+  });
+
+  async function importar(archivo: string) {
+    await page.getByRole('button', { name: 'Importar teléfonos' }).click();
+    const d = dialogo('Importar teléfonos');
+    await d.getByText('telefono es obligatoria').waitFor();
+    await d.locator('input[type=file]').setInputFiles(archivo);
+    await elegir(d, 'Estado', datos.estado.estado);
+    await d.getByRole('button', { name: 'Importar', exact: true }).click();
+    await d.getByText(/^Importación terminada/).waitFor({ timeout: 60_000 });
+    return d;
+  }
+
+  it('importa un CSV con filas buenas, duplicadas y malas, y descarga las rechazadas', async () => {
+    await page.goto(`${api.url}/telefonos`);
+    const buenas = Array.from(
+      { length: 3000 },
+      (_, i) => `81${String(30000000 + i)},Importado ${i},,`,
+    );
+    const csv = [
+      'telefono,nombre,estado,categorias',
+      ...buenas,
+      `${datos.telefonos[0]},Duplicado,,`,
+      '123,Corto,,',
+      'abc-def,Letras,,',
+      `8199999999,Estado raro,Atlántida,`,
+    ].join('\n');
+    const archivo = path.join(descargas, 'lista.csv');
+    fs.writeFileSync(archivo, csv);
+    const d = await importar(archivo);
+    expect(
+      await d
+        .getByText('Importación terminada: 3000 agregados, 1 duplicados omitidos, 3 con error')
+        .count(),
+    ).toBe(1);
+    expect(await d.locator('.ant-progress').getAttribute('class')).toContain('success');
+    const errores = d.locator('.tabla-errores tr.ant-table-row');
+    await expect.poll(() => errores.count(), { timeout: 30_000 }).toBe(3);
+    expect(await errores.first().innerText()).toContain('3003');
+    await capturar(page, 'telefonos-importacion-1366');
+
+    const [descarga] = await Promise.all([
+      page.waitForEvent('download'),
+      d.getByRole('button', { name: 'Descargar filas rechazadas (.xlsx)' }).click(),
+    ]);
+    const destino = path.join(descargas, descarga.suggestedFilename());
+    await descarga.saveAs(destino);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.readFile(destino);
+    const hoja = libro.worksheets[0]!;
+    expect(hoja.getRow(1).values).toEqual([
+      undefined,
+      'telefono',
+      'nombre',
+      'estado',
+      'categorias',
+      'Fila',
+      'Motivo',
+    ]);
+    expect(hoja.getRow(2).values).toEqual([
+      undefined,
+      '123',
+      'Corto',
+      '',
+      '',
+      3003,
+      'Un número de México debe tener 10 dígitos (tiene 3)',
+    ]);
+    const motivos = [2, 3, 4].map((n) => String(hoja.getRow(n).getCell(6).value));
+    expect(motivos.join('\n')).toContain('Estado desconocido: Atlántida');
+    expect(motivos.some((m) => m.includes('inválido') || m.includes('solo admite'))).toBe(true);
+    await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    // Past 1,000 matches the list stops counting (GET /telefonos/ bounds its count).
+    await page.getByText('Más de 1000').waitFor();
+  });
+
+  it('importa un XLSX', async () => {
+    const libro = new ExcelJS.Workbook();
+    const hoja = libro.addWorksheet('telefonos');
+    hoja.addRow(['telefono', 'nombre', 'estado', 'categorias']);
+    hoja.addRow(['8112345670', 'Desde Excel', '', datos.categorias[1]!.categoria]);
+    hoja.addRow(['8112345671', 'Desde Excel 2', '', '']);
+    const archivo = path.join(descargas, 'lista.xlsx');
+    await libro.xlsx.writeFile(archivo);
+    const d = await importar(archivo);
+    await d
+      .getByText('Importación terminada: 2 agregados, 0 duplicados omitidos, 0 con error')
+      .waitFor();
+    await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    await buscar('Desde Excel');
+    await esperarFilas(2);
+    expect(await fila('Desde Excel 2').innerText()).not.toContain(datos.categorias[1]!.categoria);
+    expect(await fila('8112345670').innerText()).toContain(datos.categorias[1]!.categoria);
+    await buscar('');
+  });
+
+  it('un error del servidor ofrece Reintentar', async () => {
+    let fallar = true;
+    await page.route('**/telefonos/?*', (ruta) =>
+      fallar
+        ? ruta.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ status: 500, message: 'Error interno del servidor' }),
+          })
+        : ruta.continue(),
+    );
+    await page.reload();
+    await page.getByText('No se pudieron cargar los datos').waitFor();
+    await capturar(page, 'telefonos-error-1366');
+    fallar = false;
+    await page.getByRole('button', { name: 'Reintentar' }).click();
+    await page.getByText('Más de 1000').waitFor();
+    await page.unroute('**/telefonos/?*');
+  });
+
+  it('el rol consulta solo ve la lista, sin botones de escritura', async () => {
+    const { token } = await tokenConRol(api, 'consulta');
+    const otro = await navegador.newContext({
+      viewport: { width: 1920, height: 1080 },
+      locale: 'es-MX',
+    });
+    const p = await otro.newPage();
+    await p.goto(`${api.url}/signin`);
+    await ponerToken(p, token);
+    await p.goto(`${api.url}/telefonos?q=Persona`);
+    await p.getByText('Su rol solo permite consultar').waitFor();
+    await p.locator('.tarjeta-tabla tr.ant-table-row').first().waitFor();
+    expect(await p.getByRole('button', { name: 'Agregar teléfono' }).count()).toBe(0);
+    expect(await p.getByRole('button', { name: 'Importar teléfonos' }).count()).toBe(0);
+    expect(await p.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    expect(await p.getByRole('button', { name: 'Exportar teléfonos' }).count()).toBe(1);
+    await capturar(p, 'telefonos-consulta-1920');
+    await otro.close();
+  });
+});

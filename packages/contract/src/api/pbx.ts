@@ -1,0 +1,197 @@
+/**
+ * Telephony calls (SPEC 7 "API bases", "Audio and call extensions", "Quiz"; ARCHITECTURE 6;
+ * docs/telefonia.md).
+ *
+ * Two groups:
+ * - main API: `GET /config/` (public: where the telephony base is), `GET /call/extensions/`
+ *   (archivo_01, every call exercise's context) and `GET /quiz/file/{id_ejercicio}/` (salida).
+ * - telephony base (apps/pbx, the agent beside Asterisk): audio upload, dialplan include files,
+ *   PJSIP trunks. Its paths are declared here so that the agent registers them and the web app
+ *   calls them from one definition. The upload's first segment is the PBX software's name in
+ *   lower case (`:software`, 'asterisk'), as GET /config/ reports it.
+ */
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { OkSchema } from './comun.ts';
+import { IdEjercicioParamsSchema } from './ejercicios.ts';
+import { idSchema } from '../zod-helpers.ts';
+import { PATRON_NOMBRE_AUDIO } from '../rules/questionnaire.ts';
+
+/** Names that reach the PBX's disk or dialplan (audio, trunks): the questionnaire's audio-name
+ * pattern, letters, digits, '_' and '-', 1 to 64. */
+export const NOMBRE_PBX_RE = PATRON_NOMBRE_AUDIO;
+
+// ---------------------------------------------------------------- main API
+
+/** GET /config/: public run-time settings of the web app (no secret here). */
+export const leerConfig = endpoint({
+  method: 'GET',
+  path: '/config/',
+  acceso: 'publico',
+  etiqueta: 'configuracion',
+  resumen: 'Base de la API de telefonía y nombre del software del PBX',
+  respuesta: z.object({
+    status: z.literal(200),
+    pbx: z.object({ base: z.string(), software: z.string() }),
+  }),
+});
+
+/** GET /call/extensions/: the include file with every call exercise's context (archivo_01). */
+export const leerExtensionesLlamadas = endpoint({
+  method: 'GET',
+  path: '/call/extensions/',
+  acceso: 'lectura',
+  etiqueta: 'telefonia',
+  resumen: 'Plan de marcado de todos los ejercicios de llamada (archivo_01)',
+  respuesta: z.object({ status: z.literal(200), archivo_01: z.string() }),
+});
+
+/** GET /quiz/file/{id_ejercicio}/: the questionnaire's context (salida) and its id (id_quiz). */
+export const leerArchivoQuiz = endpoint({
+  method: 'GET',
+  path: '/quiz/file/:id_ejercicio/',
+  acceso: 'lectura',
+  etiqueta: 'telefonia',
+  resumen: 'Plan de marcado del cuestionario del ejercicio (salida)',
+  params: IdEjercicioParamsSchema,
+  respuesta: z.object({ status: z.literal(200), id_quiz: z.number(), salida: z.string() }),
+});
+
+// ---------------------------------------------------------------- telephony base (apps/pbx)
+
+/** POST /{software}/audio/upload/ (multipart: `file`, `filename`) → the stored name and length. */
+export const subirAudio = endpoint({
+  method: 'POST',
+  path: '/:software/audio/upload/',
+  acceso: 'escritura',
+  etiqueta: 'pbx',
+  resumen: 'Sube un audio GSM 06.10 (.gsm, o WAV con GSM dentro) a la carpeta de sonidos',
+  params: z.object({ software: z.string() }),
+  respuesta: z.object({ status: z.literal(200), filename: z.string(), duracion_s: z.number() }),
+});
+
+/** Body of the dialplan writes: the include file's whole text. */
+export const ContenidoSchema = z.object({
+  contenido: z.string({ error: 'El campo contenido es obligatorio' }).max(2_000_000),
+});
+
+/** PUT /calls/extensions/ {contenido}: checks, writes pregon-llamadas.conf, `dialplan reload`. */
+export const escribirExtensionesLlamadas = endpoint({
+  method: 'PUT',
+  path: '/calls/extensions/',
+  acceso: 'escritura',
+  etiqueta: 'pbx',
+  resumen: 'Escribe el plan de marcado de las llamadas y recarga el dialplan',
+  body: ContenidoSchema,
+  respuesta: OkSchema,
+});
+
+/** PUT /quizzes/extensions/{id_quiz}/ {contenido}: writes pregon-quiz-{id_quiz}.conf, reloads. */
+export const escribirExtensionesQuiz = endpoint({
+  method: 'PUT',
+  path: '/quizzes/extensions/:id_quiz/',
+  acceso: 'escritura',
+  etiqueta: 'pbx',
+  resumen: 'Escribe el plan de marcado de un cuestionario y recarga el dialplan',
+  params: z.object({ id_quiz: idSchema('id_quiz') }),
+  body: ContenidoSchema,
+  respuesta: OkSchema,
+});
+
+/** A PJSIP outbound trunk as read (the secret is never returned). */
+export const TroncalSchema = z.object({
+  id: z.string(),
+  nombre: z.string(),
+  host: z.string(),
+  puerto: z.number(),
+  usuario: z.string(),
+  tiene_secreto: z.boolean(),
+  codecs: z.array(z.string()),
+  registrar: z.boolean(),
+});
+/** A trunk. */
+export type Troncal = z.infer<typeof TroncalSchema>;
+
+/** Body of POST /trunks/sip/ and PUT /trunks/sip/{id}; `secreto` is write-only (omitted on a PUT
+ * keeps the stored one). */
+export const TroncalBodySchema = z.object({
+  nombre: z
+    .string()
+    .regex(NOMBRE_PBX_RE, 'El campo nombre solo admite letras, dígitos, _ y - (1 a 64)'),
+  host: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,253}$/, 'El campo host debe ser un nombre de host o una dirección IP'),
+  puerto: z.number().int().min(1).max(65535).default(5060),
+  usuario: z
+    .string()
+    .regex(/^[A-Za-z0-9_.+-]{0,64}$/, 'El campo usuario no es válido')
+    .default(''),
+  secreto: z
+    .string()
+    .max(128)
+    .regex(/^[^\r\n;]*$/, 'El campo secreto no admite saltos de línea ni ;')
+    .optional(),
+  codecs: z
+    .array(z.enum(['ulaw', 'alaw', 'gsm', 'g722', 'g729', 'opus']))
+    .min(1)
+    .default(['ulaw', 'alaw', 'gsm']),
+  registrar: z.boolean().default(false),
+});
+
+/** GET /trunks/sip/ → {status, data: trunks}. */
+export const listarTroncales = endpoint({
+  method: 'GET',
+  path: '/trunks/sip/',
+  acceso: 'lectura',
+  etiqueta: 'pbx',
+  resumen: 'Troncales SIP (PJSIP) del PBX',
+  respuesta: z.object({ status: z.literal(200), data: z.array(TroncalSchema) }),
+});
+
+/** POST /trunks/sip/: creates a trunk, writes pregon-troncales.conf, `module reload res_pjsip.so`. */
+export const crearTroncal = endpoint({
+  method: 'POST',
+  path: '/trunks/sip/',
+  acceso: 'escritura',
+  etiqueta: 'pbx',
+  resumen: 'Crea una troncal SIP saliente',
+  body: TroncalBodySchema,
+  respuesta: z.object({ status: z.literal(200), data: TroncalSchema }),
+});
+
+/** `{id}` of the trunk calls (the trunk's name). */
+export const TroncalParamsSchema = z.object({ id: z.string().regex(NOMBRE_PBX_RE) });
+
+/** GET /trunks/sip/{id}. */
+export const leerTroncal = endpoint({
+  method: 'GET',
+  path: '/trunks/sip/:id',
+  acceso: 'lectura',
+  etiqueta: 'pbx',
+  resumen: 'Una troncal SIP',
+  params: TroncalParamsSchema,
+  respuesta: z.object({ status: z.literal(200), data: TroncalSchema }),
+});
+
+/** PUT /trunks/sip/{id}. */
+export const modificarTroncal = endpoint({
+  method: 'PUT',
+  path: '/trunks/sip/:id',
+  acceso: 'escritura',
+  etiqueta: 'pbx',
+  resumen: 'Modifica una troncal SIP',
+  params: TroncalParamsSchema,
+  body: TroncalBodySchema.partial(),
+  respuesta: z.object({ status: z.literal(200), data: TroncalSchema }),
+});
+
+/** DELETE /trunks/sip/{id}. */
+export const borrarTroncal = endpoint({
+  method: 'DELETE',
+  path: '/trunks/sip/:id',
+  acceso: 'escritura',
+  etiqueta: 'pbx',
+  resumen: 'Borra una troncal SIP',
+  params: TroncalParamsSchema,
+  respuesta: OkSchema,
+});

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  DialplanInvalido,
+  contextoLlamada,
+  contextoQuiz,
+  dialplanLlamadas,
+  dialplanQuiz,
+  segundosLlamada,
+} from './dialplan.ts';
+
+const golden = (nombre: string) =>
+  fs.readFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden', nombre),
+    'utf8',
+  );
+
+describe('generated dialplan', () => {
+  it('call exercises match the golden file (sorted, invalid audio left out with a comment)', () => {
+    const texto = dialplanLlamadas([
+      { id_ejercicio: 13, audio: 'aviso-2', segundos: segundosLlamada(null) },
+      { id_ejercicio: 12, audio: 'aviso_sismo', segundos: segundosLlamada(5) },
+      { id_ejercicio: 14, audio: '', segundos: 60 },
+    ]);
+    expect(texto).toBe(golden('llamadas.conf'));
+  });
+
+  it('a 3-question quiz matches the golden file', () => {
+    const texto = dialplanQuiz({
+      id_ejercicio: 7,
+      segundos: 3 * 60,
+      preguntas: [
+        { numero: 2, audio: 'q7_2', digitos: [3, 1, 2] },
+        { numero: 1, audio: 'q7_1', digitos: [2, 1] },
+        { numero: 3, audio: 'q7_3', digitos: [9] },
+      ],
+    });
+    expect(texto).toBe(golden('quiz-3.conf'));
+  });
+
+  it('names contexts by exercise id and bounds call length (correction 3)', () => {
+    expect(contextoLlamada(5)).toBe('pregon-llamada-5');
+    expect(contextoQuiz(5)).toBe('pregon-quiz-5');
+    expect(segundosLlamada(2)).toBe(120);
+    expect(segundosLlamada(0)).toBe(35);
+    expect(() => contextoQuiz(1.5)).toThrow();
+    expect(() => contextoLlamada(-1)).toThrow();
+  });
+
+  it('refuses quizzes it cannot render, naming the question', () => {
+    expect(() => dialplanQuiz({ id_ejercicio: 1, segundos: 60, preguntas: [] })).toThrow(
+      DialplanInvalido,
+    );
+    const sinAudio = () =>
+      dialplanQuiz({
+        id_ejercicio: 1,
+        segundos: 60,
+        preguntas: [{ numero: 4, audio: '', digitos: [1] }],
+      });
+    expect(sinAudio).toThrow(expect.objectContaining({ motivo: 'audio', numero: 4 }));
+    const digitoMalo = () =>
+      dialplanQuiz({
+        id_ejercicio: 1,
+        segundos: 60,
+        preguntas: [{ numero: 2, audio: 'a', digitos: [0] }],
+      });
+    expect(digitoMalo).toThrow(expect.objectContaining({ motivo: 'digitos', numero: 2 }));
+  });
+
+  it('hostile names cannot change the structure of the output', () => {
+    const hostiles = [
+      'a\n[pregon-x]\nexten => s,1,System(rm -rf /)',
+      'a;b',
+      'a,b',
+      'a)b',
+      '${SHELL(id)}',
+      '$[1+1]',
+      'a&b',
+      'a|b',
+      '../../etc/passwd',
+      'x'.repeat(65),
+    ];
+    const base = dialplanLlamadas([{ id_ejercicio: 1, audio: 'ok', segundos: 35 }]);
+    for (const h of hostiles) {
+      const texto = dialplanLlamadas([
+        { id_ejercicio: 1, audio: 'ok', segundos: 35 },
+        { id_ejercicio: 2, audio: h, segundos: 35 },
+      ]);
+      // The hostile exercise is left out; the valid one is unchanged, nothing of the name appears.
+      expect(texto).toBe(`${base}\n; ejercicio 2 omitido: sin audio válido\n`);
+      expect(() =>
+        dialplanQuiz({
+          id_ejercicio: 1,
+          segundos: 60,
+          preguntas: [{ numero: 1, audio: h, digitos: [1] }],
+        }),
+      ).toThrow(DialplanInvalido);
+    }
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The Asterisk dialplan Pregón generates (docs/telefonia.md; ARCHITECTURE 6): `extensions.conf`
+ * text, exactly as Asterisk 20/22's documentation gives the syntax (`exten =>`, `same =>`,
+ * priority labels, application arguments separated by commas). Pure functions: the api feeds
+ * them exercises and questionnaires, the PBX agent validates and writes what they produce, and
+ * the AMI simulator executes it.
+ *
+ * Nothing typed by a user reaches the text: ids are integers, audio names must match
+ * PATRON_NOMBRE_AUDIO, digits are integers 1..9; titles, questions and answers never appear.
+ */
+import { PATRON_NOMBRE_AUDIO } from './questionnaire.ts';
+
+/** Call length when a call exercise has no tiempo: 35 s (SPEC 9, "Default call run time"). */
+export const SEGUNDOS_LLAMADA_DEFECTO = 35;
+
+/** Seconds a quiz waits for a digit after each prompt. */
+export const SEGUNDOS_LECTURA_DIGITO = 5;
+
+/** Times a question is asked when nothing or an invalid digit is pressed (1 + 2 replays). */
+export const LECTURAS_POR_PREGUNTA = 3;
+
+/** Asterisk core prompt played at the end of a quiz ("gracias", Spanish core sounds). */
+export const PROMPT_GRACIAS = 'auth-thankyou';
+
+/** Name of the AMI UserEvent that reports one accepted quiz digit. */
+export const EVENTO_DIGITO = 'PregonDigito';
+/** Name of the AMI UserEvent sent when a call reached the end of its audio or questionnaire. */
+export const EVENTO_FIN = 'PregonFin';
+
+/** Dialplan context of a call exercise (type 2). */
+export const contextoLlamada = (id_ejercicio: number) => `pregon-llamada-${entero(id_ejercicio)}`;
+/** Dialplan context of a quiz exercise (type 4). */
+export const contextoQuiz = (id_ejercicio: number) => `pregon-quiz-${entero(id_ejercicio)}`;
+
+/** The whole call length in seconds: tiempo minutes × 60 (correction 3), 35 s without tiempo. */
+export function segundosLlamada(tiempo: number | null | undefined): number {
+  return tiempo && tiempo > 0 ? Math.round(tiempo * 60) : SEGUNDOS_LLAMADA_DEFECTO;
+}
+
+/** A call exercise as the call include file needs it. */
+export interface LlamadaDialplan {
+  id_ejercicio: number;
+  /** Stored audio name (without extension), as the PBX agent answered the upload. */
+  audio: string;
+  /** The call's absolute length in seconds. */
+  segundos: number;
+}
+
+/** One question of a quiz: its slot number, audio name and the digits its answers use. */
+export interface PreguntaDialplan {
+  numero: number;
+  audio: string;
+  digitos: readonly number[];
+}
+
+/** A quiz as its include file needs it. */
+export interface QuizDialplan {
+  id_ejercicio: number;
+  /** The call's absolute length in seconds (accion minutes × 60). */
+  segundos: number;
+  preguntas: readonly PreguntaDialplan[];
+}
+
+/** Why a quiz cannot be rendered: the question number and what is wrong with it. */
+export class DialplanInvalido extends Error {
+  constructor(
+    readonly motivo: 'sinPreguntas' | 'audio' | 'digitos',
+    readonly numero?: number,
+  ) {
+    super(`dialplan: ${motivo}${numero === undefined ? '' : ` en la pregunta ${numero}`}`);
+    this.name = 'DialplanInvalido';
+  }
+}
+
+function entero(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`dialplan: id no válido (${String(n)})`);
+  return n;
+}
+
+/** True when a stored audio name can be played (and so written into dialplan). */
+export function audioValido(nombre: string | null | undefined): nombre is string {
+  return typeof nombre === 'string' && PATRON_NOMBRE_AUDIO.test(nombre);
+}
+
+const cabecera = (que: string) => `; Pregón — ${que} (generado por Pregón; no editar a mano)`;
+
+/** The start of every Pregón context: answer, bound the call, Spanish prompts, a breath. */
+function inicio(segundos: number): string[] {
+  return [
+    'exten => s,1,Answer()',
+    ` same => n,Set(TIMEOUT(absolute)=${Math.max(1, Math.round(segundos))})`,
+    ' same => n,Set(CHANNEL(language)=es)',
+    ' same => n,Wait(1)',
+  ];
+}
+
+const fin = (id: number) => `UserEvent(${EVENTO_FIN},Ejercicio: ${id},Detalle: \${PREGON_DETALLE})`;
+
+/**
+ * `archivo_01`: one context per call exercise (answer, bound the call, play the audio, report
+ * the end, hang up). Exercises whose audio name is not valid are left out with a comment naming
+ * their id (they cannot run; starting them is refused).
+ */
+export function dialplanLlamadas(ejercicios: readonly LlamadaDialplan[]): string {
+  const lineas = [cabecera('contextos de llamadas')];
+  for (const e of [...ejercicios].sort((a, b) => a.id_ejercicio - b.id_ejercicio)) {
+    const id = entero(e.id_ejercicio);
+    if (!audioValido(e.audio)) {
+      lineas.push('', `; ejercicio ${id} omitido: sin audio válido`);
+      continue;
+    }
+    lineas.push(
+      '',
+      `[${contextoLlamada(id)}]`,
+      ...inicio(e.segundos),
+      ` same => n,Playback(pregon/${e.audio})`,
+      ` same => n,${fin(id)}`,
+      ' same => n,Hangup()',
+    );
+  }
+  return `${lineas.join('\n')}\n`;
+}
+
+/**
+ * `salida`: the quiz context. Per question: play its audio and read one digit (5 s), accept only
+ * the question's digits, ask again up to twice on no or invalid input (then go on without an
+ * answer), report an accepted digit with a UserEvent; at the end report the end, thank and hang
+ * up. Throws DialplanInvalido naming the question when one has no valid audio or no digits.
+ */
+export function dialplanQuiz(q: QuizDialplan): string {
+  const id = entero(q.id_ejercicio);
+  const preguntas = [...q.preguntas].sort((a, b) => a.numero - b.numero);
+  if (preguntas.length === 0) throw new DialplanInvalido('sinPreguntas');
+  const lineas = [cabecera(`cuestionario del ejercicio ${id}`), '', `[${contextoQuiz(id)}]`];
+  lineas.push(...inicio(q.segundos));
+  preguntas.forEach((p, i) => {
+    const n = entero(p.numero);
+    if (!audioValido(p.audio)) throw new DialplanInvalido('audio', n);
+    const digitos = [...new Set(p.digitos)].sort((a, b) => a - b);
+    if (digitos.length === 0 || digitos.some((d) => !Number.isInteger(d) || d < 1 || d > 9))
+      throw new DialplanInvalido('digitos', n);
+    const siguiente = i + 1 < preguntas.length ? `p${preguntas[i + 1]!.numero}` : 'fin';
+    const acepta = digitos.map((d) => `"\${PREGON_DIGITO}" = "${d}"`).join(' | ');
+    lineas.push(
+      ` same => n(p${n}),Set(PREGON_REPITE=0)`,
+      ` same => n(p${n}leer),Read(PREGON_DIGITO,pregon/${p.audio},1,,1,${SEGUNDOS_LECTURA_DIGITO})`,
+      ` same => n,GotoIf($[${acepta}]?p${n}ok)`,
+      ' same => n,Set(PREGON_REPITE=$[${PREGON_REPITE} + 1])',
+      ` same => n,GotoIf($[\${PREGON_REPITE} < ${LECTURAS_POR_PREGUNTA}]?p${n}leer)`,
+      ` same => n,Goto(${siguiente})`,
+      ` same => n(p${n}ok),UserEvent(${EVENTO_DIGITO},Ejercicio: ${id},Detalle: \${PREGON_DETALLE},Pregunta: ${n},Digito: \${PREGON_DIGITO})`,
+    );
+  });
+  lineas.push(
+    ` same => n(fin),${fin(id)}`,
+    ` same => n,Playback(${PROMPT_GRACIAS})`,
+    ' same => n,Hangup()',
+  );
+  return `${lineas.join('\n')}\n`;
+}
