@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import ExcelJS from 'exceljs';
+import { hojasXlsx } from './xlsx-lector.ts';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { msg } from '@pregon/contract/messages';
 
@@ -143,16 +143,10 @@ export function textoCelda(v: unknown): string {
   return '';
 }
 
-/** Reads the first worksheet of an .xlsx file with exceljs's streaming reader. */
+/** Reads the first worksheet of an .xlsx file with exceljs's streaming parsers (xlsx-lector.ts). */
 export async function* leerXlsx(ruta: string): AsyncGenerator<FilaLeida[]> {
-  const libro = new ExcelJS.stream.xlsx.WorkbookReader(ruta, {
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    worksheets: 'emit',
-  });
   let grupo: FilaLeida[] = [];
-  for await (const hoja of libro) {
+  for await (const hoja of hojasXlsx(ruta)) {
     for await (const fila of hoja) {
       const valores = fila.values as unknown[];
       const celdas: string[] = [];
