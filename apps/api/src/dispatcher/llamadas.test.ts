@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { msg } from '@pregon/contract/messages';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
@@ -316,4 +317,74 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
       sim.ajustar({ guiones: GUIONES });
     }
   });
+
+  // One engine is enough: the outage is the AMI link's, the database only sees its outcome.
+  it.runIf(motor === 'sqlite')(
+    'an AMI outage of 30 s: nothing is dialled meanwhile, no row is lost or dialled twice, and the exercise completes after recovery',
+    { timeout: 120_000 },
+    async () => {
+      const lento = await crearEquipo(api.ctx.db, {
+        protocolo: 'asterisk',
+        alias: 'LLAMADAS corte',
+        url: sim.url,
+        credenciales: { usuario: 'pregon', secreto: 'ami-secreto', troncal: 'demo' },
+        tasa: 10,
+        puertos: 10,
+      });
+      const n = 300;
+      const id = await crearEjercicio(api.ctx.db, {
+        id_equipo: lento,
+        tipo: 2,
+        n,
+        puertos: 10,
+        accion: 'aviso',
+        iniciar: false,
+      });
+      await escribirPlan();
+      sim.ajustar({ guiones: [{ patron: /\d$/, accion: 'contestar' }] });
+      try {
+        const mios = () => sim.registro.filter((l) => l.variables.PREGON_EJERCICIO === String(id));
+        expect(
+          (await pedir(api.url, 'POST', '/ejercicio/calls/', { token, body: { id_ejercicio: id } }))
+            .status,
+        ).toBe(200);
+        await esperarQue(async () => mios().length >= 40, 'cuarenta llamadas marcadas');
+        sim.ajustar({ caido: true });
+        const marcadas = mios().length;
+        const fin = Date.now() + 30_000;
+        while (Date.now() < fin) {
+          await new Promise((r) => setTimeout(r, 1_000));
+          // Nothing reaches Asterisk, no recipient is given up on, the exercise does not end.
+          expect(mios().length).toBe(marcadas);
+          const e = await porEstatus(api.ctx.db, id);
+          expect(e.fallido ?? 0, JSON.stringify(e)).toBe(0);
+          expect((await banderas(api.ctx.db, id)).completado).toBe(0);
+        }
+        sim.ajustar({ caido: false });
+        await esperarCompletado(api.ctx.db, id, 60_000, async () => ({ vivas: sim.vivasAhora }));
+
+        const rs = await filas(api.ctx.db, id);
+        expect(rs).toHaveLength(n);
+        const porNumero = new Map<string, number>();
+        for (const l of mios()) porNumero.set(l.numero, (porNumero.get(l.numero) ?? 0) + 1);
+        // A call that ended while the link was down ended unheard: it is 'incierto' with its
+        // reason (never dialled again); one still live at reconnection is followed to its end.
+        const antesDelCorte = new Set(mios().slice(0, marcadas).map((l) => l.numero));
+        const inciertas = rs.filter((f) => f.estatus === 'incierto');
+        expect(inciertas.length).toBeLessThanOrEqual(10);
+        for (const f of inciertas) {
+          expect(antesDelCorte.has(f.telefono), f.telefono).toBe(true);
+          expect(f.motivo).toBe(msg('llamadaTerminoSinAviso'));
+        }
+        for (const f of rs) {
+          if (f.estatus !== 'incierto') expect(f.estatus, f.telefono).toBe('contestado');
+          expect(porNumero.get(f.telefono), f.telefono).toBe(1);
+        }
+        expect(mios()).toHaveLength(n);
+        expect(rs.filter((f) => f.estatus === 'contestado').length).toBeGreaterThanOrEqual(n - 10);
+      } finally {
+        sim.ajustar({ caido: false, guiones: GUIONES });
+      }
+    },
+  );
 });
