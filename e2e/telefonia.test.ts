@@ -127,6 +127,13 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     const d = crearDialogo();
     await d.getByLabel('Tiempo (Minutos)').fill('2');
     await d.getByText('Solo archivos .GSM').waitFor();
+    // The exercise's own retry policy, folded away; the server's default is told.
+    await d.getByText('Reintentos de llamada').click();
+    await d
+      .getByText('Vacío: 2 reintentos, cada 10 minutos (lo configurado en el servidor).')
+      .waitFor();
+    await d.getByLabel('Reintentos si está ocupado o no contesta').fill('0');
+    await d.getByLabel('Minutos entre intentos').fill('15');
 
     // A .gsm that is not GSM audio: the player says so, and the agent refuses it in Spanish
     // before anything is created.
@@ -154,11 +161,12 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
 
     const ej = await api.ctx.db.kysely
       .selectFrom('ejercicios')
-      .select(['id_ejercicio', 'accion', 'tiempo'])
+      .select(['id_ejercicio', 'accion', 'tiempo', 'reintentos', 'espera_reintento'])
       .where('titulo', '=', 'Aviso de sismo E2E')
       .executeTakeFirstOrThrow();
     expect(ej.accion).toBe('aviso-sismo');
     expect(ej.tiempo).toBe(2);
+    expect(ej).toMatchObject({ reintentos: 0, espera_reintento: 15 });
     const t = await pedir(api.url, 'GET', `/ejercicio/tiempo/${ej.id_ejercicio}/`, { token });
     expect(t.body.tiempo).toBe(2);
     // The agent stored the frames as sent, and the call include file has the exercise's context.

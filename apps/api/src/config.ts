@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { configDespachoDeEntorno } from './dispatcher/config.ts';
 
 /** Runtime configuration, read once from the environment; every value has a default (see README). */
 export interface Config {
@@ -18,6 +19,9 @@ export interface Config {
   comprobacionEquipoMs: number;
   /** Base URL of the PBX agent (PBX_BASE), asked whether a call's audio is there; unset skips it. */
   pbxBase: string | undefined;
+  /** The call retry policy an exercise gets when it sets none (the dispatcher's DESPACHO_LLAMADA_*),
+   * shown by GET /config/: extra attempts and minutes between them. */
+  llamadas: { reintentos: number; espera_reintento: number };
 }
 
 /** Parses a duration such as '8h', '30m', '3600' (seconds) or '2d' into seconds. */
@@ -63,5 +67,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'COMPROBACION_EQUIPO_MS',
     ),
     pbxBase: env.PBX_BASE || undefined,
+    llamadas: politicaLlamadas(env),
+  };
+}
+
+/** The dispatcher's default call retry policy as GET /config/ shows it. */
+function politicaLlamadas(env: NodeJS.ProcessEnv) {
+  const c = configDespachoDeEntorno(env);
+  return {
+    reintentos: c.reintentosLlamada,
+    espera_reintento: Math.round(c.esperaLlamadaMs / 60_000),
   };
 }

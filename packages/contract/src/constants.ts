@@ -44,6 +44,9 @@ export const TIPO_WHATSAPP = 3;
 /** Type id of questionnaires (quiz exercises). */
 export const TIPO_CUESTIONARIO = 4;
 
+/** True for the types placed as phone calls through Asterisk (calls and questionnaires). */
+export const esLlamada = (id: number): boolean => id === TIPO_LLAMADA || id === TIPO_CUESTIONARIO;
+
 /** Finds an exercise type by its id (number or numeric string); undefined when unknown. */
 export function tipoPorId(id: number | string | null | undefined): TipoEjercicio | undefined {
   if (id === null || id === undefined || String(id).trim() === '') return undefined;
@@ -94,6 +97,10 @@ export const SLOTS_CUESTIONARIO = 40;
 export const FORMATO_FECHA = 'YYYY-MM-DD';
 /** Time format of hora_ini (dayjs / antd tokens). */
 export const FORMATO_HORA = 'HH:mm:ss';
+/** Calls and quizzes: most extra attempts an exercise may ask for a busy or unanswered recipient. */
+export const REINTENTOS_LLAMADA_MAX = 5;
+/** Calls and quizzes: longest wait (minutes) an exercise may set before a new attempt. */
+export const ESPERA_REINTENTO_MAX = 24 * 60;
 /** Default of numero_puertos, puerto_ini and puerto_fin. */
 export const PUERTOS_DEFECTO = 1;
 /** Audio extension accepted for calls and questionnaires (compared case-insensitively). */

@@ -67,6 +67,11 @@ export const MENSAJES = {
   campoEquipo: 'Equipo',
   campoNombreEjercicio: 'Nombre del ejercicio',
   campoTiempoMinutos: 'Tiempo (Minutos)',
+  reintentosLlamada: 'Reintentos de llamada',
+  campoReintentos: 'Reintentos si está ocupado o no contesta',
+  campoEsperaReintento: 'Minutos entre intentos',
+  reintentosPorDefecto:
+    'Vacío: {reintentos} reintentos, cada {espera} minutos (lo configurado en el servidor).',
   etiquetaMensaje: 'Mensaje',
   placeholderMensaje: 'Mensaje / número',
   etiquetaAudio: 'Audio',
@@ -279,8 +284,7 @@ export const MENSAJES = {
   totalMasDe: 'Más de {total}',
   columnasImportacion:
     'La primera fila del archivo lleva los nombres de columna. telefono es obligatoria; nombre, estado (nombre del estado) y categorias (nombres separados por comas) son opcionales.',
-  valoresPorDefecto:
-    'El estado y las categorías de abajo se aplican a las filas que no los traen.',
+  valoresPorDefecto: 'El estado y las categorías de abajo se aplican a las filas que no los traen.',
   descargarPlantilla: 'Descargar plantilla',
   arrastrarArchivo: 'Haga clic o arrastre aquí un archivo .csv o .xlsx',
   iniciarImportacion: 'Importar',

@@ -7,6 +7,7 @@ import * as enlacesSinRowid from './migrations/0004-enlaces-sin-rowid.ts';
 import * as importacionAvance from './migrations/0005-importacion-avance.ts';
 import * as llamadas from './migrations/0006-llamadas.ts';
 import * as ingresoFallos from './migrations/0007-ingreso-fallos.ts';
+import * as reintentosLlamada from './migrations/0008-reintentos-llamada.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -18,6 +19,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0005-importacion-avance': importacionAvance,
   '0006-llamadas': llamadas,
   '0007-ingreso-fallos': ingresoFallos,
+  '0008-reintentos-llamada': reintentosLlamada,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

@@ -82,6 +82,10 @@ export interface EjerciciosTable {
   hora_ini: string;
   id_equipo: number;
   tiempo: number | null;
+  /** Calls: more attempts for a busy or unanswered recipient (null: the dispatcher's default). */
+  reintentos: number | null;
+  /** Calls: minutes before each new attempt (null: the dispatcher's default). */
+  espera_reintento: number | null;
   numero_puertos: number;
   puerto_ini: number;
   puerto_fin: number;

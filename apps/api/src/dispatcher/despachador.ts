@@ -461,8 +461,13 @@ export class Despachador {
   }
 
   /** Buffers the outcome of one attempt for the next write; `t` is the exercise's worker (absent
-   * for a call followed again after a crash, which no worker placed). */
-  private async anotar(t: Trabajo | undefined, fila: FilaReclamada, res: ResultadoEnvio) {
+   * for a call followed again after a crash, which no worker placed: then `ej` is its exercise). */
+  private async anotar(
+    t: Trabajo | undefined,
+    fila: FilaReclamada,
+    res: ResultadoEnvio,
+    ej = t?.ej,
+  ) {
     const ahora = Date.now();
     const { fecha, hora } = fechaHora(ahora, this.config.tz);
     const d: Desenlace = {
@@ -525,10 +530,13 @@ export class Despachador {
           d.recibida = 1;
         } else if (t?.detenido) {
           d.estatus = 'cancelado';
-        } else if (fila.intentos <= this.config.reintentosLlamada) {
-          // Busy or not answered: called again later (ARCHITECTURE 6), every attempt recorded.
+        } else if (fila.intentos <= (ej?.reintentos ?? this.config.reintentosLlamada)) {
+          // Busy or not answered: called again later (ARCHITECTURE 6), every attempt recorded,
+          // by the exercise's policy or else the configuration's.
           d.estatus = 'pendiente';
-          d.siguiente_intento = ahora + this.config.esperaLlamadaMs;
+          d.siguiente_intento =
+            ahora +
+            (ej?.espera_reintento ? ej.espera_reintento * 60_000 : this.config.esperaLlamadaMs);
         } else d.estatus = res.estatus;
         break;
       default:
@@ -701,7 +709,7 @@ export class Despachador {
         const p = estado.get(v.fila.id_detalle);
         if (!(p instanceof Promise)) continue;
         const hilo: Promise<void> = p
-          .then((res) => this.anotar(undefined, v.fila, res))
+          .then((res) => this.anotar(undefined, v.fila, res, v.ej))
           .finally(() => {
             this.hilos.delete(hilo);
             this.alEvento(v.fila.id_ejercicio);

@@ -318,6 +318,54 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
     }
   });
 
+  it("the exercise's own retry policy overrides the configuration's", async () => {
+    const nuevo = async (politica: { reintentos: number; espera_reintento: number | null }) => {
+      const id = await crearEjercicio(api.ctx.db, {
+        id_equipo: equipo,
+        tipo: 2,
+        n: 30,
+        puertos: 10,
+        accion: 'aviso',
+        iniciar: false,
+      });
+      await api.ctx.db.kysely
+        .updateTable('ejercicios')
+        .set(politica)
+        .where('id_ejercicio', '=', id)
+        .execute();
+      return id;
+    };
+    const sinReintentos = await nuevo({ reintentos: 0, espera_reintento: null });
+    const conEspera = await nuevo({ reintentos: 1, espera_reintento: 1 });
+    await escribirPlan();
+    for (const id of [sinReintentos, conEspera])
+      expect(
+        (await pedir(api.url, 'POST', '/ejercicio/calls/', { token, body: { id_ejercicio: id } }))
+          .status,
+      ).toBe(200);
+    // reintentos 0: busy and unanswered recipients are final after one call (the configuration
+    // of this dispatcher says 1 more).
+    await esperarCompletado(api.ctx.db, sinReintentos, 30_000);
+    for (const f of await filas(api.ctx.db, sinReintentos)) {
+      expect(f.intentos, f.telefono).toBe(1);
+      if (f.telefono.endsWith('2')) expect(f.estatus).toBe('ocupado');
+      if (f.telefono.endsWith('3')) expect(f.estatus).toBe('no_contesto');
+    }
+    // espera 1 minute: the busy ones wait a minute for their second call (the configuration's
+    // wait is 200 ms).
+    const otra = await esperarQue(
+      async () =>
+        (await filas(api.ctx.db, conEspera)).filter(
+          (f) => /[23]$/.test(f.telefono) && f.estatus === 'pendiente' && f.intentos === 1,
+        ).length === 6 && Date.now(),
+      'ocupados y sin respuesta en espera',
+    );
+    for (const f of await filas(api.ctx.db, conEspera))
+      if (/[23]$/.test(f.telefono))
+        expect(Number(f.siguiente_intento) - otra).toBeGreaterThan(50_000);
+    await pedir(api.url, 'POST', '/quiz/stop/', { token, body: { id_ejercicio: conEspera } });
+  });
+
   // One engine is enough: the outage is the AMI link's, the database only sees its outcome.
   it.runIf(motor === 'sqlite')(
     'an AMI outage of 30 s: nothing is dialled meanwhile, no row is lost or dialled twice, and the exercise completes after recovery',
@@ -369,7 +417,11 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
         for (const l of mios()) porNumero.set(l.numero, (porNumero.get(l.numero) ?? 0) + 1);
         // A call that ended while the link was down ended unheard: it is 'incierto' with its
         // reason (never dialled again); one still live at reconnection is followed to its end.
-        const antesDelCorte = new Set(mios().slice(0, marcadas).map((l) => l.numero));
+        const antesDelCorte = new Set(
+          mios()
+            .slice(0, marcadas)
+            .map((l) => l.numero),
+        );
         const inciertas = rs.filter((f) => f.estatus === 'incierto');
         expect(inciertas.length).toBeLessThanOrEqual(10);
         for (const f of inciertas) {

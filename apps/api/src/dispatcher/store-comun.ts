@@ -72,6 +72,8 @@ function conEquipo(db: Db) {
       'e.credenciales',
       'j.id_tipo_ejercicio',
       'j.tiempo',
+      'j.reintentos',
+      'j.espera_reintento',
       'e.marcado',
       (eb) =>
         eb

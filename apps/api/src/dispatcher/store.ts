@@ -16,6 +16,9 @@ export interface EjercicioActivo {
   credenciales: string | null;
   id_tipo_ejercicio: number;
   tiempo: number | null;
+  /** Calls: extra attempts for busy/unanswered and minutes before each (null: configuration). */
+  reintentos: number | null;
+  espera_reintento: number | null;
   /** The device's dial-string template (asterisk devices). */
   marcado: string | null;
   /** Questions of the exercise's questionnaire (0 when none). */

@@ -212,4 +212,58 @@ describe.each(MOTORES)('el cliente original de SPEC 7 (%s)', (motor) => {
     );
     expect(fila).toMatchObject({ tiempo: null, numero_puertos: 1, puerto_ini: 1, puerto_fin: 1 });
   });
+
+  it('reintentos de llamada por ejercicio: vacíos toman lo configurado, se guardan para llamadas y cuestionarios, fuera de rango es 400 que nombra el campo', async () => {
+    const config = await ok('GET', '/config/');
+    expect(config.llamadas).toEqual({ reintentos: 2, espera_reintento: 10 });
+    const fila = async (id: number) =>
+      (await ok('GET', '/ejercicios/')).data.find(
+        (f: { id_ejercicio: number }) => f.id_ejercicio === id,
+      );
+    const propio = await ok(
+      'POST',
+      '/ejercicio/',
+      formulario('2', equipos.asterisk!, 'alerta', { reintentos: '0', espera_reintento: '15' }),
+    );
+    expect(await fila(propio.id_ejercicio)).toMatchObject({ reintentos: 0, espera_reintento: 15 });
+    const quiz = await ok(
+      'POST',
+      '/ejercicio/',
+      formulario('4', equipos.asterisk!, '3', { reintentos: '4', espera_reintento: '' }),
+    );
+    expect(await fila(quiz.id_ejercicio)).toMatchObject({ reintentos: 4, espera_reintento: null });
+    const vacio = await ok(
+      'POST',
+      '/ejercicio/',
+      formulario('2', equipos.asterisk!, 'alerta', { reintentos: '', espera_reintento: '' }),
+    );
+    expect(await fila(vacio.id_ejercicio)).toMatchObject({
+      reintentos: null,
+      espera_reintento: null,
+    });
+    // An SMS has no calls to retry: the fields are ignored.
+    const sms = await ok(
+      'POST',
+      '/ejercicio/',
+      formulario('1', equipos.smpp!, 'Simulacro', { reintentos: '3', espera_reintento: '5' }),
+    );
+    expect(await fila(sms.id_ejercicio)).toMatchObject({
+      reintentos: null,
+      espera_reintento: null,
+    });
+    for (const [campo, valor] of [
+      ['reintentos', '9'],
+      ['reintentos', 'dos'],
+      ['espera_reintento', '0'],
+    ] as const) {
+      const r = await p(
+        'POST',
+        '/ejercicio/',
+        formulario('2', equipos.asterisk!, 'alerta', { [campo]: valor }),
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.campo).toBe(campo);
+      expect(r.body.mensaje).toMatch(campo);
+    }
+  });
 });

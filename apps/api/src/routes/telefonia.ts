@@ -8,7 +8,11 @@ import * as servicio from '../services/telefonia.ts';
  * and one questionnaire's context. */
 export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
   // Public: the web app learns where the telephony agent is at run time, not at build time.
-  ruta(app, ctx, leerConfig, async () => ({ status: 200 as const, pbx: ctx.config.pbx }));
+  ruta(app, ctx, leerConfig, async () => ({
+    status: 200 as const,
+    pbx: ctx.config.pbx,
+    llamadas: ctx.config.llamadas,
+  }));
 
   ruta(app, ctx, leerExtensionesLlamadas, async () => ({
     status: 200 as const,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   CANAL_DE_PROTOCOLO,
   conteoSemaforo,
+  esLlamada,
   tipoPorId,
   type Canal,
   type Orden,
@@ -87,6 +88,8 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     id_equipo: e.id_equipo,
     protocolo: e.protocolo,
     tiempo: e.tiempo,
+    reintentos: e.reintentos,
+    espera_reintento: e.espera_reintento,
     estado: e.id_estado,
     categorias: e.categorias,
     orden: e.orden,
@@ -139,6 +142,9 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio)
       hora_ini: b.hora_ini,
       id_equipo: b.equipo,
       tiempo: b.tiempo ?? null,
+      ...(esLlamada(b.tipo_ejercicio)
+        ? { reintentos: b.reintentos ?? null, espera_reintento: b.espera_reintento ?? null }
+        : {}),
       numero_puertos: b.numero_puertos,
       puerto_ini: b.puerto_ini,
       puerto_fin: b.puerto_fin,

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   escribirExtensionesLlamadas,
   escribirExtensionesQuiz,
@@ -11,9 +11,15 @@ import { existe, leerBinario, llamar } from './api-client.ts';
 /** Query key of GET /config/ (read once per page load). */
 export const CLAVE_CONFIG = ['config'] as const;
 
-/** GET /config/: where the telephony agent is and its PBX software's name. */
+/** GET /config/: where the telephony agent is, its PBX software's name and the default call
+ * retry policy. */
 export async function obtenerConfig() {
-  return (await llamar(leerConfig)).pbx;
+  return llamar(leerConfig);
+}
+
+/** GET /config/ as a query (cached for the page's life). */
+export function useConfig() {
+  return useQuery({ queryKey: CLAVE_CONFIG, queryFn: obtenerConfig, staleTime: Infinity });
 }
 
 /**
@@ -21,8 +27,14 @@ export async function obtenerConfig() {
  * time (cached by TanStack Query), the token and error handling are the main client's.
  */
 export function clientePbx(cliente: QueryClient) {
-  const config = () =>
-    cliente.fetchQuery({ queryKey: CLAVE_CONFIG, queryFn: obtenerConfig, staleTime: Infinity });
+  const config = async () =>
+    (
+      await cliente.fetchQuery({
+        queryKey: CLAVE_CONFIG,
+        queryFn: obtenerConfig,
+        staleTime: Infinity,
+      })
+    ).pbx;
   return {
     /** POST /{software}/audio/upload/: stores `archivo` as `{nombre}.gsm`; returns its name. */
     async subirAudio(archivo: Blob, nombre: string) {

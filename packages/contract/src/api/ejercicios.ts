@@ -15,7 +15,9 @@ import {
   ESTATUS_DESTINATARIO,
   IDS_TIPO_EJERCICIO,
   OrdenSchema,
+  ESPERA_REINTENTO_MAX,
   PUERTOS_DEFECTO,
+  REINTENTOS_LLAMADA_MAX,
   type Semaforo,
 } from '../constants.ts';
 import { msg } from '../messages.ts';
@@ -102,6 +104,10 @@ export const EjercicioFilaSchema = z.object({
   id_equipo: z.number(),
   protocolo: z.string(),
   tiempo: z.number().nullable(),
+  /** Calls and quizzes: extra attempts for busy/unanswered, and minutes between them (null: the
+   * server's defaults, GET /config/ llamadas). */
+  reintentos: z.number().nullable(),
+  espera_reintento: z.number().nullable(),
   /** State id (estado) and category ids as the comma-separated string of the creation call. */
   estado: z.number(),
   categorias: z.string(),
@@ -154,6 +160,12 @@ export const CrearEjercicioSchema = z
     hora_ini: textoSchema('hora_ini', { min: 1, max: 8 }),
     equipo: idSchema('equipo', msg('equipoObligatorio')),
     tiempo: vacioComoAusente(enteroSchema('tiempo', 1, 24 * 60).optional()),
+    /** Calls and quizzes (ignored for other types): extra attempts for a busy or unanswered
+     * recipient and the minutes before each; absent or '' keeps the server's defaults. */
+    reintentos: vacioComoAusente(enteroSchema('reintentos', 0, REINTENTOS_LLAMADA_MAX).optional()),
+    espera_reintento: vacioComoAusente(
+      enteroSchema('espera_reintento', 1, ESPERA_REINTENTO_MAX).optional(),
+    ),
     numero_puertos: puerto('numero_puertos'),
     puerto_ini: puerto('puerto_ini'),
     puerto_fin: puerto('puerto_fin'),

@@ -29,10 +29,13 @@ export const leerConfig = endpoint({
   path: '/config/',
   acceso: 'publico',
   etiqueta: 'configuracion',
-  resumen: 'Base de la API de telefonía y nombre del software del PBX',
+  resumen:
+    'Base de la API de telefonía, nombre del software del PBX y reintentos de llamada por defecto',
   respuesta: z.object({
     status: z.literal(200),
     pbx: z.object({ base: z.string(), software: z.string() }),
+    /** The retry policy of an exercise that sets none: extra attempts, minutes between them. */
+    llamadas: z.object({ reintentos: z.number(), espera_reintento: z.number() }),
   }),
 });
 

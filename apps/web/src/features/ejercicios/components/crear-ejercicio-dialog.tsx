@@ -3,10 +3,12 @@ import {
   Alert,
   Button,
   Col,
+  Collapse,
   DatePicker,
   Divider,
   Form,
   Input,
+  InputNumber,
   Modal,
   Row,
   Select,
@@ -20,15 +22,18 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import {
+  ESPERA_REINTENTO_MAX,
   EXTENSION_AUDIO,
   FORMATO_FECHA,
   FORMATO_HORA,
   MINUTOS_CUESTIONARIO,
   PUERTOS_DEFECTO,
+  REINTENTOS_LLAMADA_MAX,
   TIPO_CUESTIONARIO,
   TIPO_LLAMADA,
   TIPO_SMS,
   TIPO_WHATSAPP,
+  esLlamada,
   tipoPorId,
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
@@ -43,7 +48,7 @@ import {
 } from '@pregon/contract/rules/exercise-form';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
-import { usePbx } from '../../../lib/pbx-client.ts';
+import { useConfig, usePbx } from '../../../lib/pbx-client.ts';
 import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { crearEjercicioApi } from '../api/create-ejercicio.ts';
 import { crearEjercicioLlamada } from '../api/crear-llamada.ts';
@@ -66,6 +71,9 @@ interface ValoresDialogo {
   hora_ini?: Dayjs | null;
   estado?: number;
   categorias?: number[];
+  /** Calls and quizzes: the exercise's retry policy (empty: the server's). */
+  reintentos?: number | null;
+  espera_reintento?: number | null;
 }
 
 /** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id. */
@@ -170,6 +178,9 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
       puerto_fin: PUERTOS_DEFECTO,
       estado: v.estado,
       categorias: lista,
+      ...(tipoElegido !== undefined && esLlamada(tipoElegido)
+        ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
+        : {}),
     };
     setEnviando(true);
     try {
@@ -443,11 +454,69 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 />
               </Form.Item>
             </Col>
+            {tipoElegido !== undefined && esLlamada(tipoElegido) && (
+              <Col span={24}>
+                <Collapse
+                  size="small"
+                  items={[
+                    {
+                      key: 'reintentos',
+                      label: msg('reintentosLlamada'),
+                      children: <CamposReintentos />,
+                    },
+                  ]}
+                />
+              </Col>
+            )}
           </Row>
         </Form>
       </Spin>
       <Divider style={{ margin: '4px 0 12px' }} />
       <TelefonosVistaPrevia estado={estado} categorias={categorias ?? []} />
     </Modal>
+  );
+}
+
+/** The call retry policy of a call or quiz exercise; empty keeps the server's (GET /config/). */
+function CamposReintentos() {
+  const config = useConfig();
+  const defecto = config.data?.llamadas;
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item label={msg('campoReintentos')} name="reintentos">
+          <InputNumber
+            aria-label={msg('campoReintentos')}
+            min={0}
+            max={REINTENTOS_LLAMADA_MAX}
+            precision={0}
+            placeholder={defecto ? String(defecto.reintentos) : undefined}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label={msg('campoEsperaReintento')} name="espera_reintento">
+          <InputNumber
+            aria-label={msg('campoEsperaReintento')}
+            min={1}
+            max={ESPERA_REINTENTO_MAX}
+            precision={0}
+            placeholder={defecto ? String(defecto.espera_reintento) : undefined}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+      </Col>
+      {defecto && (
+        <Col span={24}>
+          <Typography.Text type="secondary">
+            {msg('reintentosPorDefecto', {
+              reintentos: defecto.reintentos,
+              espera: defecto.espera_reintento,
+            })}
+          </Typography.Text>
+        </Col>
+      )}
+    </Row>
   );
 }

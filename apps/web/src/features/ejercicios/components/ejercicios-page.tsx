@@ -65,6 +65,8 @@ function copiaDe(f: EjercicioFila): DatosIniciales {
     hora_ini: inicio.isValid() ? inicio : null,
     estado: f.estado,
     categorias: f.categorias.split(',').filter(Boolean).map(Number),
+    reintentos: f.reintentos,
+    espera_reintento: f.espera_reintento,
   };
 }
 
