@@ -263,7 +263,7 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
     });
   });
 
-  it('pause places no new call and lets live ones end; stop hangs up live calls and cancels the rest', async () => {
+  it('pause places no new call and lets live ones end; resume dials again within the ports; stop hangs up live calls and cancels the rest', async () => {
     const id = await crearEjercicio(api.ctx.db, {
       id_equipo: equipo,
       tipo: 2,
@@ -278,7 +278,11 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
       .where('id_ejercicio', '=', id)
       .execute();
     await escribirPlan();
-    sim.ajustar({ guiones: [{ patron: /\d$/, accion: 'contestar', timbreMs: 200 }] });
+    // 600 s of audio at speed 150: 4 s per call.
+    sim.ajustar({
+      guiones: [{ patron: /\d$/, accion: 'contestar', timbreMs: 200 }],
+      velocidad: 150,
+    });
     try {
       const mios = () => sim.registro.filter((l) => l.variables.PREGON_EJERCICIO === String(id));
       expect(
@@ -295,26 +299,44 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
       const antes = mios().length;
       await new Promise((r) => setTimeout(r, 1000));
       expect(mios().length).toBe(antes);
-      // Live calls keep going during a pause (600 s of audio at speed 40: 15 s).
+      // Live calls keep going during a pause.
       expect(sim.vivasAhora).toBe(10);
+
+      // Resume (the start call again): new calls only as ports free up, still at most 10 live.
+      expect(
+        (await pedir(api.url, 'POST', '/ejercicio/calls/', { token, body: { id_ejercicio: id } }))
+          .status,
+      ).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(mios().length).toBe(antes);
+      const maxVivas = async (que: string, f: () => boolean) =>
+        esperarQue(async () => {
+          expect(sim.vivasAhora).toBeLessThanOrEqual(10);
+          return f();
+        }, que);
+      await maxVivas('diez llamadas más tras reanudar', () => mios().length >= antes + 10);
+      await maxVivas('diez llamadas vivas otra vez', () => sim.vivasAhora >= 10);
 
       const s = await pedir(api.url, 'POST', '/quiz/stop/', { token, body: { id_ejercicio: id } });
       expect(s.status).toBe(200);
       await esperarQue(async () => sim.vivasAhora === 0, 'llamadas colgadas', 10_000);
-      expect(
-        sim.colgadasPorAccion.filter((u) => mios().some((l) => l.uniqueid === u)),
-      ).toHaveLength(10);
+      const vivasAlDetener = sim.colgadasPorAccion.filter((u) =>
+        mios().some((l) => l.uniqueid === u),
+      );
+      expect(vivasAlDetener).toHaveLength(10);
       await esperarQue(
         async () => !(await porEstatus(api.ctx.db, id)).en_curso,
         'sin filas en curso',
         10_000,
       );
       const e = await porEstatus(api.ctx.db, id);
-      expect(e).toEqual({ contestado: 10, cancelado: 190 });
+      const marcadas = mios().length;
+      expect(marcadas).toBeGreaterThanOrEqual(20);
+      expect(e).toEqual({ contestado: marcadas, cancelado: 200 - marcadas });
       expect((await banderas(api.ctx.db, id)).completado).toBe(1);
-      expect(mios()).toHaveLength(10);
+      expect(new Set(mios().map((l) => l.numero)).size).toBe(marcadas);
     } finally {
-      sim.ajustar({ guiones: GUIONES });
+      sim.ajustar({ guiones: GUIONES, velocidad: 40 });
     }
   });
 
