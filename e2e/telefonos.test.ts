@@ -325,4 +325,58 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     await capturar(p, 'telefonos-consulta-1920');
     await otro.close();
   });
+
+  it('más de 20 000 teléfonos: en lugar de un .xlsx recortado ofrece el CSV completo del servidor', async () => {
+    const k = api.ctx.db.kysely;
+    const estado = datos.estado.id_estado;
+    for (let lote = 0; lote < 41; lote++) {
+      await k
+        .insertInto('telefonos')
+        .values(
+          Array.from({ length: 500 }, (_, i) => ({
+            telefono: `86${String(lote * 500 + i).padStart(8, '0')}`,
+            nombre: `Masivo ${lote * 500 + i}`,
+            id_estado: estado,
+            creado: Date.now(),
+          })),
+        )
+        .execute();
+    }
+    const total = Number(
+      (
+        await k
+          .selectFrom('telefonos')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(total).toBeGreaterThan(20_000);
+    await page.goto(`${api.url}/telefonos`);
+    await filas().first().waitFor();
+    await page.getByRole('button', { name: 'Exportar teléfonos' }).click();
+    const aviso = page
+      .getByRole('dialog')
+      .filter({ hasText: 'La lista tiene más de 20,000 teléfonos' });
+    await aviso.waitFor({ timeout: 60_000 });
+    await aviso
+      .getByText(
+        'El navegador exporta a .xlsx hasta 20,000 teléfonos. Descargue la lista completa como CSV, generada por el servidor (se abre en Excel y se puede volver a importar), o use los filtros para acotarla.',
+      )
+      .waitFor();
+    await page.waitForTimeout(400); // the dialog's opening animation, for the screenshot
+    await capturar(page, 'telefonos-exportar-csv-1366');
+    const [descarga] = await Promise.all([
+      page.waitForEvent('download'),
+      aviso.getByRole('button', { name: 'Descargar CSV' }).click(),
+    ]);
+    expect(descarga.suggestedFilename()).toBe('telefonos.csv');
+    const destino = path.join(descargas, 'telefonos.csv');
+    await descarga.saveAs(destino);
+    const texto = fs.readFileSync(destino, 'utf8');
+    expect(texto.startsWith('\uFEFFtelefono,nombre,estado,categorias\r\n')).toBe(true);
+    const lineas = texto.split('\r\n').slice(1, -1);
+    expect(lineas).toHaveLength(total);
+    expect(lineas).toContain(`8600017999,Masivo 17999,${datos.estado.estado},`);
+    await aviso.waitFor({ state: 'hidden' });
+  });
 });

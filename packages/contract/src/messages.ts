@@ -53,6 +53,7 @@ export const MENSAJES = {
 
   // Spreadsheet export of all exercises (SPEC 7); 'Acción' and 'Dispositivo' reuse the columns
   archivoEjercicios: 'ejercicios',
+  archivoTelefonos: 'telefonos',
   columnaEjercicio: 'Ejercicio',
   columnaFechaInicio: 'Fecha inicio',
   columnaHoraInicio: 'Hora inicio',
@@ -299,8 +300,10 @@ export const MENSAJES = {
   columnaMotivo: 'Motivo',
   descargarRechazados: 'Descargar filas rechazadas (.xlsx)',
   erroresMostrados: 'Se muestran las primeras {n} filas con error de {total}',
-  exportacionLimitada:
-    'Se exportan como máximo {max} teléfonos; use los filtros para acotar la lista',
+  exportacionGrandeTitulo: 'La lista tiene más de {max} teléfonos',
+  exportacionGrande:
+    'El navegador exporta a .xlsx hasta {max} teléfonos. Descargue la lista completa como CSV, generada por el servidor (se abre en Excel y se puede volver a importar), o use los filtros para acotarla.',
+  descargarCsv: 'Descargar CSV',
   soloLectura: 'Su rol solo permite consultar',
   categoriaDemo: 'Demostración',
   nombreDemo: 'Persona de demostración {n}',

@@ -120,6 +120,17 @@ export function buscar(k: K, f: FiltroTelefonos, limit: number, offset: number) 
     .execute();
 }
 
+/** The next `limit` matching phones after id `despuesDe`, by id (keyset: each batch reads only
+ * its rows, however deep into the directory). */
+export function siguientes(k: K, f: FiltroTelefonos, despuesDe: number, limit: number) {
+  return base(k, f)
+    .select(['t.id_telefono', 't.telefono', 't.nombre', 'e.estado'])
+    .where('t.id_telefono', '>', despuesDe)
+    .orderBy('t.id_telefono')
+    .limit(limit)
+    .execute();
+}
+
 /** The categories of each of the given phones. */
 export async function categoriasDe(k: K, ids: number[]) {
   if (ids.length === 0) return new Map<number, { id_categoria: number; categoria: string }[]>();

@@ -379,4 +379,72 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
     ).toBe(200);
     await esperarFin(api, admin, propia.body.id_importacion);
   });
+
+  it('GET /telefonos/csv/ exporta todo el filtro por lotes y el archivo se reimporta tal cual (todo duplicado, sin errores)', async () => {
+    expect((await fetch(`${api.url}/telefonos/csv/`)).status).toBe(401);
+    // More than one batch of the export (LOTE_CSV = 1000), a comma in a name, a foreign number.
+    const semilla =
+      'telefono,nombre,estado\n' +
+      Array.from(
+        { length: 1200 },
+        (_, i) => `81${String(i).padStart(8, '0')},"Uno, ${i}",Querétaro`,
+      ).join('\n') +
+      '\n+14155550100,Extranjero,Jalisco\n';
+    const sembrada = await subir(api, admin, 'semilla.csv', semilla);
+    expect((await esperarFin(api, admin, sembrada.body.id_importacion)).final.estatus).toBe(
+      'terminada',
+    );
+    const k = api.ctx.db.kysely;
+    const total = Number(
+      (
+        await k
+          .selectFrom('telefonos')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(total).toBeGreaterThan(1000); // more than one batch
+    const res = await fetch(`${api.url}/telefonos/csv/`, { headers: { authorization: consulta } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain('filename="telefonos.csv"');
+    const texto = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
+    expect(texto.startsWith('\uFEFFtelefono,nombre,estado,categorias\r\n')).toBe(true);
+    const lineas = texto.slice(1).split('\r\n').slice(1, -1);
+    expect(lineas).toHaveLength(total);
+    expect(new Set(lineas.map((l) => l.split(',')[0])).size).toBe(total);
+    // '+…' starts with an apostrophe so no spreadsheet runs it as a formula.
+    expect(lineas).toContain("'+14155550100,Extranjero,Jalisco,");
+    expect(lineas).toContain('8100000007,"Uno, 7",Querétaro,');
+
+    // The list's filters: one state.
+    const filtrado = await (
+      await fetch(`${api.url}/telefonos/csv/?estado=${estados['Querétaro']}`, {
+        headers: { authorization: consulta },
+      })
+    ).text(); // text() drops the BOM
+    const enQueretaro = Number(
+      (
+        await k
+          .selectFrom('telefonos')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('id_estado', '=', estados['Querétaro']!)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(filtrado.split('\r\n').slice(1, -1)).toHaveLength(enQueretaro);
+    expect(filtrado).toContain(',Querétaro,');
+
+    // Fixed and re-imported as it is: every row read, nothing new, nothing rejected.
+    const r = await subir(api, admin, 'telefonos.csv', texto);
+    expect(r.status).toBe(200);
+    const { final } = await esperarFin(api, admin, r.body.id_importacion);
+    expect(final).toMatchObject({
+      estatus: 'terminada',
+      procesadas: total,
+      insertadas: 0,
+      duplicadas: total,
+      con_error: 0,
+    });
+  });
 });

@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { msg } from '@pregon/contract/messages';
 import multipart from '@fastify/multipart';
 import * as api from '@pregon/contract/api/telefonos';
 import type { Contexto } from '../contexto.ts';
@@ -6,6 +8,7 @@ import { ruta } from '../http/rutas.ts';
 import * as svc from '../services/telefonos.ts';
 import * as imp from '../services/importacion.ts';
 import { ok } from '../services/paises.ts';
+import { contentDisposition } from '../services/reportes-csv.ts';
 
 /** Phones: the SPEC's three calls, the directory search, edit/delete and the bulk import. */
 export function rutasTelefonos(app: FastifyInstance, ctx: Contexto) {
@@ -22,6 +25,12 @@ export function rutasTelefonos(app: FastifyInstance, ctx: Contexto) {
     reply.header('X-Total-Count', String(total));
     return filas;
   });
+  ruta(app, ctx, api.exportarTelefonosCsv, async ({ query, reply }) =>
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', contentDisposition(`${msg('archivoTelefonos')}.csv`))
+      .send(Readable.from(svc.csvTelefonos(ctx, query), { highWaterMark: 1 })),
+  );
   ruta(app, ctx, api.buscarTelefonos, async ({ query }) => ({
     status: 200 as const,
     ...(await svc.buscar(ctx, query)),

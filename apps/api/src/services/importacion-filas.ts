@@ -149,7 +149,9 @@ function validarFila(
 ): FilaMasiva | { motivo: string } {
   if (f.error) return { motivo: f.error };
   const celdas = f.celdas;
-  const tel = canonizarTelefono((celdas[idx.telefono] ?? '').trim());
+  // A leading apostrophe is how our CSV exports keep '+…' from being read as a formula
+  // (reportes-csv celdaCsv), and how spreadsheets mark text: the number is what follows it.
+  const tel = canonizarTelefono((celdas[idx.telefono] ?? '').trim().replace(/^'/, ''));
   if (!tel.ok) return { motivo: tel.motivo };
   let id_estado = porDefecto.id_estado;
   const textoEstado = idx.estado >= 0 ? (celdas[idx.estado] ?? '').trim() : '';

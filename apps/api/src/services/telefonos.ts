@@ -14,6 +14,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import { categoriasExistentes, estadosExistentes } from '../repositories/paises.ts';
 import * as repo from '../repositories/telefonos.ts';
 import { conConflictos } from './paises.ts';
+import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
 
 // The phone directory, one phone at a time. Numbers are stored in the contract's canonical form.
 // Deleting a phone never touches exercises: each recipient row (ejercicio_detalle) keeps its own
@@ -204,4 +205,36 @@ export async function buscar(
     total,
     total_exacto,
   };
+}
+
+/** Columns of GET /telefonos/csv/, the import's own (a fixed export re-imports as it is). */
+const COLUMNAS_CSV = ['telefono', 'nombre', 'estado', 'categorias'] as const;
+
+/** GET /telefonos/csv/: every phone of the filter as CSV lines, in batches of LOTE_CSV by id. */
+export async function* csvTelefonos(
+  ctx: Contexto,
+  f: { q?: string; estado?: number; categoria?: number },
+): AsyncGenerator<string> {
+  const k = ctx.db.kysely;
+  const filtro = {
+    q: f.q,
+    estado: f.estado,
+    ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
+  };
+  yield BOM + lineaCsv(COLUMNAS_CSV);
+  for (let despuesDe = 0; ; ) {
+    const filas = await repo.siguientes(k, filtro, despuesDe, LOTE_CSV);
+    if (filas.length === 0) return;
+    const cats = await repo.categoriasDe(
+      k,
+      filas.map((t) => t.id_telefono),
+    );
+    let texto = '';
+    for (const t of filas) {
+      const nombres = (cats.get(t.id_telefono) ?? []).map((c) => c.categoria).join(',');
+      texto += lineaCsv([t.telefono, t.nombre, t.estado, nombres]);
+    }
+    yield texto;
+    despuesDe = filas[filas.length - 1]!.id_telefono;
+  }
 }

@@ -5,7 +5,7 @@ import { ErrorApi } from './api-client.ts';
 import { expirarSesion, leerToken } from './sesion.ts';
 
 /**
- * Downloads a file the api streams (such as the after-action .xlsx) with the session's
+ * Downloads a file the api streams (such as the after-action .xlsx, `query` its query string) with the session's
  * Authorization header, under the name the server gives in Content-Disposition (or `nombre`).
  * Errors arrive as the api's JSON and are thrown as ErrorApi; an expired session goes to /signin.
  */
@@ -13,11 +13,17 @@ export async function descargarArchivo(
   ep: Endpoint,
   params: Record<string, string | number>,
   nombre: string,
+  query: Record<string, string | number | undefined> = {},
 ): Promise<void> {
   const token = leerToken();
+  const busqueda = new URLSearchParams(
+    Object.entries(query).flatMap(([k, v]) =>
+      v === undefined || v === '' ? [] : [[k, String(v)]],
+    ),
+  ).toString();
   let res: Response;
   try {
-    res = await fetch(rellenarRuta(ep.path, params), {
+    res = await fetch(rellenarRuta(ep.path, params) + (busqueda ? `?${busqueda}` : ''), {
       headers: token ? { authorization: token } : {},
     });
   } catch {

@@ -145,6 +145,26 @@ export const buscarTelefonos = endpoint({
   }),
 });
 
+/** Query of GET /telefonos/csv/: the list's filters (no paging: every match). */
+export const ExportarTelefonosQuerySchema = BuscarTelefonosQuerySchema.pick({
+  q: true,
+  estado: true,
+  categoria: true,
+});
+
+/** GET /telefonos/csv/?q=&estado=&categoria= : every phone of the filter as CSV (UTF-8 with BOM:
+ * telefono, nombre, estado, categorias), streamed in batches; the web list offers it when the
+ * filter has more phones than the browser exports to .xlsx. */
+export const exportarTelefonosCsv = endpoint({
+  method: 'GET',
+  path: '/telefonos/csv/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen: 'Exporta como CSV (UTF-8 con BOM) todos los teléfonos del filtro, transmitidos por lotes',
+  query: ExportarTelefonosQuerySchema,
+  respuesta: z.string(),
+});
+
 /** PUT /telefono/{id}/ */
 export const modificarTelefono = endpoint({
   method: 'PUT',

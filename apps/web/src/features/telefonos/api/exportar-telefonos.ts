@@ -1,24 +1,26 @@
-import { MAX_TAMANO_PAGINA, type TelefonoDetalle } from '@pregon/contract/api/telefonos';
+import {
+  MAX_TAMANO_PAGINA,
+  exportarTelefonosCsv,
+  type TelefonoDetalle,
+} from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
+import { descargarArchivo } from '../../../lib/descargar-archivo.ts';
 import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
 import { obtenerTelefonos, type FiltroTelefonos } from './get-telefonos.ts';
 
 /** Most phones the browser exports to .xlsx (beyond it the tab would hold too many rows). */
 export const MAX_EXPORTAR = 20_000;
 
-/** Exports the phones of the current filter as .xlsx, reading GET /telefonos/ page by page up
- * to MAX_EXPORTAR; returns whether the list was cut there. */
+/** Exports the phones of the current filter as .xlsx, reading GET /telefonos/ page by page; a
+ * filter with more than MAX_EXPORTAR phones is not written (the tab would hold too many rows):
+ * returns false then, and the caller offers the server's CSV (exportarTelefonosServidor). */
 export async function exportarTelefonos(f: Omit<FiltroTelefonos, 'page' | 'size'>) {
   const filas: TelefonoDetalle[] = [];
-  let cortada = false;
   for (let page = 1; ; page++) {
     const r = await obtenerTelefonos({ ...f, page, size: MAX_TAMANO_PAGINA });
     filas.push(...r.data);
+    if (filas.length > MAX_EXPORTAR) return false;
     if (r.data.length < MAX_TAMANO_PAGINA) break;
-    if (filas.length >= MAX_EXPORTAR) {
-      cortada = true;
-      break;
-    }
   }
   await descargarXlsx(
     'telefonos',
@@ -28,11 +30,20 @@ export async function exportarTelefonos(f: Omit<FiltroTelefonos, 'page' | 'size'
       { titulo: 'estado', campo: 'estado' },
       { titulo: 'categorias', campo: 'categorias' },
     ],
-    filas.slice(0, MAX_EXPORTAR).map((t) => ({
+    filas.map((t) => ({
       ...t,
       categorias: t.categorias.map((c) => c.categoria).join(','),
     })),
     msg('menuTelefonos'),
   );
-  return cortada;
+  return true;
+}
+
+/** Every phone of the filter as CSV, streamed by the server (GET /telefonos/csv/). */
+export function exportarTelefonosServidor(f: Omit<FiltroTelefonos, 'page' | 'size'>) {
+  return descargarArchivo(exportarTelefonosCsv, {}, `${msg('archivoTelefonos')}.csv`, {
+    q: f.q,
+    estado: f.estado,
+    categoria: f.categoria,
+  });
 }

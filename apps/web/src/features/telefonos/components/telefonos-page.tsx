@@ -4,6 +4,7 @@ import {
   Card,
   Empty,
   Input,
+  Modal,
   Pagination,
   Popconfirm,
   Result,
@@ -29,10 +30,14 @@ import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { avisoError, avisoExito, avisoInfo } from '../../../lib/notificar.ts';
+import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { eliminarTelefonoApi } from '../api/delete-telefono.ts';
-import { exportarTelefonos, MAX_EXPORTAR } from '../api/exportar-telefonos.ts';
+import {
+  exportarTelefonos,
+  exportarTelefonosServidor,
+  MAX_EXPORTAR,
+} from '../api/exportar-telefonos.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
 import { CLAVE_TELEFONOS, useTelefonos } from '../api/get-telefonos.ts';
 import { TAMANO_PAGINA, useFiltroUrl } from '../hooks/use-filtro-url.ts';
@@ -61,6 +66,8 @@ export function TelefonosPage() {
   const [texto, setTexto] = useState(filtro.q ?? '');
   const [dialogo, setDialogo] = useState<Dialogo>(null);
   const [exportando, setExportando] = useState(false);
+  /** The filter has more phones than the browser exports: the server's CSV is offered. */
+  const [ofrecerCsv, setOfrecerCsv] = useState(false);
 
   useEffect(() => {
     if ((filtro.q ?? '') === texto.trim()) return;
@@ -82,8 +89,20 @@ export function TelefonosPage() {
     setExportando(true);
     try {
       const { q, estado, categoria } = filtro;
-      if (await exportarTelefonos({ q, estado, categoria }))
-        avisoInfo(msg('exportacionLimitada', { max: MAX_EXPORTAR }));
+      if (!(await exportarTelefonos({ q, estado, categoria }))) setOfrecerCsv(true);
+    } catch (e) {
+      avisoError(mensajeError(e));
+    } finally {
+      setExportando(false);
+    }
+  };
+
+  const exportarCsv = async () => {
+    setExportando(true);
+    try {
+      const { q, estado, categoria } = filtro;
+      await exportarTelefonosServidor({ q, estado, categoria });
+      setOfrecerCsv(false);
     } catch (e) {
       avisoError(mensajeError(e));
     } finally {
@@ -288,6 +307,17 @@ export function TelefonosPage() {
         )}
         {dialogo?.tipo === 'importar' && <ImportarDialog alCerrar={() => setDialogo(null)} />}
       </Suspense>
+      <Modal
+        open={ofrecerCsv}
+        title={msg('exportacionGrandeTitulo', { max: MAX_EXPORTAR.toLocaleString('es-MX') })}
+        okText={msg('descargarCsv')}
+        cancelText={msg('cancelar')}
+        confirmLoading={exportando}
+        onOk={() => void exportarCsv()}
+        onCancel={() => setOfrecerCsv(false)}
+      >
+        {msg('exportacionGrande', { max: MAX_EXPORTAR.toLocaleString('es-MX') })}
+      </Modal>
     </div>
   );
 }
