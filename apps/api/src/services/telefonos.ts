@@ -222,7 +222,7 @@ export async function* csvTelefonos(
     ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
   };
   yield BOM + lineaCsv(COLUMNAS_CSV);
-  for (let despuesDe = 0; ; ) {
+  for (let despuesDe = 0; ;) {
     const filas = await repo.siguientes(k, filtro, despuesDe, LOTE_CSV);
     if (filas.length === 0) return;
     const cats = await repo.categoriasDe(

@@ -160,7 +160,8 @@ export const exportarTelefonosCsv = endpoint({
   path: '/telefonos/csv/',
   acceso: 'lectura',
   etiqueta: 'telefonos',
-  resumen: 'Exporta como CSV (UTF-8 con BOM) todos los teléfonos del filtro, transmitidos por lotes',
+  resumen:
+    'Exporta como CSV (UTF-8 con BOM) todos los teléfonos del filtro, transmitidos por lotes',
   query: ExportarTelefonosQuerySchema,
   respuesta: z.string(),
 });
