@@ -4,6 +4,7 @@ import { SimuladorAndroid } from '@pregon/simulators/android';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { fechaHora } from '../apps/api/src/dispatcher/despachador.ts';
 import {
   capturar,
   esperarAviso,
@@ -135,6 +136,45 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
       .executeTakeFirstOrThrow();
     expect(fila.tasa).toBe(3);
     expect(JSON.parse(fila.credenciales!)).toEqual({ usuario: 'pregon', password: 'clave-sim' });
+  });
+
+  it('el detalle muestra los envíos de hoy por desenlace y los errores recientes con su motivo', async () => {
+    const equipo = await crearEquipo(api.ctx.db, { alias: 'SMS Actividad', protocolo: 'smpp' });
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: equipo,
+      n: 5,
+      titulo: 'Sismo matutino',
+    });
+    const hoy = fechaHora(Date.now(), api.config.tz).fecha;
+    const k = api.ctx.db.kysely;
+    await k
+      .updateTable('ejercicio_detalle')
+      .set({ estatus: 'entregado', fecha_envio: hoy, hora_envio: '09:00:00' })
+      .where('id_ejercicio', '=', id)
+      .where('posicion', '<=', 3)
+      .execute();
+    await k
+      .updateTable('ejercicio_detalle')
+      .set({
+        estatus: 'fallido',
+        fecha_envio: hoy,
+        hora_envio: '09:00:05',
+        motivo: 'El SMSC rechazó el destino (RINVDSTADR)',
+      })
+      .where('id_ejercicio', '=', id)
+      .where('posicion', '=', 4)
+      .execute();
+    await page.goto(`${api.url}/equipos/${equipo}`);
+    const panel = page.locator('.actividad-equipo');
+    await panel.getByText(`Envíos de hoy (${hoy})`).waitFor();
+    expect(await panel.locator('.ant-statistic-content-value').innerText()).toBe('4');
+    await panel.getByText('Entregado: 3').waitFor();
+    await panel.getByText('Fallido: 1').waitFor();
+    const error = panel.locator('tr.ant-table-row').first();
+    await error.getByText('El SMSC rechazó el destino (RINVDSTADR)').waitFor();
+    expect(await error.innerText()).toContain('Sismo matutino');
+    await panel.scrollIntoViewIfNeeded();
+    await capturar(page, 'equipo-actividad-1366');
   });
 
   it('eliminar pide confirmación; un equipo en uso muestra el 409 del servidor', async () => {

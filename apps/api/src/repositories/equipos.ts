@@ -90,3 +90,49 @@ export const ejerciciosDeEquipo = async (k: K, id: number) =>
         .executeTakeFirstOrThrow()
     ).n,
   );
+
+/** Exercises of device `id` that may have sent since `desde` (epoch ms): started, and not ended
+ * before it. Bounds the activity queries to the exercises that matter. */
+const ejerciciosRecientes = (k: K, id: number, desde: number) =>
+  k
+    .selectFrom('ejercicios')
+    .select('id_ejercicio')
+    .where('id_equipo', '=', id)
+    .where('iniciado', 'is not', null)
+    .where((eb) => eb.or([eb('terminado', 'is', null), eb('terminado', '>=', desde)]));
+
+/** Recipients of device `id` sent on `fecha` (YYYY-MM-DD), by estatus. */
+export function enviosDelDia(k: K, id: number, fecha: string, desde: number) {
+  return k
+    .selectFrom('ejercicio_detalle')
+    .select(['estatus', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('id_ejercicio', 'in', ejerciciosRecientes(k, id, desde))
+    .where('fecha_envio', '=', fecha)
+    .groupBy('estatus')
+    .execute();
+}
+
+/** The latest `n` recipients of device `id` that failed with a reason. */
+export function erroresRecientes(k: K, id: number, desde: number, n: number) {
+  return k
+    .selectFrom('ejercicio_detalle as d')
+    .innerJoin('ejercicios as j', 'j.id_ejercicio', 'd.id_ejercicio')
+    .select([
+      'd.id_ejercicio',
+      'j.titulo',
+      'd.telefono',
+      'd.estatus',
+      'd.motivo',
+      'd.fecha_envio',
+      'd.hora_envio',
+    ])
+    .where('d.id_ejercicio', 'in', ejerciciosRecientes(k, id, desde))
+    .where('d.estatus', 'in', ['fallido', 'invalido', 'incierto'])
+    .where('d.motivo', 'is not', null)
+    .where('d.fecha_envio', 'is not', null)
+    .orderBy('d.fecha_envio', 'desc')
+    .orderBy('d.hora_envio', 'desc')
+    .orderBy('d.id_detalle', 'desc')
+    .limit(n)
+    .execute();
+}

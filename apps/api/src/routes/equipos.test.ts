@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio } from '../testing/fabrica.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { fechaHora } from '../dispatcher/despachador.ts';
 import { tokenConRol } from '../testing/roles.ts';
 
 describe.each(MOTORES)('equipos (%s)', (motor) => {
@@ -165,5 +166,60 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
     );
     expect((await p('PUT', '/equipos/1/', consulta, { alias: 'X' })).status).toBe(403);
     expect((await p('DELETE', '/equipos/1/', consulta)).status).toBe(403);
+  });
+
+  it('GET /equipos/{id}/actividad/: envíos de hoy por desenlace y errores recientes con su motivo', async () => {
+    const id = await crearEquipo(api.ctx.db, { protocolo: 'smpp', alias: 'SMS actividad' });
+    const otro = await crearEquipo(api.ctx.db, { protocolo: 'smpp', alias: 'SMS otro' });
+    const ej = await crearEjercicio(api.ctx.db, { id_equipo: id, n: 10, titulo: 'Sismo hoy' });
+    const ajeno = await crearEjercicio(api.ctx.db, { id_equipo: otro, n: 5 });
+    const hoy = fechaHora(Date.now(), api.config.tz).fecha;
+    const k = api.ctx.db.kysely;
+    const marcar = (idEj: number, posiciones: number[], c: Record<string, unknown>) =>
+      k
+        .updateTable('ejercicio_detalle')
+        .set(c)
+        .where('id_ejercicio', '=', idEj)
+        .where('posicion', 'in', posiciones)
+        .execute();
+    await marcar(ej, [1, 2, 3, 4], {
+      estatus: 'entregado',
+      fecha_envio: hoy,
+      hora_envio: '10:00:00',
+    });
+    await marcar(ej, [5], { estatus: 'enviado', fecha_envio: hoy, hora_envio: '10:00:01' });
+    await marcar(ej, [6], {
+      estatus: 'fallido',
+      motivo: 'El SMSC rechazó el mensaje (0x00000045)',
+      fecha_envio: hoy,
+      hora_envio: '10:00:02',
+    });
+    await marcar(ej, [7], {
+      estatus: 'invalido',
+      motivo: 'Número inválido',
+      fecha_envio: hoy,
+      hora_envio: '10:00:03',
+    });
+    // Yesterday's send counts among the errors, not among today's sends.
+    await marcar(ej, [8], {
+      estatus: 'fallido',
+      motivo: 'Tiempo de espera agotado',
+      fecha_envio: '2020-01-01',
+      hora_envio: '23:59:59',
+    });
+    await marcar(ajeno, [1, 2], { estatus: 'entregado', fecha_envio: hoy, hora_envio: '10:00:00' });
+
+    const r = await p('GET', `/equipos/${id}/actividad/`, consulta);
+    expect(r.status).toBe(200);
+    expect(r.body.hoy).toMatchObject({ fecha: hoy, total: 7 });
+    expect(r.body.hoy.por_estatus).toEqual({ entregado: 4, enviado: 1, fallido: 1, invalido: 1 });
+    expect(r.body.errores.map((e: any) => [e.telefono, e.estatus, e.motivo])).toEqual([
+      ['5500000007', 'invalido', 'Número inválido'],
+      ['5500000006', 'fallido', 'El SMSC rechazó el mensaje (0x00000045)'],
+      ['5500000008', 'fallido', 'Tiempo de espera agotado'],
+    ]);
+    expect(r.body.errores[0]).toMatchObject({ id_ejercicio: ej, titulo: 'Sismo hoy' });
+    expect((await p('GET', '/equipos/999999/actividad/', admin)).status).toBe(404);
+    expect((await p('GET', `/equipos/${id}/actividad/`)).status).toBe(401);
   });
 });

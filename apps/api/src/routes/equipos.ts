@@ -15,6 +15,10 @@ export function rutasEquipos(app: FastifyInstance, ctx: Contexto) {
     status: 200 as const,
     id_equipo: await svc.crear(ctx, sesion, body),
   }));
+  ruta(app, ctx, api.actividadEquipo, async ({ params }) => ({
+    status: 200 as const,
+    ...(await svc.actividad(ctx, params.id)),
+  }));
   ruta(app, ctx, api.leerEquipo, async ({ params }) => ({
     status: 200 as const,
     data: await svc.leer(ctx, params.id),

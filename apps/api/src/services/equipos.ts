@@ -1,7 +1,8 @@
-import type {
-  CrearEquipoBody,
-  EquipoVista,
-  ModificarEquipoBody,
+import {
+  ERRORES_RECIENTES,
+  type CrearEquipoBody,
+  type EquipoVista,
+  type ModificarEquipoBody,
 } from '@pregon/contract/api/equipos';
 import { MARCADO_DEFECTO, ProtocoloSchema } from '@pregon/contract/constants';
 import type { Updateable } from 'kysely';
@@ -11,6 +12,7 @@ import type { EquiposTable } from '../db/schema.ts';
 import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
+import { fechaHora } from '../dispatcher/despachador.ts';
 import { conConflictos } from './paises.ts';
 
 // Devices: credentials are write-only (stored as JSON, answered as `tiene_credenciales`);
@@ -128,4 +130,27 @@ export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promi
     await conConflictos(() => repo.borrarEquipo(trx, id), enUso, enUso);
     await auditar(trx, sesion, 'eliminar', 'equipo', id, { alias: actual.alias });
   });
+}
+
+/** GET /equipos/{id}/actividad/: today's sends by outcome and the latest failures (404 when the
+ * device does not exist). Only exercises started and not ended before yesterday are read. */
+export async function actividad(ctx: Contexto, id: number) {
+  const k = ctx.db.kysely;
+  if (!(await repo.leerBasico(k, id))) throw noEncontrado('Equipo');
+  const ahora = Date.now();
+  const { fecha } = fechaHora(ahora, ctx.config.tz);
+  const [dia, errores] = await Promise.all([
+    repo.enviosDelDia(k, id, fecha, ahora - 36 * 3_600_000),
+    repo.erroresRecientes(k, id, ahora - 7 * 86_400_000, ERRORES_RECIENTES),
+  ]);
+  const por_estatus = Object.fromEntries(dia.map((f) => [f.estatus, Number(f.n)]));
+  return {
+    hoy: { fecha, total: dia.reduce((s, f) => s + Number(f.n), 0), por_estatus },
+    errores: errores.map((e) => ({
+      ...e,
+      motivo: e.motivo ?? '',
+      fecha_envio: e.fecha_envio ?? '',
+      hora_envio: e.hora_envio ?? '',
+    })),
+  };
 }

@@ -127,3 +127,39 @@ export const eliminarEquipo = endpoint({
   params: IdParamsSchema,
   respuesta: OkSchema,
 });
+
+/** How many recent errors GET /equipos/{id}/actividad/ lists. */
+export const ERRORES_RECIENTES = 10;
+
+/** One recent failed recipient of a device: its exercise, number, outcome and Spanish reason. */
+export const ErrorRecienteSchema = z.object({
+  id_ejercicio: z.number(),
+  titulo: z.string(),
+  telefono: z.string(),
+  estatus: z.string(),
+  motivo: z.string(),
+  fecha_envio: z.string(),
+  hora_envio: z.string(),
+});
+/** One recent failed recipient of a device. */
+export type ErrorReciente = z.infer<typeof ErrorRecienteSchema>;
+
+/** GET /equipos/{id}/actividad/: today's sends of the device (by its time zone's date) and their
+ * outcomes, and its latest failed recipients with their reasons (the detail page's panel). */
+export const actividadEquipo = endpoint({
+  method: 'GET',
+  path: '/equipos/:id/actividad/',
+  acceso: 'lectura',
+  etiqueta: 'equipos',
+  resumen: 'Envíos de hoy de un equipo por desenlace y sus errores recientes',
+  params: IdParamsSchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    hoy: z.object({
+      fecha: z.string(),
+      total: z.number(),
+      por_estatus: z.record(z.string(), z.number()),
+    }),
+    errores: z.array(ErrorRecienteSchema),
+  }),
+});

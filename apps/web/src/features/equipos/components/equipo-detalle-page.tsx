@@ -31,6 +31,7 @@ import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { useEquipo } from '../api/get-equipo.ts';
 import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
 import { useProbarEquipo } from '../api/probar-equipo.ts';
+import { ActividadEquipo } from './actividad-equipo.tsx';
 import { eliminarEquipoConAviso } from './equipos-page.tsx';
 import { ultimoContacto } from './formato.ts';
 
@@ -208,6 +209,9 @@ export function EquipoDetallePage() {
               />
             )}
           </Card>
+        </Col>
+        <Col span={24}>
+          <ActividadEquipo id={id} />
         </Col>
       </Row>
       <Suspense fallback={null}>
