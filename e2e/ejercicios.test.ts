@@ -1,17 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturar,
+  descargarHoja,
   esperarAviso,
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
   sembrar,
+  valoresFila,
   type Datos,
 } from './entorno.ts';
 
@@ -150,17 +151,8 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await fila(v.nombre).waitFor();
   }
 
-  async function descargar(boton: Locator): Promise<{ d: Download; hoja: ExcelJS.Worksheet }> {
-    const [d] = await Promise.all([page.waitForEvent('download'), boton.click()]);
-    const destino = path.join(descargas, d.suggestedFilename());
-    await d.saveAs(destino);
-    const libro = new ExcelJS.Workbook();
-    await libro.xlsx.readFile(destino);
-    return { d, hoja: libro.worksheets[0]! };
-  }
-
-  const valores = (hoja: ExcelJS.Worksheet, n: number) =>
-    (hoja.getRow(n).values as unknown[]).slice(1).map((v) => (v === undefined ? '' : String(v)));
+  const descargar = (boton: Locator) => descargarHoja(page, boton, descargas);
+  const valores = valoresFila;
 
   it('la lista muestra cada texto de SPEC 2 y un estado vacío', async () => {
     await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();

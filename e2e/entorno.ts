@@ -7,7 +7,8 @@ import { setTimeout as esperar } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import ExcelJS from 'exceljs';
+import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core';
 import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
 import { ahora } from '../apps/api/src/db/database.ts';
@@ -243,3 +244,22 @@ export async function levantarPbx(api: ApiDePrueba): Promise<PbxDePrueba> {
   let cierre: Promise<void> | undefined;
   return { url, config, cerrar: () => (cierre ??= app.close()) };
 }
+
+/** Clicks `boton`, saves the .xlsx it downloads into `dir` and opens it with exceljs: the download
+ * and its first worksheet. */
+export async function descargarHoja(
+  page: Page,
+  boton: Locator,
+  dir: string,
+): Promise<{ d: Download; hoja: ExcelJS.Worksheet }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), boton.click()]);
+  const destino = path.join(dir, d.suggestedFilename());
+  await d.saveAs(destino);
+  const libro = new ExcelJS.Workbook();
+  await libro.xlsx.readFile(destino);
+  return { d, hoja: libro.worksheets[0]! };
+}
+
+/** The cells of row `n` of a worksheet as text ('' for empty cells). */
+export const valoresFila = (hoja: ExcelJS.Worksheet, n: number) =>
+  (hoja.getRow(n).values as unknown[]).slice(1).map((v) => (v === undefined ? '' : String(v)));

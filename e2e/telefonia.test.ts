@@ -1,16 +1,23 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page, Route } from 'playwright-core';
+import { SimuladorAmi } from '@pregon/simulators/ami';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '../apps/api/src/dispatcher/testing.ts';
 import {
   capturar,
+  descargarHoja,
   esperarAviso,
   ingresarUI,
   lanzarNavegador,
   levantarPbx,
   levantarTodo,
   sembrar,
+  valoresFila,
   type Datos,
   type PbxDePrueba,
 } from './entorno.ts';
@@ -29,6 +36,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
   let navegador: Browser;
   let page: Page;
   let token: string;
+  const descargas = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-quiz-'));
 
   beforeAll(async () => {
     api = await levantarTodo();
@@ -39,6 +47,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     const contexto = await navegador.newContext({
       viewport: { width: 1366, height: 768 },
       locale: 'es-MX',
+      acceptDownloads: true,
     });
     page = await contexto.newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
@@ -53,6 +62,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await navegador?.close();
     await pbx?.cerrar();
     await api?.cerrar();
+    fs.rmSync(descargas, { recursive: true, force: true });
   });
 
   const crearDialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
@@ -470,6 +480,169 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     );
     expect(confClon).toContain(`[pregon-quiz-${clon.id_ejercicio}]`);
     expect(confClon).toContain('pregon/q1-alerta');
+  });
+
+  it('un cuestionario clonado corre contra el simulador AMI con dígitos guionizados; Reporte 1 y 2 y el tablero los muestran', async () => {
+    const sim = new SimuladorAmi({
+      usuario: 'pregon',
+      secreto: 'ami-e2e',
+      dirDialplan: pbx.config.dialplanDir,
+      dirSonidos: pbx.config.sonidosDir,
+      dirSistema: PROMPTS,
+      velocidad: 40,
+      // Last digit 0-4: 'Sí' then 'No'; 5-9: 'No' then 'Sí'.
+      guiones: [
+        { patron: /[0-4]$/, accion: 'contestar', digitos: ['1', '2'] },
+        { patron: /\d$/, accion: 'contestar', digitos: ['2', '1'] },
+      ],
+    });
+    await sim.iniciar();
+    const despachador = await arrancarDespachador(
+      api.ctx.db,
+      { ...CONFIG_PRUEBA, timbreMs: 2_000, leaseMs: 60_000 },
+      { eventos: api.ctx.eventos },
+    );
+    try {
+      const equipo = await crearEquipo(api.ctx.db, {
+        protocolo: 'asterisk',
+        alias: 'CUESTIONARIO Simulador AMI',
+        url: sim.url,
+        credenciales: { usuario: 'pregon', secreto: 'ami-e2e', troncal: 'demo' },
+        tasa: 50,
+        puertos: 10,
+      });
+      const base = await pedir(api.url, 'POST', '/ejercicio/', {
+        token,
+        body: {
+          titulo: 'Encuesta base AMI E2E',
+          tipo_ejercicio: '4',
+          fecha_ini: '2026-12-05',
+          hora_ini: '09:00:00',
+          equipo,
+          accion: '2',
+          estado: datos.estado.id_estado,
+          categorias: String(datos.categorias[0]!.id_categoria),
+        },
+      });
+      expect(base.status).toBe(200);
+      await page.reload();
+      await fila('Encuesta base AMI E2E').getByRole('button', { name: 'Cuestionario' }).click();
+      await quizDialogo().getByText('Encuesta base AMI E2E').waitFor();
+      await agregarPregunta(1, '¿Escuchó la alerta?', 'agent-pass.gsm', 'ami-q1.gsm');
+      await agregarRespuesta('Sí', '1');
+      await agregarRespuesta('No', '2');
+      await agregarPregunta(2, '¿Llegó al punto de reunión?', 'auth-thankyou.gsm', 'ami-q2.gsm');
+      await agregarRespuesta('Sí', '1');
+      await agregarRespuesta('No', '2');
+      await boton(pie(), 'Guardar').click();
+      await esperarAviso(page, 'EXITO');
+      await quizDialogo().waitFor({ state: 'hidden' });
+
+      // A clone whose base questions the server refuses: SPEC 8's clone message, then the server's.
+      const clonar = async (nombre: string) => {
+        await fila('Encuesta base AMI E2E').getByRole('button', { name: 'Cuestionario' }).click();
+        await quizDialogo().getByText('Encuesta base AMI E2E').waitFor();
+        await boton(pie(), 'Guardar como nuevo cuestionario').click();
+        await quizDialogo().waitFor({ state: 'hidden' });
+        await llenarComunes(null, null, nombre);
+        await boton(crearDialogo(), 'Crear y clonar cuestionario').click();
+      };
+      const avisos = await recogerAvisos();
+      await page.route(`${api.url}/quiz/`, (r) =>
+        r.request().method() === 'POST'
+          ? r.fulfill({ status: 500, json: { status: 500, message: 'Error interno de prueba' } })
+          : r.continue(),
+      );
+      await clonar('Encuesta clon fallido E2E');
+      await expect
+        .poll(avisos)
+        .toEqual(
+          expect.arrayContaining(['ERROR al guardar preguntas base', 'Error interno de prueba']),
+        );
+      expect(await avisos()).not.toContain('Cuestionario recreado en el nuevo ejercicio');
+      await page.unroute(`${api.url}/quiz/`);
+
+      await clonar('Encuesta clon AMI E2E');
+      await esperarAviso(page, 'Cuestionario recreado en el nuevo ejercicio');
+      const clon = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select('id_ejercicio')
+        .where('titulo', '=', 'Encuesta clon AMI E2E')
+        .executeTakeFirstOrThrow();
+
+      // The agent here has no AMI to send its 'dialplan reload' to: the simulator reloads as
+      // Asterisk would on that command.
+      sim.recargar();
+      // Started from its row: every recipient answered by the simulator's scripts.
+      await fila('Encuesta clon AMI E2E').getByRole('button', { name: 'Iniciar' }).click();
+      await esperarAviso(page, 'Ejercicio iniciado');
+      await esperarCompletado(api.ctx.db, clon.id_ejercicio, 60_000, async () => ({
+        vivas: sim.vivasAhora,
+        motivos: (await filas(api.ctx.db, clon.id_ejercicio)).map((f) => f.motivo),
+      }));
+      const destinatarios = await filas(api.ctx.db, clon.id_ejercicio);
+      expect(destinatarios.length).toBe(6);
+      expect(destinatarios.every((f) => f.estatus === 'respondido')).toBe(true);
+      const pares = destinatarios.filter((f) => /[0-4]$/.test(f.telefono)).length;
+      const nones = destinatarios.length - pares;
+
+      await page.getByRole('switch').click();
+      const filaClon = fila('Encuesta clon AMI E2E');
+      const r1 = await descargarHoja(
+        page,
+        filaClon.getByRole('button', { name: 'Reporte 1' }),
+        descargas,
+      );
+      expect(r1.d.suggestedFilename()).toBe('Encuesta clon AMI E2E - Reporte 1.xlsx');
+      expect(valoresFila(r1.hoja, 1)).toEqual(['reactivo', 'total', 'orden', 'tipo', 'digito']);
+      const totales = new Map<string, string>();
+      for (let n = 2; n <= r1.hoja.rowCount; n++) {
+        const [reactivo, total, orden, tipo] = valoresFila(r1.hoja, n);
+        if (tipo === 'respuesta') totales.set(`${reactivo} ${orden}`, total!);
+      }
+      expect(totales.get('Sí 1')).toBe(String(pares));
+      expect(totales.get('No 1')).toBe(String(nones));
+      expect(totales.get('Sí 2')).toBe(String(nones));
+      expect(totales.get('No 2')).toBe(String(pares));
+      const r2 = await descargarHoja(
+        page,
+        filaClon.getByRole('button', { name: 'Reporte 2' }),
+        descargas,
+      );
+      const cabecera = valoresFila(r2.hoja, 1);
+      const col = (nombre: string) => cabecera.indexOf(nombre);
+      expect(r2.hoja.rowCount).toBe(1 + destinatarios.length);
+      for (let n = 2; n <= r2.hoja.rowCount; n++) {
+        const v = valoresFila(r2.hoja, n);
+        const par = /[0-4]$/.test(v[col('telefono')]!);
+        expect(v[col('reactivo_texto_1')], v[col('telefono')]).toBe(par ? 'Sí' : 'No');
+        expect(v[col('reactivo_texto_2')], v[col('telefono')]).toBe(par ? 'No' : 'Sí');
+      }
+      await page.getByRole('switch').click();
+
+      // The dashboard's per-question charts count the same answers.
+      await page.goto(`${api.url}/dashboard/${clon.id_ejercicio}`);
+      await page.getByText('Pregunta 1: ¿Escuchó la alerta? (6)').waitFor();
+      await page.getByText('Pregunta 2: ¿Llegó al punto de reunión? (6)').waitFor();
+      await capturar(page, 'cuestionario-ami-tablero-1366');
+      await page.getByText('Pregunta 1: ¿Escuchó la alerta? (6)').scrollIntoViewIfNeeded();
+      await capturar(page, 'cuestionario-ami-preguntas-1366');
+      // Each chart's bars ('1. Sí', '2. No') are as long as their counts.
+      const barras = (n: number) =>
+        page
+          .locator('.grafica-pregunta')
+          .nth(n)
+          .locator('.recharts-bar-rectangle')
+          .evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().width));
+      const [si1, no1] = await barras(0);
+      const [si2, no2] = await barras(1);
+      expect(si1! / no1!).toBeCloseTo(pares / nones, 1);
+      expect(no2! / si2!).toBeCloseTo(pares / nones, 1);
+      await page.goto(api.url);
+    } finally {
+      await despachador.detener();
+      await sim.detener();
+    }
   });
 
   /** Collects every toast text from now on (several may come and go within a second). */

@@ -269,7 +269,7 @@ export function DashboardPage() {
             >
               <Row gutter={[16, 16]}>
                 {t.cuestionario.preguntas.map((p) => (
-                  <Col xs={24} lg={12} key={p.numero}>
+                  <Col xs={24} lg={12} key={p.numero} className="grafica-pregunta">
                     <Typography.Text strong>
                       {msg('preguntaN', { N: p.numero })}: {p.reactivo} ({p.total})
                     </Typography.Text>

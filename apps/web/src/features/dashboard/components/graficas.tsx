@@ -78,6 +78,10 @@ export function CurvaAlcance({ curva, hitos }: { curva: readonly PuntoCurva[]; h
       [100, hitos.p100],
     ] as const
   ).filter((m): m is readonly [50 | 90 | 100, number] => m[1] !== null);
+  // Marks reached at the same instant share one line and one label ('90 % · 100 %'), so their
+  // labels are not drawn over each other.
+  const lineas = new Map<number, string[]>();
+  for (const [pct, t] of marcas) lineas.set(t, [...(lineas.get(t) ?? []), `${pct} %`]);
   return (
     <ResponsiveContainer width="100%" height={260}>
       <LineChart data={[...curva]} margin={{ top: 16, right: 16, bottom: 8, left: 8 }}>
@@ -109,13 +113,13 @@ export function CurvaAlcance({ curva, hitos }: { curva: readonly PuntoCurva[]; h
           dot={false}
           isAnimationActive={false}
         />
-        {marcas.map(([pct, t]) => (
+        {[...lineas].map(([t, etiquetas]) => (
           <ReferenceLine
-            key={pct}
+            key={t}
             x={t}
             stroke="#1d4ed8"
             strokeDasharray="4 2"
-            label={{ value: `${pct} %`, position: 'top', fontSize: 12 }}
+            label={{ value: etiquetas.join(' · '), position: 'top', fontSize: 12 }}
           />
         ))}
       </LineChart>
