@@ -182,10 +182,10 @@ export async function sembrar(api: ApiDePrueba, telefonos = 25): Promise<Datos> 
   return { estado, categorias, equipos, telefonos: numeros, operador };
 }
 
-/** The api with the built web app, on loopback. */
-export async function levantarTodo(): Promise<ApiDePrueba> {
+/** The api with the built web app, on loopback (SQLite unless told PostgreSQL). */
+export async function levantarTodo(motor: 'sqlite' | 'postgres' = 'sqlite'): Promise<ApiDePrueba> {
   await construirWeb();
-  return levantarApi('sqlite', { WEB_DIST, LOG_LEVEL: 'silent' });
+  return levantarApi(motor, { WEB_DIST, LOG_LEVEL: 'silent' });
 }
 
 /** A JWT-shaped token (unsigned) with the given payload, as the guard reads it. */

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SimuladorAndroid } from '@pregon/simulators/android';
@@ -6,7 +7,7 @@ import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA } from '../apps/api/src/dispatcher/testing.ts';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { capturar, ingresarUI, lanzarNavegador, levantarTodo } from './entorno.ts';
+import { RAIZ, capturar, ingresarUI, lanzarNavegador, levantarTodo } from './entorno.ts';
 
 // The live dashboards in Debian's Chromium on the embedded default (SQLite, the dispatcher in the
 // api's process, the SMPP simulator): a 5,000-recipient SMS drill watched on /dashboard/{id}
@@ -226,6 +227,69 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
       await capturar(page, 'tablero-ejercicio-pausa-automatica-1366x768');
     } finally {
       await conClave.detener();
+    }
+  });
+
+  it('en PostgreSQL con el despachador en su propio proceso (npm run dispatcher) el tablero avanza igual', async () => {
+    const pg = await levantarTodo('postgres');
+    const hijo = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/dispatcher/main.ts'], {
+      cwd: RAIZ,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        DATABASE_URL: pg.config.databaseUrl,
+        DATA_DIR: pg.config.dataDir,
+        LOG_LEVEL: 'warn',
+        SIMULADORES: '0',
+      },
+    });
+    try {
+      const equipo = await crearEquipo(pg.ctx.db, {
+        protocolo: 'smpp',
+        url: smsc.url,
+        alias: 'SMSC Norte',
+        tasa: 40,
+        puertos: 10,
+      });
+      const id = await crearEjercicio(pg.ctx.db, {
+        id_equipo: equipo,
+        n: 3000,
+        titulo: 'Simulacro en PostgreSQL',
+        iniciar: false,
+      });
+      const p = await contexto.newPage();
+      await ingresarUI(p, pg.url, 'admin', pg.adminPassword);
+      await p.goto(`${pg.url}/dashboard/${id}`);
+      await p.getByText('En vivo').waitFor();
+      await p.getByText('0 de 3000').waitFor();
+      await p.evaluate('window.__sinRecargar = true');
+      const hechos = async () =>
+        Number(await p.locator('.progreso-tablero').getAttribute('data-hechos'));
+
+      await p.getByRole('button', { name: 'Iniciar' }).click();
+      await p.locator('.estado-ejercicio').filter({ hasText: 'En marcha' }).waitFor();
+      await expect.poll(hechos, { timeout: 30_000 }).toBeGreaterThan(500);
+      await p.getByRole('button', { name: 'Pausar' }).click();
+      await p.locator('.estado-ejercicio').filter({ hasText: 'En pausa' }).waitFor();
+      await p.waitForTimeout(1500);
+      const enPausa = await hechos();
+      await p.waitForTimeout(1500);
+      expect(await hechos()).toBe(enPausa);
+      expect(enPausa).toBeLessThan(3000);
+      await p.getByRole('button', { name: 'Iniciar' }).click();
+      await p
+        .locator('.estado-ejercicio')
+        .filter({ hasText: 'Completado' })
+        .waitFor({ timeout: 60_000 });
+      await p.getByText('3000 de 3000').waitFor();
+      // Every figure came from the other process through LISTEN/NOTIFY, without a reload.
+      expect(await p.evaluate('window.__sinRecargar')).toBe(true);
+      await capturar(p, 'tablero-postgres-final-1366x768');
+      await p.close();
+    } finally {
+      hijo.kill('SIGTERM');
+      await new Promise((r) => hijo.once('exit', r));
+      await pg.cerrar();
     }
   });
 });
