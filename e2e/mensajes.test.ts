@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturar,
   esperarAviso,
@@ -89,6 +89,42 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
     await capturar(page, 'dialogo-sms-ucs2');
     await dialogo().getByRole('button', { name: 'Cancelar' }).click();
     await dialogo().waitFor({ state: 'hidden' });
+
+    // Once its recipients exist, the list and the dashboard say what the drill costs: recipients
+    // × parts (a 2-part UCS-2 text to the 6 phones of the first category).
+    const token = await ingresar(api);
+    const creado = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: {
+        titulo: 'Aviso largo E2E',
+        tipo_ejercicio: '1',
+        fecha_ini: '2026-12-01',
+        hora_ini: '10:00:00',
+        equipo: datos.equipos.sms,
+        accion: 'Diríjase a la zona segura más cercana y espere instrucciones. '.repeat(2),
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      },
+    });
+    expect(creado.status).toBe(200);
+    const id = creado.body.id_ejercicio as number;
+    const generado = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token,
+      body: {
+        ejercicio: id,
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      },
+    });
+    expect(generado.body.total).toBe(6);
+    await page.reload();
+    const fila = page
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Aviso largo E2E' });
+    await fila.locator('.sms-total').getByText('12 SMS (2 por destinatario)').waitFor();
+    await page.goto(`${api.url}/dashboard/${id}`);
+    await page.locator('.sms-total').getByText('12 SMS (2 por destinatario)').waitFor();
+    await page.goto(api.url);
   });
 
   it('WhatsApp: elige una plantilla aprobada del equipo, llena sus parámetros y la guarda', async () => {

@@ -78,6 +78,8 @@ export const MENSAJES = {
   etiquetaAudio: 'Audio',
   soloArchivosGsm: 'Solo archivos .GSM',
   smsPorDestinatario: '{partes} SMS por destinatario, {usados} de {capacidad} caracteres',
+  smsTotal: '{total} SMS ({partes} por destinatario)',
+  smsAEnviar: 'SMS a enviar',
   smsCaracteresCodificacion: '{caracteres} caracteres, codificación {codificacion}',
   smsFuerzaUcs2:
     'El carácter «{caracter}» no está en el alfabeto GSM: el mensaje se envía en UCS-2, con 70 caracteres por SMS en lugar de 160.',

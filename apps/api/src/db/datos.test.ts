@@ -35,9 +35,22 @@ describe.each(MOTORES)('capa de datos (%s)', (motor) => {
     const tablas = (await db.kysely.introspection.getTables()).map((t) => t.name);
     expect(tablas).toEqual(
       expect.arrayContaining([
-        'usuarios', 'paises', 'estados', 'categorias', 'tipos_ejercicio', 'equipos', 'telefonos',
-        'telefono_categoria', 'ejercicios', 'ejercicio_detalle', 'cuestionarios', 'preguntas',
-        'respuestas', 'quiz_respuestas', 'importaciones', 'auditoria',
+        'usuarios',
+        'paises',
+        'estados',
+        'categorias',
+        'tipos_ejercicio',
+        'equipos',
+        'telefonos',
+        'telefono_categoria',
+        'ejercicios',
+        'ejercicio_detalle',
+        'cuestionarios',
+        'preguntas',
+        'respuestas',
+        'quiz_respuestas',
+        'importaciones',
+        'auditoria',
       ]),
     );
   });
@@ -50,8 +63,17 @@ describe.each(MOTORES)('capa de datos (%s)', (motor) => {
     expect(r2).toEqual({ adminCreado: false });
     const estados = await db.kysely.selectFrom('estados').select('estado').execute();
     expect(estados.map((e) => e.estado).sort()).toEqual([...ESTADOS_MEXICO].sort());
-    const tipos = await db.kysely.selectFrom('tipos_ejercicio').selectAll().orderBy('id_tipo_ejercicio').execute();
-    expect(tipos.map((t) => t.tipo_ejercicio)).toEqual(['SMS', 'LLAMADA', 'WHATSAPP', 'CUESTIONARIO']);
+    const tipos = await db.kysely
+      .selectFrom('tipos_ejercicio')
+      .selectAll()
+      .orderBy('id_tipo_ejercicio')
+      .execute();
+    expect(tipos.map((t) => t.tipo_ejercicio)).toEqual([
+      'SMS',
+      'LLAMADA',
+      'WHATSAPP',
+      'CUESTIONARIO',
+    ]);
     const usuarios = await db.kysely.selectFrom('usuarios').selectAll().execute();
     expect(usuarios).toHaveLength(1);
     expect(usuarios[0]!.roles).toBe('administradores');
@@ -75,9 +97,10 @@ describe.each(MOTORES)('capa de datos (%s)', (motor) => {
   });
 
   it('los estatus fuera del catálogo se rechazan en la base', async () => {
-    const r = await sql`insert into ejercicio_detalle (id_ejercicio, telefono, posicion, estatus) values (1, '5512345678', 1, 'inventado')`
-      .execute(db.kysely)
-      .catch((e: unknown) => e);
+    const r =
+      await sql`insert into ejercicio_detalle (id_ejercicio, telefono, posicion, estatus) values (1, '5512345678', 1, 'inventado')`
+        .execute(db.kysely)
+        .catch((e: unknown) => e);
     expect(String(r)).toMatch(/check/i);
   });
 });

@@ -8,6 +8,7 @@ import * as importacionAvance from './migrations/0005-importacion-avance.ts';
 import * as llamadas from './migrations/0006-llamadas.ts';
 import * as ingresoFallos from './migrations/0007-ingreso-fallos.ts';
 import * as reintentosLlamada from './migrations/0008-reintentos-llamada.ts';
+import * as destinatarios from './migrations/0009-destinatarios.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -20,6 +21,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0006-llamadas': llamadas,
   '0007-ingreso-fallos': ingresoFallos,
   '0008-reintentos-llamada': reintentosLlamada,
+  '0009-destinatarios': destinatarios,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

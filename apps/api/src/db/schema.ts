@@ -98,6 +98,8 @@ export interface EjerciciosTable {
   en_pausa: Generated<number>;
   /** 1 when an operator stopped it (completado is 1 too); 0 when it finished or is running. */
   detenido: Generated<number>;
+  /** Recipients generated (POST /ejercicio/generar/). */
+  destinatarios: Generated<number>;
   motivo_pausa: string | null;
   creado_por: number | null;
   creado: number;

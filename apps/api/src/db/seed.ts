@@ -5,16 +5,48 @@ import { hashPassword } from '../auth/passwords.ts';
 
 /** The 32 federal entities of Mexico, seeded as the states of the default country. */
 export const ESTADOS_MEXICO = [
-  'Aguascalientes', 'Baja California', 'Baja California Sur', 'Campeche', 'Chiapas',
-  'Chihuahua', 'Ciudad de México', 'Coahuila', 'Colima', 'Durango', 'Estado de México',
-  'Guanajuato', 'Guerrero', 'Hidalgo', 'Jalisco', 'Michoacán', 'Morelos', 'Nayarit',
-  'Nuevo León', 'Oaxaca', 'Puebla', 'Querétaro', 'Quintana Roo', 'San Luis Potosí',
-  'Sinaloa', 'Sonora', 'Tabasco', 'Tamaulipas', 'Tlaxcala', 'Veracruz', 'Yucatán', 'Zacatecas',
+  'Aguascalientes',
+  'Baja California',
+  'Baja California Sur',
+  'Campeche',
+  'Chiapas',
+  'Chihuahua',
+  'Ciudad de México',
+  'Coahuila',
+  'Colima',
+  'Durango',
+  'Estado de México',
+  'Guanajuato',
+  'Guerrero',
+  'Hidalgo',
+  'Jalisco',
+  'Michoacán',
+  'Morelos',
+  'Nayarit',
+  'Nuevo León',
+  'Oaxaca',
+  'Puebla',
+  'Querétaro',
+  'Quintana Roo',
+  'San Luis Potosí',
+  'Sinaloa',
+  'Sonora',
+  'Tabasco',
+  'Tamaulipas',
+  'Tlaxcala',
+  'Veracruz',
+  'Yucatán',
+  'Zacatecas',
 ] as const;
 
 /** Sample categories a fresh install starts with. */
 export const CATEGORIAS_EJEMPLO = [
-  'Protección Civil', 'Brigadistas', 'Hospitales', 'Escuelas', 'Servidores públicos', 'Ciudadanía',
+  'Protección Civil',
+  'Brigadistas',
+  'Hospitales',
+  'Escuelas',
+  'Servidores públicos',
+  'Ciudadanía',
 ] as const;
 
 /** What seeding did; `passwordGenerada` is set only when the first administrator was created
@@ -31,7 +63,11 @@ export async function seed(
 ): Promise<ResultadoSemilla> {
   const k = db.kysely;
   return k.transaction().execute(async (trx) => {
-    let mexico = await trx.selectFrom('paises').select('id_pais').where('codigo_iso', '=', 'MX').executeTakeFirst();
+    let mexico = await trx
+      .selectFrom('paises')
+      .select('id_pais')
+      .where('codigo_iso', '=', 'MX')
+      .executeTakeFirst();
     if (!mexico) {
       mexico = await trx
         .insertInto('paises')
@@ -50,14 +86,28 @@ export async function seed(
         .where('id_tipo_ejercicio', '=', t.id)
         .executeTakeFirst();
       if (!existe) {
-        await trx.insertInto('tipos_ejercicio').values({ id_tipo_ejercicio: t.id, tipo_ejercicio: t.etiqueta }).execute();
+        await trx
+          .insertInto('tipos_ejercicio')
+          .values({ id_tipo_ejercicio: t.id, tipo_ejercicio: t.etiqueta })
+          .execute();
       }
     }
-    const hayCategorias = await trx.selectFrom('categorias').select('id_categoria').limit(1).executeTakeFirst();
+    const hayCategorias = await trx
+      .selectFrom('categorias')
+      .select('id_categoria')
+      .limit(1)
+      .executeTakeFirst();
     if (!hayCategorias) {
-      await trx.insertInto('categorias').values(CATEGORIAS_EJEMPLO.map((categoria) => ({ categoria }))).execute();
+      await trx
+        .insertInto('categorias')
+        .values(CATEGORIAS_EJEMPLO.map((categoria) => ({ categoria })))
+        .execute();
     }
-    const hayUsuarios = await trx.selectFrom('usuarios').select('id_usuario').limit(1).executeTakeFirst();
+    const hayUsuarios = await trx
+      .selectFrom('usuarios')
+      .select('id_usuario')
+      .limit(1)
+      .executeTakeFirst();
     if (hayUsuarios) return { adminCreado: false };
     const generada = opts.adminPassword ? undefined : crypto.randomBytes(12).toString('base64url');
     await trx

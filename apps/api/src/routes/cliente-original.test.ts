@@ -106,7 +106,13 @@ describe.each(MOTORES)('el cliente original de SPEC 7 (%s)', (motor) => {
     const fila = (await ok('GET', '/ejercicios/')).data.find(
       (f: { id_ejercicio: number }) => f.id_ejercicio === ids['1'],
     );
-    expect(fila).toMatchObject({ tiempo: null, numero_puertos: 1, categorias: cats });
+    expect(fila).toMatchObject({
+      tiempo: null,
+      numero_puertos: 1,
+      categorias: cats,
+      destinatarios: 3,
+      sms_total: 3,
+    });
     await ok('PUT', '/ejercicio/ordenar/', { id_ejercicio: String(ids['1']), orden: 'telefono' });
     await ok('PUT', '/ejercicio/tiempo/', { id_ejercicio: String(ids['2']), tiempo: '2' });
     expect((await ok('GET', `/ejercicio/tiempo/${ids['2']}/`)).tiempo).toBe(2);

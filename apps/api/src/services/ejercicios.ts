@@ -12,6 +12,7 @@ import { msg } from '@pregon/contract/messages';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
+import { smsTotal } from '@pregon/contract/rules/sms';
 import type {
   CrearEjercicio,
   EjercicioFila,
@@ -90,6 +91,8 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     tiempo: e.tiempo,
     reintentos: e.reintentos,
     espera_reintento: e.espera_reintento,
+    destinatarios: Number(e.destinatarios),
+    sms_total: smsTotal(e.id_tipo_ejercicio, e.accion, Number(e.destinatarios)),
     estado: e.id_estado,
     categorias: e.categorias,
     orden: e.orden,
@@ -196,6 +199,7 @@ export async function generar(
     await repo.actualizarEjercicio(trx, e.id_ejercicio, {
       id_estado: b.estado,
       categorias: b.categorias.join(','),
+      destinatarios: n,
     });
     await auditar(trx, actor, 'generar', 'ejercicio', e.id_ejercicio, {
       total: n,

@@ -108,6 +108,11 @@ export const EjercicioFilaSchema = z.object({
    * server's defaults, GET /config/ llamadas). */
   reintentos: z.number().nullable(),
   espera_reintento: z.number().nullable(),
+  /** Recipients generated for it. */
+  destinatarios: z.number(),
+  /** SMS exercises: SMS the drill sends (recipients × parts of its text, rules/sms smsTotal);
+   * null for other types. */
+  sms_total: z.number().nullable(),
   /** State id (estado) and category ids as the comma-separated string of the creation call. */
   estado: z.number(),
   categorias: z.string(),

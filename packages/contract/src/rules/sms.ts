@@ -1,3 +1,5 @@
+import { TIPO_SMS } from '../constants.ts';
+
 // What an SMS text costs on the network (3GPP TS 23.038 / GSM 03.38, TS 23.040): its encoding,
 // its length as the network counts it, and its parts. The dialog shows it, the SMPP channel sends
 // it, the SMPP simulator decodes it; all three read these functions.
@@ -179,4 +181,10 @@ export function septetosEmpaquetados(octetos: Uint8Array, relleno = 0): number[]
 /** Fill bits after a UDH of `octetosUdh` octets (its length octet included) so septets start on a septet boundary. */
 export function rellenoTrasUdh(octetosUdh: number): number {
   return (7 - ((octetosUdh * 8) % 7)) % 7;
+}
+
+/** SMS an exercise sends: its recipients × the parts of its text, for SMS exercises (type 1);
+ * null for other types. The list and the dashboard show it before a drill starts. */
+export function smsTotal(id_tipo: number, accion: string, destinatarios: number): number | null {
+  return id_tipo === TIPO_SMS ? destinatarios * analizarSms(accion).partes : null;
 }

@@ -79,7 +79,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('id_estado', 'integer', (c) => c.references('estados.id_estado'))
     .addColumn('creado', big, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('telefonos_estado').on('telefonos').columns(['id_estado', 'id_telefono']).execute();
+  await db.schema
+    .createIndex('telefonos_estado')
+    .on('telefonos')
+    .columns(['id_estado', 'id_telefono'])
+    .execute();
 
   await db.schema
     .createTable('telefono_categoria')
@@ -135,7 +139,10 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('id_estado', 'integer')
     .addColumn('posicion', 'integer', (c) => c.notNull())
     .addColumn('estatus', 'varchar(20)', (c) =>
-      c.notNull().defaultTo('pendiente').check(sql`estatus in (${lista(ESTATUS_DESTINATARIO)})`),
+      c
+        .notNull()
+        .defaultTo('pendiente')
+        .check(sql`estatus in (${lista(ESTATUS_DESTINATARIO)})`),
     )
     .addColumn('intentos', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('fecha_envio', 'varchar(10)')

@@ -177,6 +177,16 @@ export function DashboardPage() {
             <Descriptions column={{ xs: 1, md: 2, xl: 4 }} size="small">
               <Descriptions.Item label={msg('columnaTipo')}>{e.tipo_ejercicio}</Descriptions.Item>
               <Descriptions.Item label={msg('columnaDispositivo')}>{e.alias}</Descriptions.Item>
+              {e.sms_total !== null && e.destinatarios > 0 && (
+                <Descriptions.Item label={msg('smsAEnviar')}>
+                  <span className="sms-total">
+                    {msg('smsTotal', {
+                      total: e.sms_total.toLocaleString('es-MX'),
+                      partes: e.sms_total / e.destinatarios,
+                    })}
+                  </span>
+                </Descriptions.Item>
+              )}
               <Descriptions.Item label={msg('columnaFechaInicio')}>
                 {e.fecha_ini} {e.hora_ini}
               </Descriptions.Item>

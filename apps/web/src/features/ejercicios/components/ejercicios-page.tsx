@@ -125,8 +125,22 @@ export function EjerciciosPage() {
       dataIndex: 'accion',
       key: 'accion',
       ellipsis: true,
-      // A type-3 template is stored as JSON; the list names it.
-      render: (a: string | null) => accionVisible(a ?? ''),
+      // A type-3 template is stored as JSON; the list names it. An SMS tells what it costs.
+      render: (a: string | null, f) => (
+        <>
+          {accionVisible(a ?? '')}
+          {f.sms_total !== null && f.destinatarios > 0 && (
+            <div className="sms-total">
+              <Typography.Text type="secondary">
+                {msg('smsTotal', {
+                  total: f.sms_total.toLocaleString('es-MX'),
+                  partes: f.sms_total / f.destinatarios,
+                })}
+              </Typography.Text>
+            </div>
+          )}
+        </>
+      ),
     },
     { title: msg('columnaDispositivo'), dataIndex: 'alias', key: 'alias', ellipsis: true },
     { title: msg('columnaTipo'), dataIndex: 'tipo_ejercicio', key: 'tipo', width: 130 },
