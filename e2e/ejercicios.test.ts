@@ -310,7 +310,10 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       minutos: '3',
     });
     const sms = fila('Simulacro SMS E2E');
-    expect(await sms.locator('td').nth(1).innerText()).toBe('Alerta de prueba');
+    // The action, and what the drill costs: 13 recipients × 1 SMS.
+    expect(await sms.locator('td').nth(1).innerText()).toBe(
+      'Alerta de prueba\n13 SMS (1 por destinatario)',
+    );
     expect(await sms.locator('td').nth(2).innerText()).toBe('SMS Centro');
     expect(await sms.locator('td').nth(3).innerText()).toBe('SMS');
     await sms.getByText('No completo').waitFor();
