@@ -1,18 +1,10 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
-import type { ClaveMensaje } from '@pregon/contract/messages';
 import { DefaultLayout } from '../components/layouts/default-layout.tsx';
 import { LoginLayout } from '../components/layouts/login-layout.tsx';
 import { EjerciciosPage } from '../features/ejercicios/components/ejercicios-page.tsx';
-import { PlaceholderPage } from '../features/placeholders/components/placeholder-page.tsx';
 import { registrarNavegacion } from '../lib/sesion.ts';
-import { guardia, type AccesoRuta } from './guardia.ts';
-
-const pendiente = (path: string, clave: ClaveMensaje, acceso?: AccesoRuta): RouteObject => ({
-  path,
-  loader: guardia(acceso),
-  element: <PlaceholderPage key={path} clave={clave} />,
-});
+import { guardia } from './guardia.ts';
 
 /** The route table of SPEC 2: every route with its layout and the SPEC 6 guard. Screens other
  * than the list load on demand, so the first screen carries only what it shows. */
@@ -33,8 +25,21 @@ export const rutas: RouteObject[] = [
     element: <DefaultLayout />,
     children: [
       { path: '/', loader: guardia(), element: <EjerciciosPage /> },
-      pendiente('/users', 'menuUsuarios', { roles: [ROL_ADMINISTRADOR] }),
-      pendiente('/users/:id', 'tituloUsuario'),
+      {
+        path: '/users',
+        loader: guardia({ roles: [ROL_ADMINISTRADOR] }),
+        lazy: async () => ({
+          Component: (await import('../features/usuarios/components/usuarios-page.tsx'))
+            .UsuariosPage,
+        }),
+      },
+      {
+        path: '/users/:id',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (await import('../features/usuarios/components/usuario-page.tsx')).UsuarioPage,
+        }),
+      },
       {
         path: '/telefonos',
         loader: guardia(),
@@ -66,8 +71,20 @@ export const rutas: RouteObject[] = [
             .DashboardPage,
         }),
       },
-      pendiente('/countries', 'menuPaises'),
-      pendiente('/countries/:id', 'tituloPais'),
+      {
+        path: '/countries',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (await import('../features/paises/components/paises-page.tsx')).PaisesPage,
+        }),
+      },
+      {
+        path: '/countries/:id',
+        loader: guardia(),
+        lazy: async () => ({
+          Component: (await import('../features/paises/components/pais-page.tsx')).PaisPage,
+        }),
+      },
       {
         path: '/index_dash',
         loader: guardia(),
