@@ -1,23 +1,10 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  Button,
-  Card,
-  Empty,
-  Input,
-  Skeleton,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import {
   CheckCircleOutlined,
   EditOutlined,
   PlusOutlined,
-  SearchOutlined,
   StopOutlined,
   UnlockOutlined,
 } from '@ant-design/icons';
@@ -25,8 +12,7 @@ import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
-import { ErrorCarga } from '../../../components/error-carga.tsx';
-import { filtrarPorTexto, useVistaUrl } from '../../../hooks/use-vista-url.ts';
+import { TablaGestion } from '../../../components/tabla-gestion.tsx';
 import { useUsuarios } from '../api/get-usuarios.ts';
 import { useAccionesUsuario } from '../hooks/use-acciones-usuario.ts';
 import { estaBloqueado, textoBloqueo } from './formato.ts';
@@ -35,8 +21,8 @@ const UsuarioDialog = lazy(async () => ({
   default: (await import('./usuario-dialog.tsx')).UsuarioDialog,
 }));
 
-/** Rows per page of the users list. */
-const TAMANO_PAGINA = 20;
+/** What 'Buscar...' reads of a user. */
+const buscarEn = (u: UsuarioVista) => [u.usuario, u.nombre, u.correo];
 
 /** /users (administrators): usuario, nombre, correo, roles, activo and the sign-in lock, with
  * 'Buscar...' and the page kept in the URL; add and edit in a dialog, 'Desbloquear' for a locked
@@ -44,13 +30,7 @@ const TAMANO_PAGINA = 20;
 export function UsuariosPage() {
   const consulta = useUsuarios();
   const acciones = useAccionesUsuario();
-  const { vista, cambiar } = useVistaUrl();
   const [dialogo, setDialogo] = useState<{ usuario?: UsuarioVista } | null>(null);
-
-  const filas = useMemo(
-    () => filtrarPorTexto(consulta.data ?? [], vista.q, (u) => [u.usuario, u.nombre, u.correo]),
-    [consulta.data, vista.q],
-  );
 
   const columnas: TableColumnsType<UsuarioVista> = [
     {
@@ -157,49 +137,15 @@ export function UsuariosPage() {
         <Typography.Title level={2}>{msg('menuUsuarios')}</Typography.Title>
         {agregar}
       </div>
-      <Card className="tarjeta-tabla">
-        <div className="barra-filtros">
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder={msg('buscar')}
-            aria-label={msg('buscar')}
-            value={vista.q}
-            onChange={(e) => cambiar({ q: e.target.value })}
-            className="busqueda"
-          />
-        </div>
-        {consulta.isError ? (
-          <ErrorCarga error={consulta.error} reintentar={() => void consulta.refetch()} />
-        ) : consulta.isPending ? (
-          <Skeleton active paragraph={{ rows: 6 }} />
-        ) : (
-          <Table<UsuarioVista>
-            className="tabla-rayada"
-            rowKey="id_usuario"
-            size="middle"
-            columns={columnas}
-            dataSource={filas}
-            pagination={{
-              current: vista.page,
-              pageSize: TAMANO_PAGINA,
-              showSizeChanger: false,
-              hideOnSinglePage: true,
-              onChange: (page) => cambiar({ page }),
-            }}
-            locale={{
-              emptyText: vista.q ? (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinDatos')} />
-              ) : (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinUsuarios')}>
-                  {agregar}
-                </Empty>
-              ),
-            }}
-            scroll={{ x: 1100 }}
-          />
-        )}
-      </Card>
+      <TablaGestion<UsuarioVista>
+        consulta={consulta}
+        columnas={columnas}
+        filaId={(u) => u.id_usuario}
+        buscarEn={buscarEn}
+        vacio={msg('sinUsuarios')}
+        accionVacio={agregar}
+        anchoMinimo={1100}
+      />
       <Suspense fallback={null}>
         {dialogo && <UsuarioDialog usuario={dialogo.usuario} alCerrar={() => setDialogo(null)} />}
       </Suspense>
