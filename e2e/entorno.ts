@@ -7,7 +7,7 @@ import { setTimeout as esperar } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
 import { ahora } from '../apps/api/src/db/database.ts';
@@ -18,8 +18,8 @@ import { cargarConfigPbx, type ConfigPbx } from '../apps/pbx/src/config.ts';
 export const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built web app the api serves. */
 export const WEB_DIST = path.join(RAIZ, 'apps/web/dist');
-/** Where the screenshots go (gitignored). */
-export const CAPTURAS = path.join(RAIZ, 'artifacts/screenshots');
+/** Where the screenshots go (gitignored); CAPTURAS_DIR sends them elsewhere. */
+export const CAPTURAS = process.env.CAPTURAS_DIR ?? path.join(RAIZ, 'artifacts/screenshots');
 /** Chromium binary (Debian package `chromium`). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -242,4 +242,99 @@ export async function levantarPbx(api: ApiDePrueba): Promise<PbxDePrueba> {
   (api.ctx.config.pbx as { base: string }).base = url;
   let cierre: Promise<void> | undefined;
   return { url, config, cerrar: () => (cierre ??= app.close()) };
+}
+
+/** The two window sizes every screen is looked at in. */
+export const TAMANOS = [
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+] as const;
+
+/** Screenshots of the page at both sizes (`{nombre}-1366.png`, `{nombre}-1920.png`), then back
+ * to the smaller one. */
+export async function capturarTamanos(page: Page, nombre: string) {
+  for (const t of [...TAMANOS].reverse()) {
+    await page.setViewportSize(t);
+    await capturar(page, `${nombre}-${t.width}`);
+  }
+}
+
+/** A new browser context and page in Spanish (Mexico), 1366×768 unless told. */
+export async function nuevaPagina(
+  navegador: Browser,
+  viewport: { width: number; height: number } = TAMANOS[0],
+) {
+  const contexto = await navegador.newContext({ viewport, locale: 'es-MX', acceptDownloads: true });
+  return contexto.newPage();
+}
+
+/** A page of its own context signed in with `token` (as the app keeps it), on `ruta`. */
+export async function paginaConToken(
+  navegador: Browser,
+  api: ApiDePrueba,
+  token: string,
+  ruta: string,
+) {
+  const page = await nuevaPagina(navegador);
+  await page.goto(`${api.url}/signin`);
+  await ponerToken(page, token);
+  await page.goto(`${api.url}${ruta}`);
+  return page;
+}
+
+/** What a screen's browser test works with: the api serving the built app, Chromium, and a page
+ * signed in as the first administrator. */
+export interface Escena {
+  api: ApiDePrueba;
+  navegador: Browser;
+  page: Page;
+}
+
+/** Starts the api and Chromium and signs in as admin through the sign-in screen. */
+export async function abrirEscena(): Promise<Escena> {
+  const api = await levantarTodo();
+  const navegador = await lanzarNavegador();
+  const page = await nuevaPagina(navegador);
+  await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  return { api, navegador, page };
+}
+
+/** Closes what abrirEscena started (whatever part of it did start). */
+export async function cerrarEscena(e: Partial<Escena> | undefined) {
+  await e?.navegador?.close();
+  await e?.api?.cerrar();
+}
+
+/** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito`, and waits until
+ * the control shows it. */
+export async function elegirOpcion(page: Page, ambito: Locator, etiqueta: string, opcion: string) {
+  const control = ambito.getByLabel(etiqueta, { exact: true });
+  await control.click();
+  const id = await control.getAttribute('id');
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .filter({ has: page.locator(`[id="${id}_list"]`) })
+    .locator(`.ant-select-item-option[title="${opcion}"]`)
+    .click();
+  await ambito
+    .locator('.ant-select')
+    .filter({ has: page.locator(`[id="${id}"]`) })
+    .filter({ hasText: opcion })
+    .waitFor();
+}
+
+/** Clicks a row's button `boton` and confirms the question `pregunta` with `confirmar`. */
+export async function confirmarEnFila(
+  page: Page,
+  fila: Locator,
+  boton: string,
+  pregunta: string,
+  confirmar = boton,
+) {
+  await fila.getByRole('button', { name: boton }).click();
+  await page
+    .locator('.ant-popconfirm')
+    .filter({ hasText: pregunta, visible: true })
+    .getByRole('button', { name: confirmar })
+    .click();
 }

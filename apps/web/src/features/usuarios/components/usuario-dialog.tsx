@@ -114,7 +114,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
             <Form.Item
               label={msg('campoUsuario')}
               name="usuario"
-              extra={usuario ? undefined : msg('ayudaUsuario')}
+              tooltip={usuario ? undefined : msg('ayudaUsuario')}
               rules={[
                 {
                   required: true,

@@ -36,6 +36,7 @@ export function UsuariosPage() {
     {
       title: msg('campoUsuario'),
       key: 'usuario',
+      width: 150,
       ellipsis: true,
       render: (_, u) => <Link to={`/users/${u.id_usuario}`}>{u.usuario}</Link>,
     },
@@ -49,6 +50,7 @@ export function UsuariosPage() {
     {
       title: msg('columnaRoles'),
       key: 'roles',
+      width: 210,
       render: (_, u) => (
         <Space size={[0, 4]} wrap>
           {u.role.map((r) => (
@@ -62,7 +64,7 @@ export function UsuariosPage() {
     {
       title: msg('columnaActivo'),
       key: 'activo',
-      width: 90,
+      width: 80,
       render: (_, u) => (
         <Tag color={u.activo ? 'green' : 'default'}>{msg(u.activo ? 'si' : 'no')}</Tag>
       ),
@@ -70,7 +72,7 @@ export function UsuariosPage() {
     {
       title: msg('columnaBloqueado'),
       key: 'bloqueado',
-      width: 170,
+      width: 160,
       render: (_, u) =>
         estaBloqueado(u.bloqueado_hasta) ? (
           <Tag color="red">{textoBloqueo(u.bloqueado_hasta)}</Tag>
@@ -81,7 +83,7 @@ export function UsuariosPage() {
     {
       title: msg('columnaAcciones'),
       key: 'acciones',
-      width: 190,
+      width: 240,
       render: (_, u) => (
         <Space>
           <Tooltip title={msg('editar')}>
@@ -144,7 +146,7 @@ export function UsuariosPage() {
         buscarEn={buscarEn}
         vacio={msg('sinUsuarios')}
         accionVacio={agregar}
-        anchoMinimo={1100}
+        anchoMinimo={1000}
       />
       <Suspense fallback={null}>
         {dialogo && <UsuarioDialog usuario={dialogo.usuario} alCerrar={() => setDialogo(null)} />}
