@@ -192,10 +192,11 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
               label={msg(usuario ? 'campoContrasenaNueva' : 'campoContrasena')}
               name="password"
               extra={
-                <>
+                password ? (
                   <FuerzaContrasena password={password} />
-                  {usuario && !password && msg('ayudaContrasenaOpcional')}
-                </>
+                ) : usuario ? (
+                  msg('ayudaContrasenaOpcional')
+                ) : undefined
               }
               rules={[
                 ...(usuario ? [] : [{ required: true, message: msg('contrasenaObligatoria') }]),

@@ -137,7 +137,7 @@ function CambiarContrasena({ usuario, propio }: { usuario: UsuarioVista; propio:
         <Form.Item
           label={msg('campoContrasenaNueva')}
           name="password"
-          extra={<FuerzaContrasena password={password} />}
+          extra={password ? <FuerzaContrasena password={password} /> : undefined}
           rules={[
             { required: true, message: msg('contrasenaObligatoria') },
             ...REGLAS_USUARIO.password,
