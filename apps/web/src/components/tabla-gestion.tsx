@@ -1,8 +1,8 @@
 import { useMemo, type Key, type ReactNode } from 'react';
-import { Card, Empty, Input, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import { Card, Empty, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
 import { msg } from '@pregon/contract/messages';
 import { filtrarPorTexto, useVistaUrl } from '../hooks/use-vista-url.ts';
+import { CajaBusqueda } from './caja-busqueda.tsx';
 import { ErrorCarga } from './error-carga.tsx';
 
 /** Rows per page of the management lists. */
@@ -40,15 +40,7 @@ export function TablaGestion<T extends object>(p: PropsTablaGestion<T>) {
   return (
     <Card className="tarjeta-tabla">
       <div className="barra-filtros">
-        <Input
-          allowClear
-          prefix={<SearchOutlined />}
-          placeholder={msg('buscar')}
-          aria-label={msg('buscar')}
-          value={vista.q}
-          onChange={(e) => cambiar({ q: e.target.value })}
-          className="busqueda"
-        />
+        <CajaBusqueda valor={vista.q} alCambiar={(q) => cambiar({ q })} />
       </div>
       {consulta.isError ? (
         <ErrorCarga error={consulta.error} reintentar={() => void consulta.refetch()} />

@@ -8,6 +8,21 @@ export interface VistaUrl {
   tab?: string;
 }
 
+/** The query string with `cambios` applied: an empty value or page 1 removes its parameter, and
+ * a change that does not set the page goes back to page 1 (a new search starts at the top). */
+export function conCambios(
+  antes: URLSearchParams,
+  cambios: Readonly<Record<string, string | number | undefined>>,
+): URLSearchParams {
+  const p = new URLSearchParams(antes);
+  for (const [k, v] of Object.entries(cambios)) {
+    if (v === undefined || v === '' || (k === 'page' && v === 1)) p.delete(k);
+    else p.set(k, String(v));
+  }
+  if (!('page' in cambios)) p.delete('page');
+  return p;
+}
+
 /** The search, page and tab of a list kept in the URL (?q=&page=&tab=), so a reload or a shared
  * link shows the same view; changing the search or the tab goes back to page 1. */
 export function useVistaUrl() {
@@ -21,20 +36,8 @@ export function useVistaUrl() {
     };
   }, [params]);
   const cambiar = useCallback(
-    (cambios: Partial<VistaUrl>) => {
-      setParams(
-        (antes) => {
-          const p = new URLSearchParams(antes);
-          for (const [k, v] of Object.entries(cambios)) {
-            if (v === undefined || v === '' || (k === 'page' && v === 1)) p.delete(k);
-            else p.set(k, String(v));
-          }
-          if (!('page' in cambios)) p.delete('page');
-          return p;
-        },
-        { replace: true },
-      );
-    },
+    (cambios: Partial<VistaUrl>) =>
+      setParams((antes) => conCambios(antes, cambios), { replace: true }),
     [setParams],
   );
   return { vista, cambiar };

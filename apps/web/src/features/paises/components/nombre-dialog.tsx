@@ -1,5 +1,6 @@
-import { Button, Form, Input, Modal } from 'antd';
+import { Form, Input } from 'antd';
 import { msg } from '@pregon/contract/messages';
+import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { useGuardar } from '../hooks/use-cambios.ts';
 
 /** Props of the one-field dialog: its title, the field's label and the api's name for it (where
@@ -29,19 +30,11 @@ export function NombreDialog(p: PropsNombreDialog) {
     if (hecho) p.alCerrar();
   };
   return (
-    <Modal
-      title={p.titulo}
-      open
-      maskClosable={false}
-      onCancel={p.alCerrar}
-      footer={[
-        <Button key="cancelar" onClick={p.alCerrar} disabled={enviando}>
-          {msg('cancelar')}
-        </Button>,
-        <Button key="guardar" type="primary" loading={enviando} onClick={() => form.submit()}>
-          {msg('guardar')}
-        </Button>,
-      ]}
+    <DialogoFormulario
+      titulo={p.titulo}
+      enviando={enviando}
+      alCancelar={p.alCerrar}
+      alGuardar={() => form.submit()}
     >
       <Form<{ nombre: string }>
         form={form}
@@ -66,8 +59,8 @@ export function NombreDialog(p: PropsNombreDialog) {
         >
           <Input aria-label={p.etiqueta} maxLength={100} autoFocus />
         </Form.Item>
-        <button type="submit" hidden aria-hidden tabIndex={-1} />
+        <EnvioConEnter />
       </Form>
-    </Modal>
+    </DialogoFormulario>
   );
 }

@@ -1,6 +1,7 @@
-import { Button, Col, Form, Input, Modal, Row } from 'antd';
+import { Col, Form, Input, Row } from 'antd';
 import type { Pais, PaisBody } from '@pregon/contract/api/paises';
 import { msg } from '@pregon/contract/messages';
+import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { crearPaisApi } from '../api/create-pais.ts';
 import { modificarPaisApi } from '../api/update-pais.ts';
 import { useGuardar } from '../hooks/use-cambios.ts';
@@ -29,19 +30,11 @@ export function PaisDialog({ pais, alCerrar }: PropsPaisDialog) {
     if (id !== undefined) alCerrar(id);
   };
   return (
-    <Modal
-      title={msg(pais ? 'editarPais' : 'agregarPais')}
-      open
-      maskClosable={false}
-      onCancel={() => alCerrar()}
-      footer={[
-        <Button key="cancelar" onClick={() => alCerrar()} disabled={enviando}>
-          {msg('cancelar')}
-        </Button>,
-        <Button key="guardar" type="primary" loading={enviando} onClick={() => form.submit()}>
-          {msg('guardar')}
-        </Button>,
-      ]}
+    <DialogoFormulario
+      titulo={msg(pais ? 'editarPais' : 'agregarPais')}
+      enviando={enviando}
+      alCancelar={() => alCerrar()}
+      alGuardar={() => form.submit()}
     >
       <Form<PaisBody>
         form={form}
@@ -106,8 +99,8 @@ export function PaisDialog({ pais, alCerrar }: PropsPaisDialog) {
             </Form.Item>
           </Col>
         </Row>
-        <button type="submit" hidden aria-hidden tabIndex={-1} />
+        <EnvioConEnter />
       </Form>
-    </Modal>
+    </DialogoFormulario>
   );
 }

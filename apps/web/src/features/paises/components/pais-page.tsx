@@ -13,6 +13,7 @@ import { ArrowLeftOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons
 import type { Estado } from '@pregon/contract/api/paises';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
@@ -23,7 +24,6 @@ import { eliminarPaisApi } from '../api/delete-pais.ts';
 import { usePais } from '../api/get-pais.ts';
 import { modificarEstadoApi } from '../api/update-estado.ts';
 import { useEliminar } from '../hooks/use-cambios.ts';
-import { AccionesFila } from './acciones-fila.tsx';
 import { NombreDialog } from './nombre-dialog.tsx';
 import { PaisDialog } from './pais-dialog.tsx';
 
@@ -48,22 +48,13 @@ export function PaisPage() {
 
   const columnas: TableColumnsType<Estado> = [
     { title: msg('campoEstado'), dataIndex: 'estado', key: 'estado', ellipsis: true },
-    ...(escribe
-      ? [
-          {
-            title: msg('columnaAcciones'),
-            key: 'acciones',
-            width: 110,
-            render: (_: unknown, e: Estado) => (
-              <AccionesFila
-                alEditar={() => setDialogo({ tipo: 'estado', estado: e })}
-                pregunta={msg('confirmarEliminarEstado', { estado: e.estado })}
-                alEliminar={() => eliminar(() => eliminarEstadoApi(e.id_estado))}
-              />
-            ),
-          },
-        ]
-      : []),
+    ...columnaAcciones(escribe, (e: Estado) => (
+      <AccionesFila
+        alEditar={() => setDialogo({ tipo: 'estado', estado: e })}
+        pregunta={msg('confirmarEliminarEstado', { estado: e.estado })}
+        alEliminar={() => eliminar(() => eliminarEstadoApi(e.id_estado))}
+      />
+    )),
   ];
 
   const agregarEstado = (

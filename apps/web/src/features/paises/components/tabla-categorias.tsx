@@ -3,13 +3,13 @@ import { Alert, Button, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Categoria } from '@pregon/contract/api/paises';
 import { msg } from '@pregon/contract/messages';
+import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
 import { crearCategoriaApi } from '../api/create-categoria.ts';
 import { eliminarCategoriaApi } from '../api/delete-categoria.ts';
 import { useCategorias } from '../api/get-categorias.ts';
 import { modificarCategoriaApi } from '../api/update-categoria.ts';
 import { useEliminar } from '../hooks/use-cambios.ts';
-import { AccionesFila } from './acciones-fila.tsx';
 import { NombreDialog } from './nombre-dialog.tsx';
 
 /** What 'Buscar...' reads of a category. */
@@ -31,22 +31,13 @@ export function TablaCategorias({ escribe }: { escribe: boolean }) {
       align: 'right',
       render: (_, c) => c.telefonos.toLocaleString('es-MX'),
     },
-    ...(escribe
-      ? [
-          {
-            title: msg('columnaAcciones'),
-            key: 'acciones',
-            width: 110,
-            render: (_: unknown, c: Categoria) => (
-              <AccionesFila
-                alEditar={() => setDialogo({ categoria: c })}
-                pregunta={msg('confirmarEliminarCategoria', { categoria: c.categoria })}
-                alEliminar={() => eliminar(() => eliminarCategoriaApi(c.id_categoria))}
-              />
-            ),
-          },
-        ]
-      : []),
+    ...columnaAcciones(escribe, (c: Categoria) => (
+      <AccionesFila
+        alEditar={() => setDialogo({ categoria: c })}
+        pregunta={msg('confirmarEliminarCategoria', { categoria: c.categoria })}
+        alEliminar={() => eliminar(() => eliminarCategoriaApi(c.id_categoria))}
+      />
+    )),
   ];
 
   const agregar = (

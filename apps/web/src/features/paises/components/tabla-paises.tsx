@@ -4,11 +4,11 @@ import { Button, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Pais } from '@pregon/contract/api/paises';
 import { msg } from '@pregon/contract/messages';
+import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
 import { eliminarPaisApi } from '../api/delete-pais.ts';
 import { usePaises } from '../api/get-paises.ts';
 import { useEliminar } from '../hooks/use-cambios.ts';
-import { AccionesFila } from './acciones-fila.tsx';
 import { PaisDialog } from './pais-dialog.tsx';
 
 /** What 'Buscar...' reads of a country. */
@@ -36,22 +36,13 @@ export function TablaPaises({ escribe }: { escribe: boolean }) {
       width: 120,
       render: (_, p) => `+${p.prefijo}`,
     },
-    ...(escribe
-      ? [
-          {
-            title: msg('columnaAcciones'),
-            key: 'acciones',
-            width: 110,
-            render: (_: unknown, p: Pais) => (
-              <AccionesFila
-                alEditar={() => setDialogo({ pais: p })}
-                pregunta={msg('confirmarEliminarPais', { pais: p.pais })}
-                alEliminar={() => eliminar(() => eliminarPaisApi(p.id_pais))}
-              />
-            ),
-          },
-        ]
-      : []),
+    ...columnaAcciones(escribe, (p: Pais) => (
+      <AccionesFila
+        alEditar={() => setDialogo({ pais: p })}
+        pregunta={msg('confirmarEliminarPais', { pais: p.pais })}
+        alEliminar={() => eliminar(() => eliminarPaisApi(p.id_pais))}
+      />
+    )),
   ];
 
   const agregar = (

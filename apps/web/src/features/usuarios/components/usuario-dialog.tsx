@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Col, Form, Input, Modal, Row, Switch, Typography } from 'antd';
+import { Alert, Checkbox, Col, Form, Input, Row, Switch, Typography } from 'antd';
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL, ROLES, type Rol } from '@pregon/contract/constants';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
+import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { payloadSesion } from '../../../lib/sesion.ts';
 import { crearUsuarioApi } from '../api/create-usuario.ts';
 import { CLAVE_USUARIOS } from '../api/get-usuarios.ts';
 import { modificarUsuarioApi } from '../api/update-usuario.ts';
-import { FuerzaContrasena } from './fuerza-contrasena.tsx';
+import { CampoContrasenaActual, CampoContrasenaNueva } from './campos-contrasena.tsx';
 import { REGLAS_USUARIO } from './reglas.ts';
 
 /** The one-line explanation of each role shown beside its checkbox. */
@@ -73,21 +74,13 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
   };
 
   return (
-    <Modal
-      title={msg(usuario ? 'editarUsuario' : 'agregarUsuario')}
-      open
-      width={640}
-      style={{ top: 32 }}
-      maskClosable={false}
-      onCancel={() => alCerrar()}
-      footer={[
-        <Button key="cancelar" onClick={() => alCerrar()} disabled={enviando}>
-          {msg('cancelar')}
-        </Button>,
-        <Button key="guardar" type="primary" loading={enviando} onClick={() => form.submit()}>
-          {msg('guardar')}
-        </Button>,
-      ]}
+    <DialogoFormulario
+      titulo={msg(usuario ? 'editarUsuario' : 'agregarUsuario')}
+      enviando={enviando}
+      alCancelar={() => alCerrar()}
+      alGuardar={() => form.submit()}
+      ancho={640}
+      estilo={{ top: 32 }}
     >
       {rechazo && (
         <Alert type="error" showIcon message={rechazo} style={{ marginBottom: 16 }} role="alert" />
@@ -188,48 +181,22 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
         </Form.Item>
         <Row gutter={16}>
           <Col xs={24} md={propio && password ? 12 : 24}>
-            <Form.Item
-              label={msg(usuario ? 'campoContrasenaNueva' : 'campoContrasena')}
-              name="password"
-              extra={
-                password ? (
-                  <FuerzaContrasena password={password} />
-                ) : usuario ? (
-                  msg('ayudaContrasenaOpcional')
-                ) : undefined
-              }
-              rules={[
-                ...(usuario ? [] : [{ required: true, message: msg('contrasenaObligatoria') }]),
-                ...REGLAS_USUARIO.password,
-              ]}
-              {...errores.props('password')}
-            >
-              <Input.Password
-                aria-label={msg(usuario ? 'campoContrasenaNueva' : 'campoContrasena')}
-                autoComplete="new-password"
-                maxLength={256}
-              />
-            </Form.Item>
+            <CampoContrasenaNueva
+              etiqueta={usuario ? 'campoContrasenaNueva' : 'campoContrasena'}
+              password={password}
+              obligatoria={!usuario}
+              ayudaVacia={usuario ? 'ayudaContrasenaOpcional' : undefined}
+              error={errores.props('password')}
+            />
           </Col>
           {propio && password && (
             <Col xs={24} md={12}>
-              <Form.Item
-                label={msg('campoContrasenaActual')}
-                name="password_actual"
-                rules={[{ required: true, message: msg('contrasenaActualObligatoria') }]}
-                {...errores.props('password_actual')}
-              >
-                <Input.Password
-                  aria-label={msg('campoContrasenaActual')}
-                  autoComplete="current-password"
-                  maxLength={256}
-                />
-              </Form.Item>
+              <CampoContrasenaActual error={errores.props('password_actual')} />
             </Col>
           )}
         </Row>
-        <button type="submit" hidden aria-hidden tabIndex={-1} />
+        <EnvioConEnter />
       </Form>
-    </Modal>
+    </DialogoFormulario>
   );
 }

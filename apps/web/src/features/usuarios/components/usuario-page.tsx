@@ -27,7 +27,7 @@ import { useUsuario } from '../api/get-usuario.ts';
 import { modificarUsuarioApi } from '../api/update-usuario.ts';
 import { useAccionesUsuario } from '../hooks/use-acciones-usuario.ts';
 import { estaBloqueado, textoBloqueo } from './formato.ts';
-import { FuerzaContrasena } from './fuerza-contrasena.tsx';
+import { CampoContrasenaActual, CampoContrasenaNueva } from './campos-contrasena.tsx';
 import { REGLAS_USUARIO } from './reglas.ts';
 
 const UsuarioDialog = lazy(async () => ({
@@ -120,36 +120,13 @@ function CambiarContrasena({ usuario, propio }: { usuario: UsuarioVista; propio:
         onFinish={(v) => void cambiar(v)}
         onValuesChange={() => errores.error && errores.limpiar()}
       >
-        {propio && (
-          <Form.Item
-            label={msg('campoContrasenaActual')}
-            name="password_actual"
-            rules={[{ required: true, message: msg('contrasenaActualObligatoria') }]}
-            {...errores.props('password_actual')}
-          >
-            <Input.Password
-              aria-label={msg('campoContrasenaActual')}
-              autoComplete="current-password"
-              maxLength={256}
-            />
-          </Form.Item>
-        )}
-        <Form.Item
-          label={msg('campoContrasenaNueva')}
-          name="password"
-          extra={password ? <FuerzaContrasena password={password} /> : undefined}
-          rules={[
-            { required: true, message: msg('contrasenaObligatoria') },
-            ...REGLAS_USUARIO.password,
-          ]}
-          {...errores.props('password')}
-        >
-          <Input.Password
-            aria-label={msg('campoContrasenaNueva')}
-            autoComplete="new-password"
-            maxLength={256}
-          />
-        </Form.Item>
+        {propio && <CampoContrasenaActual error={errores.props('password_actual')} />}
+        <CampoContrasenaNueva
+          etiqueta="campoContrasenaNueva"
+          password={password}
+          obligatoria
+          error={errores.props('password')}
+        />
         <Form.Item
           label={msg('campoConfirmarContrasena')}
           name="confirmacion"

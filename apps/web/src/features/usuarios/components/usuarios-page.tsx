@@ -1,16 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
-import {
-  CheckCircleOutlined,
-  EditOutlined,
-  PlusOutlined,
-  StopOutlined,
-  UnlockOutlined,
-} from '@ant-design/icons';
+import { CheckCircleOutlined, PlusOutlined, StopOutlined, UnlockOutlined } from '@ant-design/icons';
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
 import { useUsuarios } from '../api/get-usuarios.ts';
@@ -80,20 +75,14 @@ export function UsuariosPage() {
           <Typography.Text type="secondary">{textoBloqueo(null)}</Typography.Text>
         ),
     },
-    {
-      title: msg('columnaAcciones'),
-      key: 'acciones',
-      width: 240,
-      render: (_, u) => (
-        <Space>
-          <Tooltip title={msg('editar')}>
-            <Button
-              size="small"
-              icon={<EditOutlined />}
-              aria-label={msg('editar')}
-              onClick={() => setDialogo({ usuario: u })}
-            />
-          </Tooltip>
+    ...columnaAcciones(
+      true,
+      (u: UsuarioVista) => (
+        <AccionesFila
+          alEditar={() => setDialogo({ usuario: u })}
+          pregunta={msg('confirmarEliminarUsuario', { usuario: u.usuario })}
+          alEliminar={() => acciones.eliminar(u)}
+        >
           {estaBloqueado(u.bloqueado_hasta) && (
             <Button size="small" icon={<UnlockOutlined />} onClick={() => acciones.desbloquear(u)}>
               {msg('desbloquear')}
@@ -117,14 +106,10 @@ export function UsuariosPage() {
               />
             </Tooltip>
           )}
-          <BotonEliminar
-            enFila
-            pregunta={msg('confirmarEliminarUsuario', { usuario: u.usuario })}
-            alConfirmar={() => acciones.eliminar(u)}
-          />
-        </Space>
+        </AccionesFila>
       ),
-    },
+      240,
+    ),
   ];
 
   const agregar = (
