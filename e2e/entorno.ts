@@ -7,6 +7,7 @@ import { setTimeout as esperar } from 'node:timers/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
@@ -291,7 +292,7 @@ export interface Escena {
 }
 
 /** Starts the api and Chromium and signs in as admin through the sign-in screen. */
-export async function abrirEscena(): Promise<Escena> {
+async function abrirEscena(): Promise<Escena> {
   const api = await levantarTodo();
   const navegador = await lanzarNavegador();
   const page = await nuevaPagina(navegador);
@@ -299,10 +300,24 @@ export async function abrirEscena(): Promise<Escena> {
   return { api, navegador, page };
 }
 
-/** Closes what abrirEscena started (whatever part of it did start). */
-export async function cerrarEscena(e: Partial<Escena> | undefined) {
-  await e?.navegador?.close();
-  await e?.api?.cerrar();
+/** Registers a screen's test-file hooks: before all, the scene (then `preparar`, to seed data);
+ * after a failed test, a screenshot `fallo-{prefijo}-…`; after all, everything closed. The
+ * returned object is filled in before the first test runs. */
+export function prepararEscena(prefijo: string, preparar?: (e: Escena) => Promise<void>): Escena {
+  const e = {} as Escena;
+  beforeAll(async () => {
+    Object.assign(e, await abrirEscena());
+    await preparar?.(e);
+  }, 300_000);
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await capturar(e.page, `fallo-${prefijo}-${ctx.task.name.slice(0, 40)}`);
+  });
+  afterAll(async () => {
+    await e.navegador?.close();
+    await e.api?.cerrar();
+  });
+  return e;
 }
 
 /** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito`, and waits until
@@ -323,18 +338,17 @@ export async function elegirOpcion(page: Page, ambito: Locator, etiqueta: string
     .waitFor();
 }
 
-/** Clicks a row's button `boton` and confirms the question `pregunta` with `confirmar`. */
-export async function confirmarEnFila(
-  page: Page,
-  fila: Locator,
-  boton: string,
-  pregunta: string,
-  confirmar = boton,
-) {
-  await fila.getByRole('button', { name: boton }).click();
+/** Answers the open confirmation `pregunta` with its button `boton`. */
+export async function confirmar(page: Page, pregunta: string, boton: string) {
   await page
     .locator('.ant-popconfirm')
     .filter({ hasText: pregunta, visible: true })
-    .getByRole('button', { name: confirmar })
+    .getByRole('button', { name: boton })
     .click();
+}
+
+/** Clicks a row's button `boton` and answers the question `pregunta` with the same word. */
+export async function confirmarEnFila(page: Page, fila: Locator, boton: string, pregunta: string) {
+  await fila.getByRole('button', { name: boton }).click();
+  await confirmar(page, pregunta, boton);
 }

@@ -1,27 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ahora } from '../apps/api/src/db/database.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import {
-  abrirEscena,
   capturar,
   capturarTamanos,
-  cerrarEscena,
+  confirmar,
   confirmarEnFila,
   esperarAviso,
   paginaConToken,
-  type Escena,
+  prepararEscena,
 } from './entorno.ts';
 
 // /countries and /countries/{id} (issue 13 item 4): countries with their states, the categories
 // tab that feeds the exercise dialog, the 409 of whatever is in use, and the consulta role's
 // read-only view.
 describe('web: pantallas de países, estados y categorías', { timeout: 180_000 }, () => {
-  let e: Escena;
-
-  beforeAll(async () => {
-    e = await abrirEscena();
+  const e = prepararEscena('pais', async ({ api }) => {
     // One phone in Colima, in the category 'Hospitales': both are in use.
-    const k = e.api.ctx.db.kysely;
+    const k = api.ctx.db.kysely;
     const colima = await k
       .selectFrom('estados')
       .select('id_estado')
@@ -46,14 +42,7 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
       .insertInto('telefono_categoria')
       .values({ id_telefono: tel.id_telefono, id_categoria: hospitales.id_categoria })
       .execute();
-  }, 300_000);
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await capturar(e.page, `fallo-pais-${ctx.task.name.slice(0, 40)}`);
   });
-
-  afterAll(() => cerrarEscena(e));
 
   const dialogo = (titulo: string) => e.page.getByRole('dialog').filter({ hasText: titulo });
   const fila = (texto: string) =>
@@ -113,11 +102,7 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
 
     // The country cannot go while it has states: the server's 409.
     await page.getByRole('button', { name: 'Eliminar' }).first().click();
-    await page
-      .locator('.ant-popconfirm')
-      .filter({ hasText: '¿Eliminar el país "Guatemala"?', visible: true })
-      .getByRole('button', { name: 'Eliminar' })
-      .click();
+    await confirmar(page, '¿Eliminar el país "Guatemala"?', 'Eliminar');
     await esperarAviso(page, 'No se puede eliminar el país "Guatemala": tiene 1 estados');
     await confirmarEnFila(
       page,
@@ -135,11 +120,7 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await esperarAviso(page, 'Cambios guardados');
     await page.locator('.tarjeta-resumen').getByText('+503', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Eliminar' }).click();
-    await page
-      .locator('.ant-popconfirm')
-      .filter({ hasText: '¿Eliminar el país "Guatemala"?', visible: true })
-      .getByRole('button', { name: 'Eliminar' })
-      .click();
+    await confirmar(page, '¿Eliminar el país "Guatemala"?', 'Eliminar');
     await esperarAviso(page, 'Registro eliminado');
     await page.getByRole('tab', { name: 'Países' }).waitFor();
     await fila('México').waitFor();

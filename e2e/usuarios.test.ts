@@ -1,16 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pedir } from '../apps/api/src/testing/entorno.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import {
-  abrirEscena,
   capturar,
   capturarTamanos,
-  cerrarEscena,
   confirmarEnFila,
   esperarAviso,
   ingresarUI,
   paginaConToken,
-  type Escena,
+  prepararEscena,
 } from './entorno.ts';
 
 // /users and /users/{id} (issue 13 item 3): add and edit in the dialog (role explanations,
@@ -18,18 +16,7 @@ import {
 // confirmation, the last active administrator's message, unlocking a locked user, and each
 // user's own password change asking the current one.
 describe('web: pantallas de usuarios', { timeout: 180_000 }, () => {
-  let e: Escena;
-
-  beforeAll(async () => {
-    e = await abrirEscena();
-  }, 300_000);
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await capturar(e.page, `fallo-usr-${ctx.task.name.slice(0, 40)}`);
-  });
-
-  afterAll(() => cerrarEscena(e));
+  const e = prepararEscena('usr');
 
   const dialogo = (titulo: string) => e.page.getByRole('dialog').filter({ hasText: titulo });
   /** The row of the user whose name (the link of the first column) is `usuario`. */
