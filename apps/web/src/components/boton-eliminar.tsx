@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Popconfirm, Tooltip } from 'antd';
+import { Button, Popconfirm } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { msg } from '@pregon/contract/messages';
 
@@ -17,12 +17,15 @@ export interface PropsBotonEliminar {
 /** A danger button that asks before it acts (every delete of the management screens). */
 export function BotonEliminar({ pregunta, alConfirmar, enFila, texto, icono }: PropsBotonEliminar) {
   const accion = texto ?? msg('eliminar');
+  // A row's icon is named by the browser's own tooltip (title): an Ant Design tooltip would
+  // stay over the confirmation's buttons.
   const boton = (
     <Button
       size={enFila ? 'small' : undefined}
       danger
       icon={icono ?? <DeleteOutlined />}
       aria-label={accion}
+      title={enFila ? accion : undefined}
     >
       {enFila ? null : accion}
     </Button>
@@ -35,7 +38,7 @@ export function BotonEliminar({ pregunta, alConfirmar, enFila, texto, icono }: P
       okButtonProps={{ danger: true }}
       onConfirm={alConfirmar}
     >
-      {enFila ? <Tooltip title={accion}>{boton}</Tooltip> : boton}
+      {boton}
     </Popconfirm>
   );
 }
