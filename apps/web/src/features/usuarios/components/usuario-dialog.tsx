@@ -9,8 +9,12 @@ import { payloadSesion } from '../../../lib/sesion.ts';
 import { crearUsuarioApi } from '../api/create-usuario.ts';
 import { CLAVE_USUARIOS } from '../api/get-usuarios.ts';
 import { modificarUsuarioApi } from '../api/update-usuario.ts';
-import { CampoContrasenaActual, CampoContrasenaNueva } from './campos-contrasena.tsx';
-import { REGLAS_USUARIO } from './reglas.ts';
+import {
+  CampoCorreo,
+  CampoNombre,
+  CampoContrasenaActual,
+  CampoContrasenaNueva,
+} from './campos-usuario.tsx';
 
 /** The one-line explanation of each role shown beside its checkbox. */
 const AYUDA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
@@ -128,24 +132,10 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item
-              label={msg('columnaNombre')}
-              name="nombre"
-              rules={REGLAS_USUARIO.nombre}
-              {...errores.props('nombre')}
-            >
-              <Input aria-label={msg('columnaNombre')} maxLength={200} autoFocus={!!usuario} />
-            </Form.Item>
+            <CampoNombre error={errores.props('nombre')} autoFocus={!!usuario} />
           </Col>
           <Col xs={24} md={16}>
-            <Form.Item
-              label={msg('campoCorreo')}
-              name="correo"
-              rules={REGLAS_USUARIO.correo}
-              {...errores.props('correo')}
-            >
-              <Input aria-label={msg('campoCorreo')} maxLength={200} inputMode="email" />
-            </Form.Item>
+            <CampoCorreo error={errores.props('correo')} />
           </Col>
           <Col xs={24} md={8}>
             <Form.Item

@@ -27,8 +27,12 @@ import { useUsuario } from '../api/get-usuario.ts';
 import { modificarUsuarioApi } from '../api/update-usuario.ts';
 import { useAccionesUsuario } from '../hooks/use-acciones-usuario.ts';
 import { estaBloqueado, textoBloqueo } from './formato.ts';
-import { CampoContrasenaActual, CampoContrasenaNueva } from './campos-contrasena.tsx';
-import { REGLAS_USUARIO } from './reglas.ts';
+import {
+  CampoCorreo,
+  CampoNombre,
+  CampoContrasenaActual,
+  CampoContrasenaNueva,
+} from './campos-usuario.tsx';
 
 const UsuarioDialog = lazy(async () => ({
   default: (await import('./usuario-dialog.tsx')).UsuarioDialog,
@@ -61,22 +65,8 @@ function DatosPersonales({ usuario }: { usuario: UsuarioVista }) {
         }
         onValuesChange={() => errores.error && errores.limpiar()}
       >
-        <Form.Item
-          label={msg('columnaNombre')}
-          name="nombre"
-          rules={REGLAS_USUARIO.nombre}
-          {...errores.props('nombre')}
-        >
-          <Input aria-label={msg('columnaNombre')} maxLength={200} />
-        </Form.Item>
-        <Form.Item
-          label={msg('campoCorreo')}
-          name="correo"
-          rules={REGLAS_USUARIO.correo}
-          {...errores.props('correo')}
-        >
-          <Input aria-label={msg('campoCorreo')} maxLength={200} inputMode="email" />
-        </Form.Item>
+        <CampoNombre error={errores.props('nombre')} />
+        <CampoCorreo error={errores.props('correo')} />
         <Button type="primary" htmlType="submit" loading={enviando}>
           {msg('guardar')}
         </Button>

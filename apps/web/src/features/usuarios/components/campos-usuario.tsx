@@ -1,11 +1,41 @@
 import { Form, Input } from 'antd';
+import { MIN_PASSWORD } from '@pregon/contract/api/usuarios';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import type { useErroresCampo } from '../../../lib/errores-campo.ts';
 import { FuerzaContrasena } from './fuerza-contrasena.tsx';
-import { REGLAS_USUARIO } from './reglas.ts';
 
 /** What `useErroresCampo().props(campo)` gives a Form.Item: the server's message for it. */
 type ErrorDelCampo = ReturnType<ReturnType<typeof useErroresCampo>['props']>;
+
+/** 'Nombre' (field nombre), required. */
+export function CampoNombre({ error, autoFocus }: { error: ErrorDelCampo; autoFocus?: boolean }) {
+  return (
+    <Form.Item
+      label={msg('columnaNombre')}
+      name="nombre"
+      rules={[
+        { required: true, whitespace: true, message: msg('campoObligatorio', { campo: 'nombre' }) },
+      ]}
+      {...error}
+    >
+      <Input aria-label={msg('columnaNombre')} maxLength={200} autoFocus={autoFocus} />
+    </Form.Item>
+  );
+}
+
+/** 'Correo electrónico' (field correo), optional; an address when written. */
+export function CampoCorreo({ error }: { error: ErrorDelCampo }) {
+  return (
+    <Form.Item
+      label={msg('campoCorreo')}
+      name="correo"
+      rules={[{ type: 'email', message: msg('correoInvalido') }]}
+      {...error}
+    >
+      <Input aria-label={msg('campoCorreo')} maxLength={200} inputMode="email" />
+    </Form.Item>
+  );
+}
 
 /** 'Contraseña actual' (field password_actual): asked before users change their own password;
  * the server's 400 when it is wrong shows here. */
@@ -48,7 +78,7 @@ export function CampoContrasenaNueva(p: {
       }
       rules={[
         ...(p.obligatoria ? [{ required: true, message: msg('contrasenaObligatoria') }] : []),
-        ...REGLAS_USUARIO.password,
+        { min: MIN_PASSWORD, message: msg('contrasenaCorta', { min: MIN_PASSWORD }) },
       ]}
       {...p.error}
     >
