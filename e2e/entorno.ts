@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core';
 import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
@@ -19,8 +20,8 @@ import { cargarConfigPbx, type ConfigPbx } from '../apps/pbx/src/config.ts';
 export const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The built web app the api serves. */
 export const WEB_DIST = path.join(RAIZ, 'apps/web/dist');
-/** Where the screenshots go (gitignored). */
-export const CAPTURAS = path.join(RAIZ, 'artifacts/screenshots');
+/** Where the screenshots go (gitignored); CAPTURAS_DIR sends them elsewhere. */
+export const CAPTURAS = process.env.CAPTURAS_DIR ?? path.join(RAIZ, 'artifacts/screenshots');
 /** Chromium binary (Debian package `chromium`). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -263,3 +264,111 @@ export async function descargarHoja(
 /** The cells of row `n` of a worksheet as text ('' for empty cells). */
 export const valoresFila = (hoja: ExcelJS.Worksheet, n: number) =>
   (hoja.getRow(n).values as unknown[]).slice(1).map((v) => (v === undefined ? '' : String(v)));
+
+/** The two window sizes every screen is looked at in. */
+export const TAMANOS = [
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+] as const;
+
+/** Screenshots of the page at both sizes (`{nombre}-1366.png`, `{nombre}-1920.png`), then back
+ * to the smaller one. */
+export async function capturarTamanos(page: Page, nombre: string) {
+  for (const t of [...TAMANOS].reverse()) {
+    await page.setViewportSize(t);
+    await capturar(page, `${nombre}-${t.width}`);
+  }
+}
+
+/** A new browser context and page in Spanish (Mexico), 1366×768 unless told. */
+export async function nuevaPagina(
+  navegador: Browser,
+  viewport: { width: number; height: number } = TAMANOS[0],
+) {
+  const contexto = await navegador.newContext({ viewport, locale: 'es-MX', acceptDownloads: true });
+  return contexto.newPage();
+}
+
+/** A page of its own context signed in with `token` (as the app keeps it), on `ruta`. */
+export async function paginaConToken(
+  navegador: Browser,
+  api: ApiDePrueba,
+  token: string,
+  ruta: string,
+) {
+  const page = await nuevaPagina(navegador);
+  await page.goto(`${api.url}/signin`);
+  await ponerToken(page, token);
+  await page.goto(`${api.url}${ruta}`);
+  return page;
+}
+
+/** What a screen's browser test works with: the api serving the built app, Chromium, and a page
+ * signed in as the first administrator. */
+export interface Escena {
+  api: ApiDePrueba;
+  navegador: Browser;
+  page: Page;
+}
+
+/** Starts the api and Chromium and signs in as admin through the sign-in screen. */
+async function abrirEscena(): Promise<Escena> {
+  const api = await levantarTodo();
+  const navegador = await lanzarNavegador();
+  const page = await nuevaPagina(navegador);
+  await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  return { api, navegador, page };
+}
+
+/** Registers a screen's test-file hooks: before all, the scene (then `preparar`, to seed data);
+ * after a failed test, a screenshot `fallo-{prefijo}-…`; after all, everything closed. The
+ * returned object is filled in before the first test runs. */
+export function prepararEscena(prefijo: string, preparar?: (e: Escena) => Promise<void>): Escena {
+  const e = {} as Escena;
+  beforeAll(async () => {
+    Object.assign(e, await abrirEscena());
+    await preparar?.(e);
+  }, 300_000);
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await capturar(e.page, `fallo-${prefijo}-${ctx.task.name.slice(0, 40)}`);
+  });
+  afterAll(async () => {
+    await e.navegador?.close();
+    await e.api?.cerrar();
+  });
+  return e;
+}
+
+/** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito`, and waits until
+ * the control shows it. */
+export async function elegirOpcion(page: Page, ambito: Locator, etiqueta: string, opcion: string) {
+  const control = ambito.getByLabel(etiqueta, { exact: true });
+  await control.click();
+  const id = await control.getAttribute('id');
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .filter({ has: page.locator(`[id="${id}_list"]`) })
+    .locator(`.ant-select-item-option[title="${opcion}"]`)
+    .click();
+  await ambito
+    .locator('.ant-select')
+    .filter({ has: page.locator(`[id="${id}"]`) })
+    .filter({ hasText: opcion })
+    .waitFor();
+}
+
+/** Answers the open confirmation `pregunta` with its button `boton`. */
+export async function confirmar(page: Page, pregunta: string, boton: string) {
+  await page
+    .locator('.ant-popconfirm')
+    .filter({ hasText: pregunta, visible: true })
+    .getByRole('button', { name: boton })
+    .click();
+}
+
+/** Clicks a row's button `boton` and answers the question `pregunta` with the same word. */
+export async function confirmarEnFila(page: Page, fila: Locator, boton: string, pregunta: string) {
+  await fila.getByRole('button', { name: boton }).click();
+  await confirmar(page, pregunta, boton);
+}

@@ -7,6 +7,7 @@ import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { fechaHora } from '../apps/api/src/dispatcher/despachador.ts';
 import {
   capturar,
+  elegirOpcion,
   esperarAviso,
   ingresarUI,
   lanzarNavegador,
@@ -55,21 +56,8 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
   const fila = (texto: string) =>
     page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: texto });
 
-  async function elegir(ambito: Locator, etiqueta: string, opcion: string) {
-    const control = ambito.getByLabel(etiqueta, { exact: true });
-    await control.click();
-    const id = await control.getAttribute('id');
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-      .filter({ has: page.locator(`[id="${id}_list"]`) })
-      .locator(`.ant-select-item-option[title="${opcion}"]`)
-      .click();
-    await ambito
-      .locator('.ant-select')
-      .filter({ has: page.locator(`[id="${id}"]`) })
-      .filter({ hasText: opcion })
-      .waitFor();
-  }
+  const elegir = (ambito: Locator, etiqueta: string, opcion: string) =>
+    elegirOpcion(page, ambito, etiqueta, opcion);
 
   it('agrega un equipo con vista previa de tipos y credenciales por protocolo; la prueba muestra la respuesta del simulador', async () => {
     await fila('SMS Usado').waitFor();

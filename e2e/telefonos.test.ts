@@ -8,6 +8,7 @@ import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import {
   capturar,
+  elegirOpcion,
   esperarAviso,
   ingresarUI,
   lanzarNavegador,
@@ -58,22 +59,8 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
   const fila = (texto: string) => filas().filter({ hasText: texto });
   const dialogo = (titulo: string) => page.getByRole('dialog').filter({ hasText: titulo });
 
-  async function elegir(ambito: Locator, etiqueta: string, opcion: string) {
-    const control = ambito.getByLabel(etiqueta, { exact: true });
-    await control.click();
-    const id = await control.getAttribute('id');
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-      .filter({ has: page.locator(`[id="${id}_list"]`) })
-      .locator(`.ant-select-item-option[title="${opcion}"]`)
-      .click();
-    // The choice is shown in the control before anything reads it.
-    await ambito
-      .locator('.ant-select')
-      .filter({ has: page.locator(`[id="${id}"]`) })
-      .filter({ hasText: opcion })
-      .waitFor();
-  }
+  const elegir = (ambito: Locator, etiqueta: string, opcion: string) =>
+    elegirOpcion(page, ambito, etiqueta, opcion);
 
   /** Waits until the table shows `n` rows (a loaded machine may take seconds to answer). */
   const esperarFilas = (n: number) =>

@@ -100,6 +100,11 @@ export class LimitadorIngreso {
     await repo.olvidarClave(this.k, clavesDe(usuario, ip).usuarioIp);
   }
 
+  /** The latest lock in force per user name (lower case); `usuario` narrows it to one name. */
+  bloqueos(usuario?: string, ahora = Date.now()): Promise<Map<string, number>> {
+    return repo.bloqueosVigentes(this.k, ahora, usuario);
+  }
+
   /** Lifts every lock and count of a user (administrator's unlock, command-line reset). */
   desbloquear(usuario: string): Promise<number> {
     return repo.olvidarUsuario(this.k, usuario);

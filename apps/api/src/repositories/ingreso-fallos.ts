@@ -66,6 +66,24 @@ export async function olvidarUsuario(k: Kysely<DB>, usuario: string): Promise<nu
   return Number(r.numDeletedRows);
 }
 
+/** The latest lock still in force per user name (lower case), for the users list; `usuario`
+ * narrows it to one name. */
+export async function bloqueosVigentes(
+  k: Kysely<DB>,
+  ahora: number,
+  usuario?: string,
+): Promise<Map<string, number>> {
+  let q = k
+    .selectFrom('ingreso_fallos')
+    .select(['usuario', (eb) => eb.fn.max('bloqueado_hasta').as('hasta')])
+    .where('bloqueado_hasta', '>', ahora)
+    .where('usuario', 'is not', null)
+    .groupBy('usuario');
+  if (usuario !== undefined) q = q.where('usuario', '=', usuario.toLowerCase());
+  const filas = await q.execute();
+  return new Map(filas.map((f) => [f.usuario!, Number(f.hasta)]));
+}
+
 /** Drops keys idle for longer than `ventanaMs` and no longer locked, so the table stays small. */
 export async function purgarViejas(k: Kysely<DB>, ahora: number, ventanaMs: number): Promise<void> {
   await k

@@ -64,6 +64,14 @@ describe.each(MOTORES)('límite de ingresos (%s)', (motor) => {
     expect(alta.status).toBe(200);
     for (let i = 0; i < 5; i++) await entrar(api, '203.0.113.2', 'ana', `mala-${i}`);
     expect((await entrar(api, '203.0.113.2', 'ana', 'Clave-ana-1')).status).toBe(429);
+    // The users list and the user's page say until when the lock holds.
+    const bloqueada = async (ruta: string) => {
+      const r = await pedir(api.url, 'GET', ruta, { token });
+      const datos = Array.isArray(r.body.data) ? r.body.data : [r.body.data];
+      return datos.find((u: { usuario: string }) => u.usuario === 'ana').bloqueado_hasta;
+    };
+    expect(await bloqueada('/usuarios/')).toBeGreaterThan(Date.now());
+    expect(await bloqueada(`/usuarios/${alta.body.id_usuario}/`)).toBeGreaterThan(Date.now());
     const tokenAna = await ingresar(api, 'ana', 'Clave-ana-1');
     const prohibido = await pedir(
       api.url,
@@ -76,6 +84,7 @@ describe.each(MOTORES)('límite de ingresos (%s)', (motor) => {
       token,
     });
     expect(r.body).toEqual({ status: 200, mensaje: 'Usuario desbloqueado' });
+    expect(await bloqueada('/usuarios/')).toBeNull();
     expect((await entrar(api, '203.0.113.2', 'ana', 'Clave-ana-1')).status).toBe(200);
     expect((await pedir(api.url, 'POST', '/usuarios/99999/desbloquear/', { token })).status).toBe(
       404,

@@ -20,16 +20,20 @@ import { conConflictos } from './paises.ts';
 
 const esAdmin = (s: Sesion) => s.role.includes(ROL_ADMINISTRADOR);
 
-/** Presents a user row on the wire (roles as a list, activo as a boolean). */
-export function vista(u: {
-  id_usuario: number;
-  usuario: string;
-  nombre: string;
-  correo: string | null;
-  roles: string;
-  activo: number;
-  creado: number;
-}): UsuarioVista {
+/** Presents a user row on the wire (roles as a list, activo as a boolean, the end of a sign-in
+ * lock from `bloqueos`, keyed by lower-case user name). */
+export function vista(
+  u: {
+    id_usuario: number;
+    usuario: string;
+    nombre: string;
+    correo: string | null;
+    roles: string;
+    activo: number;
+    creado: number;
+  },
+  bloqueos: ReadonlyMap<string, number> = new Map(),
+): UsuarioVista {
   const role = u.roles
     .split(',')
     .map((r) => RolSchema.safeParse(r.trim()))
@@ -42,15 +46,17 @@ export function vista(u: {
     role,
     activo: u.activo === 1,
     creado: Number(u.creado),
+    bloqueado_hasta: bloqueos.get(u.usuario.toLowerCase()) ?? null,
   };
 }
 
 const duplicado = (usuario: string) => () =>
   error(409, 'duplicado', { entidad: 'un usuario', campo: 'usuario', valor: usuario }, 'usuario');
 
-/** Every user (administrators only, checked by the route's access level). */
+/** Every user with their sign-in locks (administrators only, checked by the route's access level). */
 export async function listar(ctx: Contexto): Promise<UsuarioVista[]> {
-  return (await repo.listarUsuarios(ctx.db.kysely)).map(vista);
+  const bloqueos = await ctx.limitador.bloqueos();
+  return (await repo.listarUsuarios(ctx.db.kysely)).map((u) => vista(u, bloqueos));
 }
 
 /** One user: administrators read anyone, others only themselves (403). */
@@ -58,7 +64,7 @@ export async function leer(ctx: Contexto, sesion: Sesion, id: number): Promise<U
   if (!esAdmin(sesion) && sesion.id_usuario !== id) throw prohibido();
   const u = await repo.leerUsuario(ctx.db.kysely, id);
   if (!u) throw noEncontrado('Usuario');
-  return vista(u);
+  return vista(u, await ctx.limitador.bloqueos(u.usuario));
 }
 
 /** Creates a user with an argon2id hash of the password. */

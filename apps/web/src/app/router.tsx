@@ -1,82 +1,85 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
-import type { ClaveMensaje } from '@pregon/contract/messages';
 import { DefaultLayout } from '../components/layouts/default-layout.tsx';
 import { LoginLayout } from '../components/layouts/login-layout.tsx';
 import { EjerciciosPage } from '../features/ejercicios/components/ejercicios-page.tsx';
-import { PlaceholderPage } from '../features/placeholders/components/placeholder-page.tsx';
 import { registrarNavegacion } from '../lib/sesion.ts';
 import { guardia, type AccesoRuta } from './guardia.ts';
 
-const pendiente = (path: string, clave: ClaveMensaje, acceso?: AccesoRuta): RouteObject => ({
+/** A route whose screen loads on demand (so the first screen carries only what it shows),
+ * behind the SPEC 6 guard with the access it declares. */
+const pantalla = (
+  path: string,
+  cargar: () => Promise<ComponentType>,
+  acceso?: AccesoRuta,
+): RouteObject => ({
   path,
   loader: guardia(acceso),
-  element: <PlaceholderPage key={path} clave={clave} />,
+  lazy: async () => ({ Component: await cargar() }),
 });
 
-/** The route table of SPEC 2: every route with its layout and the SPEC 6 guard. Screens other
- * than the list load on demand, so the first screen carries only what it shows. */
+/** The route table of SPEC 2: every route with its layout and the SPEC 6 guard; every screen
+ * but the list is a `pantalla`. */
 export const rutas: RouteObject[] = [
   {
     element: <LoginLayout />,
     children: [
-      {
-        path: '/signin',
-        loader: guardia({ publica: true }),
-        lazy: async () => ({
-          Component: (await import('../features/auth/components/signin-page.tsx')).SigninPage,
-        }),
-      },
+      pantalla(
+        '/signin',
+        async () => (await import('../features/auth/components/signin-page.tsx')).SigninPage,
+        { publica: true },
+      ),
     ],
   },
   {
     element: <DefaultLayout />,
     children: [
       { path: '/', loader: guardia(), element: <EjerciciosPage /> },
-      pendiente('/users', 'menuUsuarios', { roles: [ROL_ADMINISTRADOR] }),
-      pendiente('/users/:id', 'tituloUsuario'),
-      {
-        path: '/telefonos',
-        loader: guardia(),
-        lazy: async () => ({
-          Component: (await import('../features/telefonos/components/telefonos-page.tsx'))
-            .TelefonosPage,
-        }),
-      },
-      {
-        path: '/equipos',
-        loader: guardia(),
-        lazy: async () => ({
-          Component: (await import('../features/equipos/components/equipos-page.tsx')).EquiposPage,
-        }),
-      },
-      {
-        path: '/equipos/:id',
-        loader: guardia(),
-        lazy: async () => ({
-          Component: (await import('../features/equipos/components/equipo-detalle-page.tsx'))
+      pantalla(
+        '/users',
+        async () =>
+          (await import('../features/usuarios/components/usuarios-page.tsx')).UsuariosPage,
+        { roles: [ROL_ADMINISTRADOR] },
+      ),
+      pantalla(
+        '/users/:id',
+        async () => (await import('../features/usuarios/components/usuario-page.tsx')).UsuarioPage,
+      ),
+      pantalla(
+        '/telefonos',
+        async () =>
+          (await import('../features/telefonos/components/telefonos-page.tsx')).TelefonosPage,
+      ),
+      pantalla(
+        '/equipos',
+        async () => (await import('../features/equipos/components/equipos-page.tsx')).EquiposPage,
+      ),
+      pantalla(
+        '/equipos/:id',
+        async () =>
+          (await import('../features/equipos/components/equipo-detalle-page.tsx'))
             .EquipoDetallePage,
-        }),
-      },
-      {
-        path: '/dashboard/:id',
-        loader: guardia(),
-        lazy: async () => ({
-          Component: (await import('../features/dashboard/components/dashboard-page.tsx'))
-            .DashboardPage,
-        }),
-      },
-      pendiente('/countries', 'menuPaises'),
-      pendiente('/countries/:id', 'tituloPais'),
-      {
-        path: '/index_dash',
-        loader: guardia(),
-        lazy: async () => ({
-          Component: (
-            await import('../features/tablero-general/components/tablero-general-page.tsx')
-          ).TableroGeneralPage,
-        }),
-      },
+      ),
+      pantalla(
+        '/dashboard/:id',
+        async () =>
+          (await import('../features/dashboard/components/dashboard-page.tsx')).DashboardPage,
+      ),
+      pantalla(
+        '/countries',
+        async () => (await import('../features/paises/components/paises-page.tsx')).PaisesPage,
+      ),
+      pantalla(
+        '/countries/:id',
+        async () => (await import('../features/paises/components/pais-page.tsx')).PaisPage,
+      ),
+      pantalla(
+        '/index_dash',
+        async () =>
+          (await import('../features/tablero-general/components/tablero-general-page.tsx'))
+            .TableroGeneralPage,
+      ),
     ],
   },
   { path: '*', loader: () => redirect('/') },

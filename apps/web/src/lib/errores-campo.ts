@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { ErrorApi } from './api-client.ts';
 
-/** The field a 400 named (`campo` in the body), if any. */
-export function campoDeError(e: unknown): string | undefined {
-  if (!(e instanceof ErrorApi) || e.status !== 400) return undefined;
+/** The field a 400 named (`campo` in the body), if any; `estados` adds statuses whose field shows
+ * too (the 409 of a duplicate name names the field that repeats). */
+export function campoDeError(e: unknown, estados: readonly number[] = [400]): string | undefined {
+  if (!(e instanceof ErrorApi) || !estados.includes(e.status)) return undefined;
   const b = e.body as { campo?: unknown } | null;
   return typeof b?.campo === 'string' ? b.campo.split('.')[0] : undefined;
 }

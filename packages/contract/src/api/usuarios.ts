@@ -22,6 +22,9 @@ export const UsuarioSchema = z.object({
   role: z.array(RolSchema),
   activo: z.boolean(),
   creado: z.number(),
+  /** Until when repeated wrong passwords hold the user's sign-in back (epoch ms, the latest of
+   * their locks); null when nothing holds it. 'Desbloquear' lifts it. */
+  bloqueado_hasta: z.number().nullable(),
 });
 /** A user. */
 export type UsuarioVista = z.infer<typeof UsuarioSchema>;

@@ -10,6 +10,7 @@ import {
   PhoneOutlined,
   SettingOutlined,
   TeamOutlined,
+  UserOutlined,
 } from '@ant-design/icons';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
@@ -29,17 +30,21 @@ function claveSeleccionada(ruta: string): string {
 
 /**
  * The 'default' layout (SPEC 2): collapsible side menu with the logo and Inicio, Teléfonos,
- * Equipos; a header with the settings dropdown (Usuarios for administrators, Países, Tablero
- * general, Cerrar sesión) and the drawer button opening the 'Menu' drawer.
+ * Equipos; a header with the settings dropdown (Mi perfil, Usuarios for administrators, Países,
+ * Tablero general, Cerrar sesión) and the drawer button opening the 'Menu' drawer.
  */
 export function DefaultLayout() {
   const [colapsado, setColapsado] = useState(false);
   const [cajon, setCajon] = useState(false);
   const navegar = useNavigate();
   const { pathname } = useLocation();
-  const nombre = payloadSesion()?.nombre ?? payloadSesion()?.usuario;
+  const sesion = payloadSesion();
+  const nombre = sesion?.nombre ?? sesion?.usuario;
 
   const itemsConfiguracion: MenuProps['items'] = [
+    ...(sesion?.sub !== undefined
+      ? [{ key: `/users/${sesion.sub}`, icon: <UserOutlined />, label: msg('miPerfil') }]
+      : []),
     ...(usuarioTieneRol([ROL_ADMINISTRADOR])
       ? [{ key: '/users', icon: <TeamOutlined />, label: msg('menuUsuarios') }]
       : []),

@@ -4,7 +4,6 @@ import {
   Button,
   Card,
   Empty,
-  Input,
   Pagination,
   Result,
   Space,
@@ -15,10 +14,11 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
-import { DownloadOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
 import { paginaEjercicios } from '@pregon/contract/rules/exercise-list';
 import { mensajeError } from '../../../lib/api-client.ts';
@@ -210,17 +210,12 @@ export function EjerciciosPage() {
       </div>
       <Card className="tarjeta-tabla">
         <div className="barra-filtros">
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder={msg('buscar')}
-            aria-label={msg('buscar')}
-            value={texto}
-            onChange={(e) => {
-              setTexto(e.target.value);
+          <CajaBusqueda
+            valor={texto}
+            alCambiar={(t) => {
+              setTexto(t);
               setPagina(1);
             }}
-            className="busqueda"
           />
           <Switch
             checked={soloActivos}

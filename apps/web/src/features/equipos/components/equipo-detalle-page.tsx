@@ -8,16 +8,13 @@ import {
   Descriptions,
   Form,
   Input,
-  Popconfirm,
-  Result,
   Row,
   Skeleton,
   Space,
   Tag,
   Typography,
 } from 'antd';
-import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeftOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
 import {
   ETIQUETA_ESTATUS,
   ETIQUETA_PROTOCOLO,
@@ -26,13 +23,14 @@ import {
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { tiposParaAlias } from '@pregon/contract/rules/equipment';
+import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
+import { ErrorCarga } from '../../../components/error-carga.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { useEquipo } from '../api/get-equipo.ts';
-import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
 import { useProbarEquipo } from '../api/probar-equipo.ts';
 import { ActividadEquipo } from './actividad-equipo.tsx';
-import { eliminarEquipoConAviso } from './equipos-page.tsx';
+import { useEliminarEquipo } from './equipos-page.tsx';
 import { ultimoContacto } from './formato.ts';
 
 const EquipoDialog = lazy(async () => ({
@@ -45,7 +43,7 @@ export function EquipoDetallePage() {
   const id = Number(useParams().id);
   const consulta = useEquipo(id);
   const prueba = useProbarEquipo(id);
-  const cliente = useQueryClient();
+  const eliminar = useEliminarEquipo();
   const navegar = useNavigate();
   const escribe = usuarioTieneRol(ROLES_OPERACION);
   const [editando, setEditando] = useState(false);
@@ -64,22 +62,12 @@ export function EquipoDetallePage() {
           <Button icon={<EditOutlined />} onClick={() => setEditando(true)}>
             {msg('editar')}
           </Button>
-          <Popconfirm
-            title={msg('confirmarEliminarEquipo', { alias: e.alias })}
-            okText={msg('eliminar')}
-            cancelText={msg('cancelar')}
-            okButtonProps={{ danger: true }}
-            onConfirm={async () => {
-              if (await eliminarEquipoConAviso(e)) {
-                await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
-                void navegar('/equipos');
-              }
+          <BotonEliminar
+            pregunta={msg('confirmarEliminarEquipo', { alias: e.alias })}
+            alConfirmar={async () => {
+              if (await eliminar(e)) void navegar('/equipos');
             }}
-          >
-            <Button danger icon={<DeleteOutlined />}>
-              {msg('eliminar')}
-            </Button>
-          </Popconfirm>
+          />
         </Space>
       )}
     </div>
@@ -90,12 +78,7 @@ export function EquipoDetallePage() {
       <div className="pagina">
         {cabecera}
         <Card>
-          <Result
-            status="error"
-            title={msg('errorCarga')}
-            subTitle={mensajeError(consulta.error)}
-            extra={<Button onClick={() => void consulta.refetch()}>{msg('reintentar')}</Button>}
-          />
+          <ErrorCarga error={consulta.error} reintentar={() => void consulta.refetch()} />
         </Card>
       </div>
     );

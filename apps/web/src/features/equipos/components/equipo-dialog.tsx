@@ -1,13 +1,11 @@
 import { useState } from 'react';
 import {
   Alert,
-  Button,
   Col,
   Divider,
   Form,
   Input,
   InputNumber,
-  Modal,
   Row,
   Select,
   Switch,
@@ -24,6 +22,7 @@ import {
   type Protocolo,
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import {
   CAMPOS_CREDENCIALES,
   credencialesDeFormulario,
@@ -101,21 +100,13 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
   };
 
   return (
-    <Modal
-      title={msg(equipo ? 'editarEquipo' : 'agregarEquipo')}
-      open
-      width={760}
-      style={{ top: 24 }}
-      maskClosable={false}
-      onCancel={() => alCerrar()}
-      footer={[
-        <Button key="cancelar" onClick={() => alCerrar()} disabled={enviando}>
-          {msg('cancelar')}
-        </Button>,
-        <Button key="guardar" type="primary" loading={enviando} onClick={() => form.submit()}>
-          {msg('guardar')}
-        </Button>,
-      ]}
+    <DialogoFormulario
+      titulo={msg(equipo ? 'editarEquipo' : 'agregarEquipo')}
+      enviando={enviando}
+      alCancelar={() => alCerrar()}
+      alGuardar={() => form.submit()}
+      ancho={760}
+      estilo={{ top: 24 }}
     >
       <Form<Valores>
         form={form}
@@ -280,8 +271,8 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
             autoSize={{ minRows: 2, maxRows: 5 }}
           />
         </Form.Item>
-        <button type="submit" hidden aria-hidden tabIndex={-1} />
+        <EnvioConEnter />
       </Form>
-    </Modal>
+    </DialogoFormulario>
   );
 }

@@ -1,27 +1,13 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  Button,
-  Card,
-  Empty,
-  Input,
-  Popconfirm,
-  Result,
-  Skeleton,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button, Tag, Typography, type TableColumnsType } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import type { EquipoVista } from '@pregon/contract/api/equipos';
 import { ETIQUETA_PROTOCOLO, ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { mensajeError } from '../../../lib/api-client.ts';
-import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
+import { TablaGestion } from '../../../components/tabla-gestion.tsx';
+import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { eliminarEquipoApi } from '../api/delete-equipo.ts';
 import { CLAVE_EQUIPOS, useEquipos } from '../api/get-equipos.ts';
@@ -31,36 +17,24 @@ const EquipoDialog = lazy(async () => ({
   default: (await import('./equipo-dialog.tsx')).EquipoDialog,
 }));
 
-/** Deletes a device after confirmation; a 409 (in use) shows the server's message. */
-export async function eliminarEquipoConAviso(e: EquipoVista): Promise<boolean> {
-  try {
-    await eliminarEquipoApi(e.id_equipo);
-    avisoExito(msg('registroEliminado'));
-    return true;
-  } catch (err) {
-    avisoError(mensajeError(err));
-    return false;
-  }
+/** Deletes a device after its confirmation: 'Registro eliminado', or the server's 409 while
+ * exercises use it; the devices reload. Resolves true when it was deleted. */
+export function useEliminarEquipo() {
+  const hacer = useAccionConAviso([CLAVE_EQUIPOS]);
+  return (e: EquipoVista) => hacer(() => eliminarEquipoApi(e.id_equipo), msg('registroEliminado'));
 }
 
+/** What 'Buscar...' reads of a device. */
+const buscarEn = (e: EquipoVista) => [e.alias, e.serial, e.url];
+
 /** /equipos: the devices (alias, protocolo, url, puertos, tasa, activo, último contacto) with
- * 'Buscar...' kept in the URL, add/edit in a dialog and delete with confirmation. */
+ * 'Buscar...' and the page kept in the URL, add/edit in a dialog and delete with confirmation. */
 export function EquiposPage() {
   const consulta = useEquipos();
-  const cliente = useQueryClient();
+  const eliminar = useEliminarEquipo();
   const navegar = useNavigate();
   const escribe = usuarioTieneRol(ROLES_OPERACION);
-  const [params, setParams] = useSearchParams();
-  const texto = params.get('q') ?? '';
   const [dialogo, setDialogo] = useState<{ equipo?: EquipoVista } | null>(null);
-
-  const filas = useMemo(() => {
-    const q = texto.trim().toLowerCase();
-    const todas = consulta.data ?? [];
-    return q
-      ? todas.filter((e) => [e.alias, e.serial, e.url].some((c) => c.toLowerCase().includes(q)))
-      : todas;
-  }, [consulta.data, texto]);
 
   const columnas: TableColumnsType<EquipoVista> = [
     {
@@ -93,105 +67,37 @@ export function EquiposPage() {
       width: 170,
       render: (_, e) => ultimoContacto(e.ultimo_contacto),
     },
-    ...(escribe
-      ? [
-          {
-            title: msg('columnaAcciones'),
-            key: 'acciones',
-            width: 110,
-            render: (_: unknown, e: EquipoVista) => (
-              <Space>
-                <Tooltip title={msg('editar')}>
-                  <Button
-                    size="small"
-                    icon={<EditOutlined />}
-                    aria-label={msg('editar')}
-                    onClick={() => setDialogo({ equipo: e })}
-                  />
-                </Tooltip>
-                <Popconfirm
-                  title={msg('confirmarEliminarEquipo', { alias: e.alias })}
-                  okText={msg('eliminar')}
-                  cancelText={msg('cancelar')}
-                  okButtonProps={{ danger: true }}
-                  onConfirm={async () => {
-                    await eliminarEquipoConAviso(e);
-                    await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
-                  }}
-                >
-                  <Button
-                    size="small"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={msg('eliminar')}
-                  />
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    ...columnaAcciones(escribe, (e: EquipoVista) => (
+      <AccionesFila
+        alEditar={() => setDialogo({ equipo: e })}
+        pregunta={msg('confirmarEliminarEquipo', { alias: e.alias })}
+        alEliminar={() => eliminar(e)}
+      />
+    )),
   ];
 
-  const vacio = texto ? (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinDatos')} />
-  ) : (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinEquipos')}>
-      {escribe && (
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialogo({})}>
-          {msg('agregarEquipo')}
-        </Button>
-      )}
-    </Empty>
+  const agregar = (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialogo({})}>
+      {msg('agregarEquipo')}
+    </Button>
   );
 
   return (
     <div className="pagina">
       <div className="pagina-cabecera">
         <Typography.Title level={2}>{msg('menuEquipos')}</Typography.Title>
-        {escribe && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialogo({})}>
-            {msg('agregarEquipo')}
-          </Button>
-        )}
+        {escribe && agregar}
       </div>
-      <Card className="tarjeta-tabla">
-        <div className="barra-filtros">
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder={msg('buscar')}
-            aria-label={msg('buscar')}
-            value={texto}
-            onChange={(e) =>
-              setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })
-            }
-            className="busqueda"
-          />
-        </div>
-        {consulta.isError ? (
-          <Result
-            status="error"
-            title={msg('errorCarga')}
-            subTitle={mensajeError(consulta.error)}
-            extra={<Button onClick={() => void consulta.refetch()}>{msg('reintentar')}</Button>}
-          />
-        ) : consulta.isPending ? (
-          <Skeleton active paragraph={{ rows: 6 }} />
-        ) : (
-          <Table<EquipoVista>
-            className="tabla-rayada"
-            rowKey="id_equipo"
-            size="middle"
-            columns={columnas}
-            dataSource={filas}
-            pagination={{ pageSize: 20, showSizeChanger: false, hideOnSinglePage: true }}
-            locale={{ emptyText: vacio }}
-            scroll={{ x: 1000 }}
-          />
-        )}
-        {!escribe && <Typography.Text type="secondary">{msg('soloLectura')}</Typography.Text>}
-      </Card>
+      <TablaGestion<EquipoVista>
+        consulta={consulta}
+        columnas={columnas}
+        filaId={(e) => e.id_equipo}
+        buscarEn={buscarEn}
+        vacio={msg('sinEquipos')}
+        accionVacio={agregar}
+        soloLectura={!escribe}
+        anchoMinimo={1000}
+      />
       <Suspense fallback={null}>
         {dialogo && (
           <EquipoDialog

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Form, Input, Modal, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
+import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { canonizarTelefono } from '@pregon/contract/rules/phone';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
@@ -71,20 +72,11 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
 
   const titulo = msg(telefono ? 'editarTelefono' : 'agregarTelefono');
   return (
-    <Modal
-      title={titulo}
-      open
-      onCancel={alCerrar}
-      maskClosable={false}
-      destroyOnHidden
-      footer={[
-        <Button key="cancelar" onClick={alCerrar} disabled={enviando}>
-          {msg('cancelar')}
-        </Button>,
-        <Button key="guardar" type="primary" loading={enviando} onClick={() => form.submit()}>
-          {msg('guardar')}
-        </Button>,
-      ]}
+    <DialogoFormulario
+      titulo={titulo}
+      enviando={enviando}
+      alCancelar={alCerrar}
+      alGuardar={() => form.submit()}
     >
       <Form<Valores>
         form={form}
@@ -147,8 +139,8 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
             }))}
           />
         </Form.Item>
-        <button type="submit" hidden aria-hidden tabIndex={-1} />
+        <EnvioConEnter />
       </Form>
-    </Modal>
+    </DialogoFormulario>
   );
 }

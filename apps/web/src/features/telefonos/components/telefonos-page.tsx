@@ -3,34 +3,26 @@ import {
   Button,
   Card,
   Empty,
-  Input,
   Modal,
   Pagination,
-  Popconfirm,
-  Result,
   Select,
   Skeleton,
   Space,
   Table,
   Tag,
-  Tooltip,
   Typography,
   type TableColumnsType,
 } from 'antd';
-import {
-  DeleteOutlined,
-  DownloadOutlined,
-  EditOutlined,
-  PlusOutlined,
-  SearchOutlined,
-  UploadOutlined,
-} from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
+import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
+import { ErrorCarga } from '../../../components/error-carga.tsx';
+import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { avisoError } from '../../../lib/notificar.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { eliminarTelefonoApi } from '../api/delete-telefono.ts';
 import {
@@ -61,7 +53,6 @@ export function TelefonosPage() {
   const { filtro, cambiar } = useFiltroUrl();
   const consulta = useTelefonos(filtro);
   const catalogos = useCatalogos();
-  const cliente = useQueryClient();
   const escribe = usuarioTieneRol(ROLES_OPERACION);
   const [texto, setTexto] = useState(filtro.q ?? '');
   const [dialogo, setDialogo] = useState<Dialogo>(null);
@@ -75,15 +66,9 @@ export function TelefonosPage() {
     return () => clearTimeout(t);
   }, [texto, filtro.q, cambiar]);
 
-  const eliminar = async (t: TelefonoDetalle) => {
-    try {
-      await eliminarTelefonoApi(t.id_telefono);
-      avisoExito(msg('registroEliminado'));
-    } catch (e) {
-      avisoError(mensajeError(e));
-    }
-    await cliente.invalidateQueries({ queryKey: CLAVE_TELEFONOS });
-  };
+  const accion = useAccionConAviso([CLAVE_TELEFONOS]);
+  const eliminar = (t: TelefonoDetalle) =>
+    accion(() => eliminarTelefonoApi(t.id_telefono), msg('registroEliminado'));
 
   const exportar = async () => {
     setExportando(true);
@@ -125,41 +110,17 @@ export function TelefonosPage() {
         </Space>
       ),
     },
-    ...(escribe
-      ? [
-          {
-            title: msg('columnaAcciones'),
-            key: 'acciones',
-            width: 120,
-            render: (_: unknown, t: TelefonoDetalle) => (
-              <Space>
-                <Tooltip title={msg('editar')}>
-                  <Button
-                    size="small"
-                    icon={<EditOutlined />}
-                    aria-label={msg('editar')}
-                    onClick={() => setDialogo({ tipo: 'telefono', telefono: t })}
-                  />
-                </Tooltip>
-                <Popconfirm
-                  title={msg('confirmarEliminarTelefono', { telefono: t.telefono })}
-                  okText={msg('eliminar')}
-                  cancelText={msg('cancelar')}
-                  okButtonProps={{ danger: true }}
-                  onConfirm={() => eliminar(t)}
-                >
-                  <Button
-                    size="small"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={msg('eliminar')}
-                  />
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    ...columnaAcciones(
+      escribe,
+      (t: TelefonoDetalle) => (
+        <AccionesFila
+          alEditar={() => setDialogo({ tipo: 'telefono', telefono: t })}
+          pregunta={msg('confirmarEliminarTelefono', { telefono: t.telefono })}
+          alEliminar={() => eliminar(t)}
+        />
+      ),
+      120,
+    ),
   ];
 
   const filtrado = Boolean(filtro.q || filtro.estado || filtro.categoria);
@@ -211,15 +172,10 @@ export function TelefonosPage() {
       </div>
       <Card className="tarjeta-tabla">
         <div className="barra-filtros">
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder={msg('buscar')}
-            aria-label={msg('buscar')}
-            value={texto}
-            onChange={(e) => setTexto(e.target.value)}
-            onPressEnter={() => cambiar({ q: texto.trim() || undefined })}
-            className="busqueda"
+          <CajaBusqueda
+            valor={texto}
+            alCambiar={setTexto}
+            alEnter={() => cambiar({ q: texto.trim() || undefined })}
           />
           <Select
             allowClear
@@ -249,12 +205,7 @@ export function TelefonosPage() {
           />
         </div>
         {consulta.isError ? (
-          <Result
-            status="error"
-            title={msg('errorCarga')}
-            subTitle={mensajeError(consulta.error)}
-            extra={<Button onClick={() => void consulta.refetch()}>{msg('reintentar')}</Button>}
-          />
+          <ErrorCarga error={consulta.error} reintentar={() => void consulta.refetch()} />
         ) : consulta.isPending ? (
           <Skeleton active paragraph={{ rows: 8 }} aria-label={msg('cargando')} />
         ) : (

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { conCambios } from '../../../hooks/use-vista-url.ts';
 import type { FiltroTelefonos } from '../api/get-telefonos.ts';
 
 /** Rows per page of the phones list. */
@@ -25,20 +26,8 @@ export function useFiltroUrl() {
     [params],
   );
   const cambiar = useCallback(
-    (cambios: Partial<Omit<FiltroTelefonos, 'size'>>) => {
-      setParams(
-        (antes) => {
-          const p = new URLSearchParams(antes);
-          for (const [k, v] of Object.entries(cambios)) {
-            if (v === undefined || v === '' || (k === 'page' && v === 1)) p.delete(k);
-            else p.set(k, String(v));
-          }
-          if (!('page' in cambios)) p.delete('page');
-          return p;
-        },
-        { replace: true },
-      );
-    },
+    (cambios: Partial<Omit<FiltroTelefonos, 'size'>>) =>
+      setParams((antes) => conCambios(antes, cambios), { replace: true }),
     [setParams],
   );
   return { filtro, cambiar };

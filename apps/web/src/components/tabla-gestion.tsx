@@ -1,0 +1,82 @@
+import { useMemo, type Key, type ReactNode } from 'react';
+import { Card, Empty, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
+import { msg } from '@pregon/contract/messages';
+import { filtrarPorTexto, useVistaUrl } from '../hooks/use-vista-url.ts';
+import { CajaBusqueda } from './caja-busqueda.tsx';
+import { ErrorCarga } from './error-carga.tsx';
+
+/** Rows per page of the management lists. */
+const TAMANO_PAGINA = 20;
+
+/** Props of a management list: the query that loads every row, its columns and which fields
+ * 'Buscar...' reads, the empty state's text and next action, and whether the role only reads. */
+export interface PropsTablaGestion<T> {
+  consulta: {
+    data?: readonly T[];
+    isError: boolean;
+    isPending: boolean;
+    error: unknown;
+    refetch: () => unknown;
+  };
+  columnas: TableColumnsType<T>;
+  filaId: (fila: T) => Key;
+  buscarEn: (fila: T) => unknown[];
+  vacio: string;
+  accionVacio?: ReactNode;
+  soloLectura?: boolean;
+  anchoMinimo?: number;
+}
+
+/** A list of the management screens (users, countries, states, categories): 'Buscar...' and the
+ * page kept in the URL, a skeleton while it loads, the error with 'Reintentar', an empty state
+ * with the next action, and the read-only note for roles that cannot write. */
+export function TablaGestion<T extends object>(p: PropsTablaGestion<T>) {
+  const { vista, cambiar } = useVistaUrl();
+  const { consulta, buscarEn } = p;
+  const filas = useMemo(
+    () => filtrarPorTexto(consulta.data ?? [], vista.q, buscarEn),
+    [consulta.data, vista.q, buscarEn],
+  );
+  return (
+    <Card className="tarjeta-tabla">
+      <div className="barra-filtros">
+        <CajaBusqueda valor={vista.q} alCambiar={(q) => cambiar({ q })} />
+      </div>
+      {consulta.isError ? (
+        <ErrorCarga error={consulta.error} reintentar={() => void consulta.refetch()} />
+      ) : consulta.isPending ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : (
+        <Table<T>
+          className="tabla-rayada"
+          rowKey={p.filaId}
+          size="middle"
+          columns={p.columnas}
+          dataSource={filas as T[]}
+          pagination={{
+            current: vista.page,
+            pageSize: TAMANO_PAGINA,
+            showSizeChanger: false,
+            hideOnSinglePage: true,
+            onChange: (page) => cambiar({ page }),
+          }}
+          locale={{
+            emptyText: vista.q ? (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinDatos')} />
+            ) : (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={p.vacio}>
+                {p.soloLectura ? null : p.accionVacio}
+              </Empty>
+            ),
+          }}
+          scroll={p.anchoMinimo ? { x: p.anchoMinimo } : undefined}
+        />
+      )}
+      {p.soloLectura && (
+        <Typography.Text type="secondary" className="nota-solo-lectura">
+          {msg('soloLectura')}
+        </Typography.Text>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  Button,
+  Card,
+  Descriptions,
+  Skeleton,
+  Space,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
+import { ArrowLeftOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import type { Estado } from '@pregon/contract/api/paises';
+import { ROLES_OPERACION } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
+import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
+import { ErrorCarga } from '../../../components/error-carga.tsx';
+import { TablaGestion } from '../../../components/tabla-gestion.tsx';
+import { usuarioTieneRol } from '../../../lib/sesion.ts';
+import { crearEstadoApi } from '../api/create-estado.ts';
+import { eliminarEstadoApi } from '../api/delete-estado.ts';
+import { eliminarPaisApi } from '../api/delete-pais.ts';
+import { usePais } from '../api/get-pais.ts';
+import { modificarEstadoApi } from '../api/update-estado.ts';
+import { useEliminar } from '../hooks/use-cambios.ts';
+import { NombreDialog } from './nombre-dialog.tsx';
+import { PaisDialog } from './pais-dialog.tsx';
+
+/** What 'Buscar...' reads of a state. */
+const buscarEn = (e: Estado) => [e.estado];
+
+type Dialogo = { tipo: 'pais' } | { tipo: 'estado'; estado?: Estado } | null;
+
+/** /countries/{id}: the country (código ISO, prefijo, number of states) with edit and delete,
+ * and its states with add, rename and delete (the 409 of a state in use shows the server's
+ * message). The role consulta only reads. */
+export function PaisPage() {
+  const id = Number(useParams().id);
+  const consulta = usePais(id);
+  const eliminar = useEliminar();
+  const navegar = useNavigate();
+  const escribe = usuarioTieneRol(ROLES_OPERACION);
+  const [dialogo, setDialogo] = useState<Dialogo>(null);
+  const p = consulta.data;
+  // The states come with the country; the list reads them as its own query.
+  const estados = { ...consulta, data: p?.estados };
+
+  const columnas: TableColumnsType<Estado> = [
+    { title: msg('campoEstado'), dataIndex: 'estado', key: 'estado', ellipsis: true },
+    ...columnaAcciones(escribe, (e: Estado) => (
+      <AccionesFila
+        alEditar={() => setDialogo({ tipo: 'estado', estado: e })}
+        pregunta={msg('confirmarEliminarEstado', { estado: e.estado })}
+        alEliminar={() => eliminar(() => eliminarEstadoApi(e.id_estado))}
+      />
+    )),
+  ];
+
+  const agregarEstado = (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialogo({ tipo: 'estado' })}>
+      {msg('agregarEstado')}
+    </Button>
+  );
+  const estado = dialogo?.tipo === 'estado' ? dialogo.estado : undefined;
+
+  return (
+    <div className="pagina">
+      <div className="pagina-cabecera">
+        <Space align="center">
+          <Link to="/countries" aria-label={msg('volver')}>
+            <ArrowLeftOutlined />
+          </Link>
+          <Typography.Title level={2}>{p?.pais ?? msg('tituloPais', { id })}</Typography.Title>
+        </Space>
+        {p && escribe && (
+          <Space wrap>
+            <Button icon={<EditOutlined />} onClick={() => setDialogo({ tipo: 'pais' })}>
+              {msg('editar')}
+            </Button>
+            <BotonEliminar
+              pregunta={msg('confirmarEliminarPais', { pais: p.pais })}
+              alConfirmar={async () => {
+                if (await eliminar(() => eliminarPaisApi(p.id_pais))) void navegar('/countries');
+              }}
+            />
+          </Space>
+        )}
+      </div>
+      {consulta.isError ? (
+        <Card>
+          <ErrorCarga error={consulta.error} reintentar={() => void consulta.refetch()} />
+        </Card>
+      ) : (
+        <>
+          <Card className="tarjeta-resumen">
+            {!p ? (
+              <Skeleton active paragraph={{ rows: 1 }} />
+            ) : (
+              <Descriptions column={{ xs: 1, sm: 3 }} size="middle">
+                <Descriptions.Item label={msg('columnaCodigoIso')}>
+                  {p.codigo_iso}
+                </Descriptions.Item>
+                <Descriptions.Item label={msg('columnaPrefijo')}>+{p.prefijo}</Descriptions.Item>
+                <Descriptions.Item label={msg('numeroEstados')}>
+                  {p.estados?.length ?? 0}
+                </Descriptions.Item>
+              </Descriptions>
+            )}
+          </Card>
+          <div className="barra-acciones">
+            <Typography.Title level={4}>{msg('columnaEstados')}</Typography.Title>
+            {p && escribe && agregarEstado}
+          </div>
+          <TablaGestion<Estado>
+            consulta={estados}
+            columnas={columnas}
+            filaId={(e) => e.id_estado}
+            buscarEn={buscarEn}
+            vacio={msg('sinEstados')}
+            accionVacio={agregarEstado}
+            soloLectura={!escribe}
+          />
+        </>
+      )}
+      {dialogo?.tipo === 'pais' && p && <PaisDialog pais={p} alCerrar={() => setDialogo(null)} />}
+      {dialogo?.tipo === 'estado' && p && (
+        <NombreDialog
+          titulo={msg(estado ? 'editarEstado' : 'agregarEstado')}
+          etiqueta={msg('campoEstado')}
+          campo="estado"
+          inicial={estado?.estado}
+          guardarApi={(nombre) =>
+            estado
+              ? modificarEstadoApi(estado.id_estado, nombre, p.id_pais)
+              : crearEstadoApi(nombre, p.id_pais)
+          }
+          alCerrar={() => setDialogo(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { mensajeError } from '../lib/api-client.ts';
+import { campoDeError, useErroresCampo } from '../lib/errores-campo.ts';
+import { avisoError, avisoExito } from '../lib/notificar.ts';
+
+/** A form's save: on success a toast and the given queries reload; on failure the field the
+ * server named (a 400, or a duplicate's 409) shows the message under it (`errores.props`), and
+ * anything else goes to `otroError` (a toast unless given). `guardar` resolves the call's
+ * result, or undefined when it failed. */
+export function useGuardarFormulario(
+  claves: readonly QueryKey[],
+  otroError: (texto: string) => void = avisoError,
+) {
+  const cliente = useQueryClient();
+  const errores = useErroresCampo();
+  const [enviando, setEnviando] = useState(false);
+  const guardar = async <T>(hacer: () => Promise<T>, exito: string): Promise<T | undefined> => {
+    errores.limpiar();
+    setEnviando(true);
+    try {
+      const r = await hacer();
+      avisoExito(exito);
+      await Promise.all(claves.map((queryKey) => cliente.invalidateQueries({ queryKey })));
+      return r;
+    } catch (e) {
+      const campo = campoDeError(e, [400, 409]);
+      if (campo) errores.setError({ campo, texto: mensajeError(e) });
+      else otroError(mensajeError(e));
+      return undefined;
+    } finally {
+      setEnviando(false);
+    }
+  };
+  return { errores, enviando, guardar };
+}

@@ -1,0 +1,57 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+/** What a list keeps in the URL: its search text, page and (on tabbed screens) tab. */
+export interface VistaUrl {
+  q: string;
+  page: number;
+  tab?: string;
+}
+
+/** The query string with `cambios` applied: an empty value or page 1 removes its parameter, and
+ * a change that does not set the page goes back to page 1 (a new search starts at the top). */
+export function conCambios(
+  antes: URLSearchParams,
+  cambios: Readonly<Record<string, string | number | undefined>>,
+): URLSearchParams {
+  const p = new URLSearchParams(antes);
+  for (const [k, v] of Object.entries(cambios)) {
+    if (v === undefined || v === '' || (k === 'page' && v === 1)) p.delete(k);
+    else p.set(k, String(v));
+  }
+  if (!('page' in cambios)) p.delete('page');
+  return p;
+}
+
+/** The search, page and tab of a list kept in the URL (?q=&page=&tab=), so a reload or a shared
+ * link shows the same view; changing the search or the tab goes back to page 1. */
+export function useVistaUrl() {
+  const [params, setParams] = useSearchParams();
+  const vista: VistaUrl = useMemo(() => {
+    const page = Number(params.get('page'));
+    return {
+      q: params.get('q') ?? '',
+      page: Number.isSafeInteger(page) && page > 0 ? page : 1,
+      tab: params.get('tab') ?? undefined,
+    };
+  }, [params]);
+  const cambiar = useCallback(
+    (cambios: Partial<VistaUrl>) =>
+      setParams((antes) => conCambios(antes, cambios), { replace: true }),
+    [setParams],
+  );
+  return { vista, cambiar };
+}
+
+/** The rows of a client-side list whose fields contain the search text (without case). */
+export function filtrarPorTexto<T>(filas: readonly T[], q: string, campos: (f: T) => unknown[]) {
+  const t = q.trim().toLowerCase();
+  if (!t) return filas;
+  return filas.filter((f) =>
+    campos(f).some((c) =>
+      String(c ?? '')
+        .toLowerCase()
+        .includes(t),
+    ),
+  );
+}

@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { ahora } from '../apps/api/src/db/database.ts';
+import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import {
+  capturar,
+  capturarTamanos,
+  confirmar,
+  confirmarEnFila,
+  esperarAviso,
+  paginaConToken,
+  prepararEscena,
+} from './entorno.ts';
+
+// /countries and /countries/{id} (issue 13 item 4): countries with their states, the categories
+// tab that feeds the exercise dialog, the 409 of whatever is in use, and the consulta role's
+// read-only view.
+describe('web: pantallas de países, estados y categorías', { timeout: 180_000 }, () => {
+  const e = prepararEscena('pais', async ({ api }) => {
+    // One phone in Colima, in the category 'Hospitales': both are in use.
+    const k = api.ctx.db.kysely;
+    const colima = await k
+      .selectFrom('estados')
+      .select('id_estado')
+      .where('estado', '=', 'Colima')
+      .executeTakeFirstOrThrow();
+    const hospitales = await k
+      .selectFrom('categorias')
+      .select('id_categoria')
+      .where('categoria', '=', 'Hospitales')
+      .executeTakeFirstOrThrow();
+    const tel = await k
+      .insertInto('telefonos')
+      .values({
+        telefono: '3121234567',
+        nombre: 'Cruz Roja Colima',
+        id_estado: colima.id_estado,
+        creado: ahora(),
+      })
+      .returning('id_telefono')
+      .executeTakeFirstOrThrow();
+    await k
+      .insertInto('telefono_categoria')
+      .values({ id_telefono: tel.id_telefono, id_categoria: hospitales.id_categoria })
+      .execute();
+  });
+
+  const dialogo = (titulo: string) => e.page.getByRole('dialog').filter({ hasText: titulo });
+  const fila = (texto: string) =>
+    e.page
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ has: e.page.getByText(texto, { exact: true }) });
+
+  it('agrega un país con Enter y lo edita; sus estados se agregan, renombran y eliminan', async () => {
+    const { page } = e;
+    await page.getByRole('button', { name: 'Configuración' }).click();
+    await page.getByRole('menuitem', { name: 'Países' }).click();
+    await fila('México').waitFor();
+    await capturarTamanos(page, 'paises');
+
+    await page.getByRole('button', { name: 'Agregar país' }).click();
+    const d = dialogo('Agregar país');
+    await page.keyboard.type('Guatemala');
+    await d.getByLabel('Código ISO', { exact: true }).fill('G1');
+    await d.getByLabel('Prefijo', { exact: true }).fill('502');
+    await d.getByLabel('Prefijo', { exact: true }).press('Enter');
+    await d.getByText('Escriba dos letras, por ejemplo MX').waitFor();
+    await d.getByLabel('Código ISO', { exact: true }).fill('mx');
+    await d.getByLabel('Prefijo', { exact: true }).press('Enter');
+    await d.getByText('Ya existe un país con pais o codigo_iso "Guatemala / MX"').waitFor();
+    await d.getByLabel('Código ISO', { exact: true }).fill('gt');
+    await capturarTamanos(page, 'paises-dialogo');
+    await d.getByLabel('Prefijo', { exact: true }).press('Enter');
+    await esperarAviso(page, 'EXITO');
+
+    // The new country's page: no states yet, and the next action.
+    await page.getByRole('heading', { name: 'Guatemala' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/countries\/\d+$/);
+    await page.locator('.tarjeta-resumen').getByText('GT', { exact: true }).waitFor();
+    await page.locator('.tarjeta-resumen').getByText('+502', { exact: true }).waitFor();
+    await page.getByText('Este país todavía no tiene estados').waitFor();
+    await capturarTamanos(page, 'pais-vacio');
+    await page.locator('.ant-empty').getByRole('button', { name: 'Agregar estado' }).click();
+    const de = dialogo('Agregar estado');
+    await page.keyboard.type('Petén');
+    await page.keyboard.press('Enter');
+    await esperarAviso(page, 'EXITO');
+    await fila('Petén').getByRole('button', { name: 'Editar' }).click();
+    const ee = dialogo('Editar estado');
+    await ee.getByLabel('Estado', { exact: true }).fill('Petén Norte');
+    await ee.getByLabel('Estado', { exact: true }).press('Enter');
+    await esperarAviso(page, 'Cambios guardados');
+    await fila('Petén Norte').waitFor();
+    // A repeated name shows the server's 409 under the field.
+    await page.getByRole('button', { name: 'Agregar estado' }).click();
+    await de.getByLabel('Estado', { exact: true }).fill('Petén Norte');
+    await de.getByLabel('Estado', { exact: true }).press('Enter');
+    await de.getByText('Ya existe un estado en ese país con estado "Petén Norte"').waitFor();
+    await capturar(page, 'pais-estado-dialogo-1366');
+    await de.getByRole('button', { name: 'Cancelar' }).click();
+    await de.waitFor({ state: 'hidden' });
+    await capturarTamanos(page, 'pais');
+
+    // The country cannot go while it has states: the server's 409.
+    await page.getByRole('button', { name: 'Eliminar' }).first().click();
+    await confirmar(page, '¿Eliminar el país "Guatemala"?', 'Eliminar');
+    await esperarAviso(page, 'No se puede eliminar el país "Guatemala": tiene 1 estados');
+    await confirmarEnFila(
+      page,
+      fila('Petén Norte'),
+      'Eliminar',
+      '¿Eliminar el estado "Petén Norte"?',
+    );
+    await esperarAviso(page, 'Registro eliminado');
+    await page.getByText('Este país todavía no tiene estados').waitFor();
+
+    await page.getByRole('button', { name: 'Editar' }).click();
+    const dp = dialogo('Editar país');
+    await dp.getByLabel('Prefijo', { exact: true }).fill('+503');
+    await dp.getByLabel('Prefijo', { exact: true }).press('Enter');
+    await esperarAviso(page, 'Cambios guardados');
+    await page.locator('.tarjeta-resumen').getByText('+503', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Eliminar' }).click();
+    await confirmar(page, '¿Eliminar el país "Guatemala"?', 'Eliminar');
+    await esperarAviso(page, 'Registro eliminado');
+    await page.getByRole('tab', { name: 'Países' }).waitFor();
+    await fila('México').waitFor();
+    expect(await fila('Guatemala').count()).toBe(0);
+  });
+
+  it('el 409 de lo que está en uso: un país con estados, un estado y una categoría con teléfonos', async () => {
+    const { page } = e;
+    await confirmarEnFila(page, fila('México'), 'Eliminar', '¿Eliminar el país "México"?');
+    await esperarAviso(page, 'No se puede eliminar el país "México": tiene 32 estados');
+
+    await fila('México').getByRole('link', { name: 'México' }).click();
+    await page.getByRole('heading', { name: 'México' }).waitFor();
+    await page.getByPlaceholder('Buscar...').fill('coli');
+    await expect.poll(() => page.locator('.tarjeta-tabla tr.ant-table-row').count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('coli');
+    await confirmarEnFila(page, fila('Colima'), 'Eliminar', '¿Eliminar el estado "Colima"?');
+    await esperarAviso(
+      page,
+      'No se puede eliminar el estado "Colima": lo usan 1 teléfonos y 0 ejercicios',
+    );
+
+    await page.getByLabel('Volver').click();
+    await page.getByRole('tab', { name: 'Categorías' }).click();
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('categorias');
+    await fila('Hospitales').getByText('1', { exact: true }).waitFor();
+    await capturarTamanos(page, 'categorias');
+    await confirmarEnFila(
+      page,
+      fila('Hospitales'),
+      'Eliminar',
+      '¿Eliminar la categoría "Hospitales"?',
+    );
+    await esperarAviso(
+      page,
+      'No se puede eliminar la categoría "Hospitales": la usan 1 teléfonos y 0 ejercicios',
+    );
+  });
+
+  it('las categorías se agregan, renombran y eliminan, y el diálogo de ejercicio ofrece las nuevas', async () => {
+    const { page } = e;
+    await page.getByRole('button', { name: 'Agregar categoría' }).click();
+    const d = dialogo('Agregar categoría');
+    await page.keyboard.type('Voluntarios');
+    await page.keyboard.press('Enter');
+    await esperarAviso(page, 'EXITO');
+    await fila('Voluntarios').getByRole('button', { name: 'Editar' }).click();
+    const ed = dialogo('Editar categoría');
+    await ed.getByLabel('Categoría', { exact: true }).fill('Brigadistas');
+    await ed.getByLabel('Categoría', { exact: true }).press('Enter');
+    await ed.getByText('Ya existe una categoría con categoria "Brigadistas"').waitFor();
+    await ed.getByLabel('Categoría', { exact: true }).fill('Voluntarios de zona');
+    await ed.getByLabel('Categoría', { exact: true }).press('Enter');
+    await esperarAviso(page, 'Cambios guardados');
+    await d.waitFor({ state: 'hidden' });
+
+    // The exercise dialog offers it (same page: the catalogue was reloaded).
+    await page.getByRole('menuitem', { name: 'Inicio' }).click();
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const crear = dialogo('Crear ejercicio');
+    const control = crear.getByLabel('Categoría', { exact: true });
+    await control.click();
+    const id = await control.getAttribute('id');
+    await page.keyboard.type('Volunt');
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) })
+      .locator('.ant-select-item-option[title="Voluntarios de zona"]')
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await crear.getByRole('button', { name: 'Cancelar' }).click();
+    await crear.waitFor({ state: 'hidden' });
+
+    await page.goto(`${e.api.url}/countries?tab=categorias`);
+    await confirmarEnFila(
+      page,
+      fila('Voluntarios de zona'),
+      'Eliminar',
+      '¿Eliminar la categoría "Voluntarios de zona"?',
+    );
+    await esperarAviso(page, 'Registro eliminado');
+    await fila('Voluntarios de zona').waitFor({ state: 'detached' });
+  });
+
+  it('el rol consulta lee países, estados y categorías sin botones de escritura; un error ofrece Reintentar', async () => {
+    const { api, navegador } = e;
+    const { token } = await tokenConRol(api, 'consulta');
+    const page = await paginaConToken(navegador, api, token, '/countries');
+    await page.locator('.tarjeta-tabla').getByText('México', { exact: true }).waitFor();
+    await page.getByText('Su rol solo permite consultar').waitFor();
+    expect(await page.getByRole('button', { name: 'Agregar país' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    await capturarTamanos(page, 'paises-consulta');
+    await page.getByRole('link', { name: 'México' }).click();
+    await page.getByRole('heading', { name: 'México' }).waitFor();
+    await page.locator('.tarjeta-tabla').getByText('Colima', { exact: true }).waitFor();
+    for (const boton of ['Agregar estado', 'Editar', 'Eliminar'])
+      expect(await page.getByRole('button', { name: boton }).count()).toBe(0);
+    await page.getByLabel('Volver').click();
+    await page.getByRole('tab', { name: 'Categorías' }).click();
+    await page.locator('.tarjeta-tabla').getByText('Hospitales', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Agregar categoría' }).count()).toBe(0);
+
+    await page.route('**/paises/*/', (r) =>
+      r.fulfill({ status: 503, json: { status: 503, message: 'Servicio en mantenimiento' } }),
+    );
+    await page.goto(`${api.url}/countries/1`);
+    await page.getByText('No se pudieron cargar los datos').waitFor();
+    await page.getByText('Servicio en mantenimiento').waitFor();
+    await capturarTamanos(page, 'pais-error');
+    await page.unroute('**/paises/*/');
+    await page.getByRole('button', { name: 'Reintentar' }).click();
+    await page.getByRole('heading', { name: 'México' }).waitFor();
+    await page.context().close();
+  });
+});
