@@ -38,7 +38,18 @@ export async function entornoLlamadas(o: {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-llamadas-'));
   for (const d of ['dialplan', 'sonidos', 'sistema']) fs.mkdirSync(path.join(dir, d));
   const sox = (archivo: string, s: number) =>
-    execFileSync('sox', ['-n', '-r', '8000', '-c', '1', archivo, 'synth', String(s), 'sine', '440']);
+    execFileSync('sox', [
+      '-n',
+      '-r',
+      '8000',
+      '-c',
+      '1',
+      archivo,
+      'synth',
+      String(s),
+      'sine',
+      '440',
+    ]);
   sox(path.join(dir, 'sonidos', 'aviso.gsm'), o.audioS);
   sox(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
   const sim = new SimuladorAmi({
@@ -74,7 +85,9 @@ export async function entornoLlamadas(o: {
 
 /** A bare AMI session on one socket (login, then raw actions, responses ignored): the floor the
  * protocol allows, with no dispatcher, database or pacing logic in between. */
-export async function socketAmi(url: string): Promise<{ accion(campos: Record<string, string>): void; cerrar(): void }> {
+export async function socketAmi(
+  url: string,
+): Promise<{ accion(campos: Record<string, string>): void; cerrar(): void }> {
   const u = new URL(url);
   const s = net.connect(Number(u.port), u.hostname);
   s.on('data', () => {});

@@ -116,7 +116,11 @@ try {
     .execute();
   const pendBase = new Map<number, number>();
   let escritas = false;
-  const sondeoBase = sondear(env.db, () => pendBase, () => escritas);
+  const sondeoBase = sondear(
+    env.db,
+    () => pendBase,
+    () => escritas,
+  );
   const t0 = Date.now();
   for (const [i, f] of filas.entries()) {
     const espera = t0 + (i * 1000) / TASA - Date.now();
@@ -132,7 +136,9 @@ try {
   escritas = true;
   const base = await sondeoBase;
 
-  console.log(`Latencia evento AMI → desenlace en la base, ${TASA} llamadas/s, ${SEGUNDOS} s (${engine})`);
+  console.log(
+    `Latencia evento AMI → desenlace en la base, ${TASA} llamadas/s, ${SEGUNDOS} s (${engine})`,
+  );
   informe('base (UPDATE directo, mismo sondeo)', base);
   const p99 = informe('proyecto (Hangup → fila escrita)', proyecto);
   ok = p99 < 200;

@@ -79,7 +79,9 @@ try {
     const c = await porEstatus(env.db, id);
     const hechas = N - (c.pendiente ?? 0) - (c.en_curso ?? 0);
     ok = pico < LIMITE_MB;
-    console.log(`Memoria del despachador, ejercicio de llamadas de ${N} destinatarios (SQLite, AMI)`);
+    console.log(
+      `Memoria del despachador, ejercicio de llamadas de ${N} destinatarios (SQLite, AMI)`,
+    );
     console.log(`  base (proceso en reposo):   ${reposo.toFixed(1)} MB`);
     console.log(
       `  proyecto (pico llamando):   ${pico.toFixed(1)} MB tras ${hechas} llamadas terminadas, ${env.sim.registro.length} Originate, máx ${env.sim.maxVivas} vivas`,

@@ -42,7 +42,10 @@ try {
     .where('id_ejercicio', '=', id)
     .execute();
   const muestras: { t: number; vivas: number }[] = [];
-  const muestreo = setInterval(() => muestras.push({ t: Date.now(), vivas: env.sim.vivasAhora }), 100);
+  const muestreo = setInterval(
+    () => muestras.push({ t: Date.now(), vivas: env.sim.vivasAhora }),
+    100,
+  );
   const t0 = Date.now();
   const d = await arrancarDespachador(env.db, CONFIG_DESPACHO_DEFECTO, {
     bitacora: { info: () => {}, error: (t) => console.error(t) },
@@ -58,7 +61,9 @@ try {
   const min = Math.min(...enTrabajo);
   const media = enTrabajo.reduce((a, b) => a + b, 0) / enTrabajo.length;
   ok = max <= PUERTOS && min > 110;
-  console.log(`Puertos de un ejercicio de llamadas: ${N} llamadas de ~3 s, ${PUERTOS} puertos (${engine})`);
+  console.log(
+    `Puertos de un ejercicio de llamadas: ${N} llamadas de ~3 s, ${PUERTOS} puertos (${engine})`,
+  );
   console.log(`  base (puertos configurados):        ${PUERTOS}`);
   console.log(`  proyecto, máx canales vivos:        ${max}`);
   console.log(
