@@ -61,6 +61,12 @@ try {
   const min = Math.min(...enTrabajo);
   const media = enTrabajo.reduce((a, b) => a + b, 0) / enTrabajo.length;
   ok = max <= PUERTOS && min > 110;
+  const bajos = muestras.filter((m) => m.t >= desde && m.t <= hasta && m.vivas <= 110);
+  const originados = (t: number) => llegadas.filter((x) => x <= t).length;
+  if (bajos.length)
+    console.log(
+      `  muestras ≤ 110: ${bajos.map((m) => `${m.vivas}@${((m.t - llegadas[0]!) / 1000).toFixed(1)}s/${originados(m.t)}`).join(' ')}`,
+    );
   console.log(
     `Puertos de un ejercicio de llamadas: ${N} llamadas de ~3 s, ${PUERTOS} puertos (${engine})`,
   );
