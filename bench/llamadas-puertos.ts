@@ -61,12 +61,8 @@ try {
   const min = Math.min(...enTrabajo);
   const media = enTrabajo.reduce((a, b) => a + b, 0) / enTrabajo.length;
   ok = max <= PUERTOS && min > 110;
-  const bajos = muestras.filter((m) => m.t >= desde && m.t <= hasta && m.vivas <= 110);
-  const originados = (t: number) => llegadas.filter((x) => x <= t).length;
-  if (bajos.length)
-    console.log(
-      `  muestras ≤ 110: ${bajos.map((m) => `${m.vivas}@${((m.t - llegadas[0]!) / 1000).toFixed(1)}s/${originados(m.t)}`).join(' ')}`,
-    );
+  // Samples at or below 110 while work remains: how long the ports sat partly idle.
+  const bajos = enTrabajo.filter((v) => v <= 110).length;
   console.log(
     `Puertos de un ejercicio de llamadas: ${N} llamadas de ~3 s, ${PUERTOS} puertos (${engine})`,
   );
@@ -74,6 +70,9 @@ try {
   console.log(`  proyecto, máx canales vivos:        ${max}`);
   console.log(
     `  proyecto, mín con trabajo pendiente: ${min} (media ${media.toFixed(1)}, ${enTrabajo.length} muestras en ${((hasta - desde) / 1000).toFixed(1)} s)`,
+  );
+  console.log(
+    `  muestras ≤ 110 con trabajo pendiente: ${bajos} de ${enTrabajo.length} (${((100 * bajos) / enTrabajo.length).toFixed(0)} %)`,
   );
   console.log(`  total ${((Date.now() - t0) / 1000).toFixed(1)} s, ${llegadas.length} Originate`);
   console.log(`  máx ≤ ${PUERTOS} y mín > 110: ${ok ? 'PASS' : 'FAIL'}`);
