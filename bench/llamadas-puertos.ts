@@ -1,0 +1,82 @@
+// Benchmark: the ports bound of a call exercise. A device and exercise with 120 ports and a rate
+// well above what the ports allow (tasa 1 per port: 120 originates/s, while 3-second calls free
+// at most 40 ports/s) run --destinatarios calls through the AMI simulator; the simulator's count
+// of live channels is sampled every 100 ms. Project: the most live channels (never above the
+// ports) and the fewest while work remains (from the first Originate + 1.5 s, the ramp, to the
+// last Originate: the ports should stay busy). Baseline: the configured ports.
+// Limits: max ≤ 120, min while work remains > 110.
+//
+//   npx tsx bench/llamadas-puertos.ts [--destinatarios 2000] [--engine sqlite|postgres]
+import { arrancarDespachador } from '@pregon/api/dispatcher/index';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
+import { esperarCompletado } from '@pregon/api/dispatcher/testing';
+import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { AMI, arg, entornoLlamadas } from './_ami.ts';
+
+const N = Number(arg('destinatarios', '2000'));
+const engine = arg('engine', 'sqlite');
+const PUERTOS = 120;
+
+const env = await entornoLlamadas({ engine, audioS: 3, velocidad: 1 });
+let ok = false;
+try {
+  const id_equipo = await crearEquipo(env.db, {
+    protocolo: 'asterisk',
+    url: env.sim.url,
+    credenciales: AMI,
+    tasa: 1,
+    puertos: PUERTOS,
+  });
+  const id = await crearEjercicio(env.db, {
+    id_equipo,
+    tipo: 2,
+    n: N,
+    puertos: PUERTOS,
+    accion: 'aviso',
+    iniciar: false,
+  });
+  await env.escribirPlan();
+  await env.db.kysely
+    .updateTable('ejercicios')
+    .set({ en_proceso: 1, iniciado: Date.now() })
+    .where('id_ejercicio', '=', id)
+    .execute();
+  const muestras: { t: number; vivas: number }[] = [];
+  const muestreo = setInterval(
+    () => muestras.push({ t: Date.now(), vivas: env.sim.vivasAhora }),
+    100,
+  );
+  const t0 = Date.now();
+  const d = await arrancarDespachador(env.db, CONFIG_DESPACHO_DEFECTO, {
+    bitacora: { info: () => {}, error: (t) => console.error(t) },
+  });
+  await esperarCompletado(env.db, id, N * 1000);
+  clearInterval(muestreo);
+  await d.detener();
+  const llegadas = env.sim.registro.map((l) => l.inicio);
+  const desde = llegadas[0]! + 1500;
+  const hasta = llegadas.at(-1)!;
+  const enTrabajo = muestras.filter((m) => m.t >= desde && m.t <= hasta).map((m) => m.vivas);
+  const max = Math.max(...muestras.map((m) => m.vivas), env.sim.maxVivas);
+  const min = Math.min(...enTrabajo);
+  const media = enTrabajo.reduce((a, b) => a + b, 0) / enTrabajo.length;
+  ok = max <= PUERTOS && min > 110;
+  // Samples at or below 110 while work remains: how long the ports sat partly idle.
+  const bajos = enTrabajo.filter((v) => v <= 110).length;
+  console.log(
+    `Puertos de un ejercicio de llamadas: ${N} llamadas de ~3 s, ${PUERTOS} puertos (${engine})`,
+  );
+  console.log(`  base (puertos configurados):        ${PUERTOS}`);
+  console.log(`  proyecto, máx canales vivos:        ${max}`);
+  console.log(
+    `  proyecto, mín con trabajo pendiente: ${min} (media ${media.toFixed(1)}, ${enTrabajo.length} muestras en ${((hasta - desde) / 1000).toFixed(1)} s)`,
+  );
+  console.log(
+    `  muestras ≤ 110 con trabajo pendiente: ${bajos} de ${enTrabajo.length} (${((100 * bajos) / enTrabajo.length).toFixed(0)} %)`,
+  );
+  console.log(`  total ${((Date.now() - t0) / 1000).toFixed(1)} s, ${llegadas.length} Originate`);
+  console.log(`  máx ≤ ${PUERTOS} y mín > 110: ${ok ? 'PASS' : 'FAIL'}`);
+} finally {
+  await env.cerrar();
+}
+process.exit(ok ? 0 : 1);
