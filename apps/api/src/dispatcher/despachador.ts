@@ -12,7 +12,7 @@ import {
   type Recibo,
   type ResultadoEnvio,
 } from './canal.ts';
-import { TIPO_CUESTIONARIO, TIPO_LLAMADA } from '@pregon/contract/constants';
+import { TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '@pregon/contract/constants';
 import { contextoLlamada, contextoQuiz, segundosLlamada } from '@pregon/contract/rules/dialplan';
 import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
@@ -104,8 +104,12 @@ export function numeroGateway(
   return r.ok ? { ok: true, e164: r.e164 } : { ok: false, motivo: r.motivo };
 }
 
-/** Free ports that make a worker claim again: a quarter of the exercise's ports, at least one. */
-const umbralReclamo = (puertos: number) => Math.max(1, Math.floor(puertos / 4));
+/** Free ports that make a worker claim again, at least one: a quarter of the exercise's ports
+ * for messages (sends that free their port in milliseconds), a twentieth for calls, which hold a
+ * port for the whole call: waiting for a quarter left up to 29 of 120 lines idle for a call's
+ * length (bench/llamadas-puertos.ts). */
+const umbralReclamo = (ej: EjercicioActivo) =>
+  Math.max(1, Math.floor(ej.puertos / (esLlamada(ej.id_tipo_ejercicio) ? 20 : 4)));
 
 const formateadores = new Map<
   string,
@@ -348,8 +352,8 @@ export class Despachador {
             }
           }
           const libre = sonda ? 1 : t.ej.puertos - t.enVuelo;
-          // Claim in batches: wait until a quarter of the ports is free before asking again.
-          if (t.enVuelo > 0 && libre < umbralReclamo(t.ej.puertos)) {
+          // Claim in batches: wait until enough ports are free before asking again.
+          if (t.enVuelo > 0 && libre < umbralReclamo(t.ej)) {
             await t.senal.esperar(this.config.sondeoMs);
             continue;
           }
@@ -550,7 +554,7 @@ export class Despachador {
     if (error !== undefined) await this.contarError(t, error, pausarYa);
     t.enVuelo--;
     // Wake the worker only when it can act: a claim's worth of ports is free, or all are.
-    if (t.enVuelo === 0 || t.ej.puertos - t.enVuelo >= umbralReclamo(t.ej.puertos) || !t.activo)
+    if (t.enVuelo === 0 || t.ej.puertos - t.enVuelo >= umbralReclamo(t.ej) || !t.activo)
       t.senal.avisar();
   }
 

@@ -9,7 +9,7 @@ const HOLGURA = 0.99;
 /**
  * Paces the sends of one exercise: a token bucket spaces them evenly at 99 % of `limite` per
  * second (a burst of a quarter second catches up timer lateness and stalls), a local count keeps every calendar second
- * within that, and a shared per-second budget (despacho_cupos on PostgreSQL) caps the sum over
+ * within `limite`, and a shared per-second budget (despacho_cupos on PostgreSQL) caps the sum over
  * every dispatcher.
  */
 export class Marcapasos {
@@ -34,7 +34,9 @@ export class Marcapasos {
   async tomar(): Promise<void> {
     const ritmo = Math.max(0.001, this.limite * HOLGURA);
     const capacidad = Math.max(1, Math.floor(ritmo / 4));
-    const tope = Math.max(1, Math.floor(ritmo));
+    // The calendar-second count is what guarantees no second goes over: it may use the whole
+    // limit (floor of 99 % lost a send every second below 100/s: 9 a second at 10/s, −10 %).
+    const tope = Math.max(1, Math.floor(this.limite));
     for (;;) {
       const ahora = performance.now();
       this.fichas = Math.min(capacidad, this.fichas + ((ahora - this.ultimo) * ritmo) / 1000);
