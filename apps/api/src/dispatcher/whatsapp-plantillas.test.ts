@@ -157,6 +157,11 @@ describe.each(MOTORES)('WhatsApp: plantillas y errores de Meta (%s)', (motor) =>
     const f = await banderas(api.ctx.db, id);
     expect(f.motivo_pausa).toContain('WhatsApp');
     expect(f.motivo_pausa).toContain('(190)');
-    expect((await filas(api.ctx.db, id))[0]!.estatus).toBe('pendiente');
+    // The pause and the row's outcome are written by different steps: the row follows shortly.
+    await esperarQue(
+      async () => (await filas(api.ctx.db, id))[0]!.estatus === 'pendiente',
+      'la fila vuelve a pendiente',
+    );
+    expect((await filas(api.ctx.db, id))[0]!.fecha_envio).toBeNull();
   });
 });
