@@ -49,7 +49,8 @@ export class Marcapasos {
     // gateway (bench/llamadas-ritmo.ts saw 51 in one second at 50/s with a calendar count).
     for (;;) {
       const ahora = performance.now();
-      while (this.enVentana.length > 0 && this.enVentana[0]! <= ahora - 1000) this.enVentana.shift();
+      while (this.enVentana.length > 0 && this.enVentana[0]! <= ahora - 1000)
+        this.enVentana.shift();
       if (this.enVentana.length < tope) break;
       await dormir(Math.max(1, this.enVentana[0]! + 1000 - ahora + 1));
     }
