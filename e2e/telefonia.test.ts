@@ -234,8 +234,9 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
 
   /** Adds a question with its text and a real audio, and waits for its panel. */
   async function agregarPregunta(n: number, texto: string, archivo: string, nombre: string) {
+    // The dialog reads the saved questionnaire first (a spinner covers it meanwhile).
+    await quizDialogo().locator('.ant-spin-spinning').waitFor({ state: 'detached' });
     await boton(quizDialogo(), 'Agregar pregunta').click();
-    await esperarAviso(page, 'Pregunta agregada');
     await quizDialogo()
       .locator('.ant-collapse-item-active .ant-collapse-header')
       .getByText(`Pregunta ${n}`, { exact: true })
