@@ -481,32 +481,26 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
 function CamposReintentos() {
   const config = useConfig();
   const defecto = config.data?.llamadas;
+  const campos = [
+    ['reintentos', 'campoReintentos', 0, REINTENTOS_LLAMADA_MAX],
+    ['espera_reintento', 'campoEsperaReintento', 1, ESPERA_REINTENTO_MAX],
+  ] as const;
   return (
     <Row gutter={16}>
-      <Col xs={24} md={12}>
-        <Form.Item label={msg('campoReintentos')} name="reintentos">
-          <InputNumber
-            aria-label={msg('campoReintentos')}
-            min={0}
-            max={REINTENTOS_LLAMADA_MAX}
-            precision={0}
-            placeholder={defecto ? String(defecto.reintentos) : undefined}
-            style={{ width: '100%' }}
-          />
-        </Form.Item>
-      </Col>
-      <Col xs={24} md={12}>
-        <Form.Item label={msg('campoEsperaReintento')} name="espera_reintento">
-          <InputNumber
-            aria-label={msg('campoEsperaReintento')}
-            min={1}
-            max={ESPERA_REINTENTO_MAX}
-            precision={0}
-            placeholder={defecto ? String(defecto.espera_reintento) : undefined}
-            style={{ width: '100%' }}
-          />
-        </Form.Item>
-      </Col>
+      {campos.map(([nombre, etiqueta, min, max]) => (
+        <Col xs={24} md={12} key={nombre}>
+          <Form.Item label={msg(etiqueta)} name={nombre}>
+            <InputNumber
+              aria-label={msg(etiqueta)}
+              min={min}
+              max={max}
+              precision={0}
+              placeholder={defecto ? String(defecto[nombre]) : undefined}
+              style={{ width: '100%' }}
+            />
+          </Form.Item>
+        </Col>
+      ))}
       {defecto && (
         <Col span={24}>
           <Typography.Text type="secondary">
