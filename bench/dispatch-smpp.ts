@@ -79,13 +79,15 @@ async function base(puerto: number): Promise<number> {
     const siguiente = () => {
       if (enviados >= N) return;
       const i = enviados++;
-      const destino = `+5255${String(i).padStart(8, '0')}`;
+      const destino = `5255${String(i).padStart(8, '0')}`;
       ref = (ref + 1) & 0xff;
       let faltan = PARTES;
       CODIFICADO.partes.forEach((p, k) => {
         s.submit_sm(
           {
             destination_addr: destino,
+            dest_addr_ton: 1,
+            dest_addr_npi: 1,
             registered_delivery: 1,
             data_coding: p.data_coding,
             ...(PARTES > 1

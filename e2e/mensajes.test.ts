@@ -86,6 +86,17 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
         'El carácter «í» no está en el alfabeto GSM: el mensaje se envía en UCS-2, con 70 caracteres por SMS en lugar de 160.',
       )
       .waitFor();
+    // The message's validity: an optional field of SMS exercises, bounded to 72 h.
+    await dialogo().getByText('Vigencia del mensaje', { exact: true }).click();
+    const vigencia = dialogo().getByLabel('Minutos que la red intenta entregarlo');
+    await dialogo()
+      .getByText(
+        'Vacío: lo que decida la pasarela. Pasado este tiempo un SMS que no llegó se descarta en vez de llegar tarde.',
+      )
+      .waitFor();
+    await vigencia.fill('9999');
+    await vigencia.blur();
+    await expect.poll(() => vigencia.inputValue()).toBe('4320');
     await capturar(page, 'dialogo-sms-ucs2');
     await dialogo().getByRole('button', { name: 'Cancelar' }).click();
     await dialogo().waitFor({ state: 'hidden' });

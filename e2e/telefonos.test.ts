@@ -87,22 +87,48 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await capturar(page, 'telefonos-1920');
     await page.setViewportSize({ width: 1366, height: 768 });
-    await page.locator('.ant-pagination-item-3').click();
-    await esperarFilas(5);
-    expect(new URL(page.url()).searchParams.get('page')).toBe('3');
-    await page.reload();
-    await esperarFilas(5);
+
+    // Paging by cursor: the URL keeps it (despues=<id>, antes=<id>, ultima=1).
+    const boton = (nombre: string) =>
+      page.locator('.paginacion').getByRole('button', { name: nombre, exact: true });
+    const param = (n: string) => new URL(page.url()).searchParams.get(n);
+    const primeraFila = () => filas().first().locator('td').nth(1).innerText();
+    const esperarPrimera = (nombre: string) =>
+      expect.poll(primeraFila, { timeout: 30_000 }).toBe(nombre);
+    expect(await boton('Anterior').isDisabled()).toBe(true);
+    await boton('Siguiente').click();
+    await esperarPrimera('Persona 21');
+    expect(param('despues')).not.toBe(null);
+    await boton('Última').click();
+    await esperarPrimera('Persona 26');
+    expect(param('ultima')).toBe('1');
+    expect(param('despues')).toBe(null);
+    expect(await filas().count()).toBe(20);
     await fila('Persona 45').waitFor();
+    expect(await boton('Siguiente').isDisabled()).toBe(true);
+    await page.reload();
+    await esperarPrimera('Persona 26');
+    await boton('Anterior').click();
+    await esperarPrimera('Persona 6');
+    expect(param('antes')).not.toBe(null);
+    await boton('Primera').click();
+    await esperarPrimera('Persona 1');
+    expect([param('antes'), param('despues'), param('ultima')]).toEqual([null, null, null]);
 
     // Odd-numbered people (i even) are in the first category: 23 of 45, two pages.
+    await boton('Siguiente').click();
+    await esperarPrimera('Persona 21');
     await elegir(page.locator('.barra-filtros'), 'Categoría', datos.categorias[0]!.categoria);
     await expect
-      .poll(() => new URL(page.url()).searchParams.get('categoria'), { timeout: 30_000 })
+      .poll(() => param('categoria'), { timeout: 30_000 })
       .toBe(String(datos.categorias[0]!.id_categoria));
-    expect(new URL(page.url()).searchParams.get('page')).toBe(null);
+    expect(param('despues')).toBe(null);
     await page.getByText('Total: 23').waitFor();
-    await page.locator('.ant-pagination-item-2').click();
+    await boton('Siguiente').click();
     await esperarFilas(3);
+    await fila('Persona 45').waitFor();
+    expect(param('categoria')).toBe(String(datos.categorias[0]!.id_categoria));
+    expect(param('despues')).not.toBe(null);
     await buscar(datos.telefonos[2]!);
     await esperarFilas(1);
     await fila('Persona 3').waitFor();

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   comportamientoDe,
   NUMERO_VALIDO,
@@ -7,9 +7,22 @@ import {
   type MensajeRecibido,
 } from './comun.ts';
 
-// The local server of the 'SMS Gateway for Android' app on loopback: `POST /message` (basic auth,
-// optional client-chosen id: a second request with a known id is refused with 409 and sends
-// nothing), `GET /message/{id}` with the state Pending → Delivered after the receipt delay.
+// The local server of the 'SMS Gateway for Android' app (capcom6/android-sms-gateway) on
+// loopback, behaving like the phone:
+//  - POST /message (basic auth) validates the request as PostMessageRequest.validate() does and
+//    answers 400 {message} when it is malformed (no text or two kinds of content, an empty text
+//    or number list, simNumber < 1, ttl with validUntil, an expired validUntil); 409 when the id
+//    is known (nothing is sent again); otherwise 202 with the message, state Pending: it is only
+//    queued. A bad number is not refused here: the phone fails it when it gets to it.
+//  - The phone works its queue one message at a time, `ritmoMs` apart: Processed when it hands it
+//    to the radio (the moment it is recorded in `registro`), Sent `envioMs` later, Delivered
+//    `retrasoReciboMs` after that, or Failed with the recipient's error: 'sendSMS: Invalid phone
+//    number' at once for a bad number, a late delivery failure from the SMSC for numbers in
+//    `fallanEntrega`, 'TTL expired' for one whose ttl/validUntil passed while it waited.
+//  - GET /message/{id} reads it; GET /message?state=…&limit=&offset= lists (newest first) with
+//    X-Total-Count; DELETE /message/{id} cancels a Pending message (400 once it left the queue,
+//    404 when unknown). `/messages` answers the same. `conCancelar: false` and `conLista: false`
+//    play an app older than those routes (405 and 404).
 
 /** Options of the Android gateway simulator. */
 export interface OpcionesAndroid extends Partial<Comportamiento> {
@@ -17,30 +30,76 @@ export interface OpcionesAndroid extends Partial<Comportamiento> {
   host?: string;
   usuario?: string;
   password?: string;
+  /** Milliseconds the phone spends on each message of its queue (0: takes each as it arrives). */
+  ritmoMs?: number;
+  /** Milliseconds from Processed to Sent. */
+  envioMs?: number;
+  /** SIM cards in the phone; a simNumber above fails the message. */
+  sims?: number;
+  /** Numbers whose message goes out (Sent) and later fails at the SMSC (late Failed). */
+  fallanEntrega?: (numero: string) => boolean;
+  /** False: an app without DELETE /message/{id} (before v1.67). */
+  conCancelar?: boolean;
+  /** False: an app without the message list (GET /message). */
+  conLista?: boolean;
 }
 
-interface Mensaje {
+type Estado = 'Pending' | 'Processed' | 'Sent' | 'Delivered' | 'Failed' | 'Cancelled';
+
+/** A message as the phone keeps it. */
+export interface MensajeAndroid {
   id: string;
-  state: 'Pending' | 'Processed' | 'Sent' | 'Delivered' | 'Failed';
-  recipients: { phoneNumber: string; state: string; error: string | null }[];
+  deviceId: string;
+  state: Estado;
+  isHashed: false;
+  isEncrypted: false;
+  textMessage: { text: string };
+  recipients: { phoneNumber: string; state: Estado; error: string | null }[];
+  states: Partial<Record<Estado, string>>;
+  /** What the request asked (not part of the API's answer). */
+  simNumber: number | null;
+  validUntil: number | null;
+  withDeliveryReport: boolean;
+}
+
+/** The message's state from its recipients' (MessageWithRecipients.state). */
+function estadoDe(rs: MensajeAndroid['recipients']): Estado {
+  if (rs.some((r) => r.state === 'Pending')) return 'Pending';
+  if (rs.some((r) => r.state === 'Cancelled')) return 'Cancelled';
+  if (rs.some((r) => r.state === 'Processed')) return 'Processed';
+  if (rs.every((r) => r.state === 'Failed')) return 'Failed';
+  if (rs.every((r) => r.state === 'Delivered')) return 'Delivered';
+  return 'Sent';
 }
 
 /** A simulated Android SMS gateway. */
 export class SimuladorAndroid {
-  /** Every message accepted (one entry per phone number), in order. */
+  /** Every message the phone handed to the radio (one entry per phone number), in order. */
   readonly registro: MensajeRecibido[] = [];
   /** Current behaviour; change it with ajustar(). */
   readonly comportamiento: Comportamiento;
   /** Requests refused because their id was already taken (resends the gateway did not repeat). */
   duplicadosRechazados = 0;
-  private readonly mensajes = new Map<string, Mensaje>();
+  /** Messages cancelled while queued (DELETE /message/{id}). */
+  cancelados = 0;
+  /** Requests answered 400, with their message. */
+  readonly rechazos: string[] = [];
+  /** Milliseconds per message of the queue; may change while it runs. */
+  ritmoMs: number;
+  private readonly mensajes = new Map<string, MensajeAndroid>();
+  private readonly cola: MensajeAndroid[] = [];
+  /** Messages in state Pending (the list's count is read often). */
+  private readonly enEspera = new Set<MensajeAndroid>();
+  private trabajando = false;
   private readonly app: FastifyInstance;
   private port: number;
   private siguiente = 1;
+  private readonly temporizadores = new Set<NodeJS.Timeout>();
 
   constructor(private readonly o: OpcionesAndroid = {}) {
     this.comportamiento = comportamientoDe(o);
     this.port = o.port ?? 0;
+    this.ritmoMs = o.ritmoMs ?? 0;
     this.app = Fastify({ logger: false });
     this.rutas();
   }
@@ -48,6 +107,21 @@ export class SimuladorAndroid {
   /** Base URL to put in a device's url field. */
   get url(): string {
     return `http://${this.o.host ?? '127.0.0.1'}:${this.port}`;
+  }
+
+  /** Messages still queued on the phone (state Pending). */
+  get pendientes(): number {
+    return this.enEspera.size;
+  }
+
+  /** A message as the phone keeps it (with the simNumber and validUntil it was asked for). */
+  mensaje(id: string): MensajeAndroid | undefined {
+    return this.mensajes.get(id);
+  }
+
+  /** Every message, in order of arrival. */
+  todos(): MensajeAndroid[] {
+    return [...this.mensajes.values()];
   }
 
   /** Starts listening; returns the port. */
@@ -63,15 +137,179 @@ export class SimuladorAndroid {
     Object.assign(this.comportamiento, c);
   }
 
-  /** Stops listening. */
+  /** Stops listening (and the phone's queue). */
   async detener(): Promise<void> {
+    for (const t of this.temporizadores) clearTimeout(t);
+    this.temporizadores.clear();
+    this.cola.length = 0;
+    this.enEspera.clear();
     await this.app.close();
+  }
+
+  private luego(ms: number, f: () => void): void {
+    const t = setTimeout(() => {
+      this.temporizadores.delete(t);
+      f();
+    }, ms);
+    t.unref();
+    this.temporizadores.add(t);
+  }
+
+  private cambiar(m: MensajeAndroid, i: number | null, estado: Estado, error: string | null) {
+    for (const [k, r] of m.recipients.entries())
+      if (i === null || i === k) {
+        r.state = estado;
+        r.error = error;
+      }
+    m.state = estadoDe(m.recipients);
+    m.states[m.state] ??= new Date().toISOString();
+    if (m.state !== 'Pending') this.enEspera.delete(m);
+  }
+
+  /** Hands the head of the queue to the radio, then the next one `ritmoMs` later. */
+  private trabajar(): void {
+    if (this.trabajando) return;
+    this.trabajando = true;
+    const paso = (): void => {
+      for (;;) {
+        const m = this.cola.shift();
+        if (!m) {
+          this.trabajando = false;
+          return;
+        }
+        if (m.state !== 'Pending') continue; // cancelled while queued
+        this.procesar(m);
+        if (this.ritmoMs > 0) return this.luego(this.ritmoMs, paso);
+      }
+    };
+    paso();
+  }
+
+  private procesar(m: MensajeAndroid): void {
+    if (m.validUntil !== null && m.validUntil < Date.now()) {
+      this.cambiar(m, null, 'Failed', 'TTL expired');
+      return;
+    }
+    const t = Date.now();
+    const sims = this.o.sims ?? 1;
+    for (const [i, r] of m.recipients.entries()) {
+      if (!NUMERO_VALIDO.test(r.phoneNumber)) {
+        this.cambiar(m, i, 'Failed', 'sendSMS: Invalid phone number');
+        continue;
+      }
+      if (m.simNumber !== null && m.simNumber > sims) {
+        this.cambiar(m, i, 'Failed', `sendSMS: SIM ${m.simNumber} not found`);
+        continue;
+      }
+      this.cambiar(m, i, 'Processed', null);
+      this.registro.push({ id: m.id, telefono: r.phoneNumber, texto: m.textMessage.text, t });
+      const falla = this.o.fallanEntrega?.(r.phoneNumber) ?? false;
+      this.luego(this.o.envioMs ?? 0, () => {
+        this.cambiar(m, i, 'Sent', null);
+        if (!m.withDeliveryReport) return;
+        this.luego(this.comportamiento.retrasoReciboMs, () =>
+          falla
+            ? this.cambiar(m, i, 'Failed', 'Delivery result from SC +5215550000000: 64')
+            : this.cambiar(m, i, 'Delivered', null),
+        );
+      });
+    }
   }
 
   private autorizado(cabecera: string | undefined): boolean {
     if (!this.o.usuario) return true;
     const esperado = `Basic ${Buffer.from(`${this.o.usuario}:${this.o.password ?? ''}`).toString('base64')}`;
     return cabecera === esperado;
+  }
+
+  private rechazar(reply: FastifyReply, message: string) {
+    this.rechazos.push(message);
+    return reply.code(400).send({ message });
+  }
+
+  /** POST /message: the checks of PostMessageRequest.validate(), then the queue. */
+  private async recibir(req: FastifyRequest, reply: FastifyReply) {
+    const b = req.body as Record<string, unknown> | null;
+    if (!b || typeof b !== 'object' || Array.isArray(b))
+      return this.rechazar(reply, 'Failed to convert request body to class PostMessageRequest');
+    const texto = b.textMessage as { text?: unknown } | undefined;
+    const tipos = [b.message, b.textMessage, b.dataMessage].filter(
+      (x) => x !== undefined && x !== null,
+    );
+    if (tipos.length === 0)
+      return this.rechazar(
+        reply,
+        'Must specify exactly one of: textMessage, dataMessage, or message',
+      );
+    if (tipos.length > 1)
+      return this.rechazar(reply, 'Cannot specify multiple message types simultaneously');
+    if (b.dataMessage) return this.rechazar(reply, 'Data messages are not simulated');
+    const cuerpo = b.message ?? texto?.text;
+    if (typeof cuerpo !== 'string')
+      return this.rechazar(reply, 'Failed to convert request body to class PostMessageRequest');
+    if (cuerpo === '') return this.rechazar(reply, 'Text message is empty');
+    const numeros = b.phoneNumbers;
+    if (!Array.isArray(numeros) || numeros.some((n) => typeof n !== 'string'))
+      return this.rechazar(reply, 'Failed to convert request body to class PostMessageRequest');
+    if (numeros.length === 0) return this.rechazar(reply, 'Empty phone numbers list');
+    const sim = b.simNumber;
+    if (sim !== undefined && sim !== null && (typeof sim !== 'number' || !Number.isInteger(sim)))
+      return this.rechazar(reply, 'Failed to convert request body to class PostMessageRequest');
+    if (typeof sim === 'number' && sim < 1)
+      return this.rechazar(reply, 'SIM number cannot be less than 1');
+    const ttl = b.ttl;
+    const validUntil = b.validUntil;
+    if (ttl !== undefined && ttl !== null && validUntil !== undefined && validUntil !== null)
+      return this.rechazar(reply, 'fields conflict: ttl and validUntil');
+    if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isInteger(ttl)))
+      return this.rechazar(reply, 'Failed to convert request body to class PostMessageRequest');
+    const hasta =
+      typeof ttl === 'number'
+        ? Date.now() + ttl * 1000
+        : typeof validUntil === 'string'
+          ? Date.parse(validUntil)
+          : null;
+    if (hasta !== null && (Number.isNaN(hasta) || hasta < Date.now()))
+      return this.rechazar(reply, 'message already expired');
+    const id = typeof b.id === 'string' && b.id ? b.id : `sim-${this.siguiente++}`;
+    if (this.mensajes.has(id)) {
+      this.duplicadosRechazados++;
+      return reply.code(409).send({ message: 'Message with the same ID already exists' });
+    }
+    if (this.comportamiento.tasaFallo > 0 && Math.random() < this.comportamiento.tasaFallo)
+      return reply.code(500).send({ message: 'Internal Server Error' });
+    const m: MensajeAndroid = {
+      id,
+      deviceId: 'simulador',
+      state: 'Pending',
+      isHashed: false,
+      isEncrypted: false,
+      textMessage: { text: cuerpo },
+      recipients: (numeros as string[]).map((phoneNumber) => ({
+        phoneNumber,
+        state: 'Pending',
+        error: null,
+      })),
+      states: { Pending: new Date().toISOString() },
+      simNumber: typeof sim === 'number' ? sim : null,
+      validUntil: hasta,
+      withDeliveryReport: b.withDeliveryReport !== false,
+    };
+    this.mensajes.set(id, m);
+    this.enEspera.add(m);
+    const respuesta = this.publico(m);
+    this.cola.push(m);
+    this.trabajar();
+    return reply.code(202).send(respuesta);
+  }
+
+  /** The message as the API answers it (a copy: the phone goes on changing it). */
+  private publico(m: MensajeAndroid) {
+    const { simNumber: _s, validUntil: _v, withDeliveryReport: _w, ...p } = m;
+    return JSON.parse(JSON.stringify(p)) as Omit<
+      MensajeAndroid,
+      'simNumber' | 'validUntil' | 'withDeliveryReport'
+    >;
   }
 
   private rutas(): void {
@@ -82,46 +320,51 @@ export class SimuladorAndroid {
         return reply.code(401).send({ message: 'Unauthorized' });
       await esperar(this.comportamiento.latenciaMs);
     });
-
-    this.app.post('/message', async (req, reply) => {
-      const b = (req.body ?? {}) as {
-        id?: string;
-        message?: string;
-        textMessage?: { text?: string };
-        phoneNumbers?: unknown;
-      };
-      const texto = b.message ?? b.textMessage?.text;
-      const numeros = Array.isArray(b.phoneNumbers) ? b.phoneNumbers.map(String) : [];
-      if (!texto || numeros.length === 0 || !numeros.every((n) => NUMERO_VALIDO.test(n))) {
-        return reply.code(400).send({ message: 'Invalid phone number or empty message' });
-      }
-      const id = b.id ?? `sim-${this.siguiente++}`;
-      if (this.mensajes.has(id)) {
-        this.duplicadosRechazados++;
-        return reply.code(409).send({ message: `Message with id ${id} already exists` });
-      }
-      if (this.comportamiento.tasaFallo > 0 && Math.random() < this.comportamiento.tasaFallo) {
-        return reply.code(500).send({ message: 'Internal Server Error' });
-      }
-      const m: Mensaje = {
-        id,
-        state: 'Pending',
-        recipients: numeros.map((phoneNumber) => ({ phoneNumber, state: 'Pending', error: null })),
-      };
-      this.mensajes.set(id, m);
-      const t = Date.now();
-      for (const n of numeros) this.registro.push({ id, telefono: n, texto, t });
-      setTimeout(() => {
-        m.state = 'Delivered';
-        for (const r of m.recipients) r.state = 'Delivered';
-      }, this.comportamiento.retrasoReciboMs).unref();
-      return reply.code(202).send(m);
+    // An unreadable body is a 400 with the gateway's shape, as Ktor's BadRequestException.
+    this.app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+      const status = err.statusCode ?? 500;
+      if (status === 400) return this.rechazar(reply, err.message);
+      return reply.code(status).send({ message: err.message });
     });
 
-    this.app.get('/message/:id', async (req, reply) => {
-      const m = this.mensajes.get((req.params as { id: string }).id);
-      if (!m) return reply.code(404).send({ message: 'Message not found' });
-      return m;
-    });
+    for (const ruta of ['/message', '/messages']) {
+      this.app.post(ruta, (req, reply) => this.recibir(req, reply));
+
+      this.app.get(ruta, async (req, reply) => {
+        if (this.o.conLista === false) return reply.code(404).send();
+        const q = req.query as { state?: string; limit?: string; offset?: string };
+        const lista = (q.state === 'Pending' ? [...this.enEspera] : [...this.mensajes.values()])
+          .filter((m) => !q.state || m.state === q.state)
+          .reverse();
+        const limite = Number(q.limit ?? 50);
+        const desde = Number(q.offset ?? 0);
+        reply.header('X-Total-Count', String(lista.length));
+        return lista.slice(desde, desde + limite).map((m) => {
+          const { textMessage: _t, ...p } = this.publico(m);
+          return p;
+        });
+      });
+
+      this.app.get(`${ruta}/:id`, async (req, reply) => {
+        const m = this.mensajes.get((req.params as { id: string }).id);
+        if (!m) return reply.code(404).send();
+        return this.publico(m);
+      });
+
+      this.app.delete(`${ruta}/:id`, async (req, reply) => {
+        if (this.o.conCancelar === false) return reply.code(405).send();
+        const id = (req.params as { id: string }).id;
+        const m = this.mensajes.get(id);
+        if (!m) return reply.code(404).send();
+        if (m.state !== 'Cancelled') {
+          if (m.state !== 'Pending')
+            return reply.code(400).send({ message: `Message ${id} is not in Pending state` });
+          this.cambiar(m, null, 'Cancelled', null);
+          this.cancelados++;
+        }
+        const { textMessage: _t, ...p } = this.publico(m);
+        return p;
+      });
+    }
   }
 }

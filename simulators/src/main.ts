@@ -12,7 +12,9 @@ import { SimuladorWhatsapp } from './whatsapp.ts';
 //   WhatsApp API     SIM_WHATSAPP_PORT  (8082)  token SIM_WA_TOKEN, phone number id SIM_WA_PHONE_ID,
 //                                               app secret SIM_WA_APP_SECRET, webhooks to SIM_WA_WEBHOOK,
 //                                               templates of SIM_WA_WABA_ID; free text to everyone
-//                                               unless SIM_WA_VENTANA=0 (then the 24-hour rule holds)
+//                                               unless SIM_WA_VENTANA=0 (then the 24-hour rule holds);
+//                                               SIM_WA_MPS messages/s before 130429 (Meta's default 80;
+//                                               unlimited when unset), SIM_WA_MIXTOS=1 mixed webhooks
 //   Asterisk AMI     SIM_AMI_PORT       (5038)  user SIM_AMI_USUARIO/SIM_AMI_SECRETO; runs the PBX agent's
 //                                               files (SIM_AMI_DIALPLAN_DIR, SIM_AMI_SONIDOS_DIR: default
 //                                               $DATA_DIR/pbx/dialplan and /sonidos), SIM_AMI_VELOCIDAD (1)
@@ -54,6 +56,8 @@ const whatsapp = new SimuladorWhatsapp({
   webhookUrl: env.SIM_WA_WEBHOOK ?? 'http://127.0.0.1:8080/webhooks/whatsapp/',
   wabaId: env.SIM_WA_WABA_ID ?? '100000000000002',
   ventanaAbierta: env.SIM_WA_VENTANA !== '0',
+  maxPorSegundo: env.SIM_WA_MPS ? Number(env.SIM_WA_MPS) : undefined,
+  webhooksMixtos: env.SIM_WA_MIXTOS === '1',
 });
 const sims = { smpp, android, whatsapp };
 const pbx = path.join(path.resolve(env.DATA_DIR ?? './data'), 'pbx');

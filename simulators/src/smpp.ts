@@ -17,7 +17,19 @@ import {
 // unpacked GSM-7, 3 as Latin-1, 8 as UCS-2; concatenated parts (UDH IEI 0x00/0x08, SAR TLVs) are
 // reassembled and `registro` holds the text a handset would show, once every part is in.
 
-const E = smpp as unknown as Record<string, number> & { ESM_CLASS: Record<string, number> };
+const E = smpp as unknown as Record<string, number> & {
+  ESM_CLASS: Record<string, number>;
+  ESME_RINVSRCADR: number;
+  ESME_RINVSRCTON: number;
+  ESME_RINVSRCNPI: number;
+  ESME_RINVDSTTON: number;
+  ESME_RINVDSTNPI: number;
+  ESME_RINVDSTADR: number;
+  ESME_RINVSYSID: number;
+  ESME_RINVPASWD: number;
+  ESME_RALYBND: number;
+  ESME_RTHROTTLED: number;
+};
 
 interface Pdu {
   command_status: number;
@@ -35,6 +47,7 @@ interface Sesion {
   on(ev: string, f: (p: Pdu) => void): void;
   send(p: object): boolean;
   deliver_sm(o: object, cb?: (p: Pdu) => void): boolean;
+  enquire_link(o: object, cb?: (p: Pdu) => void): boolean;
   pause(): void;
   resume(): void;
   destroy(): void;
@@ -53,10 +66,17 @@ export interface FalloParte {
 
 /** The fields of a submit_sm the simulator reads from its octets. */
 interface SubmitCrudo {
+  origen: string;
+  origenTon: number;
+  origenNpi: number;
   destino: string;
+  destTon: number;
+  destNpi: number;
   esm_class: number;
   data_coding: number;
   registered_delivery: number;
+  /** validity_period as written ('' when absent; relative 'YYMMDDhhmmss000R'). */
+  vigencia: string;
   corto: Buffer;
   tlv: Map<number, Buffer>;
 }
@@ -72,14 +92,16 @@ export function leerSubmit(b: Buffer): SubmitCrudo {
   };
   const octeto = () => b[o++]!;
   cadena(); // service_type
-  o += 2;
-  cadena(); // source_addr
-  o += 2;
+  const origenTon = octeto();
+  const origenNpi = octeto();
+  const origen = cadena();
+  const destTon = octeto();
+  const destNpi = octeto();
   const destino = cadena();
   const esm_class = octeto();
   o += 2;
   cadena(); // schedule_delivery_time
-  cadena(); // validity_period
+  const vigencia = cadena();
   const registered_delivery = octeto();
   o += 1;
   const data_coding = octeto();
@@ -94,7 +116,20 @@ export function leerSubmit(b: Buffer): SubmitCrudo {
     tlv.set(tag, b.subarray(o + 4, o + 4 + n));
     o += 4 + n;
   }
-  return { destino, esm_class, data_coding, registered_delivery, corto, tlv };
+  return {
+    origen,
+    origenTon,
+    origenNpi,
+    destino,
+    destTon,
+    destNpi,
+    esm_class,
+    data_coding,
+    registered_delivery,
+    vigencia,
+    corto,
+    tlv,
+  };
 }
 
 const TLV_SAR_REF = 0x020c;
@@ -154,6 +189,65 @@ export function textoDePartes(partes: ParteLeida[]): string {
   return octetos.toString('latin1');
 }
 
+/**
+ * What a strict SMSC says of a submit's addresses (SMPP 3.4 §5.2.5-6), 0 when it takes them.
+ * Destination: international (TON 1, NPI 1), 8 to 15 digits without '+'. Source: empty (TON/NPI
+ * 0/0: the account's own), alphanumeric (TON 5, NPI 0, up to 11 characters), a short code
+ * (TON 3, NPI 0, up to 8 digits) or an international number (TON 1, NPI 1).
+ */
+export function validarDirecciones(sub: SubmitCrudo): number {
+  const o = sub.origen;
+  if (o === '') {
+    if (sub.origenTon !== 0) return E.ESME_RINVSRCTON;
+    if (sub.origenNpi !== 0) return E.ESME_RINVSRCNPI;
+  } else if (/[^0-9]/.test(o)) {
+    if (sub.origenTon !== 5) return E.ESME_RINVSRCTON;
+    if (sub.origenNpi !== 0) return E.ESME_RINVSRCNPI;
+    if (o.length > 11) return E.ESME_RINVSRCADR;
+  } else if (sub.origenTon === 3) {
+    if (sub.origenNpi !== 0) return E.ESME_RINVSRCNPI;
+    if (o.length > 8) return E.ESME_RINVSRCADR;
+  } else if (sub.origenTon === 1) {
+    if (sub.origenNpi !== 1) return E.ESME_RINVSRCNPI;
+    if (!/^\d{8,15}$/.test(o)) return E.ESME_RINVSRCADR;
+  } else return E.ESME_RINVSRCTON;
+  if (sub.destTon !== 1) return E.ESME_RINVDSTTON;
+  if (sub.destNpi !== 1) return E.ESME_RINVDSTNPI;
+  if (!/^\d{8,15}$/.test(sub.destino)) return E.ESME_RINVDSTADR;
+  return 0;
+}
+
+/** message_state (SMPP 3.4 §5.2.28) of each receipt stat. */
+const ESTADOS: Record<string, number> = {
+  ENROUTE: 1,
+  DELIVRD: 2,
+  EXPIRED: 3,
+  DELETED: 4,
+  UNDELIV: 5,
+  ACCEPTD: 6,
+  UNKNOWN: 7,
+  REJECTD: 8,
+};
+
+/** How the simulator writes ids and delivery receipts, the ways real SMSCs differ. */
+export interface OpcionesRecibo {
+  /** submit_sm_resp message_id: 'hex' (8 upper-case digits with leading zeros, e.g. 0000002A),
+   * 'decimal', or the default: a random prefix and a counter. */
+  idSubmit?: 'hex' | 'decimal';
+  /** The receipt text's `id:`: the submit's number in 'decimal' (10 digits, leading zeros, as
+   * SMPP 3.4 appendix B shows it) or 'hex' (lower case, no zeros); default as answered. */
+  idRecibo?: 'decimal' | 'hex';
+  /** No receipted_message_id or message_state TLVs: only the text says which message. */
+  sinTlv?: boolean;
+  /** The receipt text in message_payload, short_message empty. */
+  enPayload?: boolean;
+  /** stat of every receipt (default DELIVRD), and its err. */
+  stat?: string;
+  err?: string;
+  /** esm_class of receipts (default 0x04, SMSC delivery receipt). */
+  esmClass?: number;
+}
+
 /** Options of the SMPP simulator. */
 export interface OpcionesSmpp extends Partial<Comportamiento> {
   port?: number;
@@ -164,6 +258,19 @@ export interface OpcionesSmpp extends Partial<Comportamiento> {
   gsmEmpaquetado?: boolean;
   /** Makes that part of every concatenated message fail. */
   fallarParte?: FalloParte;
+  /** Addresses checked like a strict SMSC (validarDirecciones); false takes any TON/NPI and a
+   * destination of 8 to 15 digits with or without '+'. Default true. */
+  estricto?: boolean;
+  /** Live sessions one system_id may hold; a bind beyond answers RALYBND (default unlimited). */
+  maxBinds?: number;
+  /** Ids and receipts as some SMSC writes them. */
+  recibos?: OpcionesRecibo;
+  /** Submits taken per second; beyond, RTHROTTLED (default unlimited). */
+  maxPorSegundo?: number;
+  /** Number of the first message id (default 1). */
+  primerId?: number;
+  /** SMPP over TLS (ssmpp://): the server's PEM key and certificate. */
+  tls?: { key: string; cert: string };
 }
 
 const fechaSmpp = (ms: number) => {
@@ -187,17 +294,46 @@ export class SimuladorSmpp {
   private readonly enCurso = new Map<string, { partes: ParteLeida[]; ids: string[] }>();
   /** Submits accepted (a concatenated text counts one per part). */
   partesAceptadas = 0;
+  /** validity_period of every submit accepted, in order ('' when it had none). */
+  readonly vigencias: string[] = [];
   /** Every bind received: who, the system_type and the interface_version it announced. */
   readonly binds: { system_id: string; system_type: string; interface_version: number }[] = [];
+  /** Submits taken per calendar second (all sessions); beyond, RTHROTTLED. Change at run time. */
+  maxPorSegundo: number | undefined;
+  /** Submits answered RTHROTTLED. */
+  estrangulados = 0;
+  private segundo = 0;
+  private enSegundo = 0;
+  /** False: enquire_link goes unanswered, like a half-open link; change it at run time. */
+  responderEnquireLink = true;
+  /** How ids and receipts are written; change it at run time. */
+  recibos: OpcionesRecibo;
+  /** Live sessions one system_id may hold (RALYBND beyond); change it at run time. */
+  maxBinds: number | undefined;
+  /** Live bound sessions by system_id. */
+  private readonly ligadas = new Map<string, number>();
+  /** Submits refused for their addresses: the command_status, source and destination. */
+  readonly rechazos: { estado: number; origen: string; destino: string }[] = [];
   /** The part that fails in every concatenated message, if any; change it at run time. */
   fallarParte: FalloParte | undefined;
+  /** Bound sessions and their system_id: a receipt goes to any session of its account. */
+  private readonly cuentaDe = new WeakMap<Sesion, string>();
+  /** Receipts held for an account with no session bound, delivered at its next bind (as SMSCs
+   * store and forward them). */
+  private readonly retenidos = new Map<string, object[]>();
 
   constructor(private readonly o: OpcionesSmpp = {}) {
     this.comportamiento = comportamientoDe(o);
     this.port = o.port ?? 0;
     this.host = o.host ?? '127.0.0.1';
     this.fallarParte = o.fallarParte;
-    this.servidor = smpp.createServer({}, (s) => this.sesion(s as Sesion)) as net.Server & {
+    this.maxBinds = o.maxBinds;
+    this.maxPorSegundo = o.maxPorSegundo;
+    this.siguiente = o.primerId ?? 1;
+    this.recibos = { ...o.recibos };
+    this.servidor = smpp.createServer(o.tls ?? {}, (s) =>
+      this.sesion(s as Sesion),
+    ) as net.Server & {
       sessions: Sesion[];
     };
   }
@@ -209,7 +345,7 @@ export class SimuladorSmpp {
 
   /** URL to put in a device's url field. */
   get url(): string {
-    return `smpp://${this.host}:${this.port}`;
+    return `${this.o.tls ? 'ssmpp' : 'smpp'}://${this.host}:${this.port}`;
   }
 
   /** Starts listening; returns the port. */
@@ -240,6 +376,30 @@ export class SimuladorSmpp {
     }
   }
 
+  /** Sends a deliver_sm of the caller's making to every session (a receipt for nobody, an MO). */
+  enviarDeliver(campos: object): void {
+    for (const s of this.servidor.sessions) if (s.socket.writable) s.deliver_sm(campos);
+  }
+
+  /** Sends enquire_link on every session, as SMSCs do; resolves with how many answered within
+   * `ms`. */
+  async sondear(ms = 1000): Promise<number> {
+    const vivas = this.servidor.sessions.filter((s) => s.socket.writable);
+    const r = await Promise.all(
+      vivas.map(
+        (s) =>
+          new Promise<boolean>((ok) => {
+            const t = setTimeout(() => ok(false), ms);
+            s.enquire_link({}, () => {
+              clearTimeout(t);
+              ok(true);
+            });
+          }),
+      ),
+    );
+    return r.filter(Boolean).length;
+  }
+
   /** Stops listening and drops every session. */
   async detener(): Promise<void> {
     for (const s of [...this.servidor.sessions]) s.destroy();
@@ -263,17 +423,31 @@ export class SimuladorSmpp {
         system_type: String(pdu.system_type ?? ''),
         interface_version: Number(pdu.interface_version ?? 0),
       });
-      const ok =
-        (!this.o.system_id || pdu.system_id === this.o.system_id) &&
-        (!this.o.password || pdu.password === this.o.password);
-      if (!ok) {
-        s.send(pdu.response({ command_status: E.ESME_RBINDFAIL }));
+      // Like a real SMSC: an unknown account is RINVSYSID, a wrong password RINVPASWD, a second
+      // bind on the session or one beyond the account's sessions RALYBND.
+      const cuenta = String(pdu.system_id ?? '');
+      let estado = 0;
+      if (this.o.system_id && cuenta !== this.o.system_id) estado = E.ESME_RINVSYSID;
+      else if (this.o.password && pdu.password !== this.o.password) estado = E.ESME_RINVPASWD;
+      else if (ligada) estado = E.ESME_RALYBND;
+      else if (this.maxBinds !== undefined && (this.ligadas.get(cuenta) ?? 0) >= this.maxBinds)
+        estado = E.ESME_RALYBND;
+      if (estado !== 0) {
+        s.send(pdu.response({ command_status: estado }));
         return;
       }
       ligada = true;
+      this.ligadas.set(cuenta, (this.ligadas.get(cuenta) ?? 0) + 1);
+      this.cuentaDe.set(s, cuenta);
+      s.on('close', () => this.ligadas.set(cuenta, (this.ligadas.get(cuenta) ?? 1) - 1));
       s.send(pdu.response({ system_id: 'pregon-sim' }));
+      const retenidos = this.retenidos.get(cuenta);
+      this.retenidos.delete(cuenta);
+      for (const r of retenidos ?? []) s.deliver_sm(r);
     });
-    s.on('enquire_link', (pdu) => s.send(pdu.response()));
+    s.on('enquire_link', (pdu) => {
+      if (this.responderEnquireLink) s.send(pdu.response());
+    });
     s.on('unbind', (pdu) => {
       s.send(pdu.response());
       s.destroy();
@@ -288,15 +462,32 @@ export class SimuladorSmpp {
       const sub = crudo ? leerSubmit(Buffer.concat([Buffer.alloc(4), crudo])) : undefined;
       const responder = () => {
         if (this.comportamiento.caido || !s.socket.writable || !sub) return;
-        const destino = sub.destino;
-        if (!NUMERO_VALIDO.test(destino)) {
-          s.send(pdu.response({ command_status: E.ESME_RINVDSTADR }));
+        const estado =
+          this.o.estricto === false
+            ? NUMERO_VALIDO.test(sub.destino)
+              ? 0
+              : E.ESME_RINVDSTADR
+            : validarDirecciones(sub);
+        if (estado !== 0) {
+          this.rechazos.push({ estado, origen: sub.origen, destino: sub.destino });
+          s.send(pdu.response({ command_status: estado }));
           return;
         }
+        // What a handset shows: an international number with its '+'.
+        const destino = sub.destTon === 1 ? `+${sub.destino}` : sub.destino;
         if (c.tasaFallo > 0 && Math.random() < c.tasaFallo) {
           s.send(pdu.response({ command_status: E.ESME_RSYSERR }));
           return;
         }
+        // The account's rate, as SMSCs enforce it: beyond it, RTHROTTLED (nothing sent).
+        const segundo = Math.floor(Date.now() / 1000);
+        if (segundo !== this.segundo) [this.segundo, this.enSegundo] = [segundo, 0];
+        if (this.maxPorSegundo !== undefined && this.enSegundo >= this.maxPorSegundo) {
+          this.estrangulados++;
+          s.send(pdu.response({ command_status: E.ESME_RTHROTTLED }));
+          return;
+        }
+        this.enSegundo++;
         const parte = leerParte(sub, this.o.gsmEmpaquetado === true);
         const falla = parte.total > 1 && this.fallarParte?.parte === parte.seq;
         if (falla && this.fallarParte?.como !== 'recibo') {
@@ -304,22 +495,40 @@ export class SimuladorSmpp {
           s.send(pdu.response({ command_status: st }));
           return;
         }
-        const id = `${this.prefijo}${(this.siguiente++).toString(16)}`;
+        const n = this.siguiente++;
+        const r = this.recibos;
+        const id =
+          r.idSubmit === 'hex'
+            ? n.toString(16).toUpperCase().padStart(8, '0')
+            : r.idSubmit === 'decimal'
+              ? String(n)
+              : `${this.prefijo}${n.toString(16)}`;
         const t = Date.now();
         this.partesAceptadas++;
+        this.vigencias.push(sub.vigencia);
         const txt = this.reunir(parte, destino, String(s.socket.remotePort), id, t);
         s.send(pdu.response({ message_id: id }));
         if (sub.registered_delivery) {
-          const stat = falla ? 'UNDELIV' : 'DELIVRD';
+          const stat = falla ? 'UNDELIV' : (r.stat ?? 'DELIVRD');
+          // The id as the receipt text quotes it: as answered, or its number in another base.
+          const idTexto =
+            r.idRecibo === 'decimal'
+              ? String(n).padStart(10, '0')
+              : r.idRecibo === 'hex'
+                ? n.toString(16)
+                : id;
           const enviarRecibo = () => {
-            if (!s.socket.writable) return;
             const ahora = Date.now();
-            s.deliver_sm({
-              source_addr: destino,
-              esm_class: E.ESM_CLASS.MC_DELIVERY_RECEIPT,
-              short_message: `id:${id} sub:001 dlvrd:${falla ? '000' : '001'} submit date:${fechaSmpp(t)} done date:${fechaSmpp(ahora)} stat:${stat} err:000 text:${txt.slice(0, 20)}`,
-              receipted_message_id: id,
-              message_state: falla ? 5 : 2,
+            const texto = `id:${idTexto} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:${fechaSmpp(t)} done date:${fechaSmpp(ahora)} stat:${stat} err:${r.err ?? '000'} text:${txt.slice(0, 20)}`;
+            this.entregar(s, {
+              source_addr: sub.destino,
+              source_addr_ton: sub.destTon,
+              source_addr_npi: sub.destNpi,
+              esm_class: r.esmClass ?? E.ESM_CLASS.MC_DELIVERY_RECEIPT,
+              ...(r.enPayload
+                ? { short_message: '', message_payload: Buffer.from(texto, 'latin1') }
+                : { short_message: texto }),
+              ...(r.sinTlv ? {} : { receipted_message_id: id, message_state: ESTADOS[stat] ?? 7 }),
             });
           };
           if (c.retrasoReciboMs > 0) setTimeout(enviarRecibo, c.retrasoReciboMs).unref();
@@ -329,6 +538,17 @@ export class SimuladorSmpp {
       if (c.latenciaMs > 0) void esperar(c.latenciaMs).then(responder);
       else responder();
     });
+  }
+
+  /** Sends a receipt on the session that submitted, else on another bound session of the same
+   * account, else holds it until the account binds again. */
+  private entregar(s: Sesion, recibo: object): void {
+    const cuenta = this.cuentaDe.get(s) ?? '';
+    const viva = s.socket.writable
+      ? s
+      : this.servidor.sessions.find((x) => this.cuentaDe.get(x) === cuenta && x.socket.writable);
+    if (viva) viva.deliver_sm(recibo);
+    else this.retenidos.set(cuenta, [...(this.retenidos.get(cuenta) ?? []), recibo]);
   }
 
   /** Adds a part to its message; records the message when it is complete. Returns the part's text

@@ -101,6 +101,9 @@ export const FORMATO_HORA = 'HH:mm:ss';
 export const REINTENTOS_LLAMADA_MAX = 5;
 /** Calls and quizzes: longest wait (minutes) an exercise may set before a new attempt. */
 export const ESPERA_REINTENTO_MAX = 24 * 60;
+/** SMS exercises: longest validity (minutes) an exercise may give its messages (SMSCs keep a
+ * message at most 72 h). */
+export const VIGENCIA_SMS_MAX = 72 * 60;
 /** Default of numero_puertos, puerto_ini and puerto_fin. */
 export const PUERTOS_DEFECTO = 1;
 /** Audio extension accepted for calls and questionnaires (compared case-insensitively). */

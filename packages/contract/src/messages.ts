@@ -73,6 +73,10 @@ export const MENSAJES = {
   campoEsperaReintento: 'Minutos entre intentos',
   reintentosPorDefecto:
     'Vacío: {reintentos} reintentos, cada {espera} minutos (lo configurado en el servidor).',
+  vigenciaSms: 'Vigencia del mensaje',
+  campoVigencia: 'Minutos que la red intenta entregarlo',
+  ayudaVigencia:
+    'Vacío: lo que decida la pasarela. Pasado este tiempo un SMS que no llegó se descarta en vez de llegar tarde.',
   etiquetaMensaje: 'Mensaje',
   placeholderMensaje: 'Mensaje / número',
   etiquetaAudio: 'Audio',
@@ -285,6 +289,11 @@ export const MENSAJES = {
   sinTelefonos: 'Todavía no hay teléfonos registrados',
   sinCoincidencias: 'Ningún teléfono coincide con la búsqueda o los filtros',
   totalMasDe: 'Más de {total}',
+  cursoresExcluyentes: 'use solo uno de despues, antes o ultima (recibidos: {campos})',
+  cursorConPagina: 'page no se combina con {campo}: el cursor ya elige la página',
+  primeraPagina: 'Primera',
+  ultimaPagina: 'Última',
+  paginacionTelefonos: 'Paginación de teléfonos',
   columnasImportacion:
     'La primera fila del archivo lleva los nombres de columna. telefono es obligatoria; nombre, estado (nombre del estado) y categorias (nombres separados por comas) son opcionales.',
   valoresPorDefecto: 'El estado y las categorías de abajo se aplican a las filas que no los traen.',
@@ -340,6 +349,22 @@ export const MENSAJES = {
     'Las credenciales guardadas no se muestran. Déjelas vacías para conservarlas; si escribe alguna, se reemplazan todas',
   credSystemId: 'Identificador del sistema (system_id)',
   credOrigen: 'Número de origen (source_addr)',
+  opcionesAvanzadas: 'Opciones avanzadas',
+  credSystemType: 'Tipo de sistema (system_type)',
+  credVersionSmpp: 'Versión de SMPP (interface_version; 0x34 = v3.4, 0x50 = v5.0)',
+  credCodigoPais: 'Código de país para números de 10 dígitos (52 por omisión)',
+  credDataCoding: 'data_coding del alfabeto GSM (0 por omisión; 1 o 3 si el SMSC lo pide)',
+  credGsmEmpaquetado: 'GSM-7 empaquetado en 7 bits ("true" si el SMSC lo pide)',
+  credConcatenacion: 'Mensajes largos: udh (por omisión), sar o payload',
+  credDestTon: 'TON del destino (1 internacional por omisión)',
+  credDestNpi: 'NPI del destino (1 E.164 por omisión)',
+  credOrigenTon: 'TON del origen (5 alfanumérico, 3 código corto, 1 internacional)',
+  credOrigenNpi: 'NPI del origen',
+  credTlsVerificar: 'Verificar el certificado del SMSC en ssmpp:// ("false" solo en pruebas)',
+  credTlsCa: 'Certificado de la autoridad del SMSC (PEM), si no es una pública',
+  credSims: 'SIM del teléfono (2 o más: los puertos del ejercicio eligen la SIM)',
+  credSim: 'Enviar siempre por la SIM número',
+  credTtl: 'Vigencia en el teléfono, en segundos (ttl; 0 = sin límite)',
   credPhoneNumberId: 'Identificador del número (phone_number_id)',
   credToken: 'Token de acceso',
   credAppSecret: 'Secreto de la aplicación (app_secret)',
@@ -464,6 +489,13 @@ export const MENSAJES = {
     'WhatsApp: el destinatario no ha escrito en las últimas 24 horas; fuera de la ventana de servicio solo se puede enviar una plantilla aprobada',
   whatsappNoEntregable: 'WhatsApp: el número no tiene WhatsApp o no puede recibir el mensaje',
   whatsappLimite: 'WhatsApp: límite de envío alcanzado ({codigo}), se reintenta',
+  whatsappEntregaFallida: 'WhatsApp: no se entregó el mensaje',
+  whatsappSolicitudRechazada:
+    'WhatsApp rechazó la solicitud por un parámetro o por la configuración del equipo {alias}, no por el destinatario ({detalle})',
+  whatsappTelefonoIdInvalido:
+    'WhatsApp no reconoce el phone_number_id {telefono} del equipo {alias} o el número no está registrado ({detalle}): revise las credenciales del equipo',
+  whatsappCuentaRestringida:
+    'Meta restringió o bloqueó la cuenta de WhatsApp del equipo {alias} ({detalle}): revise el WhatsApp Manager',
   whatsappPlantillaInvalida:
     'WhatsApp: la plantilla «{plantilla}» ({idioma}) no existe, no está aprobada o sus parámetros no coinciden',
   plantillasSoloWhatsapp: 'El equipo {alias} usa el protocolo {protocolo}, que no tiene plantillas',
@@ -476,6 +508,22 @@ export const MENSAJES = {
   plantillaParametrosFaltan: 'Escribe cada parámetro de la plantilla',
   credencialesEquipoInvalidas:
     'Las credenciales del equipo {alias} no son válidas para {protocolo}: {detalle}',
+  smppDireccionRechazada:
+    'El SMSC rechazó el direccionamiento del equipo {alias} ({estado}; origen {origen}, destino {destino}): revise source_addr y los TON/NPI del equipo (source_addr_ton, source_addr_npi, dest_addr_ton, dest_addr_npi)',
+  smppBindOcupado:
+    'El SMSC no admite otra sesión de {alias} por ahora ({estado}: ya ligada o sin sesiones libres); se reintenta',
+  smppEnlaceSinRespuesta:
+    'SMPP: el SMSC dejó de responder enquire_link; la sesión se descartó y el mensaje pudo haberse enviado',
+  smppExpirado: 'SMPP: venció sin entregarse (EXPIRED, err:{err})',
+  smppBorrado: 'SMPP: el SMSC borró el mensaje sin entregarlo (DELETED, err:{err})',
+  smppNoEntregable: 'SMPP: no entregable (UNDELIV, err:{err})',
+  smppRechazado: 'SMPP: rechazado por la red (REJECTD, err:{err})',
+  androidFallido: 'Android: el teléfono no pudo enviarlo o entregarlo ({error})',
+  androidCancelado: 'Android: el mensaje se canceló en el teléfono antes de salir',
+  androidSolicitudRechazada:
+    'La pasarela Android del equipo {alias} rechazó la solicitud (HTTP 400: {detalle}); revise la configuración del equipo y el texto del ejercicio',
+  androidIdCancelado:
+    'Android: el id {id} ya estaba cancelado en el teléfono; se reenvía con un id nuevo',
   mensajePrueba: 'Mensaje de prueba de Pregón',
   pruebaNoSoportada:
     'El equipo {alias} usa el protocolo {protocolo}, que no envía mensajes de prueba',

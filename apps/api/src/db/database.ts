@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { DB } from './schema.ts';
 
 /** Which engine a database handle talks to; the only place SQLite/PostgreSQL differ. */
@@ -48,8 +48,40 @@ export function openDb(opts: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<DB>({
+    dialect: new SqliteDialect({ database: conSentenciasGuardadas(sqlite) }),
+  });
   return { kysely, engine: 'sqlite', sqlite, close: () => kysely.destroy() };
+}
+
+/** Most prepared statements kept per SQLite database. */
+const SENTENCIAS_GUARDADAS = 500;
+
+/** better-sqlite3 for Kysely, keeping the prepared statements of the SENTENCIAS_GUARDADAS most
+ * recent SQL texts. Kysely prepares every query anew, and on SQLite preparing costs about half of
+ * running a short indexed query (measured: a 21-row keyset page of the phones, 57 µs prepared each
+ * time against 37 µs reused). Queries are parameterised, so the texts repeat. A statement still
+ * being iterated (a stream) is busy: a second use of its text gets a fresh one. */
+function conSentenciasGuardadas(db: Database.Database): SqliteDatabase {
+  const guardadas = new Map<string, Database.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(texto) {
+      const guardada = guardadas.get(texto);
+      if (guardada && !guardada.busy) {
+        // Most recently used last: the first key is the one to drop.
+        guardadas.delete(texto);
+        guardadas.set(texto, guardada);
+        return guardada;
+      }
+      const nueva = db.prepare(texto);
+      if (!guardada) {
+        guardadas.set(texto, nueva);
+        if (guardadas.size > SENTENCIAS_GUARDADAS) guardadas.delete(guardadas.keys().next().value!);
+      }
+      return nueva;
+    },
+  };
 }
 
 /** Current time in epoch milliseconds, as stored in every time column. */

@@ -9,6 +9,9 @@ import * as llamadas from './migrations/0006-llamadas.ts';
 import * as ingresoFallos from './migrations/0007-ingreso-fallos.ts';
 import * as reintentosLlamada from './migrations/0008-reintentos-llamada.ts';
 import * as destinatarios from './migrations/0009-destinatarios.ts';
+import * as partesSms from './migrations/0010-partes-sms.ts';
+import * as ajustes from './migrations/0011-ajustes.ts';
+import * as vigencia from './migrations/0012-vigencia.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -22,6 +25,9 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0007-ingreso-fallos': ingresoFallos,
   '0008-reintentos-llamada': reintentosLlamada,
   '0009-destinatarios': destinatarios,
+  '0010-partes-sms': partesSms,
+  '0011-ajustes': ajustes,
+  '0012-vigencia': vigencia,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

@@ -84,6 +84,8 @@ export interface EjerciciosTable {
   tiempo: number | null;
   /** Calls: more attempts for a busy or unanswered recipient (null: the dispatcher's default). */
   reintentos: number | null;
+  /** SMS: minutes each message may wait for delivery (null: the gateway's default). */
+  vigencia: number | null;
   /** Calls: minutes before each new attempt (null: the dispatcher's default). */
   espera_reintento: number | null;
   numero_puertos: number;
@@ -130,6 +132,20 @@ export interface EjercicioDetalleTable {
   lease_hasta: number | null;
   siguiente_intento: number | null;
   actualizado: number | null;
+  /** A long SMS: parts whose receipt said delivered (sms_partes). */
+  partes_entregadas: Generated<number>;
+}
+
+/** sms_partes: the SMSC ids of a long SMS's parts, so their receipts find the row (issue 15). */
+export interface SmsPartesTable {
+  id_equipo: number;
+  id_parte: string;
+  id_detalle: number;
+  /** 1-based part number, and the parts of the message. */
+  parte: number;
+  total: number;
+  /** null until its receipt; then 'entregado' or 'fallido'. */
+  estado: string | null;
 }
 
 /** cuestionarios: one questionnaire per exercise. */
@@ -208,6 +224,7 @@ export interface DB {
   telefono_categoria: TelefonoCategoriaTable;
   ejercicios: EjerciciosTable;
   ejercicio_detalle: EjercicioDetalleTable;
+  sms_partes: SmsPartesTable;
   cuestionarios: CuestionariosTable;
   preguntas: PreguntasTable;
   respuestas: RespuestasTable;
@@ -215,6 +232,13 @@ export interface DB {
   importaciones: ImportacionesTable;
   auditoria: AuditoriaTable;
   ingreso_fallos: IngresoFallosTable;
+  ajustes: AjustesTable;
+}
+
+/** ajustes: settings kept once per database ('instalacion': this database's random id). */
+export interface AjustesTable {
+  clave: string;
+  valor: string;
 }
 
 /** ingreso_fallos: failed sign-ins per throttling key; bloqueado_hasta is when the key may try again. */

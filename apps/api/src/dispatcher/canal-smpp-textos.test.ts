@@ -107,10 +107,14 @@ describe('SMPP: textos largos y codificación', () => {
     expect(p.sim.registro).toHaveLength(1);
     expect(p.sim.registro[0]).toMatchObject({ telefono: '+525512340001', partes: submits, id });
     expect(p.sim.registro[0]!.texto).toBe(t);
-    // One receipt for the recipient, once every part's receipt said delivered.
-    await esperarQue(async () => p.recibos.length === 1, 'un acuse', 5_000);
+    // One receipt per submit, under that part's id (the store counts a long text's parts).
+    const partesIds = r.tipo === 'aceptado' && r.partes ? r.partes : [id];
+    expect(partesIds).toHaveLength(submits);
+    await esperarQue(async () => p.recibos.length === submits, 'un acuse por parte', 5_000);
     await new Promise((ok) => setTimeout(ok, 60));
-    expect(p.recibos).toEqual([{ id_equipo: 7, id_gateway: id, entregado: true }]);
+    expect(p.recibos).toEqual(
+      partesIds.map((x) => ({ id_equipo: 7, id_gateway: x, entregado: true })),
+    );
   });
 
   it('los acuses de varios destinatarios con textos de 5 partes se casan con el suyo', async () => {
@@ -122,8 +126,14 @@ describe('SMPP: textos largos y codificación', () => {
     expect(p.sim.partesAceptadas).toBe(30);
     expect(p.sim.registro.map((m) => m.texto)).toEqual(Array(6).fill(t));
     expect(new Set(p.sim.registro.map((m) => m.id))).toEqual(new Set(ids));
-    await esperarQue(async () => p.recibos.length === 6, 'seis acuses', 5_000);
-    expect(new Set(p.recibos.map((x) => x.id_gateway))).toEqual(new Set(ids));
+    // Every part's receipt comes under the id its submit got, first part included.
+    const partes = r.flatMap((x) => (x.tipo === 'aceptado' ? (x.partes ?? []) : []));
+    expect(new Set(partes).size).toBe(30);
+    expect(r.every((x) => x.tipo === 'aceptado' && x.id_gateway === `${x.partes![0]}+4`)).toBe(
+      true,
+    );
+    await esperarQue(async () => p.recibos.length === 30, 'treinta acuses', 5_000);
+    expect(new Set(p.recibos.map((x) => x.id_gateway))).toEqual(new Set(partes));
     expect(p.recibos.every((x) => x.entregado)).toBe(true);
   });
 
@@ -132,23 +142,25 @@ describe('SMPP: textos largos y codificación', () => {
     const r = await p.canal.enviar(envio(texto(GSM, 5)));
     expect(r).toMatchObject({ tipo: 'fallido', motivo: 'SMPP 0x45 (parte 3 de 5)' });
     expect(p.sim.registro).toHaveLength(0);
-    // The other parts' receipts do not report the recipient delivered.
-    await new Promise((ok) => setTimeout(ok, 150));
-    expect(p.recibos).toEqual([]);
+    // The parts the SMSC took are named (their receipts find the row, which stays fallido).
+    const partes = r.tipo === 'fallido' ? r.partes! : [];
+    expect(partes.map((x) => x !== '')).toEqual([true, true, false, true, true]);
+    await esperarQue(async () => p.recibos.length === 4, 'cuatro acuses', 5_000);
+    expect(new Set(p.recibos.map((x) => x.id_gateway))).toEqual(new Set(partes.filter(Boolean)));
   });
 
   it('una parte intermedia no entregada hace fallar al destinatario al llegar su acuse', async () => {
     const p = await preparar({}, { fallarParte: { parte: 2, como: 'recibo' } });
     const r = await p.canal.enviar(envio(texto(UCS, 5)));
     expect(r.tipo).toBe('aceptado');
-    await esperarQue(async () => p.recibos.length === 1, 'un acuse', 5_000);
-    await new Promise((ok) => setTimeout(ok, 100));
-    expect(p.recibos).toEqual([
+    await esperarQue(async () => p.recibos.length === 5, 'cinco acuses', 5_000);
+    const partes = r.tipo === 'aceptado' ? r.partes! : [];
+    expect(p.recibos.filter((x) => !x.entregado)).toEqual([
       {
         id_equipo: 7,
-        id_gateway: r.tipo === 'aceptado' ? r.id_gateway : '',
+        id_gateway: partes[1],
         entregado: false,
-        motivo: 'SMPP: UNDELIV (parte 2 de 5)',
+        motivo: 'SMPP: no entregable (UNDELIV, err:000)',
       },
     ]);
   });
@@ -162,8 +174,8 @@ describe('SMPP: textos largos y codificación', () => {
     const r = await enviado;
     expect(r.tipo).toBe('aceptado');
     expect(p.sim.registro.map((m) => m.texto)).toEqual([t]);
-    await esperarQue(async () => p.recibos.length === 1, 'un acuse', 5_000);
-    expect(p.recibos[0]!.entregado).toBe(true);
+    await esperarQue(async () => p.recibos.length === 3, 'tres acuses', 5_000);
+    expect(p.recibos.every((x) => x.entregado)).toBe(true);
   });
 
   it('throttling persistente en una parte intermedia: fallido con el motivo tras los reintentos', async () => {

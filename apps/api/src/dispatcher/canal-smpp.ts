@@ -9,6 +9,8 @@ import {
 } from '@pregon/contract/rules/sms';
 import {
   credencial,
+  ESPERA_RECIBOS_MS,
+  motivoParte,
   registrarCanal,
   type Canal,
   type Envio,
@@ -23,9 +25,25 @@ import {
 // UCS-2 as 8; a long text goes as parts (UDH, SAR TLVs or one message_payload, per device), each
 // its own submit and receipt, and the recipient's outcome is that of all its parts together.
 
-const ESME = smpp as unknown as Record<string, number>;
+/** command_status values of SMPP 3.4 §5.1.3 this channel tells apart. */
+const ESME = {
+  ESME_RALYBND: 0x05,
+  ESME_RSYSERR: 0x08,
+  ESME_RINVSRCADR: 0x0a,
+  ESME_RINVDSTADR: 0x0b,
+  ESME_RBINDFAIL: 0x0d,
+  ESME_RINVPASWD: 0x0e,
+  ESME_RINVSYSID: 0x0f,
+  ESME_RMSGQFUL: 0x14,
+  ESME_RINVSRCTON: 0x48,
+  ESME_RINVSRCNPI: 0x49,
+  ESME_RINVDSTTON: 0x50,
+  ESME_RINVDSTNPI: 0x51,
+  ESME_RTHROTTLED: 0x58,
+  ESME_RX_T_APPN: 0x64,
+} as const;
 /** Statuses after which the same submit may be sent again (the SMSC did not take it). */
-const TRANSITORIOS = new Set([
+const TRANSITORIOS = new Set<number>([
   ESME.ESME_RTHROTTLED,
   ESME.ESME_RMSGQFUL,
   ESME.ESME_RSYSERR,
@@ -42,7 +60,30 @@ interface OpcionesSmpp {
   concatenacion: Concatenacion;
   /** interface_version announced at bind: 0x34 (SMPP v3.4) unless the device says otherwise. */
   versionInterfaz: number;
+  /** How addresses are typed (TON/NPI), each value overridable per device. */
+  direcciones: OpcionesDireccion;
 }
+/** TON/NPI overrides of a device (credentials `dest_addr_ton`, `dest_addr_npi`,
+ * `source_addr_ton`, `source_addr_npi`) and the country code added to 10-digit numbers. */
+export interface OpcionesDireccion {
+  destTon?: number;
+  destNpi?: number;
+  origenTon?: number;
+  origenNpi?: number;
+  /** Country code of numbers stored without one (10 digits): '52', Mexico, unless the device says. */
+  codigoPais: string;
+}
+/** One SMPP address with its type of number and numbering plan indicator. */
+export interface Direccion {
+  addr: string;
+  ton: number;
+  npi: number;
+}
+/** SMPP 3.4 §5.2.5 and §5.2.6: the TON and NPI values Pregón uses. */
+export const TON = { desconocido: 0, internacional: 1, nacional: 2, red: 3, alfanumerico: 5 };
+export const NPI = { desconocido: 0, e164: 1 };
+/** Longest number sent as a short code (TON 3): SMSCs' short codes have 3 to 8 digits. */
+const MAX_CODIGO_CORTO = 8;
 /** The fields of one submit_sm a text needs, without the per-message UDH reference. */
 interface ParteCodificada {
   cuerpo: Buffer;
@@ -56,18 +97,15 @@ interface TextoCodificado {
 /** What one part's submit got. */
 type ResultadoParte =
   | { tipo: 'aceptado'; id: string }
-  | { tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto'; motivo: string };
-/** A multi-part message waiting for its parts' receipts; `clave` is the row's id_gateway. */
-interface Grupo {
-  clave: string;
-  total: number;
-  entregadas: number;
-  ids: string[];
-  terminado: boolean;
-  hasta: number;
+  | { tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto'; motivo: string; pausar?: boolean };
+
+/** SMPP v3.4 relative validity_period (§7.1.1): 'YYMMDDhhmmss000R' for a number of minutes. */
+export function vigenciaRelativa(minutos: number): string {
+  const d = Math.floor(minutos / 1440);
+  const h = Math.floor((minutos % 1440) / 60);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `0000${p(d)}${p(h)}${p(minutos % 60)}00000R`;
 }
-/** How long the receipts of a multi-part message are waited for (SMSC validity is usually 48 h). */
-const ESPERA_RECIBOS_MS = 72 * 3_600_000;
 
 /** Reads the device's SMPP options; an unknown value falls back to the default. */
 function opcionesDe(c: Record<string, unknown>): OpcionesSmpp {
@@ -75,7 +113,20 @@ function opcionesDe(c: Record<string, unknown>): OpcionesSmpp {
   const conc = credencial(c, 'smpp', 'concatenacion');
   const emp = credencial(c, 'smpp', 'gsm_empaquetado');
   const version = Number(credencial(c, 'smpp', 'interface_version') || 0x34);
+  const octeto = (clave: string) => {
+    const t = credencial(c, 'smpp', clave);
+    const n = Number(t);
+    return t !== '' && Number.isInteger(n) && n >= 0 && n <= 0xff ? n : undefined;
+  };
+  const pais = credencial(c, 'smpp', 'codigo_pais');
   return {
+    direcciones: {
+      destTon: octeto('dest_addr_ton'),
+      destNpi: octeto('dest_addr_npi'),
+      origenTon: octeto('source_addr_ton'),
+      origenNpi: octeto('source_addr_npi'),
+      codigoPais: /^\d{1,3}$/.test(pais) ? pais : '52',
+    },
     versionInterfaz: Number.isInteger(version) && version >= 0 && version <= 0xff ? version : 0x34,
     dataCodingGsm: dc === 1 || dc === 3 ? dc : 0,
     empaquetado: emp === 'true' || emp === '1',
@@ -96,6 +147,7 @@ export function codificarTexto(
     empaquetado: false,
     concatenacion: 'udh',
     versionInterfaz: 0x34,
+    direcciones: { codigoPais: '52' },
   },
 ): TextoCodificado {
   const a = analizarSms(texto);
@@ -123,8 +175,73 @@ export function codificarTexto(
     concatenacion: o.concatenacion,
   };
 }
-/** Statuses that mean the destination number is wrong. */
-const INVALIDOS = new Set([ESME.ESME_RINVDSTADR, ESME.ESME_RINVDSTTON, ESME.ESME_RINVDSTNPI]);
+/** Digits of a stored number in international form: '+' and separators removed, the country
+ * code added to a national 10-digit number; undefined when it is not a number at all. */
+function internacional(telefono: string, pais: string): string | undefined {
+  const t = telefono.replace(/[\s().-]/g, '');
+  if (!/^\+?\d+$/.test(t)) return undefined;
+  if (t.startsWith('+')) return t.slice(1);
+  if (t.startsWith('00')) return t.slice(2);
+  return t.length === 10 ? pais + t : t;
+}
+
+/**
+ * The destination address of a recipient: international (TON 1, NPI 1 E.164), digits with the
+ * country code and without '+', which is how SMPP 3.4 §5.2.5 types a full number. With
+ * `dest_addr_ton` 2 (national) the national number goes instead; other overrides only change the
+ * TON/NPI octets. Something that is not a number goes as stored, for the SMSC to refuse it
+ * (RINVDSTADR: that recipient is 'invalido').
+ */
+export function direccionDestino(telefono: string, o: OpcionesDireccion): Direccion {
+  const ton = o.destTon ?? TON.internacional;
+  const npi = o.destNpi ?? NPI.e164;
+  const int = internacional(telefono, o.codigoPais);
+  if (int === undefined) return { addr: telefono, ton, npi };
+  const nacional =
+    ton === TON.nacional && int.startsWith(o.codigoPais) ? int.slice(o.codigoPais.length) : int;
+  return { addr: nacional, ton, npi };
+}
+
+/**
+ * The source address of a device (credential `source_addr`): empty, TON/NPI 0/0 (the SMSC puts
+ * the account's own); with letters, alphanumeric (TON 5, NPI 0); digits up to 8, a short code
+ * (TON 3 network specific, NPI 0); a longer number, international like a destination (TON 1,
+ * NPI 1). Some SMSCs want short codes as TON 0/NPI 1 or TON 2: the device's
+ * `source_addr_ton`/`source_addr_npi` override either octet.
+ */
+export function direccionOrigen(origen: string, o: OpcionesDireccion): Direccion {
+  let d: Direccion;
+  const t = origen.trim();
+  if (t === '') d = { addr: '', ton: TON.desconocido, npi: NPI.desconocido };
+  else if (/[^\d+\s().-]/.test(t)) d = { addr: t, ton: TON.alfanumerico, npi: NPI.desconocido };
+  else if (/^\d+$/.test(t) && t.length <= MAX_CODIGO_CORTO)
+    d = { addr: t, ton: TON.red, npi: NPI.desconocido };
+  else d = { addr: internacional(t, o.codigoPais) ?? t, ton: TON.internacional, npi: NPI.e164 };
+  return { addr: d.addr, ton: o.origenTon ?? d.ton, npi: o.origenNpi ?? d.npi };
+}
+
+/** Bind refusals that may pass: the account's binds are in use, or the SMSC is busy. */
+const BIND_TRANSITORIOS = new Map<number, string>([
+  [ESME.ESME_RALYBND, 'RALYBND'],
+  [ESME.ESME_RBINDFAIL, 'RBINDFAIL'],
+  [ESME.ESME_RSYSERR, 'RSYSERR'],
+  [ESME.ESME_RTHROTTLED, 'RTHROTTLED'],
+]);
+/** Bind refusals that name the wrong credential. */
+const BIND_CREDENCIALES = new Map<number, string>([
+  [ESME.ESME_RINVPASWD, 'RINVPASWD (contraseña)'],
+  [ESME.ESME_RINVSYSID, 'RINVSYSID (system_id)'],
+]);
+/** Statuses that mean the destination number is wrong (that recipient is 'invalido'). */
+const INVALIDOS = new Set<number>([ESME.ESME_RINVDSTADR]);
+/** Statuses that blame the device's addressing, not the recipient: the exercise pauses. */
+const DIRECCION_EQUIPO = new Map<number, string>([
+  [ESME.ESME_RINVSRCADR, 'RINVSRCADR'],
+  [ESME.ESME_RINVSRCTON, 'RINVSRCTON'],
+  [ESME.ESME_RINVSRCNPI, 'RINVSRCNPI'],
+  [ESME.ESME_RINVDSTTON, 'RINVDSTTON'],
+  [ESME.ESME_RINVDSTNPI, 'RINVDSTNPI'],
+]);
 
 interface Pdu {
   command: string;
@@ -134,6 +251,7 @@ interface Pdu {
   receipted_message_id?: string;
   message_state?: number;
   short_message?: string | { message?: string | Buffer };
+  message_payload?: string | Buffer | { message?: string | Buffer };
   response(o?: object): object;
 }
 interface Sesion {
@@ -141,6 +259,7 @@ interface Sesion {
   send(pdu: object): boolean;
   bind_transceiver(o: object, cb: (p: Pdu) => void): boolean;
   submit_sm(o: object, cb: (p: Pdu) => void): boolean;
+  enquire_link(o: object, cb: (p: Pdu) => void): boolean;
   unbind(cb?: () => void): boolean;
   close(cb?: () => void): void;
   destroy(): void;
@@ -160,11 +279,154 @@ function agrupar(s: Sesion): void {
   });
 }
 
-/** Reads the `id:` and `stat:` fields of a delivery receipt's text (SMPP 3.4 appendix B). */
-export function leerRecibo(texto: string): { id?: string; stat?: string } {
-  const id = /id:(\S+)/i.exec(texto)?.[1];
-  const stat = /stat:(\S+)/i.exec(texto)?.[1]?.toUpperCase();
-  return { id, stat };
+/** Reads the `id:`, `stat:` and `err:` fields of a delivery receipt's text (SMPP 3.4 appendix B). */
+export function leerRecibo(texto: string): { id?: string; stat?: string; err?: string } {
+  const campo = (n: string) => new RegExp(`(?:^|\\s)${n}:(\\S+)`, 'i').exec(texto)?.[1];
+  return { id: campo('id'), stat: campo('stat')?.toUpperCase(), err: campo('err') };
+}
+
+/** message_state (SMPP 3.4 §5.2.28) as the receipt text's stat names. */
+const ESTADOS_MENSAJE: Record<number, string> = {
+  1: 'ENROUTE',
+  2: 'DELIVRD',
+  3: 'EXPIRED',
+  4: 'DELETED',
+  5: 'UNDELIV',
+  6: 'ACCEPTD',
+  7: 'UNKNOWN',
+  8: 'REJECTD',
+};
+/** Final stats that say the message was not delivered, with their catalogue message. */
+const NO_ENTREGADOS = {
+  EXPIRED: 'smppExpirado',
+  DELETED: 'smppBorrado',
+  UNDELIV: 'smppNoEntregable',
+  REJECTD: 'smppRechazado',
+} as const;
+
+/** What a receipt says of its message: delivered, not delivered (with the reason), or nothing
+ * final yet. ACCEPTD and ENROUTE are not final; UNKNOWN (the SMSC lost track) is not final
+ * either: the row stays 'enviado', which is what is known of it. */
+export function desenlaceRecibo(
+  stat: string | undefined,
+  err: string | undefined,
+): { entregado: boolean; motivo?: string } | undefined {
+  if (stat === 'DELIVRD') return { entregado: true };
+  const clave = NO_ENTREGADOS[stat as keyof typeof NO_ENTREGADOS];
+  if (clave) return { entregado: false, motivo: msg(clave, { err: err ?? '-' }) };
+  return undefined;
+}
+
+/** The text of a short_message or message_payload, however the package decoded it. */
+function textoPdu(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (Buffer.isBuffer(v)) return v.toString('latin1');
+  const m = (v as { message?: unknown }).message;
+  return m === undefined ? '' : textoPdu(m);
+}
+
+/** An id as compared: trimmed, lower case, without leading zeros. */
+const normalizar = (x: string) =>
+  x
+    .trim()
+    .toLowerCase()
+    .replace(/^0+(?=.)/, '');
+/** The value of an id read as hexadecimal, or as decimal, in decimal; undefined when it cannot be. */
+const comoHex = (x: string) =>
+  /^[0-9a-f]{1,32}$/i.test(x) ? BigInt(`0x${x}`).toString() : undefined;
+const comoDecimal = (x: string) => (/^\d{1,38}$/.test(x) ? BigInt(x).toString() : undefined);
+/** How a receipt's id matched its submit's: as is, submit hex → receipt decimal, or the reverse. */
+type Forma = 'igual' | 'hexDecimal' | 'decimalHex';
+
+/**
+ * The message ids a channel got from submit_sm_resp, found again from a receipt's id whatever its
+ * form: SMSCs answer an id in hex and quote it in decimal in the receipt text (or the reverse),
+ * with or without leading zeros or upper case. A receipt id matches a submit id when both
+ * normalised are equal, or when one read as hexadecimal is the other read as decimal. When a
+ * receipt could match two ids (digits-only hex ids), the form this SMSC has used before wins.
+ * Bounded: at most `max` ids, each kept `ms` (ids beyond are matched only as is, by the store).
+ */
+export class IndiceIds {
+  private readonly vence = new Map<string, number>();
+  private readonly igual = new Map<string, string>();
+  private readonly hex = new Map<string, string>();
+  private readonly dec = new Map<string, string>();
+  /** How many receipts matched in each form alone: the SMSC's habit. */
+  readonly votos: Record<Forma, number> = { igual: 0, hexDecimal: 0, decimalHex: 0 };
+
+  constructor(
+    private readonly max = 100_000,
+    private readonly ms = ESPERA_RECIBOS_MS,
+  ) {}
+
+  /** Remembers a submit's id until its receipt. */
+  agregar(id: string, ahora = Date.now()): void {
+    this.quitar(id);
+    this.vence.set(id, ahora + this.ms);
+    this.igual.set(normalizar(id), id);
+    const h = comoHex(id);
+    if (h !== undefined) this.hex.set(h, id);
+    const d = comoDecimal(id);
+    if (d !== undefined) this.dec.set(d, id);
+    if (this.vence.size > this.max) this.quitar(this.vence.keys().next().value!);
+  }
+
+  /** Forgets an id (its final receipt came). */
+  quitar(id: string): void {
+    if (!this.vence.delete(id)) return;
+    const borrar = (m: Map<string, string>, k: string | undefined) => {
+      if (k !== undefined && m.get(k) === id) m.delete(k);
+    };
+    borrar(this.igual, normalizar(id));
+    borrar(this.hex, comoHex(id));
+    borrar(this.dec, comoDecimal(id));
+  }
+
+  /** The submit id a receipt's id stands for, or undefined when none is known. */
+  buscar(r: string): string | undefined {
+    const t = r.trim();
+    const c: [Forma, string | undefined][] = [
+      ['igual', this.igual.get(normalizar(t))],
+      [
+        'hexDecimal',
+        (() => {
+          const d = comoDecimal(t);
+          return d === undefined ? undefined : this.hex.get(d);
+        })(),
+      ],
+      [
+        'decimalHex',
+        (() => {
+          const h = comoHex(t);
+          return h === undefined ? undefined : this.dec.get(h);
+        })(),
+      ],
+    ];
+    const hallados = c.filter(([, id]) => id !== undefined) as [Forma, string][];
+    if (hallados.length === 0) return undefined;
+    const distintos = new Set(hallados.map(([, id]) => id));
+    if (distintos.size === 1) {
+      if (hallados.length === 1) this.votos[hallados[0]![0]]++;
+      return hallados[0]![1];
+    }
+    // Ambiguous: the form this SMSC has used most (ties: as is).
+    hallados.sort((a, b) => this.votos[b[0]] - this.votos[a[0]]);
+    return hallados[0]![1];
+  }
+
+  /** Drops the ids whose time is over. */
+  barrer(ahora: number): void {
+    for (const [id, hasta] of this.vence) {
+      if (hasta > ahora) break;
+      this.quitar(id);
+    }
+  }
+
+  /** How many ids it holds. */
+  get tamano(): number {
+    return this.vence.size;
+  }
 }
 
 class CanalSmpp implements Canal {
@@ -180,31 +442,51 @@ class CanalSmpp implements Canal {
   private cerrado = false;
   /** The exercise's text encoded once (the package would detect and encode it per submit). */
   private textos = new Map<string, TextoCodificado>();
-  /** Multi-part messages by part id, until every part's receipt is in. */
-  private grupos = new Map<string, Grupo>();
   /** 8-bit reference of the next concatenated message. */
   private referencia = Math.floor(Math.random() * 256);
+  /** Accepted ids until their receipt, to match receipts that quote them in another form. */
+  private readonly ids = new IndiceIds();
+  /** Binds refused in a row for now (RALYBND, RBINDFAIL), and when the next may be tried. */
+  private fallosBind = 0;
+  private bindDesde = 0;
+  private motivoBind = '';
   private readonly host: string;
   private readonly port: number;
-  private readonly origen: string;
+  private readonly tls: boolean;
+  private readonly origen: Direccion;
   private readonly opciones: OpcionesSmpp;
 
   constructor(private readonly o: OpcionesCanal) {
     const u = new URL(o.equipo.url.includes('://') ? o.equipo.url : `smpp://${o.equipo.url}`);
     this.host = u.hostname;
-    this.port = Number(u.port || 2775);
-    this.origen = credencial(o.equipo.credenciales, 'smpp', 'source_addr');
+    // ssmpp://: SMPP over TLS (3550 by default, as SMSCs and the smpp package take it).
+    this.tls = u.protocol === 'ssmpp:';
+    this.port = Number(u.port || (this.tls ? 3550 : 2775));
     this.opciones = opcionesDe(o.equipo.credenciales);
+    this.origen = direccionOrigen(
+      credencial(o.equipo.credenciales, 'smpp', 'source_addr'),
+      this.opciones.direcciones,
+    );
   }
 
   private conectar(): Promise<Sesion> {
     if (this.sesion) return Promise.resolve(this.sesion);
     this.conectando ??= new Promise<Sesion>((resolve, reject) => {
+      const c = this.o.equipo.credenciales;
       const s = smpp.connect({
         host: this.host,
         port: this.port,
-        auto_enquire_link_period: this.o.config.enquireLinkS * 1000,
         noDelay: true,
+        ...(this.tls
+          ? {
+              tls: true,
+              servername: this.host,
+              // The SMSC's CA (PEM) when it is not a public one; 'tls_verificar' "false" accepts
+              // any certificate (a test SMSC's self-signed one), never the default.
+              ...(credencial(c, 'smpp', 'tls_ca') ? { ca: credencial(c, 'smpp', 'tls_ca') } : {}),
+              rejectUnauthorized: credencial(c, 'smpp', 'tls_verificar') !== 'false',
+            }
+          : {}),
       }) as unknown as Sesion;
       let listo = false;
       // Neither the TCP connect nor bind_transceiver has a deadline of its own: a gateway that
@@ -215,20 +497,28 @@ class CanalSmpp implements Canal {
         s.destroy();
       }, this.o.config.timeoutEnvioMs);
       plazo.unref();
+      let caida = false;
       const caer = (motivo: string) => {
+        if (caida) return;
+        caida = true;
         clearTimeout(plazo);
-        if (this.sesion === s) this.sesion = undefined;
-        this.conectando = undefined;
-        // Submits written but unanswered: the SMSC may have taken them.
-        for (const [, fin] of [...this.pendientes]) fin({ tipo: 'incierto', motivo });
-        this.pendientes.clear();
-        this.vencimientos.clear();
-        if (!listo) reject(new Error(motivo));
+        if (this.sesion === s) {
+          this.sesion = undefined;
+          // Submits written but unanswered: the SMSC may have taken them.
+          for (const [, fin] of [...this.pendientes]) fin({ tipo: 'incierto', motivo });
+          this.pendientes.clear();
+          this.vencimientos.clear();
+        }
+        if (!listo) {
+          this.conectando = undefined;
+          reject(new Error(motivo));
+        }
         listo = true;
       };
       s.on('error', (e) => caer(`SMPP: ${e.message ?? String(e)}`));
       s.on('close', () => caer('SMPP: conexión cerrada'));
-      s.on('connect', () => {
+      // Over TLS the bind waits for the handshake (secureConnect), not the TCP connect.
+      s.on(this.tls ? 'secureConnect' : 'connect', () => {
         s.bind_transceiver(
           {
             system_id: credencial(this.o.equipo.credenciales, 'smpp', 'system_id'),
@@ -243,23 +533,15 @@ class CanalSmpp implements Canal {
               listo = true;
               this.conectando = undefined;
               s.destroy();
-              reject(
-                Object.assign(
-                  new Error(
-                    msg('credencialesEquipoInvalidas', {
-                      alias: this.o.equipo.alias,
-                      protocolo: 'SMPP',
-                      detalle: `bind_transceiver 0x${pdu.command_status.toString(16)}`,
-                    }),
-                  ),
-                  { credenciales: true },
-                ),
-              );
+              reject(this.errorBind(pdu.command_status));
               return;
             }
+            this.fallosBind = 0;
+            this.bindDesde = 0;
             listo = true;
             this.sesion = s;
             this.conectando = undefined;
+            this.vigilar(s, caer);
             resolve(s);
           },
         );
@@ -278,36 +560,104 @@ class CanalSmpp implements Canal {
     return this.conectando;
   }
 
+  /**
+   * Watches a bound session with enquire_link every DESPACHO_ENQUIRE_LINK_S: one unanswered within
+   * the send timeout (or the period, if shorter) means a half-open link, where every submit would
+   * end 'incierto'. The session is dropped (its unanswered submits become 'incierto') and bound
+   * again at once, so the next sends find a live one.
+   */
+  private vigilar(s: Sesion, caer: (motivo: string) => void): void {
+    const periodo = this.o.config.enquireLinkS * 1000;
+    if (!(periodo > 0)) return;
+    const plazo = Math.min(this.o.config.timeoutEnvioMs, periodo);
+    const t = setInterval(() => {
+      if (this.sesion !== s || this.cerrado) {
+        clearInterval(t);
+        return;
+      }
+      let respondio = false;
+      const espera = setTimeout(() => {
+        if (respondio || this.sesion !== s || this.cerrado) return;
+        clearInterval(t);
+        this.enlacesCaidos++;
+        caer(msg('smppEnlaceSinRespuesta'));
+        s.destroy();
+        void this.conectar().catch(() => {});
+      }, plazo);
+      espera.unref();
+      agrupar(s);
+      s.enquire_link({}, () => {
+        respondio = true;
+        clearTimeout(espera);
+      });
+    }, periodo);
+    t.unref();
+  }
+
+  /** Sessions dropped because their enquire_link went unanswered. */
+  enlacesCaidos = 0;
+
+  /** What a refused bind means. Already bound / no free session (RALYBND, RBINDFAIL, which
+   * SMSCs answer when the account's binds are in use, e.g. several dispatchers on one account)
+   * and the SMSC's own trouble back off and retry; anything else (RINVPASWD, RINVSYSID, a
+   * system_type or version refused) is the device's configuration: credentials refused, pause. */
+  private errorBind(estado: number): Error {
+    const nombre = BIND_TRANSITORIOS.get(estado);
+    if (nombre) {
+      this.fallosBind++;
+      this.bindDesde =
+        Date.now() +
+        Math.min(this.o.config.backoffMs * 2 ** (this.fallosBind - 1), this.o.config.backoffMaxMs);
+      this.motivoBind = msg('smppBindOcupado', { alias: this.o.equipo.alias, estado: nombre });
+      return new Error(this.motivoBind);
+    }
+    const detalle = BIND_CREDENCIALES.get(estado) ?? `0x${estado.toString(16)}`;
+    return Object.assign(
+      new Error(
+        msg('credencialesEquipoInvalidas', {
+          alias: this.o.equipo.alias,
+          protocolo: 'SMPP',
+          detalle: `bind_transceiver ${detalle}`,
+        }),
+      ),
+      { credenciales: true },
+    );
+  }
+
   private recibo(pdu: Pdu): void {
-    const sm = pdu.short_message;
-    const texto = typeof sm === 'string' ? sm : sm?.message ? String(sm.message) : '';
-    const leido = leerRecibo(texto);
-    const id = pdu.receipted_message_id || leido.id;
-    if (!id) return;
-    const entregado = leido.stat ? leido.stat === 'DELIVRD' : pdu.message_state === 2;
-    const motivo = entregado
-      ? undefined
-      : `SMPP: ${leido.stat ?? `message_state ${pdu.message_state}`}`;
-    const g = this.grupos.get(id);
-    if (!g) {
-      this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: id, entregado, motivo });
+    const esm = pdu.esm_class ?? 0;
+    // esm_class bits 2-5 say what a deliver_sm is: 0x04 an SMSC delivery receipt, 0x20 an
+    // intermediate notification (not final); anything else is not a receipt (a reply, an MO).
+    const tipo = esm & 0x3c;
+    if (tipo === 0x20) return;
+    const texto = textoPdu(pdu.short_message) || textoPdu(pdu.message_payload);
+    if (tipo !== 0x04) {
+      this.sinDestino(
+        `deliver_sm que no es acuse (esm_class 0x${esm.toString(16)}): ${texto.slice(0, 60)}`,
+      );
       return;
     }
-    this.grupos.delete(id);
-    if (g.terminado) return;
-    if (!entregado) {
-      // One undelivered part: the recipient did not get the message.
-      g.terminado = true;
-      this.o.alRecibo({
-        id_equipo: this.o.equipo.id_equipo,
-        id_gateway: g.clave,
-        entregado: false,
-        motivo: `${motivo} (parte ${g.ids.indexOf(id) + 1} de ${g.total})`,
-      });
-    } else if (++g.entregadas === g.total) {
-      g.terminado = true;
-      this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: g.clave, entregado });
+    const leido = leerRecibo(texto);
+    const bruto = pdu.receipted_message_id || leido.id;
+    if (!bruto) {
+      this.sinDestino(`acuse sin id: ${texto.slice(0, 80)}`);
+      return;
     }
+    const stat = leido.stat ?? ESTADOS_MENSAJE[pdu.message_state ?? 0];
+    const d = desenlaceRecibo(stat, leido.err);
+    if (!d) return;
+    // Unknown to this channel (sent before a restart, or beyond the index): as is, for the store.
+    const id = this.ids.buscar(bruto) ?? bruto;
+    this.ids.quitar(id);
+    // A long text's part goes as is too: the store finds its row in sms_partes and counts the
+    // parts there, so receipts that come after a restart, or to another dispatcher, still count.
+    const { entregado, motivo } = d;
+    this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: id, entregado, motivo });
+  }
+
+  /** A deliver_sm that cannot be applied: told to the dispatcher, which logs and counts it. */
+  private sinDestino(detalle: string): void {
+    this.o.alReciboSinDestino?.(`SMPP ${this.o.equipo.alias}: ${detalle}`);
   }
 
   /** A text's parts for this device, encoded once per text. */
@@ -341,11 +691,7 @@ class CanalSmpp implements Canal {
       this.pendientes.delete(clave);
       this.vencimientos.delete(clave);
     }
-    // Multi-part messages whose receipts never all came: forget them (the row stays 'enviado').
-    for (const [id, g] of this.grupos) {
-      if (g.hasta > ahora) break;
-      this.grupos.delete(id);
-    }
+    this.ids.barrer(ahora);
   }
 
   async enviar(e: Envio): Promise<ResultadoEnvio> {
@@ -353,6 +699,9 @@ class CanalSmpp implements Canal {
     this.barrido.unref();
     if (this.cerrado) return { tipo: 'reintentar', motivo: 'SMPP: canal cerrado' };
     let s = this.sesion;
+    if (!s && !this.conectando && Date.now() < this.bindDesde)
+      // A bind was refused for now: no new bind until its backoff ends.
+      return { tipo: 'reintentar', motivo: this.motivoBind };
     if (!s) {
       try {
         s = await this.conectar();
@@ -367,16 +716,19 @@ class CanalSmpp implements Canal {
     } catch (err) {
       return { tipo: 'fallido', motivo: (err as Error).message };
     }
+    // The exercise's validity: the SMSC drops a message it could not deliver in time.
+    const vigencia = e.vigencia ? { validity_period: vigenciaRelativa(e.vigencia) } : {};
     if (texto.partes.length === 1) {
       const p = texto.partes[0]!;
       const r = await this.submit(s, e.telefono, p.data_coding, {
         ...(texto.concatenacion === 'payload'
           ? { short_message: Buffer.alloc(0), message_payload: p.cuerpo }
           : { short_message: p.cuerpo }),
+        ...vigencia,
       });
       return r.tipo === 'aceptado' ? { tipo: 'aceptado', id_gateway: r.id } : r;
     }
-    return this.enviarPartes(s, e.telefono, texto);
+    return this.enviarPartes(s, e.telefono, texto, vigencia);
   }
 
   /** Sends every part of a long text; the recipient's result is that of all parts together. */
@@ -384,6 +736,7 @@ class CanalSmpp implements Canal {
     s: Sesion,
     telefono: string,
     texto: TextoCodificado,
+    extra: object,
   ): Promise<ResultadoEnvio> {
     const ref = (this.referencia = (this.referencia + 1) & 0xff);
     const total = texto.partes.length;
@@ -395,29 +748,16 @@ class CanalSmpp implements Canal {
           sar_msg_ref_num: ref,
           sar_total_segments: total,
           sar_segment_seqnum: i + 1,
+          ...extra,
         };
       // UDH: IEI 0x00 (concatenation, 8-bit reference), length 3, reference, total, sequence.
       const udh = Buffer.from([0x05, 0x00, 0x03, ref, total, i + 1]);
-      return { short_message: Buffer.concat([udh, p.cuerpo]), esm_class: 0x40 };
+      return { short_message: Buffer.concat([udh, p.cuerpo]), esm_class: 0x40, ...extra };
     };
-    const g: Grupo = {
-      clave: '',
-      total,
-      entregadas: 0,
-      ids: [],
-      terminado: false,
-      hasta: Date.now() + ESPERA_RECIBOS_MS,
-    };
-    // Each accepted part joins the group inside the submit_sm_resp callback: its receipt may be
-    // read from the same socket chunk, before any promise continuation runs.
-    const unir = (i: number) => (id: string) => {
-      g.ids[i] = id;
-      if (i === 0) g.clave = `${id}+${total - 1}`;
-      if (!g.terminado) this.grupos.set(id, g);
-    };
+    const ids: string[] = [];
     const una = async (i: number): Promise<ResultadoParte> => {
       const dc = texto.partes[i]!.data_coding;
-      let r = await this.submit(s, telefono, dc, campos(i), unir(i));
+      let r = await this.submit(s, telefono, dc, campos(i));
       // A later part refused for now: retry it here (the parts already taken cannot be recalled).
       for (let k = 0; r.tipo === 'reintentar' && k < 3 && !this.cerrado; k++) {
         await new Promise((ok) =>
@@ -428,30 +768,28 @@ class CanalSmpp implements Canal {
         );
         const actual = this.sesion ?? (await this.conectar().catch(() => undefined));
         if (!actual) break;
-        r = await this.submit(actual, telefono, dc, campos(i), unir(i));
+        r = await this.submit(actual, telefono, dc, campos(i));
       }
+      if (r.tipo === 'aceptado') ids[i] = r.id;
       return r;
     };
     // The first part alone: if the SMSC refuses it for now, nothing was sent and the whole can wait.
-    const primera = await this.submit(
-      s,
-      telefono,
-      texto.partes[0]!.data_coding,
-      campos(0),
-      unir(0),
-    );
+    const primera = await this.submit(s, telefono, texto.partes[0]!.data_coding, campos(0));
     if (primera.tipo !== 'aceptado') return primera;
+    ids[0] = primera.id;
     const resto = await Promise.all(texto.partes.slice(1).map((_, i) => una(i + 1)));
+    // The row's id: the first part's and how many follow (every part's id goes in `partes`).
+    const id_gateway = `${primera.id}+${total - 1}`;
+    const partes = Array.from({ length: total }, (_, i) => ids[i] ?? '');
     const malo = resto.findIndex((r) => r.tipo !== 'aceptado');
-    if (malo < 0) return { tipo: 'aceptado', id_gateway: g.clave };
-    g.terminado = true;
+    if (malo < 0) return { tipo: 'aceptado', id_gateway, partes };
     const r = resto[malo] as Exclude<ResultadoParte, { tipo: 'aceptado' }>;
-    const motivo = `${r.motivo} (parte ${malo + 2} de ${total})`;
     // Some parts reached the SMSC: never resent as a whole.
     return {
       tipo: r.tipo === 'incierto' ? 'incierto' : r.tipo === 'invalido' ? 'invalido' : 'fallido',
-      motivo,
-      id_gateway: g.clave,
+      motivo: motivoParte(r.motivo, { parte: malo + 2, total }),
+      id_gateway,
+      partes,
     };
   }
 
@@ -461,7 +799,6 @@ class CanalSmpp implements Canal {
     telefono: string,
     data_coding: number,
     campos: object,
-    alAceptar?: (id: string) => void,
   ): Promise<ResultadoParte> {
     // A free place in the window is taken at once, without a turn of the event loop.
     if (this.enVentana < this.o.config.ventanaSmpp && this.esperaVentana.length === 0)
@@ -478,19 +815,35 @@ class CanalSmpp implements Canal {
         this.vencimientos.set(clave, Date.now() + this.o.config.timeoutEnvioMs);
         this.pendientes.set(clave, fin);
         agrupar(s);
+        const destino = direccionDestino(telefono, this.opciones.direcciones);
         const escrito = s.submit_sm(
           {
-            destination_addr: telefono,
-            source_addr: this.origen,
+            destination_addr: destino.addr,
+            dest_addr_ton: destino.ton,
+            dest_addr_npi: destino.npi,
+            source_addr: this.origen.addr,
+            source_addr_ton: this.origen.ton,
+            source_addr_npi: this.origen.npi,
             registered_delivery: 1,
             data_coding,
             ...campos,
           },
           (pdu) => {
             if (pdu.command_status === 0) {
-              alAceptar?.(String(pdu.message_id));
+              this.ids.agregar(String(pdu.message_id));
               fin({ tipo: 'aceptado', id: String(pdu.message_id) });
-            } else if (INVALIDOS.has(pdu.command_status))
+            } else if (DIRECCION_EQUIPO.has(pdu.command_status))
+              fin({
+                tipo: 'reintentar',
+                pausar: true,
+                motivo: msg('smppDireccionRechazada', {
+                  alias: this.o.equipo.alias,
+                  estado: DIRECCION_EQUIPO.get(pdu.command_status)!,
+                  origen: `${this.origen.addr || '(vacío)'} TON ${this.origen.ton}/NPI ${this.origen.npi}`,
+                  destino: `${destino.addr} TON ${destino.ton}/NPI ${destino.npi}`,
+                }),
+              });
+            else if (INVALIDOS.has(pdu.command_status))
               fin({ tipo: 'invalido', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
             else if (TRANSITORIOS.has(pdu.command_status))
               fin({ tipo: 'reintentar', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
@@ -502,6 +855,11 @@ class CanalSmpp implements Canal {
     } finally {
       this.liberarVentana();
     }
+  }
+
+  async escuchar(): Promise<void> {
+    if (this.sesion || this.cerrado) return;
+    await this.conectar().catch(() => {});
   }
 
   async cerrar(): Promise<void> {
@@ -523,4 +881,4 @@ class CanalSmpp implements Canal {
   }
 }
 
-registrarCanal('smpp', { crear: (o) => new CanalSmpp(o), idempotente: false });
+registrarCanal('smpp', { crear: (o) => new CanalSmpp(o), idempotente: false, escucha: true });

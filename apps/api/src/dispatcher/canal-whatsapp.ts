@@ -1,5 +1,11 @@
 import { msg } from '@pregon/contract/messages';
-import { CODIGOS_WHATSAPP, leerAccionWhatsapp } from '@pregon/contract/rules/whatsapp';
+import {
+  VERSION_API_WHATSAPP,
+  claseErrorWhatsapp,
+  leerAccionWhatsapp,
+  textoErrorMeta,
+  type ErrorMeta,
+} from '@pregon/contract/rules/whatsapp';
 import {
   credencial,
   noLlego,
@@ -17,14 +23,11 @@ import { pedirJson } from './http-cliente.ts';
 // accion holds one, else free text (delivered only inside the 24-hour service window: the API
 // answers 131047 otherwise). Receipts arrive as status webhooks at the api (webhook-whatsapp.ts).
 // The API takes no idempotency key: a request whose answer was lost is 'incierto', never resent.
-
-/** Graph API version used when the device's credentials name none. */
-export const VERSION_WHATSAPP = 'v21.0';
-
-/** Cloud API error codes that mean the recipient's number cannot receive the message. */
-const CODIGOS_INVALIDOS = new Set([131030, 100, 131009]);
-/** Cloud API error codes of a template that does not exist, is not approved or does not fit. */
-const CODIGOS_PLANTILLA = new Set([132000, 132001, 132005, 132007, 132012, 132015, 132016]);
+// Errors are read by Meta's code (contract rules/whatsapp.ts, claseErrorWhatsapp): credentials,
+// account restrictions and an unusable phone_number_id pause the exercise at once with the row
+// kept pending; rate limits and Meta's own trouble retry with backoff; a request refused as built
+// (100, 131009…) is not the recipient's fault: the row stays pending and the error counts toward
+// the automatic pause; 131047 and 131026 are permanent for the recipient.
 
 /** The `messages` request body for one recipient and an exercise's accion. */
 export function cuerpoWhatsapp(telefono: string, accion: string): Record<string, unknown> {
@@ -52,12 +55,13 @@ export function cuerpoWhatsapp(telefono: string, accion: string): Record<string,
 class CanalWhatsapp implements Canal {
   private readonly endpoint: string;
   private readonly token: string;
+  private readonly telefonoId: string;
 
   constructor(private readonly o: OpcionesCanal) {
     const c = o.equipo.credenciales;
-    const version = credencial(c, 'whatsapp', 'version') || VERSION_WHATSAPP;
-    const telefonoId = credencial(c, 'whatsapp', 'phone_number_id');
-    this.endpoint = `${o.equipo.url.replace(/\/+$/, '')}/${version}/${encodeURIComponent(telefonoId)}/messages`;
+    const version = credencial(c, 'whatsapp', 'version') || VERSION_API_WHATSAPP;
+    this.telefonoId = credencial(c, 'whatsapp', 'phone_number_id');
+    this.endpoint = `${o.equipo.url.replace(/\/+$/, '')}/${version}/${encodeURIComponent(this.telefonoId)}/messages`;
     this.token = credencial(c, 'whatsapp', 'token');
   }
 
@@ -77,42 +81,67 @@ class CanalWhatsapp implements Canal {
     const ok = r.status >= 200 && r.status < 300;
     const cuerpo = r.cuerpo as {
       messages?: { id?: string }[];
-      error?: { message?: string; code?: number };
+      error?: ErrorMeta;
     };
     if (ok && cuerpo.messages?.[0]?.id)
       return { tipo: 'aceptado', id_gateway: cuerpo.messages[0].id };
-    const codigo = cuerpo.error?.code ?? -1;
-    const motivo = `WhatsApp HTTP ${r.status}${cuerpo.error ? ` (${codigo}): ${cuerpo.error.message}` : ''}`;
+    const error = cuerpo.error;
+    const codigo = typeof error?.code === 'number' ? error.code : -1;
+    const detalle = error ? textoErrorMeta(error) : `HTTP ${r.status}`;
+    const motivo = `WhatsApp HTTP ${r.status}${error ? ` (${detalle})` : ''}`;
     if (ok) return { tipo: 'incierto', motivo };
-    if (r.status === 401 || r.status === 403 || codigo === CODIGOS_WHATSAPP.token)
-      return {
-        tipo: 'reintentar',
-        pausar: true,
-        motivo: msg('credencialesEquipoInvalidas', {
-          alias: this.o.equipo.alias,
-          protocolo: 'WhatsApp',
-          detalle: motivo,
-        }),
-      };
-    if (CODIGOS_WHATSAPP.reintentar.includes(codigo))
-      return { tipo: 'reintentar', motivo: `${msg('whatsappLimite', { codigo })} — ${motivo}` };
-    if (codigo === CODIGOS_WHATSAPP.fueraDeVentana)
-      return { tipo: 'fallido', motivo: msg('whatsappFueraDeVentana') };
-    if (codigo === CODIGOS_WHATSAPP.noEntregable)
-      return { tipo: 'invalido', motivo: msg('whatsappNoEntregable') };
-    if (CODIGOS_PLANTILLA.has(codigo)) {
-      const a = leerAccionWhatsapp(e.texto);
-      return {
-        tipo: 'fallido',
-        motivo: `${msg('whatsappPlantillaInvalida', {
-          plantilla: a.tipo === 'plantilla' ? a.plantilla : '',
-          idioma: a.tipo === 'plantilla' ? a.idioma : '',
-        })} — ${motivo}`,
-      };
+    const alias = this.o.equipo.alias;
+    const clase = claseErrorWhatsapp(codigo, error?.error_subcode);
+    switch (clase) {
+      case 'credenciales':
+        return this.pausa(
+          msg('credencialesEquipoInvalidas', { alias, protocolo: 'WhatsApp', detalle: motivo }),
+        );
+      case 'cuenta':
+        return this.pausa(msg('whatsappCuentaRestringida', { alias, detalle }));
+      case 'telefonoId':
+        return this.pausa(
+          msg('whatsappTelefonoIdInvalido', { alias, telefono: this.telefonoId, detalle }),
+        );
+      case 'limite':
+        return { tipo: 'reintentar', motivo: `${msg('whatsappLimite', { codigo })} — ${motivo}` };
+      case 'transitorio':
+        return { tipo: 'reintentar', motivo };
+      case 'solicitud':
+        return {
+          tipo: 'reintentar',
+          configuracion: true,
+          motivo: msg('whatsappSolicitudRechazada', { alias, detalle }),
+        };
+      case 'fueraDeVentana':
+        return { tipo: 'fallido', motivo: msg('whatsappFueraDeVentana') };
+      case 'noEntregable':
+        return { tipo: 'invalido', motivo: `${msg('whatsappNoEntregable')} (${detalle})` };
+      case 'plantilla': {
+        const a = leerAccionWhatsapp(e.texto);
+        return {
+          tipo: 'fallido',
+          motivo: `${msg('whatsappPlantillaInvalida', {
+            plantilla: a.tipo === 'plantilla' ? a.plantilla : '',
+            idioma: a.tipo === 'plantilla' ? a.idioma : '',
+          })} — ${motivo}`,
+        };
+      }
+      case 'destinatario':
+        return { tipo: 'fallido', motivo: `${msg('whatsappEntregaFallida')} (${detalle})` };
+      default:
+        if (r.status === 401 || r.status === 403)
+          return this.pausa(
+            msg('credencialesEquipoInvalidas', { alias, protocolo: 'WhatsApp', detalle: motivo }),
+          );
+        if (r.status === 429 || r.status >= 500) return { tipo: 'reintentar', motivo };
+        return { tipo: 'fallido', motivo };
     }
-    if (r.status === 400 && CODIGOS_INVALIDOS.has(codigo)) return { tipo: 'invalido', motivo };
-    if (r.status === 429 || r.status >= 500) return { tipo: 'reintentar', motivo };
-    return { tipo: 'fallido', motivo };
+  }
+
+  /** The device itself cannot send: the row stays pending and the exercise pauses now. */
+  private pausa(motivo: string): ResultadoEnvio {
+    return { tipo: 'reintentar', pausar: true, motivo };
   }
 
   async cerrar(): Promise<void> {}

@@ -27,6 +27,12 @@ export interface Envio {
   id_gateway: string | null;
   /** Set for calls and quizzes. */
   llamada?: DatosLlamada;
+  /** SMS: minutes the network may try to deliver it (the exercise's vigencia); absent: the
+   * gateway's default. */
+  vigencia?: number;
+  /** The exercise's port this send takes: puerto_ini…puerto_fin in turn (an Android phone with
+   * several SIMs maps it to a SIM slot). */
+  puerto?: number;
 }
 
 /** How a call went, beside its outcome: ring and talk seconds and the hangup cause. */
@@ -43,13 +49,26 @@ export interface DetalleLlamada {
  * refused) keeps the row pending and pauses the exercise at once.
  */
 export type ResultadoEnvio =
-  | { tipo: 'aceptado'; id_gateway: string; entregado?: boolean }
+  | {
+      tipo: 'aceptado';
+      id_gateway: string;
+      entregado?: boolean;
+      /** A long SMS sent as several submits: every part's id, in order. Each part's receipt comes
+       * with its own id; the store counts them (sms_partes). */
+      partes?: readonly string[];
+    }
   | ({
       tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto';
       motivo: string;
       id_gateway?: string;
+      /** Parts of a long SMS the SMSC took before one failed (their receipts change nothing). */
+      partes?: readonly string[];
       /** The device itself is unusable (credentials refused): pause the exercise now, keep the row. */
       pausar?: boolean;
+      /** 'reintentar' for a request the gateway refused as built (a parameter, the device's
+       * settings), not an outage: it counts toward the automatic pause but opens no circuit
+       * breaker, so repeated ones pause the exercise within seconds. */
+      configuracion?: boolean;
     } & DetalleLlamada)
   | ({
       /** A call that ended: answered (contestado, respondido for a completed quiz), busy or not
@@ -88,12 +107,30 @@ export interface Recibo {
   motivo?: string;
 }
 
+/** How long a sent message's receipt may still come (SMSCs keep a message up to 48-72 h): the
+ * SMPP channel's id index and the bind at start for held receipts both use it. */
+export const ESPERA_RECIBOS_MS = 72 * 3_600_000;
+
+/** The reason a long SMS failed, naming the part: 'SMPP 0x45 (parte 3 de 5)'. */
+export const motivoParte = (motivo: string | undefined, p: { parte: number; total: number }) =>
+  `${motivo ?? 'no entregado'} (parte ${p.parte} de ${p.total})`;
+
 /** A sending backend for one device; registered by the device's protocolo. */
 export interface Canal {
   /** Sends one message; never throws, every failure is a ResultadoEnvio. */
   enviar(envio: Envio): Promise<ResultadoEnvio>;
-  /** Cancels a queued message at the gateway, where the protocol allows it. */
-  cancelar?(id_gateway: string): Promise<void>;
+  /** Cancels messages still queued at the gateway (an exercise paused or stopped), where the
+   * protocol allows it. Returns, for each message it cancelled (it will never go out), the id a
+   * later send of that recipient must use (the gateway refuses an id it already knows); messages
+   * already gone out are left alone and followed as usual. Never throws. */
+  cancelar?(ids: readonly string[]): Promise<Map<string, string>>;
+  /** Room left in the gateway's own queue, for gateways that keep one (Android: messages the
+   * phone has not yet taken): the worker claims no more rows than this and waits while it is 0,
+   * so sends are paced by what the gateway has actually worked off. Never throws. */
+  hueco?(): Promise<number>;
+  /** Follows again messages sent earlier (rows 'enviado' without a receipt, e.g. after a
+   * restart) until their final state, for gateways whose states are read back. */
+  retomar?(ids: readonly string[]): void;
   /** The gateway id a send will use, when the dispatcher must write it on the row before the
    * send goes out (calls: a row left in flight without it was never dialled). */
   idPrevio?(envio: Pick<Envio, 'id_detalle' | 'intentos'>): string;
@@ -107,6 +144,9 @@ export interface Canal {
   reconciliar?(
     llamadas: readonly LlamadaHuerfana[],
   ): Promise<Map<number, Promise<ResultadoEnvio> | 'propia' | 'no_marcada'>>;
+  /** Connects without sending, so the gateway delivers receipts it held for this device (SMPP
+   * SMSCs store them while no session is bound). Never throws. */
+  escuchar?(): Promise<void>;
   /** Closes connections and timers. */
   cerrar(): Promise<void>;
 }
@@ -124,8 +164,13 @@ export interface EquipoCanal {
 export interface OpcionesCanal {
   equipo: EquipoCanal;
   config: ConfigDespachador;
+  /** This database's installation id (ajustes 'instalacion'): part of the message ids a gateway
+   * keeps (Android), so two databases on one gateway never share one. */
+  instalacion?: string;
   /** Called for every delivery receipt the gateway reports. */
   alRecibo: (r: Recibo) => void;
+  /** Called for a receipt the channel cannot apply (no id, not a receipt): logged and counted. */
+  alReciboSinDestino?: (detalle: string) => void;
   /** Called for every quiz digit a call reports. */
   alDigito?: (d: DigitoQuiz) => void;
 }
@@ -138,6 +183,8 @@ export interface RegistroCanal {
   /** True when the channel asks the gateway about rows left in flight (Canal.reconciliar)
    * instead of the generic lease recovery. */
   reconcilia?: boolean;
+  /** True when a bind without sends brings receipts the gateway held (Canal.escuchar). */
+  escucha?: boolean;
 }
 
 const registro = new Map<string, RegistroCanal>();
@@ -155,6 +202,11 @@ export function canalDe(protocolo: string): RegistroCanal | undefined {
 /** Protocols whose in-flight rows are resent after a crash. */
 export function protocolosIdempotentes(): string[] {
   return [...registro].filter(([, r]) => r.idempotente).map(([p]) => p);
+}
+
+/** Protocols whose channel connects at start to take the receipts held for it. */
+export function protocolosQueEscuchan(): string[] {
+  return [...registro].filter(([, r]) => r.escucha).map(([p]) => p);
 }
 
 /** Protocols whose rows left in flight are reconciled by their channel. */

@@ -33,6 +33,21 @@ export interface ConfigDespachador {
   reintentosLlamada: number;
   /** Wait before calling a busy or unanswered recipient again, ms (10 minutes). */
   esperaLlamadaMs: number;
+  /** Android gateway: messages waiting on the phone (state Pending) before sends wait for it to
+   * work its queue, so a stop or pause has little left to cancel there. */
+  androidCola: number;
+  /** Android gateway: first read of a message's state after it is accepted (ms); also the period
+   * of the phone's queue reads while sends wait. */
+  androidSondeoMs: number;
+  /** Android gateway: longest period between two reads of one message's state (the period
+   * doubles while nothing changes). */
+  androidSondeoMaxMs: number;
+  /** Android gateway: a message Sent without a delivery report this long (ms) is final: its row
+   * stays 'enviado' and nobody reads it again. */
+  androidEsperaEntregaMs: number;
+  /** Android gateway: seconds a message may wait on the phone before it expires instead of going
+   * out late (`ttl`; 0 = never; the device's credential `ttl` overrides it). */
+  androidTtlS: number;
   /** Time zone of fecha_envio / hora_envio. */
   tz: string;
 }
@@ -57,6 +72,11 @@ export const CONFIG_DESPACHO_DEFECTO: ConfigDespachador = {
   timbreMs: 30_000,
   reintentosLlamada: 2,
   esperaLlamadaMs: 10 * 60_000,
+  androidCola: 20,
+  androidSondeoMs: 1_000,
+  androidSondeoMaxMs: 60_000,
+  androidEsperaEntregaMs: 10 * 60_000,
+  androidTtlS: 3_600,
   tz: 'America/Mexico_City',
 };
 
@@ -77,6 +97,11 @@ const VARIABLES: Record<Exclude<keyof ConfigDespachador, 'tz'>, string> = {
   timbreMs: 'DESPACHO_TIMBRE_MS',
   reintentosLlamada: 'DESPACHO_LLAMADA_REINTENTOS',
   esperaLlamadaMs: 'DESPACHO_LLAMADA_ESPERA_MS',
+  androidCola: 'DESPACHO_ANDROID_COLA',
+  androidSondeoMs: 'DESPACHO_ANDROID_SONDEO_MS',
+  androidSondeoMaxMs: 'DESPACHO_ANDROID_SONDEO_MAX_MS',
+  androidEsperaEntregaMs: 'DESPACHO_ANDROID_ESPERA_ENTREGA_MS',
+  androidTtlS: 'DESPACHO_ANDROID_TTL_S',
 };
 
 /** Builds the configuration from the environment (DESPACHO_* and TZ) over the defaults. */

@@ -106,7 +106,7 @@ describe.each(MOTORES)('despachador (%s)', (motor) => {
     api.ctx.eventos.emit('ejercicio', id);
     await comprobar(id, android.registro, 200);
     expect(android.registro).toHaveLength(200);
-    expect((await filas(api.ctx.db, id))[0]!.id_gateway).toMatch(/^pregon-\d+$/);
+    expect((await filas(api.ctx.db, id))[0]!.id_gateway).toMatch(/^pregon-[0-9a-f]{8}-\d+$/);
   });
 
   it('WhatsApp Cloud API: mensajes de texto y estados por webhook firmado', async () => {

@@ -3,8 +3,11 @@ import { normalizarTelefono } from '@pregon/contract/rules/phone';
 import type { Eventos } from '../contexto.ts';
 import {
   canalDe,
+  ESPERA_RECIBOS_MS,
+  motivoParte,
   leerCredenciales,
   protocolosIdempotentes,
+  protocolosQueEscuchan,
   protocolosReconciliables,
   type Canal,
   type DatosLlamada,
@@ -68,6 +71,8 @@ interface Trabajo {
   llamada?: DatosLlamada;
   /** The exercise was stopped while calls were live: their retries become 'cancelado'. */
   detenido: boolean;
+  /** Sends so far, to take the exercise's ports in turn (Envio.puerto). */
+  turno: number;
 }
 
 /** The call data of an exercise of type 2 or 4 (context, questions, absolute length). */
@@ -151,6 +156,25 @@ export function fechaHora(ms: number, tz: string): { fecha: string; hora: string
   return f.ultimo;
 }
 
+/** Folds a long SMS part's receipt that came before its row was written into the row's outcome:
+ * the part's state is stored with it, the row fails at a part not delivered and is delivered when
+ * every part is. */
+function plegarParte(d: Desenlace, p: NonNullable<Desenlace['partes']>, r: Recibo): void {
+  const i = p.ids.indexOf(r.id_gateway);
+  const estados = (p.estados ??= []);
+  if (i < 0 || estados[i]) return;
+  estados[i] = r.entregado ? 'entregado' : 'fallido';
+  if (d.estatus !== 'enviado') return;
+  if (!r.entregado) {
+    d.estatus = 'fallido';
+    d.recibida = 1;
+    d.motivo = motivoParte(r.motivo, { parte: i + 1, total: p.ids.length });
+  } else if (p.ids.every((_, k) => estados[k] === 'entregado')) {
+    d.estatus = 'entregado';
+    d.recibida = 1;
+  }
+}
+
 /**
  * The campaign manager (listmonk's manager.go): polls the active exercises (or wakes on an
  * 'ejercicio' event), runs one worker per exercise that claims rows in send order, paces them at
@@ -174,6 +198,9 @@ export class Despachador {
   private temporizadores: NodeJS.Timeout[] = [];
   private bucle: Promise<void> | undefined;
   private recuperando = false;
+  private escuchando: Promise<void> = Promise.resolve();
+  /** This database's installation id (part of the Android message ids). */
+  private instalacion: string | undefined;
   private anuncios: {
     id_detalle: number;
     id_gateway: string;
@@ -195,7 +222,12 @@ export class Despachador {
    * run are recovered at once instead of after their lease. */
   async iniciar(): Promise<void> {
     this.corriendo = true;
+    this.instalacion = await this.store.instalacion().catch((err: unknown) => {
+      this.opts.bitacora?.error(`id de instalación: ${String(err)}`);
+      return undefined;
+    });
     await this.recuperar(this.opts.unico ? Number.MAX_SAFE_INTEGER : Date.now());
+    this.escuchando = this.escucharAcuses();
     this.opts.eventos?.on('ejercicio', this.alEvento);
     this.temporizadores.push(
       setInterval(() => void this.vaciar(), this.config.escrituraMs),
@@ -216,6 +248,7 @@ export class Despachador {
     this.senal.avisar();
     await this.bucle;
     await Promise.allSettled([...this.hilos]);
+    await this.escuchando;
     for (const t of this.temporizadores) clearInterval(t);
     await this.vaciar();
     await Promise.allSettled([...this.canales.values()].map((c) => c.canal.cerrar()));
@@ -237,6 +270,15 @@ export class Despachador {
       errores: t.errores,
       sondeando: t.probarDesde > 0,
     }));
+  }
+
+  /** Receipts that matched no recipient (unreadable, not a receipt, or an id no row of the
+   * device has after 30 s): each is logged, never silently dropped. */
+  recibosSinDestino = 0;
+
+  private sinDestino(detalle: string): void {
+    this.recibosSinDestino++;
+    this.opts.bitacora?.info(`acuse sin destinatario (${this.recibosSinDestino}): ${detalle}`);
   }
 
   /** Wakes the dispatcher now (tests, or after a change it was not told about). */
@@ -280,7 +322,24 @@ export class Despachador {
     }
   }
 
-  private canalPara(ej: EjercicioActivo): Canal {
+  /** Binds to the devices whose receipts may still come for rows sent before this dispatcher
+   * started (within the receipts' validity, 72 h), so the gateway can deliver what it held. */
+  private async escucharAcuses(): Promise<void> {
+    const protocolos = protocolosQueEscuchan();
+    try {
+      const equipos = await this.store.equiposEsperandoAcuses(
+        protocolos,
+        Date.now() - ESPERA_RECIBOS_MS,
+      );
+      for (const e of equipos) if (this.corriendo) await this.canalPara(e).escuchar?.();
+    } catch (err) {
+      this.opts.bitacora?.error(`despachador: acuses pendientes: ${String(err)}`);
+    }
+  }
+
+  private canalPara(
+    ej: Pick<EjercicioActivo, 'id_equipo' | 'alias' | 'url' | 'protocolo' | 'credenciales'>,
+  ): Canal {
     const firma = JSON.stringify([ej.protocolo, ej.url, ej.credenciales]);
     const previo = this.canales.get(ej.id_equipo);
     if (previo?.firma === firma) return previo.canal;
@@ -294,7 +353,9 @@ export class Despachador {
         credenciales: leerCredenciales(ej.credenciales),
       },
       config: this.config,
+      instalacion: this.instalacion,
       alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
+      alReciboSinDestino: (detalle) => this.sinDestino(detalle),
       alDigito: (d) => this.digitos.push(d),
     });
     this.canales.set(ej.id_equipo, { firma, canal });
@@ -313,6 +374,7 @@ export class Despachador {
       canal: this.canalPara(ej),
       llamada: ej.protocolo === 'asterisk' ? datosLlamada(ej) : undefined,
       detenido: false,
+      turno: 0,
       marcapasos: new Marcapasos(ej.tasa * ej.puertos, (segundo, pedido) =>
         this.store.tomarCupo(
           ej.id_ejercicio,
@@ -323,6 +385,7 @@ export class Despachador {
       ),
     };
     this.trabajos.set(ej.id_ejercicio, t);
+    if (t.canal.retomar) void this.retomarEnviados(t);
     const hilo = this.trabajar(t)
       .catch((err) => this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`))
       .finally(() => {
@@ -351,7 +414,14 @@ export class Despachador {
               continue;
             }
           }
-          const libre = sonda ? 1 : t.ej.puertos - t.enVuelo;
+          let libre = sonda ? 1 : t.ej.puertos - t.enVuelo;
+          // A gateway with its own queue (Android) takes no more than it has room for.
+          if (!sonda && libre > 0 && t.canal.hueco) {
+            // (it waits a while itself when there is none)
+            const hueco = await t.canal.hueco();
+            if (hueco <= 0) continue;
+            libre = Math.min(libre, hueco);
+          }
           // Claim in batches: wait until enough ports are free before asking again.
           if (t.enVuelo > 0 && libre < umbralReclamo(t.ej)) {
             await t.senal.esperar(this.config.sondeoMs);
@@ -408,6 +478,46 @@ export class Despachador {
           Date.now(),
         );
       while (t.enVuelo > 0) await t.senal.esperar(1000);
+      // Paused or stopped (not this dispatcher shutting down, not completed): take back what the
+      // gateway still holds queued.
+      if (!t.activo && this.corriendo && t.canal.cancelar) await this.cancelarEnGateway(t);
+    }
+  }
+
+  /** Cancels at the gateway the exercise's messages still queued there (rows 'enviado' without
+   * receipt): those it cancelled go back to 'pendiente' with their next id (a pause; a resume
+   * sends them) or become 'cancelado' (a stop). */
+  private async cancelarEnGateway(t: Trabajo): Promise<void> {
+    const id = t.ej.id_ejercicio;
+    try {
+      await this.vaciar();
+      const filas = await this.store.enviadosSinRecibo(id);
+      if (!filas.length) return;
+      const nuevos = await t.canal.cancelar!(filas.map((f) => f.id_gateway));
+      if (!nuevos.size) return;
+      const n = await this.store.reponerCancelados(
+        filas
+          .filter((f) => nuevos.has(f.id_gateway))
+          .map((f) => ({ id_detalle: f.id_detalle, id_gateway: nuevos.get(f.id_gateway)! })),
+        Date.now(),
+      );
+      this.opts.bitacora?.info(
+        `ejercicio ${id}: ${n} mensajes cancelados en la cola de ${t.ej.alias} antes de salir`,
+      );
+      this.opts.eventos?.emit('ejercicio', id);
+    } catch (err) {
+      this.opts.bitacora?.error(`ejercicio ${id}: cancelación en el equipo: ${String(err)}`);
+    }
+  }
+
+  /** Follows again the exercise's rows 'enviado' without receipt (sent before a restart or a
+   * pause) until their final state. */
+  private async retomarEnviados(t: Trabajo): Promise<void> {
+    try {
+      const filas = await this.store.enviadosSinRecibo(t.ej.id_ejercicio);
+      if (filas.length) t.canal.retomar!(filas.map((f) => f.id_gateway));
+    } catch (err) {
+      this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${String(err)}`);
     }
   }
 
@@ -440,6 +550,8 @@ export class Despachador {
             intentos: fila.intentos,
             id_gateway: fila.id_gateway,
             ...(t.llamada ? { llamada: t.llamada } : {}),
+            ...(t.ej.vigencia ? { vigencia: t.ej.vigencia } : {}),
+            puerto: t.ej.puerto_ini + (t.turno++ % t.ej.puertos),
           });
     } catch (err) {
       res = { tipo: 'incierto', motivo: String(err) };
@@ -486,6 +598,10 @@ export class Despachador {
       duracion: 'duracion' in res ? (res.duracion ?? null) : null,
       timbrado: 'timbrado' in res ? (res.timbrado ?? null) : null,
       causa: 'causa' in res ? (res.causa ?? null) : null,
+      partes:
+        'partes' in res && res.partes?.length && ej
+          ? { id_equipo: ej.id_equipo, ids: res.partes }
+          : null,
     };
     let error: string | undefined;
     let pausarYa = false;
@@ -499,7 +615,7 @@ export class Despachador {
         break;
       case 'reintentar':
         error = res.motivo;
-        if (t && t.errores + 1 >= this.config.erroresParaSondear)
+        if (t && !res.configuracion && t.errores + 1 >= this.config.erroresParaSondear)
           t.probarDesde = ahora + retraso(this.config, t.errores + 1);
         if (res.pausar) {
           // Not the recipient's fault: the row stays pending and the exercise pauses.
@@ -549,8 +665,12 @@ export class Despachador {
     }
     this.desenlaces.push(d);
     if (!t) return;
-    if (d.estatus === 'enviado' && d.id_gateway)
-      this.porGateway.set(`${t.ej.id_equipo}:${d.id_gateway}`, d);
+    if (d.estatus === 'enviado' && d.id_gateway) {
+      // A long SMS's parts each have their receipt, under the part's id.
+      if (d.partes)
+        for (const id of d.partes.ids) this.porGateway.set(`${t.ej.id_equipo}:${id}`, d);
+      else this.porGateway.set(`${t.ej.id_equipo}:${d.id_gateway}`, d);
+    }
     if (error !== undefined) await this.contarError(t, error, pausarYa);
     t.enVuelo--;
     // Wake the worker only when it can act: a claim's worth of ports is free, or all are.
@@ -585,6 +705,10 @@ export class Despachador {
         this.recibos = this.recibos.filter(({ r }) => {
           const d = porGateway.get(`${r.id_equipo}:${r.id_gateway}`);
           if (!d) return true;
+          if (d.partes) {
+            plegarParte(d, d.partes, r);
+            return false;
+          }
           d.recibida = 1;
           d.estatus = r.entregado ? 'entregado' : 'fallido';
           if (!r.entregado) d.motivo = r.motivo ?? null;
@@ -618,9 +742,11 @@ export class Despachador {
           Date.now(),
         );
         const ahora = Date.now();
-        this.recibos = rs
-          .filter((x) => !hechos.has(x.r.id_gateway) && x.hasta > ahora)
-          .concat(this.recibos);
+        const quedan = rs.filter((x) => !hechos.has(x.r.id_gateway));
+        for (const x of quedan)
+          if (x.hasta <= ahora)
+            this.sinDestino(`equipo ${x.r.id_equipo}, id ${x.r.id_gateway} no es de ningún envío`);
+        this.recibos = quedan.filter((x) => x.hasta > ahora).concat(this.recibos);
       } catch (err) {
         this.recibos = rs.concat(this.recibos);
         this.opts.bitacora?.error(`escritura de recibos: ${String(err)}`);

@@ -1,8 +1,7 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialplanLlamadas } from '@pregon/contract/rules/dialplan';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
@@ -11,7 +10,14 @@ import { migrate } from '../db/migrate.ts';
 import { seed } from '../db/seed.ts';
 import { MOTORES, crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { banderas, esperarCompletado, esperarQue, filas, porEstatus } from './testing.ts';
+import {
+  banderas,
+  despachadoresHijos,
+  esperarCompletado,
+  esperarQue,
+  filas,
+  porEstatus,
+} from './testing.ts';
 
 // Crash tolerance of calls with real processes: a standalone dispatcher (`dispatcher/main.ts`)
 // places a 2,000-call exercise through the AMI simulator and is SIGKILLed at least 5 times
@@ -21,8 +27,6 @@ import { banderas, esperarCompletado, esperarQue, filas, porEstatus } from './te
 // CoreShowChannels) or, when it ended unseen, 'incierto' and never dialled again (PostgreSQL:
 // when its lease ends).
 
-const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const MAIN = path.join(raiz, 'apps/api/src/dispatcher/main.ts');
 const N = 2_000;
 const PUERTOS = 200;
 
@@ -42,29 +46,24 @@ describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (mot
   let borrar: (() => Promise<void>) | undefined;
   let sim: SimuladorAmi;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-fallos-llamadas-'));
-  const hijos = new Set<ChildProcess>();
   let seguidas = 0;
   let inciertasAlReiniciar = 0;
   let sinMarcar = 0;
 
-  const lanzar = (): ChildProcess => {
-    const h = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      cwd: raiz,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: {
-        ...process.env,
-        DATABASE_URL: url ?? '',
-        DATA_DIR: dir,
-        LOG_LEVEL: 'info',
-        DESPACHO_LEASE_MS: '2000',
-        DESPACHO_RECUPERACION_MS: '500',
-        DESPACHO_SONDEO_MS: '200',
-        DESPACHO_BACKOFF_MS: '200',
-        DESPACHO_TIMEOUT_MS: '3000',
-        DESPACHO_TIMBRE_MS: '3000',
-        DESPACHO_LLAMADA_REINTENTOS: '1',
-        DESPACHO_LLAMADA_ESPERA_MS: '500',
-      },
+  const { lanzar: lanzarCon, matar, todos } = despachadoresHijos('pipe');
+  const lanzar = () => {
+    const h = lanzarCon({
+      DATABASE_URL: url ?? '',
+      DATA_DIR: dir,
+      LOG_LEVEL: 'info',
+      DESPACHO_LEASE_MS: '2000',
+      DESPACHO_RECUPERACION_MS: '500',
+      DESPACHO_SONDEO_MS: '200',
+      DESPACHO_BACKOFF_MS: '200',
+      DESPACHO_TIMEOUT_MS: '3000',
+      DESPACHO_TIMBRE_MS: '3000',
+      DESPACHO_LLAMADA_REINTENTOS: '1',
+      DESPACHO_LLAMADA_ESPERA_MS: '500',
     });
     // "llamadas en vuelo de un despachador anterior: N siguen vivas, M sin marcar vuelven a la
     // cola, K inciertas"
@@ -77,16 +76,8 @@ describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (mot
         inciertasAlReiniciar += Number(m[3]);
       }
     });
-    hijos.add(h);
-    h.on('exit', () => hijos.delete(h));
     return h;
   };
-  const matar = (h: ChildProcess, senal: NodeJS.Signals) =>
-    new Promise<void>((r) => {
-      if (h.exitCode !== null || h.signalCode !== null) return r();
-      h.once('exit', () => r());
-      h.kill(senal);
-    });
   const terminados = async (id: number) => {
     const c = await porEstatus(db, id);
     return N - (c.pendiente ?? 0) - (c.en_curso ?? 0);
@@ -126,7 +117,7 @@ describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (mot
     await sim.iniciar();
   });
   afterAll(async () => {
-    await Promise.all([...hijos].map((h) => matar(h, 'SIGKILL')));
+    await Promise.all(todos().map((h) => matar(h, 'SIGKILL')));
     await sim?.detener();
     await db?.close();
     await borrar?.();

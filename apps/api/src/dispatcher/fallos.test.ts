@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { duplicados } from '@pregon/simulators/comun';
@@ -12,47 +10,35 @@ import { migrate } from '../db/migrate.ts';
 import { seed } from '../db/seed.ts';
 import { crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { banderas, esperarCompletado, esperarQue, filas, porEstatus } from './testing.ts';
+import {
+  banderas,
+  despachadoresHijos,
+  esperarCompletado,
+  esperarQue,
+  filas,
+  porEstatus,
+} from './testing.ts';
 
 // Crash tolerance with real processes: standalone dispatchers (`tsx dispatcher/main.ts`) over
 // PostgreSQL, SIGKILLed at random moments and restarted; and two dispatchers sharing one exercise.
-
-const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const MAIN = path.join(raiz, 'apps/api/src/dispatcher/main.ts');
 
 describe('despachador como proceso aparte sobre PostgreSQL', () => {
   let db: Db;
   let url: string;
   let borrar: () => Promise<void>;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-fallos-'));
-  const hijos = new Set<ChildProcess>();
 
-  const lanzar = (): ChildProcess => {
-    // node with tsx's loader (not the tsx CLI, whose wrapper would take the SIGKILL instead).
-    const h = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      cwd: raiz,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        DESPACHO_LEASE_MS: '2000',
-        DESPACHO_RECUPERACION_MS: '500',
-        DESPACHO_SONDEO_MS: '200',
-        DESPACHO_BACKOFF_MS: '200',
-        DESPACHO_TIMEOUT_MS: '1500',
-      },
-    });
-    hijos.add(h);
-    h.on('exit', () => hijos.delete(h));
-    return h;
-  };
-  const matar = (h: ChildProcess, senal: NodeJS.Signals) =>
-    new Promise<void>((r) => {
-      if (h.exitCode !== null || h.signalCode !== null) return r();
-      h.once('exit', () => r());
-      h.kill(senal);
+  const { lanzar: lanzarCon, matar, todos } = despachadoresHijos();
+  const lanzar = () =>
+    lanzarCon({
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      DESPACHO_LEASE_MS: '2000',
+      DESPACHO_RECUPERACION_MS: '500',
+      DESPACHO_SONDEO_MS: '200',
+      DESPACHO_BACKOFF_MS: '200',
+      DESPACHO_TIMEOUT_MS: '1500',
     });
   const enviados = async (id: number) => {
     const c = await porEstatus(db, id);
@@ -92,7 +78,7 @@ describe('despachador como proceso aparte sobre PostgreSQL', () => {
     await seed(db, { adminUser: 'admin', adminPassword: 'Admin-prueba-1' });
   });
   afterAll(async () => {
-    await Promise.all([...hijos].map((h) => matar(h, 'SIGKILL')));
+    await Promise.all(todos().map((h) => matar(h, 'SIGKILL')));
     await db?.close();
     await borrar?.();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -7,10 +7,11 @@ import https from 'node:https';
 const agenteHttp = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const agenteHttps = new https.Agent({ keepAlive: true, maxSockets: 256 });
 
-/** The answer of pedirJson: status and the parsed body ({} when it is not JSON). */
+/** The answer of pedirJson: status, the parsed body ({} when it is not JSON) and the headers. */
 export interface RespuestaJson {
   status: number;
   cuerpo: Record<string, unknown>;
+  cabeceras: http.IncomingHttpHeaders;
 }
 
 /** Error of a request that failed at the socket; `code` is the system error (ECONNREFUSED…). */
@@ -57,7 +58,7 @@ export function pedirJson(
           } catch {
             /* not JSON */
           }
-          resolve({ status: res.statusCode ?? 0, cuerpo });
+          resolve({ status: res.statusCode ?? 0, cuerpo, cabeceras: res.headers });
         });
       },
     );

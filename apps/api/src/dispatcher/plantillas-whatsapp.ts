@@ -1,7 +1,12 @@
 import { msg } from '@pregon/contract/messages';
-import { parametrosDeCuerpo, type PlantillaWhatsapp } from '@pregon/contract/rules/whatsapp';
+import {
+  VERSION_API_WHATSAPP,
+  parametrosDeCuerpo,
+  textoErrorMeta,
+  type ErrorMeta,
+  type PlantillaWhatsapp,
+} from '@pregon/contract/rules/whatsapp';
 import { credencial, textoError, type EquipoCanal } from './canal.ts';
-import { VERSION_WHATSAPP } from './canal-whatsapp.ts';
 import { pedirJson } from './http-cliente.ts';
 
 // Reads a WhatsApp device's approved templates from the Cloud API
@@ -25,7 +30,7 @@ export async function plantillasAprobadas(
   timeoutMs = 10_000,
 ): Promise<PlantillaWhatsapp[]> {
   const c = e.credenciales;
-  const version = credencial(c, 'whatsapp', 'version') || VERSION_WHATSAPP;
+  const version = credencial(c, 'whatsapp', 'version') || VERSION_API_WHATSAPP;
   const waba = credencial(c, 'whatsapp', 'waba_id');
   const token = credencial(c, 'whatsapp', 'token');
   const clave = `${e.id_equipo}|${e.url}|${waba}|${token}`;
@@ -47,12 +52,10 @@ export async function plantillasAprobadas(
     const cuerpo = r.cuerpo as {
       data?: PlantillaMeta[];
       paging?: { next?: string };
-      error?: { code?: number; message?: string };
+      error?: ErrorMeta;
     };
     if (r.status !== 200)
-      throw fallo(
-        `HTTP ${r.status}${cuerpo.error ? ` (${cuerpo.error.code}): ${cuerpo.error.message}` : ''}`,
-      );
+      throw fallo(`HTTP ${r.status}${cuerpo.error ? ` (${textoErrorMeta(cuerpo.error)})` : ''}`);
     for (const p of cuerpo.data ?? []) {
       if (p.status !== 'APPROVED' || !p.name || !p.language) continue;
       const texto = p.components?.find((x) => x.type?.toUpperCase() === 'BODY')?.text ?? '';

@@ -8,7 +8,8 @@ import { PROMPT_GRACIAS } from '@pregon/contract/rules/dialplan';
 import './despachador.ts';
 
 /** What a test send or call ended in. */
-export type EstatusPrueba = 'enviado' | 'entregado' | 'contestado' | 'respondido' | 'ocupado' | 'no_contesto';
+export type EstatusPrueba =
+  'enviado' | 'entregado' | 'contestado' | 'respondido' | 'ocupado' | 'no_contesto';
 
 /** Records a device's last contact. */
 async function tocar(ctx: Contexto, id_equipo: number) {

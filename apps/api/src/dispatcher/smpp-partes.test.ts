@@ -57,6 +57,21 @@ describe.each(MOTORES)('SMPP: textos largos en un ejercicio (%s)', (motor) => {
     }
   });
 
+  it('la vigencia del ejercicio viaja en validity_period de cada parte (relativa, SMPP 3.4)', async () => {
+    const desde = smsc.vigencias.length;
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo,
+      n: 2,
+      base: 800,
+      accion: TEXTO,
+      vigencia: 90,
+    });
+    api.ctx.eventos.emit('ejercicio', id);
+    await esperarCompletado(api.ctx.db, id);
+    // 90 minutes: 0 years, 0 months, 0 days, 1 hour, 30 minutes, 0 seconds, relative.
+    expect(smsc.vigencias.slice(desde)).toEqual(Array(10).fill('000000013000000R'));
+  });
+
   it('una parte intermedia no entregada: el destinatario queda fallido con el motivo', async () => {
     smsc.fallarParte = { parte: 3, como: 'recibo' };
     try {
@@ -68,9 +83,35 @@ describe.each(MOTORES)('SMPP: textos largos en un ejercicio (%s)', (motor) => {
         'los 3 fallidos por el acuse',
       );
       for (const r of await filas(api.ctx.db, id))
-        expect(r.motivo).toBe('SMPP: UNDELIV (parte 3 de 5)');
+        expect(r.motivo).toBe('SMPP: no entregable (UNDELIV, err:000) (parte 3 de 5)');
     } finally {
       smsc.fallarParte = undefined;
+    }
+  });
+
+  it('los acuses de las partes que llegan después de reiniciar el despachador entregan la fila', async () => {
+    // Receipts come 1.5 s after each part: the dispatcher stops before, the SMSC holds them
+    // while no session is bound, and hands them to the next dispatcher when it binds at start.
+    await smsc.ajustar({ retrasoReciboMs: 1_500 });
+    try {
+      const partes0 = smsc.partesAceptadas;
+      const id = await crearEjercicio(api.ctx.db, { id_equipo, n: 4, base: 950, accion: TEXTO });
+      api.ctx.eventos.emit('ejercicio', id);
+      await esperarQue(async () => smsc.partesAceptadas - partes0 === 20, 'las 20 partes', 5_000);
+      await despachador.detener();
+      expect((await porEstatus(api.ctx.db, id)).enviado).toBe(4);
+      await new Promise((ok) => setTimeout(ok, 1_700));
+      despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
+        eventos: api.ctx.eventos,
+        bitacora: { info: () => {}, error: (t) => console.error(t) },
+      });
+      await esperarQue(
+        async () => (await porEstatus(api.ctx.db, id)).entregado === 4,
+        'los 4 entregados tras el reinicio',
+      );
+      for (const r of await filas(api.ctx.db, id)) expect(r.recibida).toBe(1);
+    } finally {
+      await smsc.ajustar({ retrasoReciboMs: 30 });
     }
   });
 });

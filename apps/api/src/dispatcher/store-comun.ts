@@ -1,7 +1,8 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz } from './canal.ts';
-import type { LlamadaVencida } from './store.ts';
+import type { Desenlace, LlamadaVencida } from './store.ts';
 
 // Queries both engines write the same way (Kysely); the hot paths live in store-sqlite.ts and
 // store-postgres.ts.
@@ -73,6 +74,7 @@ function conEquipo(db: Db) {
       'j.id_tipo_ejercicio',
       'j.tiempo',
       'j.reintentos',
+      'j.vigencia',
       'j.espera_reintento',
       'e.marcado',
       (eb) =>
@@ -98,15 +100,49 @@ export async function ejerciciosActivos(db: Db, protocolos: readonly string[]) {
   return filas.map(aEjercicioActivo);
 }
 
+/** Devices of the given protocols with rows still 'enviado' (awaiting their receipt) in exercises
+ * started since `desde`: a dispatcher that starts binds to them so the gateway can deliver the
+ * receipts it held meanwhile. One indexed look-up per recent exercise. */
+export async function equiposEsperandoAcuses(db: Db, protocolos: readonly string[], desde: number) {
+  if (protocolos.length === 0) return [];
+  return db.kysely
+    .selectFrom('equipos as e')
+    .select(['e.id_equipo', 'e.alias', 'e.url', 'e.protocolo', 'e.credenciales'])
+    .where('e.protocolo', 'in', [...protocolos])
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('ejercicios as j')
+          .select('j.id_ejercicio')
+          .whereRef('j.id_equipo', '=', 'e.id_equipo')
+          .where('j.iniciado', '>=', desde)
+          .where(({ exists: existe, selectFrom: de }) =>
+            existe(
+              de('ejercicio_detalle as d')
+                .select('d.id_detalle')
+                .whereRef('d.id_ejercicio', '=', 'j.id_ejercicio')
+                .where('d.estatus', '=', 'enviado'),
+            ),
+          ),
+      ),
+    )
+    .execute();
+}
+
 /** An active exercise row (with its device's columns) as the dispatcher works it. */
 export function aEjercicioActivo<
-  F extends { puerto_ini: unknown; puerto_fin: unknown; tasa: unknown; preguntas: unknown },
+  F extends {
+    puerto_ini: unknown;
+    puerto_fin: unknown;
+    tasa: unknown;
+    preguntas: unknown;
+  },
 >({ puerto_ini, puerto_fin, tasa, preguntas, ...f }: F) {
   return {
     ...f,
     tasa: Number(tasa),
     preguntas: Number(preguntas ?? 0),
     puertos: Math.max(1, Number(puerto_fin) - Number(puerto_ini) + 1),
+    puerto_ini: Number(puerto_ini),
   };
 }
 
@@ -230,3 +266,123 @@ export async function marcarInciertas(
       .where('estatus', '=', 'en_curso')
       .execute();
 }
+
+/** This database's installation id (migration 0011 writes it). */
+export async function instalacion(db: Db): Promise<string> {
+  const f = await db.kysely
+    .selectFrom('ajustes')
+    .select('valor')
+    .where('clave', '=', 'instalacion')
+    .executeTakeFirstOrThrow();
+  return f.valor;
+}
+
+/** Rows of the exercise 'enviado' without a receipt, with their gateway id. */
+export async function enviadosSinRecibo(
+  db: Db,
+  id_ejercicio: number,
+): Promise<{ id_detalle: number; id_gateway: string }[]> {
+  const filas = await db.kysely
+    .selectFrom('ejercicio_detalle')
+    .select(['id_detalle', 'id_gateway'])
+    .where('id_ejercicio', '=', id_ejercicio)
+    .where('estatus', '=', 'enviado')
+    .where('recibida', '=', 0)
+    .where('id_gateway', 'is not', null)
+    .orderBy('posicion')
+    .execute();
+  return filas.map((f) => ({ id_detalle: Number(f.id_detalle), id_gateway: f.id_gateway! }));
+}
+
+/** Rows still 'enviado' without a receipt whose message the gateway cancelled: 'pendiente' again
+ * (or 'cancelado' when the exercise was stopped), attempt undone, bound to their next id. */
+export async function reponerCancelados(
+  db: Db,
+  filas: readonly { id_detalle: number; id_gateway: string }[],
+  ahora: number,
+): Promise<number> {
+  if (!filas.length) return 0;
+  return db.kysely.transaction().execute(async (trx) => {
+    let n = 0;
+    for (const f of filas) {
+      const r = await trx
+        .updateTable('ejercicio_detalle')
+        .set((eb) => ({
+          estatus: eb
+            .case()
+            .when(
+              eb
+                .selectFrom('ejercicios as j')
+                .select('j.completado')
+                .whereRef('j.id_ejercicio', '=', 'ejercicio_detalle.id_ejercicio'),
+              '=',
+              1,
+            )
+            .then('cancelado')
+            .else('pendiente')
+            .end(),
+          id_gateway: f.id_gateway,
+          intentos: sql<number>`case when intentos > 0 then intentos - 1 else 0 end`,
+          fecha_envio: null,
+          hora_envio: null,
+          siguiente_intento: null,
+          motivo: null,
+          actualizado: ahora,
+        }))
+        .where('id_detalle', '=', f.id_detalle)
+        .where('estatus', '=', 'enviado')
+        .where('recibida', '=', 0)
+        .executeTakeFirst();
+      n += Number(r.numUpdatedRows);
+    }
+    return n;
+  });
+}
+
+/** The Store operations both engines run the same way (Kysely), bound to a database. */
+export function comunes(db: Db) {
+  return {
+    completarSiTermino: (id: number, ahora: number) => completarSiTermino(db, id, ahora),
+    guardarDigitos: (ds: Parameters<typeof guardarDigitos>[1]) => guardarDigitos(db, ds),
+    detenido: (id: number) => detenido(db, id),
+    equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>
+      equiposEsperandoAcuses(db, protocolos, desde),
+    llamadasVencidas: (ahora: number, protocolos: readonly string[]) =>
+      llamadasVencidas(db, ahora, protocolos),
+    prorrogar: (ids: Parameters<typeof prorrogar>[1], hasta: number, ahora: number) =>
+      prorrogar(db, ids, hasta, ahora),
+    anunciar: (filas: Parameters<typeof anunciar>[1], ahora: number) => anunciar(db, filas, ahora),
+    instalacion: () => instalacion(db),
+    enviadosSinRecibo: (id: number) => enviadosSinRecibo(db, id),
+    reponerCancelados: (filas: Parameters<typeof reponerCancelados>[1], ahora: number) =>
+      reponerCancelados(db, filas, ahora),
+    marcarInciertas: (ids: Parameters<typeof marcarInciertas>[1], motivo: string, ahora: number) =>
+      marcarInciertas(db, ids, motivo, ahora),
+    pausar: (id: number, motivo: string) => pausar(db, id, motivo),
+  };
+}
+
+/** The sms_partes rows of a batch of outcomes: [id_equipo, id_parte, id_detalle, parte, total,
+ * estado] for every part the SMSC took (a part it refused has no id). */
+export function filasPartes(ds: readonly Desenlace[]) {
+  return ds.flatMap((d) =>
+    (d.partes?.ids ?? []).flatMap((id, i) =>
+      id
+        ? [
+            [
+              d.partes!.id_equipo,
+              id,
+              d.id_detalle,
+              i + 1,
+              d.partes!.ids.length,
+              d.partes!.estados?.[i] ?? null,
+            ] as const,
+          ]
+        : [],
+    ),
+  );
+}
+
+/** Parts of a long SMS whose receipt, folded before the write, said delivered. */
+export const partesEntregadas = (d: Desenlace) =>
+  d.partes?.estados?.filter((e) => e === 'entregado').length ?? 0;

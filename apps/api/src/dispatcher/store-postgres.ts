@@ -1,17 +1,8 @@
 import type pg from 'pg';
 import type { Db } from '../db/database.ts';
+import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
-import {
-  anunciar,
-  completarSiTermino,
-  detenido,
-  ejerciciosActivos,
-  guardarDigitos,
-  llamadasVencidas,
-  marcarInciertas,
-  pausar,
-  prorrogar,
-} from './store-comun.ts';
+import { comunes, ejerciciosActivos, filasPartes, partesEntregadas } from './store-comun.ts';
 
 // PostgreSQL store: any number of dispatchers on any number of machines share one database.
 //  - Claim: one transaction takes the exercise's advisory lock (so the count of rows en_curso and
@@ -40,6 +31,69 @@ export function storePostgres(db: Db): Store {
     } finally {
       c.release();
     }
+  };
+
+  /** Receipts of a long SMS's parts (sms_partes): each part is marked once (a repeated receipt
+   * finds it marked); then its row counts the delivered ones (an increment under the row's lock,
+   * so two dispatchers applying two parts of one message at once never both miss the last) and
+   * turns entregado at the last, fallido at a part not delivered. Returns the part ids known. */
+  const recibosDePartes = async (rs: readonly Recibo[], ahora: number) => {
+    const marcadas = await pool.query<{
+      id_parte: string;
+      id_detalle: string | null;
+      parte: number;
+      total: number;
+      entregado: boolean;
+      motivo: string | null;
+    }>(
+      `with v as (select * from unnest($1::int[], $2::text[], $3::boolean[], $4::text[])
+           as v(id_equipo, id_parte, entregado, motivo)),
+         m as (update sms_partes p set estado = case when v.entregado then 'entregado' else 'fallido' end
+           from v where p.id_equipo = v.id_equipo and p.id_parte = v.id_parte and p.estado is null
+           returning p.id_equipo, p.id_parte, p.id_detalle, p.parte, p.total, v.entregado, v.motivo)
+       select p.id_parte, m.id_detalle, m.parte, m.total, m.entregado, m.motivo
+       from sms_partes p join v on p.id_equipo = v.id_equipo and p.id_parte = v.id_parte
+         left join m on m.id_equipo = p.id_equipo and m.id_parte = p.id_parte`,
+      [
+        rs.map((r) => r.id_equipo),
+        rs.map((r) => r.id_gateway),
+        rs.map((r) => r.entregado),
+        rs.map((r) => r.motivo ?? null),
+      ],
+    );
+    // Per row: parts delivered now, the parts of its message, the first part not delivered.
+    const filas = new Map<string, { ok: number; total: number; motivo: string | null }>();
+    const vistas = new Set<string>();
+    for (const m of marcadas.rows) {
+      // Marked now (a receipt repeated in the batch is joined twice but counts once).
+      if (m.id_detalle === null || vistas.has(`${m.id_detalle}:${m.parte}`)) continue;
+      vistas.add(`${m.id_detalle}:${m.parte}`);
+      const f = filas.get(m.id_detalle) ?? { ok: 0, total: m.total, motivo: null };
+      if (m.entregado) f.ok++;
+      else f.motivo ??= motivoParte(m.motivo ?? undefined, m);
+      filas.set(m.id_detalle, f);
+    }
+    if (filas.size) {
+      const fs = [...filas];
+      await pool.query(
+        `update ejercicio_detalle d set partes_entregadas = d.partes_entregadas + v.ok,
+           estatus = case when v.motivo is not null then 'fallido'
+             when d.partes_entregadas + v.ok >= v.total then 'entregado' else d.estatus end,
+           recibida = case when v.motivo is not null or d.partes_entregadas + v.ok >= v.total then 1
+             else d.recibida end,
+           motivo = coalesce(v.motivo, d.motivo), actualizado = $5
+         from unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) as v(id, ok, total, motivo)
+         where d.id_detalle = v.id and d.estatus = 'enviado'`,
+        [
+          fs.map(([id]) => id),
+          fs.map(([, f]) => f.ok),
+          fs.map(([, f]) => f.total),
+          fs.map(([, f]) => f.motivo),
+          ahora,
+        ],
+      );
+    }
+    return marcadas.rows.map((x) => x.id_parte);
   };
 
   return {
@@ -73,15 +127,21 @@ export function storePostgres(db: Db): Store {
 
     escribir: async (ds: readonly Desenlace[], ahora) => {
       if (!ds.length) return;
+      // A long SMS's part ids go in the same statement as its row (sms_partes, issue 15).
+      const partes = filasPartes(ds);
       await pool.query(
-        `update ejercicio_detalle d set estatus = v.estatus, id_gateway = coalesce(v.id_gateway, d.id_gateway),
+        `with partes as (
+           insert into sms_partes (id_equipo, id_parte, id_detalle, parte, total, estado)
+           select * from unnest($13::int[], $14::text[], $15::bigint[], $16::int[], $17::int[], $18::text[])
+           on conflict do nothing)
+         update ejercicio_detalle d set estatus = v.estatus, id_gateway = coalesce(v.id_gateway, d.id_gateway),
            motivo = v.motivo, fecha_envio = coalesce(v.fecha, d.fecha_envio), hora_envio = coalesce(v.hora, d.hora_envio),
            siguiente_intento = v.sig, recibida = greatest(d.recibida, v.recibida), lease_hasta = null, actualizado = $9,
            duracion = coalesce(v.duracion, d.duracion), timbrado = coalesce(v.timbrado, d.timbrado),
-           causa = coalesce(v.causa, d.causa)
+           causa = coalesce(v.causa, d.causa), partes_entregadas = greatest(d.partes_entregadas, v.partes_ok)
          from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[],
-           $10::int[], $11::int[], $12::int[])
-           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa)
+           $10::int[], $11::int[], $12::int[], $19::int[])
+           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok)
          where d.id_detalle = v.id and d.estatus = 'en_curso'`,
         [
           ds.map((d) => d.id_detalle),
@@ -96,6 +156,8 @@ export function storePostgres(db: Db): Store {
           ds.map((d) => d.duracion ?? null),
           ds.map((d) => d.timbrado ?? null),
           ds.map((d) => d.causa ?? null),
+          ...[0, 1, 2, 3, 4, 5].map((k) => partes.map((p) => p[k])),
+          ds.map(partesEntregadas),
         ],
       );
     },
@@ -130,7 +192,10 @@ export function storePostgres(db: Db): Store {
           ahora,
         ],
       );
-      return new Set(r.rows.map((x) => x.id_gateway));
+      const hechos = new Set(r.rows.map((x) => x.id_gateway));
+      const resto = rs.filter((x) => !hechos.has(x.id_gateway));
+      if (resto.length) for (const id of await recibosDePartes(resto, ahora)) hechos.add(id);
+      return hechos;
     },
 
     recuperarVencidos: async (ahora, idempotentes, motivo, excluidos) => {
@@ -148,14 +213,7 @@ export function storePostgres(db: Db): Store {
       return [...new Set(r.rows.map((x) => x.id_ejercicio))];
     },
 
-    completarSiTermino: (id, ahora) => completarSiTermino(db, id, ahora),
-    guardarDigitos: (ds) => guardarDigitos(db, ds),
-    detenido: (id) => detenido(db, id),
-    llamadasVencidas: (ahora, protocolos) => llamadasVencidas(db, ahora, protocolos),
-    prorrogar: (ids, hasta, ahora) => prorrogar(db, ids, hasta, ahora),
-    anunciar: (filas, ahora) => anunciar(db, filas, ahora),
-    marcarInciertas: (ids, motivo, ahora) => marcarInciertas(db, ids, motivo, ahora),
-    pausar: (id, motivo) => pausar(db, id, motivo),
+    ...comunes(db),
 
     tomarCupo: (id_ejercicio, segundo, pedido, limite) =>
       enTx(async (c) => {

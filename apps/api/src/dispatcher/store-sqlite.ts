@@ -1,18 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/database.ts';
-import type { Recibo } from './canal.ts';
+import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
-import {
-  aEjercicioActivo,
-  anunciar,
-  completarSiTermino,
-  detenido,
-  guardarDigitos,
-  llamadasVencidas,
-  marcarInciertas,
-  pausar,
-  prorrogar,
-} from './store-comun.ts';
+import { aEjercicioActivo, comunes, filasPartes, partesEntregadas } from './store-comun.ts';
 
 // SQLite store: one dispatcher per database file (ARCHITECTURE 5). Hot paths are prepared
 // better-sqlite3 statements run inside Kysely's connection lock, so they never interleave with a
@@ -25,7 +15,7 @@ export function storeSqlite(db: Db): Store {
     // Polled several times a second: prepared once instead of built and prepared by Kysely.
     activos: s.prepare(
       `select j.id_ejercicio, j.id_equipo, j.accion, j.puerto_ini, j.puerto_fin, e.alias, e.url,
-         e.protocolo, e.tasa, e.credenciales, j.id_tipo_ejercicio, j.tiempo, j.reintentos,
+         e.protocolo, e.tasa, e.credenciales, j.id_tipo_ejercicio, j.tiempo, j.reintentos, j.vigencia,
          j.espera_reintento, e.marcado,
          (select count(*) from preguntas p join cuestionarios c on c.id_cuestionario = p.id_cuestionario
            where c.id_ejercicio = j.id_ejercicio) as preguntas
@@ -48,10 +38,11 @@ export function storeSqlite(db: Db): Store {
     ),
     // A whole batch of outcomes in one statement: the rows come as one JSON array of arrays
     // [id_detalle, estatus, id_gateway, motivo, fecha, hora, siguiente_intento, recibida, duracion,
-    // timbrado, causa] instead
+    // timbrado, causa, partes_entregadas] instead
     // of one bound statement run per row.
     escribir: s.prepare(
-      `update ejercicio_detalle set estatus = v.value ->> 1, id_gateway = coalesce(v.value ->> 2, id_gateway),
+      `update ejercicio_detalle set estatus = v.value ->> 1,
+         partes_entregadas = max(partes_entregadas, v.value ->> 11), id_gateway = coalesce(v.value ->> 2, id_gateway),
          motivo = v.value ->> 3, fecha_envio = coalesce(v.value ->> 4, fecha_envio),
          hora_envio = coalesce(v.value ->> 5, hora_envio), siguiente_intento = v.value ->> 6,
          recibida = max(recibida, v.value ->> 7), duracion = coalesce(v.value ->> 8, duracion),
@@ -70,6 +61,26 @@ export function storeSqlite(db: Db): Store {
       `update ejercicio_detalle set recibida = 1, estatus = ?, motivo = coalesce(?, motivo), actualizado = ?
        where id_gateway = ? and estatus in ('enviado', 'entregado')
          and id_ejercicio in (select id_ejercicio from ejercicios where id_equipo = ?)`,
+    ),
+    parte: s.prepare(
+      `insert into sms_partes (id_equipo, id_parte, id_detalle, parte, total, estado)
+       values (?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    ),
+    // A long SMS's part receipt: marks the part once, then the row when it decides it.
+    reciboParte: s.prepare(
+      `update sms_partes set estado = ? where id_equipo = ? and id_parte = ? and estado is null
+       returning id_detalle, parte, total`,
+    ),
+    hayParte: s.prepare(`select 1 from sms_partes where id_equipo = ? and id_parte = ?`),
+    parteFallida: s.prepare(
+      `update ejercicio_detalle set recibida = 1, estatus = 'fallido', motivo = ?, actualizado = ?
+       where id_detalle = ? and estatus = 'enviado'`,
+    ),
+    parteEntregada: s.prepare(
+      `update ejercicio_detalle set partes_entregadas = partes_entregadas + 1,
+         estatus = case when partes_entregadas + 1 >= @total then 'entregado' else estatus end,
+         recibida = case when partes_entregadas + 1 >= @total then 1 else recibida end, actualizado = @ahora
+       where id_detalle = @id and estatus = 'enviado'`,
     ),
     vencidos: s.prepare(
       `select d.id_detalle, d.id_ejercicio, e.protocolo, j.completado from ejercicio_detalle d
@@ -121,8 +132,10 @@ export function storeSqlite(db: Db): Store {
       d.duracion ?? null,
       d.timbrado ?? null,
       d.causa ?? null,
+      partesEntregadas(d),
     ]);
     st.escribir.run(ahora, JSON.stringify(filas));
+    for (const p of filasPartes(ds)) st.parte.run(...p);
   });
   const liberarTx = tx((ids: readonly number[], ahora: number) => {
     for (const id of ids) st.liberar.run(ahora, id);
@@ -137,7 +150,23 @@ export function storeSqlite(db: Db): Store {
         r.id_gateway,
         r.id_equipo,
       );
-      if (res.changes > 0) hechos.add(r.id_gateway);
+      if (res.changes > 0) {
+        hechos.add(r.id_gateway);
+        continue;
+      }
+      const p = st.reciboParte.get(
+        r.entregado ? 'entregado' : 'fallido',
+        r.id_equipo,
+        r.id_gateway,
+      ) as { id_detalle: number; parte: number; total: number } | undefined;
+      if (!p) {
+        // A part's receipt already applied (the SMSC repeated it) is matched all the same.
+        if (st.hayParte.get(r.id_equipo, r.id_gateway)) hechos.add(r.id_gateway);
+        continue;
+      }
+      hechos.add(r.id_gateway);
+      if (r.entregado) st.parteEntregada.run({ total: p.total, ahora, id: p.id_detalle });
+      else st.parteFallida.run(motivoParte(r.motivo, p), ahora, p.id_detalle);
     }
     return hechos;
   });
@@ -186,14 +215,7 @@ export function storeSqlite(db: Db): Store {
       rs.length ? conLock(() => recibosTx.immediate(rs, ahora)) : new Set(),
     recuperarVencidos: (ahora, idem, motivo, excluidos) =>
       conLock(() => recuperarTx.immediate(ahora, idem, motivo, excluidos)),
-    completarSiTermino: (id, ahora) => completarSiTermino(db, id, ahora),
-    guardarDigitos: (ds) => guardarDigitos(db, ds),
-    detenido: (id) => detenido(db, id),
-    llamadasVencidas: (ahora, protocolos) => llamadasVencidas(db, ahora, protocolos),
-    prorrogar: (ids, hasta, ahora) => prorrogar(db, ids, hasta, ahora),
-    anunciar: (filas, ahora) => anunciar(db, filas, ahora),
-    marcarInciertas: (ids, motivo, ahora) => marcarInciertas(db, ids, motivo, ahora),
-    pausar: (id, motivo) => pausar(db, id, motivo),
+    ...comunes(db),
     // One dispatcher per SQLite file: its local pacer is the whole budget.
     tomarCupo: async (_id, _segundo, pedido) => pedido,
   };

@@ -19,10 +19,15 @@ export interface EjercicioActivo {
   /** Calls: extra attempts for busy/unanswered and minutes before each (null: configuration). */
   reintentos: number | null;
   espera_reintento: number | null;
+  /** SMS: minutes each message may wait for delivery (null: the gateway's default). */
+  vigencia: number | null;
   /** The device's dial-string template (asterisk devices). */
   marcado: string | null;
   /** Questions of the exercise's questionnaire (0 when none). */
   preguntas: number;
+  /** The exercise's first port (puerto_ini): its sends take ports puerto_ini… in turn (an
+   * Android phone with several SIMs maps them to SIM slots). */
+  puerto_ini: number;
 }
 
 /** A recipient row claimed for sending (already 'en_curso', intentos counted). */
@@ -56,6 +61,13 @@ export interface Desenlace {
   duracion?: number | null;
   timbrado?: number | null;
   causa?: number | null;
+  /** A long SMS's part ids at its device (index i is part i + 1), stored in sms_partes, with the
+   * receipts that came before the write folded in (estados[i]: 'entregado' or 'fallido'). */
+  partes?: {
+    id_equipo: number;
+    ids: readonly string[];
+    estados?: ('entregado' | 'fallido' | undefined)[];
+  } | null;
 }
 
 /**
@@ -77,7 +89,14 @@ export interface Store {
   escribir(desenlaces: readonly Desenlace[], ahora: number): Promise<void>;
   /** Puts claimed but unsent rows back to 'pendiente' (pause, shutdown), undoing their attempt. */
   liberar(ids: readonly number[], ahora: number): Promise<void>;
-  /** Applies receipts to sent rows of the receipt's device; returns the gateway ids matched. */
+  /** Devices of these protocols with rows awaiting a receipt in exercises started since `desde`. */
+  equiposEsperandoAcuses(
+    protocolos: readonly string[],
+    desde: number,
+  ): Promise<Pick<EjercicioActivo, 'id_equipo' | 'alias' | 'url' | 'protocolo' | 'credenciales'>[]>;
+  /** Applies receipts to sent rows of the receipt's device, or to a long SMS's part (sms_partes:
+   * the row is 'entregado' once every part is delivered, 'fallido' at a part that was not);
+   * returns the gateway ids matched (a part's receipt repeated counts as matched). */
   aplicarRecibos(recibos: readonly Recibo[], ahora: number): Promise<Set<string>>;
   /** Rows 'en_curso' whose lease ended before `ahora`: back to 'pendiente' when their protocol is
    * in `idempotentes` (resent with the same id), otherwise 'incierto' with `motivo`; rows of
@@ -110,6 +129,18 @@ export interface Store {
   guardarDigitos(ds: readonly DigitoQuiz[]): Promise<void>;
   /** True when the exercise was stopped (completado 1): its live calls are hung up. */
   detenido(id_ejercicio: number): Promise<boolean>;
+  /** This database's installation id (ajustes 'instalacion'), part of the Android message ids. */
+  instalacion(): Promise<string>;
+  /** Rows of the exercise 'enviado' without a receipt, with their gateway id: what a gateway
+   * that keeps a queue (Android) may still hold, to cancel or to follow again after a restart. */
+  enviadosSinRecibo(id_ejercicio: number): Promise<{ id_detalle: number; id_gateway: string }[]>;
+  /** Rows still 'enviado' without a receipt whose message the gateway cancelled before it went
+   * out: back to 'pendiente' (or 'cancelado' when the exercise was stopped), their attempt undone
+   * and bound to the id a later send must use. Returns how many changed. */
+  reponerCancelados(
+    filas: readonly { id_detalle: number; id_gateway: string }[],
+    ahora: number,
+  ): Promise<number>;
   /** Takes up to `pedido` sends of the exercise's per-second budget `limite` for second `segundo`,
    * shared by every dispatcher; returns how many were granted. */
   tomarCupo(id_ejercicio: number, segundo: number, pedido: number, limite: number): Promise<number>;

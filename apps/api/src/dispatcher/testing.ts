@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Detalle } from '../db/schema.ts';
 import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from './config.ts';
@@ -14,6 +16,8 @@ export const CONFIG_PRUEBA: ConfigDespachador = {
   recuperacionMs: 500,
   leaseMs: 5_000,
   timeoutEnvioMs: 3_000,
+  androidSondeoMs: 100,
+  androidSondeoMaxMs: 1_000,
 };
 
 /** Polls `f` every 50 ms until it returns a truthy value or `ms` pass (then throws with `que`
@@ -79,4 +83,31 @@ export async function porEstatus(db: Db, id: number): Promise<Record<string, num
     .groupBy('estatus')
     .execute();
   return Object.fromEntries(r.map((x) => [x.estatus, Number(x.n)]));
+}
+
+const RAIZ = path.resolve(import.meta.dirname, '../../../..');
+
+/** Standalone dispatchers (`dispatcher/main.ts`) run as child processes by the crash tests:
+ * `lanzar` starts one with the given environment (node with tsx's loader, not the tsx CLI, whose
+ * wrapper would take the SIGKILL instead), `matar` signals one and waits for its exit, `todos`
+ * are the ones still alive. */
+export function despachadoresHijos(stdout: 'ignore' | 'pipe' = 'ignore') {
+  const hijos = new Set<ChildProcess>();
+  const lanzar = (env: Record<string, string>): ChildProcess => {
+    const h = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(RAIZ, 'apps/api/src/dispatcher/main.ts')],
+      { cwd: RAIZ, stdio: ['ignore', stdout, 'inherit'], env: { ...process.env, ...env } },
+    );
+    hijos.add(h);
+    h.on('exit', () => hijos.delete(h));
+    return h;
+  };
+  const matar = (h: ChildProcess, senal: NodeJS.Signals) =>
+    new Promise<void>((r) => {
+      if (h.exitCode !== null || h.signalCode !== null) return r();
+      h.once('exit', () => r());
+      h.kill(senal);
+    });
+  return { lanzar, matar, todos: () => [...hijos] };
 }

@@ -2,28 +2,38 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { msg } from '@pregon/contract/messages';
 import { RUTA_WEBHOOK_WHATSAPP } from '@pregon/contract/api/prueba';
+import { motivoEstadoFallido, type ErrorMeta } from '@pregon/contract/rules/whatsapp';
 import type { Contexto } from '../contexto.ts';
 import { credencial, leerCredenciales, type Recibo } from './canal.ts';
 import { storePara } from './index.ts';
 
-// The WhatsApp Cloud API status webhook. Public, but every POST must carry X-Hub-Signature-256:
-// the HMAC-SHA256 of the raw body with the app secret of the WhatsApp device whose
-// phone_number_id the payload names. 'delivered'/'read' set recibida and 'entregado'; 'failed'
-// sets 'fallido' with the reason. A status whose row is not written yet is tried again shortly.
+// The WhatsApp Cloud API webhook (Meta's WhatsApp Business Account webhooks). Public, but every
+// POST must carry X-Hub-Signature-256, the HMAC-SHA256 of the raw body with the app secret of the
+// Meta app that sends it: a body no WhatsApp device's app_secret signs is refused (401). Meta
+// retries a delivery until it gets 200 and one delivery mixes entries and changes of every field
+// the app subscribes to, so an authentic delivery is always answered 200: the `messages` field's
+// statuses are applied for the devices whose phone_number_id and app_secret match; the rest is
+// ignored (template status updates, account updates, users' messages, errors, statuses of a
+// phone_number_id no device has). 'delivered'/'read' set recibida and 'entregado'; 'failed'
+// sets 'fallido' with a Spanish reason that keeps Meta's code and title. A status whose row is
+// not written yet is tried again shortly.
+
+interface Cambio {
+  field?: string;
+  value?: {
+    metadata?: { phone_number_id?: string };
+    statuses?: {
+      id?: string;
+      status?: string;
+      errors?: ErrorMeta[];
+    }[];
+    messages?: unknown[];
+    errors?: ErrorMeta[];
+  };
+}
 
 interface Cuerpo {
-  entry?: {
-    changes?: {
-      value?: {
-        metadata?: { phone_number_id?: string };
-        statuses?: {
-          id?: string;
-          status?: string;
-          errors?: { title?: string; message?: string }[];
-        }[];
-      };
-    }[];
-  }[];
+  entry?: { id?: string; changes?: Cambio[] }[];
 }
 
 const REINTENTOS_MS = [500, 2_000, 5_000];
@@ -83,8 +93,17 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
 
     sub.post(RUTA_WEBHOOK_WHATSAPP, { schema: { hide: true } }, async (req, reply) => {
       const crudo = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const prohibido = () =>
-        reply.code(401).send({
+      const cabecera = req.headers['x-hub-signature-256'];
+      const firma = typeof cabecera === 'string' ? cabecera : undefined;
+      const equipos = await dispositivos();
+      // Every app secret that signs this body: several devices may share one Meta app.
+      const firmados = new Set(
+        equipos
+          .map((e) => credencial(e.c, 'whatsapp', 'app_secret'))
+          .filter((s) => s && firmaValida(crudo, firma, s)),
+      );
+      if (!firmados.size)
+        return reply.code(401).send({
           status: 401,
           message: msg('webhookFirmaInvalida'),
           mensaje: msg('webhookFirmaInvalida'),
@@ -93,43 +112,53 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
       try {
         cuerpo = JSON.parse(crudo.toString('utf8')) as Cuerpo;
       } catch {
-        return prohibido();
+        req.log.warn('webhook de WhatsApp firmado pero ilegible: se ignora');
+        return { status: 200 };
       }
-      const firma = req.headers['x-hub-signature-256'];
-      const equipos = await dispositivos();
       const recibos: Recibo[] = [];
-      for (const entrada of cuerpo.entry ?? []) {
-        for (const cambio of entrada.changes ?? []) {
-          const v = cambio.value;
-          const telefonoId = v?.metadata?.phone_number_id ?? '';
-          const equipo = equipos.find(
-            (e) => credencial(e.c, 'whatsapp', 'phone_number_id') === telefonoId,
+      let ajenos = 0;
+      for (const entrada of Array.isArray(cuerpo?.entry) ? cuerpo.entry : []) {
+        for (const cambio of Array.isArray(entrada?.changes) ? entrada.changes : []) {
+          const v = cambio?.value;
+          const estados = Array.isArray(v?.statuses) ? v.statuses : [];
+          if ((cambio?.field !== undefined && cambio.field !== 'messages') || !estados.length)
+            continue;
+          const telefonoId = String(v?.metadata?.phone_number_id ?? '');
+          const suyos = equipos.filter(
+            (e) =>
+              telefonoId !== '' &&
+              credencial(e.c, 'whatsapp', 'phone_number_id') === telefonoId &&
+              firmados.has(credencial(e.c, 'whatsapp', 'app_secret')),
           );
-          if (
-            !equipo ||
-            !firmaValida(
-              crudo,
-              typeof firma === 'string' ? firma : undefined,
-              credencial(equipo.c, 'whatsapp', 'app_secret'),
+          if (!suyos.length) {
+            ajenos += estados.length;
+            continue;
+          }
+          for (const s of estados) {
+            if (
+              typeof s?.id !== 'string' ||
+              !s.id ||
+              (s.status !== 'delivered' && s.status !== 'read' && s.status !== 'failed')
             )
-          )
-            return prohibido();
-          for (const s of v?.statuses ?? []) {
-            if (!s.id || (s.status !== 'delivered' && s.status !== 'read' && s.status !== 'failed'))
               continue;
-            const e = s.errors?.[0];
-            recibos.push({
-              id_equipo: equipo.id_equipo,
-              id_gateway: s.id,
-              entregado: s.status !== 'failed',
-              motivo:
-                s.status === 'failed'
-                  ? `WhatsApp: ${e?.title ?? e?.message ?? 'failed'}`
-                  : undefined,
-            });
+            const motivo =
+              s.status === 'failed'
+                ? motivoEstadoFallido(Array.isArray(s.errors) ? s.errors[0] : undefined)
+                : undefined;
+            for (const equipo of suyos)
+              recibos.push({
+                id_equipo: equipo.id_equipo,
+                id_gateway: s.id,
+                entregado: s.status !== 'failed',
+                motivo,
+              });
           }
         }
       }
+      if (ajenos)
+        req.log.info(
+          `webhook de WhatsApp: ${ajenos} estados de un phone_number_id sin equipo, ignorados`,
+        );
       if (recibos.length) await aplicar(recibos);
       return { status: 200 };
     });

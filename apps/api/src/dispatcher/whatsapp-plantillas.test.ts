@@ -156,7 +156,7 @@ describe.each(MOTORES)('WhatsApp: plantillas y errores de Meta (%s)', (motor) =>
     await esperarQue(async () => (await banderas(api.ctx.db, id)).en_pausa === 1, 'pausado');
     const f = await banderas(api.ctx.db, id);
     expect(f.motivo_pausa).toContain('WhatsApp');
-    expect(f.motivo_pausa).toContain('(190)');
+    expect(f.motivo_pausa).toContain('(190: Access token has expired');
     // The pause and the row's outcome are written by different steps: the row follows shortly.
     await esperarQue(
       async () => (await filas(api.ctx.db, id))[0]!.estatus === 'pendiente',

@@ -1,4 +1,13 @@
-import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type Expression,
+  type Kysely,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
+import { jsonArrayFrom as jsonArrayFromPg } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as jsonArrayFromSqlite } from 'kysely/helpers/sqlite';
 import type { DB } from '../db/schema.ts';
 
 // SQL of the phone directory (one row at a time and searches). The bulk import path lives in
@@ -6,8 +15,17 @@ import type { DB } from '../db/schema.ts';
 
 type K = Kysely<DB> | Transaction<DB>;
 
-/** Escapes LIKE wildcards of a search word and wraps it in %…%. */
-const patron = (palabra: string) => `%${palabra.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const esPostgres = (k: K) => k.getExecutor().adapter instanceof PostgresAdapter;
+
+/** Whether `col` (lower-cased) contains `palabra`. Written as a position test, not LIKE '%…%':
+ * PostgreSQL estimates such a LIKE as matching almost nothing, so for `ORDER BY id LIMIT n` it
+ * reads and sorts every row (seconds with a million phones) instead of walking the primary key
+ * until n rows match (milliseconds); a function's result gets the default estimate, and the walk
+ * wins. It also needs no escaping of % and _. */
+const contiene = (k: K, col: Expression<unknown>, palabra: string): Expression<SqlBool> =>
+  esPostgres(k)
+    ? sql<SqlBool>`strpos(lower(${col}), ${palabra}) > 0`
+    : sql<SqlBool>`instr(lower(${col}), ${palabra}) > 0`;
 
 /** Splits a search into lower-case words (every word must match some field). */
 export const palabras = (q: string | undefined) =>
@@ -78,11 +96,12 @@ function base(k: K, f: FiltroTelefonos) {
     );
   }
   for (const palabra of palabras(f.q)) {
-    const p = patron(palabra);
-    const como = (col: Expression<unknown>): Expression<SqlBool> =>
-      sql<SqlBool>`lower(${col}) like ${p} escape '\\'`;
     q = q.where((eb) =>
-      eb.or([como(eb.ref('t.telefono')), como(eb.ref('t.nombre')), como(eb.ref('e.estado'))]),
+      eb.or([
+        contiene(k, eb.ref('t.telefono'), palabra),
+        contiene(k, eb.ref('t.nombre'), palabra),
+        contiene(k, eb.ref('e.estado'), palabra),
+      ]),
     );
   }
   return q;
@@ -129,6 +148,109 @@ export function siguientes(k: K, f: FiltroTelefonos, despuesDe: number, limit: n
     .orderBy('t.id_telefono')
     .limit(limit)
     .execute();
+}
+
+/** Where a keyset page starts and which way it reads: after or before a phone id (or from an end
+ * of the list when no id), ascending or descending by id. */
+export interface Tramo {
+  despues?: number;
+  antes?: number;
+  orden: 'asc' | 'desc';
+}
+
+/** What a keyset page may also answer in the same statement: the bounded count of the filter's
+ * matches, and whether some match lies on the other side of the cursor. */
+export interface ExtrasPagina {
+  /** Count the matches up to this many (reads at most that many rows). */
+  contarHasta?: number;
+  /** Whether some match has an id `lado` `id`. */
+  vecino?: { lado: '<=' | '>='; id: number };
+}
+
+/** One keyset page: the first `limit` matching phones of the stretch, by id in the stretch's order,
+ * with their state's name and their categories (by name). Reads only those rows (and the ones the filter skips), however deep.
+ * The extras ride along as uncorrelated subqueries (each evaluated once, on both engines), so a
+ * page is one statement; an empty page has no row to carry them and asks them on their own. */
+export async function pagina(
+  k: K,
+  f: FiltroTelefonos,
+  tramo: Tramo,
+  limit: number,
+  extras: ExtrasPagina = {},
+) {
+  const { contarHasta: tope, vecino } = extras;
+  const json = esPostgres(k) ? jsonArrayFromPg : jsonArrayFromSqlite;
+  let q = base(k, f)
+    .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado'])
+    .select((eb) =>
+      json(
+        eb
+          .selectFrom('telefono_categoria as tc')
+          .innerJoin('categorias as c', 'c.id_categoria', 'tc.id_categoria')
+          .select(['c.id_categoria', 'c.categoria'])
+          .whereRef('tc.id_telefono', '=', 't.id_telefono')
+          .orderBy('c.categoria'),
+      ).as('categorias'),
+    )
+    .$if(tope !== undefined, (qb) =>
+      qb.select((eb) =>
+        eb
+          .selectFrom(
+            base(k, f)
+              .select(sql`1`.as('uno'))
+              .limit(tope!)
+              .as('m'),
+          )
+          .select(eb.fn.countAll().as('n'))
+          .as('contadas'),
+      ),
+    )
+    .$if(vecino !== undefined, (qb) =>
+      qb.select((eb) =>
+        eb
+          .exists(
+            base(k, f).select('t.id_telefono').where('t.id_telefono', vecino!.lado, vecino!.id),
+          )
+          .as('hay_vecino'),
+      ),
+    );
+  if (tramo.despues !== undefined) q = q.where('t.id_telefono', '>', tramo.despues);
+  if (tramo.antes !== undefined) q = q.where('t.id_telefono', '<', tramo.antes);
+  const leidas = await q.orderBy('t.id_telefono', tramo.orden).limit(limit).execute();
+  const primera = leidas[0];
+  const [contadas, hayVecino] = primera
+    ? [
+        tope !== undefined ? Number(primera.contadas) : undefined,
+        vecino !== undefined ? Boolean(primera.hay_vecino) : undefined,
+      ]
+    : await Promise.all([
+        tope !== undefined ? contarHasta(k, f, tope) : undefined,
+        vecino !== undefined ? hayAlguno(k, f, vecino.lado, vecino.id) : undefined,
+      ]);
+  const filas = leidas.map((r) => ({
+    id_telefono: r.id_telefono,
+    telefono: r.telefono,
+    nombre: r.nombre,
+    id_estado: r.id_estado,
+    estado: r.estado,
+    // PostgreSQL hands the JSON parsed; SQLite as text.
+    categorias: (typeof r.categorias === 'string' ? JSON.parse(r.categorias) : r.categorias) as {
+      id_categoria: number;
+      categoria: string;
+    }[],
+  }));
+  return { filas, contadas, hayVecino };
+}
+
+/** Whether some matching phone has an id `lado` `id` ('<=' or '>='): are there pages beyond? */
+export async function hayAlguno(k: K, f: FiltroTelefonos, lado: '<=' | '>=', id: number) {
+  const r = await base(k, f)
+    .select('t.id_telefono')
+    .where('t.id_telefono', lado, id)
+    .orderBy('t.id_telefono', lado === '<=' ? 'desc' : 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
 }
 
 /** The categories of each of the given phones. */

@@ -272,4 +272,39 @@ describe.each(MOTORES)('el cliente original de SPEC 7 (%s)', (motor) => {
       expect(r.body.mensaje).toMatch(campo);
     }
   });
+
+  it('vigencia de un SMS: se guarda en minutos, vacía toma la de la pasarela, se ignora en otros tipos y fuera de rango es 400', async () => {
+    const fila = async (id: number) =>
+      (await ok('GET', '/ejercicios/')).data.find(
+        (f: { id_ejercicio: number }) => f.id_ejercicio === id,
+      );
+    const sms = await ok(
+      'POST',
+      '/ejercicio/',
+      formulario('1', equipos.smpp!, 'Simulacro', { vigencia: '90' }),
+    );
+    expect(await fila(sms.id_ejercicio)).toMatchObject({ vigencia: 90 });
+    const vacia = await ok(
+      'POST',
+      '/ejercicio/',
+      formulario('1', equipos.smpp!, 'Simulacro', { vigencia: '' }),
+    );
+    expect(await fila(vacia.id_ejercicio)).toMatchObject({ vigencia: null });
+    const llamada = await ok(
+      'POST',
+      '/ejercicio/',
+      formulario('2', equipos.asterisk!, 'alerta', { vigencia: '30' }),
+    );
+    expect(await fila(llamada.id_ejercicio)).toMatchObject({ vigencia: null });
+    for (const valor of ['0', '4321', 'una hora']) {
+      const r = await p(
+        'POST',
+        '/ejercicio/',
+        formulario('1', equipos.smpp!, 'Simulacro', { vigencia: valor }),
+      );
+      expect(r.status, valor).toBe(400);
+      expect(r.body.campo).toBe('vigencia');
+      expect(r.body.mensaje).toMatch('vigencia');
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { msg } from '@pregon/contract/messages';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
@@ -107,7 +108,9 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
     });
     // A call device places a real call; with no Asterisk behind its AMI address: 502 saying so.
     expect(r2.status).toBe(502);
-    expect(r2.body.message).toMatch(/^La prueba no se pudo enviar: Sin conexión con Asterisk \(AMI\)/);
+    expect(r2.body.message).toMatch(
+      /^La prueba no se pudo enviar: Sin conexión con Asterisk \(AMI\)/,
+    );
     const r3 = await pedir(api.url, 'POST', `/equipos/${equipos.malo}/prueba/`, {
       token,
       body: { telefono: '5512345678' },
@@ -218,7 +221,7 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
     expect(rs[1]).toMatchObject({
       estatus: 'fallido',
       recibida: 1,
-      motivo: 'WhatsApp: Message undeliverable',
+      motivo: `${msg('whatsappNoEntregable')} (131026: Message undeliverable)`,
     });
   });
 });

@@ -222,6 +222,136 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     expect(ultima.data.at(-1).telefono).toBe(String(4920000000 + n - 1));
   });
 
+  it('GET /telefonos/ pagina por cursor: siguiente, anterior y última, con filtros y con el cursor borrado', async () => {
+    const oax = (await p('GET', '/estados/', admin)).body.data.find(
+      (e: any) => e.estado === 'Oaxaca',
+    ).id_estado;
+    const ids: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await p('POST', '/telefono/', admin, {
+        telefono: String(9510000000 + i),
+        nombre: `Oax ${i}`,
+        id_estado: oax,
+        categorias: i % 2 === 0 ? [cats['Escuelas']] : [],
+      });
+      ids.push(r.body.id_telefono);
+    }
+    const pagina = async (qs: string) => {
+      const r = await p('GET', `/telefonos/?estado=${oax}&size=3&${qs}`, consulta);
+      expect(r.status).toBe(200);
+      const { data, ...resto } = r.body;
+      return { nombres: data.map((t: any) => t.nombre), ...resto };
+    };
+    const n = (...i: number[]) => i.map((x) => `Oax ${x}`);
+    expect(await pagina('')).toMatchObject({
+      nombres: n(0, 1, 2),
+      total: 8,
+      total_exacto: true,
+      hay_anterior: false,
+      hay_siguiente: true,
+    });
+    expect(await pagina(`despues=${ids[2]}`)).toMatchObject({
+      nombres: n(3, 4, 5),
+      total: 8,
+      hay_anterior: true,
+      hay_siguiente: true,
+    });
+    expect(await pagina(`despues=${ids[5]}`)).toMatchObject({
+      nombres: n(6, 7),
+      hay_anterior: true,
+      hay_siguiente: false,
+    });
+    expect(await pagina(`antes=${ids[6]}`)).toMatchObject({
+      nombres: n(3, 4, 5),
+      hay_anterior: true,
+      hay_siguiente: true,
+    });
+    expect(await pagina(`antes=${ids[3]}`)).toMatchObject({
+      nombres: n(0, 1, 2),
+      hay_anterior: false,
+      hay_siguiente: true,
+    });
+    // Fewer than a page before the cursor: the first page, full.
+    expect(await pagina(`antes=${ids[1]}`)).toMatchObject({
+      nombres: n(0, 1, 2),
+      hay_anterior: false,
+      hay_siguiente: true,
+    });
+    expect(await pagina('ultima=1')).toMatchObject({
+      nombres: n(5, 6, 7),
+      total: 8,
+      hay_anterior: true,
+      hay_siguiente: false,
+    });
+
+    // Past the end: no rows to carry the count and the look-behind, which are asked apart.
+    expect(await pagina(`despues=${ids[7]}`)).toMatchObject({
+      nombres: [],
+      total: 8,
+      total_exacto: true,
+      hay_anterior: true,
+      hay_siguiente: false,
+    });
+
+    // Filters combine with the cursor: Escuelas holds the even ones.
+    const esc = `categoria=${cats['Escuelas']}`;
+    expect(await pagina(esc)).toMatchObject({ nombres: n(0, 2, 4), total: 4, hay_siguiente: true });
+    expect(await pagina(`${esc}&despues=${ids[4]}`)).toMatchObject({
+      nombres: n(6),
+      hay_anterior: true,
+      hay_siguiente: false,
+    });
+    expect(await pagina(`${esc}&ultima=1`)).toMatchObject({
+      nombres: n(2, 4, 6),
+      hay_anterior: true,
+    });
+    // A search is not counted: total says what was seen ('more than' while pages remain).
+    expect(await pagina(`q=oax&despues=${ids[2]}`)).toMatchObject({
+      nombres: n(3, 4, 5),
+      total_exacto: false,
+      hay_anterior: true,
+      hay_siguiente: true,
+    });
+    expect(await pagina(`q=oax 7&antes=${ids[7]}`)).toMatchObject({
+      nombres: n(7),
+      total: 1,
+      total_exacto: true,
+      hay_anterior: false,
+      hay_siguiente: false,
+    });
+
+    // Words are plain text: % and _ are not wildcards.
+    expect((await pagina('q=%25')).nombres).toEqual([]);
+    expect((await pagina('q=_')).nombres).toEqual([]);
+
+    // The cursor's phone deleted: the pages around where it was.
+    expect((await p('DELETE', `/telefono/${ids[3]}/`, admin)).status).toBe(200);
+    expect(await pagina(`despues=${ids[3]}`)).toMatchObject({
+      nombres: n(4, 5, 6),
+      total: 7,
+      hay_anterior: true,
+      hay_siguiente: true,
+    });
+    expect(await pagina(`antes=${ids[3]}`)).toMatchObject({
+      nombres: n(0, 1, 2),
+      hay_anterior: false,
+      hay_siguiente: true,
+    });
+  });
+
+  it.each([
+    ['despues=abc', 'despues'],
+    ['antes=0', 'antes'],
+    ['ultima=si', 'ultima'],
+    ['despues=5&antes=9', 'antes'],
+    ['despues=5&page=2', 'page'],
+  ])('GET /telefonos/?%s: 400 en español que nombra %s', async (qs, campo) => {
+    const r = await p('GET', `/telefonos/?${qs}`, consulta);
+    expect(r.status).toBe(400);
+    expect(r.body.campo).toBe(campo);
+    expect(r.body.message).toContain(`El campo ${campo} no es válido`);
+  });
+
   it('el conteo de GET /telefonos/ se detiene en el tope y no lee toda la tabla', async () => {
     const k = api.ctx.db.kysely;
     const exacto = await contar(k, { estado: jalisco });

@@ -3,6 +3,7 @@ import {
   CANAL_DE_PROTOCOLO,
   conteoSemaforo,
   esLlamada,
+  TIPO_SMS,
   tipoPorId,
   type Canal,
   type Orden,
@@ -91,6 +92,7 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     tiempo: e.tiempo,
     reintentos: e.reintentos,
     espera_reintento: e.espera_reintento,
+    vigencia: e.vigencia,
     destinatarios: Number(e.destinatarios),
     sms_total: smsTotal(e.id_tipo_ejercicio, e.accion, Number(e.destinatarios)),
     estado: e.id_estado,
@@ -148,6 +150,7 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio)
       ...(esLlamada(b.tipo_ejercicio)
         ? { reintentos: b.reintentos ?? null, espera_reintento: b.espera_reintento ?? null }
         : {}),
+      ...(b.tipo_ejercicio === TIPO_SMS ? { vigencia: b.vigencia ?? null } : {}),
       numero_puertos: b.numero_puertos,
       puerto_ini: b.puerto_ini,
       puerto_fin: b.puerto_fin,

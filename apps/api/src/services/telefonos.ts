@@ -1,4 +1,5 @@
 import type {
+  BuscarTelefonosQuery,
   CrearTelefonoBody,
   ModificarTelefonoBody,
   TelefonoDetalle,
@@ -165,46 +166,142 @@ export async function seleccion(
   return { filas, total };
 }
 
-/** One page of the directory with each phone's categories. */
+/** One page of the directory with each phone's categories, by cursor (keyset: `despues`, `antes`,
+ * `ultima`) or by `page` (offset, for shallow pages and the SPEC's client). */
 export async function buscar(
   ctx: Contexto,
-  f: { q?: string; estado?: number; categoria?: number; page: number; size: number },
-): Promise<{ data: TelefonoDetalle[]; total: number; total_exacto: boolean }> {
-  const k = ctx.db.kysely;
-  const offset = (f.page - 1) * f.size;
+  f: Pick<BuscarTelefonosQuery, 'q' | 'estado' | 'categoria' | 'page' | 'size'> &
+    Partial<Pick<BuscarTelefonosQuery, 'despues' | 'antes' | 'ultima'>>,
+): Promise<{
+  data: TelefonoDetalle[];
+  total: number;
+  total_exacto: boolean;
+  hay_anterior: boolean;
+  hay_siguiente: boolean;
+}> {
   const filtro = {
     q: f.q,
     estado: f.estado,
     ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
   };
-  // No page reads the whole table to count it: the first pages count at most
-  // TOPE_CONTEO_TELEFONOS + 1 matches; searches and pages past that count nothing and read one row beyond
-  // the page to know whether another follows ('more than N').
-  // A search scans text: it is never counted, only looked ahead.
-  const contar = offset < TOPE_CONTEO_TELEFONOS && !repo.palabras(f.q).length;
-  const [contadas, leidas] = await Promise.all([
-    contar ? repo.contarHasta(k, filtro, TOPE_CONTEO_TELEFONOS + 1) : undefined,
-    repo.buscar(k, filtro, f.size + 1, offset),
-  ]);
-  const hayMas = leidas.length > f.size;
-  const filas = hayMas ? leidas.slice(0, f.size) : leidas;
-  const vistas = offset + filas.length + (hayMas ? 1 : 0);
-  const total_exacto = contadas !== undefined ? contadas <= TOPE_CONTEO_TELEFONOS : !hayMas;
+  const buscando = repo.palabras(f.q).length > 0;
+  const porCursor = f.despues !== undefined || f.antes !== undefined || f.ultima !== undefined;
+  const offset = porCursor ? 0 : (f.page - 1) * f.size;
+  // No page reads the whole table to count it: pages count at most TOPE_CONTEO_TELEFONOS + 1
+  // matches (the first ones by id, the same for every page of a filter, so a keyset page deep in
+  // the list costs the same to count as the first); offset pages past that count nothing. A search
+  // scans text: it is never counted; each page reads one row beyond it to know whether another
+  // follows.
+  const tope = !buscando && offset < TOPE_CONTEO_TELEFONOS ? TOPE_CONTEO_TELEFONOS + 1 : undefined;
+  // The first page is a keyset page too (it starts at the top); only page > 1 uses OFFSET.
+  const { filas, hay_anterior, hay_siguiente, contadas } =
+    offset === 0
+      ? await paginaPorCursor(ctx, filtro, f, tope)
+      : await paginaPorOffset(ctx, filtro, f.size, offset, tope);
+  // Without a count, what was seen: the rows before (offset, or one when a page precedes), these,
+  // and one more when a page follows.
+  const vistas =
+    (porCursor ? (hay_anterior ? 1 : 0) : offset) + filas.length + (hay_siguiente ? 1 : 0);
+  const total_exacto =
+    contadas !== undefined
+      ? contadas <= TOPE_CONTEO_TELEFONOS
+      : !hay_siguiente && !(porCursor && hay_anterior);
   const total =
     contadas === undefined
       ? vistas
       : total_exacto
         ? contadas
         : Math.max(TOPE_CONTEO_TELEFONOS, vistas);
-  const cats = await repo.categoriasDe(
-    k,
-    filas.map((t) => t.id_telefono),
-  );
   return {
-    data: filas.map((t) => ({ ...t, categorias: cats.get(t.id_telefono) ?? [] })),
+    data: filas,
     total,
     total_exacto,
+    hay_anterior,
+    hay_siguiente,
   };
+}
+
+type Pagina = {
+  filas: Awaited<ReturnType<typeof repo.pagina>>['filas'];
+  hay_anterior: boolean;
+  hay_siguiente: boolean;
+  /** The bounded count, when asked. */
+  contadas: number | undefined;
+};
+
+async function paginaPorOffset(
+  ctx: Contexto,
+  filtro: repo.FiltroTelefonos,
+  size: number,
+  offset: number,
+  tope: number | undefined,
+): Promise<Pagina> {
+  const k = ctx.db.kysely;
+  const [contadas, leidas] = await Promise.all([
+    tope !== undefined ? repo.contarHasta(k, filtro, tope) : undefined,
+    repo.buscar(k, filtro, size + 1, offset),
+  ]);
+  const hay_siguiente = leidas.length > size;
+  const pagina = hay_siguiente ? leidas.slice(0, size) : leidas;
+  const cats = await repo.categoriasDe(
+    k,
+    pagina.map((t) => t.id_telefono),
+  );
+  return {
+    filas: pagina.map((t) => ({ ...t, categorias: cats.get(t.id_telefono) ?? [] })),
+    hay_anterior: offset > 0,
+    hay_siguiente,
+    contadas,
+  };
+}
+
+/** A keyset page, in one statement: `size + 1` rows in its direction (the extra one says whether
+ * another page follows that way) with their categories, the bounded count when asked, and whether
+ * a match lies on the other side of the cursor. No cursor: the first page. */
+async function paginaPorCursor(
+  ctx: Contexto,
+  filtro: repo.FiltroTelefonos,
+  f: { size: number; despues?: number; antes?: number; ultima?: '1' },
+  contarHasta: number | undefined,
+): Promise<Pagina> {
+  const k = ctx.db.kysely;
+  const n = f.size + 1;
+  if (f.despues !== undefined) {
+    const r = await repo.pagina(k, filtro, { despues: f.despues, orden: 'asc' }, n, {
+      contarHasta,
+      vecino: { lado: '<=', id: f.despues },
+    });
+    return {
+      filas: r.filas.slice(0, f.size),
+      hay_anterior: r.hayVecino!,
+      hay_siguiente: r.filas.length > f.size,
+      contadas: r.contadas,
+    };
+  }
+  if (f.antes !== undefined) {
+    const r = await repo.pagina(k, filtro, { antes: f.antes, orden: 'desc' }, n, {
+      contarHasta,
+      vecino: { lado: '>=', id: f.antes },
+    });
+    const hay_anterior = r.filas.length > f.size;
+    if (hay_anterior || r.filas.length >= f.size) {
+      return {
+        filas: r.filas.slice(0, f.size).reverse(),
+        hay_anterior,
+        hay_siguiente: r.hayVecino!,
+        contadas: r.contadas,
+      };
+    }
+    // Fewer than a page before the cursor (rows deleted or added since): that is the first page,
+    // shown full.
+  }
+  const ultima = f.ultima !== undefined && f.antes === undefined;
+  const r = await repo.pagina(k, filtro, { orden: ultima ? 'desc' : 'asc' }, n, { contarHasta });
+  const mas = r.filas.length > f.size;
+  const filas = r.filas.slice(0, f.size);
+  return ultima
+    ? { filas: filas.reverse(), hay_anterior: mas, hay_siguiente: false, contadas: r.contadas }
+    : { filas, hay_anterior: false, hay_siguiente: mas, contadas: r.contadas };
 }
 
 /** Columns of GET /telefonos/csv/, the import's own (a fixed export re-imports as it is). */

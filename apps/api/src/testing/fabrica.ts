@@ -52,6 +52,8 @@ export async function crearEjercicio(
     extra?: string[];
     iniciar?: boolean;
     base?: number;
+    /** SMS: minutes each message may wait for delivery. */
+    vigencia?: number;
   },
 ): Promise<number> {
   const ahora = Date.now();
@@ -74,6 +76,7 @@ export async function crearEjercicio(
       creado: ahora,
       en_proceso: o.iniciar === false ? 0 : 1,
       iniciado: o.iniciar === false ? null : ahora,
+      vigencia: o.vigencia ?? null,
     })
     .returning('id_ejercicio')
     .executeTakeFirstOrThrow();

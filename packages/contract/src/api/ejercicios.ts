@@ -18,6 +18,7 @@ import {
   ESPERA_REINTENTO_MAX,
   PUERTOS_DEFECTO,
   REINTENTOS_LLAMADA_MAX,
+  VIGENCIA_SMS_MAX,
   type Semaforo,
 } from '../constants.ts';
 import { msg } from '../messages.ts';
@@ -108,6 +109,9 @@ export const EjercicioFilaSchema = z.object({
    * server's defaults, GET /config/ llamadas). */
   reintentos: z.number().nullable(),
   espera_reintento: z.number().nullable(),
+  /** SMS exercises: minutes the network may try to deliver each message (SMPP validity_period,
+   * the Android gateway's ttl); null: the gateway's default. */
+  vigencia: z.number().nullable(),
   /** Recipients generated for it. */
   destinatarios: z.number(),
   /** SMS exercises: SMS the drill sends (recipients × parts of its text, rules/sms smsTotal);
@@ -171,6 +175,8 @@ export const CrearEjercicioSchema = z
     espera_reintento: vacioComoAusente(
       enteroSchema('espera_reintento', 1, ESPERA_REINTENTO_MAX).optional(),
     ),
+    /** SMS exercises (ignored for other types): minutes each message may wait for delivery. */
+    vigencia: vacioComoAusente(enteroSchema('vigencia', 1, VIGENCIA_SMS_MAX).optional()),
     numero_puertos: puerto('numero_puertos'),
     puerto_ini: puerto('puerto_ini'),
     puerto_fin: puerto('puerto_fin'),

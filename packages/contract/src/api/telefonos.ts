@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdSchema, OkSchema } from './comun.ts';
+import { msg } from '../messages.ts';
 import { IdCuerpoSchema, IdParamsSchema } from './paises.ts';
 
 // Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
@@ -119,22 +120,53 @@ export const seleccionTelefonos = endpoint({
   respuesta: z.array(TelefonoSchema),
 });
 
-/** Query of GET /telefonos/. */
-export const BuscarTelefonosQuerySchema = z.object({
+/** The list's filters (search, state, category), shared by the page and the CSV export. */
+const FiltrosTelefonosSchema = z.object({
   q: z.string().max(200).optional(),
   estado: IdSchema.optional(),
   categoria: IdSchema.optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(MAX_TAMANO_PAGINA).default(10),
 });
 
-/** GET /telefonos/?q=&estado=&categoria=&page=&size= : server-side paging. */
+/** The paging parameters of GET /telefonos/ that choose which page: at most one of them. */
+export const CURSORES_TELEFONOS = ['despues', 'antes', 'ultima'] as const;
+
+/** Query of GET /telefonos/. Keyset (seek) paging, which reads only the page's rows however deep:
+ * `despues=<id>` the page after that phone, `antes=<id>` the page before it, `ultima=1` the last
+ * page (always `size` rows unless the filter has fewer). Without a cursor, `page` (offset paging,
+ * fine for shallow pages) picks the page; a cursor cannot be combined with another or with page > 1.
+ * The cursor phone need not exist any more (deleted): the page is the one around where it was. */
+export const BuscarTelefonosQuerySchema = FiltrosTelefonosSchema.extend({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(MAX_TAMANO_PAGINA).default(10),
+  despues: IdSchema.optional(),
+  antes: IdSchema.optional(),
+  ultima: z.literal('1').optional(),
+}).superRefine((b, ctx) => {
+  const dados = CURSORES_TELEFONOS.filter((c) => b[c] !== undefined);
+  if (dados.length > 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [dados[1]!],
+      message: msg('cursoresExcluyentes', { campos: dados.join(', ') }),
+    });
+  } else if (dados.length === 1 && b.page > 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['page'],
+      message: msg('cursorConPagina', { campo: dados[0]! }),
+    });
+  }
+});
+/** What GET /telefonos/ is asked. */
+export type BuscarTelefonosQuery = z.infer<typeof BuscarTelefonosQuerySchema>;
+
+/** GET /telefonos/?q=&estado=&categoria=&(page=|despues=|antes=|ultima=1)&size= : server-side paging. */
 export const buscarTelefonos = endpoint({
   method: 'GET',
   path: '/telefonos/',
   acceso: 'lectura',
   etiqueta: 'telefonos',
-  resumen: `Busca teléfonos con paginación en el servidor; cada uno con sus categorías. total cuenta hasta ${TOPE_CONTEO_TELEFONOS} coincidencias (las búsquedas con q no se cuentan); con total_exacto false hay más de total`,
+  resumen: `Busca teléfonos con paginación en el servidor por cursor (despues=<id>, antes=<id>, ultima=1) o por page; cada uno con sus categorías. total cuenta hasta ${TOPE_CONTEO_TELEFONOS} coincidencias (las búsquedas con q no se cuentan); con total_exacto false hay más de total. hay_anterior y hay_siguiente dicen si existen las páginas vecinas`,
   query: BuscarTelefonosQuerySchema,
   respuesta: z.object({
     status: z.literal(200),
@@ -142,15 +174,15 @@ export const buscarTelefonos = endpoint({
     /** Matches counted; when `total_exacto` is false there are more than this. */
     total: z.number(),
     total_exacto: z.boolean(),
+    /** Some match comes before this page (ask `antes=<first id>`). */
+    hay_anterior: z.boolean(),
+    /** Some match comes after this page (ask `despues=<last id>`). */
+    hay_siguiente: z.boolean(),
   }),
 });
 
 /** Query of GET /telefonos/csv/: the list's filters (no paging: every match). */
-export const ExportarTelefonosQuerySchema = BuscarTelefonosQuerySchema.pick({
-  q: true,
-  estado: true,
-  categoria: true,
-});
+export const ExportarTelefonosQuerySchema = FiltrosTelefonosSchema;
 
 /** GET /telefonos/csv/?q=&estado=&categoria= : every phone of the filter as CSV (UTF-8 with BOM:
  * telefono, nombre, estado, categorias), streamed in batches; the web list offers it when the

@@ -39,6 +39,10 @@ export interface CampoCredencial {
   clave: string;
   secreto: boolean;
   etiqueta: ClaveMensaje;
+  /** Shown under the form's 'Opciones avanzadas' (the default suits most gateways). */
+  avanzado?: true;
+  /** A several-line value (a PEM certificate). */
+  multilinea?: true;
 }
 
 /** The credentials each protocol's adapter reads (apps/api/src/dispatcher/canal-*.ts and the
@@ -48,10 +52,31 @@ export const CAMPOS_CREDENCIALES: Readonly<Record<Protocolo, readonly CampoCrede
     { clave: 'system_id', secreto: false, etiqueta: 'credSystemId' },
     { clave: 'password', secreto: true, etiqueta: 'campoContrasena' },
     { clave: 'source_addr', secreto: false, etiqueta: 'credOrigen' },
+    { clave: 'system_type', secreto: false, etiqueta: 'credSystemType', avanzado: true },
+    { clave: 'interface_version', secreto: false, etiqueta: 'credVersionSmpp', avanzado: true },
+    { clave: 'codigo_pais', secreto: false, etiqueta: 'credCodigoPais', avanzado: true },
+    { clave: 'data_coding', secreto: false, etiqueta: 'credDataCoding', avanzado: true },
+    { clave: 'gsm_empaquetado', secreto: false, etiqueta: 'credGsmEmpaquetado', avanzado: true },
+    { clave: 'concatenacion', secreto: false, etiqueta: 'credConcatenacion', avanzado: true },
+    { clave: 'dest_addr_ton', secreto: false, etiqueta: 'credDestTon', avanzado: true },
+    { clave: 'dest_addr_npi', secreto: false, etiqueta: 'credDestNpi', avanzado: true },
+    { clave: 'source_addr_ton', secreto: false, etiqueta: 'credOrigenTon', avanzado: true },
+    { clave: 'source_addr_npi', secreto: false, etiqueta: 'credOrigenNpi', avanzado: true },
+    { clave: 'tls_verificar', secreto: false, etiqueta: 'credTlsVerificar', avanzado: true },
+    {
+      clave: 'tls_ca',
+      secreto: false,
+      etiqueta: 'credTlsCa',
+      avanzado: true,
+      multilinea: true,
+    },
   ],
   android: [
     { clave: 'usuario', secreto: false, etiqueta: 'campoUsuario' },
     { clave: 'password', secreto: true, etiqueta: 'campoContrasena' },
+    { clave: 'sims', secreto: false, etiqueta: 'credSims' },
+    { clave: 'sim', secreto: false, etiqueta: 'credSim' },
+    { clave: 'ttl', secreto: false, etiqueta: 'credTtl' },
   ],
   whatsapp: [
     { clave: 'phone_number_id', secreto: false, etiqueta: 'credPhoneNumberId' },

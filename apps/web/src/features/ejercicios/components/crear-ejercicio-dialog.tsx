@@ -32,6 +32,7 @@ import {
   TIPO_CUESTIONARIO,
   TIPO_LLAMADA,
   TIPO_SMS,
+  VIGENCIA_SMS_MAX,
   TIPO_WHATSAPP,
   esLlamada,
   tipoPorId,
@@ -74,6 +75,8 @@ interface ValoresDialogo {
   /** Calls and quizzes: the exercise's retry policy (empty: the server's). */
   reintentos?: number | null;
   espera_reintento?: number | null;
+  /** SMS: minutes each message may wait for delivery (empty: the gateway's default). */
+  vigencia?: number | null;
 }
 
 /** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id. */
@@ -181,6 +184,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
       ...(tipoElegido !== undefined && esLlamada(tipoElegido)
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
+      ...(tipoElegido === TIPO_SMS ? { vigencia: v.vigencia ?? '' } : {}),
     };
     setEnviando(true);
     try {
@@ -454,6 +458,34 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 />
               </Form.Item>
             </Col>
+            {tipoElegido === TIPO_SMS && (
+              <Col span={24}>
+                <Collapse
+                  size="small"
+                  items={[
+                    {
+                      key: 'vigencia',
+                      label: msg('vigenciaSms'),
+                      children: (
+                        <Form.Item
+                          label={msg('campoVigencia')}
+                          name="vigencia"
+                          extra={msg('ayudaVigencia')}
+                        >
+                          <InputNumber
+                            aria-label={msg('campoVigencia')}
+                            min={1}
+                            max={VIGENCIA_SMS_MAX}
+                            precision={0}
+                            style={{ width: 200 }}
+                          />
+                        </Form.Item>
+                      ),
+                    },
+                  ]}
+                />
+              </Col>
+            )}
             {tipoElegido !== undefined && esLlamada(tipoElegido) && (
               <Col span={24}>
                 <Collapse

@@ -67,6 +67,7 @@ function copiaDe(f: EjercicioFila): DatosIniciales {
     categorias: f.categorias.split(',').filter(Boolean).map(Number),
     reintentos: f.reintentos,
     espera_reintento: f.espera_reintento,
+    vigencia: f.vigencia,
   };
 }
 

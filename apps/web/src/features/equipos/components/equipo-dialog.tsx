@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   Alert,
+  Collapse,
   Col,
   Divider,
   Form,
@@ -25,6 +26,7 @@ import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import {
   CAMPOS_CREDENCIALES,
+  type CampoCredencial,
   credencialesDeFormulario,
   tiposParaAlias,
 } from '@pregon/contract/rules/equipment';
@@ -97,6 +99,31 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
     } finally {
       setEnviando(false);
     }
+  };
+
+  /** One credential's input: a password field for secrets, several lines for a certificate. */
+  const campoCredencial = (c: CampoCredencial) => {
+    const comun = {
+      'aria-label': msg(c.etiqueta),
+      placeholder: equipo?.tiene_credenciales ? msg('guardado') : undefined,
+    };
+    return (
+      <Col xs={24} md={c.multilinea ? 24 : 12} key={`${protocolo}-${c.clave}`}>
+        <Form.Item
+          label={msg(c.etiqueta)}
+          name={['cred', c.clave]}
+          {...errores.props('credenciales')}
+        >
+          {c.secreto ? (
+            <Input.Password {...comun} autoComplete="new-password" />
+          ) : c.multilinea ? (
+            <Input.TextArea {...comun} autoSize={{ minRows: 2, maxRows: 6 }} />
+          ) : (
+            <Input {...comun} autoComplete="off" />
+          )}
+        </Form.Item>
+      </Col>
+    );
   };
 
   return (
@@ -236,30 +263,29 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
           />
         )}
         <Row gutter={16}>
-          {CAMPOS_CREDENCIALES[protocolo].map((c) => (
-            <Col xs={24} md={12} key={`${protocolo}-${c.clave}`}>
-              <Form.Item
-                label={msg(c.etiqueta)}
-                name={['cred', c.clave]}
-                {...errores.props('credenciales')}
-              >
-                {c.secreto ? (
-                  <Input.Password
-                    aria-label={msg(c.etiqueta)}
-                    autoComplete="new-password"
-                    placeholder={equipo?.tiene_credenciales ? msg('guardado') : undefined}
-                  />
-                ) : (
-                  <Input
-                    aria-label={msg(c.etiqueta)}
-                    autoComplete="off"
-                    placeholder={equipo?.tiene_credenciales ? msg('guardado') : undefined}
-                  />
-                )}
-              </Form.Item>
-            </Col>
-          ))}
+          {CAMPOS_CREDENCIALES[protocolo].filter((c) => !c.avanzado).map((c) => campoCredencial(c))}
         </Row>
+        {CAMPOS_CREDENCIALES[protocolo].some((c) => c.avanzado) && (
+          <Collapse
+            ghost
+            size="small"
+            style={{ marginBottom: 8 }}
+            items={[
+              {
+                key: 'avanzadas',
+                label: msg('opcionesAvanzadas'),
+                forceRender: true,
+                children: (
+                  <Row gutter={16}>
+                    {CAMPOS_CREDENCIALES[protocolo]
+                      .filter((c) => c.avanzado)
+                      .map((c) => campoCredencial(c))}
+                  </Row>
+                ),
+              },
+            ]}
+          />
+        )}
         <Form.Item
           label={msg('campoDescripcion')}
           name="descripcion"

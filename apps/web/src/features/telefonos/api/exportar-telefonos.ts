@@ -11,16 +11,29 @@ import { obtenerTelefonos, type FiltroTelefonos } from './get-telefonos.ts';
 /** Most phones the browser exports to .xlsx (beyond it the tab would hold too many rows). */
 export const MAX_EXPORTAR = 20_000;
 
+/** The filters an export keeps (not the page). */
+type FiltrosExportar = Pick<FiltroTelefonos, 'q' | 'estado' | 'categoria'>;
+
 /** Exports the phones of the current filter as .xlsx, reading GET /telefonos/ page by page; a
  * filter with more than MAX_EXPORTAR phones is not written (the tab would hold too many rows):
  * returns false then, and the caller offers the server's CSV (exportarTelefonosServidor). */
-export async function exportarTelefonos(f: Omit<FiltroTelefonos, 'page' | 'size'>) {
+export async function exportarTelefonos(f: FiltrosExportar) {
   const filas: TelefonoDetalle[] = [];
-  for (let page = 1; ; page++) {
-    const r = await obtenerTelefonos({ ...f, page, size: MAX_TAMANO_PAGINA });
+  // Page by cursor (despues = the last id read): each page costs the same, however deep.
+  for (let despues: number | undefined; ;) {
+    const { q, estado, categoria } = f;
+    const r = await obtenerTelefonos({
+      q,
+      estado,
+      categoria,
+      page: 1,
+      size: MAX_TAMANO_PAGINA,
+      despues,
+    });
     filas.push(...r.data);
     if (filas.length > MAX_EXPORTAR) return false;
-    if (r.data.length < MAX_TAMANO_PAGINA) break;
+    if (!r.hay_siguiente || r.data.length === 0) break;
+    despues = r.data[r.data.length - 1]!.id_telefono;
   }
   await descargarXlsx(
     'telefonos',
@@ -40,7 +53,7 @@ export async function exportarTelefonos(f: Omit<FiltroTelefonos, 'page' | 'size'
 }
 
 /** Every phone of the filter as CSV, streamed by the server (GET /telefonos/csv/). */
-export function exportarTelefonosServidor(f: Omit<FiltroTelefonos, 'page' | 'size'>) {
+export function exportarTelefonosServidor(f: FiltrosExportar) {
   return descargarArchivo(exportarTelefonosCsv, {}, `${msg('archivoTelefonos')}.csv`, {
     q: f.q,
     estado: f.estado,

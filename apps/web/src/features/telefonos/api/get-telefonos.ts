@@ -2,13 +2,19 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { buscarTelefonos } from '@pregon/contract/api/telefonos';
 import { llamar } from '../../../lib/api-client.ts';
 
-/** What the phones list asks for: search, filters and page. */
+/** What the phones list asks for: search, filters and the page (a cursor, or an old link's page). */
 export interface FiltroTelefonos {
   q?: string;
   estado?: number;
   categoria?: number;
   page: number;
   size: number;
+  /** The page after this phone id. */
+  despues?: number;
+  /** The page before this phone id. */
+  antes?: number;
+  /** The last page. */
+  ultima?: '1';
 }
 
 /** Query key prefix of the phones list; invalidating it reloads every page. */

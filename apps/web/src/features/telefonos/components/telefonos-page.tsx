@@ -4,7 +4,6 @@ import {
   Card,
   Empty,
   Modal,
-  Pagination,
   Select,
   Skeleton,
   Space,
@@ -13,7 +12,15 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
-import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  DoubleLeftOutlined,
+  DoubleRightOutlined,
+  DownloadOutlined,
+  LeftOutlined,
+  PlusOutlined,
+  RightOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
@@ -32,7 +39,7 @@ import {
 } from '../api/exportar-telefonos.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
 import { CLAVE_TELEFONOS, useTelefonos } from '../api/get-telefonos.ts';
-import { TAMANO_PAGINA, useFiltroUrl } from '../hooks/use-filtro-url.ts';
+import { useFiltroUrl } from '../hooks/use-filtro-url.ts';
 
 // The dialogs load the first time they are opened.
 const TelefonoDialog = lazy(async () => ({
@@ -50,7 +57,7 @@ type Dialogo = { tipo: 'telefono'; telefono?: TelefonoDetalle } | { tipo: 'impor
 /** /telefonos: the phone directory paged on the server, with 'Buscar...', state and category
  * filters kept in the URL, add/edit/delete and the bulk import; read-only for role consulta. */
 export function TelefonosPage() {
-  const { filtro, cambiar } = useFiltroUrl();
+  const { filtro, cambiar, irA } = useFiltroUrl();
   const consulta = useTelefonos(filtro);
   const catalogos = useCatalogos();
   const escribe = usuarioTieneRol(ROLES_OPERACION);
@@ -65,6 +72,12 @@ export function TelefonosPage() {
     const t = setTimeout(() => cambiar({ q: texto.trim() || undefined }), ESPERA_BUSQUEDA_MS);
     return () => clearTimeout(t);
   }, [texto, filtro.q, cambiar]);
+
+  // A page whose rows were all deleted, with pages before it: show the last page instead.
+  const vaciada = consulta.data?.data.length === 0 && consulta.data.hay_anterior;
+  useEffect(() => {
+    if (vaciada && !consulta.isPlaceholderData) irA({ a: 'ultima' });
+  }, [vaciada, consulta.isPlaceholderData, irA]);
 
   const accion = useAccionConAviso([CLAVE_TELEFONOS]);
   const eliminar = (t: TelefonoDetalle) =>
@@ -131,7 +144,7 @@ export function TelefonosPage() {
       {escribe && (
         <Button
           type="primary"
-          icon={<UploadOutlined />}
+          icon={<UploadOutlined aria-hidden />}
           onClick={() => setDialogo({ tipo: 'importar' })}
         >
           {msg('importarTelefonos')}
@@ -150,18 +163,21 @@ export function TelefonosPage() {
             <>
               <Button
                 type="primary"
-                icon={<PlusOutlined />}
+                icon={<PlusOutlined aria-hidden />}
                 onClick={() => setDialogo({ tipo: 'telefono' })}
               >
                 {msg('agregarTelefono')}
               </Button>
-              <Button icon={<UploadOutlined />} onClick={() => setDialogo({ tipo: 'importar' })}>
+              <Button
+                icon={<UploadOutlined aria-hidden />}
+                onClick={() => setDialogo({ tipo: 'importar' })}
+              >
                 {msg('importarTelefonos')}
               </Button>
             </>
           )}
           <Button
-            icon={<DownloadOutlined />}
+            icon={<DownloadOutlined aria-hidden />}
             loading={exportando}
             disabled={!datos || datos.total === 0}
             onClick={() => void exportar()}
@@ -221,28 +237,52 @@ export function TelefonosPage() {
               locale={{ emptyText: vacio }}
               scroll={{ x: 800 }}
             />
-            {datos && datos.total > 0 && (
-              <div className="paginacion">
-                <Pagination
-                  current={filtro.page}
-                  pageSize={TAMANO_PAGINA}
-                  total={datos.total}
-                  showSizeChanger={false}
-                  showTotal={(total) =>
-                    datos.total_exacto ? msg('total', { total }) : msg('totalMasDe', { total })
-                  }
-                  onChange={(page) => cambiar({ page })}
-                  itemRender={(_, tipo, original) =>
-                    tipo === 'prev' ? (
-                      <Button size="small">{msg('anterior')}</Button>
-                    ) : tipo === 'next' ? (
-                      <Button size="small">{msg('siguiente')}</Button>
-                    ) : (
-                      original
-                    )
-                  }
-                />
-              </div>
+            {datos && (datos.data.length > 0 || datos.hay_anterior) && (
+              <nav className="paginacion" aria-label={msg('paginacionTelefonos')}>
+                <Typography.Text className="paginacion-total">
+                  {datos.total_exacto
+                    ? msg('total', { total: datos.total })
+                    : filtro.q
+                      ? ''
+                      : msg('totalMasDe', { total: datos.total })}
+                </Typography.Text>
+                <Space size="small" wrap>
+                  <Button
+                    size="small"
+                    icon={<DoubleLeftOutlined aria-hidden />}
+                    disabled={!datos.hay_anterior}
+                    onClick={() => irA({ a: 'primera' })}
+                  >
+                    {msg('primeraPagina')}
+                  </Button>
+                  <Button
+                    size="small"
+                    icon={<LeftOutlined aria-hidden />}
+                    disabled={!datos.hay_anterior || datos.data.length === 0}
+                    onClick={() => irA({ a: 'antes', id: datos.data[0]!.id_telefono })}
+                  >
+                    {msg('anterior')}
+                  </Button>
+                  <Button
+                    size="small"
+                    icon={<RightOutlined aria-hidden />}
+                    iconPosition="end"
+                    disabled={!datos.hay_siguiente || datos.data.length === 0}
+                    onClick={() => irA({ a: 'despues', id: datos.data.at(-1)!.id_telefono })}
+                  >
+                    {msg('siguiente')}
+                  </Button>
+                  <Button
+                    size="small"
+                    icon={<DoubleRightOutlined aria-hidden />}
+                    iconPosition="end"
+                    disabled={!datos.hay_siguiente}
+                    onClick={() => irA({ a: 'ultima' })}
+                  >
+                    {msg('ultimaPagina')}
+                  </Button>
+                </Space>
+              </nav>
             )}
           </>
         )}
