@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
@@ -26,6 +26,13 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     datos = await sembrar(api, 4);
     navegador = await lanzarNavegador();
   }, 300_000);
+
+  // A failed test leaves what the page showed, and where it was, for whoever reads the CI log.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail' || !page) return;
+    console.error(`sesion: falló «${ctx.task.name}» en ${page.url()}`);
+    await capturar(page, `fallo-sesion-${ctx.task.name.slice(0, 40)}`);
+  });
 
   afterAll(async () => {
     await navegador?.close();
@@ -189,8 +196,10 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.getByRole('heading', { name: 'Tablero general' }).waitFor();
     await page.getByRole('button', { name: 'Configuración' }).click();
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+    // The route first, then the screen: a failure tells a click that did not navigate from a
+    // sign-in screen that did not render.
+    await expect.poll(ruta).toBe('/signin');
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
-    expect(ruta()).toBe('/signin');
     expect(await page.evaluate('localStorage.length')).toBe(0);
     await page.goto(`${api.url}/`);
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
