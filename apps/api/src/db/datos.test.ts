@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MOTORES, crearBasePostgres } from '../testing/entorno.ts';
-import { openDb, esViolacionLlaveForanea, esViolacionUnica, type Db } from './database.ts';
-import { migrate } from './migrate.ts';
+import { MOTORES, abrirBasePrueba } from '../testing/entorno.ts';
+import { esViolacionLlaveForanea, esViolacionUnica, type Db } from './database.ts';
 import { seed, ESTADOS_MEXICO } from './seed.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 
@@ -15,21 +11,9 @@ describe.each(MOTORES)('capa de datos (%s)', (motor) => {
   let db: Db;
   let limpiar: () => Promise<void>;
   beforeAll(async () => {
-    if (motor === 'postgres') {
-      const base = await crearBasePostgres();
-      db = openDb({ databaseUrl: base.url });
-      limpiar = base.borrar;
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-datos-'));
-      db = openDb({ sqliteFile: path.join(dir, 'pregon.db') });
-      limpiar = async () => fs.rmSync(dir, { recursive: true, force: true });
-    }
-    await migrate(db);
+    ({ db, limpiar } = await abrirBasePrueba(motor));
   });
-  afterAll(async () => {
-    await db?.close();
-    await limpiar?.();
-  });
+  afterAll(() => limpiar?.());
 
   it('crea todas las tablas de la arquitectura', async () => {
     const tablas = (await db.kysely.introspection.getTables()).map((t) => t.name);

@@ -8,6 +8,7 @@ import {
 } from 'kysely';
 import { jsonArrayFrom as jsonArrayFromPg } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as jsonArrayFromSqlite } from 'kysely/helpers/sqlite';
+import { ejecutarPlantilla } from '../db/plantilla.ts';
 import type { DB } from '../db/schema.ts';
 
 // SQL of the phone directory (one row at a time and searches). The bulk import path lives in
@@ -80,7 +81,8 @@ export interface FiltroTelefonos {
   q?: string;
 }
 
-function base(k: K, f: FiltroTelefonos) {
+/** The phones (with their state) that pass the filter; `ps` are the search's words. */
+function base(k: K, f: Omit<FiltroTelefonos, 'q'>, ps: readonly string[]) {
   let q = k.selectFrom('telefonos as t').leftJoin('estados as e', 'e.id_estado', 't.id_estado');
   if (f.estado !== undefined) q = q.where('t.id_estado', '=', f.estado);
   if (f.categorias !== undefined) {
@@ -95,7 +97,7 @@ function base(k: K, f: FiltroTelefonos) {
       ),
     );
   }
-  for (const palabra of palabras(f.q)) {
+  for (const palabra of ps) {
     q = q.where((eb) =>
       eb.or([
         contiene(k, eb.ref('t.telefono'), palabra),
@@ -109,7 +111,7 @@ function base(k: K, f: FiltroTelefonos) {
 
 /** How many phones match. */
 export async function contar(k: K, f: FiltroTelefonos): Promise<number> {
-  const r = await base(k, f)
+  const r = await base(k, f, palabras(f.q))
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
   return Number(r.n);
@@ -119,7 +121,7 @@ export async function contar(k: K, f: FiltroTelefonos): Promise<number> {
 export async function contarHasta(k: K, f: FiltroTelefonos, tope: number): Promise<number> {
   const r = await k
     .selectFrom(
-      base(k, f)
+      base(k, f, palabras(f.q))
         .select(sql`1`.as('uno'))
         .limit(tope)
         .as('m'),
@@ -131,7 +133,7 @@ export async function contarHasta(k: K, f: FiltroTelefonos, tope: number): Promi
 
 /** One page of matching phones, by id, with their state's name. */
 export function buscar(k: K, f: FiltroTelefonos, limit: number, offset: number) {
-  return base(k, f)
+  return base(k, f, palabras(f.q))
     .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado'])
     .orderBy('t.id_telefono')
     .limit(limit)
@@ -142,7 +144,7 @@ export function buscar(k: K, f: FiltroTelefonos, limit: number, offset: number) 
 /** The next `limit` matching phones after id `despuesDe`, by id (keyset: each batch reads only
  * its rows, however deep into the directory). */
 export function siguientes(k: K, f: FiltroTelefonos, despuesDe: number, limit: number) {
-  return base(k, f)
+  return base(k, f, palabras(f.q))
     .select(['t.id_telefono', 't.telefono', 't.nombre', 'e.estado'])
     .where('t.id_telefono', '>', despuesDe)
     .orderBy('t.id_telefono')
@@ -180,43 +182,64 @@ export async function pagina(
 ) {
   const { contarHasta: tope, vecino } = extras;
   const json = esPostgres(k) ? jsonArrayFromPg : jsonArrayFromSqlite;
-  let q = base(k, f)
-    .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado'])
-    .select((eb) =>
-      json(
-        eb
-          .selectFrom('telefono_categoria as tc')
-          .innerJoin('categorias as c', 'c.id_categoria', 'tc.id_categoria')
-          .select(['c.id_categoria', 'c.categoria'])
-          .whereRef('tc.id_telefono', '=', 't.id_telefono')
-          .orderBy('c.categoria'),
-      ).as('categorias'),
-    )
-    .$if(tope !== undefined, (qb) =>
-      qb.select((eb) =>
-        eb
-          .selectFrom(
-            base(k, f)
-              .select(sql`1`.as('uno'))
-              .limit(tope!)
-              .as('m'),
-          )
-          .select(eb.fn.countAll().as('n'))
-          .as('contadas'),
-      ),
-    )
-    .$if(vecino !== undefined, (qb) =>
-      qb.select((eb) =>
-        eb
-          .exists(
-            base(k, f).select('t.id_telefono').where('t.id_telefono', vecino!.lado, vecino!.id),
-          )
-          .as('hay_vecino'),
-      ),
-    );
-  if (tramo.despues !== undefined) q = q.where('t.id_telefono', '>', tramo.despues);
-  if (tramo.antes !== undefined) q = q.where('t.id_telefono', '<', tramo.antes);
-  const leidas = await q.orderBy('t.id_telefono', tramo.orden).limit(limit).execute();
+  // Built and compiled once per shape (see db/plantilla.ts): a page is the directory's hottest
+  // query, and building it cost as much as running it.
+  const leidas = await ejecutarPlantilla(
+    k,
+    `telefonos.pagina:${tramo.orden}:${vecino?.lado ?? ''}`,
+    {
+      estado: f.estado,
+      categorias: f.categorias,
+      palabras: palabras(f.q),
+      despues: tramo.despues,
+      antes: tramo.antes,
+      limit,
+      tope,
+      vecino: vecino?.id,
+    },
+    (v) => {
+      const filtro = { estado: v.estado, categorias: v.categorias };
+      let q = base(k, filtro, v.palabras)
+        .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado'])
+        .select((eb) =>
+          json(
+            eb
+              .selectFrom('telefono_categoria as tc')
+              .innerJoin('categorias as c', 'c.id_categoria', 'tc.id_categoria')
+              .select(['c.id_categoria', 'c.categoria'])
+              .whereRef('tc.id_telefono', '=', 't.id_telefono')
+              .orderBy('c.categoria'),
+          ).as('categorias'),
+        )
+        .$if(v.tope !== undefined, (qb) =>
+          qb.select((eb) =>
+            eb
+              .selectFrom(
+                base(k, filtro, v.palabras)
+                  .select(sql`1`.as('uno'))
+                  .limit(v.tope!)
+                  .as('m'),
+              )
+              .select(eb.fn.countAll().as('n'))
+              .as('contadas'),
+          ),
+        )
+        .$if(v.vecino !== undefined, (qb) =>
+          qb.select((eb) =>
+            eb
+              .exists(
+                base(k, filtro, v.palabras)
+                  .select('t.id_telefono')
+                  .where('t.id_telefono', vecino!.lado, v.vecino!),
+              )
+              .as('hay_vecino'),
+          ),
+        );
+      if (v.despues !== undefined) q = q.where('t.id_telefono', '>', v.despues);
+      if (v.antes !== undefined) q = q.where('t.id_telefono', '<', v.antes);
+      return q.orderBy('t.id_telefono', tramo.orden).limit(v.limit);
+    },
+  );
   const primera = leidas[0];
   const [contadas, hayVecino] = primera
     ? [
@@ -244,7 +267,7 @@ export async function pagina(
 
 /** Whether some matching phone has an id `lado` `id` ('<=' or '>='): are there pages beyond? */
 export async function hayAlguno(k: K, f: FiltroTelefonos, lado: '<=' | '>=', id: number) {
-  const r = await base(k, f)
+  const r = await base(k, f, palabras(f.q))
     .select('t.id_telefono')
     .where('t.id_telefono', lado, id)
     .orderBy('t.id_telefono', lado === '<=' ? 'desc' : 'asc')

@@ -5,12 +5,14 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
-import type { Engine } from '../db/database.ts';
+import { openDb, type Db, type Engine } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
 import { buildApp, crearContexto } from '../server.ts';
 import type { Contexto } from '../contexto.ts';
 
 /** The PostgreSQL server the tests use (the machine's own, trust auth on loopback). */
-export const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_ADMIN_URL =
+  process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** Both engines; every data-layer and API test runs once per engine. */
 export const MOTORES: Engine[] = ['sqlite', 'postgres'];
@@ -35,6 +37,26 @@ export async function crearBasePostgres(): Promise<{ url: string; borrar: () => 
   };
 }
 
+/** A fresh, migrated database of the given engine (a SQLite file in a temporary folder, or a
+ * PostgreSQL database of its own) and a function that closes and removes it. */
+export async function abrirBasePrueba(
+  motor: Engine,
+): Promise<{ db: Db; limpiar: () => Promise<void> }> {
+  if (motor === 'postgres') {
+    const base = await crearBasePostgres();
+    const db = openDb({ databaseUrl: base.url });
+    await migrate(db);
+    return { db, limpiar: async () => (await db.close(), await base.borrar()) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-base-'));
+  const db = openDb({ sqliteFile: path.join(dir, 'pregon.db') });
+  await migrate(db);
+  return {
+    db,
+    limpiar: async () => (await db.close(), fs.rmSync(dir, { recursive: true, force: true })),
+  };
+}
+
 /** A running api on a real socket over a fresh database of the given engine. */
 export interface ApiDePrueba {
   app: FastifyInstance;
@@ -46,7 +68,10 @@ export interface ApiDePrueba {
 }
 
 /** Starts the api on 127.0.0.1 with a random port, a temp DATA_DIR and a fresh database. */
-export async function levantarApi(motor: Engine, env: Record<string, string> = {}): Promise<ApiDePrueba> {
+export async function levantarApi(
+  motor: Engine,
+  env: Record<string, string> = {},
+): Promise<ApiDePrueba> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-test-'));
   const pgBase = motor === 'postgres' ? await crearBasePostgres() : undefined;
   const adminPassword = 'Admin-prueba-1';
@@ -110,7 +135,11 @@ export async function pedir(
 }
 
 /** Signs in and returns the token. */
-export async function ingresar(api: ApiDePrueba, usuario = 'admin', password = api.adminPassword): Promise<string> {
+export async function ingresar(
+  api: ApiDePrueba,
+  usuario = 'admin',
+  password = api.adminPassword,
+): Promise<string> {
   const r = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario, password } });
   if (r.status !== 200) throw new Error(`ingreso falló: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.token as string;
