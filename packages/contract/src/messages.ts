@@ -295,7 +295,7 @@ export const MENSAJES = {
   ultimaPagina: 'Última',
   paginacionTelefonos: 'Paginación de teléfonos',
   columnasImportacion:
-    'La primera fila del archivo lleva los nombres de columna. telefono es obligatoria; nombre, estado (nombre del estado) y categorias (nombres separados por comas) son opcionales.',
+    'La primera fila del archivo lleva los nombres de las columnas: la columna telefono es obligatoria; nombre, estado (nombre del estado) y categorias (nombres separados por comas) son opcionales.',
   valoresPorDefecto: 'El estado y las categorías de abajo se aplican a las filas que no los traen.',
   descargarPlantilla: 'Descargar plantilla',
   arrastrarArchivo: 'Haga clic o arrastre aquí un archivo .csv o .xlsx',

@@ -95,7 +95,7 @@ export function EquipoDetallePage() {
             {!e ? (
               <Skeleton active paragraph={{ rows: 6 }} />
             ) : (
-              <Descriptions column={{ xs: 1, md: 2 }} size="middle" bordered>
+              <Descriptions column={{ xs: 1, md: 2, xl: 1, xxl: 2 }} size="middle" bordered>
                 <Descriptions.Item label={msg('columnaProtocolo')}>
                   {msg(ETIQUETA_PROTOCOLO[e.protocolo])}
                 </Descriptions.Item>

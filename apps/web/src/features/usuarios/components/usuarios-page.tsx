@@ -26,6 +26,9 @@ export function UsuariosPage() {
   const consulta = useUsuarios();
   const acciones = useAccionesUsuario();
   const [dialogo, setDialogo] = useState<{ usuario?: UsuarioVista } | null>(null);
+  // 'Desbloquear' is a labelled button: the column widens only while some user is locked, so the
+  // names and e-mails keep their room otherwise.
+  const hayBloqueados = consulta.data?.some((u) => estaBloqueado(u.bloqueado_hasta)) ?? false;
 
   const columnas: TableColumnsType<UsuarioVista> = [
     {
@@ -108,7 +111,7 @@ export function UsuariosPage() {
           )}
         </AccionesFila>
       ),
-      240,
+      hayBloqueados ? 240 : 110,
     ),
   ];
 
