@@ -341,21 +341,30 @@ export function prepararEscena(prefijo: string, preparar?: (e: Escena) => Promis
 }
 
 /** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito`, and waits until
- * the control shows it. */
+ * the control shows it. A click on an option while its list is still opening can be lost (seen
+ * once in CI under load: the list stayed open, nothing chosen), so the choice is tried again. */
 export async function elegirOpcion(page: Page, ambito: Locator, etiqueta: string, opcion: string) {
   const control = ambito.getByLabel(etiqueta, { exact: true });
-  await control.click();
   const id = await control.getAttribute('id');
-  await page
+  const lista = page
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-    .filter({ has: page.locator(`[id="${id}_list"]`) })
-    .locator(`.ant-select-item-option[title="${opcion}"]`)
-    .click();
-  await ambito
+    .filter({ has: page.locator(`[id="${id}_list"]`) });
+  const elegida = ambito
     .locator('.ant-select')
     .filter({ has: page.locator(`[id="${id}"]`) })
-    .filter({ hasText: opcion })
-    .waitFor();
+    .filter({ hasText: opcion });
+  for (let intento = 1; ; intento++) {
+    // (Checked again before a retry: a second click on a multiple select's option would undo it.)
+    if (intento > 1 && (await elegida.isVisible())) return;
+    if (!(await lista.isVisible())) await control.click();
+    await lista.locator(`.ant-select-item-option[title="${opcion}"]`).click();
+    try {
+      await elegida.waitFor({ timeout: intento < 3 ? 5_000 : 30_000 });
+      return;
+    } catch (e) {
+      if (intento >= 3) throw e;
+    }
+  }
 }
 
 /** Answers the open confirmation `pregunta` with its button `boton`. */

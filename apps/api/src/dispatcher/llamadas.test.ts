@@ -441,25 +441,30 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
         // A call that ended while the link was down ended unheard: it is 'incierto' with its
         // reason (never dialled again): found gone at reconnection, or its watchdog (ring time +
         // 30 s) fired first when the reconnection's backoff outlasted it. One still live at
-        // reconnection is followed to its end.
-        const antesDelCorte = new Set(
+        // reconnection is followed to its end. An Originate written as the link dropped may never
+        // have reached Asterisk (seen once in CI: the simulator has no record of it); the
+        // dispatcher cannot tell, so it is 'incierto' too, never dialled again.
+        const despuesDelCorte = new Set(
           mios()
-            .slice(0, marcadas)
+            .slice(marcadas)
             .map((l) => l.numero),
         );
         const inciertas = rs.filter((f) => f.estatus === 'incierto');
         expect(inciertas.length).toBeLessThanOrEqual(10);
         for (const f of inciertas) {
-          expect(antesDelCorte.has(f.telefono), f.telefono).toBe(true);
+          expect(despuesDelCorte.has(f.telefono), f.telefono).toBe(false);
+          expect(porNumero.get(f.telefono) ?? 0, f.telefono).toBeLessThanOrEqual(1);
           expect([msg('llamadaTerminoSinAviso'), msg('llamadaSinRespuestaAmi')]).toContain(
             f.motivo,
           );
         }
         for (const f of rs) {
-          if (f.estatus !== 'incierto') expect(f.estatus, f.telefono).toBe('contestado');
+          if (f.estatus === 'incierto') continue;
+          expect(f.estatus, f.telefono).toBe('contestado');
           expect(porNumero.get(f.telefono), f.telefono).toBe(1);
         }
-        expect(mios()).toHaveLength(n);
+        const nuncaMarcadas = inciertas.filter((f) => !porNumero.has(f.telefono)).length;
+        expect(mios()).toHaveLength(n - nuncaMarcadas);
         expect(rs.filter((f) => f.estatus === 'contestado').length).toBeGreaterThanOrEqual(n - 10);
       } finally {
         sim.ajustar({ caido: false, guiones: GUIONES });
