@@ -118,6 +118,53 @@ describe.each(MOTORES)('pasarela Android: ciclo de cada mensaje (%s)', (motor) =
   );
 
   it(
+    'detener con el despachador parado: al arrancar, cancela lo que el teléfono aún tenía en cola',
+    { timeout: 30_000 },
+    async () => {
+      // A slow phone (a message a second): what it holds would take seconds to go out.
+      const sim = await simulador({ ritmoMs: 1_000, retrasoReciboMs: 50 });
+      const id_equipo = await crearEquipo(api.ctx.db, {
+        protocolo: 'android',
+        url: sim.url,
+        tasa: 50,
+        puertos: 4,
+      });
+      const n = 40;
+      const id = await crearEjercicio(api.ctx.db, {
+        id_equipo,
+        n,
+        puertos: 4,
+        iniciar: false,
+        base: 20_000,
+      });
+      expect((await api_('/ejercicio/sms/', { id_ejercicio: id })).status).toBe(200);
+      await esperarQue(async () => sim.pendientes >= 3, 'mensajes en la cola del teléfono');
+      // The dispatcher goes down (a restart, a crash) and the operator stops the drill meanwhile:
+      // nobody is there to tell the phone.
+      await despachador.detener();
+      expect((await api_('/quiz/stop/', { id_ejercicio: id })).status).toBe(200);
+      const retenidos = sim.pendientes;
+      expect(retenidos).toBeGreaterThan(0);
+      despachador = await arrancarDespachador(api.ctx.db, CONFIG, { eventos: api.ctx.eventos });
+      await esperarQue(async () => sim.pendientes === 0, 'cola del teléfono vacía', 5_000);
+      // Taken back, not sent: the phone cancelled them and their rows say so.
+      expect(sim.cancelados).toBeGreaterThan(0);
+      await esperarQue(
+        async () => ((await porEstatus(api.ctx.db, id)).cancelado ?? 0) >= sim.cancelados,
+        'filas canceladas',
+        5_000,
+        () => porEstatus(api.ctx.db, id),
+      );
+      const rs = await filas(api.ctx.db, id);
+      for (const r of rs)
+        if (r.id_gateway && sim.mensaje(r.id_gateway)?.state === 'Cancelled')
+          expect(r.estatus, r.telefono).toBe('cancelado');
+      expect(rs.filter((r) => r.estatus === 'pendiente')).toEqual([]);
+      expect(duplicados(sim.registro).size).toBe(0);
+    },
+  );
+
+  it(
     'pausa: lo que esperaba en el teléfono se cancela y vuelve a pendiente; al reanudar sale una vez con otro id',
     { timeout: 30_000 },
     async () => {

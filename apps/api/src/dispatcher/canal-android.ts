@@ -491,4 +491,8 @@ class CanalAndroid implements Canal {
   }
 }
 
-registrarCanal('android', { crear: (o) => new CanalAndroid(o), idempotente: true });
+registrarCanal('android', {
+  crear: (o) => new CanalAndroid(o),
+  idempotente: true,
+  cancela: true,
+});

@@ -185,6 +185,8 @@ export interface RegistroCanal {
   reconcilia?: boolean;
   /** True when a bind without sends brings receipts the gateway held (Canal.escuchar). */
   escucha?: boolean;
+  /** True when messages queued at the gateway can be taken back (Canal.cancelar). */
+  cancela?: boolean;
 }
 
 const registro = new Map<string, RegistroCanal>();
@@ -207,6 +209,11 @@ export function protocolosIdempotentes(): string[] {
 /** Protocols whose channel connects at start to take the receipts held for it. */
 export function protocolosQueEscuchan(): string[] {
   return [...registro].filter(([, r]) => r.escucha).map(([p]) => p);
+}
+
+/** Protocols whose gateway queue can be taken back at a pause or stop. */
+export function protocolosQueCancelan(): string[] {
+  return [...registro].filter(([, r]) => r.cancela).map(([p]) => p);
 }
 
 /** Protocols whose rows left in flight are reconciled by their channel. */

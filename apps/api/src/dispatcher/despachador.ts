@@ -7,6 +7,7 @@ import {
   motivoParte,
   leerCredenciales,
   protocolosIdempotentes,
+  protocolosQueCancelan,
   protocolosQueEscuchan,
   protocolosReconciliables,
   type Canal,
@@ -199,6 +200,7 @@ export class Despachador {
   private bucle: Promise<void> | undefined;
   private recuperando = false;
   private escuchando: Promise<void> = Promise.resolve();
+  private cancelando: Promise<void> = Promise.resolve();
   /** This database's installation id (part of the Android message ids). */
   private instalacion: string | undefined;
   private anuncios: {
@@ -228,6 +230,7 @@ export class Despachador {
     });
     await this.recuperar(this.opts.unico ? Number.MAX_SAFE_INTEGER : Date.now());
     this.escuchando = this.escucharAcuses();
+    this.cancelando = this.cancelarRetenidos();
     this.opts.eventos?.on('ejercicio', this.alEvento);
     this.temporizadores.push(
       setInterval(() => void this.vaciar(), this.config.escrituraMs),
@@ -249,6 +252,7 @@ export class Despachador {
     await this.bucle;
     await Promise.allSettled([...this.hilos]);
     await this.escuchando;
+    await this.cancelando;
     for (const t of this.temporizadores) clearInterval(t);
     await this.vaciar();
     await Promise.allSettled([...this.canales.values()].map((c) => c.canal.cerrar()));
@@ -480,20 +484,39 @@ export class Despachador {
       while (t.enVuelo > 0) await t.senal.esperar(1000);
       // Paused or stopped (not this dispatcher shutting down, not completed): take back what the
       // gateway still holds queued.
-      if (!t.activo && this.corriendo && t.canal.cancelar) await this.cancelarEnGateway(t);
+      if (!t.activo && this.corriendo && t.canal.cancelar)
+        await this.cancelarEnGateway(t.ej, t.canal);
+    }
+  }
+
+  /** At start: a pause or stop made while no dispatcher ran never reached the gateway, which
+   * still holds (and sends) what was queued; take it back now. */
+  private async cancelarRetenidos(): Promise<void> {
+    try {
+      const ejercicios = await this.store.ejerciciosPorCancelar(
+        protocolosQueCancelan(),
+        Date.now() - ESPERA_RECIBOS_MS,
+      );
+      for (const ej of ejercicios) {
+        if (!this.corriendo) return;
+        const canal = this.canalPara(ej);
+        if (canal.cancelar) await this.cancelarEnGateway(ej, canal);
+      }
+    } catch (err) {
+      this.opts.bitacora?.error(`despachador: cancelaciones pendientes: ${String(err)}`);
     }
   }
 
   /** Cancels at the gateway the exercise's messages still queued there (rows 'enviado' without
    * receipt): those it cancelled go back to 'pendiente' with their next id (a pause; a resume
    * sends them) or become 'cancelado' (a stop). */
-  private async cancelarEnGateway(t: Trabajo): Promise<void> {
-    const id = t.ej.id_ejercicio;
+  private async cancelarEnGateway(ej: EjercicioActivo, canal: Canal): Promise<void> {
+    const id = ej.id_ejercicio;
     try {
       await this.vaciar();
       const filas = await this.store.enviadosSinRecibo(id);
       if (!filas.length) return;
-      const nuevos = await t.canal.cancelar!(filas.map((f) => f.id_gateway));
+      const nuevos = await canal.cancelar!(filas.map((f) => f.id_gateway));
       if (!nuevos.size) return;
       const n = await this.store.reponerCancelados(
         filas
@@ -502,7 +525,7 @@ export class Despachador {
         Date.now(),
       );
       this.opts.bitacora?.info(
-        `ejercicio ${id}: ${n} mensajes cancelados en la cola de ${t.ej.alias} antes de salir`,
+        `ejercicio ${id}: ${n} mensajes cancelados en la cola de ${ej.alias}`,
       );
       this.opts.eventos?.emit('ejercicio', id);
     } catch (err) {

@@ -100,6 +100,34 @@ export async function ejerciciosActivos(db: Db, protocolos: readonly string[]) {
   return filas.map(aEjercicioActivo);
 }
 
+/** Paused or stopped exercises of the given protocols, started since `desde`, with rows still
+ * 'enviado' without a receipt: what a gateway may still hold queued for them when no dispatcher
+ * was running to take it back at the pause or stop. */
+export async function ejerciciosPorCancelar(db: Db, protocolos: readonly string[], desde: number) {
+  if (protocolos.length === 0) return [];
+  const filas = await conEquipo(db)
+    .where('e.protocolo', 'in', [...protocolos])
+    .where('j.iniciado', '>=', desde)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('j.en_pausa', '=', 1), eb('j.completado', '=', 0)]),
+        eb('j.detenido', '=', 1),
+      ]),
+    )
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('ejercicio_detalle as d')
+          .select('d.id_detalle')
+          .whereRef('d.id_ejercicio', '=', 'j.id_ejercicio')
+          .where('d.estatus', '=', 'enviado')
+          .where('d.recibida', '=', 0),
+      ),
+    )
+    .orderBy('j.id_ejercicio')
+    .execute();
+  return filas.map(aEjercicioActivo);
+}
+
 /** Devices of the given protocols with rows still 'enviado' (awaiting their receipt) in exercises
  * started since `desde`: a dispatcher that starts binds to them so the gateway can deliver the
  * receipts it held meanwhile. One indexed look-up per recent exercise. */
@@ -347,6 +375,8 @@ export function comunes(db: Db) {
     detenido: (id: number) => detenido(db, id),
     equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>
       equiposEsperandoAcuses(db, protocolos, desde),
+    ejerciciosPorCancelar: (protocolos: readonly string[], desde: number) =>
+      ejerciciosPorCancelar(db, protocolos, desde),
     llamadasVencidas: (ahora: number, protocolos: readonly string[]) =>
       llamadasVencidas(db, ahora, protocolos),
     prorrogar: (ids: Parameters<typeof prorrogar>[1], hasta: number, ahora: number) =>

@@ -94,6 +94,9 @@ export interface Store {
     protocolos: readonly string[],
     desde: number,
   ): Promise<Pick<EjercicioActivo, 'id_equipo' | 'alias' | 'url' | 'protocolo' | 'credenciales'>[]>;
+  /** Paused or stopped exercises of these protocols, started since `desde`, with rows 'enviado'
+   * without a receipt (a gateway may still hold them queued). */
+  ejerciciosPorCancelar(protocolos: readonly string[], desde: number): Promise<EjercicioActivo[]>;
   /** Applies receipts to sent rows of the receipt's device, or to a long SMS's part (sms_partes:
    * the row is 'entregado' once every part is delivered, 'fallido' at a part that was not);
    * returns the gateway ids matched (a part's receipt repeated counts as matched). */
