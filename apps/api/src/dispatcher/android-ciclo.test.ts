@@ -53,6 +53,23 @@ describe.each(MOTORES)('pasarela Android: ciclo de cada mensaje (%s)', (motor) =
     return s;
   }
   const api_ = (ruta: string, body: object) => pedir(api.url, 'POST', ruta, { token, body });
+  /** A simulated phone, its device (4 ports at 50/s) and an SMS exercise of `n` recipients from
+   * `base`, not yet started. */
+  async function preparar(
+    o: ConstructorParameters<typeof SimuladorAndroid>[0],
+    n: number,
+    base?: number,
+  ) {
+    const sim = await simulador(o);
+    const id_equipo = await crearEquipo(api.ctx.db, {
+      protocolo: 'android',
+      url: sim.url,
+      tasa: 50,
+      puertos: 4,
+    });
+    const id = await crearEjercicio(api.ctx.db, { id_equipo, n, puertos: 4, iniciar: false, base });
+    return { sim, id };
+  }
   /** Samples the phone's queue every 5 ms; returns the largest seen when stopped. */
   const vigilarCola = (sim: SimuladorAndroid) => {
     let max = 0;
@@ -67,15 +84,8 @@ describe.each(MOTORES)('pasarela Android: ciclo de cada mensaje (%s)', (motor) =
     'detener durante el simulacro no deja mensajes en la cola del teléfono; la cola se mantiene corta',
     { timeout: 30_000 },
     async () => {
-      const sim = await simulador({ ritmoMs: 50, retrasoReciboMs: 100 });
-      const id_equipo = await crearEquipo(api.ctx.db, {
-        protocolo: 'android',
-        url: sim.url,
-        tasa: 50,
-        puertos: 4,
-      });
       const n = 200;
-      const id = await crearEjercicio(api.ctx.db, { id_equipo, n, puertos: 4, iniciar: false });
+      const { sim, id } = await preparar({ ritmoMs: 50, retrasoReciboMs: 100 }, n);
       const maxCola = vigilarCola(sim);
       expect((await api_('/ejercicio/sms/', { id_ejercicio: id })).status).toBe(200);
       await esperarQue(async () => sim.registro.length >= 20, '20 mensajes salieron del teléfono');
@@ -122,21 +132,8 @@ describe.each(MOTORES)('pasarela Android: ciclo de cada mensaje (%s)', (motor) =
     { timeout: 30_000 },
     async () => {
       // A slow phone (a message a second): what it holds would take seconds to go out.
-      const sim = await simulador({ ritmoMs: 1_000, retrasoReciboMs: 50 });
-      const id_equipo = await crearEquipo(api.ctx.db, {
-        protocolo: 'android',
-        url: sim.url,
-        tasa: 50,
-        puertos: 4,
-      });
       const n = 40;
-      const id = await crearEjercicio(api.ctx.db, {
-        id_equipo,
-        n,
-        puertos: 4,
-        iniciar: false,
-        base: 20_000,
-      });
+      const { sim, id } = await preparar({ ritmoMs: 1_000, retrasoReciboMs: 50 }, n, 20_000);
       expect((await api_('/ejercicio/sms/', { id_ejercicio: id })).status).toBe(200);
       await esperarQue(async () => sim.pendientes >= 3, 'mensajes en la cola del teléfono');
       // The dispatcher goes down (a restart, a crash) and the operator stops the drill meanwhile:
@@ -168,21 +165,8 @@ describe.each(MOTORES)('pasarela Android: ciclo de cada mensaje (%s)', (motor) =
     'pausa: lo que esperaba en el teléfono se cancela y vuelve a pendiente; al reanudar sale una vez con otro id',
     { timeout: 30_000 },
     async () => {
-      const sim = await simulador({ ritmoMs: 150, retrasoReciboMs: 30 });
-      const id_equipo = await crearEquipo(api.ctx.db, {
-        protocolo: 'android',
-        url: sim.url,
-        tasa: 50,
-        puertos: 4,
-      });
       const n = 30;
-      const id = await crearEjercicio(api.ctx.db, {
-        id_equipo,
-        n,
-        puertos: 4,
-        iniciar: false,
-        base: 10_000,
-      });
+      const { sim, id } = await preparar({ ritmoMs: 150, retrasoReciboMs: 30 }, n, 10_000);
       expect((await api_('/ejercicio/sms/', { id_ejercicio: id })).status).toBe(200);
       await esperarQue(async () => sim.registro.length >= 5, '5 salieron');
       expect(
