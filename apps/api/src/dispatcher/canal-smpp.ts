@@ -857,7 +857,8 @@ class CanalSmpp implements Canal {
     }
   }
 
-  async escuchar(): Promise<void> {
+  async escuchar(ids: readonly string[] = []): Promise<void> {
+    for (const id of ids) this.ids.agregar(id);
     if (this.sesion || this.cerrado) return;
     await this.conectar().catch(() => {});
   }

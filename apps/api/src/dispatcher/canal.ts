@@ -145,8 +145,10 @@ export interface Canal {
     llamadas: readonly LlamadaHuerfana[],
   ): Promise<Map<number, Promise<ResultadoEnvio> | 'propia' | 'no_marcada'>>;
   /** Connects without sending, so the gateway delivers receipts it held for this device (SMPP
-   * SMSCs store them while no session is bound). Never throws. */
-  escuchar?(): Promise<void>;
+   * SMSCs store them while no session is bound). `ids` are the submit ids still awaiting a
+   * receipt (sent before this dispatcher started), known first so a receipt quoting one in
+   * another form still finds it. Never throws. */
+  escuchar?(ids?: readonly string[]): Promise<void>;
   /** Closes connections and timers. */
   cerrar(): Promise<void>;
 }

@@ -330,12 +330,14 @@ export class Despachador {
    * started (within the receipts' validity, 72 h), so the gateway can deliver what it held. */
   private async escucharAcuses(): Promise<void> {
     const protocolos = protocolosQueEscuchan();
+    const desde = Date.now() - ESPERA_RECIBOS_MS;
     try {
-      const equipos = await this.store.equiposEsperandoAcuses(
-        protocolos,
-        Date.now() - ESPERA_RECIBOS_MS,
-      );
-      for (const e of equipos) if (this.corriendo) await this.canalPara(e).escuchar?.();
+      const equipos = await this.store.equiposEsperandoAcuses(protocolos, desde);
+      for (const e of equipos) {
+        if (!this.corriendo) return;
+        const ids = await this.store.idsEsperandoAcuse(e.id_equipo, desde);
+        await this.canalPara(e).escuchar?.(ids);
+      }
     } catch (err) {
       this.opts.bitacora?.error(`despachador: acuses pendientes: ${String(err)}`);
     }

@@ -40,13 +40,17 @@ describe.each(MOTORES)('SMPP: conformidad en un ejercicio (%s)', (motor) => {
     await api?.cerrar();
   });
 
-  it('ids hexadecimales y acuses con id decimal sin TLV: todos entregados', async () => {
-    const id_equipo = await crearEquipo(api.ctx.db, {
+  /** A device of this SMSC with an alphanumeric sender. */
+  const equipoAlfanumerico = (alias: string) =>
+    crearEquipo(api.ctx.db, {
       protocolo: 'smpp',
       url: smsc.url,
-      alias: 'SMSC hex',
+      alias,
       credenciales: { source_addr: 'PREGON' },
     });
+
+  it('ids hexadecimales y acuses con id decimal sin TLV: todos entregados', async () => {
+    const id_equipo = await equipoAlfanumerico('SMSC hex');
     const id = await crearEjercicio(api.ctx.db, { id_equipo, n: 40 });
     api.ctx.eventos.emit('ejercicio', id);
     await esperarCompletado(api.ctx.db, id);
@@ -57,6 +61,49 @@ describe.each(MOTORES)('SMPP: conformidad en un ejercicio (%s)', (motor) => {
       () => porEstatus(api.ctx.db, id),
     );
     for (const r of await filas(api.ctx.db, id)) expect(r.id_gateway).toMatch(/^[0-9A-F]{8}$/);
+  });
+
+  it('acuses con id decimal que llegan después de reiniciar el despachador: entregados, textos largos también', async () => {
+    // The SMSC answers hex ids and quotes them in decimal; the receipts come 1.5 s later, after
+    // the dispatcher stopped: the next one binds at start and must still find each row (and each
+    // part of a long text) from the decimal id alone.
+    const id_equipo = await equipoAlfanumerico('SMSC hex reinicio');
+    await smsc.ajustar({ retrasoReciboMs: 1_500 });
+    try {
+      const aceptadas = smsc.partesAceptadas;
+      const corto = await crearEjercicio(api.ctx.db, { id_equipo, n: 6, base: 700 });
+      const largo = await crearEjercicio(api.ctx.db, {
+        id_equipo,
+        n: 3,
+        base: 800,
+        accion: 'Simulacro: '.repeat(20),
+      });
+      api.ctx.eventos.emit('ejercicio', corto);
+      api.ctx.eventos.emit('ejercicio', largo);
+      await esperarQue(
+        async () => smsc.partesAceptadas - aceptadas === 6 + 3 * 2,
+        'las 12 partes aceptadas',
+        5_000,
+      );
+      await despachador.detener();
+      await new Promise((ok) => setTimeout(ok, 1_700));
+      despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
+        eventos: api.ctx.eventos,
+        bitacora: { info: (t) => bitacora.push(t), error: (t) => bitacora.push(t) },
+      });
+      for (const [id, n] of [
+        [corto, 6],
+        [largo, 3],
+      ] as const)
+        await esperarQue(
+          async () => (await porEstatus(api.ctx.db, id)).entregado === n,
+          `los ${n} entregados tras el reinicio`,
+          10_000,
+          () => porEstatus(api.ctx.db, id),
+        );
+    } finally {
+      await smsc.ajustar({ retrasoReciboMs: 20 });
+    }
   });
 
   it('REJECTD con err: fallido con el motivo en español', async () => {

@@ -128,6 +128,50 @@ export async function ejerciciosPorCancelar(db: Db, protocolos: readonly string[
   return filas.map(aEjercicioActivo);
 }
 
+/** Most ids a dispatcher loads at start to match receipts in another form (IndiceIds' bound). */
+const MAX_IDS_ESPERANDO = 100_000;
+
+/** The submit ids of a device still awaiting a receipt, in exercises started since `desde`: each
+ * 'enviado' row's own id and each undelivered part of a long text (sms_partes). A dispatcher that
+ * starts indexes them, so a receipt quoting one in another form (decimal for hex, other zeros)
+ * still finds its row. */
+export async function idsEsperandoAcuse(
+  db: Db,
+  id_equipo: number,
+  desde: number,
+): Promise<string[]> {
+  const recientes = (
+    await db.kysely
+      .selectFrom('ejercicios')
+      .select('id_ejercicio')
+      .where('id_equipo', '=', id_equipo)
+      .where('iniciado', '>=', desde)
+      .execute()
+  ).map((j) => j.id_ejercicio);
+  if (recientes.length === 0) return [];
+  const filas = await db.kysely
+    .selectFrom('ejercicio_detalle as d')
+    .select('d.id_gateway as id')
+    .where('d.estatus', '=', 'enviado')
+    .where('d.recibida', '=', 0)
+    .where('d.id_gateway', 'is not', null)
+    .where('d.id_ejercicio', 'in', recientes)
+    .limit(MAX_IDS_ESPERANDO)
+    .execute();
+  const partes = await db.kysely
+    .selectFrom('sms_partes as p')
+    .innerJoin('ejercicio_detalle as d', 'd.id_detalle', 'p.id_detalle')
+    .select('p.id_parte as id')
+    .where('p.id_equipo', '=', id_equipo)
+    .where('p.estado', 'is', null)
+    .where('d.estatus', '=', 'enviado')
+    .where('d.id_ejercicio', 'in', recientes)
+    .limit(MAX_IDS_ESPERANDO)
+    .execute();
+  // A long text's row holds its first part's id and the count ('…+4'): its parts stand for it.
+  return [...filas.map((f) => f.id!).filter((id) => !id.includes('+')), ...partes.map((p) => p.id)];
+}
+
 /** Devices of the given protocols with rows still 'enviado' (awaiting their receipt) in exercises
  * started since `desde`: a dispatcher that starts binds to them so the gateway can deliver the
  * receipts it held meanwhile. One indexed look-up per recent exercise. */
@@ -375,6 +419,8 @@ export function comunes(db: Db) {
     detenido: (id: number) => detenido(db, id),
     equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>
       equiposEsperandoAcuses(db, protocolos, desde),
+    idsEsperandoAcuse: (id_equipo: number, desde: number) =>
+      idsEsperandoAcuse(db, id_equipo, desde),
     ejerciciosPorCancelar: (protocolos: readonly string[], desde: number) =>
       ejerciciosPorCancelar(db, protocolos, desde),
     llamadasVencidas: (ahora: number, protocolos: readonly string[]) =>

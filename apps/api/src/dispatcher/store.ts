@@ -94,6 +94,9 @@ export interface Store {
     protocolos: readonly string[],
     desde: number,
   ): Promise<Pick<EjercicioActivo, 'id_equipo' | 'alias' | 'url' | 'protocolo' | 'credenciales'>[]>;
+  /** The submit ids of a device (rows and long texts' parts) still awaiting a receipt, in
+   * exercises started since `desde`. */
+  idsEsperandoAcuse(id_equipo: number, desde: number): Promise<string[]>;
   /** Paused or stopped exercises of these protocols, started since `desde`, with rows 'enviado'
    * without a receipt (a gateway may still hold them queued). */
   ejerciciosPorCancelar(protocolos: readonly string[], desde: number): Promise<EjercicioActivo[]>;
