@@ -13,4 +13,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // Icons come from the web app's iconos.tsx, which hides them from screen readers (their own
+    // accessible names are English).
+    files: ['apps/web/src/**'],
+    ignores: ['apps/web/src/components/iconos.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@ant-design/icons', message: 'Importe los íconos de components/iconos.tsx' }] },
+      ],
+    },
+  },
 );

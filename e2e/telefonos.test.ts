@@ -83,6 +83,15 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
       'Acciones',
     ]);
     expect(await filas().count()).toBe(20);
+    // Icons are decoration: a control's accessible name is its Spanish text alone (Ant Design's
+    // icons would add their English names: 'plus Agregar teléfono', 'delete Eliminar').
+    for (const nombre of ['Agregar teléfono', 'Importar teléfonos', 'Exportar teléfonos'])
+      await page.getByRole('button', { name: nombre, exact: true }).waitFor();
+    await page.getByRole('menuitem', { name: 'Teléfonos', exact: true }).waitFor();
+    for (const nombre of ['Editar', 'Eliminar'])
+      expect(await filas().first().getByRole('button', { name: nombre, exact: true }).count()).toBe(
+        1,
+      );
     await capturar(page, 'telefonos-1366');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await capturar(page, 'telefonos-1920');

@@ -7,7 +7,7 @@ import {
   FormOutlined,
   PauseOutlined,
   StopOutlined,
-} from '@ant-design/icons';
+} from './iconos.tsx';
 import { useNavigate } from 'react-router';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';

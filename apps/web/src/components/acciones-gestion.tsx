@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Space, Tooltip } from 'antd';
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined } from './iconos.tsx';
 import { msg } from '@pregon/contract/messages';
 import { BotonEliminar } from './boton-eliminar.tsx';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Popconfirm } from 'antd';
-import { DeleteOutlined } from '@ant-design/icons';
+import { DeleteOutlined } from './iconos.tsx';
 import { msg } from '@pregon/contract/messages';
 
 /** Props of the delete button: the question to confirm and what to do once confirmed. */

@@ -1,5 +1,5 @@
 import { Input } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import { SearchOutlined } from './iconos.tsx';
 import { msg } from '@pregon/contract/messages';
 
 /** The lists' search box, 'Buscar...'. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Space, Typography } from 'antd';
-import { SoundOutlined } from '@ant-design/icons';
+import { SoundOutlined } from './iconos.tsx';
 import { msg } from '@pregon/contract/messages';
 import { decodificarGsm, duracionGsm, esGsm, wavDePcm } from '../lib/gsm.ts';
 import { mensajeError } from '../lib/api-client.ts';

@@ -11,7 +11,7 @@ import {
   SettingOutlined,
   TeamOutlined,
   UserOutlined,
-} from '@ant-design/icons';
+} from '../iconos.tsx';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Form, Input, Typography } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { LockOutlined, UserOutlined } from '../../../components/iconos.tsx';
 import { useNavigate } from 'react-router';
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';

@@ -11,7 +11,7 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '../../../components/iconos.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';

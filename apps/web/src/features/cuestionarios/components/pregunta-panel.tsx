@@ -12,7 +12,7 @@ import {
   Upload,
   type TableColumnsType,
 } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '../../../components/iconos.tsx';
 import { EXTENSION_AUDIO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import {

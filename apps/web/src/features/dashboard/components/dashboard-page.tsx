@@ -15,7 +15,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { ArrowLeftOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined } from '../../../components/iconos.tsx';
 import { useNavigate, useParams } from 'react-router';
 import {
   duracionTexto,

@@ -18,7 +18,7 @@ import {
   Upload,
   type UploadFile,
 } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '../../../components/iconos.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import {

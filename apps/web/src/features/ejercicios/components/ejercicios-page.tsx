@@ -14,7 +14,7 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
-import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined } from '../../../components/iconos.tsx';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Empty, Input, Table, Typography, type TableColumnsType } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import { SearchOutlined } from '../../../components/iconos.tsx';
 import type { Telefono } from '@pregon/contract/api/telefonos';
 import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';

@@ -14,7 +14,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { ArrowLeftOutlined, EditOutlined, SendOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, EditOutlined, SendOutlined } from '../../../components/iconos.tsx';
 import {
   ETIQUETA_ESTATUS,
   ETIQUETA_PROTOCOLO,

@@ -9,7 +9,7 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
-import { ArrowLeftOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, EditOutlined, PlusOutlined } from '../../../components/iconos.tsx';
 import type { Estado } from '@pregon/contract/api/paises';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';

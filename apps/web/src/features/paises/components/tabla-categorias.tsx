@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, type TableColumnsType } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '../../../components/iconos.tsx';
 import type { Categoria } from '@pregon/contract/api/paises';
 import { msg } from '@pregon/contract/messages';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button, type TableColumnsType } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '../../../components/iconos.tsx';
 import type { Pais } from '@pregon/contract/api/paises';
 import { msg } from '@pregon/contract/messages';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';

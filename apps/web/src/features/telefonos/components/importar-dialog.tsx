@@ -15,7 +15,7 @@ import {
   Upload,
   type UploadFile,
 } from 'antd';
-import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { DownloadOutlined, InboxOutlined } from '../../../components/iconos.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Importacion } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';

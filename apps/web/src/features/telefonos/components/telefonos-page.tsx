@@ -20,7 +20,7 @@ import {
   PlusOutlined,
   RightOutlined,
   UploadOutlined,
-} from '@ant-design/icons';
+} from '../../../components/iconos.tsx';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
@@ -144,7 +144,7 @@ export function TelefonosPage() {
       {escribe && (
         <Button
           type="primary"
-          icon={<UploadOutlined aria-hidden />}
+          icon={<UploadOutlined />}
           onClick={() => setDialogo({ tipo: 'importar' })}
         >
           {msg('importarTelefonos')}
@@ -163,21 +163,18 @@ export function TelefonosPage() {
             <>
               <Button
                 type="primary"
-                icon={<PlusOutlined aria-hidden />}
+                icon={<PlusOutlined />}
                 onClick={() => setDialogo({ tipo: 'telefono' })}
               >
                 {msg('agregarTelefono')}
               </Button>
-              <Button
-                icon={<UploadOutlined aria-hidden />}
-                onClick={() => setDialogo({ tipo: 'importar' })}
-              >
+              <Button icon={<UploadOutlined />} onClick={() => setDialogo({ tipo: 'importar' })}>
                 {msg('importarTelefonos')}
               </Button>
             </>
           )}
           <Button
-            icon={<DownloadOutlined aria-hidden />}
+            icon={<DownloadOutlined />}
             loading={exportando}
             disabled={!datos || datos.total === 0}
             onClick={() => void exportar()}
@@ -249,7 +246,7 @@ export function TelefonosPage() {
                 <Space size="small" wrap>
                   <Button
                     size="small"
-                    icon={<DoubleLeftOutlined aria-hidden />}
+                    icon={<DoubleLeftOutlined />}
                     disabled={!datos.hay_anterior}
                     onClick={() => irA({ a: 'primera' })}
                   >
@@ -257,7 +254,7 @@ export function TelefonosPage() {
                   </Button>
                   <Button
                     size="small"
-                    icon={<LeftOutlined aria-hidden />}
+                    icon={<LeftOutlined />}
                     disabled={!datos.hay_anterior || datos.data.length === 0}
                     onClick={() => irA({ a: 'antes', id: datos.data[0]!.id_telefono })}
                   >
@@ -265,7 +262,7 @@ export function TelefonosPage() {
                   </Button>
                   <Button
                     size="small"
-                    icon={<RightOutlined aria-hidden />}
+                    icon={<RightOutlined />}
                     iconPosition="end"
                     disabled={!datos.hay_siguiente || datos.data.length === 0}
                     onClick={() => irA({ a: 'despues', id: datos.data.at(-1)!.id_telefono })}
@@ -274,7 +271,7 @@ export function TelefonosPage() {
                   </Button>
                   <Button
                     size="small"
-                    icon={<DoubleRightOutlined aria-hidden />}
+                    icon={<DoubleRightOutlined />}
                     iconPosition="end"
                     disabled={!datos.hay_siguiente}
                     onClick={() => irA({ a: 'ultima' })}

@@ -14,7 +14,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { ArrowLeftOutlined, EditOutlined, UnlockOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, EditOutlined, UnlockOutlined } from '../../../components/iconos.tsx';
 import dayjs from 'dayjs';
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL, FORMATO_FECHA, ROL_ADMINISTRADOR } from '@pregon/contract/constants';

@@ -1,7 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { CheckCircleOutlined, PlusOutlined, StopOutlined, UnlockOutlined } from '@ant-design/icons';
+import {
+  CheckCircleOutlined,
+  PlusOutlined,
+  StopOutlined,
+  UnlockOutlined,
+} from '../../../components/iconos.tsx';
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
