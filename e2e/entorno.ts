@@ -353,11 +353,16 @@ export async function elegirOpcion(page: Page, ambito: Locator, etiqueta: string
     .locator('.ant-select')
     .filter({ has: page.locator(`[id="${id}"]`) })
     .filter({ hasText: opcion });
+  const enLista = lista.locator(`.ant-select-item-option[title="${opcion}"]`);
   for (let intento = 1; ; intento++) {
-    // (Checked again before a retry: a second click on a multiple select's option would undo it.)
-    if (intento > 1 && (await elegida.isVisible())) return;
-    if (!(await lista.isVisible())) await control.click();
-    await lista.locator(`.ant-select-item-option[title="${opcion}"]`).click();
+    if (intento > 1) {
+      // Checked first: a second click on a multiple select's option would undo the choice.
+      if (await elegida.isVisible()) return;
+      // The list may still be open (the click was lost) or closed: open it only when closed,
+      // since clicking the control of an open list closes it.
+      if (!(await enLista.isVisible())) await control.click();
+    } else await control.click();
+    await enLista.click();
     try {
       await elegida.waitFor({ timeout: intento < 3 ? 5_000 : 30_000 });
       return;

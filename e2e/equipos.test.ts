@@ -1,19 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { fechaHora } from '../apps/api/src/dispatcher/despachador.ts';
-import {
-  capturar,
-  elegirOpcion,
-  esperarAviso,
-  ingresarUI,
-  lanzarNavegador,
-  levantarTodo,
-  ponerToken,
-} from './entorno.ts';
+import { capturar, elegirOpcion, esperarAviso, ponerToken, prepararEscena } from './entorno.ts';
 
 // /equipos and /equipos/{id} (issue 13 item 2): the list, the device form (keyword preview,
 // credentials per protocol, write-only), the detail with the test send answered by the Android
@@ -25,32 +17,15 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
   let enUso: number;
   const android = new SimuladorAndroid({ usuario: 'pregon', password: 'clave-sim' });
 
-  beforeAll(async () => {
+  prepararEscena('eq', async (e) => {
+    ({ api, navegador, page } = e);
     await android.iniciar();
-    api = await levantarTodo();
     enUso = await crearEquipo(api.ctx.db, { alias: 'SMS Usado', protocolo: 'smpp' });
     await crearEjercicio(api.ctx.db, { id_equipo: enUso });
-    navegador = await lanzarNavegador();
-    const contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 768 },
-      locale: 'es-MX',
-    });
-    page = await contexto.newPage();
-    await ingresarUI(page, api.url, 'admin', api.adminPassword);
     await page.getByRole('menuitem', { name: 'Equipos' }).click();
     await page.getByRole('heading', { name: 'Equipos' }).waitFor();
-  }, 300_000);
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await capturar(page, `fallo-eq-${ctx.task.name.slice(0, 40)}`);
   });
-
-  afterAll(async () => {
-    await navegador?.close();
-    await api?.cerrar();
-    await android.detener();
-  });
+  afterAll(() => android.detener());
 
   const dialogo = (titulo: string) => page.getByRole('dialog').filter({ hasText: titulo });
   const fila = (texto: string) =>

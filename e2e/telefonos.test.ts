@@ -2,18 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import {
   capturar,
   elegirOpcion,
   esperarAviso,
-  ingresarUI,
-  lanzarNavegador,
-  levantarTodo,
   ponerToken,
+  prepararEscena,
   sembrar,
   type Datos,
 } from './entorno.ts';
@@ -24,35 +22,16 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
   let api: ApiDePrueba;
   let datos: Datos;
   let navegador: Browser;
-  let contexto: BrowserContext;
   let page: Page;
   const descargas = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-tel-'));
 
-  beforeAll(async () => {
-    api = await levantarTodo();
+  prepararEscena('tel', async (e) => {
+    ({ api, navegador, page } = e);
     datos = await sembrar(api, 45);
-    navegador = await lanzarNavegador();
-    contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 768 },
-      acceptDownloads: true,
-      locale: 'es-MX',
-    });
-    page = await contexto.newPage();
-    await ingresarUI(page, api.url, 'admin', api.adminPassword);
     await page.getByRole('menuitem', { name: 'Teléfonos' }).click();
     await page.getByRole('heading', { name: 'Teléfonos' }).waitFor();
-  }, 300_000);
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await capturar(page, `fallo-tel-${ctx.task.name.slice(0, 40)}`);
   });
-
-  afterAll(async () => {
-    await navegador?.close();
-    await api?.cerrar();
-    fs.rmSync(descargas, { recursive: true, force: true });
-  });
+  afterAll(() => fs.rmSync(descargas, { recursive: true, force: true }));
 
   const tabla = () => page.locator('.tarjeta-tabla .ant-table');
   const filas = () => tabla().locator('tr.ant-table-row');
