@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import {
   Alert,
   Button,
@@ -14,7 +14,8 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { ArrowLeftOutlined, EditOutlined, SendOutlined } from '../../../components/iconos.tsx';
+import { EditOutlined, SendOutlined } from '../../../components/iconos.tsx';
+import { CabeceraDetalle } from '../../../components/cabecera-detalle.tsx';
 import {
   ETIQUETA_ESTATUS,
   ETIQUETA_PROTOCOLO,
@@ -50,13 +51,7 @@ export function EquipoDetallePage() {
   const e = consulta.data;
 
   const cabecera = (
-    <div className="pagina-cabecera">
-      <Space align="center">
-        <Link to="/equipos" aria-label={msg('volver')}>
-          <ArrowLeftOutlined />
-        </Link>
-        <Typography.Title level={2}>{e?.alias ?? msg('tituloEquipo', { id })}</Typography.Title>
-      </Space>
+    <CabeceraDetalle volverA="/equipos" titulo={e?.alias ?? msg('tituloEquipo', { id })}>
       {e && escribe && (
         <Space wrap>
           <Button icon={<EditOutlined />} onClick={() => setEditando(true)}>
@@ -70,7 +65,7 @@ export function EquipoDetallePage() {
           />
         </Space>
       )}
-    </div>
+    </CabeceraDetalle>
   );
 
   if (consulta.isError) {

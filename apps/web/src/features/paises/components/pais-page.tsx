@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import {
   Button,
   Card,
@@ -9,7 +9,8 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
-import { ArrowLeftOutlined, EditOutlined, PlusOutlined } from '../../../components/iconos.tsx';
+import { EditOutlined, PlusOutlined } from '../../../components/iconos.tsx';
+import { CabeceraDetalle } from '../../../components/cabecera-detalle.tsx';
 import type { Estado } from '@pregon/contract/api/paises';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
@@ -66,13 +67,7 @@ export function PaisPage() {
 
   return (
     <div className="pagina">
-      <div className="pagina-cabecera">
-        <Space align="center">
-          <Link to="/countries" aria-label={msg('volver')}>
-            <ArrowLeftOutlined />
-          </Link>
-          <Typography.Title level={2}>{p?.pais ?? msg('tituloPais', { id })}</Typography.Title>
-        </Space>
+      <CabeceraDetalle volverA="/countries" titulo={p?.pais ?? msg('tituloPais', { id })}>
         {p && escribe && (
           <Space wrap>
             <Button icon={<EditOutlined />} onClick={() => setDialogo({ tipo: 'pais' })}>
@@ -86,7 +81,7 @@ export function PaisPage() {
             />
           </Space>
         )}
-      </div>
+      </CabeceraDetalle>
       {consulta.isError ? (
         <Card>
           <ErrorCarga error={consulta.error} reintentar={() => void consulta.refetch()} />

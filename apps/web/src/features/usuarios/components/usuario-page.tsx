@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import {
   Alert,
   Button,
@@ -12,9 +12,9 @@ import {
   Skeleton,
   Space,
   Tag,
-  Typography,
 } from 'antd';
-import { ArrowLeftOutlined, EditOutlined, UnlockOutlined } from '../../../components/iconos.tsx';
+import { EditOutlined, UnlockOutlined } from '../../../components/iconos.tsx';
+import { CabeceraDetalle } from '../../../components/cabecera-detalle.tsx';
 import dayjs from 'dayjs';
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL, FORMATO_FECHA, ROL_ADMINISTRADOR } from '@pregon/contract/constants';
@@ -158,17 +158,10 @@ export function UsuarioPage() {
   const u = consulta.data;
 
   const cabecera = (
-    <div className="pagina-cabecera">
-      <Space align="center">
-        {admin && (
-          <Link to="/users" aria-label={msg('volver')}>
-            <ArrowLeftOutlined />
-          </Link>
-        )}
-        <Typography.Title level={2}>
-          {u?.nombre ?? msg(propio ? 'miPerfil' : 'tituloUsuario', { id })}
-        </Typography.Title>
-      </Space>
+    <CabeceraDetalle
+      volverA={admin ? '/users' : undefined}
+      titulo={u?.nombre ?? msg(propio ? 'miPerfil' : 'tituloUsuario', { id })}
+    >
       {u && admin && (
         <Space wrap>
           {estaBloqueado(u.bloqueado_hasta) && (
@@ -181,7 +174,7 @@ export function UsuarioPage() {
           </Button>
         </Space>
       )}
-    </div>
+    </CabeceraDetalle>
   );
 
   if (consulta.isError) {
