@@ -14,6 +14,7 @@ import {
   sembrar,
   valoresFila,
   type Datos,
+  elegirOpcion,
 } from './entorno.ts';
 
 // The exercises list and the 'Crear ejercicio' dialog (SPEC 2, 4, 5), in Debian's Chromium
@@ -87,11 +88,8 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       .filter({ has: page.locator(`[id="${id}_list"]`) });
   }
 
-  async function elegir(etiqueta: string, opcion: string, buscar = false) {
-    await dialogo().getByLabel(etiqueta, { exact: true }).click();
-    if (buscar) await page.keyboard.type(opcion);
-    await (await listaDe(etiqueta)).locator(`.ant-select-item-option[title="${opcion}"]`).click();
-  }
+  const elegir = (etiqueta: string, opcion: string, buscar = false) =>
+    elegirOpcion(page, dialogo(), etiqueta, opcion, { buscar });
 
   /** Opens the select labelled `etiqueta` and returns the texts of its options. */
   async function opcionesDe(etiqueta: string) {

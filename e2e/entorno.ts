@@ -340,28 +340,48 @@ export function prepararEscena(prefijo: string, preparar?: (e: Escena) => Promis
   return e;
 }
 
-/** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito`, and waits until
- * the control shows it. A click on an option while its list is still opening can be lost (seen
- * once in CI under load: the list stayed open, nothing chosen), so the choice is tried again. */
-export async function elegirOpcion(page: Page, ambito: Locator, etiqueta: string, opcion: string) {
-  const control = ambito.getByLabel(etiqueta, { exact: true });
+/** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito` (see elegirEn). */
+export function elegirOpcion(
+  page: Page,
+  ambito: Locator,
+  etiqueta: string,
+  opcion: string,
+  o: { buscar?: boolean } = {},
+) {
+  return elegirEn(page, ambito.getByLabel(etiqueta, { exact: true }), opcion, o);
+}
+
+/** Chooses `opcion` in the Ant Design select whose search input is `control` (typing it first
+ * when `buscar`), and waits until the select shows it. A click on an option while its list is
+ * still opening can be lost (seen in CI under load: the list stayed open, nothing chosen), so the
+ * choice is tried again. */
+export async function elegirEn(
+  page: Page,
+  control: Locator,
+  opcion: string,
+  o: { buscar?: boolean } = {},
+) {
   const id = await control.getAttribute('id');
   const lista = page
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
     .filter({ has: page.locator(`[id="${id}_list"]`) });
-  const elegida = ambito
+  const elegida = page
     .locator('.ant-select')
     .filter({ has: page.locator(`[id="${id}"]`) })
     .filter({ hasText: opcion });
   const enLista = lista.locator(`.ant-select-item-option[title="${opcion}"]`);
+  const abrir = async () => {
+    await control.click();
+    if (o.buscar) await page.keyboard.type(opcion);
+  };
   for (let intento = 1; ; intento++) {
     if (intento > 1) {
       // Checked first: a second click on a multiple select's option would undo the choice.
       if (await elegida.isVisible()) return;
       // The list may still be open (the click was lost) or closed: open it only when closed,
       // since clicking the control of an open list closes it.
-      if (!(await enLista.isVisible())) await control.click();
-    } else await control.click();
+      if (!(await enLista.isVisible())) await abrir();
+    } else await abrir();
     await enLista.click();
     try {
       await elegida.waitFor({ timeout: intento < 3 ? 5_000 : 30_000 });

@@ -10,6 +10,7 @@ import {
   levantarTodo,
   sembrar,
   type Datos,
+  elegirOpcion,
 } from './entorno.ts';
 
 // What reaches the phone, seen from 'Crear ejercicio': an SMS message's characters, encoding and
@@ -52,16 +53,8 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
   });
 
   const dialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
-  async function elegir(etiqueta: string, opcion: string) {
-    const control = dialogo().getByLabel(etiqueta, { exact: true });
-    const id = await control.getAttribute('id');
-    await control.click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-      .filter({ has: page.locator(`[id="${id}_list"]`) })
-      .locator(`.ant-select-item-option[title="${opcion}"]`)
-      .click();
-  }
+  const elegir = (etiqueta: string, opcion: string) =>
+    elegirOpcion(page, dialogo(), etiqueta, opcion);
 
   it('SMS: caracteres, codificación y SMS por destinatario; avisa qué carácter obliga a UCS-2', async () => {
     await page.getByRole('button', { name: 'Crear ejercicio' }).click();

@@ -20,6 +20,7 @@ import {
   valoresFila,
   type Datos,
   type PbxDePrueba,
+  elegirEn as elegirEnSelect,
 } from './entorno.ts';
 
 /** Debian's Spanish prompts (asterisk-core-sounds-es-gsm): real GSM 06.10 files. */
@@ -74,16 +75,8 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
   const boton = (donde: Locator, nombre: string) =>
     donde.getByRole('button', { name: nombre, exact: true });
 
-  /** The open dropdown of a select found by `sel`, and a click on its option `opcion`. */
-  async function elegirEn(sel: Locator, opcion: string) {
-    await sel.click();
-    const id = await sel.getAttribute('id');
-    const lista = page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-      .filter({ has: page.locator(`[id="${id}_list"]`) });
-    await lista.locator(`.ant-select-item-option[title="${opcion}"]`).click();
-    await lista.waitFor({ state: 'hidden' });
-  }
+  /** Chooses `opcion` in the select found by `sel`. */
+  const elegirEn = (sel: Locator, opcion: string) => elegirEnSelect(page, sel, opcion);
 
   /** The options a select offers, read from its open dropdown. */
   async function opciones(sel: Locator) {
