@@ -162,6 +162,30 @@ describe.each(MOTORES)('pasarela Android: ciclo de cada mensaje (%s)', (motor) =
   );
 
   it(
+    'un simulacro terminado con mensajes aún en el teléfono: tras reiniciar el despachador, cada uno llega a su estado final',
+    { timeout: 30_000 },
+    async () => {
+      const n = 20;
+      const { sim, id } = await preparar({ ritmoMs: 150, retrasoReciboMs: 50 }, n, 30_000);
+      expect((await api_('/ejercicio/sms/', { id_ejercicio: id })).status).toBe(200);
+      // Completed when nothing is left to send; the last messages are still on the phone.
+      await esperarQue(async () => (await banderas(api.ctx.db, id)).completado === 1, 'completado');
+      await despachador.detener();
+      expect((await porEstatus(api.ctx.db, id)).enviado ?? 0).toBeGreaterThan(0);
+      // The phone sends them while no dispatcher runs; the next one must still read their states.
+      await esperarQue(async () => sim.pendientes === 0, 'el teléfono envió su cola');
+      despachador = await arrancarDespachador(api.ctx.db, CONFIG, { eventos: api.ctx.eventos });
+      await esperarQue(
+        async () => (await porEstatus(api.ctx.db, id)).entregado === n,
+        `los ${n} entregados tras el reinicio`,
+        10_000,
+        () => porEstatus(api.ctx.db, id),
+      );
+      expect(duplicados(sim.registro).size).toBe(0);
+    },
+  );
+
+  it(
     'pausa: lo que esperaba en el teléfono se cancela y vuelve a pendiente; al reanudar sale una vez con otro id',
     { timeout: 30_000 },
     async () => {

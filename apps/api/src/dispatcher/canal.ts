@@ -187,7 +187,8 @@ export interface RegistroCanal {
   reconcilia?: boolean;
   /** True when a bind without sends brings receipts the gateway held (Canal.escuchar). */
   escucha?: boolean;
-  /** True when messages queued at the gateway can be taken back (Canal.cancelar). */
+  /** True when messages queued at the gateway can be taken back (Canal.cancelar) and sent ones
+   * are followed by reading their state back (Canal.retomar). */
   cancela?: boolean;
 }
 

@@ -391,7 +391,7 @@ export class Despachador {
       ),
     };
     this.trabajos.set(ej.id_ejercicio, t);
-    if (t.canal.retomar) void this.retomarEnviados(t);
+    if (t.canal.retomar) void this.retomarEnviados(t.ej, t.canal);
     const hilo = this.trabajar(t)
       .catch((err) => this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`))
       .finally(() => {
@@ -491,21 +491,24 @@ export class Despachador {
     }
   }
 
-  /** At start: a pause or stop made while no dispatcher ran never reached the gateway, which
-   * still holds (and sends) what was queued; take it back now. */
+  /** At start, for exercises no worker will run (paused, stopped or completed) with messages
+   * sent before: a pause or stop made while no dispatcher ran never reached the gateway, which
+   * still holds (and sends) what was queued, so that is taken back; and what went out is followed
+   * again to its final state (a worker does both for its running exercises). */
   private async cancelarRetenidos(): Promise<void> {
     try {
-      const ejercicios = await this.store.ejerciciosPorCancelar(
+      const ejercicios = await this.store.ejerciciosConEnviados(
         protocolosQueCancelan(),
         Date.now() - ESPERA_RECIBOS_MS,
       );
       for (const ej of ejercicios) {
         if (!this.corriendo) return;
         const canal = this.canalPara(ej);
-        if (canal.cancelar) await this.cancelarEnGateway(ej, canal);
+        if (ej.retener && canal.cancelar) await this.cancelarEnGateway(ej, canal);
+        if (canal.retomar) await this.retomarEnviados(ej, canal);
       }
     } catch (err) {
-      this.opts.bitacora?.error(`despachador: cancelaciones pendientes: ${String(err)}`);
+      this.opts.bitacora?.error(`despachador: envíos anteriores: ${String(err)}`);
     }
   }
 
@@ -537,12 +540,12 @@ export class Despachador {
 
   /** Follows again the exercise's rows 'enviado' without receipt (sent before a restart or a
    * pause) until their final state. */
-  private async retomarEnviados(t: Trabajo): Promise<void> {
+  private async retomarEnviados(ej: EjercicioActivo, canal: Canal): Promise<void> {
     try {
-      const filas = await this.store.enviadosSinRecibo(t.ej.id_ejercicio);
-      if (filas.length) t.canal.retomar!(filas.map((f) => f.id_gateway));
+      const filas = await this.store.enviadosSinRecibo(ej.id_ejercicio);
+      if (filas.length) canal.retomar!(filas.map((f) => f.id_gateway));
     } catch (err) {
-      this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${String(err)}`);
+      this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`);
     }
   }
 

@@ -100,19 +100,18 @@ export async function ejerciciosActivos(db: Db, protocolos: readonly string[]) {
   return filas.map(aEjercicioActivo);
 }
 
-/** Paused or stopped exercises of the given protocols, started since `desde`, with rows still
- * 'enviado' without a receipt: what a gateway may still hold queued for them when no dispatcher
- * was running to take it back at the pause or stop. */
-export async function ejerciciosPorCancelar(db: Db, protocolos: readonly string[], desde: number) {
+/** Exercises of the given protocols that no worker runs (paused, stopped or completed), started
+ * since `desde`, with rows still 'enviado' without a receipt: sent before this dispatcher started,
+ * their messages may still wait at the gateway (a pause or stop no dispatcher was there to pass
+ * on) or still have a state to report. `retener` says a pause or stop: what is queued goes back. */
+export async function ejerciciosConEnviados(db: Db, protocolos: readonly string[], desde: number) {
   if (protocolos.length === 0) return [];
   const filas = await conEquipo(db)
+    .select(['j.en_pausa', 'j.detenido'])
     .where('e.protocolo', 'in', [...protocolos])
     .where('j.iniciado', '>=', desde)
     .where((eb) =>
-      eb.or([
-        eb.and([eb('j.en_pausa', '=', 1), eb('j.completado', '=', 0)]),
-        eb('j.detenido', '=', 1),
-      ]),
+      eb.or([eb('j.completado', '=', 1), eb('j.en_pausa', '=', 1), eb('j.en_proceso', '=', 0)]),
     )
     .where(({ exists, selectFrom }) =>
       exists(
@@ -125,7 +124,10 @@ export async function ejerciciosPorCancelar(db: Db, protocolos: readonly string[
     )
     .orderBy('j.id_ejercicio')
     .execute();
-  return filas.map(aEjercicioActivo);
+  return filas.map(({ en_pausa, detenido, ...f }) => ({
+    ...aEjercicioActivo(f),
+    retener: Number(en_pausa) === 1 || Number(detenido) === 1,
+  }));
 }
 
 /** Most ids a dispatcher loads at start to match receipts in another form (IndiceIds' bound). */
@@ -421,8 +423,8 @@ export function comunes(db: Db) {
       equiposEsperandoAcuses(db, protocolos, desde),
     idsEsperandoAcuse: (id_equipo: number, desde: number) =>
       idsEsperandoAcuse(db, id_equipo, desde),
-    ejerciciosPorCancelar: (protocolos: readonly string[], desde: number) =>
-      ejerciciosPorCancelar(db, protocolos, desde),
+    ejerciciosConEnviados: (protocolos: readonly string[], desde: number) =>
+      ejerciciosConEnviados(db, protocolos, desde),
     llamadasVencidas: (ahora: number, protocolos: readonly string[]) =>
       llamadasVencidas(db, ahora, protocolos),
     prorrogar: (ids: Parameters<typeof prorrogar>[1], hasta: number, ahora: number) =>

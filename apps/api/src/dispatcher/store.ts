@@ -97,9 +97,12 @@ export interface Store {
   /** The submit ids of a device (rows and long texts' parts) still awaiting a receipt, in
    * exercises started since `desde`. */
   idsEsperandoAcuse(id_equipo: number, desde: number): Promise<string[]>;
-  /** Paused or stopped exercises of these protocols, started since `desde`, with rows 'enviado'
-   * without a receipt (a gateway may still hold them queued). */
-  ejerciciosPorCancelar(protocolos: readonly string[], desde: number): Promise<EjercicioActivo[]>;
+  /** Exercises of these protocols no worker runs (paused, stopped or completed), started since
+   * `desde`, with rows 'enviado' without a receipt; `retener` for a pause or stop. */
+  ejerciciosConEnviados(
+    protocolos: readonly string[],
+    desde: number,
+  ): Promise<(EjercicioActivo & { retener: boolean })[]>;
   /** Applies receipts to sent rows of the receipt's device, or to a long SMS's part (sms_partes:
    * the row is 'entregado' once every part is delivered, 'fallido' at a part that was not);
    * returns the gateway ids matched (a part's receipt repeated counts as matched). */
