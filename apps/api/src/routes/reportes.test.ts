@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   crearPorApi,
+  crearCuestionarioDePrueba,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
@@ -54,29 +54,7 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
     await insertarTelefono(api, '5530000004', ESTADO_CDMX, [1], 'Línea\nnueva');
 
     // A questionnaire with two questions and answers given by three recipients.
-    quiz = await crearYGenerar(
-      api,
-      token,
-      cuerpoEjercicio(eq.quiz, { tipo_ejercicio: 4, accion: '2', titulo: 'Encuesta: sismo/2026' }),
-    );
-    const q = await pedir(api.url, 'POST', '/quiz/', {
-      token,
-      body: slotsCuestionario(quiz, [
-        { texto: '¿Escuchó la alerta?', audio: 'p1.gsm', respuestas: [] },
-        { texto: '¿Está a salvo?', audio: 'p2.gsm', respuestas: [] },
-      ]),
-    });
-    for (const [reactivo, respuesta, digito] of [
-      ['reactivo_01', 'Sí', 1],
-      ['reactivo_01', 'No', 2],
-      ['reactivo_02', 'A salvo', 1],
-      ['reactivo_02', 'Necesito ayuda', 9],
-    ] as const) {
-      await pedir(api.url, 'POST', '/quiz/respuesta/', {
-        token,
-        body: { id_cuestionario: q.body.id_cuestionario, reactivo, respuesta, digito },
-      });
-    }
+    quiz = await crearCuestionarioDePrueba(api, token, eq.quiz, 'Encuesta: sismo/2026');
     const d = await detalle(quiz);
     const k = api.ctx.db.kysely;
     await k

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { TableroEjercicio } from '@pregon/contract/api/tableros';
-import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import {
-  cuerpoEjercicio,
-  crearYGenerar,
+  crearCuestionarioDePrueba,
   ESTADO_CDMX,
   insertarTelefono,
   sembrarEquipos,
@@ -24,29 +22,7 @@ describe.each(MOTORES)('tablero de un cuestionario (%s)', (motor) => {
     token = await ingresar(api);
     const eq = await sembrarEquipos(api);
     for (let i = 1; i <= 4; i++) await insertarTelefono(api, `553000000${i}`, ESTADO_CDMX, [1]);
-    quiz = await crearYGenerar(
-      api,
-      token,
-      cuerpoEjercicio(eq.quiz, { tipo_ejercicio: 4, accion: '2', titulo: 'Encuesta sismo' }),
-    );
-    const q = await pedir(api.url, 'POST', '/quiz/', {
-      token,
-      body: slotsCuestionario(quiz, [
-        { texto: '¿Escuchó la alerta?', audio: 'p1.gsm', respuestas: [] },
-        { texto: '¿Está a salvo?', audio: 'p2.gsm', respuestas: [] },
-      ]),
-    });
-    for (const [reactivo, respuesta, digito] of [
-      ['reactivo_01', 'Sí', 1],
-      ['reactivo_01', 'No', 2],
-      ['reactivo_02', 'A salvo', 1],
-      ['reactivo_02', 'Necesito ayuda', 9],
-    ] as const) {
-      await pedir(api.url, 'POST', '/quiz/respuesta/', {
-        token,
-        body: { id_cuestionario: q.body.id_cuestionario, reactivo, respuesta, digito },
-      });
-    }
+    quiz = await crearCuestionarioDePrueba(api, token, eq.quiz, 'Encuesta sismo');
     const k = api.ctx.db.kysely;
     const d = await k
       .selectFrom('ejercicio_detalle')

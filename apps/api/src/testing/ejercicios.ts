@@ -1,6 +1,7 @@
 // Test data for the exercise, questionnaire and report tests: devices, phones and links written
 // straight into the database (estados and categorias are seeded by the api).
 import { sql } from 'kysely';
+import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import type { Db } from '../db/database.ts';
 import { pedir, type ApiDePrueba } from './entorno.ts';
 import { crearEquipo } from './fabrica.ts';
@@ -116,6 +117,41 @@ export async function crearYGenerar(
   });
   if (r.status !== 200) throw new Error(`generar: ${r.status} ${JSON.stringify(r.body)}`);
   return id;
+}
+
+/** A questionnaire exercise of device `id_equipo` with its recipients generated and two questions
+ * ('¿Escuchó la alerta?': Sí 1, No 2; '¿Está a salvo?': A salvo 1, Necesito ayuda 9), saved
+ * through the api as the dialog saves them; returns the exercise's id. */
+export async function crearCuestionarioDePrueba(
+  api: ApiDePrueba,
+  token: string,
+  id_equipo: number,
+  titulo: string,
+): Promise<number> {
+  const quiz = await crearYGenerar(
+    api,
+    token,
+    cuerpoEjercicio(id_equipo, { tipo_ejercicio: 4, accion: '2', titulo }),
+  );
+  const q = await pedir(api.url, 'POST', '/quiz/', {
+    token,
+    body: slotsCuestionario(quiz, [
+      { texto: '¿Escuchó la alerta?', audio: 'p1.gsm', respuestas: [] },
+      { texto: '¿Está a salvo?', audio: 'p2.gsm', respuestas: [] },
+    ]),
+  });
+  for (const [reactivo, respuesta, digito] of [
+    ['reactivo_01', 'Sí', 1],
+    ['reactivo_01', 'No', 2],
+    ['reactivo_02', 'A salvo', 1],
+    ['reactivo_02', 'Necesito ayuda', 9],
+  ] as const) {
+    await pedir(api.url, 'POST', '/quiz/respuesta/', {
+      token,
+      body: { id_cuestionario: q.body.id_cuestionario, reactivo, respuesta, digito },
+    });
+  }
+  return quiz;
 }
 
 /**
