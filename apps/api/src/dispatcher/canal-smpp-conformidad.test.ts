@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { SimuladorSmpp, type OpcionesRecibo, type OpcionesSmpp } from '@pregon/simulators/smpp';
-import { canalDe, type Canal, type Recibo } from './canal.ts';
+import { describe, expect, it } from 'vitest';
+import { SimuladorSmpp, type OpcionesRecibo } from '@pregon/simulators/smpp';
 import {
   desenlaceRecibo,
   direccionDestino,
@@ -8,55 +7,17 @@ import {
   IndiceIds,
   type OpcionesDireccion,
 } from './canal-smpp.ts';
-import type { ConfigDespachador } from './config.ts';
-import { CONFIG_PRUEBA, esperarQue } from './testing.ts';
+import { esperarQue } from './testing.ts';
+import { canalesSmpp } from './testing-smpp.ts';
 
 // SMPP conformance over loopback sockets against the simulator acting as a strict SMSC (issue 16):
 // addresses typed with TON/NPI as SMPP 3.4 says, refusals of the device's addressing pausing the
 // exercise, bind refusals told apart.
 
-interface Prueba {
-  sim: SimuladorSmpp;
-  canal: Canal;
-  recibos: Recibo[];
-  /** What the channel reported as receipts it could not apply. */
-  sinDestino: string[];
-}
-const abiertos: Prueba[] = [];
-afterEach(async () => {
-  for (const p of abiertos.splice(0)) {
-    await p.canal.cerrar();
-    await p.sim.detener();
-  }
+const preparar = canalesSmpp({
+  sim: { retrasoReciboMs: 10 },
+  config: { backoffMs: 200, backoffMaxMs: 400 },
 });
-
-async function preparar(
-  smpp: Record<string, unknown> = {},
-  sim: OpcionesSmpp = {},
-  otra?: SimuladorSmpp,
-  config: Partial<ConfigDespachador> = {},
-): Promise<Prueba> {
-  const s =
-    otra ?? new SimuladorSmpp({ retrasoReciboMs: 10, system_id: 'u', password: 'p', ...sim });
-  if (!otra) await s.iniciar();
-  const recibos: Recibo[] = [];
-  const sinDestino: string[] = [];
-  const canal = canalDe('smpp')!.crear({
-    equipo: {
-      id_equipo: 7,
-      alias: 'SMSC',
-      url: s.url,
-      protocolo: 'smpp',
-      credenciales: { smpp: { system_id: 'u', password: 'p', ...smpp } },
-    },
-    config: { ...CONFIG_PRUEBA, backoffMs: 200, backoffMaxMs: 400, ...config },
-    alRecibo: (r) => recibos.push(r),
-    alReciboSinDestino: (d) => sinDestino.push(d),
-  });
-  const p = { sim: s, canal, recibos, sinDestino };
-  abiertos.push(p);
-  return p;
-}
 
 const envio = (telefono: string, id_detalle = 1) => ({
   id_detalle,
@@ -175,7 +136,6 @@ describe('SMPP: rechazos del bind', () => {
     });
     expect(sim.binds.length).toBe(binds);
     // The first dispatcher lets its session go: the second binds after its backoff.
-    abiertos.splice(abiertos.indexOf(primero), 1);
     await primero.canal.cerrar();
     const ok = await esperarQue(async () => {
       const x = await segundo.canal.enviar(envio('5512345679'));

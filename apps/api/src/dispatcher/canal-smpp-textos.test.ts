@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analizarSms } from '@pregon/contract/rules/sms';
-import { SimuladorSmpp, type OpcionesSmpp } from '@pregon/simulators/smpp';
-import { canalDe, type Canal, type Recibo } from './canal.ts';
-import './canal-smpp.ts';
-import { CONFIG_PRUEBA, esperarQue } from './testing.ts';
+import type { OpcionesSmpp } from '@pregon/simulators/smpp';
+import { esperarQue } from './testing.ts';
+import { canalesSmpp } from './testing-smpp.ts';
 
 // What reaches the handset: texts of 1, 2 and 5 parts in GSM-7 and UCS-2 go through the SMPP
 // channel and the simulator over loopback sockets, and the simulator reassembles and decodes them
@@ -21,41 +20,7 @@ function texto(base: string, partes: number): string {
   return t;
 }
 
-interface Prueba {
-  sim: SimuladorSmpp;
-  canal: Canal;
-  recibos: Recibo[];
-}
-const abiertos: Prueba[] = [];
-afterEach(async () => {
-  for (const p of abiertos.splice(0)) {
-    await p.canal.cerrar();
-    await p.sim.detener();
-  }
-});
-
-async function preparar(
-  smpp: Record<string, unknown> = {},
-  sim: OpcionesSmpp = {},
-): Promise<Prueba> {
-  const s = new SimuladorSmpp({ retrasoReciboMs: 20, system_id: 'u', password: 'p', ...sim });
-  await s.iniciar();
-  const recibos: Recibo[] = [];
-  const canal = canalDe('smpp')!.crear({
-    equipo: {
-      id_equipo: 7,
-      alias: 'SMSC',
-      url: s.url,
-      protocolo: 'smpp',
-      credenciales: { smpp: { system_id: 'u', password: 'p', ...smpp } },
-    },
-    config: { ...CONFIG_PRUEBA, backoffMs: 20 },
-    alRecibo: (r) => recibos.push(r),
-  });
-  const p = { sim: s, canal, recibos };
-  abiertos.push(p);
-  return p;
-}
+const preparar = canalesSmpp({ sim: { retrasoReciboMs: 20 }, config: { backoffMs: 20 } });
 
 const envio = (texto: string, id_detalle = 1) => ({
   id_detalle,
