@@ -121,10 +121,14 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
 
     const anchoAbierto = (await lateral.boundingBox())!.width;
-    await page.locator('.ant-layout-sider-trigger').click();
+    // The side menu folds with the mouse and unfolds from the keyboard, its button named for what
+    // it does.
+    await page.getByRole('button', { name: 'Contraer menú', exact: true }).click();
     await expect.poll(async () => (await lateral.boundingBox())!.width).toBeLessThan(anchoAbierto);
-    await page.locator('.ant-layout-sider-trigger').click();
+    await page.getByRole('button', { name: 'Expandir menú', exact: true }).focus();
+    await page.keyboard.press('Enter');
     await expect.poll(async () => (await lateral.boundingBox())!.width).toBe(anchoAbierto);
+    await page.getByRole('button', { name: 'Contraer menú', exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Menu', exact: true }).click();
     const cajon = page.locator('.ant-drawer');

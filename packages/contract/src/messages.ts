@@ -20,6 +20,7 @@ export const MENSAJES = {
   cerrarSesion: 'Cerrar sesión',
   menu: 'Menu',
   contraerMenu: 'Contraer menú',
+  expandirMenu: 'Expandir menú',
 
   // Exercises list (SPEC 2)
   ejercicios: 'Ejercicios',

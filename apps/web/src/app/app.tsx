@@ -6,6 +6,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { ErrorApi } from '../lib/api-client.ts';
 import { router } from './router.tsx';
+import {
+  CalendarOutlined,
+  CheckCircleFilled,
+  ClockCircleOutlined,
+  CloseCircleFilled,
+  CloseOutlined,
+  DownOutlined,
+  EllipsisOutlined,
+  ExclamationCircleFilled,
+  InfoCircleFilled,
+  LoadingOutlined,
+} from '../components/iconos.tsx';
 
 dayjs.locale('es');
 
@@ -26,6 +38,24 @@ export function App() {
     <ConfigProvider
       locale={esES}
       theme={{ token: { colorPrimary: '#1d4ed8', borderRadius: 6, fontSize: 14 } }}
+      // Ant Design's own icons in its controls, replaced by the same ones hidden from screen
+      // readers (components/iconos.tsx): their names are English ('down', 'close-circle').
+      select={{
+        suffixIcon: <DownOutlined />,
+        clearIcon: <CloseCircleFilled />,
+        removeIcon: <CloseOutlined />,
+        loadingIcon: <LoadingOutlined spin />,
+      }}
+      alert={{
+        successIcon: <CheckCircleFilled />,
+        infoIcon: <InfoCircleFilled />,
+        warningIcon: <ExclamationCircleFilled />,
+        errorIcon: <CloseCircleFilled />,
+      }}
+      modal={{ closeIcon: <CloseOutlined /> }}
+      tabs={{ more: { icon: <EllipsisOutlined /> } }}
+      datePicker={{ suffixIcon: <CalendarOutlined />, clearIcon: <CloseCircleFilled /> }}
+      timePicker={{ suffixIcon: <ClockCircleOutlined />, clearIcon: <CloseCircleFilled /> }}
     >
       <AntApp>
         <QueryClientProvider client={clienteConsultas}>

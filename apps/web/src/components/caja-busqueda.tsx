@@ -1,5 +1,5 @@
 import { Input } from 'antd';
-import { SearchOutlined } from './iconos.tsx';
+import { CloseCircleFilled, SearchOutlined } from './iconos.tsx';
 import { msg } from '@pregon/contract/messages';
 
 /** The lists' search box, 'Buscar...'. */
@@ -10,7 +10,7 @@ export function CajaBusqueda(p: {
 }) {
   return (
     <Input
-      allowClear
+      allowClear={{ clearIcon: <CloseCircleFilled /> }}
       prefix={<SearchOutlined />}
       placeholder={msg('buscar')}
       aria-label={msg('buscar')}

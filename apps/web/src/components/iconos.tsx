@@ -1,22 +1,32 @@
 import type { ComponentProps } from 'react';
 import {
   ArrowLeftOutlined as ArrowLeft,
+  CalendarOutlined as Calendar,
   CaretRightOutlined as CaretRight,
+  CheckCircleFilled as CheckCircleRelleno,
   CheckCircleOutlined as CheckCircle,
+  ClockCircleOutlined as ClockCircle,
+  CloseCircleFilled as CloseCircleRelleno,
+  CloseOutlined as Close,
   DashboardOutlined as Dashboard,
   DeleteOutlined as Delete,
   DoubleLeftOutlined as DoubleLeft,
   DoubleRightOutlined as DoubleRight,
+  DownOutlined as Down,
+  EllipsisOutlined as Ellipsis,
   DownloadOutlined as Download,
   EditOutlined as Edit,
+  ExclamationCircleFilled as ExclamationCircleRelleno,
   EyeOutlined as Eye,
   FileExcelOutlined as FileExcel,
   FormOutlined as Form,
   GlobalOutlined as Global,
   HomeOutlined as Home,
   InboxOutlined as Inbox,
+  InfoCircleFilled as InfoCircleRelleno,
   LaptopOutlined as Laptop,
   LeftOutlined as Left,
+  LoadingOutlined as Loading,
   LockOutlined as Lock,
   LogoutOutlined as Logout,
   MenuOutlined as Menu,
@@ -50,22 +60,32 @@ function decorativo(I: Icono) {
 }
 
 export const ArrowLeftOutlined = decorativo(ArrowLeft);
+export const CalendarOutlined = decorativo(Calendar);
 export const CaretRightOutlined = decorativo(CaretRight);
+export const CheckCircleFilled = decorativo(CheckCircleRelleno);
 export const CheckCircleOutlined = decorativo(CheckCircle);
+export const ClockCircleOutlined = decorativo(ClockCircle);
+export const CloseCircleFilled = decorativo(CloseCircleRelleno);
+export const CloseOutlined = decorativo(Close);
 export const DashboardOutlined = decorativo(Dashboard);
 export const DeleteOutlined = decorativo(Delete);
 export const DoubleLeftOutlined = decorativo(DoubleLeft);
 export const DoubleRightOutlined = decorativo(DoubleRight);
+export const DownOutlined = decorativo(Down);
+export const EllipsisOutlined = decorativo(Ellipsis);
 export const DownloadOutlined = decorativo(Download);
 export const EditOutlined = decorativo(Edit);
+export const ExclamationCircleFilled = decorativo(ExclamationCircleRelleno);
 export const EyeOutlined = decorativo(Eye);
 export const FileExcelOutlined = decorativo(FileExcel);
 export const FormOutlined = decorativo(Form);
 export const GlobalOutlined = decorativo(Global);
 export const HomeOutlined = decorativo(Home);
 export const InboxOutlined = decorativo(Inbox);
+export const InfoCircleFilled = decorativo(InfoCircleRelleno);
 export const LaptopOutlined = decorativo(Laptop);
 export const LeftOutlined = decorativo(Left);
+export const LoadingOutlined = decorativo(Loading);
 export const LockOutlined = decorativo(Lock);
 export const LogoutOutlined = decorativo(Logout);
 export const MenuOutlined = decorativo(Menu);

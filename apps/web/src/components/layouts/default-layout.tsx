@@ -5,9 +5,11 @@ import {
   GlobalOutlined,
   HomeOutlined,
   LaptopOutlined,
+  LeftOutlined,
   LogoutOutlined,
   MenuOutlined,
   PhoneOutlined,
+  RightOutlined,
   SettingOutlined,
   TeamOutlined,
   UserOutlined,
@@ -65,6 +67,23 @@ export function DefaultLayout() {
         collapsible
         collapsed={colapsado}
         onCollapse={setColapsado}
+        // Ant Design's trigger is a bare arrow (named 'left' to screen readers) that only a mouse
+        // can use; this one says what it does and answers Enter and Space.
+        trigger={
+          <span
+            role="button"
+            tabIndex={0}
+            aria-label={msg(colapsado ? 'expandirMenu' : 'contraerMenu')}
+            aria-expanded={!colapsado}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' && e.key !== ' ') return;
+              e.preventDefault();
+              setColapsado(!colapsado);
+            }}
+          >
+            {colapsado ? <RightOutlined /> : <LeftOutlined />}
+          </span>
+        }
         width={220}
         theme="dark"
         className="menu-lateral"

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Empty, Input, Table, Typography, type TableColumnsType } from 'antd';
-import { SearchOutlined } from '../../../components/iconos.tsx';
+import { CloseCircleFilled, SearchOutlined } from '../../../components/iconos.tsx';
 import type { Telefono } from '@pregon/contract/api/telefonos';
 import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
@@ -39,7 +39,7 @@ export function TelefonosVistaPrevia({ estado, categorias }: PropsVistaPrevia) {
           <span>{msg('columnaAccion')}</span>
           <Input
             size="small"
-            allowClear
+            allowClear={{ clearIcon: <CloseCircleFilled /> }}
             prefix={<SearchOutlined />}
             placeholder={msg('buscar')}
             aria-label={`${msg('columnaTelefono')} ${msg('buscar')}`}
