@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { cargarClaves } from '@pregon/api/auth/keys';
 import { firmarToken } from '@pregon/api/auth/tokens';
+import { firmarDialplan } from '@pregon/api/auth/firma-dialplan';
+import { ARCHIVO_LLAMADAS, archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import type { Rol } from '@pregon/contract/constants';
 import { clavesPbx, crearAppPbx } from './app.ts';
 import { cargarConfigPbx, type ConfigPbx } from './config.ts';
@@ -14,6 +16,12 @@ export interface AgenteDePrueba {
   dir: string;
   /** A token per role, signed by the private key the agent never sees. */
   tokens: Record<Rol, string>;
+  /** A dialplan write's body as the api would sign it: `destino` is 'llamadas' or an id_quiz. */
+  plan: (
+    destino: 'llamadas' | number,
+    contenido: string,
+    ttlSegundos?: number,
+  ) => Promise<{ contenido: string; firma: string }>;
   cerrar: () => Promise<void>;
 }
 
@@ -29,6 +37,16 @@ export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<
       { id_usuario: 1, usuario: rol, nombre: rol, role: [rol] },
       600,
     );
+  // The private key stays in this process (as the api's would) and leaves the agent's disk.
+  const plan = async (destino: 'llamadas' | number, contenido: string, ttlSegundos?: number) => ({
+    contenido,
+    firma: await firmarDialplan(
+      claves.privada,
+      destino === 'llamadas' ? ARCHIVO_LLAMADAS : archivoDialplanQuiz(destino),
+      contenido,
+      ttlSegundos,
+    ),
+  });
   fs.rmSync(path.join(dir, 'jwt-privada.pem'));
   const config = { ...cargarConfigPbx({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), ...cambios };
   const app = await crearAppPbx(config, await clavesPbx(config));
@@ -39,6 +57,7 @@ export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<
     config,
     dir,
     tokens,
+    plan,
     cerrar: async () => {
       await app.close();
       fs.rmSync(dir, { recursive: true, force: true });

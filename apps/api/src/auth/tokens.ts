@@ -39,7 +39,8 @@ export function firmarToken(
 export async function verificarToken(clave: CryptoKey, token: string | undefined): Promise<Sesion | null> {
   if (!token || token.length > 4096) return null;
   try {
-    const { payload } = await jwtVerify(token, clave, { algorithms: [ALGORITMO] });
+    // typ 'JWT' only: a dialplan signature (auth/firma-dialplan.ts) is never a session.
+    const { payload } = await jwtVerify(token, clave, { algorithms: [ALGORITMO], typ: 'JWT' });
     const p = PayloadSchema.parse(payload);
     const id = Number(p.sub);
     if (!Number.isInteger(id)) return null;
