@@ -8,7 +8,7 @@ import { firmarDialplan } from '@pregon/api/auth/firma-dialplan';
 import { firmarToken } from '@pregon/api/auth/tokens';
 import { msg } from '@pregon/contract/messages';
 import { agenteDePrueba, type AgenteDePrueba } from './agente-de-prueba.ts';
-import { HOSTILES } from './validar-dialplan.test.ts';
+import { HOSTILES } from './dialplan-hostil.ts';
 
 // Issue 22, point 1: the agent writes only dialplan the api rendered and signed. Over real HTTP,
 // against an agent that holds only the public key: unsigned or wrongly signed text is refused
