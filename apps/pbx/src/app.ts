@@ -17,6 +17,7 @@ import { ALGORITMO } from '@pregon/api/auth/keys';
 import { tokenDeCabecera, verificarToken } from '@pregon/api/auth/tokens';
 import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
+import { registrarJsonSeguro } from '@pregon/api/http/json-seguro';
 import { enSerie, escribirAtomico, reemplazarConVuelta } from './archivos.ts';
 import type { ConfigPbx } from './config.ts';
 import { leerAudioGsm } from './gsm.ts';
@@ -93,6 +94,7 @@ export async function crearAppPbx(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(manejarError);
+  registrarJsonSeguro(app);
   app.setNotFoundHandler((req, reply) =>
     manejarError(
       error(404, 'rutaNoEncontrada', {

@@ -197,6 +197,8 @@ export const MENSAJES = {
   campoFormato: 'El campo {campo} debe tener el formato {formato}',
   campoDesconocido: 'El campo {campo} no se reconoce',
   jsonInvalido: 'El cuerpo de la petición no es JSON válido',
+  jsonDemasiadoProfundo:
+    'El cuerpo de la petición anida más de {max} niveles de objetos o listas: envíe una estructura más plana',
   cuerpoDemasiadoGrande: 'La petición excede el tamaño máximo permitido',
   peticionInvalida: 'La petición no es válida: revise los datos enviados',
   demasiadasPeticiones: 'Demasiadas peticiones seguidas. Espere un momento e intente de nuevo',

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { msg } from '@pregon/contract/messages';
+import { RUTA_WEBHOOK_WHATSAPP } from '@pregon/contract/api/prueba';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 
 // Feeds every endpoint of the OpenAPI document (built from the contract, so new endpoints are
@@ -42,6 +44,9 @@ const SQL_META = [
   '%_\\',
   "Robert'); DELETE FROM ejercicios;--",
 ];
+/** About 40 KB of JSON nested 20 000 levels, as lists and as objects. */
+const PROFUNDO_LISTAS = '['.repeat(20_000) + ']'.repeat(20_000);
+const PROFUNDO_OBJETOS = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
 const UNICODE = ['‮ǝʇsǝnd', '👩‍👩‍👧‍👦🚨', 'a\u200bb', 'Ω≈ç√∫', '\t\n\r'];
 
 async function conteos(api: ApiDePrueba): Promise<Record<string, number>> {
@@ -90,10 +95,12 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
   let api: ApiDePrueba;
   let token: string;
   let ops: Operacion[];
+  let doc: any;
   beforeAll(async () => {
     api = await levantarApi(motor);
     token = await ingresar(api);
-    ops = operaciones((await pedir(api.url, 'GET', '/docs/json')).body);
+    doc = (await pedir(api.url, 'GET', '/docs/json')).body;
+    ops = operaciones(doc);
   });
   afterAll(async () => api?.cerrar());
 
@@ -186,6 +193,53 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
         esperar4xx(r, `${op.metodo} ${op.ruta} con ${valor}`);
       }
     }
+  });
+
+  it('cuerpos anidados 20 000 niveles en cada ruta que lee JSON: 400 que nombra el cuerpo, nunca 5xx', async () => {
+    // Every published operation that reads a body (public ones included), whatever its schema.
+    const rutas: { metodo: string; ruta: string }[] = [];
+    for (const [ruta, metodos] of Object.entries<any>(doc.paths))
+      for (const [metodo, op] of Object.entries<any>(metodos)) {
+        if (!['post', 'put', 'delete'].includes(metodo)) continue;
+        const validos = Object.fromEntries(
+          (op.parameters ?? [])
+            .filter((p: any) => p.in === 'path')
+            .map((p: any) => [p.name, String(p.schema?.enum?.[0] ?? '1')]),
+        );
+        rutas.push({
+          metodo: metodo.toUpperCase(),
+          ruta: ruta.replace(/\{([^}]+)\}/g, (_, n: string) => validos[n] ?? '1'),
+        });
+      }
+    expect(rutas.length).toBeGreaterThanOrEqual(35);
+    const antes = await conteos(api);
+    const fallas: string[] = [];
+    for (const { metodo, ruta } of rutas) {
+      for (const rawBody of [PROFUNDO_LISTAS, PROFUNDO_OBJETOS]) {
+        const r = await pedir(api.url, metodo, ruta, { token, rawBody });
+        const ctx = `${metodo} ${ruta} ${rawBody.slice(0, 2)}`;
+        if (ruta === RUTA_WEBHOOK_WHATSAPP) {
+          // Read as raw bytes and refused for its missing signature before any parse.
+          esperar4xx(r, ctx);
+          continue;
+        }
+        if (
+          r.status !== 400 ||
+          r.body.message !== msg('jsonDemasiadoProfundo', { max: 32 }) ||
+          r.body.campo !== 'cuerpo'
+        )
+          fallas.push(`${ctx} → ${r.status} ${String(r.body.message).slice(0, 60)}`);
+      }
+    }
+    expect(fallas).toEqual([]);
+    // One level under the limit is parsed and refused by the schema as usual (never a 5xx).
+    const r = await pedir(api.url, 'POST', '/telefono/', {
+      token,
+      rawBody: `{"telefono":${'['.repeat(31)}${']'.repeat(31)}}`,
+    });
+    esperar4xx(r, 'POST /telefono/ con 32 niveles');
+    expect(r.body.message).toContain('telefono');
+    expect(await conteos(api)).toEqual(antes);
   });
 
   it('cubre las operaciones publicadas (todas menos ingreso, salud y el webhook público)', () => {
