@@ -143,6 +143,17 @@ describe('entrada hostil en cada endpoint del agente', () => {
     expect(archivosDelAgente(ag.config)).toEqual([]);
   });
 
+  it('a quiz id past the database integer (2147483648 and up): 400 naming id_quiz, nothing written', async () => {
+    const e = ENDPOINTS.find((x) => x.path.includes(':id_quiz'))!;
+    for (const valor of ['2147483648', '99999999999999999999']) {
+      const r = await json(e.method, ruta(e, valor), { contenido: '' });
+      expect(r.status, valor).toBe(400);
+      expect(r.body.campo, valor).toBe('id_quiz');
+      expect(String(r.body.message), valor).toMatch(/^El campo id_quiz /);
+    }
+    expect(archivosDelAgente(ag.config)).toEqual([]);
+  });
+
   it('hostile path parameters: 4xx, never 5xx', async () => {
     for (const e of ENDPOINTS.filter((x) => x.path.includes(':'))) {
       for (const valor of [

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { ProtocoloSchema } from '../constants.ts';
 import { msg } from '../messages.ts';
 import { endpoint } from './endpoint.ts';
-import { OkSchema, texto } from './comun.ts';
-import { IdParamsSchema } from './paises.ts';
+import { IdParamsSchema, OkSchema, texto } from './comun.ts';
 
 // Devices (ARCHITECTURE 3). Credentials are write-only: stored as JSON, never returned;
 // responses say only whether the device has them.
