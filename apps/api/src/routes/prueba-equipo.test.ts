@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
+import { estadosWebhookWhatsapp, verificarWebhookWhatsapp } from '@pregon/contract/api/prueba';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
@@ -223,5 +224,20 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
       recibida: 1,
       motivo: `${msg('whatsappNoEntregable')} (131026: Message undeliverable)`,
     });
+  });
+
+  it('el documento OpenAPI publica el webhook de WhatsApp (GET de verificación y POST de estados), sin token', async () => {
+    const doc = (await pedir(api.url, 'GET', '/docs/json')).body;
+    const w = doc.paths['/webhooks/whatsapp/'];
+    expect(Object.keys(w ?? {}).sort()).toEqual(['get', 'post']);
+    expect(w.get.summary).toBe(verificarWebhookWhatsapp.resumen);
+    expect(w.post.summary).toBe(estadosWebhookWhatsapp.resumen);
+    expect(w.get.security).toBeUndefined();
+    expect(w.post.security).toBeUndefined();
+    expect(w.get.parameters.map((p: { in: string; name: string }) => `${p.in} ${p.name}`)).toEqual([
+      'query hub.mode',
+      'query hub.verify_token',
+      'query hub.challenge',
+    ]);
   });
 });
