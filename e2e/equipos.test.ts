@@ -165,6 +165,49 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
     await fila('Pasarela SMS y WhatsApp').waitFor({ state: 'detached' });
   });
 
+  it('la URL y las credenciales se validan por protocolo con los mensajes del servidor, bajo cada campo', async () => {
+    await page.goto(`${api.url}/equipos`);
+    await page.getByRole('button', { name: 'Agregar equipo' }).click();
+    const d = dialogo('Agregar equipo');
+    await d.getByLabel('Alias').fill('SMS sin credenciales');
+    // SMPP is the default protocol; the url of issue 22 with no credentials.
+    await d.getByLabel('URL').fill('smpp//10.0.0.5');
+    await d.getByRole('button', { name: 'Guardar' }).click();
+    const error = (campo: string) =>
+      d.locator('.ant-form-item').filter({ has: page.getByLabel(campo) });
+    await error('URL')
+      .getByText(
+        'El campo url debe tener la forma smpp://host:puerto (o ssmpp://host:puerto con TLS)',
+      )
+      .waitFor();
+    await error('Identificador del sistema (system_id)')
+      .getByText('El campo Identificador del sistema (system_id) es obligatorio para SMPP')
+      .waitFor();
+    await error('Contraseña').getByText('El campo Contraseña es obligatorio para SMPP').waitFor();
+    await capturar(page, 'equipos-dialogo-errores-1366');
+    // Another protocol asks for its own form of url.
+    await elegir(d, 'Protocolo', 'Asterisk');
+    await error('URL').getByText('El campo url debe tener la forma ami://host:puerto').waitFor();
+    await elegir(d, 'Protocolo', 'SMPP');
+    await d.getByLabel('URL').fill('smpp://127.0.0.1:2775');
+    await d.getByLabel('Identificador del sistema (system_id)').fill('pregon');
+    await d.getByLabel('Contraseña').fill('clave');
+    await d.getByRole('button', { name: 'Guardar' }).click();
+    await esperarAviso(page, 'EXITO');
+    await page.getByRole('heading', { name: 'SMS sin credenciales' }).waitFor();
+    const guardado = await api.ctx.db.kysely
+      .selectFrom('equipos')
+      .select(['url', 'credenciales'])
+      .where('alias', '=', 'SMS sin credenciales')
+      .execute();
+    expect(guardado).toEqual([
+      {
+        url: 'smpp://127.0.0.1:2775',
+        credenciales: JSON.stringify({ system_id: 'pregon', password: 'clave' }),
+      },
+    ]);
+  });
+
   it('el rol consulta ve lista y detalle sin botones de escritura', async () => {
     const { token } = await tokenConRol(api, 'consulta');
     const otro = await navegador.newContext({

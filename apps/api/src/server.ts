@@ -20,6 +20,7 @@ import { seed, type ResultadoSemilla } from './db/seed.ts';
 import { cargarClaves } from './auth/keys.ts';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { manejarError, error } from './http/errores.ts';
+import { registrarJsonSeguro } from './http/json-seguro.ts';
 import { rutasAuth } from './routes/auth.ts';
 import { rutasCatalogos } from './routes/catalogos.ts';
 import { rutasEjercicios } from './routes/ejercicios.ts';
@@ -63,6 +64,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(manejarError);
+  registrarJsonSeguro(app);
   app.setNotFoundHandler((req, reply) => {
     if (req.method === 'GET' && ctx.config.webDist && req.headers.accept?.includes('text/html')) {
       return reply.sendFile('index.html');

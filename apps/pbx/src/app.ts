@@ -24,6 +24,7 @@ import { verificarFirmaDialplan } from '@pregon/api/auth/firma-dialplan';
 import { tokenDeCabecera, verificarToken } from '@pregon/api/auth/tokens';
 import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
+import { registrarJsonSeguro } from '@pregon/api/http/json-seguro';
 import { enSerie, escribirAtomico, reemplazarConVuelta } from './archivos.ts';
 import type { ConfigPbx } from './config.ts';
 import { leerAudioGsm } from './gsm.ts';
@@ -95,6 +96,7 @@ export async function crearAppPbx(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(manejarError);
+  registrarJsonSeguro(app);
   app.setNotFoundHandler((req, reply) =>
     manejarError(
       error(404, 'rutaNoEncontrada', {

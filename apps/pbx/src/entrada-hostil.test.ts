@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as contrato from '@pregon/contract/api/pbx';
 import type { Endpoint } from '@pregon/contract/api/endpoint';
+import { msg } from '@pregon/contract/messages';
 import { agenteDePrueba, archivosDelAgente, type AgenteDePrueba } from './agente-de-prueba.ts';
 
 // The api's entrada-hostil approach for the telephony agent: every endpoint the contract
@@ -24,6 +25,8 @@ const VALORES = [
   'a\ud800b',
   'x'.repeat(70_000),
 ];
+
+const PROFUNDO = msg('jsonDemasiadoProfundo', { max: 32 });
 
 const ENDPOINTS = (Object.values(contrato) as unknown[]).filter(
   (e): e is Endpoint => typeof e === 'object' && e !== null && (e as Endpoint).etiqueta === 'pbx',
@@ -116,6 +119,37 @@ describe('entrada hostil en cada endpoint del agente', () => {
         }
       }
       es4xx(await json(e.method, r0, { ['__proto__']: { contenido: 'x' } }), `${ctx} __proto__`);
+    }
+    expect(archivosDelAgente(ag.config)).toEqual([]);
+  });
+
+  it('JSON nested 20 000 levels on every route that reads a body: 400 naming the body', async () => {
+    const fallas: string[] = [];
+    const rutas = ENDPOINTS.filter((e) => e.method !== 'GET');
+    expect(rutas.length).toBe(6);
+    for (const e of rutas) {
+      for (const raw of [
+        '['.repeat(20_000) + ']'.repeat(20_000),
+        '{"contenido":'.repeat(20_000) + '1' + '}'.repeat(20_000),
+      ]) {
+        const r = await json(e.method, ruta(e), raw);
+        if (r.status !== 400 || r.body.message !== PROFUNDO || r.body.campo !== 'cuerpo')
+          fallas.push(
+            `${e.method} ${e.path} ${raw.slice(0, 2)} → ${r.status} ${String(r.body.message)}`,
+          );
+      }
+    }
+    expect(fallas).toEqual([]);
+    expect(archivosDelAgente(ag.config)).toEqual([]);
+  });
+
+  it('a quiz id past the database integer (2147483648 and up): 400 naming id_quiz, nothing written', async () => {
+    const e = ENDPOINTS.find((x) => x.path.includes(':id_quiz'))!;
+    for (const valor of ['2147483648', '99999999999999999999']) {
+      const r = await json(e.method, ruta(e, valor), { contenido: '' });
+      expect(r.status, valor).toBe(400);
+      expect(r.body.campo, valor).toBe('id_quiz');
+      expect(String(r.body.message), valor).toMatch(/^El campo id_quiz /);
     }
     expect(archivosDelAgente(ag.config)).toEqual([]);
   });

@@ -14,11 +14,64 @@ export function enteroSchema(campo: string, min = 1, max = Number.MAX_SAFE_INTEG
   );
 }
 
-/** Required integer id (≥ 1) with the given message when missing or not a number. */
-export function idSchema(campo: string, mensaje = msg('campoObligatorio', { campo })) {
+/** Largest id the database holds: every id column is a PostgreSQL `integer` (serial), and
+ * SQLite is held to the same bounds so both engines answer alike. */
+export const ID_MAXIMO = 2_147_483_647;
+
+/** Digit strings ('12', as paths, query strings and the SPEC's client send ids) become numbers;
+ * one too long to be a number at all becomes one just past the bound, so it reads 'out of range'. */
+const idDeTexto = (v: unknown) => {
+  if (typeof v !== 'string' || !/^\s*\d+\s*$/.test(v)) return v;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : ID_MAXIMO + 1;
+};
+
+/**
+ * The one id schema of the contract, for every path, query and body id of the api and the
+ * telephony agent: an integer from 1 to ID_MAXIMO, as a number or a digit string. Missing reads
+ * `mensaje` ('El campo {campo} es obligatorio' unless the SPEC words it otherwise); any other
+ * value outside that range names the field and the range. With `mensaje` given, values below 1
+ * read it too (the SPEC's clients send 0 or '' for "none chosen").
+ */
+export function idSchema(campo: string, mensaje?: string) {
+  const obligatorio = mensaje ?? msg('campoObligatorio', { campo });
+  const invalido = msg('idInvalido', { campo, max: ID_MAXIMO });
+  const bajo = mensaje ?? invalido;
   return z.preprocess(
-    (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    z.number({ error: mensaje }).int(mensaje).min(1, mensaje),
+    idDeTexto,
+    z
+      .number({ error: (i) => (i.input === undefined ? obligatorio : (mensaje ?? invalido)) })
+      .max(ID_MAXIMO, invalido)
+      .int(invalido)
+      .min(1, bajo),
+  );
+}
+
+/** Most ids a list may hold. */
+export const MAX_IDS_LISTA = 1000;
+
+/**
+ * A list of ids (categories): an array, one id, or the SPEC's comma-separated string ('1,3'),
+ * each element an id as idSchema; at most MAX_IDS_LISTA; output without repeats, in the given
+ * order. With `obligatoria` (the message) it must hold at least one.
+ */
+export function listaIdsSchema(campo: string, { obligatoria }: { obligatoria?: string } = {}) {
+  const lista = z.array(idSchema(campo), {
+    error: obligatoria ?? msg('listaIdsInvalida', { campo }),
+  });
+  return z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== '')
+        : typeof v === 'number'
+          ? [v]
+          : v,
+    (obligatoria ? lista.min(1, obligatoria) : lista)
+      .max(MAX_IDS_LISTA, msg('listaMuyLarga', { campo, max: MAX_IDS_LISTA }))
+      .transform((ids) => [...new Set(ids)]),
   );
 }
 

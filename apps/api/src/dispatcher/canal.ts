@@ -1,3 +1,4 @@
+import { valorCredencial } from '@pregon/contract/rules/equipment';
 import type { ConfigDespachador } from './config.ts';
 
 /** What a call needs of its exercise (types 2 and 4): the context to run, and for quizzes how
@@ -235,12 +236,9 @@ export function leerCredenciales(texto: string | null): Record<string, unknown> 
   }
 }
 
-/** A credential as text ('' when absent), looked up under the protocol's section or at top level. */
-export function credencial(c: Record<string, unknown>, seccion: string, clave: string): string {
-  const sub = c[seccion];
-  const v = sub && typeof sub === 'object' ? (sub as Record<string, unknown>)[clave] : c[clave];
-  return v === undefined || v === null ? '' : String(v);
-}
+/** A credential as text ('' when absent), looked up under the protocol's section or at top level
+ * (the contract's rule, which the device form and the api's device check read too). */
+export const credencial = valorCredencial;
 
 /** The error text of a failed request, with the socket cause when there is one. */
 export function textoError(err: unknown): string {

@@ -1,25 +1,34 @@
 import net from 'node:net';
-import type { Protocolo } from '@pregon/contract/constants';
+import { ProtocoloSchema } from '@pregon/contract/constants';
+import {
+  destinoEquipo,
+  mensajeRed,
+  motivoRed,
+  problemaUrlEquipo,
+} from '@pregon/contract/rules/equipment';
 
 // Pre-start checks (issue 17): before an exercise starts, its device's gateway must answer within
 // a few seconds, and a call's audio must be on the telephony server when the PBX agent is known.
-// Each returns null when fine, else a short reason (the caller words the Spanish refusal).
+// Each returns null when fine, else the reason (for a device, in Spanish: FalloEquipo). The test
+// send (prueba.ts) runs the device check first too.
 
-/** Opens a TCP connection to host:port and closes it; null when it connects in time. */
+/** Opens a TCP connection to host:port and closes it: null when it connects in time, else the
+ * system error code (ECONNREFUSED, ENOTFOUND…) or 'TIMEOUT'. */
 export function conectarTcp(host: string, port: number, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     const s = net.connect({ host, port });
-    const fin = (motivo: string | null) => {
+    const fin = (codigo: string | null) => {
       s.destroy();
-      resolve(motivo);
+      resolve(codigo);
     };
-    s.setTimeout(timeoutMs, () => fin(`sin respuesta en ${timeoutMs} ms`));
+    s.setTimeout(timeoutMs, () => fin('TIMEOUT'));
     s.once('connect', () => fin(null));
     s.once('error', (e: NodeJS.ErrnoException) => fin(e.code ?? e.message));
   });
 }
 
-/** Sends GET to a base URL; any HTTP answer (even 4xx/5xx) shows the gateway is there. */
+/** Sends GET to a base URL; any HTTP answer (even 4xx/5xx) shows the gateway is there. Null
+ * then, else the error code of the connection (or of the TLS handshake) or 'TIMEOUT'. */
 export async function pedirHttp(url: string, timeoutMs: number): Promise<string | null> {
   try {
     const r = await fetch(url, {
@@ -30,42 +39,44 @@ export async function pedirHttp(url: string, timeoutMs: number): Promise<string 
     await r.body?.cancel();
     return null;
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string } };
-    if (err.name === 'TimeoutError') return `sin respuesta en ${timeoutMs} ms`;
-    return err.cause?.code ?? err.message;
+    const err = e as Error & { cause?: { code?: string; message?: string } };
+    if (err.name === 'TimeoutError') return 'TIMEOUT';
+    return err.cause?.code ?? err.cause?.message ?? err.message;
   }
 }
 
-const hostPuerto = (url: string, esquema: string, puertoDefecto: number) => {
-  const u = new URL(url.includes('://') ? url : `${esquema}://${url}`);
-  return { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || puertoDefecto) };
-};
+/** Why a device's gateway does not answer, in Spanish: `motivo` is short (the start refusal
+ * reads '… no responde en {url} ({motivo})'), `mensaje` a sentence naming the gateway ('No se
+ * pudo conectar con 127.0.0.1:2775: conexión rechazada', 'No se encontró el host …'). */
+export interface FalloEquipo {
+  motivo: string;
+  mensaje: string;
+}
 
-/** Whether a device's gateway answers: SMPP and Asterisk (AMI) by TCP connect, Android and
- * WhatsApp by an HTTP request to the base URL. Null when it answers, else the reason. */
+/** Whether a device's gateway answers within `timeoutMs`: SMPP and Asterisk (AMI) by TCP connect,
+ * Android and WhatsApp by an HTTP request to the base URL (the url read as the adapters read it).
+ * Null when it answers; a url no adapter could use fails with the contract's message, without
+ * any traffic. */
 export async function comprobarEquipo(
   equipo: { protocolo: string; url: string },
   timeoutMs: number,
-): Promise<string | null> {
-  try {
-    switch (equipo.protocolo as Protocolo) {
-      case 'smpp': {
-        const { host, port } = hostPuerto(equipo.url, 'smpp', 2775);
-        return await conectarTcp(host, port, timeoutMs);
-      }
-      case 'asterisk': {
-        const { host, port } = hostPuerto(equipo.url, 'ami', 5038);
-        return await conectarTcp(host, port, timeoutMs);
-      }
-      case 'android':
-      case 'whatsapp':
-        return await pedirHttp(equipo.url, timeoutMs);
-      default:
-        return null;
-    }
-  } catch (e) {
-    return (e as Error).message;
+): Promise<FalloEquipo | null> {
+  const p = ProtocoloSchema.safeParse(equipo.protocolo);
+  if (!p.success) return null;
+  const destino = destinoEquipo(p.data, equipo.url);
+  if (!destino) {
+    const m = problemaUrlEquipo(p.data, equipo.url) ?? '';
+    return { motivo: m, mensaje: m };
   }
+  const codigo =
+    p.data === 'smpp' || p.data === 'asterisk'
+      ? await conectarTcp(destino.host, destino.puerto, timeoutMs)
+      : await pedirHttp(equipo.url.trim(), timeoutMs);
+  if (codigo === null) return null;
+  return {
+    motivo: motivoRed(codigo, { host: destino.host, timeoutMs }),
+    mensaje: mensajeRed(codigo, destino, timeoutMs),
+  };
 }
 
 /** Whether an audio file is on the telephony server: HEAD {pbxBase}/{software}/audio/{nombre} on

@@ -3,6 +3,7 @@ import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
 import { error, noEncontrado } from '../http/errores.ts';
 import { canalDe, leerCredenciales } from './canal.ts';
+import { comprobarEquipo } from './comprobacion.ts';
 import { configDespachoDeEntorno } from './config.ts';
 import { PROMPT_GRACIAS } from '@pregon/contract/rules/dialplan';
 import './despachador.ts';
@@ -10,6 +11,10 @@ import './despachador.ts';
 /** What a test send or call ended in. */
 export type EstatusPrueba =
   'enviado' | 'entregado' | 'contestado' | 'respondido' | 'ocupado' | 'no_contesto';
+
+/** How long a test send waits for each step of the gateway (and for its first answer when the
+ * pre-start check is off, COMPROBACION_EQUIPO_MS=0). */
+const TIMEOUT_PRUEBA_MS = 10_000;
 
 /** Records a device's last contact. */
 async function tocar(ctx: Contexto, id_equipo: number) {
@@ -21,7 +26,8 @@ async function tocar(ctx: Contexto, id_equipo: number) {
 }
 
 /** Sends one test message through a device's channel; 400 when its protocol sends no messages or
- * the number is refused, 502 when the gateway fails. Records the device's last contact. */
+ * the number is refused, 502 when the gateway cannot be reached (within the configured check
+ * time, with a Spanish reason) or fails. Records the device's last contact. */
 export async function enviarPrueba(
   ctx: Contexto,
   id_equipo: number,
@@ -35,9 +41,13 @@ export async function enviarPrueba(
   if (!e) throw noEncontrado('Equipo');
   const registro = canalDe(e.protocolo);
   if (!registro) throw error(400, 'pruebaNoSoportada', { alias: e.alias, protocolo: e.protocolo });
+  // The gateway must answer first, within the configured check time: an unreachable or unknown
+  // host fails in seconds with a Spanish reason, not after the channel's own timeouts.
+  const fallo = await comprobarEquipo(e, ctx.config.comprobacionEquipoMs || TIMEOUT_PRUEBA_MS);
+  if (fallo) throw error(502, 'pruebaFallida', { motivo: fallo.mensaje });
   const config = configDespachoDeEntorno(process.env, {
     tz: ctx.config.tz,
-    timeoutEnvioMs: 10_000,
+    timeoutEnvioMs: TIMEOUT_PRUEBA_MS,
   });
   const canal = registro.crear({
     equipo: {

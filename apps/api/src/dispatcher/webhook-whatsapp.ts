@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { msg } from '@pregon/contract/messages';
-import { RUTA_WEBHOOK_WHATSAPP } from '@pregon/contract/api/prueba';
+import {
+  RUTA_WEBHOOK_WHATSAPP,
+  estadosWebhookWhatsapp,
+  verificarWebhookWhatsapp,
+} from '@pregon/contract/api/prueba';
+import type { Endpoint } from '@pregon/contract/api/endpoint';
 import { motivoEstadoFallido, type ErrorMeta } from '@pregon/contract/rules/whatsapp';
 import type { Contexto } from '../contexto.ts';
 import { credencial, leerCredenciales, type Recibo } from './canal.ts';
@@ -46,6 +51,18 @@ export function firmaValida(cuerpo: Buffer, firma: string | undefined, secreto: 
   return dada.length === esperada.length && crypto.timingSafeEqual(dada, esperada);
 }
 
+/** Route options that publish a webhook call in the OpenAPI document from its contract entry
+ * (public: no token; the GET's query is validated by the contract). */
+const documentado = (e: Endpoint) => ({
+  schema: {
+    summary: e.resumen,
+    tags: [e.etiqueta],
+    ...(e.query ? { querystring: e.query } : {}),
+  },
+});
+const VERIFICACION = documentado(verificarWebhookWhatsapp);
+const ESTADOS = documentado(estadosWebhookWhatsapp);
+
 /** Registers GET (handshake) and POST (statuses) of the WhatsApp webhook. */
 export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void {
   const store = storePara(ctx.db);
@@ -72,7 +89,7 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
       hecho(null, cuerpo),
     );
 
-    sub.get(RUTA_WEBHOOK_WHATSAPP, { schema: { hide: true } }, async (req, reply) => {
+    sub.get(RUTA_WEBHOOK_WHATSAPP, VERIFICACION, async (req, reply) => {
       const q = req.query as Record<string, string | undefined>;
       const tokens = (await dispositivos())
         .map((d) => credencial(d.c, 'whatsapp', 'verify_token'))
@@ -91,7 +108,7 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
       });
     });
 
-    sub.post(RUTA_WEBHOOK_WHATSAPP, { schema: { hide: true } }, async (req, reply) => {
+    sub.post(RUTA_WEBHOOK_WHATSAPP, ESTADOS, async (req, reply) => {
       const crudo = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const cabecera = req.headers['x-hub-signature-256'];
       const firma = typeof cabecera === 'string' ? cabecera : undefined;

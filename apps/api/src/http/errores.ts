@@ -14,8 +14,12 @@ export class HttpError extends Error {
 }
 
 /** Builds an HttpError from a catalogue key. */
-export const error = (status: number, clave: ClaveMensaje, params?: Record<string, string | number>, campo?: string) =>
-  new HttpError(status, msg(clave, params), campo);
+export const error = (
+  status: number,
+  clave: ClaveMensaje,
+  params?: Record<string, string | number>,
+  campo?: string,
+) => new HttpError(status, msg(clave, params), campo);
 
 /** 401 with the SPEC's 'FALLO: SESION EXPIRADA'. */
 export const sesionExpirada = () => error(401, 'sesionExpirada');
@@ -24,7 +28,14 @@ export const prohibido = () => error(403, 'sinPermiso');
 /** 404 naming what was not found. */
 export const noEncontrado = (entidad: string) => error(404, 'noEncontrado', { entidad });
 
-const CONTEXTO: Record<string, string> = { body: 'cuerpo', querystring: 'consulta', params: 'ruta', headers: 'cabecera' };
+/** How the catalogue's field messages begin (campoObligatorio, campoEntero, idInvalido…). */
+const NOMBRA_CAMPO = 'El campo ';
+const CONTEXTO: Record<string, string> = {
+  body: 'cuerpo',
+  querystring: 'consulta',
+  params: 'ruta',
+  headers: 'cabecera',
+};
 
 /** Maps any error to {status, message, mensaje, campo} in Spanish; never leaks a stack trace. */
 export function manejarError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
@@ -40,18 +51,23 @@ export function manejarError(err: FastifyError, req: FastifyRequest, reply: Fast
     const v = err.validation[0]!;
     const ruta = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
     campo = ruta || CONTEXTO[err.validationContext ?? 'body'] || 'cuerpo';
-    const faltante =
-      v.keyword === 'invalid_type' && /indefinido|undefined/.test(v.message ?? '');
+    const faltante = v.keyword === 'invalid_type' && /indefinido|undefined/.test(v.message ?? '');
+    // The contract's own messages already name the field ('El campo … '): kept as they are.
     message = faltante
       ? msg('campoObligatorio', { campo })
-      : msg('campoInvalido', { campo, detalle: v.message ?? '' });
+      : v.message?.startsWith(NOMBRA_CAMPO)
+        ? v.message
+        : msg('campoInvalido', { campo, detalle: v.message ?? '' });
   } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
     status = 400;
     message = msg('jsonInvalido');
   } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     status = 413;
     message = msg('cuerpoDemasiadoGrande');
-  } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+  } else if (
+    err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+    err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+  ) {
     status = 400;
     message = msg('jsonInvalido');
   } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
@@ -60,5 +76,7 @@ export function manejarError(err: FastifyError, req: FastifyRequest, reply: Fast
   }
   if (status >= 500) req.log.error({ err }, 'error no controlado');
   else req.log.info({ status, message }, 'petición rechazada');
-  return reply.status(status).send({ status, message, mensaje: message, ...(campo ? { campo } : {}) });
+  return reply
+    .status(status)
+    .send({ status, message, mensaje: message, ...(campo ? { campo } : {}) });
 }

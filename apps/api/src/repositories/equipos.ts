@@ -63,7 +63,7 @@ export const actualizarEquipo = async (k: K, id: number, e: Updateable<EquiposTa
 export const leerBasico = (k: K, id: number) =>
   k
     .selectFrom('equipos')
-    .select(['id_equipo', 'alias', 'protocolo', 'marcado'])
+    .select(['id_equipo', 'alias', 'protocolo', 'marcado', 'url', 'credenciales'])
     .where('id_equipo', '=', id)
     .executeTakeFirst();
 

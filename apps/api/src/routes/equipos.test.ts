@@ -3,6 +3,18 @@ import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../test
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
 import { tokenConRol } from '../testing/roles.ts';
+import { msg } from '@pregon/contract/messages';
+
+const MSG_SMPP =
+  'El campo url debe tener la forma smpp://host:puerto (o ssmpp://host:puerto con TLS)';
+
+/** A complete SMPP device (url and the credentials it binds with). */
+const SMPP = {
+  alias: 'SMS',
+  protocolo: 'smpp',
+  url: 'smpp://127.0.0.1:2775',
+  credenciales: { system_id: 'pregon', password: 'clave' },
+};
 
 describe.each(MOTORES)('equipos (%s)', (motor) => {
   let api: ApiDePrueba;
@@ -17,6 +29,15 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
     consulta = (await tokenConRol(api, 'consulta')).token;
   });
   afterAll(async () => api?.cerrar());
+  const contarEquipos = async () =>
+    Number(
+      (
+        await api.ctx.db.kysely
+          .selectFrom('equipos')
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('crea un equipo SMPP con credenciales que nunca se devuelven', async () => {
     const r = await p('POST', '/equipos/', admin, {
@@ -26,7 +47,7 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
       protocolo: 'smpp',
       puertos: 4,
       tasa: 20,
-      credenciales: { usuario: 'pregon', password: 'SuperSecreta' },
+      credenciales: { system_id: 'pregon', password: 'SuperSecreta' },
       descripcion: 'Centro de mensajes',
     });
     expect(r.status).toBe(200);
@@ -67,7 +88,7 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
       .where('id_equipo', '=', id)
       .executeTakeFirstOrThrow();
     expect(JSON.parse(guardadas.credenciales!)).toEqual({
-      usuario: 'pregon',
+      system_id: 'pregon',
       password: 'SuperSecreta',
     });
     expect((await p('GET', `/equipos/${id}/`, admin)).body.data).toMatchObject({
@@ -75,8 +96,11 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
       tasa: 5,
       tiene_credenciales: true,
     });
-    expect((await p('PUT', `/equipos/${id}/`, admin, { credenciales: null })).status).toBe(200);
-    expect((await p('GET', `/equipos/${id}/`, admin)).body.data.tiene_credenciales).toBe(false);
+    // Removing them would leave an SMPP device that cannot bind: refused, naming what it needs.
+    const sin = await p('PUT', `/equipos/${id}/`, admin, { credenciales: null });
+    expect(sin.status).toBe(400);
+    expect(sin.body.campo).toBe('credenciales.system_id');
+    expect((await p('GET', `/equipos/${id}/`, admin)).body.data.tiene_credenciales).toBe(true);
   });
 
   it('un equipo asterisk recibe el marcado por defecto; un marcado sin {telefono} es 400', async () => {
@@ -84,6 +108,7 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
       alias: 'PBX',
       url: 'ami://127.0.0.1:5038',
       protocolo: 'asterisk',
+      credenciales: { usuario: 'pregon', secreto: 's', troncal: 'salida' },
     });
     expect(r.status).toBe(200);
     expect((await p('GET', `/equipos/${r.body.id_equipo}/`, admin)).body.data.marcado).toBe(
@@ -91,7 +116,9 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
     );
     const mal = await p('POST', '/equipos/', admin, {
       alias: 'PBX2',
+      url: 'ami://127.0.0.1:5038',
       protocolo: 'asterisk',
+      credenciales: { usuario: 'pregon', secreto: 's', troncal: 'salida' },
       marcado: 'SIP/troncal',
     });
     expect(mal.status).toBe(400);
@@ -106,6 +133,8 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
     await p('POST', '/equipos/', admin, {
       alias: 'Android Norte',
       protocolo: 'android',
+      url: 'http://127.0.0.1:8081',
+      credenciales: { usuario: 'pregon', password: 'clave' },
       activo: false,
     });
     const r = await p('GET', '/equipos/?q=norte', admin);
@@ -130,7 +159,7 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
   });
 
   it('un equipo usado por un ejercicio no se elimina (409, nunca 500); uno libre sí', async () => {
-    const r = await p('POST', '/equipos/', admin, { alias: 'Usado', protocolo: 'smpp' });
+    const r = await p('POST', '/equipos/', admin, { ...SMPP, alias: 'Usado' });
     const id = r.body.id_equipo;
     await crearEjercicio(api.ctx.db, { id_equipo: id, iniciar: false });
     const d = await p('DELETE', `/equipos/${id}/`, admin);
@@ -141,11 +170,102 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
     const libre = await p('POST', '/equipos/', admin, {
       alias: 'Libre',
       protocolo: 'whatsapp',
-      credenciales: { token: 't' },
+      url: 'https://graph.facebook.com',
+      credenciales: { token: 't', phone_number_id: '555000' },
     });
     expect((await p('DELETE', `/equipos/${libre.body.id_equipo}/`, admin)).status).toBe(200);
     expect((await p('GET', `/equipos/${libre.body.id_equipo}/`, admin)).status).toBe(404);
     expect((await p('DELETE', '/equipos/999999/', admin)).status).toBe(404);
+  });
+
+  it.each([
+    // The measured hole (issue 22.5): accepted, then shown as healthy.
+    [{ url: 'smpp//10.0.0.5', credenciales: undefined }, 'url', MSG_SMPP],
+    [{ url: 'smpp://10.0.0.5' }, 'url', MSG_SMPP],
+    [{ url: 'http://10.0.0.5:2775' }, 'url', MSG_SMPP],
+    [
+      { url: 'smpp://10.0.0.5:70000' },
+      'url',
+      'El campo url lleva el puerto 70000: use un número de 1 a 65535',
+    ],
+    [{ url: 'smpp://pregon:clave@10.0.0.5:2775' }, 'url', msg('urlEquipoConClaves')],
+    [
+      { credenciales: undefined },
+      'credenciales.system_id',
+      'El campo Identificador del sistema (system_id) es obligatorio para SMPP',
+    ],
+    [
+      { credenciales: { system_id: 'pregon' } },
+      'credenciales.password',
+      'El campo Contraseña es obligatorio para SMPP',
+    ],
+    [
+      { protocolo: 'android', url: 'android://tel', credenciales: { usuario: 'u', password: 'p' } },
+      'url',
+      'El campo url debe tener la forma http://host:puerto o https://host/ruta',
+    ],
+    [
+      { protocolo: 'android', url: 'http://10.0.0.5:8080', credenciales: { usuario: 'u' } },
+      'credenciales.password',
+      'El campo Contraseña es obligatorio para Android (pasarela SMS)',
+    ],
+    [
+      { protocolo: 'whatsapp', url: 'https://graph.facebook.com', credenciales: { token: 't' } },
+      'credenciales.phone_number_id',
+      'El campo Identificador del número (phone_number_id) es obligatorio para WhatsApp Cloud API',
+    ],
+    [
+      {
+        protocolo: 'asterisk',
+        url: 'ami://10.0.0.5',
+        credenciales: { usuario: 'u', secreto: 's', troncal: 't' },
+      },
+      'url',
+      'El campo url debe tener la forma ami://host:puerto',
+    ],
+    [
+      {
+        protocolo: 'asterisk',
+        url: 'ami://10.0.0.5:5038',
+        credenciales: { usuario: 'u', secreto: 's' },
+      },
+      'credenciales.troncal',
+      'El campo Troncal es obligatorio para Asterisk',
+    ],
+  ] as const)('POST %j: 400 que nombra %s, nada guardado', async (cambio, campo, mensaje) => {
+    const antes = await contarEquipos();
+    const r = await p('POST', '/equipos/', admin, { ...SMPP, ...cambio });
+    expect(r.status).toBe(400);
+    expect(r.body.campo).toBe(campo);
+    expect(r.body.message).toBe(mensaje);
+    expect(await contarEquipos()).toBe(antes);
+  });
+
+  it('PUT valida la url con el protocolo guardado y las credenciales que quedan; otros cambios no se bloquean', async () => {
+    const id = (await p('POST', '/equipos/', admin, { ...SMPP, alias: 'SMS PUT' })).body.id_equipo;
+    const mala = await p('PUT', `/equipos/${id}/`, admin, { url: 'smpp//10.0.0.5' });
+    expect(mala.status).toBe(400);
+    expect(mala.body).toMatchObject({ campo: 'url', message: MSG_SMPP });
+    // Another protocol with the SMPP credentials kept: the new protocol's are missing.
+    const otro = await p('PUT', `/equipos/${id}/`, admin, {
+      protocolo: 'android',
+      url: 'http://10.0.0.5:8080',
+    });
+    expect(otro.status).toBe(400);
+    expect(otro.body.campo).toBe('credenciales.usuario');
+    // The credentials replace the stored ones: writing only the password leaves no system_id.
+    const parcial = await p('PUT', `/equipos/${id}/`, admin, { credenciales: { password: 'x' } });
+    expect(parcial.status).toBe(400);
+    expect(parcial.body.campo).toBe('credenciales.system_id');
+    expect((await p('GET', `/equipos/${id}/`, admin)).body.data.url).toBe(SMPP.url);
+    // A device saved before the rule can still be renamed or switched off.
+    const viejo = await crearEquipo(api.ctx.db, { protocolo: 'smpp', url: 'smpp//10.0.0.5' });
+    expect(
+      (await p('PUT', `/equipos/${viejo}/`, admin, { alias: 'Viejo', activo: false })).status,
+    ).toBe(200);
+    expect(
+      (await p('PUT', `/equipos/${viejo}/`, admin, { url: 'smpp://10.0.0.5:2775' })).body.campo,
+    ).toBe('credenciales.system_id');
   });
 
   it.each([

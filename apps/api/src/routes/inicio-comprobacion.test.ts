@@ -178,7 +178,7 @@ describe.each(MOTORES)('inicio que no puede funcionar (%s)', (motor) => {
     await rechaza(
       'sms',
       e1,
-      `El equipo SMSC caído no responde en smpp://127.0.0.1:${cerrado} (ECONNREFUSED): revise la conexión antes de iniciar`,
+      `El equipo SMSC caído no responde en smpp://127.0.0.1:${cerrado} (conexión rechazada): revise la conexión antes de iniciar`,
     );
     const url = `http://127.0.0.1:${puerto(mudo)}`;
     const androidMudo = await crearEquipo(api.ctx.db, {

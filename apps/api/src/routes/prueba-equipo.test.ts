@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
+import { estadosWebhookWhatsapp, verificarWebhookWhatsapp } from '@pregon/contract/api/prueba';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
@@ -106,10 +108,11 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
       token,
       body: { telefono: '5512345678' },
     });
-    // A call device places a real call; with no Asterisk behind its AMI address: 502 saying so.
+    // A call device places a real call; with no Asterisk behind its AMI address: 502 saying so
+    // (the gateway is checked before the channel is built).
     expect(r2.status).toBe(502);
-    expect(r2.body.message).toMatch(
-      /^La prueba no se pudo enviar: Sin conexión con Asterisk \(AMI\)/,
+    expect(r2.body.message).toBe(
+      'La prueba no se pudo enviar: No se pudo conectar con 127.0.0.1:1: conexión rechazada',
     );
     const r3 = await pedir(api.url, 'POST', `/equipos/${equipos.malo}/prueba/`, {
       token,
@@ -224,4 +227,124 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
       motivo: `${msg('whatsappNoEntregable')} (131026: Message undeliverable)`,
     });
   });
+
+  it('el documento OpenAPI publica el webhook de WhatsApp (GET de verificación y POST de estados), sin token', async () => {
+    const doc = (await pedir(api.url, 'GET', '/docs/json')).body;
+    const w = doc.paths['/webhooks/whatsapp/'];
+    expect(Object.keys(w ?? {}).sort()).toEqual(['get', 'post']);
+    expect(w.get.summary).toBe(verificarWebhookWhatsapp.resumen);
+    expect(w.post.summary).toBe(estadosWebhookWhatsapp.resumen);
+    expect(w.get.security).toBeUndefined();
+    expect(w.post.security).toBeUndefined();
+    expect(w.get.parameters.map((p: { in: string; name: string }) => `${p.in} ${p.name}`)).toEqual([
+      'query hub.mode',
+      'query hub.verify_token',
+      'query hub.challenge',
+    ]);
+  });
 });
+
+// Issue 22.5: a test send to a gateway that cannot be reached fails within the configured check
+// time with a Spanish reason naming it, never Node's text (ECONNREFUSED, getaddrinfo ENOTFOUND).
+// Only loopback and '.invalid' names (which never resolve) are used.
+describe.each(MOTORES)('prueba de equipo inalcanzable (%s)', (motor) => {
+  const PLAZO_MS = 1500;
+  let api: ApiDePrueba;
+  let token: string;
+  let cerrado: number;
+  let mudo: net.Server;
+  let puertoMudo: number;
+  const conexiones: net.Socket[] = [];
+
+  beforeAll(async () => {
+    api = await levantarApi(motor, { COMPROBACION_EQUIPO_MS: String(PLAZO_MS) });
+    token = await ingresar(api);
+    cerrado = await puertoCerrado();
+    // Takes the connection and never answers (an HTTP gateway that hangs).
+    mudo = net.createServer((s) => conexiones.push(s));
+    await new Promise<void>((r) => mudo.listen(0, '127.0.0.1', r));
+    puertoMudo = (mudo.address() as net.AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const s of conexiones) s.destroy();
+    await new Promise((r) => mudo?.close(r));
+    await api?.cerrar();
+  });
+
+  const CREDENCIALES: Record<string, Record<string, string>> = {
+    smpp: { system_id: 'pregon', password: 'clave' },
+    android: { usuario: 'pregon', password: 'clave' },
+    whatsapp: { phone_number_id: '555000', token: 'tok' },
+    asterisk: { usuario: 'pregon', secreto: 'clave', troncal: 'salida' },
+  };
+
+  it.each([
+    [
+      'smpp',
+      () => `smpp://127.0.0.1:${cerrado}`,
+      () => `No se pudo conectar con 127.0.0.1:${cerrado}: conexión rechazada`,
+    ],
+    ['smpp', () => 'smpp://noexiste.invalid:2775', () => 'No se encontró el host noexiste.invalid'],
+    [
+      'android',
+      () => `http://127.0.0.1:${cerrado}/`,
+      () => `No se pudo conectar con 127.0.0.1:${cerrado}: conexión rechazada`,
+    ],
+    [
+      'android',
+      () => 'http://noexiste.invalid:8080',
+      () => 'No se encontró el host noexiste.invalid',
+    ],
+    [
+      'android',
+      () => `http://127.0.0.1:${puertoMudo}`,
+      () => `No se pudo conectar con 127.0.0.1:${puertoMudo}: sin respuesta en ${PLAZO_MS} ms`,
+    ],
+    [
+      'whatsapp',
+      () => `http://127.0.0.1:${cerrado}`,
+      () => `No se pudo conectar con 127.0.0.1:${cerrado}: conexión rechazada`,
+    ],
+    ['whatsapp', () => 'https://noexiste.invalid', () => 'No se encontró el host noexiste.invalid'],
+    [
+      'asterisk',
+      () => `ami://127.0.0.1:${cerrado}`,
+      () => `No se pudo conectar con 127.0.0.1:${cerrado}: conexión rechazada`,
+    ],
+    [
+      'asterisk',
+      () => 'ami://noexiste.invalid:5038',
+      () => 'No se encontró el host noexiste.invalid',
+    ],
+  ])('%s: 502 en español dentro del plazo de comprobación', async (protocolo, url, motivo) => {
+    const alta = await pedir(api.url, 'POST', '/equipos/', {
+      token,
+      body: {
+        alias: `Prueba ${protocolo}`,
+        protocolo,
+        url: url(),
+        credenciales: CREDENCIALES[protocolo],
+      },
+    });
+    expect(alta.status).toBe(200);
+    const inicio = Date.now();
+    const r = await pedir(api.url, 'POST', `/equipos/${alta.body.id_equipo}/prueba/`, {
+      token,
+      body: { telefono: '5512345678' },
+    });
+    const ms = Date.now() - inicio;
+    expect(r.status).toBe(502);
+    expect(r.body.message).toBe(msg('pruebaFallida', { motivo: motivo() }));
+    expect(r.body.message).not.toMatch(/ECONN|ENOTFOUND|getaddrinfo|EAI_/);
+    expect(ms).toBeLessThan(PLAZO_MS + 1000);
+  });
+});
+
+/** A loopback port nobody listens on (bound, then released). */
+async function puertoCerrado(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}

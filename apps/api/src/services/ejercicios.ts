@@ -302,8 +302,9 @@ async function exigirListo(ctx: CtxEjercicios, e: EjercicioCompleto, c: Comproba
     }
   }
   if (c.equipoMs > 0) {
-    const motivo = await comprobarEquipo({ protocolo: e.protocolo, url: e.url }, c.equipoMs);
-    if (motivo) throw error(409, 'equipoNoResponde', { equipo: e.alias, url: e.url, motivo });
+    const fallo = await comprobarEquipo({ protocolo: e.protocolo, url: e.url }, c.equipoMs);
+    if (fallo)
+      throw error(409, 'equipoNoResponde', { equipo: e.alias, url: e.url, motivo: fallo.motivo });
   }
 }
 

@@ -5,14 +5,16 @@ import {
   type ModificarEquipoBody,
 } from '@pregon/contract/api/equipos';
 import { MARCADO_DEFECTO, ProtocoloSchema } from '@pregon/contract/constants';
+import { problemasEquipo } from '@pregon/contract/rules/equipment';
 import type { Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import type { EquiposTable } from '../db/schema.ts';
-import { error, noEncontrado } from '../http/errores.ts';
+import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
+import { leerCredenciales } from '../dispatcher/canal.ts';
 import { conConflictos } from './paises.ts';
 
 // Devices: credentials are write-only (stored as JSON, answered as `tiene_credenciales`);
@@ -112,8 +114,20 @@ export async function modificar(
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const actual = await repo.leerBasico(trx, id);
     if (!actual) throw noEncontrado('Equipo');
-    const protocolo = b.protocolo ?? actual.protocolo;
+    const protocolo = b.protocolo ?? ProtocoloSchema.parse(actual.protocolo);
     if (protocolo === 'asterisk' && !(c.marcado ?? actual.marcado)) c.marcado = MARCADO_DEFECTO;
+    // A change of what reaches the gateway must leave a device that works (the rule POST applies);
+    // other changes (alias, rate, active…) never lock out a device saved before the rule.
+    if (['url', 'protocolo', 'credenciales', 'marcado'].some((k) => k in b)) {
+      const [p] = problemasEquipo({
+        protocolo,
+        url: b.url ?? actual.url,
+        credenciales:
+          b.credenciales !== undefined ? b.credenciales : leerCredenciales(actual.credenciales),
+        marcado: c.marcado ?? actual.marcado,
+      });
+      if (p) throw new HttpError(400, p.mensaje, p.campo);
+    }
     if (Object.keys(c).length > 0) await repo.actualizarEquipo(trx, id, c);
     await auditar(trx, sesion, 'modificar', 'equipo', id, auditable(b));
   });

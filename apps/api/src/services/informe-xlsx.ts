@@ -18,18 +18,15 @@ import { ejercicioOError } from './ejercicios.ts';
 import { desgloses, reporte3 } from './reportes.ts';
 import { lotesDetalle } from './reportes-csv.ts';
 import { segundosDe, type CtxTableros } from './tableros.ts';
+import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
 
 // GET /reportes/xlsx/{id}/: the after-action report, written with exceljs's streaming writer
 // (each row is committed as it is added, sheets one after another) into the HTTP response, so a
 // million recipients never sit in memory. The writer is paused whenever the response's buffer is
 // full.
 
-const FORMULA = /^[=+\-@\t\r]/;
 /** A text cell that no spreadsheet reads as a formula (ARCHITECTURE 8). */
-const texto = (v: string | null | undefined) => {
-  const s = v ?? '';
-  return FORMULA.test(s) ? `'${s}` : s;
-};
+const texto = (v: string | null | undefined) => textoSinFormula(v ?? '');
 const etiqueta = (e: string) =>
   Object.hasOwn(ETIQUETA_ESTATUS, e) ? msg(ETIQUETA_ESTATUS[e as EstatusDestinatario]) : e;
 const VERDES = new Set<string>(ESTATUS_VERDE);

@@ -16,6 +16,7 @@ import {
   resumen,
   textosCuestionario,
 } from './reportes.ts';
+import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
 
 // POST /csv/: streamed CSV exports. Rows are read in batches (SQLite: a read-only connection
 // iterating one statement; PostgreSQL: one COPY TO read as it arrives), turned into text and
@@ -35,14 +36,12 @@ export const BOM = '\uFEFF';
 export function celdaCsv(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);
-  let s = String(v);
-  if (FORMULA.test(s)) s = `'${s}`;
+  const s = textoSinFormula(String(v));
   return CITAR.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-// Module constants: a regular expression literal inside a function is a new object on every call
+// A module constant: a regular expression literal inside a function is a new object on every call
 // (two per cell were ~0.9 KB of garbage per exported line, ~0.9 GB per million recipients).
-const FORMULA = /^[=+\-@\t\r]/;
 const CITAR = /[",\r\n]/;
 
 /** One CSV line (CRLF-terminated) from cell values. */

@@ -150,12 +150,9 @@ export async function eliminar(ctx: Contexto, sesion: Sesion, id: number) {
 export async function seleccion(
   ctx: Contexto,
   estado: number,
-  f: { categorias?: string; limit?: number; offset?: number; q?: string },
+  f: { categorias?: number[]; limit?: number; offset?: number; q?: string },
 ) {
-  const categorias = (f.categorias ?? '')
-    .split(',')
-    .map((s) => Number(s.trim()))
-    .filter((n) => Number.isInteger(n) && n > 0);
+  const categorias = f.categorias ?? [];
   if (categorias.length === 0) return { filas: [], total: 0 };
   const filtro = { estado, categorias, q: f.q };
   const k = ctx.db.kysely;

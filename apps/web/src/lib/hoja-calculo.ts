@@ -1,3 +1,5 @@
+import { celdaSinFormula } from '@pregon/contract/rules/spreadsheet';
+
 /** One column of a spreadsheet: its header and the row field it shows. */
 export interface ColumnaHoja {
   titulo: string;
@@ -15,6 +17,17 @@ export function columnasDeFilas(
   return [...campos].map((campo) => ({ titulo: campo, campo }));
 }
 
+/** One row of a spreadsheet keyed by field, in the columns' order: a missing field is empty, and
+ * a text that begins like a formula (= + - @, tab, CR) is prefixed with ' as the api's exports
+ * do (textoSinFormula), so no spreadsheet runs what a person typed into a name or an answer. */
+export function filaDeHoja(
+  columnas: readonly ColumnaHoja[],
+  fila: object,
+): Record<string, unknown> {
+  const r = fila as Record<string, unknown>;
+  return Object.fromEntries(columnas.map((c) => [c.campo, celdaSinFormula(r[c.campo] ?? '')]));
+}
+
 /** A file name safe on every system, from a free text such as an exercise's name. */
 export function nombreArchivoSeguro(nombre: string): string {
   const limpio = [...nombre]
@@ -25,16 +38,14 @@ export function nombreArchivoSeguro(nombre: string): string {
   return limpio.slice(0, 120) || 'reporte';
 }
 
-/**
- * Builds a real .xlsx in the browser and downloads it as `{archivo}.xlsx`. exceljs is loaded
- * here, on demand, so it stays out of the first screen's JavaScript.
- */
-export async function descargarXlsx(
-  archivo: string,
+/** The bytes of a real .xlsx with one sheet: bold, frozen header row, then one row per item
+ * (filaDeHoja). exceljs is loaded here, on demand, so it stays out of the first screen's
+ * JavaScript. */
+export async function libroXlsx(
   columnas: readonly ColumnaHoja[],
   filas: readonly object[],
   hoja = 'Hoja1',
-): Promise<void> {
+): Promise<ArrayBuffer> {
   const { default: ExcelJS } = await import('exceljs');
   const libro = new ExcelJS.Workbook();
   libro.creator = 'Pregón';
@@ -45,13 +56,20 @@ export async function descargarXlsx(
     key: c.campo,
     width: Math.min(60, Math.max(12, c.titulo.length + 4)),
   }));
-  for (const f of filas) {
-    const r = f as Record<string, unknown>;
-    h.addRow(Object.fromEntries(columnas.map((c) => [c.campo, r[c.campo] ?? ''])));
-  }
+  for (const f of filas) h.addRow(filaDeHoja(columnas, f));
   h.getRow(1).font = { bold: true };
   h.views = [{ state: 'frozen', ySplit: 1 }];
-  const buffer = await libro.xlsx.writeBuffer();
+  return libro.xlsx.writeBuffer();
+}
+
+/** Builds a real .xlsx in the browser (libroXlsx) and downloads it as `{archivo}.xlsx`. */
+export async function descargarXlsx(
+  archivo: string,
+  columnas: readonly ColumnaHoja[],
+  filas: readonly object[],
+  hoja = 'Hoja1',
+): Promise<void> {
+  const buffer = await libroXlsx(columnas, filas, hoja);
   const blob = new Blob([buffer], {
     type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   });

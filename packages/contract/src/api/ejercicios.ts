@@ -24,8 +24,20 @@ import {
 import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
-import { enteroSchema, idSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
-import { BanderaSchema, OkSchema } from './comun.ts';
+import {
+  enteroSchema,
+  idSchema,
+  listaIdsSchema,
+  textoSchema,
+  vacioComoAusente,
+} from '../zod-helpers.ts';
+import {
+  BanderaSchema,
+  IdEjercicioBodySchema,
+  IdEjercicioParamsSchema,
+  IdParamsSchema,
+  OkSchema,
+} from './comun.ts';
 import { endpoint } from './endpoint.ts';
 
 /** Rows a page of GET /ejercicio/reporte/{id}/ (and the reportes pages) holds by default. */
@@ -39,42 +51,11 @@ export const PaginaReporteSchema = z.object({
   offset: enteroSchema('offset', 0).default(0),
 });
 
-/** `:id` path parameter of the per-exercise calls. */
-export const IdParamsSchema = z.object({ id: idSchema('id') });
-/** `:id_ejercicio` path parameter. */
-export const IdEjercicioParamsSchema = z.object({ id_ejercicio: idSchema('id_ejercicio') });
-/** Body `{id_ejercicio}` (stop and others). */
-export const IdEjercicioBodySchema = z.object({ id_ejercicio: idSchema('id_ejercicio') });
-
-/**
- * A list of category ids: the SPEC's comma-separated string ('1,3'), a list ([1, 3]) or one id.
- * Output: distinct ids in the given order.
- */
-export const ListaCategoriasSchema = z.preprocess(
-  (v) => {
-    if (typeof v === 'number') return [v];
-    if (typeof v === 'string') {
-      return v
-        .split(',')
-        .map((c) => c.trim())
-        .filter((c) => c !== '')
-        .map((c) => (/^\d+$/.test(c) ? Number(c) : c));
-    }
-    return v;
-  },
-  z
-    .array(
-      z
-        .number({ error: msg('campoInvalido', { campo: 'categorias', detalle: 'ids' }) })
-        .int()
-        .min(1),
-      {
-        error: msg('categoriaObligatoria'),
-      },
-    )
-    .min(1, msg('categoriaObligatoria'))
-    .transform((ids) => [...new Set(ids)]),
-);
+/** A list of category ids: the SPEC's comma-separated string ('1,3'), a list ([1, 3]) or one id;
+ * at least one. Output: distinct ids in the given order. */
+export const ListaCategoriasSchema = listaIdsSchema('categorias', {
+  obligatoria: msg('categoriaObligatoria'),
+});
 
 // ---------------------------------------------------------------- list
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ProtocoloSchema } from '../constants.ts';
 import { msg } from '../messages.ts';
+import { problemasEquipo } from '../rules/equipment.ts';
 import { endpoint } from './endpoint.ts';
-import { OkSchema, texto } from './comun.ts';
-import { IdParamsSchema } from './paises.ts';
+import { IdParamsSchema, OkSchema, texto } from './comun.ts';
 
 // Devices (ARCHITECTURE 3). Credentials are write-only: stored as JSON, never returned;
 // responses say only whether the device has them.
@@ -35,24 +35,33 @@ const marcado = z
   .max(200)
   .refine((m) => m.includes('{telefono}'), { message: msg('marcadoInvalido') });
 
-/** Body of POST /equipos/. `marcado` applies to 'asterisk' only (default MARCADO_DEFECTO). */
-export const CrearEquipoBodySchema = z.object({
-  alias: texto(100),
-  serial: z.string().trim().max(100).default(''),
-  url: z.string().trim().max(500).default(''),
-  protocolo: ProtocoloSchema,
-  puertos: z.number().int().min(1).max(1000).default(1),
-  tasa: z.number().positive().max(10000).default(10),
-  credenciales: CredencialesSchema.nullish(),
-  descripcion: z.string().trim().max(2000).nullish(),
-  activo: z.boolean().default(true),
-  marcado: marcado.nullish(),
-});
+/** Body of POST /equipos/. `marcado` applies to 'asterisk' only (default MARCADO_DEFECTO). The
+ * url must fit the protocol and the credentials it needs must be there (problemasEquipo: the
+ * same rule the web form applies). */
+export const CrearEquipoBodySchema = z
+  .object({
+    alias: texto(100),
+    serial: z.string().trim().max(100).default(''),
+    url: z.string().trim().max(500).default(''),
+    protocolo: ProtocoloSchema,
+    puertos: z.number().int().min(1).max(1000).default(1),
+    tasa: z.number().positive().max(10000).default(10),
+    credenciales: CredencialesSchema.nullish(),
+    descripcion: z.string().trim().max(2000).nullish(),
+    activo: z.boolean().default(true),
+    marcado: marcado.nullish(),
+  })
+  .superRefine((b, ctx) => {
+    for (const p of problemasEquipo(b))
+      ctx.addIssue({ code: 'custom', path: p.campo.split('.'), message: p.mensaje });
+  });
 /** A device to create. */
 export type CrearEquipoBody = z.infer<typeof CrearEquipoBodySchema>;
 
 /** Body of PUT /equipos/{id}/: fields present are changed; without `credenciales` the stored
- * ones are kept, `credenciales: null` removes them. */
+ * ones are kept, with them they are replaced (`null` removes them). When url, protocolo,
+ * credenciales or marcado change, the resulting device must pass problemasEquipo (the api
+ * checks it against the stored fields), so no protocol is left without what it needs. */
 export const ModificarEquipoBodySchema = z.object({
   alias: texto(100).optional(),
   serial: z.string().trim().max(100).optional(),

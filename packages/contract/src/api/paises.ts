@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { IdSchema, OkSchema, texto } from './comun.ts';
+import { idSchema } from '../zod-helpers.ts';
+import { IdParamsSchema, OkSchema, texto } from './comun.ts';
 
 // Countries, states and categories (ARCHITECTURE 3, calls the SPEC leaves "not shown").
-
-/** An id in a JSON body: a positive integer or a numeric string; missing reads 'obligatorio'. */
-export const IdCuerpoSchema = z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-  z.number().int().positive().max(2_147_483_647),
-);
-
-/** Path params of every `/{recurso}/{id}/` call. */
-export const IdParamsSchema = z.object({ id: IdSchema });
 
 /** A state as read. */
 export const EstadoSchema = z.object({
@@ -52,7 +44,7 @@ export const PaisBodySchema = z.object({
 export type PaisBody = z.infer<typeof PaisBodySchema>;
 
 /** Body of POST /estados/ and PUT /estados/{id}/. */
-export const EstadoBodySchema = z.object({ estado: texto(100), id_pais: IdCuerpoSchema });
+export const EstadoBodySchema = z.object({ estado: texto(100), id_pais: idSchema('id_pais') });
 /** A state to create or change. */
 export type EstadoBody = z.infer<typeof EstadoBodySchema>;
 
@@ -132,7 +124,7 @@ export const listarEstados = endpoint({
   acceso: 'lectura',
   etiqueta: 'paises',
   resumen: 'Lista los estados, opcionalmente de un país',
-  query: z.object({ id_pais: IdSchema.optional() }),
+  query: z.object({ id_pais: idSchema('id_pais').optional() }),
   respuesta: z.object({ status: z.literal(200), data: z.array(EstadoSchema) }),
 });
 

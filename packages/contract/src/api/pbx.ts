@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { OkSchema } from './comun.ts';
-import { IdEjercicioParamsSchema } from './ejercicios.ts';
+import { IdEjercicioParamsSchema } from './comun.ts';
 import { idSchema } from '../zod-helpers.ts';
 import { PATRON_NOMBRE_AUDIO } from '../rules/questionnaire.ts';
 

@@ -36,3 +36,32 @@ export const pruebaEquipo = endpoint({
 /** Path of the WhatsApp Cloud API status webhook: GET is the verify-token handshake
  * (hub.mode, hub.verify_token, hub.challenge), POST the statuses, signed with X-Hub-Signature-256. */
 export const RUTA_WEBHOOK_WHATSAPP = '/webhooks/whatsapp/';
+
+/** GET of the webhook: Meta's subscription handshake; answers hub.challenge as text when
+ * hub.verify_token is a WhatsApp device's verify_token, else 403. */
+export const verificarWebhookWhatsapp = endpoint({
+  method: 'GET',
+  path: RUTA_WEBHOOK_WHATSAPP,
+  acceso: 'publico',
+  etiqueta: 'equipos',
+  resumen:
+    'Webhook de WhatsApp (Meta): verificación de la suscripción; responde hub.challenge si hub.verify_token es el de un equipo',
+  query: z.object({
+    'hub.mode': z.string().max(100).optional(),
+    'hub.verify_token': z.string().max(4000).optional(),
+    'hub.challenge': z.string().max(4000).optional(),
+  }),
+  respuesta: z.string(),
+});
+
+/** POST of the webhook: Meta's statuses (the body is read as bytes to check X-Hub-Signature-256,
+ * the HMAC-SHA256 of the raw body with a device's app_secret; 401 without it, 200 otherwise). */
+export const estadosWebhookWhatsapp = endpoint({
+  method: 'POST',
+  path: RUTA_WEBHOOK_WHATSAPP,
+  acceso: 'publico',
+  etiqueta: 'equipos',
+  resumen:
+    'Webhook de WhatsApp (Meta): estados de los mensajes, firmados con X-Hub-Signature-256 (HMAC-SHA256 del cuerpo con el app_secret de un equipo)',
+  respuesta: z.object({ status: z.literal(200) }),
+});

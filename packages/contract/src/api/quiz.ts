@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { CuestionarioSlotsSchema, RespuestaCuestionarioSchema } from '../rules/questionnaire.ts';
 import { idSchema } from '../zod-helpers.ts';
-import { IdEjercicioParamsSchema } from './ejercicios.ts';
+import { IdEjercicioParamsSchema } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 
 /** POST /quiz/: the 40-slot body → {status: 200, id_cuestionario}. */

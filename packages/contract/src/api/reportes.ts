@@ -14,7 +14,8 @@ import { z } from 'zod';
 import { ESTATUS_DESTINATARIO, type Semaforo } from '../constants.ts';
 import { msg } from '../messages.ts';
 import { idSchema } from '../zod-helpers.ts';
-import { EjercicioReporteSchema, IdParamsSchema, PaginaReporteSchema } from './ejercicios.ts';
+import { IdParamsSchema } from './comun.ts';
+import { EjercicioReporteSchema, PaginaReporteSchema } from './ejercicios.ts';
 import { endpoint } from './endpoint.ts';
 
 /** One row of reporte2: a recipient's call/send detail. duracion (talk) and timbrado (ring) in

@@ -19,7 +19,8 @@ import { z } from 'zod';
 import type { Semaforo } from '../constants.ts';
 import type { ClaveMensaje } from '../messages.ts';
 import { idSchema } from '../zod-helpers.ts';
-import { EjercicioFilaSchema, IdParamsSchema } from './ejercicios.ts';
+import { IdParamsSchema } from './comun.ts';
+import { EjercicioFilaSchema } from './ejercicios.ts';
 import { endpoint } from './endpoint.ts';
 
 /** Seconds a stream ticket may be used to open its stream. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { IdSchema, OkSchema } from './comun.ts';
+import { IdParamsSchema, OkSchema } from './comun.ts';
 import { msg } from '../messages.ts';
-import { IdCuerpoSchema, IdParamsSchema } from './paises.ts';
+import { idSchema, listaIdsSchema } from '../zod-helpers.ts';
 
 // Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
 // 10 national digits for Mexico, E.164 otherwise) and are unique.
@@ -21,18 +21,7 @@ export const MAX_MB_IMPORTACION = 200;
 export const MAX_ERRORES_IMPORTACION = 1000;
 
 /** A list of category ids: an array of ids or the SPEC's comma-separated string ('1,2'). */
-export const ListaIdsSchema = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s !== '')
-      : typeof v === 'number'
-        ? [v]
-        : v,
-  z.array(IdCuerpoSchema).max(1000),
-);
+export const ListaIdsSchema = listaIdsSchema('categorias');
 
 /** A phone as listed by `GET /telefonos/{estado}/`. */
 export const TelefonoSchema = z.object({
@@ -61,7 +50,7 @@ export const CrearTelefonoBodySchema = z.object({
     .max(200)
     .nullish()
     .transform((n) => n || null),
-  id_estado: IdCuerpoSchema,
+  id_estado: idSchema('id_estado'),
   categorias: ListaIdsSchema.default([]),
 });
 /** A phone to create. */
@@ -71,7 +60,7 @@ export type CrearTelefonoBody = z.infer<typeof CrearTelefonoBodySchema>;
 export const ModificarTelefonoBodySchema = z.object({
   telefono: z.string().trim().min(1).max(40).optional(),
   nombre: z.string().trim().max(200).nullable().optional(),
-  id_estado: IdCuerpoSchema.optional(),
+  id_estado: idSchema('id_estado').optional(),
   categorias: ListaIdsSchema.optional(),
 });
 /** A change to a phone. */
@@ -95,13 +84,13 @@ export const vincularCategoria = endpoint({
   acceso: 'escritura',
   etiqueta: 'telefonos',
   resumen: 'Asigna una categoría a un teléfono (idempotente)',
-  body: z.object({ id_telefono: IdCuerpoSchema, id_categoria: IdCuerpoSchema }),
+  body: z.object({ id_telefono: idSchema('id_telefono'), id_categoria: idSchema('id_categoria') }),
   respuesta: OkSchema,
 });
 
 /** Query of GET /telefonos/{estado}/. */
 export const SeleccionQuerySchema = z.object({
-  categorias: z.string().max(10_000).optional(),
+  categorias: listaIdsSchema('categorias').optional(),
   limit: z.coerce.number().int().min(1).max(MAX_TELEFONOS_LISTA).optional(),
   offset: z.coerce.number().int().min(0).optional(),
   q: z.string().max(200).optional(),
@@ -115,7 +104,7 @@ export const seleccionTelefonos = endpoint({
   acceso: 'lectura',
   etiqueta: 'telefonos',
   resumen: `Teléfonos de un estado con alguna de las categorías; lista (máximo ${MAX_TELEFONOS_LISTA} sin limit), total en X-Total-Count`,
-  params: z.object({ estado: IdSchema }),
+  params: z.object({ estado: idSchema('estado') }),
   query: SeleccionQuerySchema,
   respuesta: z.array(TelefonoSchema),
 });
@@ -123,8 +112,8 @@ export const seleccionTelefonos = endpoint({
 /** The list's filters (search, state, category), shared by the page and the CSV export. */
 const FiltrosTelefonosSchema = z.object({
   q: z.string().max(200).optional(),
-  estado: IdSchema.optional(),
-  categoria: IdSchema.optional(),
+  estado: idSchema('estado').optional(),
+  categoria: idSchema('categoria').optional(),
 });
 
 /** The paging parameters of GET /telefonos/ that choose which page: at most one of them. */
@@ -138,8 +127,8 @@ export const CURSORES_TELEFONOS = ['despues', 'antes', 'ultima'] as const;
 export const BuscarTelefonosQuerySchema = FiltrosTelefonosSchema.extend({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(MAX_TAMANO_PAGINA).default(10),
-  despues: IdSchema.optional(),
-  antes: IdSchema.optional(),
+  despues: idSchema('despues').optional(),
+  antes: idSchema('antes').optional(),
   ultima: z.literal('1').optional(),
 }).superRefine((b, ctx) => {
   const dados = CURSORES_TELEFONOS.filter((c) => b[c] !== undefined);
@@ -269,7 +258,7 @@ export const importarTelefonos = endpoint({
 
 /** Fields of the import form besides the file. */
 export const ImportarCamposSchema = z.object({
-  id_estado: IdCuerpoSchema.optional(),
+  id_estado: idSchema('id_estado').optional(),
   categorias: ListaIdsSchema.default([]),
 });
 

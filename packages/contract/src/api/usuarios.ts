@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { RolSchema } from '../constants.ts';
 import { endpoint } from './endpoint.ts';
-import { OkSchema, texto } from './comun.ts';
-import { IdParamsSchema } from './paises.ts';
+import { IdParamsSchema, OkSchema, texto } from './comun.ts';
 
 // Users (ARCHITECTURE 3): administrators manage everyone; any user reads and changes their own
 // nombre, correo and password. The password is write-only and never returned.

@@ -1,6 +1,12 @@
 /** Which equipment the 'Equipo' select offers for the chosen exercise type (SPEC 9). */
-import { NOMBRE_MENSAJERIA, type IdTipoEjercicio, type Protocolo } from '../constants.ts';
-import type { ClaveMensaje } from '../messages.ts';
+import {
+  ETIQUETA_PROTOCOLO,
+  MARCADO_DEFECTO,
+  NOMBRE_MENSAJERIA,
+  type IdTipoEjercicio,
+  type Protocolo,
+} from '../constants.ts';
+import { msg, type ClaveMensaje } from '../messages.ts';
 
 /** Keywords per type: an equipment is offered when its alias contains one, ignoring case. */
 export const PALABRAS_EQUIPO: Readonly<Record<IdTipoEjercicio, readonly string[]>> = {
@@ -43,14 +49,16 @@ export interface CampoCredencial {
   avanzado?: true;
   /** A several-line value (a PEM certificate). */
   multilinea?: true;
+  /** The adapter cannot work without it: a device is not saved while it is missing. */
+  obligatorio?: true;
 }
 
 /** The credentials each protocol's adapter reads (apps/api/src/dispatcher/canal-*.ts and the
  * AMI login of docs/telefonia.md). */
 export const CAMPOS_CREDENCIALES: Readonly<Record<Protocolo, readonly CampoCredencial[]>> = {
   smpp: [
-    { clave: 'system_id', secreto: false, etiqueta: 'credSystemId' },
-    { clave: 'password', secreto: true, etiqueta: 'campoContrasena' },
+    { clave: 'system_id', secreto: false, etiqueta: 'credSystemId', obligatorio: true },
+    { clave: 'password', secreto: true, etiqueta: 'campoContrasena', obligatorio: true },
     { clave: 'source_addr', secreto: false, etiqueta: 'credOrigen' },
     { clave: 'system_type', secreto: false, etiqueta: 'credSystemType', avanzado: true },
     { clave: 'interface_version', secreto: false, etiqueta: 'credVersionSmpp', avanzado: true },
@@ -72,21 +80,21 @@ export const CAMPOS_CREDENCIALES: Readonly<Record<Protocolo, readonly CampoCrede
     },
   ],
   android: [
-    { clave: 'usuario', secreto: false, etiqueta: 'campoUsuario' },
-    { clave: 'password', secreto: true, etiqueta: 'campoContrasena' },
+    { clave: 'usuario', secreto: false, etiqueta: 'campoUsuario', obligatorio: true },
+    { clave: 'password', secreto: true, etiqueta: 'campoContrasena', obligatorio: true },
     { clave: 'sims', secreto: false, etiqueta: 'credSims' },
     { clave: 'sim', secreto: false, etiqueta: 'credSim' },
     { clave: 'ttl', secreto: false, etiqueta: 'credTtl' },
   ],
   whatsapp: [
-    { clave: 'phone_number_id', secreto: false, etiqueta: 'credPhoneNumberId' },
-    { clave: 'token', secreto: true, etiqueta: 'credToken' },
+    { clave: 'phone_number_id', secreto: false, etiqueta: 'credPhoneNumberId', obligatorio: true },
+    { clave: 'token', secreto: true, etiqueta: 'credToken', obligatorio: true },
     { clave: 'app_secret', secreto: true, etiqueta: 'credAppSecret' },
     { clave: 'verify_token', secreto: true, etiqueta: 'credVerifyToken' },
   ],
   asterisk: [
-    { clave: 'usuario', secreto: false, etiqueta: 'campoUsuario' },
-    { clave: 'secreto', secreto: true, etiqueta: 'credSecreto' },
+    { clave: 'usuario', secreto: false, etiqueta: 'campoUsuario', obligatorio: true },
+    { clave: 'secreto', secreto: true, etiqueta: 'credSecreto', obligatorio: true },
     { clave: 'troncal', secreto: false, etiqueta: 'credTroncal' },
     { clave: 'callerid', secreto: false, etiqueta: 'credCallerId' },
   ],
@@ -104,4 +112,205 @@ export function credencialesDeFormulario(
     if (v) r[c.clave] = v;
   }
   return Object.keys(r).length > 0 ? r : undefined;
+}
+
+/** The form of a device's url per protocol: accepted schemes (with the default port of each when
+ * the url may leave it out) and the catalogue text showing the form. */
+export interface FormaUrl {
+  esquemas: Readonly<Record<string, number | null>>;
+  /** SMPP and AMI name their port: the defaults differ by gateway and TLS. */
+  puertoObligatorio: boolean;
+  /** Only a base address: no path, query or fragment (SMPP and AMI speak TCP, not HTTP). */
+  soloHost: boolean;
+  forma: ClaveMensaje;
+}
+
+/** How each protocol's adapter reads its device's url (apps/api/src/dispatcher/canal-*.ts). */
+export const FORMA_URL: Readonly<Record<Protocolo, FormaUrl>> = {
+  smpp: {
+    esquemas: { 'smpp:': 2775, 'ssmpp:': 3550 },
+    puertoObligatorio: true,
+    soloHost: true,
+    forma: 'formaUrlSmpp',
+  },
+  android: {
+    esquemas: { 'http:': 80, 'https:': 443 },
+    puertoObligatorio: false,
+    soloHost: false,
+    forma: 'formaUrlAndroid',
+  },
+  whatsapp: {
+    esquemas: { 'https:': 443, 'http:': 80 },
+    puertoObligatorio: false,
+    soloHost: false,
+    forma: 'formaUrlWhatsapp',
+  },
+  asterisk: {
+    esquemas: { 'ami:': 5038 },
+    puertoObligatorio: true,
+    soloHost: true,
+    forma: 'formaUrlAsterisk',
+  },
+};
+
+/** Where a device's gateway is: host (brackets of an IPv6 address removed) and port. */
+export interface DestinoEquipo {
+  host: string;
+  puerto: number;
+  /** host:port as written in messages ('[::1]:2775' for IPv6). */
+  texto: string;
+}
+
+/** Where a device's adapter will connect, read as the adapters read a url (so a device saved
+ * before problemaUrlEquipo existed is checked as it works): a url without scheme takes the
+ * protocol's first one, a missing port the scheme's default, an empty AMI url the local
+ * Asterisk. Null when not even that reads a host (problemaUrlEquipo then says why). */
+export function destinoEquipo(protocolo: Protocolo, url: string): DestinoEquipo | null {
+  const f = FORMA_URL[protocolo];
+  let texto = url.trim();
+  if (protocolo === 'asterisk' && texto === '') texto = 'ami://127.0.0.1:5038';
+  // SMPP and AMI adapters take 'host:port' alone; the HTTP ones need their scheme.
+  if (f.soloHost && !texto.includes('://')) texto = `${Object.keys(f.esquemas)[0]}//${texto}`;
+  let u: URL;
+  try {
+    u = new URL(texto);
+  } catch {
+    return null;
+  }
+  const defecto = f.esquemas[u.protocol];
+  if (!u.hostname || defecto === undefined || defecto === null) return null;
+  const puerto = Number(u.port || defecto);
+  return { host: u.hostname.replace(/^\[|\]$/g, ''), puerto, texto: `${u.hostname}:${puerto}` };
+}
+
+/** Why a url does not fit a protocol, in Spanish naming the field 'url' (null when it fits): a
+ * scheme the adapter speaks, a host, a port from 1 to 65535 (SMPP and AMI must name it), no
+ * user or password (they go in the credentials) and, for SMPP and AMI, nothing after the port. */
+export function problemaUrlEquipo(protocolo: Protocolo, url: string): string | null {
+  const f = FORMA_URL[protocolo];
+  const forma = msg('urlEquipoForma', { forma: msg(f.forma) });
+  // The port first, from the text: the URL parser refuses 99999 without saying why.
+  const puerto = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(url.trim())?.[1];
+  if (puerto !== undefined && !(Number(puerto) >= 1 && Number(puerto) <= 65535))
+    return msg('urlEquipoPuerto', { puerto });
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return forma;
+  }
+  if (!Object.hasOwn(f.esquemas, u.protocol) || !u.hostname) return forma;
+  if (u.username || u.password) return msg('urlEquipoConClaves');
+  if (f.puertoObligatorio && !u.port) return forma;
+  if (f.soloHost && ((u.pathname !== '' && u.pathname !== '/') || u.search || u.hash)) return forma;
+  return null;
+}
+
+/** A credential as the adapters read it: under the protocol's own section ({smpp: {...}}, AMI's
+ * is 'ami') or at the top level; '' when absent. */
+export function valorCredencial(
+  credenciales: Readonly<Record<string, unknown>> | null | undefined,
+  seccion: string,
+  clave: string,
+): string {
+  const c = credenciales ?? {};
+  const sub = c[seccion];
+  const v = sub && typeof sub === 'object' ? (sub as Record<string, unknown>)[clave] : c[clave];
+  return v === undefined || v === null ? '' : String(v);
+}
+
+/** The section under which a protocol's adapter looks for its credentials. */
+export const SECCION_CREDENCIALES: Readonly<Record<Protocolo, string>> = {
+  smpp: 'smpp',
+  android: 'android',
+  whatsapp: 'whatsapp',
+  asterisk: 'ami',
+};
+
+/** The credentials a device of this protocol needs: the required ones of CAMPOS_CREDENCIALES,
+ * plus the trunk when the dial template uses {troncal} (the default one does). */
+export function credencialesObligatorias(
+  protocolo: Protocolo,
+  marcado?: string | null,
+): CampoCredencial[] {
+  const campos = CAMPOS_CREDENCIALES[protocolo];
+  return campos.filter(
+    (c) =>
+      c.obligatorio ||
+      (protocolo === 'asterisk' &&
+        c.clave === 'troncal' &&
+        (marcado || MARCADO_DEFECTO).includes('{troncal}')),
+  );
+}
+
+/** One reason a device cannot be saved: the field it names ('url', 'credenciales.password') and
+ * the Spanish message. */
+export interface ProblemaEquipo {
+  campo: string;
+  mensaje: string;
+}
+
+/** Everything that keeps a device from working, in the order of the form (url first, then each
+ * missing credential). The api refuses to save such a device and the web form shows the same
+ * messages under the same fields. */
+export function problemasEquipo(e: {
+  protocolo: Protocolo;
+  url: string;
+  credenciales?: Readonly<Record<string, unknown>> | null;
+  marcado?: string | null;
+}): ProblemaEquipo[] {
+  const r: ProblemaEquipo[] = [];
+  const url = problemaUrlEquipo(e.protocolo, e.url);
+  if (url) r.push({ campo: 'url', mensaje: url });
+  for (const c of credencialesObligatorias(e.protocolo, e.marcado))
+    if (!valorCredencial(e.credenciales, SECCION_CREDENCIALES[e.protocolo], c.clave).trim())
+      r.push({
+        campo: `credenciales.${c.clave}`,
+        mensaje: msg('credencialObligatoria', {
+          etiqueta: msg(c.etiqueta),
+          protocolo: msg(ETIQUETA_PROTOCOLO[e.protocolo]),
+        }),
+      });
+  return r;
+}
+
+/** A network failure in Spanish, short, for '… no responde en {url} ({motivo})': the system
+ * error code of a socket or request (ECONNREFUSED, ENOTFOUND…), or 'TIMEOUT'. */
+export function motivoRed(codigo: string, o: { host: string; timeoutMs: number }): string {
+  switch (codigo) {
+    case 'TIMEOUT':
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return msg('redSinRespuesta', { ms: o.timeoutMs });
+    case 'ECONNREFUSED':
+      return msg('redRechazada');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return msg('redHostDesconocido', { host: o.host });
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EHOSTDOWN':
+    case 'ENETDOWN':
+      return msg('redInalcanzable');
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return msg('redCortada');
+    default:
+      return /CERT|SELF_SIGNED|TLS|SSL/.test(codigo)
+        ? msg('redCertificado', { codigo })
+        : msg('redOtra', { codigo });
+  }
+}
+
+/** The same failure as a sentence naming the gateway: 'No se encontró el host noexiste.invalid',
+ * 'No se pudo conectar con 127.0.0.1:2775: conexión rechazada'. */
+export function mensajeRed(codigo: string, destino: DestinoEquipo, timeoutMs: number): string {
+  if (codigo === 'ENOTFOUND' || codigo === 'EAI_NONAME')
+    return msg('hostNoEncontrado', { host: destino.host });
+  return msg('sinConexionCon', {
+    destino: destino.texto,
+    motivo: motivoRed(codigo, { host: destino.host, timeoutMs }),
+  });
 }

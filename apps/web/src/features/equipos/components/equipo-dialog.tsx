@@ -28,6 +28,7 @@ import {
   CAMPOS_CREDENCIALES,
   type CampoCredencial,
   credencialesDeFormulario,
+  problemasEquipo,
   tiposParaAlias,
 } from '@pregon/contract/rules/equipment';
 import { mensajeError } from '../../../lib/api-client.ts';
@@ -101,6 +102,25 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
     }
   };
 
+  /** A rule showing under a field the contract's problem for it (problemasEquipo, the check the
+   * api makes before saving): the url for the protocol, each credential the protocol needs. Left
+   * all empty while editing, the stored credentials stay and are not asked for again. */
+  const reglaEquipo = (campo: string) => ({
+    validator: async () => {
+      const v = form.getFieldsValue(true) as Valores;
+      const credenciales = credencialesDeFormulario(v.protocolo, v.cred ?? {});
+      const conservadas = !credenciales && !!equipo?.tiene_credenciales;
+      if (conservadas && campo !== 'url') return;
+      const p = problemasEquipo({
+        protocolo: v.protocolo,
+        url: v.url ?? '',
+        credenciales,
+        marcado: v.protocolo === 'asterisk' ? v.marcado : null,
+      }).find((x) => x.campo === campo);
+      if (p) throw new Error(p.mensaje);
+    },
+  });
+
   /** One credential's input: a password field for secrets, several lines for a certificate. */
   const campoCredencial = (c: CampoCredencial) => {
     const comun = {
@@ -112,6 +132,7 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
         <Form.Item
           label={msg(c.etiqueta)}
           name={['cred', c.clave]}
+          rules={[reglaEquipo(`credenciales.${c.clave}`)]}
           {...errores.props('credenciales')}
         >
           {c.secreto ? (
@@ -204,7 +225,13 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
             </Form.Item>
           </Col>
           <Col span={24}>
-            <Form.Item label={msg('columnaUrl')} name="url" {...errores.props('url')}>
+            <Form.Item
+              label={msg('columnaUrl')}
+              name="url"
+              rules={[reglaEquipo('url')]}
+              dependencies={['protocolo']}
+              {...errores.props('url')}
+            >
               <Input aria-label={msg('columnaUrl')} maxLength={500} />
             </Form.Item>
           </Col>
