@@ -57,7 +57,9 @@ export async function buildApp(
       ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only the proxies named in TRUST_PROXY may say where a request came from (X-Forwarded-For);
+    // otherwise the address is the connection's, so a client cannot choose its own (issue 22).
+    trustProxy: ctx.config.trustProxy.length ? ctx.config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
