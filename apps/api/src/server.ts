@@ -19,6 +19,7 @@ import { migrate } from './db/migrate.ts';
 import { seed, type ResultadoSemilla } from './db/seed.ts';
 import { cargarClaves } from './auth/keys.ts';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
+import { SesionesApi } from './auth/sesiones.ts';
 import { manejarError, error } from './http/errores.ts';
 import { rutasAuth } from './routes/auth.ts';
 import { rutasCatalogos } from './routes/catalogos.ts';
@@ -39,7 +40,15 @@ export async function crearContexto(config: Config): Promise<{ ctx: Contexto; se
   await migrate(db);
   const semilla = await seed(db, { adminUser: config.adminUser, adminPassword: config.adminPassword });
   const claves = await cargarClaves(config.dataDir);
-  return { ctx: { config, db, claves, limitador: new LimitadorIngreso(db.kysely), eventos: new EventEmitter() }, semilla };
+  const ctx: Contexto = {
+    config,
+    db,
+    claves,
+    limitador: new LimitadorIngreso(db.kysely),
+    sesiones: new SesionesApi(db.kysely),
+    eventos: new EventEmitter(),
+  };
+  return { ctx, semilla };
 }
 
 /** Builds the HTTP server with every route of the contract; does not listen. */

@@ -14,7 +14,7 @@ import * as api from '@pregon/contract/api/pbx';
 import { msg } from '@pregon/contract/messages';
 import { permitido } from '@pregon/contract/api/endpoint';
 import { ALGORITMO } from '@pregon/api/auth/keys';
-import { tokenDeCabecera, verificarToken } from '@pregon/api/auth/tokens';
+import { autenticar } from '@pregon/api/auth/autenticar';
 import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
 import { enSerie, escribirAtomico, reemplazarConVuelta } from './archivos.ts';
@@ -30,6 +30,7 @@ import {
   type TroncalGuardada,
 } from './troncales.ts';
 import { validarDialplan } from './validar-dialplan.ts';
+import { sesionDesdeApi } from './sesion-api.ts';
 
 /** The include file names the agent writes (docs/telefonia.md). */
 export const ARCHIVO_LLAMADAS = 'pregon-llamadas.conf';
@@ -37,13 +38,15 @@ export const ARCHIVO_LLAMADAS = 'pregon-llamadas.conf';
 export const archivoQuiz = (id_quiz: number) => `pregon-quiz-${id_quiz}.conf`;
 
 /** Loads the api's public key, the only key the agent holds; waits up to `esperaMs` for the
- * file (started beside a new api, the agent may come up before the api writes it). */
+ * file (started beside a new api, the agent may come up before the api writes it). Sessions are
+ * confirmed by asking the api (PBX_API_URL): the agent has no database. */
 export async function clavesPbx(config: ConfigPbx, esperaMs = 0): Promise<ConClavePublica> {
   const hasta = Date.now() + esperaMs;
   while (!fs.existsSync(config.clavePublica) && Date.now() < hasta)
     await new Promise((r) => setTimeout(r, 200));
   return {
     claves: { publica: await importSPKI(fs.readFileSync(config.clavePublica, 'utf8'), ALGORITMO) },
+    sesiones: sesionDesdeApi(config.apiUrl),
   };
 }
 
@@ -182,10 +185,7 @@ export async function crearAppPbx(
     method: ['GET', 'HEAD'],
     url: '/:software/audio/:nombre',
     onRequest: async (req) => {
-      const sesion = await verificarToken(
-        claves.claves.publica,
-        tokenDeCabecera(req.headers.authorization),
-      );
+      const sesion = await autenticar(claves, req.headers.authorization);
       if (!sesion) throw error(401, 'sesionExpirada');
       if (!permitido('lectura', sesion.role)) throw error(403, 'sinPermiso');
     },
