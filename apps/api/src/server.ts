@@ -45,7 +45,7 @@ export async function crearContexto(config: Config): Promise<{ ctx: Contexto; se
     db,
     claves,
     limitador: new LimitadorIngreso(db.kysely),
-    sesiones: new SesionesApi(db.kysely),
+    sesiones: new SesionesApi(db),
     eventos: new EventEmitter(),
   };
   return { ctx, semilla };

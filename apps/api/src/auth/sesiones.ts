@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Rol } from '@pregon/contract/constants';
+import type { Db } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import * as repo from '../repositories/sesiones.ts';
 import { rolesDe, type VerificadorSesion } from './autenticar.ts';
@@ -13,7 +14,13 @@ type K = Kysely<DB> | Transaction<DB>;
  * the session and its user), ended by sign-out and by the user changes that must end access.
  */
 export class SesionesApi implements VerificadorSesion {
-  constructor(private readonly k: Kysely<DB>) {}
+  private readonly k: Kysely<DB>;
+  private readonly sesionConUsuario: (sid: string) => Promise<repo.UsuarioDeSesion | undefined>;
+
+  constructor(db: Db) {
+    this.k = db.kysely;
+    this.sesionConUsuario = repo.consultaSesionConUsuario(db);
+  }
 
   /** Opens a session for a user until `expira` (epoch ms) and returns its id (the token's jti);
    * forgets the sessions already past their expiry. */
@@ -28,7 +35,7 @@ export class SesionesApi implements VerificadorSesion {
   /** The session with the account's current usuario, nombre and roles; null when the session
    * ended or the account is inactive or gone. */
   async vigente(sesion: Sesion): Promise<Sesion | null> {
-    const u = await repo.sesionConUsuario(this.k, sesion.sid);
+    const u = await this.sesionConUsuario(sesion.sid);
     if (!u || u.id_usuario !== sesion.id_usuario) return null;
     return { ...sesion, usuario: u.usuario, nombre: u.nombre, role: rolesDe(u.roles) };
   }

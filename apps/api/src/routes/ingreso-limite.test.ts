@@ -114,6 +114,8 @@ describe.each(MOTORES)('límite de ingresos (%s)', (motor) => {
     );
     const nueva = /restablecida: '([^']+)'/.exec(gen.stdout)?.[1];
     expect(nueva).toBeTruthy();
+    // Whoever held the old password is out: the sessions opened with it ended.
+    expect((await pedir(api.url, 'GET', '/ejercicios/', { token })).status).toBe(401);
     expect((await entrar(api, '203.0.113.3', 'admin', api.adminPassword)).status).toBe(401);
     expect((await entrar(api, '203.0.113.3', 'admin', nueva!)).status).toBe(200);
     const elegida = await ejecutar(

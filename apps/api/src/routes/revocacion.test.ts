@@ -180,3 +180,44 @@ describe.each(MOTORES)('la sesión sigue a la cuenta (%s)', (motor) => {
     expect(ms).toBeLessThanOrEqual(5000);
   });
 });
+
+describe('dos procesos de api en una PostgreSQL: lo que termina en uno termina en el otro', () => {
+  let a: ApiDePrueba;
+  let b: ApiDePrueba;
+  beforeAll(async () => {
+    a = await levantarApi('postgres');
+    // The same database and the same key pair (DATA_DIR), as processes behind a load balancer.
+    b = await levantarApi('sqlite', {
+      DATABASE_URL: a.config.databaseUrl!,
+      DATA_DIR: a.config.dataDir,
+      ADMIN_PASSWORD: a.adminPassword,
+    });
+  });
+  afterAll(async () => {
+    await b?.cerrar();
+    await a?.cerrar();
+  });
+
+  it('una sesión cerrada en un proceso y un usuario desactivado en el otro se rechazan en la petición siguiente', async () => {
+    expect(b.ctx.db.engine).toBe('postgres');
+    const admin = await ingresar(a);
+    const alta = await pedir(a.url, 'POST', '/usuarios/', {
+      token: admin,
+      body: { usuario: 'dos.procesos', nombre: 'Dos', role: ['operadores'], password: PASSWORD },
+    });
+    expect(alta.status).toBe(200);
+    const uno = await ingresar(a, 'dos.procesos', PASSWORD);
+    const otro = await ingresar(b, 'dos.procesos', PASSWORD);
+    expect((await pedir(b.url, 'GET', '/ejercicios/', { token: uno })).status).toBe(200);
+    // Signed out through b: a refuses it at its next request.
+    expect((await pedir(b.url, 'POST', '/auth/signout/', { token: uno })).status).toBe(200);
+    expect((await pedir(a.url, 'GET', '/ejercicios/', { token: uno })).status).toBe(401);
+    // Deactivated through a: b refuses the other session at its next request.
+    expect((await pedir(b.url, 'GET', '/ejercicios/', { token: otro })).status).toBe(200);
+    await pedir(a.url, 'PUT', `/usuarios/${alta.body.id_usuario}/`, {
+      token: admin,
+      body: { activo: false },
+    });
+    expect((await pedir(b.url, 'GET', '/ejercicios/', { token: otro })).status).toBe(401);
+  });
+});
