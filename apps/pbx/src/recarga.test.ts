@@ -58,10 +58,10 @@ describe('recarga por AMI que falla', () => {
       amiUsuario: 'pregon',
       amiSecreto: 'bien',
     });
-    expect((await pedir(ag, 'PUT', '/calls/extensions/', { contenido: LLAMADAS })).status).toBe(
-      200,
-    );
-    expect((await pedir(ag, 'PUT', '/quizzes/extensions/4/', { contenido: QUIZ })).status).toBe(
+    expect(
+      (await pedir(ag, 'PUT', '/calls/extensions/', await ag.plan('llamadas', LLAMADAS))).status,
+    ).toBe(200);
+    expect((await pedir(ag, 'PUT', '/quizzes/extensions/4/', await ag.plan(4, QUIZ))).status).toBe(
       200,
     );
     expect(
@@ -78,11 +78,13 @@ describe('recarga por AMI que falla', () => {
     const contenidoAntes = antes.map((f) =>
       fs.readFileSync(path.join(path.dirname(a.config.sonidosDir), f), 'utf8'),
     );
-    const otro = LLAMADAS.replace('Wait(1)', 'Wait(2)');
+    // Other files the renderer could have made (another call length), signed as the api would.
+    const otro = LLAMADAS.replace('TIMEOUT(absolute)=300', 'TIMEOUT(absolute)=301');
+    const otroQuiz = QUIZ.replace('TIMEOUT(absolute)=180', 'TIMEOUT(absolute)=240');
     for (const [m, ruta, body] of [
-      ['PUT', '/calls/extensions/', { contenido: otro }],
-      ['PUT', '/quizzes/extensions/4/', { contenido: QUIZ.replace('Wait(1)', 'Wait(3)') }],
-      ['PUT', '/quizzes/extensions/5/', { contenido: QUIZ }],
+      ['PUT', '/calls/extensions/', await a.plan('llamadas', otro)],
+      ['PUT', '/quizzes/extensions/4/', await a.plan(4, otroQuiz)],
+      ['PUT', '/quizzes/extensions/5/', await a.plan(5, QUIZ)],
       ['POST', '/trunks/sip/', { nombre: 'dos', host: 'sip.dos.mx' }],
       ['PUT', '/trunks/sip/uno', { host: 'otro.mx' }],
       ['DELETE', '/trunks/sip/uno', undefined],
@@ -114,7 +116,7 @@ describe('recarga por AMI que falla', () => {
 
   it('no AMI configured: written, 200, and the answer says no reload was done', async () => {
     ag = await agenteDePrueba({ amiUrl: '' });
-    const r = await pedir(ag, 'PUT', '/calls/extensions/', { contenido: LLAMADAS });
+    const r = await pedir(ag, 'PUT', '/calls/extensions/', await ag.plan('llamadas', LLAMADAS));
     expect(r).toEqual({
       status: 200,
       body: { status: 200, mensaje: msg('pbxGuardadoSinRecarga') },
@@ -176,10 +178,11 @@ describe('escrituras simultáneas', () => {
       expect(conf.match(/^type=endpoint$/gm)).toHaveLength(aceptadas.length);
 
       const archivo = path.join(ag.config.dialplanDir, 'pregon-llamadas.conf');
-      const versiones = [1, 2, 3, 4, 5, 6].map((k) => LLAMADAS.replace('Wait(1)', `Wait(${k})`));
-      const d = await Promise.all(
-        versiones.map((contenido) => pedir(ag, 'PUT', '/calls/extensions/', { contenido })),
+      const versiones = [1, 2, 3, 4, 5, 6].map((k) =>
+        LLAMADAS.replace('TIMEOUT(absolute)=300', `TIMEOUT(absolute)=30${k}`),
       );
+      const planes = await Promise.all(versiones.map((c) => ag.plan('llamadas', c)));
+      const d = await Promise.all(planes.map((p) => pedir(ag, 'PUT', '/calls/extensions/', p)));
       // Requests may reach the agent in any order: the file left is one that answered 200.
       const buenas = versiones.filter((_, i) => d[i]!.status === 200);
       expect(buenas).toHaveLength(3);

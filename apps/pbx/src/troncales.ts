@@ -1,23 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Troncal, TroncalBodySchema } from '@pregon/contract/api/pbx';
+import { SecretoTroncalSchema, TroncalBodySchema, type Troncal } from '@pregon/contract/api/pbx';
 
 /** A stored trunk: what the api shows plus the write-only secret. */
 export interface TroncalGuardada extends Omit<Troncal, 'tiene_secreto' | 'id'> {
   secreto: string;
 }
 
+/** The stored list: the same closed patterns as a request, so a hand-edited file cannot carry
+ * a line break or a directive into pjsip.conf either. */
 const ArchivoSchema = z.array(
-  z.object({
-    nombre: z.string(),
-    host: z.string(),
-    puerto: z.number(),
-    usuario: z.string(),
-    secreto: z.string(),
-    codecs: z.array(z.string()),
-    registrar: z.boolean(),
-  }),
+  TroncalBodySchema.required().extend({ secreto: SecretoTroncalSchema }),
 );
 
 /** Where the trunks live: the JSON the agent keeps (mode 0600) and the include it renders. */
@@ -62,6 +56,15 @@ export function troncalDe(
  * a `registration` when asked. Every value was validated by the contract's patterns.
  */
 export function renderTroncales(troncales: readonly TroncalGuardada[]): string {
+  const texto = textoTroncales(troncales);
+  // The last guard: every line is a section, a key=value without ';', a comment or empty.
+  for (const linea of texto.split('\n'))
+    if (!/^(\[[A-Za-z0-9_-]+\]|[a-z_]+=[\x20-\x3a\x3c-\x5b\x5d-\x7e]*|; .*|)$/.test(linea))
+      throw new Error(`pjsip: línea no válida «${linea.slice(0, 80)}»`);
+  return texto;
+}
+
+function textoTroncales(troncales: readonly TroncalGuardada[]): string {
   const l = [
     '; Pregón — troncales SIP salientes (generado por el agente de Pregón; no editar a mano)',
   ];

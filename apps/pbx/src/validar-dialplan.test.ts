@@ -2,142 +2,133 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { dialplanLlamadas, dialplanQuiz } from '@pregon/contract/rules/dialplan';
+import {
+  dialplanLlamadas,
+  dialplanQuiz,
+  esDialplanGenerado,
+} from '@pregon/contract/rules/dialplan';
+import { HOSTILES } from './dialplan-hostil.ts';
 import { validarDialplan } from './validar-dialplan.ts';
 
 const golden = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../packages/contract/src/rules/golden',
 );
+const LLAMADAS = fs.readFileSync(path.join(golden, 'llamadas.conf'), 'utf8');
+const QUIZ = fs.readFileSync(path.join(golden, 'quiz-3.conf'), 'utf8');
 
 const base = '[pregon-llamada-1]\nexten => s,1,Answer()\n';
 
-describe('validarDialplan', () => {
-  it('accepts what Pregón generates, including an empty call file', () => {
+describe('validarDialplan (the allow-list, third wall)', () => {
+  it('accepts what Pregón generates, byte for byte, including an empty call file', () => {
     for (const f of fs.readdirSync(golden))
       expect(validarDialplan(fs.readFileSync(path.join(golden, f), 'utf8'))).toEqual({ ok: true });
     expect(validarDialplan(dialplanLlamadas([]))).toEqual({ ok: true });
-    expect(
-      validarDialplan(
-        dialplanQuiz({
-          id_ejercicio: 3,
-          segundos: 60,
-          preguntas: [{ numero: 1, audio: 'a', digitos: [1, 2] }],
-        }),
-      ),
-    ).toEqual({ ok: true });
+  });
+
+  it.each(HOSTILES)('refuses: %s', (_, lineas) => {
+    const v = validarDialplan(`${base}${lineas}\n`);
+    expect(v.ok, JSON.stringify(v)).toBe(false);
+    expect(v).toMatchObject({ motivo: expect.stringMatching(/[a-záéíóúñ]{3,}/) });
   });
 
   it.each([
-    ['System(rm -rf /)', 'System'],
-    ['TrySystem(id)', 'TrySystem'],
-    ['Shell(id)', 'Shell'],
-    ['AGI(agi://10.0.0.1/x)', 'AGI'],
-    ['EAGI(x)', 'EAGI'],
-    ['FastAGI(x)', 'FastAGI'],
-    ['Dial(PJSIP/5550000000@troncal)', 'Dial'],
-    ['Originate(PJSIP/1,exten,a,s,1)', 'Originate'],
-    ['ChannelRedirect(PJSIP/1,x,s,1)', 'ChannelRedirect'],
-    ['Exec(System(id))', 'Exec'],
-    ['ExecIf($[1]?System(id))', 'ExecIf'],
-    ['Macro(x)', 'Macro'],
-    ['ODBC_Commit()', 'ODBC_Commit'],
-  ])('refuses the application %s naming the line', (app, nombre) => {
-    const v = validarDialplan(`${base} same => n,${app}\n`);
-    expect(v).toEqual({ ok: false, linea: 3, motivo: `la aplicación ${nombre} no está permitida` });
-  });
-
-  it.each([
-    ['Set(X=${SHELL(id)})', 'SHELL'],
-    ['Set(X=${FILE(/etc/passwd)})', 'FILE'],
-    ['NoOp(${ODBC_SQL(select 1)})', 'ODBC_SQL'],
-    ['Set(X=${CURL(http://x)})', 'CURL'],
-    ['Verbose(${ENV(HOME)})', 'ENV'],
-  ])('refuses the function in %s', (app, f) => {
-    const v = validarDialplan(`${base} same => n,${app}\n`);
-    expect(v).toEqual({ ok: false, linea: 3, motivo: `la función ${f}() no está permitida` });
-  });
-
-  it.each([
+    ['Set(X=${SHELL(id)})', 'la función SHELL() no está permitida'],
     [
-      'Verbose(${AST_CONFIG(manager.conf,pregon,secret)})',
-      'la función AST_CONFIG() no está permitida',
+      'NoOp(${${F}(id)})',
+      'un nombre calculado con ${…} no está permitido: ${ debe ir seguido de un nombre',
     ],
-    ['Set(X=${REALTIME_STORE(sippeers,name=x)})', 'la función REALTIME_STORE() no está permitida'],
-    ['Set(X=$[ shell (id) ])', 'la función SHELL() no está permitida'],
-    ['NoOp(${sysinfo(uptime)})', 'la función SYSINFO() no está permitida'],
-    ['Set(X=$[ AES_DECRYPT(k,v) ])', 'la función AES_DECRYPT() no está permitida'],
+    ['NoOp(${F})', 'la variable F no está permitida'],
+    ['NoOp(${PREGON_DIGITO}(id))', 'un paréntesis sin nombre de función delante no está permitido'],
+    ['Set(MONITOR_EXEC=/bin/sh)', 'Set no puede asignar «MONITOR_EXEC»'],
+    [
+      'Set(PREGON_REPITE=$[abc])',
+      'la expresión $[…] solo admite números, variables de Pregón y operadores',
+    ],
     [
       'Set(CHANNEL(hangup_handler_push)=default,s,1)',
       'CHANNEL(hangup_handler_push) no está permitido',
     ],
-    [
-      'Playback(/etc/asterisk/manager)',
-      'el audio «/etc/asterisk/manager» no es un nombre de la carpeta de sonidos',
-    ],
-    [
-      'Playback(pregon/../../x)',
-      'el audio «pregon/../../x» no es un nombre de la carpeta de sonidos',
-    ],
-    ['Playback(pregon/a&${X})', 'el audio «${X}» no es un nombre de la carpeta de sonidos'],
-    ['Read(D,/tmp/x,1,,1,5)', 'el audio «/tmp/x» no es un nombre de la carpeta de sonidos'],
-    ['Background(pregon/menu,,,default)', 'el salto a «default» sale de los contextos pregon-…'],
-    ['Gosub(${AST_CONFIG(x,y,z)},1)', 'la función AST_CONFIG() no está permitida'],
-  ])('refuses the call %s', (app, motivo) => {
+    ['System(id)', 'la aplicación System no está permitida'],
+    ['Goto(default,s,1)', 'el salto a «default,s,1» sale de los contextos de Pregón'],
+    ['Playback(/etc/x)', 'el audio «/etc/x» no es un nombre de la carpeta de sonidos'],
+  ])('names the reason for %s', (app, motivo) => {
     expect(validarDialplan(`${base} same => n,${app}\n`)).toEqual({ ok: false, linea: 3, motivo });
   });
 
   it.each([
     'Set(CHANNEL(language)=es)',
     'Set(TIMEOUT(absolute)=300)',
-    'Gosub(pregon-quiz-7,s,pregunta(1,${PREGON_DETALLE}))',
+    'Gosub(pregon-quiz-7,s,p1(1,${PREGON_DETALLE}))',
     'Background(pregon/menu,,,pregon-quiz-7)',
     'Playback(pregon/aviso&digits/1&auth-thankyou)',
     'Read(PREGON_DIGITO,pregon/q7_1,1,,1,5)',
     'GotoIf($[${LEN(${PREGON_DIGITO})} = 0]?p1leer)',
+    'GotoIf($["${PREGON_DIGITO}" = "1" | "${PREGON_DIGITO}" = "2"]?p1ok)',
+    'Set(PREGON_REPITE=$[${PREGON_REPITE} + 1])',
+    'UserEvent(PregonFin,Ejercicio: 7,Detalle: ${PREGON_DETALLE})',
   ])('accepts %s', (app) => {
     expect(validarDialplan(`${base} same => n,${app}\n`)).toEqual({ ok: true });
   });
 
-  it.each([
-    ['#exec /bin/id', 'las directivas #exec, #include y #tryinclude no se permiten'],
-    [
-      '#include /etc/asterisk/manager.conf',
-      'las directivas #exec, #include y #tryinclude no se permiten',
-    ],
-    ['#tryinclude x.conf', 'las directivas #exec, #include y #tryinclude no se permiten'],
-    ['include => default', 'include, switch e ignorepat no se permiten'],
-    ['switch => Realtime/x', 'include, switch e ignorepat no se permiten'],
-    ['[default]', 'el contexto «default» no es válido: solo se permiten contextos pregon-…'],
-    ['[from-trunk]', 'el contexto «from-trunk» no es válido: solo se permiten contextos pregon-…'],
-    ['exten => s,n,Goto(default,s,1)', 'el salto a «default,s,1» sale de los contextos pregon-…'],
-    [
-      'same => n,GotoIf($[1]?pregon-x,s,1:salida,s,1)',
-      'el salto a «salida,s,1» sale de los contextos pregon-…',
-    ],
-    [
-      'same => n,Gosub(${DESTINO},s,1)',
-      'el salto a «${DESTINO},s,1» sale de los contextos pregon-…',
-    ],
-    ['hola', 'la línea no es exten => ni same =>'],
-    ['same => n,Playback(a`id`)', 'contiene caracteres no permitidos'],
-  ])('refuses %s', (linea, motivo) => {
-    expect(validarDialplan(`${base}${linea}\n`)).toEqual({ ok: false, linea: 3, motivo });
-  });
-
-  it('refuses an extension outside a context and control characters', () => {
-    expect(validarDialplan('exten => s,1,Answer()\n')).toMatchObject({ ok: false, linea: 1 });
-    expect(validarDialplan(`${base} same => n,NoOp(a\u0000b)\n`)).toMatchObject({
-      ok: false,
-      linea: 3,
-    });
-  });
-
-  it('ignores comments, also a forbidden word inside one', () => {
+  it('ignores comments, also a forbidden word inside one, and Spanish text in them', () => {
     expect(
-      validarDialplan(`; System(id) en un comentario\n${base} same => n,Hangup() ; Dial()\n`),
-    ).toEqual({
-      ok: true,
-    });
+      validarDialplan(
+        `; System(id) en un comentario — Pregón\n${base} same => n,Hangup() ; Dial()\n`,
+      ),
+    ).toEqual({ ok: true });
+  });
+
+  it('refuses an extension outside a context', () => {
+    expect(validarDialplan('exten => s,1,Answer()\n')).toMatchObject({ ok: false, linea: 1 });
+  });
+});
+
+describe('esDialplanGenerado (the renderer, second wall)', () => {
+  it('accepts the golden files and what the renderer makes of varied data', () => {
+    expect(esDialplanGenerado(LLAMADAS, 'llamadas')).toBe(true);
+    expect(esDialplanGenerado(QUIZ, 'quiz')).toBe(true);
+    expect(esDialplanGenerado(dialplanLlamadas([]), 'llamadas')).toBe(true);
+    for (let n = 1; n <= 40; n++) {
+      const llamadas = dialplanLlamadas(
+        Array.from({ length: n % 7 }, (_, i) => ({
+          id_ejercicio: n * 100 + i,
+          audio: i % 3 === 2 ? '' : `a${n}_${i}-x`,
+          segundos: (n * 37 + i) % 3600,
+        })),
+      );
+      const quiz = dialplanQuiz({
+        id_ejercicio: 2_147_483_000 + n,
+        segundos: n * 60,
+        preguntas: Array.from({ length: (n % 40) + 1 }, (_, i) => ({
+          numero: i + 1,
+          audio: `q${n}_${i + 1}`,
+          digitos: Array.from({ length: (i % 9) + 1 }, (_, d) => ((d + n) % 9) + 1),
+        })),
+      });
+      expect(esDialplanGenerado(llamadas, 'llamadas')).toBe(true);
+      expect(validarDialplan(llamadas)).toEqual({ ok: true });
+      expect(esDialplanGenerado(quiz, 'quiz')).toBe(true);
+      expect(validarDialplan(quiz)).toEqual({ ok: true });
+    }
+  });
+
+  it.each(HOSTILES)('refuses a generated file with: %s', (_, lineas) => {
+    expect(esDialplanGenerado(`${LLAMADAS}${lineas}\n`, 'llamadas')).toBe(false);
+    expect(esDialplanGenerado(`${QUIZ}${lineas}\n`, 'quiz')).toBe(false);
+    // Inside the first context, not only at the end.
+    const enMedio = LLAMADAS.replace(' same => n,Wait(1)\n', ` same => n,Wait(1)\n${lineas}\n`);
+    expect(esDialplanGenerado(enMedio, 'llamadas')).toBe(false);
+  });
+
+  it('refuses a file of the other kind, any changed byte, and duplicated contexts', () => {
+    expect(esDialplanGenerado(QUIZ, 'llamadas')).toBe(false);
+    expect(esDialplanGenerado(LLAMADAS, 'quiz')).toBe(false);
+    expect(esDialplanGenerado(LLAMADAS.replace('Wait(1)', 'Wait(2)'), 'llamadas')).toBe(false);
+    expect(esDialplanGenerado(LLAMADAS.replace('\n', '\r\n'), 'llamadas')).toBe(false);
+    expect(esDialplanGenerado(`${LLAMADAS} `, 'llamadas')).toBe(false);
+    expect(esDialplanGenerado(QUIZ.replace('= "9"', '= "9" | 1'), 'quiz')).toBe(false);
+    const [cabecera, ...resto] = LLAMADAS.split('\n\n');
+    expect(esDialplanGenerado([cabecera, resto[0], ...resto].join('\n\n'), 'llamadas')).toBe(false);
   });
 });

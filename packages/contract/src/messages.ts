@@ -546,6 +546,10 @@ export const MENSAJES = {
     'El campo filename solo admite letras, dígitos, _ y - (de 1 a 64 caracteres, sin extensión)',
   audioNoExiste: 'No existe el audio {nombre} en el PBX',
   dialplanRechazado: 'El campo contenido se rechazó en la línea {linea}: {motivo}',
+  dialplanSinFirma:
+    'El plan de marcado no lleva una firma válida de la API de Pregón para este archivo; no se escribió nada. Vuelva a generarlo desde Pregón',
+  dialplanNoGenerado:
+    'El campo contenido no es un plan de marcado generado por Pregón; no se escribió nada',
   recargaFallida: 'El PBX no aceptó la recarga ({detalle}); se dejó el archivo anterior',
   pbxGuardado: 'Guardado y recargado en el PBX',
   pbxGuardadoSinRecarga:

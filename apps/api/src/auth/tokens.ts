@@ -53,7 +53,8 @@ export async function verificarToken(
 ): Promise<Sesion | null> {
   if (!token || token.length > 4096) return null;
   try {
-    const { payload } = await jwtVerify(token, clave, { algorithms: [ALGORITMO] });
+    // typ 'JWT' only: a dialplan signature (auth/firma-dialplan.ts) is never a session.
+    const { payload } = await jwtVerify(token, clave, { algorithms: [ALGORITMO], typ: 'JWT' });
     const { jti, ...p } = PayloadSchema.parse(payload);
     const id = Number(p.sub);
     if (!Number.isInteger(id)) return null;

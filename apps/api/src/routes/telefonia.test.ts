@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { contextoLlamada, contextoQuiz } from '@pregon/contract/rules/dialplan';
+import { verificarFirmaDialplan } from '../auth/firma-dialplan.ts';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   crearPorApi,
@@ -53,6 +54,24 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
     expect(texto).toContain('same => n,Playback(pregon/aviso_sismo)');
     expect(texto).not.toContain(contextoLlamada(b));
     expect(texto).not.toContain('Llamada;');
+    // Signed for pregon-llamadas.conf over exactly these bytes, by the api's key only.
+    const firma = r.body.firma as string;
+    expect(
+      await verificarFirmaDialplan(api.ctx.claves.publica, firma, 'pregon-llamadas.conf', texto),
+    ).toEqual({ ok: true });
+    expect(
+      (
+        await verificarFirmaDialplan(
+          api.ctx.claves.publica,
+          firma,
+          'pregon-llamadas.conf',
+          `${texto} `,
+        )
+      ).ok,
+    ).toBe(false);
+    expect(
+      (await verificarFirmaDialplan(api.ctx.claves.publica, firma, 'pregon-quiz-1.conf', texto)).ok,
+    ).toBe(false);
   });
 
   it('GET /quiz/file/{id}/ renders the questionnaire with its digits, and names what is missing', async () => {
@@ -109,6 +128,14 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
     expect(salida).toContain('GotoIf($["${PREGON_DIGITO}" = "1" | "${PREGON_DIGITO}" = "2"]?p1ok)');
     expect(salida).toContain('GotoIf($["${PREGON_DIGITO}" = "3"]?p2ok)');
     expect(salida).not.toContain('Escuchó');
+    expect(
+      await verificarFirmaDialplan(
+        api.ctx.claves.publica,
+        r.body.firma as string,
+        `pregon-quiz-${id_cuestionario}.conf`,
+        salida,
+      ),
+    ).toEqual({ ok: true });
 
     const sms = await crearPorApi(api, token, cuerpoEjercicio(eq.sms));
     expect((await pedir(api.url, 'GET', `/quiz/file/${sms}/`, { token })).status).toBe(409);

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { leerArchivoQuiz, leerConfig, leerExtensionesLlamadas } from '@pregon/contract/api/pbx';
+import { ARCHIVO_LLAMADAS, archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
+import { firmarDialplan } from '../auth/firma-dialplan.ts';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
 import * as servicio from '../services/telefonia.ts';
@@ -14,13 +16,23 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
     llamadas: ctx.config.llamadas,
   }));
 
-  ruta(app, ctx, leerExtensionesLlamadas, async () => ({
-    status: 200 as const,
-    archivo_01: await servicio.archivoLlamadas(ctx),
-  }));
+  // What the api renders goes out signed: the telephony agent writes nothing else (issue 22).
+  ruta(app, ctx, leerExtensionesLlamadas, async () => {
+    const archivo_01 = await servicio.archivoLlamadas(ctx);
+    return {
+      status: 200 as const,
+      archivo_01,
+      firma: await firmarDialplan(ctx.claves.privada, ARCHIVO_LLAMADAS, archivo_01),
+    };
+  });
 
-  ruta(app, ctx, leerArchivoQuiz, async ({ params }) => ({
-    status: 200 as const,
-    ...(await servicio.archivoQuiz(ctx, params.id_ejercicio)),
-  }));
+  ruta(app, ctx, leerArchivoQuiz, async ({ params }) => {
+    const { id_quiz, salida } = await servicio.archivoQuiz(ctx, params.id_ejercicio);
+    return {
+      status: 200 as const,
+      id_quiz,
+      salida,
+      firma: await firmarDialplan(ctx.claves.privada, archivoDialplanQuiz(id_quiz), salida),
+    };
+  });
 }

@@ -44,18 +44,20 @@ export function clientePbx(cliente: QueryClient) {
       formulario.append('file', archivo, `${nombre}.gsm`);
       return llamar(subirAudio, { base: c.base, params: { software: c.software }, formulario });
     },
-    /** PUT /calls/extensions/ {contenido}: every call exercise's context. */
-    async escribirLlamadas(contenido: string) {
+    /** PUT /calls/extensions/ {contenido, firma}: every call exercise's context, as the api
+     * rendered and signed it (GET /call/extensions/). */
+    async escribirLlamadas(plan: { contenido: string; firma: string }) {
       const c = await config();
-      return llamar(escribirExtensionesLlamadas, { base: c.base, body: { contenido } });
+      return llamar(escribirExtensionesLlamadas, { base: c.base, body: plan });
     },
-    /** PUT /quizzes/extensions/{id_quiz}/ {contenido}: one questionnaire's context. */
-    async escribirQuiz(id_quiz: number, contenido: string) {
+    /** PUT /quizzes/extensions/{id_quiz}/ {contenido, firma}: one questionnaire's context, as
+     * the api rendered and signed it (GET /quiz/file/{id}/). */
+    async escribirQuiz(id_quiz: number, plan: { contenido: string; firma: string }) {
       const c = await config();
       return llamar(escribirExtensionesQuiz, {
         base: c.base,
         params: { id_quiz },
-        body: { contenido },
+        body: plan,
       });
     },
     /** HEAD /{software}/audio/{nombre}: whether the agent holds that audio. */

@@ -46,7 +46,13 @@ export const leerExtensionesLlamadas = endpoint({
   acceso: 'lectura',
   etiqueta: 'telefonia',
   resumen: 'Plan de marcado de todos los ejercicios de llamada (archivo_01)',
-  respuesta: z.object({ status: z.literal(200), archivo_01: z.string() }),
+  respuesta: z.object({
+    status: z.literal(200),
+    archivo_01: z.string(),
+    /** The api's signature over archivo_01's exact bytes, for pregon-llamadas.conf: the web app
+     * relays it to PUT /calls/extensions/ (apps/api/src/auth/firma-dialplan.ts). */
+    firma: z.string(),
+  }),
 });
 
 /** GET /quiz/file/{id_ejercicio}/: the questionnaire's context (salida) and its id (id_quiz). */
@@ -57,7 +63,13 @@ export const leerArchivoQuiz = endpoint({
   etiqueta: 'telefonia',
   resumen: 'Plan de marcado del cuestionario del ejercicio (salida)',
   params: IdEjercicioParamsSchema,
-  respuesta: z.object({ status: z.literal(200), id_quiz: z.number(), salida: z.string() }),
+  respuesta: z.object({
+    status: z.literal(200),
+    id_quiz: z.number(),
+    salida: z.string(),
+    /** The api's signature over salida's exact bytes, for pregon-quiz-{id_quiz}.conf. */
+    firma: z.string(),
+  }),
 });
 
 // ---------------------------------------------------------------- telephony base (apps/pbx)
@@ -73,12 +85,16 @@ export const subirAudio = endpoint({
   respuesta: z.object({ status: z.literal(200), filename: z.string(), duracion_s: z.number() }),
 });
 
-/** Body of the dialplan writes: the include file's whole text. */
+/** Body of the dialplan writes: the include file's whole text, exactly as the api rendered it,
+ * and the api's signature over it (`firma` of GET /call/extensions/ or GET /quiz/file/{id}/).
+ * Without a signature that verifies for that file and those bytes the agent answers 403. */
 export const ContenidoSchema = z.object({
   contenido: z.string({ error: 'El campo contenido es obligatorio' }).max(2_000_000),
+  firma: z.string().max(4096).optional(),
 });
 
-/** PUT /calls/extensions/ {contenido}: checks, writes pregon-llamadas.conf, `dialplan reload`. */
+/** PUT /calls/extensions/ {contenido, firma}: checks the api's signature and that the text is
+ * what Pregón renders, writes pregon-llamadas.conf, `dialplan reload`. */
 export const escribirExtensionesLlamadas = endpoint({
   method: 'PUT',
   path: '/calls/extensions/',
@@ -89,7 +105,8 @@ export const escribirExtensionesLlamadas = endpoint({
   respuesta: OkSchema,
 });
 
-/** PUT /quizzes/extensions/{id_quiz}/ {contenido}: writes pregon-quiz-{id_quiz}.conf, reloads. */
+/** PUT /quizzes/extensions/{id_quiz}/ {contenido, firma}: the same checks, writes
+ * pregon-quiz-{id_quiz}.conf, reloads. */
 export const escribirExtensionesQuiz = endpoint({
   method: 'PUT',
   path: '/quizzes/extensions/:id_quiz/',
@@ -115,25 +132,40 @@ export const TroncalSchema = z.object({
 /** A trunk. */
 export type Troncal = z.infer<typeof TroncalSchema>;
 
+/** A trunk's host: a DNS name (labels of letters, digits and '-') or an IPv4 address. */
+const HOST_TRONCAL =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** A trunk's secret as it may reach pjsip.conf: printable ASCII without spaces at its ends, no
+ * ';' (a comment), no '\\' (an escape), no line break and no #include/#exec/#tryinclude. */
+export const SecretoTroncalSchema = z
+  .string()
+  .max(128)
+  .regex(
+    /^[\x20-\x7e]*$/,
+    'El campo secreto solo admite caracteres ASCII visibles, sin saltos de línea',
+  )
+  .regex(/^[^;\\]*$/, 'El campo secreto no admite ; ni \\')
+  .regex(/^(\S(.*\S)?)?$/, 'El campo secreto no puede empezar ni terminar con espacios')
+  .refine((s) => !/#\s*(include|tryinclude|exec)/i.test(s), {
+    message: 'El campo secreto no admite #include, #tryinclude ni #exec',
+  });
+
 /** Body of POST /trunks/sip/ and PUT /trunks/sip/{id}; `secreto` is write-only (omitted on a PUT
- * keeps the stored one). */
+ * keeps the stored one). Every field reaches pjsip.conf, so each is a closed pattern. */
 export const TroncalBodySchema = z.object({
   nombre: z
     .string()
     .regex(NOMBRE_PBX_RE, 'El campo nombre solo admite letras, dígitos, _ y - (1 a 64)'),
   host: z
     .string()
-    .regex(/^[A-Za-z0-9.-]{1,253}$/, 'El campo host debe ser un nombre de host o una dirección IP'),
+    .regex(HOST_TRONCAL, 'El campo host debe ser un nombre de host o una dirección IP'),
   puerto: z.number().int().min(1).max(65535).default(5060),
   usuario: z
     .string()
     .regex(/^[A-Za-z0-9_.+-]{0,64}$/, 'El campo usuario no es válido')
     .default(''),
-  secreto: z
-    .string()
-    .max(128)
-    .regex(/^[^\r\n;]*$/, 'El campo secreto no admite saltos de línea ni ;')
-    .optional(),
+  secreto: SecretoTroncalSchema.optional(),
   codecs: z
     .array(z.enum(['ulaw', 'alaw', 'gsm', 'g722', 'g729', 'opus']))
     .min(1)

@@ -158,3 +158,101 @@ export function dialplanQuiz(q: QuizDialplan): string {
   );
   return `${lineas.join('\n')}\n`;
 }
+
+// ---------------------------------------------------------------- what the agent may write
+
+/** The include file that holds every call exercise's context (archivo_01). */
+export const ARCHIVO_LLAMADAS = 'pregon-llamadas.conf';
+
+/** The include file of one questionnaire (`id_quiz` = its id_cuestionario). */
+export const archivoDialplanQuiz = (id_quiz: number) => `pregon-quiz-${entero(id_quiz)}.conf`;
+
+/** Which include file a text is meant for: the calls' or a questionnaire's. */
+export type TipoDialplan = 'llamadas' | 'quiz';
+
+const NUMERO = '(\\d{1,10})';
+const NOMBRE = '([A-Za-z0-9_-]{1,64})';
+const L_CONTEXTO_LLAMADA = new RegExp(`^\\[pregon-llamada-${NUMERO}\\]$`);
+const L_OMITIDO = new RegExp(`^; ejercicio ${NUMERO} omitido: sin audio válido$`);
+const L_CONTEXTO_QUIZ = new RegExp(`^\\[pregon-quiz-${NUMERO}\\]$`);
+const L_TIMEOUT = new RegExp(`^ same => n,Set\\(TIMEOUT\\(absolute\\)=${NUMERO}\\)$`);
+const L_PLAYBACK = new RegExp(`^ same => n,Playback\\(pregon/${NOMBRE}\\)$`);
+const L_LEER = new RegExp(
+  `^ same => n\\(p${NUMERO}leer\\),Read\\(PREGON_DIGITO,pregon/${NOMBRE},1,,1,\\d+\\)$`,
+);
+const L_ACEPTA = new RegExp(`^ same => n,GotoIf\\(\\$\\[(.*)\\]\\?p${NUMERO}ok\\)$`);
+
+/** The data a call include file was rendered from, read back from its text; null when the text
+ * does not even have that shape. Only the fields the renderer takes are read: whatever else the
+ * text holds is caught by rendering the data again and comparing (see `esDialplanGenerado`). */
+function datosLlamadas(texto: string): LlamadaDialplan[] | null {
+  const ejercicios: LlamadaDialplan[] = [];
+  let actual: LlamadaDialplan | undefined;
+  for (const linea of texto.split('\n')) {
+    let m = L_CONTEXTO_LLAMADA.exec(linea);
+    if (m) {
+      actual = { id_ejercicio: Number(m[1]), audio: '', segundos: 0 };
+      ejercicios.push(actual);
+      continue;
+    }
+    m = L_OMITIDO.exec(linea);
+    if (m) {
+      actual = undefined;
+      ejercicios.push({ id_ejercicio: Number(m[1]), audio: '', segundos: 0 });
+      continue;
+    }
+    if (!actual) continue;
+    if ((m = L_TIMEOUT.exec(linea))) actual.segundos = Number(m[1]);
+    else if ((m = L_PLAYBACK.exec(linea))) actual.audio = m[1]!;
+  }
+  return ejercicios;
+}
+
+/** The data a questionnaire include file was rendered from (as `datosLlamadas`). */
+function datosQuiz(texto: string): QuizDialplan | null {
+  let quiz: { id_ejercicio: number; segundos: number; preguntas: PreguntaDialplan[] } | undefined;
+  for (const linea of texto.split('\n')) {
+    let m = L_CONTEXTO_QUIZ.exec(linea);
+    if (m) {
+      if (quiz) return null;
+      quiz = { id_ejercicio: Number(m[1]), segundos: 0, preguntas: [] };
+      continue;
+    }
+    if (!quiz) continue;
+    if ((m = L_TIMEOUT.exec(linea))) quiz.segundos = Number(m[1]);
+    else if ((m = L_LEER.exec(linea)))
+      quiz.preguntas.push({ numero: Number(m[1]), audio: m[2]!, digitos: [] });
+    else if ((m = L_ACEPTA.exec(linea))) {
+      const p = quiz.preguntas.find((x) => x.numero === Number(m![2]));
+      if (!p) return null;
+      for (const d of m[1]!.matchAll(/= "(\d)"/g)) (p.digitos as number[]).push(Number(d[1]));
+    }
+  }
+  return quiz ?? null;
+}
+
+/**
+ * True when `texto` is, byte for byte, what `dialplanLlamadas` or `dialplanQuiz` renders from
+ * some valid data: the data is read back from the text and rendered again, and the two texts
+ * must be equal. No line, character or argument the renderers would not write can pass, so
+ * whatever passes runs only what Pregón generates (no user text ever reaches the renderers).
+ * The telephony agent's second wall, after the api's signature (ARCHITECTURE 6).
+ */
+export function esDialplanGenerado(texto: string, tipo: TipoDialplan): boolean {
+  try {
+    if (tipo === 'llamadas') {
+      const datos = datosLlamadas(texto);
+      if (!datos) return false;
+      const ids = datos.map((e) => e.id_ejercicio);
+      if (new Set(ids).size !== ids.length) return false;
+      return dialplanLlamadas(datos) === texto;
+    }
+    const datos = datosQuiz(texto);
+    if (!datos) return false;
+    const numeros = datos.preguntas.map((p) => p.numero);
+    if (new Set(numeros).size !== numeros.length) return false;
+    return dialplanQuiz(datos) === texto;
+  } catch {
+    return false;
+  }
+}

@@ -98,7 +98,10 @@ export async function guardarCuestionarioCompleto(
     paso(msg('pasoCuestionarioPbx'));
     try {
       const archivo = await obtenerArchivoQuiz(id_ejercicio);
-      await pbx.escribirQuiz(archivo.id_quiz, archivo.salida);
+      await pbx.escribirQuiz(archivo.id_quiz, {
+        contenido: archivo.salida,
+        firma: archivo.firma,
+      });
     } catch (e) {
       avisos.alError(msg('errorContenido'));
       avisos.alError(mensajeError(e));

@@ -2,12 +2,15 @@ import { guardarTiempo } from '@pregon/contract/api/ejercicios';
 import { leerArchivoQuiz, leerExtensionesLlamadas } from '@pregon/contract/api/pbx';
 import { llamar } from '../../../lib/api-client.ts';
 
-/** GET /call/extensions/: archivo_01, the contexts of every call exercise. */
+/** GET /call/extensions/: archivo_01, the contexts of every call exercise, and the api's
+ * signature over it, which the agent requires. */
 export async function obtenerExtensionesLlamadas() {
-  return (await llamar(leerExtensionesLlamadas)).archivo_01;
+  const r = await llamar(leerExtensionesLlamadas);
+  return { contenido: r.archivo_01, firma: r.firma };
 }
 
-/** GET /quiz/file/{id_ejercicio}/: the questionnaire's context (salida) and its id_quiz. */
+/** GET /quiz/file/{id_ejercicio}/: the questionnaire's context (salida), its id_quiz and the
+ * api's signature over it. */
 export function obtenerArchivoQuiz(id_ejercicio: number) {
   return llamar(leerArchivoQuiz, { params: { id_ejercicio } });
 }
