@@ -8,7 +8,7 @@
 // Goal: with-check p95 ≤ 1.10 × without-check p95, on SQLite and on PostgreSQL.
 //
 //   npx tsx bench/sesion-verificacion.ts [--engine sqlite|postgres|ambos] [--rondas 10]
-//     [--peticiones 300] [--ejercicios 50]
+//     [--peticiones 1000] [--ejercicios 50]
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -28,7 +28,7 @@ const opcion = (nombre: string) => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const RONDAS = Number(opcion('rondas') ?? 10);
-const PETICIONES = Number(opcion('peticiones') ?? 300);
+const PETICIONES = Number(opcion('peticiones') ?? 1000);
 const EJERCICIOS = Number(opcion('ejercicios') ?? 50);
 const LIMITE = 1.1;
 
