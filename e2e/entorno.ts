@@ -229,13 +229,14 @@ export interface PbxDePrueba {
 
 /**
  * Starts the telephony agent (apps/pbx) in-process on a random loopback port, with its folders
- * under the api's DATA_DIR, the api's public key, CORS for the web app's origin (the api's) and
- * no AMI; then points the api's GET /config/ at it.
+ * under the api's DATA_DIR, the api's public key, sessions confirmed by that api, CORS for the
+ * web app's origin (the api's) and no AMI; then points the api's GET /config/ at it.
  */
 export async function levantarPbx(api: ApiDePrueba): Promise<PbxDePrueba> {
   const config: ConfigPbx = {
     ...cargarConfigPbx({ DATA_DIR: api.config.dataDir, LOG_LEVEL: 'silent' }),
     origenes: [api.url],
+    apiUrl: api.url,
   };
   const app = await crearAppPbx(config, await clavesPbx(config));
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturar,
   esperarAviso,
@@ -198,6 +198,7 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.getByRole('heading', { name: 'Tablero general' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Tablero general' }).waitFor();
+    const token = String(await page.evaluate(`localStorage.getItem('token')`));
     await page.getByRole('button', { name: 'Configuración' }).click();
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
     // The route first, then the screen: a failure tells a click that did not navigate from a
@@ -205,6 +206,10 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await expect.poll(ruta).toBe('/signin');
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(await page.evaluate('localStorage.length')).toBe(0);
+    // The session ended on the server too: the token, had it been copied, no longer works.
+    await expect
+      .poll(async () => (await pedir(api.url, 'GET', '/ejercicios/', { token })).status)
+      .toBe(401);
     await page.goto(`${api.url}/`);
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(ruta()).toBe('/signin');

@@ -73,6 +73,9 @@ if (process.env.SIMULADORES !== '0') {
 // include files, trunks). A real Asterisk host runs only the agent (`npm run pbx`).
 // The api asks the agent whether a call's audio is there before starting it (PBX_BASE set).
 env.PBX_BASE = env.PBX_BASE ?? `http://127.0.0.1:${env.PBX_PORT ?? 8090}`;
+// The agent asks the api whether each token's session still stands: where the api listens.
+const hostApi = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+env.PBX_API_URL = env.PBX_API_URL ?? `http://${hostApi.includes(':') ? `[${hostApi}]` : hostApi}:${env.PORT ?? 8080}`;
 const pbx = spawn(tsx, [path.join(raiz, 'apps/pbx/src/main.ts')], { cwd: raiz, env, stdio: 'inherit' });
 hijos.push(pbx);
 console.log(`Agente de telefonía en 127.0.0.1:${env.PBX_PORT ?? 8090}`);

@@ -7,13 +7,14 @@ import { openDb } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
+import { terminarSesionesDeUsuario } from './auth/sesiones.ts';
 import { auditar } from './repositories/auditoria.ts';
 
 // Command-line recovery for the last administrator (issue 17), on the database the api uses
 // (DATABASE_URL, else DATA_DIR/pregon.db):
 //   npm run admin -- reset-password <usuario>
-// sets a new password (ADMIN_PASSWORD, or a generated one printed once), reactivates the account
-// and lifts its sign-in throttling.
+// sets a new password (ADMIN_PASSWORD, or a generated one printed once), reactivates the account,
+// lifts its sign-in throttling and ends its sessions (whoever held the old password is out).
 
 const USO =
   'Uso: npm run admin -- reset-password <usuario>   (ADMIN_PASSWORD=… para elegir la contraseña)';
@@ -55,6 +56,7 @@ export async function ejecutarAdmin(args: string[], env: NodeJS.ProcessEnv): Pro
       .set({ password_hash: hash, activo: 1 })
       .where('id_usuario', '=', u.id_usuario)
       .execute();
+    await terminarSesionesDeUsuario(k, u.id_usuario);
     await new LimitadorIngreso(k).desbloquear(u.usuario);
     await auditar(k, null, 'restablecer_password', 'usuario', u.id_usuario, {
       usuario: u.usuario,

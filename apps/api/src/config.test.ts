@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseDuration } from './config.ts';
+import { loadConfig, parseDuration, parseTrustProxy } from './config.ts';
 
 describe('configuración', () => {
   it('tiene valores por defecto para todo', () => {
@@ -11,6 +11,32 @@ describe('configuración', () => {
     expect(c.adminPassword).toBeUndefined();
     expect(c.tz).toBe('America/Mexico_City');
     expect(c.tokenTtlSeconds).toBe(8 * 3600);
+    expect(c.trustProxy).toEqual([]);
+  });
+
+  it('TRUST_PROXY: direcciones, rangos CIDR y nombres de rango; nada por defecto', () => {
+    expect(parseTrustProxy(undefined)).toEqual([]);
+    expect(parseTrustProxy('  ')).toEqual([]);
+    expect(parseTrustProxy('127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback')).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const malo of [
+      'true',
+      '*',
+      '1',
+      'proxy.example.com',
+      '10.0.0.0/33',
+      '::/129',
+      '10.0.0.1/8/2',
+      '300.1.1.1',
+    ])
+      expect(() => loadConfig({ TRUST_PROXY: malo }), malo).toThrow(
+        `TRUST_PROXY inválido: '${malo}' (use las direcciones o rangos CIDR de sus proxies, separados por comas, por ejemplo 127.0.0.1,10.0.0.0/8)`,
+      );
   });
 
   it.each([

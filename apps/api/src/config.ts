@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { configDespachoDeEntorno } from './dispatcher/config.ts';
 
@@ -22,6 +23,9 @@ export interface Config {
   /** The call retry policy an exercise gets when it sets none (the dispatcher's DESPACHO_LLAMADA_*),
    * shown by GET /config/: extra attempts and minutes between them. */
   llamadas: { reintentos: number; espera_reintento: number };
+  /** The proxies allowed to report a client's address in X-Forwarded-For (TRUST_PROXY):
+   * addresses, CIDR ranges or proxy-addr's names; empty trusts none. */
+  trustProxy: string[];
 }
 
 /** Parses a duration such as '8h', '30m', '3600' (seconds) or '2d' into seconds. */
@@ -39,6 +43,32 @@ function enteroNoNegativo(texto: string, nombre: string): number {
   if (!/^\d+$/.test(texto.trim()) || !Number.isSafeInteger(n))
     throw new Error(`${nombre} inválido: '${texto}'`);
   return n;
+}
+
+/** Names proxy-addr (Fastify's trustProxy) gives to the usual private ranges. */
+const RANGOS_CON_NOMBRE = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Parses TRUST_PROXY: a comma-separated list of addresses ('127.0.0.1', '::1'), CIDR ranges
+ * ('10.0.0.0/8', 'fd00::/8') or 'loopback', 'linklocal', 'uniquelocal'; unset or empty trusts no
+ * proxy. Anything else ('true', '*', a host name) is refused with a Spanish error naming it. */
+export function parseTrustProxy(texto: string | undefined): string[] {
+  const partes = (texto ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  for (const p of partes) {
+    if (RANGOS_CON_NOMBRE.includes(p)) continue;
+    const [ip, prefijo, sobra] = p.split('/');
+    const version = net.isIP(ip ?? '');
+    const maximo = version === 4 ? 32 : 128;
+    const prefijoValido =
+      prefijo === undefined || (/^\d{1,3}$/.test(prefijo) && Number(prefijo) <= maximo);
+    if (!version || !prefijoValido || sobra !== undefined)
+      throw new Error(
+        `TRUST_PROXY inválido: '${p}' (use las direcciones o rangos CIDR de sus proxies, separados por comas, por ejemplo 127.0.0.1,10.0.0.0/8)`,
+      );
+  }
+  return partes;
 }
 
 /** Builds the configuration from an environment (process.env by default). */
@@ -68,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     pbxBase: env.PBX_BASE || undefined,
     llamadas: politicaLlamadas(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { ClavesToken } from './auth/keys.ts';
 import type { LimitadorIngreso } from './auth/signin-limiter.ts';
+import type { SesionesApi } from './auth/sesiones.ts';
 
 /** Events inside one api process: 'ejercicio' (id_ejercicio) whenever an exercise's flags or
  * recipients change, so the in-process dispatcher and live views react without polling. */
@@ -14,5 +15,7 @@ export interface Contexto {
   db: Db;
   claves: ClavesToken;
   limitador: LimitadorIngreso;
+  /** Server-side sessions: every request confirms its token's session here (issue 22). */
+  sesiones: SesionesApi;
   eventos: Eventos;
 }

@@ -19,6 +19,7 @@ import { migrate } from './db/migrate.ts';
 import { seed, type ResultadoSemilla } from './db/seed.ts';
 import { cargarClaves } from './auth/keys.ts';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
+import { SesionesApi } from './auth/sesiones.ts';
 import { manejarError, error } from './http/errores.ts';
 import { registrarJsonSeguro } from './http/json-seguro.ts';
 import { rutasAuth } from './routes/auth.ts';
@@ -40,7 +41,15 @@ export async function crearContexto(config: Config): Promise<{ ctx: Contexto; se
   await migrate(db);
   const semilla = await seed(db, { adminUser: config.adminUser, adminPassword: config.adminPassword });
   const claves = await cargarClaves(config.dataDir);
-  return { ctx: { config, db, claves, limitador: new LimitadorIngreso(db.kysely), eventos: new EventEmitter() }, semilla };
+  const ctx: Contexto = {
+    config,
+    db,
+    claves,
+    limitador: new LimitadorIngreso(db.kysely),
+    sesiones: new SesionesApi(db),
+    eventos: new EventEmitter(),
+  };
+  return { ctx, semilla };
 }
 
 /** Builds the HTTP server with every route of the contract; does not listen. */
@@ -58,7 +67,9 @@ export async function buildApp(
       ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only the proxies named in TRUST_PROXY may say where a request came from (X-Forwarded-For);
+    // otherwise the address is the connection's, so a client cannot choose its own (issue 22).
+    trustProxy: ctx.config.trustProxy.length ? ctx.config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

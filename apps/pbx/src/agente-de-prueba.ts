@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import type { CryptoKey } from 'jose';
 import { cargarClaves } from '@pregon/api/auth/keys';
-import { firmarToken } from '@pregon/api/auth/tokens';
+import { firmarToken, tokenDeCabecera, verificarToken } from '@pregon/api/auth/tokens';
 import { firmarDialplan } from '@pregon/api/auth/firma-dialplan';
+import { sesionActual } from '@pregon/contract/api/auth';
 import { ARCHIVO_LLAMADAS, archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import type { Rol } from '@pregon/contract/constants';
 import { clavesPbx, crearAppPbx } from './app.ts';
@@ -25,11 +28,41 @@ export interface AgenteDePrueba {
   cerrar: () => Promise<void>;
 }
 
+/**
+ * A stand-in for the main api's GET /auth/sesion/ over real HTTP on loopback: every token with a
+ * valid signature has an open session with the roles it carries. The agent's tests that are not
+ * about sessions ask it; revocacion.test.ts runs the agent against a real api instead.
+ */
+export async function apiDeSesionesDePrueba(
+  publica: CryptoKey,
+): Promise<{ url: string; cerrar: () => Promise<void> }> {
+  const servidor = http.createServer((req, res) => {
+    void (async () => {
+      const sesion =
+        req.method === 'GET' && req.url === sesionActual.path
+          ? await verificarToken(publica, tokenDeCabecera(req.headers.authorization))
+          : null;
+      const [status, cuerpo] = sesion
+        ? [200, { status: 200, ...sesion }]
+        : [401, { status: 401, message: 'FALLO: SESION EXPIRADA' }];
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(cuerpo));
+    })();
+  });
+  await new Promise<void>((r) => servidor.listen(0, '127.0.0.1', r));
+  const a = servidor.address();
+  return {
+    url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`,
+    cerrar: () => new Promise((r) => servidor.close(() => r())),
+  };
+}
+
 /** Starts the agent with a fresh key pair (only the public key is left on disk) and the given
- * configuration changes (AMI, limits). */
+ * configuration changes (AMI, limits); it confirms sessions with apiDeSesionesDePrueba unless
+ * `cambios.apiUrl` names another api. */
 export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<AgenteDePrueba> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-pbx-'));
   const claves = await cargarClaves(dir);
+  const apiSesiones = cambios.apiUrl ? undefined : await apiDeSesionesDePrueba(claves.publica);
   const tokens = {} as Record<Rol, string>;
   for (const rol of ['administradores', 'operadores', 'consulta'] as const)
     tokens[rol] = await firmarToken(
@@ -48,7 +81,11 @@ export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<
     ),
   });
   fs.rmSync(path.join(dir, 'jwt-privada.pem'));
-  const config = { ...cargarConfigPbx({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), ...cambios };
+  const config = {
+    ...cargarConfigPbx({ DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+    ...(apiSesiones ? { apiUrl: apiSesiones.url } : {}),
+    ...cambios,
+  };
   const app = await crearAppPbx(config, await clavesPbx(config));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const a = app.server.address();
@@ -60,6 +97,7 @@ export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<
     plan,
     cerrar: async () => {
       await app.close();
+      await apiSesiones?.cerrar();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

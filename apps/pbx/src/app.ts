@@ -20,8 +20,8 @@ import {
   type TipoDialplan,
 } from '@pregon/contract/rules/dialplan';
 import { ALGORITMO } from '@pregon/api/auth/keys';
+import { autenticar } from '@pregon/api/auth/autenticar';
 import { verificarFirmaDialplan } from '@pregon/api/auth/firma-dialplan';
-import { tokenDeCabecera, verificarToken } from '@pregon/api/auth/tokens';
 import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
 import { registrarJsonSeguro } from '@pregon/api/http/json-seguro';
@@ -38,15 +38,18 @@ import {
   type TroncalGuardada,
 } from './troncales.ts';
 import { validarDialplan } from './validar-dialplan.ts';
+import { sesionDesdeApi } from './sesion-api.ts';
 
 /** Loads the api's public key, the only key the agent holds; waits up to `esperaMs` for the
- * file (started beside a new api, the agent may come up before the api writes it). */
+ * file (started beside a new api, the agent may come up before the api writes it). Sessions are
+ * confirmed by asking the api (PBX_API_URL): the agent has no database. */
 export async function clavesPbx(config: ConfigPbx, esperaMs = 0): Promise<ConClavePublica> {
   const hasta = Date.now() + esperaMs;
   while (!fs.existsSync(config.clavePublica) && Date.now() < hasta)
     await new Promise((r) => setTimeout(r, 200));
   return {
     claves: { publica: await importSPKI(fs.readFileSync(config.clavePublica, 'utf8'), ALGORITMO) },
+    sesiones: sesionDesdeApi(config.apiUrl),
   };
 }
 
@@ -209,10 +212,7 @@ export async function crearAppPbx(
     method: ['GET', 'HEAD'],
     url: '/:software/audio/:nombre',
     onRequest: async (req) => {
-      const sesion = await verificarToken(
-        claves.claves.publica,
-        tokenDeCabecera(req.headers.authorization),
-      );
+      const sesion = await autenticar(claves, req.headers.authorization);
       if (!sesion) throw error(401, 'sesionExpirada');
       if (!permitido('lectura', sesion.role)) throw error(403, 'sinPermiso');
     },

@@ -15,7 +15,12 @@ describe('cargarConfigPbx', () => {
       amiUrl: '',
       clavePublica: path.resolve('/datos/jwt-publica.pem'),
       origenes: ['http://localhost:9000', 'http://127.0.0.1:9000'],
+      apiUrl: 'http://127.0.0.1:9000',
     });
+    expect(cargarConfigPbx({}).apiUrl).toBe('http://127.0.0.1:8080');
+    expect(cargarConfigPbx({ PBX_API_URL: 'https://api.pregon.mx/' }).apiUrl).toBe(
+      'https://api.pregon.mx',
+    );
     expect(cargarConfigPbx({ PBX_SOFTWARE: 'Asterisk' }).software).toBe('asterisk');
     expect(cargarConfigPbx({ PBX_ORIGENES: ' https://a.mx , ,https://b.mx' }).origenes).toEqual([
       'https://a.mx',
@@ -30,6 +35,8 @@ describe('cargarConfigPbx', () => {
     [{ PBX_SOFTWARE: 'a/b' }, /PBX_SOFTWARE inválido/],
     [{ PBX_AMI_URL: 'ami://host:99999' }, /PBX_AMI_URL inválida/],
     [{ PBX_AMI_URL: 'ami://exa mple' }, /PBX_AMI_URL inválida/],
+    [{ PBX_API_URL: 'api.pregon.mx' }, /PBX_API_URL inválida/],
+    [{ PBX_API_URL: 'ftp://api' }, /PBX_API_URL inválida/],
   ])('refuses %o at start with a message naming the variable', (env, error) => {
     expect(() => cargarConfigPbx(env)).toThrow(error);
   });

@@ -16,6 +16,8 @@ export interface ConfigPbx {
   amiSecreto: string;
   /** PEM file with the api's public token key (the agent never holds the private key). */
   clavePublica: string;
+  /** The main api's URL, asked whether each token's session still stands (PBX_API_URL). */
+  apiUrl: string;
   /** Origins allowed by CORS (the web app's). */
   origenes: string[];
   logLevel: string;
@@ -46,6 +48,9 @@ export function cargarConfigPbx(env: NodeJS.ProcessEnv = process.env): ConfigPbx
     }
     if (!valida) throw new Error(`PBX_AMI_URL inválida: '${amiUrl}' (use ami://host:5038)`);
   }
+  const apiUrl = (env.PBX_API_URL || `http://127.0.0.1:${puertoApi}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(apiUrl))
+    throw new Error(`PBX_API_URL inválida: '${apiUrl}' (use http://host:puerto del api principal)`);
   return {
     puerto,
     host: env.PBX_HOST ?? '127.0.0.1',
@@ -57,6 +62,7 @@ export function cargarConfigPbx(env: NodeJS.ProcessEnv = process.env): ConfigPbx
     amiUsuario: env.PBX_AMI_USUARIO ?? '',
     amiSecreto: env.PBX_AMI_SECRETO ?? '',
     clavePublica: path.resolve(env.PBX_CLAVE_PUBLICA ?? path.join(dataDir, 'jwt-publica.pem')),
+    apiUrl,
     origenes: (env.PBX_ORIGENES ?? `http://localhost:${puertoApi},http://127.0.0.1:${puertoApi}`)
       .split(',')
       .map((o) => o.trim())

@@ -187,6 +187,9 @@ export const MENSAJES = {
   demasiadosIntentosSegundos:
     'Demasiados intentos fallidos. Intente de nuevo en {segundos} segundos.',
   usuarioDesbloqueado: 'Usuario desbloqueado',
+  sesionCerrada: 'Sesión cerrada',
+  sesionSinConfirmar:
+    'No se pudo confirmar la sesión con el api principal ({url}). Intente de nuevo en unos segundos.',
   sinPermiso: 'No tiene permiso para realizar esta acción',
   campoObligatorio: 'El campo {campo} es obligatorio',
   campoInvalido: 'El campo {campo} no es válido: {detalle}',

@@ -233,6 +233,15 @@ export interface DB {
   auditoria: AuditoriaTable;
   ingreso_fallos: IngresoFallosTable;
   ajustes: AjustesTable;
+  sesiones: SesionesTable;
+}
+
+/** sesiones: the open sessions; id_sesion is the token's jti, expira its end (epoch ms). */
+export interface SesionesTable {
+  id_sesion: string;
+  id_usuario: number;
+  creada: number;
+  expira: number;
 }
 
 /** ajustes: settings kept once per database ('instalacion': this database's random id). */

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { permitido, type Endpoint } from '@pregon/contract/api/endpoint';
-import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
-import type { CryptoKey } from 'jose';
+import type { Sesion } from '../auth/tokens.ts';
+import { autenticar, type Autenticador } from '../auth/autenticar.ts';
 import { error, prohibido, sesionExpirada } from './errores.ts';
 import { campoConTextoInvalido } from './texto-seguro.ts';
 
@@ -27,13 +27,12 @@ export type Manejador<E extends Endpoint> = (
   entrada: Entrada<E>,
 ) => Promise<z.input<E['respuesta']> | FastifyReply> | z.input<E['respuesta']>;
 
-const ANONIMO: Sesion = { sub: '', id_usuario: 0, usuario: '', nombre: '', role: [], exp: 0 };
+const ANONIMO: Sesion = { sub: '', id_usuario: 0, usuario: '', nombre: '', role: [], exp: 0, sid: '' };
 
-/** What a route needs of its server to authenticate: the public key tokens are verified with
- * (the api's context, or the telephony agent's, which holds only that key). */
-export interface ConClavePublica {
-  claves: { publica: CryptoKey };
-}
+/** What a route needs of its server to authenticate: the public key tokens are verified with and
+ * the way to confirm their sessions (the api's context, which looks them up in its database, or
+ * the telephony agent's, which holds only that key and asks the api). */
+export type ConClavePublica = Autenticador;
 
 /** Registers one endpoint of the contract: authenticate → check role → validate → act → present. */
 export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: ConClavePublica, e: E, manejar: Manejador<E>) {
@@ -52,7 +51,9 @@ export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: ConClavePubl
     // learns nothing about the endpoint's schema.
     onRequest: async (req) => {
       if (e.acceso === 'publico') return;
-      const sesion = await verificarToken(ctx.claves.publica, tokenDeCabecera(req.headers.authorization));
+      // Signature and expiry, then the session as the server has it now: ended sessions get 401,
+      // and the roles checked are the account's current ones.
+      const sesion = await autenticar(ctx, req.headers.authorization);
       if (!sesion) throw sesionExpirada();
       if (!permitido(e.acceso, sesion.role)) throw prohibido();
       (req as FastifyRequest & { sesion?: Sesion }).sesion = sesion;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { signin, health } from '@pregon/contract/api/auth';
+import { signin, signout, sesionActual, health } from '@pregon/contract/api/auth';
+import { msg } from '@pregon/contract/messages';
 import { RolSchema } from '@pregon/contract/constants';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
@@ -9,7 +10,7 @@ import { firmarToken } from '../auth/tokens.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import { ping } from '../db/database.ts';
 
-/** Sign-in and health. */
+/** Sign-in, sign-out, the caller's session and health. */
 export function rutasAuth(app: FastifyInstance, ctx: Contexto) {
   ruta(app, ctx, signin, async ({ body, req, reply }) => {
     const k = ctx.db.kysely;
@@ -48,10 +49,26 @@ export function rutasAuth(app: FastifyInstance, ctx: Contexto) {
     }
     await ctx.limitador.exito(body.usuario, req.ip);
     const role = u.roles.split(',').map((r) => RolSchema.parse(r.trim()));
-    const token = await firmarToken(ctx.claves.privada, { ...u, role }, ctx.config.tokenTtlSeconds);
+    const ttl = ctx.config.tokenTtlSeconds;
+    const sid = await ctx.sesiones.abrir(u.id_usuario, Date.now() + ttl * 1000);
+    const token = await firmarToken(ctx.claves.privada, { ...u, role }, ttl, sid);
     await auditar(k, u, 'ingreso', 'usuario', u.id_usuario, { ip: req.ip });
     return { status: 200 as const, token };
   });
+
+  ruta(app, ctx, signout, async ({ sesion, req }) => {
+    await ctx.sesiones.terminar(sesion.sid);
+    await auditar(ctx.db.kysely, sesion, 'salida', 'usuario', sesion.id_usuario, { ip: req.ip });
+    return { status: 200 as const, mensaje: msg('sesionCerrada') };
+  });
+
+  ruta(app, ctx, sesionActual, async ({ sesion }) => ({
+    status: 200 as const,
+    id_usuario: sesion.id_usuario,
+    usuario: sesion.usuario,
+    nombre: sesion.nombre,
+    role: sesion.role,
+  }));
 
   ruta(app, ctx, health, async () => {
     await ping(ctx.db);

@@ -4,8 +4,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 
-// Sign-in throttling over real HTTP (issue 17). The api trusts X-Forwarded-For, so each test
-// speaks from its own addresses.
+// Sign-in throttling over real HTTP (issue 17). The test api trusts a proxy on loopback
+// (TRUST_PROXY=127.0.0.1) and the tests speak through it with X-Forwarded-For, each from its own
+// addresses.
 
 const ejecutar = promisify(execFile);
 const ADMIN_CLI = path.resolve(import.meta.dirname, '../admin.ts');
@@ -20,7 +21,7 @@ describe.each(MOTORES)('límite de ingresos (%s)', (motor) => {
   let api: ApiDePrueba;
   let token: string;
   beforeAll(async () => {
-    api = await levantarApi(motor);
+    api = await levantarApi(motor, { TRUST_PROXY: '127.0.0.1' });
     token = await ingresar(api);
   });
   afterAll(async () => api?.cerrar());
@@ -113,6 +114,8 @@ describe.each(MOTORES)('límite de ingresos (%s)', (motor) => {
     );
     const nueva = /restablecida: '([^']+)'/.exec(gen.stdout)?.[1];
     expect(nueva).toBeTruthy();
+    // Whoever held the old password is out: the sessions opened with it ended.
+    expect((await pedir(api.url, 'GET', '/ejercicios/', { token })).status).toBe(401);
     expect((await entrar(api, '203.0.113.3', 'admin', api.adminPassword)).status).toBe(401);
     expect((await entrar(api, '203.0.113.3', 'admin', nueva!)).status).toBe(200);
     const elegida = await ejecutar(
@@ -140,10 +143,11 @@ describe('dos procesos de api en una PostgreSQL comparten las cuentas', () => {
   let a: ApiDePrueba;
   let b: ApiDePrueba;
   beforeAll(async () => {
-    a = await levantarApi('postgres');
+    a = await levantarApi('postgres', { TRUST_PROXY: '127.0.0.1' });
     b = await levantarApi('sqlite', {
       DATABASE_URL: a.config.databaseUrl!,
       ADMIN_PASSWORD: a.adminPassword,
+      TRUST_PROXY: '127.0.0.1',
     });
   });
   afterAll(async () => {

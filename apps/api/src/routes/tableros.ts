@@ -22,6 +22,7 @@ import { informeXlsx } from '../services/informe-xlsx.ts';
 import { CentroVivo, TEMA_GENERAL, temaEjercicio, type Fuente } from '../vivo/centro.ts';
 import { puentePostgres } from '../vivo/puente-pg.ts';
 import { claveFlujo, firmarTicket, verificarTicket } from '../vivo/ticket.ts';
+import { VigiaSesiones } from '../vivo/vigia.ts';
 
 const soloLecturaDe = (roles: readonly string[]) =>
   !roles.some((r) => (ROLES_OPERACION as readonly string[]).includes(r));
@@ -31,14 +32,16 @@ const LATIDO_FLUJO_MS = 15_000;
 
 /**
  * Writes a Server-Sent Events response: `event: tablero` per dashboard, a comment every 15 s,
- * closed at the session's end or when the server closes. A slow client gets only the newest
- * dashboard once its socket drains (nothing piles up in memory).
+ * closed at the session's end, when `vigilar`'s watch finds the session ended, or when the server
+ * closes. A slow client gets only the newest dashboard once its socket drains (nothing piles up
+ * in memory).
  */
 function abrirFlujo(
   req: FastifyRequest,
   reply: FastifyReply,
   abiertos: Set<() => void>,
   finSesion: number,
+  vigilar: (cerrar: () => void) => () => void,
   suscribir: (enviar: (datos: string) => void) => () => void,
 ) {
   reply.hijack();
@@ -66,7 +69,9 @@ function abrirFlujo(
   const cerrar = () => res.end();
   const fin = setTimeout(cerrar, Math.min(2 ** 31 - 1, Math.max(0, finSesion * 1000 - Date.now())));
   abiertos.add(cerrar);
+  const dejarDeVigilar = vigilar(cerrar);
   req.raw.on('close', () => {
+    dejarDeVigilar();
     cancelar();
     clearInterval(latido);
     clearTimeout(fin);
@@ -82,7 +87,13 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
       ? await puentePostgres(ctx.db, ctx.eventos, (err) => app.log.warn({ err }, 'LISTEN/NOTIFY'))
       : undefined;
   const abiertos = new Set<() => void>();
+  const vigia = new VigiaSesiones(
+    (sids) => ctx.sesiones.vigentes(sids),
+    soloLecturaDe,
+    (err) => app.log.warn({ err }, 'revisión de sesiones de los flujos en vivo'),
+  );
   app.addHook('preClose', async () => {
+    vigia.detener();
     for (const cerrar of [...abiertos]) cerrar();
     centro.cerrar();
     await puente?.cerrar();
@@ -122,19 +133,33 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
     return { status: 200 as const, ...(await firmarTicket(ctx.claves.privada, sesion, body)) };
   });
 
+  /** The session a stream's ticket was issued for, if it still stands (401 otherwise): its end,
+   * the read-only variant its account's current roles call for, and how to watch it (`porRol`:
+   * the stream's content depends on that variant, so a change of it closes the stream too). */
+  const sesionDelTicket = async (ticket: string, flujo: string, porRol: boolean) => {
+    const t = await verificarTicket(ctx.claves.publica, ticket, flujo);
+    const roles = t && (await ctx.sesiones.vigentes([t.sid])).get(t.sid);
+    if (!t || !roles) throw sesionExpirada();
+    const soloLectura = soloLecturaDe(roles);
+    return {
+      ses: t.ses,
+      soloLectura,
+      vigilar: (cerrar: () => void) =>
+        vigia.vigilar(t.sid, porRol ? soloLectura : undefined, cerrar),
+    };
+  };
+
   ruta(app, ctx, vivoEjercicio, async ({ params, query, req, reply }) => {
-    const t = await verificarTicket(
-      ctx.claves.publica,
+    const t = await sesionDelTicket(
       query.ticket,
       claveFlujo({ flujo: 'ejercicio', id_ejercicio: params.id }),
+      true,
     );
-    if (!t) throw sesionExpirada();
     const e = await repo.obtenerEjercicio(ctx.db.kysely, ctx.db.engine, params.id);
     if (!e) throw ejercicioNoEncontrado(params.id);
-    const soloLectura = soloLecturaDe(t.role);
-    abrirFlujo(req, reply, abiertos, t.ses, (enviar) =>
+    abrirFlujo(req, reply, abiertos, t.ses, t.vigilar, (enviar) =>
       centro.suscribir(temaEjercicio(params.id), fuenteEjercicio(params.id), {
-        soloLectura,
+        soloLectura: t.soloLectura,
         enviar,
       }),
     );
@@ -142,9 +167,8 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
   });
 
   ruta(app, ctx, vivoGeneral, async ({ query, req, reply }) => {
-    const t = await verificarTicket(ctx.claves.publica, query.ticket, TEMA_GENERAL);
-    if (!t) throw sesionExpirada();
-    abrirFlujo(req, reply, abiertos, t.ses, (enviar) =>
+    const t = await sesionDelTicket(query.ticket, TEMA_GENERAL, false);
+    abrirFlujo(req, reply, abiertos, t.ses, t.vigilar, (enviar) =>
       centro.suscribir(TEMA_GENERAL, fuenteGeneral, { soloLectura: true, enviar }),
     );
     return reply;

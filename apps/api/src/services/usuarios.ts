@@ -3,11 +3,13 @@ import type {
   ModificarUsuarioBody,
   UsuarioVista,
 } from '@pregon/contract/api/usuarios';
-import { ROL_ADMINISTRADOR, RolSchema } from '@pregon/contract/constants';
+import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
 import type { Transaction, Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { rolesDe } from '../auth/autenticar.ts';
+import { terminarSesionesDeUsuario } from '../auth/sesiones.ts';
 import { ahora } from '../db/database.ts';
 import type { DB, UsuariosTable } from '../db/schema.ts';
 import { error, noEncontrado, prohibido } from '../http/errores.ts';
@@ -17,6 +19,8 @@ import { conConflictos } from './paises.ts';
 
 // Users: administrators manage everyone; anyone manages their own nombre, correo and password.
 // The last active administrator always survives. Passwords are hashed and never returned or audited.
+// Deactivation, deletion and a new password end the user's sessions (issue 22); a change of
+// roles ends none, since every request runs with the account's current roles.
 
 const esAdmin = (s: Sesion) => s.role.includes(ROL_ADMINISTRADOR);
 
@@ -34,10 +38,7 @@ export function vista(
   },
   bloqueos: ReadonlyMap<string, number> = new Map(),
 ): UsuarioVista {
-  const role = u.roles
-    .split(',')
-    .map((r) => RolSchema.safeParse(r.trim()))
-    .flatMap((r) => (r.success ? [r.data] : []));
+  const role = rolesDe(u.roles);
   return {
     id_usuario: u.id_usuario,
     usuario: u.usuario,
@@ -109,7 +110,9 @@ async function comprobarActual(ctx: Contexto, id: number, b: ModificarUsuarioBod
     throw error(400, 'contrasenaActualIncorrecta', undefined, 'password_actual');
 }
 
-/** Changes a user. Non-administrators may change only their own nombre, correo and password. */
+/** Changes a user. Non-administrators may change only their own nombre, correo and password.
+ * Deactivating a user ends all their sessions; a new password ends all but the session that set
+ * it, when the user sets their own (they stay signed in where they changed it). */
 export async function modificar(
   ctx: Contexto,
   sesion: Sesion,
@@ -133,6 +136,9 @@ export async function modificar(
       b.activo === false || (b.role !== undefined && !b.role.includes(ROL_ADMINISTRADOR));
     if (dejaDeSerAdmin) await protegerUltimoAdmin(trx, id);
     if (Object.keys(cambios).length > 0) await repo.actualizarUsuario(trx, id, cambios);
+    if (b.activo === false) await terminarSesionesDeUsuario(trx, id);
+    else if (b.password !== undefined)
+      await terminarSesionesDeUsuario(trx, id, sesion.id_usuario === id ? sesion.sid : undefined);
     const { password: _omitida, password_actual: _actual, ...auditado } = b;
     await auditar(trx, sesion, 'modificar', 'usuario', id, {
       ...auditado,
@@ -141,7 +147,8 @@ export async function modificar(
   });
 }
 
-/** Deletes a user; never the last active administrator, never one who created exercises (409). */
+/** Deletes a user and ends their sessions; never the last active administrator, never one who
+ * created exercises (409). */
 export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const actual = await repo.leerUsuario(trx, id);
@@ -150,6 +157,7 @@ export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promi
     const n = await repo.ejerciciosCreados(trx, id);
     const enUso = () => error(409, 'usuarioEnUso', { usuario: actual.usuario, n });
     if (n > 0) throw enUso();
+    await terminarSesionesDeUsuario(trx, id);
     await conConflictos(() => repo.borrarUsuario(trx, id), enUso, enUso);
     await auditar(trx, sesion, 'eliminar', 'usuario', id, { usuario: actual.usuario });
   });

@@ -19,6 +19,8 @@ const TicketSchema = z.object({
   role: z.array(RolSchema),
   /** The session's own expiry (epoch s): the stream closes then. */
   ses: z.number(),
+  /** The session's id: the stream closes as soon as it ends (issue 22). */
+  sid: z.string().min(1).max(64),
 });
 
 /** The stream a ticket names, as a string ('ejercicio:5', 'general'). */
@@ -37,6 +39,7 @@ export async function firmarTicket(
     flujo: claveFlujo(flujo),
     role: sesion.role,
     ses: sesion.exp,
+    sid: sesion.sid,
   })
     .setProtectedHeader({ alg: ALGORITMO, typ: TIPO })
     .setSubject(sesion.sub)
@@ -46,16 +49,17 @@ export async function firmarTicket(
   return { ticket, expira: exp * 1000 };
 }
 
-/** Verifies a ticket for the stream `flujo`; the holder's roles and session end, or null. */
+/** Verifies a ticket for the stream `flujo`; the holder's roles, session end and session id, or
+ * null. */
 export async function verificarTicket(
   clave: CryptoKey,
   ticket: string,
   flujo: string,
-): Promise<{ role: Rol[]; ses: number } | null> {
+): Promise<{ role: Rol[]; ses: number; sid: string } | null> {
   try {
     const { payload } = await jwtVerify(ticket, clave, { algorithms: [ALGORITMO], typ: TIPO });
     const p = TicketSchema.parse(payload);
-    return p.flujo === flujo ? { role: p.role, ses: p.ses } : null;
+    return p.flujo === flujo ? { role: p.role, ses: p.ses, sid: p.sid } : null;
   } catch {
     return null;
   }

@@ -1,3 +1,4 @@
+import { signout } from '@pregon/contract/api/auth';
 import { CLAVE_TOKEN } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { decodificarToken, tieneRol, type PayloadToken } from '@pregon/contract/rules/route-guard';
@@ -32,8 +33,17 @@ export function usuarioTieneRol(roles: readonly string[]): boolean {
   return tieneRol(payloadSesion(), roles);
 }
 
-/** 'Cerrar sesión': clears all local storage and goes to /signin. */
+/** 'Cerrar sesión': ends the session on the server (its token is refused from then on, also if
+ * it was copied), clears all local storage and goes to /signin. It does not wait for the
+ * server: the request outlives the page (keepalive), and a failure changes nothing here. */
 export function cerrarSesion(): void {
+  const token = leerToken();
+  if (token)
+    void fetch(signout.path, {
+      method: 'POST',
+      headers: { authorization: token },
+      keepalive: true,
+    }).catch(() => {});
   localStorage.clear();
   navegar('/signin');
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RolSchema } from '../constants.ts';
 import { endpoint } from './endpoint.ts';
 
 /** Sign-in request: usuario and password (ARCHITECTURE section 3). */
@@ -16,6 +17,34 @@ export const signin = endpoint({
   resumen: 'Inicia sesión y devuelve un token JWT',
   body: SigninBodySchema,
   respuesta: z.object({ status: z.literal(200), token: z.string() }),
+});
+
+/** POST /auth/signout/: ends the caller's session on the server; its token is refused from
+ * then on, by the api and the telephony agent (issue 22). */
+export const signout = endpoint({
+  method: 'POST',
+  path: '/auth/signout/',
+  acceso: 'lectura',
+  etiqueta: 'auth',
+  resumen: 'Cierra la sesión del token en el servidor',
+  respuesta: z.object({ status: z.literal(200), mensaje: z.string() }),
+});
+
+/** GET /auth/sesion/: who holds the token and with which roles now (the account's current ones,
+ * not the token's). The telephony agent, which has no database, asks this for every token. */
+export const sesionActual = endpoint({
+  method: 'GET',
+  path: '/auth/sesion/',
+  acceso: 'lectura',
+  etiqueta: 'auth',
+  resumen: 'Sesión del token: usuario y roles actuales (401 si ya terminó)',
+  respuesta: z.object({
+    status: z.literal(200),
+    id_usuario: z.number(),
+    usuario: z.string(),
+    nombre: z.string(),
+    role: z.array(RolSchema),
+  }),
 });
 
 /** GET /health: liveness and database check. */

@@ -1,0 +1,42 @@
+import type { CryptoKey } from 'jose';
+import { RolSchema, type Rol } from '@pregon/contract/constants';
+import { tokenDeCabecera, verificarToken, type Sesion } from './tokens.ts';
+
+// A token's signature says who signed in and until when; whether that session still stands, and
+// with which roles, only the server's records say (issue 22): an account deactivated, deleted or
+// given a new password, and a session signed out, end at the next request, and the roles a
+// request runs with are the account's current ones. The api answers from its database
+// (auth/sesiones.ts); the telephony agent, which has none, asks the api (apps/pbx/src/sesion-api.ts).
+
+/** Confirms that a token with a valid signature still opens a session. */
+export interface VerificadorSesion {
+  /** The session with the account's current usuario, nombre and roles, or null when it ended
+   * (the caller answers 401). Throws an HttpError when it cannot tell (503). */
+  vigente(sesion: Sesion, token: string): Promise<Sesion | null>;
+}
+
+/** What a server needs to authenticate a request: the public key tokens are verified with and
+ * the way to confirm their sessions. */
+export interface Autenticador {
+  claves: { publica: CryptoKey };
+  sesiones: VerificadorSesion;
+}
+
+/** Authenticates an Authorization header (raw token or 'Bearer …'): signature and expiry, then
+ * the session as it stands now. Null when any of them fails. */
+export async function autenticar(
+  a: Autenticador,
+  cabecera: string | undefined,
+): Promise<Sesion | null> {
+  const token = tokenDeCabecera(cabecera);
+  const firmada = await verificarToken(a.claves.publica, token);
+  return firmada && a.sesiones.vigente(firmada, token!);
+}
+
+/** A stored role list ('administradores,operadores') as roles; unknown names are dropped. */
+export function rolesDe(texto: string): Rol[] {
+  return texto
+    .split(',')
+    .map((r) => RolSchema.safeParse(r.trim()))
+    .flatMap((r) => (r.success ? [r.data] : []));
+}
