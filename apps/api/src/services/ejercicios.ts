@@ -28,7 +28,8 @@ import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';
-import { audioEnPbx, comprobarEquipo } from '../dispatcher/comprobacion.ts';
+import { audioEnPbx, comprobarEquipo, contextoEnAsterisk } from '../dispatcher/comprobacion.ts';
+import { contextoLlamada, contextoQuiz } from '@pregon/contract/rules/dialplan';
 import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
 
 // The PBX software's name in the agent's paths (ARCHITECTURE: GET /config/ reports it).
@@ -304,6 +305,23 @@ async function exigirListo(ctx: CtxEjercicios, e: EjercicioCompleto, c: Comproba
   if (c.equipoMs > 0) {
     const motivo = await comprobarEquipo({ protocolo: e.protocolo, url: e.url }, c.equipoMs);
     if (motivo) throw error(409, 'equipoNoResponde', { equipo: e.alias, url: e.url, motivo });
+    // A call or quiz whose context the device's Asterisk has not loaded would be refused for
+    // every recipient ('Extension does not exist.'): refuse the start instead (issue 23.3).
+    if (e.protocolo === 'asterisk' && (e.id_tipo_ejercicio === 2 || e.id_tipo_ejercicio === 4)) {
+      const contexto =
+        e.id_tipo_ejercicio === 2 ? contextoLlamada(e.id_ejercicio) : contextoQuiz(e.id_ejercicio);
+      const { credenciales } = await ctx.db.kysely
+        .selectFrom('equipos')
+        .select('credenciales')
+        .where('id_equipo', '=', e.id_equipo)
+        .executeTakeFirstOrThrow();
+      const r = await contextoEnAsterisk({ url: e.url, credenciales }, contexto, c.equipoMs);
+      if (r === 'falta') throw error(409, 'contextoNoCargado', { equipo: e.alias, contexto });
+      // An AMI user that may originate but not read the dialplan: the Originate's own answer
+      // pauses the exercise at once should the context be missing.
+      if (r && r !== 'sin permiso')
+        throw error(409, 'contextoNoVerificable', { equipo: e.alias, contexto, motivo: r });
+    }
   }
 }
 
