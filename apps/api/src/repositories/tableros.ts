@@ -69,6 +69,7 @@ export async function ejerciciosActivos(k: Consultor) {
       'e.id_tipo_ejercicio',
       'e.en_pausa',
       'e.motivo_pausa',
+      'e.en_espera',
       'e.iniciado',
       'q.alias',
     ])

@@ -103,6 +103,7 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     puerto_ini: e.puerto_ini,
     puerto_fin: e.puerto_fin,
     motivo_pausa: e.motivo_pausa,
+    en_espera: enEspera(e),
     creado: e.creado,
     iniciado: e.iniciado,
     terminado: e.terminado,
@@ -349,6 +350,7 @@ export async function iniciar(
       en_proceso: 1,
       en_pausa: 0,
       motivo_pausa: null,
+      en_espera: null,
       iniciado: e.iniciado ?? momento,
     });
     await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, {
@@ -393,6 +395,7 @@ export async function pausa(
       en_proceso: 1,
       en_pausa: 0,
       motivo_pausa: null,
+      en_espera: null,
     });
     await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, { reanudado: true });
     return { mensaje: msg('ejercicioReanudado'), cambio: true };
@@ -452,7 +455,18 @@ export async function semaforo(ctx: CtxEjercicios, id: number) {
     en_pausa: bandera(e.en_pausa),
     detenido: bandera(e.detenido),
     motivo_pausa: e.motivo_pausa,
+    en_espera: enEspera(e),
   };
+}
+
+/** The dispatcher's waiting note, shown only while the exercise runs. */
+export function enEspera(e: {
+  en_espera: string | null;
+  completado: number;
+  en_proceso: number;
+  en_pausa: number;
+}): string | null {
+  return e.completado === 0 && e.en_proceso === 1 && e.en_pausa === 0 ? e.en_espera : null;
 }
 
 /** The exercise header of the reports. */

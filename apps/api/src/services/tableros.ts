@@ -202,6 +202,7 @@ export async function tableroGeneral(ctx: CtxTableros): Promise<TableroGeneral> 
         alias: a.alias,
         en_pausa: a.en_pausa === 1,
         motivo_pausa: a.motivo_pausa,
+        en_espera: a.en_pausa === 1 ? null : a.en_espera,
         total: s.total,
         hechos: s.total - s.porEstatus.pendiente - s.porEstatus.en_curso,
         alcanzados: s.verde,
