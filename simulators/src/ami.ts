@@ -241,9 +241,7 @@ export class SimuladorAmi {
     this.apagado = true;
     await new Promise((r) => setTimeout(r, ms));
     this.apagado = false;
-    await new Promise<void>((r) =>
-      this.srv.listen(puerto, this.o.host ?? '127.0.0.1', () => r()),
-    );
+    await new Promise<void>((r) => this.srv.listen(puerto, this.o.host ?? '127.0.0.1', () => r()));
   }
 
   /** True while apagar() holds it down. */

@@ -84,12 +84,7 @@ const FINALES = new Set(['delivered', 'failed', 'cancelled']);
  * A request refused or unroutable at the socket never left: the exercise waits for the phone.
  */
 export type ClaseHttpAndroid =
-  | 'aceptado'
-  | 'conocido'
-  | 'solicitud'
-  | 'credenciales'
-  | 'ruta'
-  | 'reintentar';
+  'aceptado' | 'conocido' | 'solicitud' | 'credenciales' | 'ruta' | 'reintentar';
 
 /** The class of an HTTP status of POST /message (see ClaseHttpAndroid). */
 export function claseHttpAndroid(status: number): ClaseHttpAndroid {

@@ -352,7 +352,8 @@ class CanalAsterisk implements Canal {
   /** Ring and talk seconds: from the answer to the hangup as Asterisk's events date them; a call
    * whose end was not heard (the link was down) counts until the last moment it was known live. */
   private detalle(l: Llamada): DetalleLlamada {
-    const fin = l.colgadaEn ?? (l.perdida || l.perdidaEn ? (l.perdidaEn ?? Date.now()) : Date.now());
+    const fin =
+      l.colgadaEn ?? (l.perdida || l.perdidaEn ? (l.perdidaEn ?? Date.now()) : Date.now());
     return {
       timbrado: Math.max(0, Math.round(((l.contestada ?? fin) - l.inicio) / 1000)),
       duracion: l.contestada ? Math.max(0, Math.round((fin - l.contestada) / 1000)) : 0,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import smpp from 'smpp';
 import { msg } from '@pregon/contract/messages';
 import {
@@ -281,6 +282,12 @@ export function direccionOrigen(origen: string, o: OpcionesDireccion): Direccion
   else d = { addr: internacional(t, o.codigoPais) ?? t, ton: TON.internacional, npi: NPI.e164 };
   return { addr: d.addr, ton: o.origenTon ?? d.ton, npi: o.origenNpi ?? d.npi };
 }
+
+/** Crash tests only (DESPACHO_TRAZA_SMPP = a file): each submit_sm's destination is appended,
+ * synchronously, once the PDU was handed to the socket. A SIGKILLed process's socket is reset,
+ * and a reset drops what the SMSC's side had received but not yet read: this file is the witness
+ * of what left when the SMSC's own record cannot be. */
+const TRAZA = process.env.DESPACHO_TRAZA_SMPP;
 
 /** Socket errors that mean the SMSC cannot be reached now (not a TLS certificate refused). */
 const CODIGOS_SIN_CONEXION = new Set([
@@ -957,6 +964,7 @@ class CanalSmpp implements Canal {
         );
         if (!escrito)
           fin({ tipo: 'reintentar', motivo: 'SMPP: conexión no disponible', sinSalir: true });
+        else if (TRAZA && salir) fs.appendFileSync(TRAZA, `${destino.addr}\n`);
       });
     } finally {
       this.liberarVentana();

@@ -405,7 +405,9 @@ export class Despachador {
     // A waiting note left by a dispatcher that stopped is stale: this worker finds out again.
     void this.store
       .marcarEspera(ej.id_ejercicio, null)
-      .catch((err: unknown) => this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`));
+      .catch((err: unknown) =>
+        this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`),
+      );
     if (t.canal.retomar) void this.retomarEnviados(t.ej, t.canal);
     const hilo = this.trabajar(t)
       .catch((err) => this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`))
@@ -669,7 +671,13 @@ export class Despachador {
     const ahora = Date.now();
     // Nothing was written to the gateway: whatever the channel says, nothing can have been sent.
     if (!salio && res.tipo === 'incierto') res = { tipo: 'reintentar', motivo: res.motivo };
-    if (t && res.tipo === 'reintentar' && res.sinConexion && (!salio || res.sinSalir) && !res.pausar) {
+    if (
+      t &&
+      res.tipo === 'reintentar' &&
+      res.sinConexion &&
+      (!salio || res.sinSalir) &&
+      !res.pausar
+    ) {
       // The gateway cannot be reached: the row goes back as it was (no attempt, no new state)
       // and the exercise waits for the gateway instead of spending anyone's attempts.
       try {
@@ -787,8 +795,7 @@ export class Despachador {
     const texto = espera
       ? msg('enEspera', { equipo: t.ej.alias, hora: fechaHora(espera.desde, this.config.tz).hora })
       : null;
-    if (espera)
-      this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${texto ?? ''}`);
+    if (espera) this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${texto ?? ''}`);
     try {
       await this.store.marcarEspera(t.ej.id_ejercicio, texto);
     } catch (err) {
@@ -821,9 +828,12 @@ export class Despachador {
         return;
       }
       await t.senal.esperar(
-        Math.max(10, Math.min(this.config.sondeoConexionMs, max > 0 ? desde + max - Date.now() : Infinity)),
+        Math.max(
+          10,
+          Math.min(this.config.sondeoConexionMs, max > 0 ? desde + max - Date.now() : Infinity),
+        ),
       );
-      if (!t.activo || !this.corriendo || t.enVuelo > 0) continue;
+      if (!t.activo || !this.corriendo) continue;
       if (max > 0 && Date.now() - desde >= max) continue;
       const motivo = await this.probar(t);
       if (motivo === null) {

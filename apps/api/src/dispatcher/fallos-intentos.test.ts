@@ -33,6 +33,7 @@ describe.each(['sqlite', 'postgres'] as const)(
     let url = '';
     let borrar: (() => Promise<void>) | undefined;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-intentos-'));
+    const traza = path.join(dataDir, 'submits.txt');
     const { lanzar: lanzarCon, matar, todos } = despachadoresHijos();
     const lanzar = () =>
       lanzarCon({
@@ -44,6 +45,7 @@ describe.each(['sqlite', 'postgres'] as const)(
         DESPACHO_SONDEO_MS: '200',
         DESPACHO_BACKOFF_MS: '200',
         DESPACHO_TIMEOUT_MS: '1500',
+        DESPACHO_TRAZA_SMPP: traza,
       });
     const hechos = async (id: number) => {
       const c = await porEstatus(db, id);
@@ -105,9 +107,17 @@ describe.each(['sqlite', 'postgres'] as const)(
 
           const rs = await filas(db, id);
           const ids = new Set(sim.registro.map((m) => m.id));
-          // Every submit_sm the SMSC read, accepted or cut with its session before the answer.
+          // Every submit_sm the SMSC read, accepted or cut with its session before the answer;
+          // and every one the dispatchers handed to their socket (a SIGKILLed process's socket is
+          // reset, which drops what the SMSC's side received but had not read yet).
           const leidos = sim.submitsLeidos.map((m) => m.destino.replace(/^\+?52/, ''));
-          const telefonos = new Set(leidos);
+          const escritos = fs
+            .readFileSync(traza, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((t) => t.replace(/^52/, ''));
+          const telefonos = new Set([...leidos, ...escritos]);
+          const soloEscritos = new Set(escritos.filter((t) => !new Set(leidos).has(t)));
           const inciertos = rs.filter((r) => r.estatus === 'incierto');
           for (const r of rs) {
             if (r.estatus === 'enviado' || r.estatus === 'entregado') {
@@ -115,16 +125,19 @@ describe.each(['sqlite', 'postgres'] as const)(
               expect(r.intentos).toBe(1);
             } else expect(r.estatus).toBe('incierto');
           }
-          // The witness: every uncertain row's submit reached the SMSC.
+          // The witness: every uncertain row's submit left for the SMSC.
           const noEnviados = inciertos.filter((r) => !telefonos.has(r.telefono));
           expect(noEnviados.map((r) => r.telefono)).toEqual([]);
           expect(duplicados(sim.registro).size).toBe(0);
-          // Nobody's submit reached the SMSC twice, and everyone's reached it once.
+          // Nobody's submit left twice, and everyone's left once.
+          expect(escritos.length).toBe(new Set(escritos).size);
           expect(leidos.length).toBe(new Set(leidos).size);
           expect(telefonos.size).toBe(n);
           console.log(
-            `SMPP ${motor}: ${kills} SIGKILL, ${inciertos.length} inciertos (todos leídos por el SMSC), ` +
-              `${sim.registro.length} aceptados y ${leidos.length} leídos de ${n}`,
+            `SMPP ${motor}: ${kills} SIGKILL, ${inciertos.length} inciertos, todos enviados ` +
+              `(${inciertos.filter((r) => !soloEscritos.has(r.telefono)).length} leídos por el SMSC, ` +
+              `${inciertos.filter((r) => soloEscritos.has(r.telefono)).length} escritos en el socket y perdidos en su cierre); ` +
+              `${sim.registro.length} aceptados de ${n}`,
           );
         } finally {
           await sim.detener();

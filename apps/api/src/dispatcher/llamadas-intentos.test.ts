@@ -144,7 +144,11 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
     );
     const antes = sim.registro.length;
     const corte = sim.apagar(CORTE_MS);
-    const espera = await esperarQue(async () => (await ejercicio(id)).en_espera, 'en espera', 5_000);
+    const espera = await esperarQue(
+      async () => (await ejercicio(id)).en_espera,
+      'en espera',
+      5_000,
+    );
     expect(espera).toMatch(/^En espera: sin conexión con Asterisk de prueba desde \d\d:\d\d:\d\d$/);
     const durante = await foto(id);
     await new Promise((r) => setTimeout(r, CORTE_MS / 2));
