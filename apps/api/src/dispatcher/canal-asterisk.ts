@@ -201,6 +201,8 @@ class CanalAsterisk implements Canal {
   private conexion: Promise<void> | undefined;
   private readonly llamadas = new Map<string, Llamada>();
   private credencialesRechazadas: string | undefined;
+  /** When the AMI link dropped, while it is down. */
+  private caida: number | undefined;
 
   constructor(private readonly o: OpcionesCanal) {
     const c = o.equipo.credenciales;
@@ -218,8 +220,14 @@ class CanalAsterisk implements Canal {
       backoffMaxMs: 30_000,
     });
     this.cliente.on('evento', (m) => this.evento(m));
-    this.cliente.on('desconectado', () => this.perdida());
-    this.cliente.on('conectado', () => void this.revisarPerdidas());
+    this.cliente.on('desconectado', () => {
+      this.caida ??= Date.now();
+      this.perdida();
+    });
+    this.cliente.on('conectado', () => {
+      this.caida = undefined;
+      void this.revisarPerdidas();
+    });
   }
 
   private conectar(): Promise<void> {
@@ -621,6 +629,10 @@ class CanalAsterisk implements Canal {
     );
     await Promise.all(vivas.map((l) => this.colgar(l.canal!)));
     return vivas.length;
+  }
+
+  caidoDesde(): number | undefined {
+    return this.caida;
   }
 
   async probar(): Promise<string | null> {

@@ -168,6 +168,10 @@ export interface Canal {
    * null when it can, else the reason. Used while an exercise waits for its gateway; without it
    * the dispatcher asks as the pre-start check does (TCP connect or an HTTP request). */
   probar?(): Promise<string | null>;
+  /** Since when the gateway's link is down (it was up and dropped, not closed by us), or
+   * undefined while it is up: the exercise waits for it even when no send is under way (calls
+   * holding every port). */
+  caidoDesde?(): number | undefined;
   /** Closes connections and timers. */
   cerrar(): Promise<void>;
 }

@@ -78,6 +78,8 @@ interface Trabajo {
   /** Set while the device's gateway cannot be reached: since when. No row is claimed meanwhile;
    * the gateway is probed every DESPACHO_SONDEO_CONEXION_MS. */
   espera?: { desde: number };
+  /** When this worker started. */
+  arranque: number;
 }
 
 /** The call data of an exercise of type 2 or 4 (context, questions, absolute length). */
@@ -392,6 +394,7 @@ export class Despachador {
       llamada: ej.protocolo === 'asterisk' ? datosLlamada(ej) : undefined,
       detenido: false,
       turno: 0,
+      arranque: Date.now(),
       marcapasos: new Marcapasos(ej.tasa * ej.puertos, (segundo, pedido) =>
         this.store.tomarCupo(
           ej.id_ejercicio,
@@ -425,6 +428,11 @@ export class Despachador {
     let sonda = false;
     try {
       while (t.activo && this.corriendo) {
+        // The link dropped while nothing was being sent (calls holding every port): wait too.
+        // A worker started (or resumed) while the link is down waits its full time from its start.
+        const caido = t.canal.caidoDesde?.();
+        if (caido !== undefined && !t.espera)
+          await this.fijarEspera(t, { desde: Math.max(caido, t.arranque) });
         if (t.espera) {
           // The gateway cannot be reached: rows claimed go back untouched, nothing is claimed
           // until it answers again.

@@ -113,7 +113,7 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
     api.ctx.eventos.emit('ejercicio', id);
     await esperarQue(async () => (await banderas(api.ctx.db, id)).en_pausa === 1, 'pausa', 10_000);
     const e = await ejercicio(id);
-    expect(e.motivo_pausa).toBe(
+    expect(e.motivo_pausa).toContain(
       `El Asterisk del equipo Asterisk de prueba no tiene cargado el contexto pregon-llamada-${id} ` +
         `(respondió 'Extension does not exist.'): escriba el plan de marcado del ejercicio y recárguelo antes de reanudar`,
     );
@@ -189,7 +189,7 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
       porNumero.set(l.numero, (porNumero.get(l.numero) ?? 0) + 1);
     expect(porNumero.size).toBe(n);
     expect([...porNumero.values()].every((k) => k === 1)).toBe(true);
-  });
+  }, 90_000);
 
   it(`Asterisk caído más de DESPACHO_PAUSA_SIN_CONEXION_MS: se pausa solo con el motivo, Iniciar lo reanuda`, async () => {
     const n = 20;
@@ -228,8 +228,9 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
     expect(r.body.mensaje).toBe('Ejercicio reanudado');
     await esperarCompletado(api.ctx.db, id, 60_000);
     const rs = await filas(api.ctx.db, id);
+    // Calls live when Asterisk went down ended unseen ('incierto'); the rest answered once.
     expect(rs.every((x) => x.intentos === 1)).toBe(true);
-  });
+  }, 90_000);
 
   it('una llamada que termina con el enlace AMI caído cuenta su duración hasta la caída, no hasta la reconexión', async () => {
     const id = await crearEjercicio(api.ctx.db, {
@@ -251,12 +252,12 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
     await new Promise((r) => setTimeout(r, 1_000));
     // The AMI link drops (sessions cut, logins refused) while the call goes on and ends.
     sim.ajustar({ caido: true });
-    await new Promise((r) => setTimeout(r, 5_000));
+    await new Promise((r) => setTimeout(r, CORTE_MS));
     sim.ajustar({ caido: false });
     await esperarCompletado(api.ctx.db, id, 60_000);
     const [f] = await filas(api.ctx.db, id);
     expect(f!.estatus).toBe('incierto');
-    // Answered about 1 s before the link dropped: not the 6 s until the reconnection.
+    // Answered about 1 s before the link dropped: not the seconds until the reconnection.
     expect(f!.duracion).toBeLessThanOrEqual(2);
-  });
+  }, 60_000);
 });
