@@ -788,7 +788,7 @@ class CanalSmpp implements Canal {
           tipo: 'reintentar',
           motivo: e.message,
           pausar: e.credenciales === true,
-          sinConexion: e.sinConexion === true,
+          ...(e.sinConexion ? { sinConexion: true } : {}),
         };
       }
     }

@@ -71,6 +71,7 @@ export async function ejerciciosActivos(k: Consultor) {
       'e.motivo_pausa',
       'e.en_espera',
       'e.iniciado',
+      'e.id_equipo',
       'q.alias',
     ])
     .where('e.completado', '=', 0)
