@@ -230,6 +230,23 @@ export class SimuladorAmi {
     }
   }
 
+  /** Asterisk down for `ms` milliseconds (a stopped or restarting process): the port refuses
+   * connections, every session is dropped and every live call is gone; afterwards it listens on
+   * the same port again. Resolves when it is back. */
+  async apagar(ms: number): Promise<void> {
+    const puerto = this.port;
+    for (const v of [...this.vivas.values()]) v.colgar(0);
+    for (const x of this.sesiones) x.s.destroy();
+    await new Promise<void>((r) => this.srv.close(() => r()));
+    this.apagado = true;
+    await new Promise((r) => setTimeout(r, ms));
+    this.apagado = false;
+    await new Promise<void>((r) => this.srv.listen(puerto, this.o.host ?? '127.0.0.1', () => r()));
+  }
+
+  /** True while apagar() holds it down. */
+  apagado = false;
+
   /** Reloads the include files (Command 'dialplan reload'). */
   recargar(): void {
     this.plan = cargarPlan(this.o.dirDialplan);
@@ -348,6 +365,8 @@ export class SimuladorAmi {
         return this.comando(x, id, (m.valor('Command') ?? '').trim());
       case 'coreshowchannels':
         return this.listarCanales(x, id);
+      case 'showdialplan':
+        return this.mostrarPlan(x, id, m);
       case 'hangup':
         return this.colgarAccion(x, id, m);
       case 'originate':
@@ -382,6 +401,55 @@ export class SimuladorAmi {
     return salida(false, [
       `No such command '${orden}' (type 'core show help ${orden}' for other possible commands)`,
     ]);
+  }
+
+  /** Action ShowDialPlan (pbx.c manager_show_dialplan): with Context (and Extension), 'Did not
+   * find context X' / 'Did not find extension E@X' when absent; else one ListDialplan per
+   * priority and ShowDialPlanComplete. */
+  private mostrarPlan(x: Sesion, id: string | undefined, m: MensajeAmi): void {
+    const contexto = (m.valor('Context') ?? '').trim();
+    const exten = (m.valor('Extension') ?? '').trim();
+    const error = (t: string) => this.responder(x, id, 'Error', { Message: t });
+    const contextos = contexto ? [contexto] : [...this.plan.keys()];
+    if (contexto && !this.plan.has(contexto)) return error(`Did not find context ${contexto}`);
+    const filas: Record<string, string | number>[] = [];
+    let extensiones = 0;
+    for (const c of contextos)
+      for (const [e, lista] of this.plan.get(c) ?? new Map()) {
+        if (exten && e !== exten) continue;
+        extensiones++;
+        for (const p of lista)
+          filas.push({
+            Event: 'ListDialplan',
+            ...(id ? { ActionID: id } : {}),
+            Context: c,
+            Extension: e,
+            Priority: p.numero,
+            ...(p.etiqueta ? { ExtensionLabel: p.etiqueta } : {}),
+            Application: p.app,
+            AppData: p.args,
+            Registrar: 'pbx_config',
+          });
+      }
+    if (exten && !extensiones)
+      return error(
+        contexto
+          ? `Did not find extension ${exten}@${contexto}`
+          : `Did not find extension ${exten} in any context`,
+      );
+    this.responder(x, id, 'Success', { EventList: 'start', Message: 'DialPlan list will follow' });
+    for (const f of filas) x.s.write(serializarAmi(f));
+    x.s.write(
+      serializarAmi({
+        Event: 'ShowDialPlanComplete',
+        ...(id ? { ActionID: id } : {}),
+        EventList: 'Complete',
+        ListItems: filas.length,
+        ListExtensions: extensiones,
+        ListPriorities: filas.length,
+        ListContexts: contextos.length,
+      }),
+    );
   }
 
   /** Action CoreShowChannels: a list ack, one CoreShowChannel per live channel, the end. */

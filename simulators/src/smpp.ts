@@ -294,6 +294,10 @@ export class SimuladorSmpp {
   private readonly enCurso = new Map<string, { partes: ParteLeida[]; ids: string[] }>();
   /** Submits accepted (a concatenated text counts one per part). */
   partesAceptadas = 0;
+  /** Every submit_sm read from a bound session, answered or not (its session may close before
+   * the simulated latency ends, and then it is neither accepted nor refused): the witness that a
+   * message reached the SMSC. */
+  readonly submitsLeidos: { destino: string; t: number }[] = [];
   /** validity_period of every submit accepted, in order ('' when it had none). */
   readonly vigencias: string[] = [];
   /** Every bind received: who, the system_type and the interface_version it announced. */
@@ -460,6 +464,7 @@ export class SimuladorSmpp {
       }
       const c = this.comportamiento;
       const sub = crudo ? leerSubmit(Buffer.concat([Buffer.alloc(4), crudo])) : undefined;
+      if (sub) this.submitsLeidos.push({ destino: sub.destino, t: Date.now() });
       const responder = () => {
         if (this.comportamiento.caido || !s.socket.writable || !sub) return;
         const estado =

@@ -511,6 +511,9 @@ export const MENSAJES = {
   pausaAutomatica:
     'Pausa automática: {n} errores consecutivos al enviar por el equipo {alias}; último error: {error}',
   reintentosAgotados: 'Reintentos agotados ({n}): {motivo}',
+  enEspera: 'En espera: sin conexión con {equipo} desde {hora}',
+  pausaSinConexion:
+    'Pausa automática: sin conexión con {equipo} desde {hora} ({minutos} min); inícielo de nuevo cuando el equipo responda',
   envioIncierto:
     'El despachador se detuvo con el envío en curso y el equipo no admite reenvío idempotente; verifique con la pasarela',
   whatsappFueraDeVentana:
@@ -595,6 +598,24 @@ export const MENSAJES = {
   llamadaPrueba: 'Llamada de prueba: {estatus}',
   amiSinConexion: 'Sin conexión con Asterisk (AMI): {detalle}',
   amiOriginateRechazado: 'Asterisk rechazó la llamada: {detalle}',
+  amiContextoNoCargado:
+    "El Asterisk del equipo {alias} no tiene cargado el contexto {contexto} (respondió '{detalle}'): escriba el plan de marcado del ejercicio y recárguelo antes de reanudar",
+  amiSinPermiso:
+    "El usuario AMI del equipo {alias} no tiene permiso para originar llamadas (Asterisk respondió '{detalle}'): revise manager.conf (write = originate)",
+  amiMarcadoInvalido:
+    "Asterisk no acepta la cadena de marcado del equipo {alias} ({cadena}: '{detalle}'): revise el campo marcado del equipo",
+  amiSinCanal:
+    'El Asterisk del equipo {alias} no pudo crear el canal {cadena} (sin controlador de canal o troncal desconocida): revise el marcado y la troncal del equipo',
+  amiParametroRechazado:
+    "Asterisk rechazó el Originate del equipo {alias} por un parámetro ('{detalle}'): revise la configuración del equipo",
+  contextoNoCargado:
+    'El Asterisk del equipo {equipo} no tiene cargado el contexto {contexto}: escriba el plan de marcado del ejercicio (Crear ejercicio lo escribe al guardar) y vuelva a iniciar',
+  contextoNoVerificable:
+    'No se pudo preguntar al Asterisk del equipo {equipo} si tiene el contexto {contexto} ({motivo}): revise la conexión y las credenciales AMI antes de iniciar',
+  smppEstadoEquipo:
+    'El SMSC rechazó el envío por la configuración del equipo {alias}, no por el destinatario ({estado}): revise las opciones SMPP del equipo',
+  androidRutaNoEncontrada:
+    'La pasarela Android del equipo {alias} no tiene la ruta de envío (HTTP {status}): revise la URL del equipo',
 
   // Recipient order (constants ORDENES)
   ordenTelefono: 'Por teléfono',

@@ -13,6 +13,7 @@ import * as partesSms from './migrations/0010-partes-sms.ts';
 import * as ajustes from './migrations/0011-ajustes.ts';
 import * as vigencia from './migrations/0012-vigencia.ts';
 import * as sesiones from './migrations/0013-sesiones.ts';
+import * as intentosAlSalir from './migrations/0014-intentos-al-salir.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -30,6 +31,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0011-ajustes': ajustes,
   '0012-vigencia': vigencia,
   '0013-sesiones': sesiones,
+  '0014-intentos-al-salir': intentosAlSalir,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

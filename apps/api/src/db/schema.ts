@@ -103,6 +103,9 @@ export interface EjerciciosTable {
   /** Recipients generated (POST /ejercicio/generar/). */
   destinatarios: Generated<number>;
   motivo_pausa: string | null;
+  /** Set by the dispatcher while the device's gateway cannot be reached: 'En espera: sin conexión
+   * con {equipo} desde {hora}'; null otherwise. */
+  en_espera: string | null;
   creado_por: number | null;
   creado: number;
   iniciado: number | null;
@@ -134,6 +137,11 @@ export interface EjercicioDetalleTable {
   actualizado: number | null;
   /** A long SMS: parts whose receipt said delivered (sms_partes). */
   partes_entregadas: Generated<number>;
+  /** 1 once the current attempt left for the gateway (intentos counts it); 0 while it is only
+   * claimed. */
+  salio: Generated<number>;
+  /** Calls: epoch ms the call was answered (kept for a call followed again after a restart). */
+  contestada_en: number | null;
 }
 
 /** sms_partes: the SMSC ids of a long SMS's parts, so their receipts find the row (issue 15). */

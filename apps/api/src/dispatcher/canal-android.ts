@@ -2,6 +2,7 @@ import { msg } from '@pregon/contract/messages';
 import {
   credencial,
   registrarCanal,
+  noLlego,
   textoError,
   type Canal,
   type Envio,
@@ -73,6 +74,28 @@ interface Seguido {
 const FINALES = new Set(['delivered', 'failed', 'cancelled']);
 
 /** A min-heap of followed messages by their next read (entries whose time changed are skipped). */
+/**
+ * What the Android gateway's answer to POST /message means (capcom6/android-sms-gateway's
+ * MessagesRoutes: 202 accepted, 409 id already known, 400 the request as built, 401 credentials):
+ * - 'aceptado' (2xx) and 'conocido' (409: a resend after a crash; its state is read instead);
+ * - 'solicitud' (400), 'credenciales' (401, 403), 'ruta' (404, 405: the device's URL is not the
+ *   gateway's send route): the same for every recipient, the exercise pauses, the row stays;
+ * - 'reintentar' (429, 5xx and anything else): the phone is busy or failing, same id later.
+ * A request refused or unroutable at the socket never left: the exercise waits for the phone.
+ */
+export type ClaseHttpAndroid =
+  'aceptado' | 'conocido' | 'solicitud' | 'credenciales' | 'ruta' | 'reintentar';
+
+/** The class of an HTTP status of POST /message (see ClaseHttpAndroid). */
+export function claseHttpAndroid(status: number): ClaseHttpAndroid {
+  if (status >= 200 && status < 300) return 'aceptado';
+  if (status === 409) return 'conocido';
+  if (status === 400) return 'solicitud';
+  if (status === 401 || status === 403) return 'credenciales';
+  if (status === 404 || status === 405) return 'ruta';
+  return 'reintentar';
+}
+
 class Agenda {
   private readonly h: { t: number; s: Seguido }[] = [];
   get tamano(): number {
@@ -360,15 +383,29 @@ class CanalAndroid implements Canal {
       ...(sim ? { simNumber: sim } : {}),
     };
     let r: RespuestaJson;
+    // The attempt counts right before the request is sent.
+    if (e.salir)
+      try {
+        await e.salir();
+      } catch (err) {
+        return { tipo: 'reintentar', motivo: String(err), id_gateway: id };
+      }
     try {
       r = await this.pedir('/message', 'POST', cuerpo);
     } catch (err) {
-      // Whether or not the request arrived, resending with the same id is safe.
-      return { tipo: 'reintentar', motivo: `Android: ${textoError(err)}`, id_gateway: id };
+      // Whether or not the request arrived, resending with the same id is safe; one refused or
+      // unroutable never left.
+      return {
+        tipo: 'reintentar',
+        motivo: `Android: ${textoError(err)}`,
+        id_gateway: id,
+        ...(noLlego(err) ? { sinSalir: true, sinConexion: true } : {}),
+      };
     }
     const respuesta = r.cuerpo as EstadoMensaje;
-    if (r.status === 409) return this.yaConocido(id);
-    if (r.status >= 200 && r.status < 300) {
+    const clase = claseHttpAndroid(r.status);
+    if (clase === 'conocido') return this.yaConocido(id);
+    if (clase === 'aceptado') {
       this.cola.aceptadosDesde++;
       const estado = respuesta.state?.toLowerCase();
       if (estado === 'delivered') return { tipo: 'aceptado', id_gateway: id, entregado: true };
@@ -376,7 +413,15 @@ class CanalAndroid implements Canal {
       return { tipo: 'aceptado', id_gateway: id };
     }
     const detalle = `HTTP ${r.status}${respuesta.message ? `: ${respuesta.message}` : ''}`;
-    if (r.status === 400)
+    if (clase === 'ruta')
+      // The URL answers but is not the gateway's send route: the same for every recipient.
+      return {
+        tipo: 'reintentar',
+        pausar: true,
+        motivo: msg('androidRutaNoEncontrada', { alias: this.o.equipo.alias, status: r.status }),
+        id_gateway: id,
+      };
+    if (clase === 'solicitud')
       // A request or configuration error, not the recipient's: pause with the gateway's words.
       return {
         tipo: 'reintentar',
@@ -387,7 +432,7 @@ class CanalAndroid implements Canal {
         }),
         id_gateway: id,
       };
-    if (r.status === 401 || r.status === 403)
+    if (clase === 'credenciales')
       return {
         tipo: 'reintentar',
         pausar: true,

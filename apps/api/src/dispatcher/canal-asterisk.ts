@@ -6,6 +6,7 @@ import {
   credencial,
   registrarCanal,
   type Canal,
+  type DatosLlamada,
   type DetalleLlamada,
   type Envio,
   type LlamadaHuerfana,
@@ -106,6 +107,56 @@ export function desenlaceLlamada(e: {
   }
 }
 
+/**
+ * What an Originate's synchronous 'Response: Error' means, by Asterisk's own messages
+ * (main/manager.c action_originate, and the manager's permission checks):
+ * - 'contexto': the exercise's context or its priority is not loaded ('Extension does not
+ *   exist.', 'Invalid priority'): the same for everyone, the exercise pauses;
+ * - 'permiso': the AMI user may not originate ('Permission denied', 'Originate Access
+ *   Forbidden…', '…requires the additional System privilege…'): pause;
+ * - 'marcado': the device's dial string is refused ('Invalid channel', 'Channel not
+ *   specified'): pause;
+ * - 'parametro': a parameter Pregón sends is refused ('Invalid timeout', 'Uniqueid length exceeds
+ *   maximum…', "Originate with 'Exten' requires…"): pause;
+ * - 'reintentar': Asterisk could not queue it now ('Originate failed', 'Internal Error…') or says
+ *   something unknown: this recipient waits and is called again (unknown texts also count toward
+ *   the automatic pause).
+ * Nothing was dialled in any case. An accepted Originate that fails without creating a channel
+ * (OriginateResponse Failure, Reason 0, no channel event: the channel driver or the trunk does
+ * not exist) is 'sin canal': pause too.
+ */
+export type ClaseOriginate = 'contexto' | 'permiso' | 'marcado' | 'parametro' | 'reintentar';
+
+/** Asterisk's Originate error messages and their class (see ClaseOriginate). */
+export const RESPUESTAS_ORIGINATE: readonly (readonly [RegExp, ClaseOriginate])[] = [
+  [/^Extension does not exist/i, 'contexto'],
+  [/^Invalid priority/i, 'contexto'],
+  [/permission denied|access forbidden|privilege/i, 'permiso'],
+  [/^Invalid channel|^Channel not specified/i, 'marcado'],
+  [/^Invalid timeout|^Uniqueid length exceeds|requires 'Context' and 'Priority'/i, 'parametro'],
+  [/^Originate failed|^Internal Error/i, 'reintentar'],
+];
+
+/** The class of an Originate's error message (unknown: 'reintentar'). */
+export function claseOriginate(mensaje: string): ClaseOriginate {
+  return RESPUESTAS_ORIGINATE.find(([re]) => re.test(mensaje.trim()))?.[1] ?? 'reintentar';
+}
+
+/** An AMI event's own time: its `Timestamp` header (manager.conf `timestampevents = yes`: epoch
+ * seconds with microseconds), else now. */
+export function momentoEvento(m: { valor(k: string): string | undefined }, ahora = Date.now()) {
+  const ts = Number(m.valor('Timestamp'));
+  return Number.isFinite(ts) && ts > 1e9 ? Math.round(ts * 1000) : ahora;
+}
+
+/** A CoreShowChannel `Duration` in seconds: 'HH:MM:SS' as Asterisk writes it, or plain seconds. */
+export function segundosDuracion(v: string | undefined): number {
+  if (!v) return 0;
+  const p = v.trim().split(':').map(Number);
+  if (p.some((n) => !Number.isFinite(n))) return 0;
+  return p.reduce((a, n) => a * 60 + n, 0);
+}
+
 /** Fills the device's dial-string template: {telefono} (10 national digits for Mexico, otherwise
  * the E.164 digits), {e164} (with +) and {troncal}. */
 export function cadenaMarcado(plantilla: string | null, e164: string, troncal: string): string {
@@ -135,6 +186,14 @@ interface Llamada {
   visto?: boolean;
   /** The AMI link dropped while the call was live: checked against CoreShowChannels on reconnect. */
   perdida?: boolean;
+  /** When the link dropped: the last moment the call was known to be live. */
+  perdidaEn?: number;
+  /** When the call ended (its Hangup's time), when known. */
+  colgadaEn?: number;
+  /** The dial string the Originate used. */
+  cadena?: string;
+  /** OriginateResponse said Failure, Reason 0 before any channel event: waiting for one. */
+  sinCanal?: boolean;
 }
 
 class CanalAsterisk implements Canal {
@@ -142,6 +201,8 @@ class CanalAsterisk implements Canal {
   private conexion: Promise<void> | undefined;
   private readonly llamadas = new Map<string, Llamada>();
   private credencialesRechazadas: string | undefined;
+  /** When the AMI link dropped, while it is down. */
+  private caida: number | undefined;
 
   constructor(private readonly o: OpcionesCanal) {
     const c = o.equipo.credenciales;
@@ -159,8 +220,14 @@ class CanalAsterisk implements Canal {
       backoffMaxMs: 30_000,
     });
     this.cliente.on('evento', (m) => this.evento(m));
-    this.cliente.on('desconectado', () => this.perdida());
-    this.cliente.on('conectado', () => void this.revisarPerdidas());
+    this.cliente.on('desconectado', () => {
+      this.caida ??= Date.now();
+      this.perdida();
+    });
+    this.cliente.on('conectado', () => {
+      this.caida = undefined;
+      void this.revisarPerdidas();
+    });
   }
 
   private conectar(): Promise<void> {
@@ -188,11 +255,27 @@ class CanalAsterisk implements Canal {
       return {
         tipo: 'reintentar',
         motivo: msg('amiSinConexion', { detalle: (err as Error).message }),
+        sinConexion: true,
       };
     }
     const id = idLlamada(envio.id_detalle, envio.intentos);
     const troncal = credencial(this.o.equipo.credenciales, 'ami', 'troncal');
     const callerid = credencial(this.o.equipo.credenciales, 'ami', 'callerid');
+    const cadena = cadenaMarcado(ll.marcado, envio.telefono, troncal);
+    // The attempt counts (and the row is bound to this attempt's id) right before the Originate.
+    if (envio.salir)
+      try {
+        await envio.salir();
+      } catch (err) {
+        return { tipo: 'reintentar', motivo: String(err) };
+      }
+    if (!this.cliente.conectado)
+      return {
+        tipo: 'reintentar',
+        motivo: msg('amiSinConexion', { detalle: 'AMI: no conectado' }),
+        sinSalir: true,
+        sinConexion: true,
+      };
     return new Promise<ResultadoEnvio>((resolver) => {
       const llamada: Llamada = {
         id_detalle: envio.id_detalle,
@@ -201,6 +284,7 @@ class CanalAsterisk implements Canal {
         respondidas: new Set(),
         inicio: Date.now(),
         maxMs: (ll.segundos + 30) * 1000,
+        cadena,
         fin: (r) => {
           clearTimeout(llamada.temporizador);
           if (this.llamadas.get(id) !== llamada) return;
@@ -216,7 +300,7 @@ class CanalAsterisk implements Canal {
         : { Context: ll.contexto, Exten: 's', Priority: 1 };
       this.cliente
         .accion('Originate', {
-          Channel: cadenaMarcado(ll.marcado, envio.telefono, troncal),
+          Channel: cadena,
           ...destino,
           Timeout: this.o.config.timbreMs,
           ...(callerid ? { CallerID: callerid } : {}),
@@ -230,20 +314,8 @@ class CanalAsterisk implements Canal {
         })
         .then(({ respuesta }) => {
           if (respuesta.valor('Response') === 'Success') return;
-          const m = respuesta.valor('Message') ?? 'error';
-          // Refused before dialling: nothing was placed.
-          if (/permission/i.test(m)) {
-            this.credencialesRechazadas = msg('credencialesEquipoInvalidas', {
-              alias: this.o.equipo.alias,
-              protocolo: 'AMI',
-              detalle: m,
-            });
-            llamada.fin({ tipo: 'reintentar', motivo: this.credencialesRechazadas, pausar: true });
-          } else
-            llamada.fin({
-              tipo: 'reintentar',
-              motivo: msg('amiOriginateRechazado', { detalle: m }),
-            });
+          // Refused before dialling: nothing was placed, the attempt is undone.
+          llamada.fin(this.rechazoOriginate(respuesta.valor('Message') ?? 'error', ll, cadena));
         })
         .catch((err: unknown) => {
           // The action may have reached Asterisk before the link dropped or went silent.
@@ -255,11 +327,44 @@ class CanalAsterisk implements Canal {
     });
   }
 
+  /** What an Originate answered 'Error' means (claseOriginate): a pause with a Spanish reason,
+   * or this recipient called again later; nothing was dialled either way. */
+  private rechazoOriginate(m: string, ll: DatosLlamada, cadena: string): ResultadoEnvio {
+    const alias = this.o.equipo.alias;
+    const pausa = (motivo: string): ResultadoEnvio => ({
+      tipo: 'reintentar',
+      motivo,
+      pausar: true,
+      sinSalir: true,
+    });
+    switch (claseOriginate(m)) {
+      case 'contexto':
+        return pausa(msg('amiContextoNoCargado', { alias, contexto: ll.contexto, detalle: m }));
+      case 'permiso':
+        this.credencialesRechazadas = msg('amiSinPermiso', { alias, detalle: m });
+        return pausa(this.credencialesRechazadas);
+      case 'marcado':
+        return pausa(msg('amiMarcadoInvalido', { alias, cadena, detalle: m }));
+      case 'parametro':
+        return pausa(msg('amiParametroRechazado', { alias, detalle: m }));
+      default:
+        return {
+          tipo: 'reintentar',
+          motivo: msg('amiOriginateRechazado', { detalle: m }),
+          sinSalir: true,
+          ...(/^Originate failed|^Internal Error/i.test(m) ? {} : { configuracion: true }),
+        };
+    }
+  }
+
+  /** Ring and talk seconds: from the answer to the hangup as Asterisk's events date them; a call
+   * whose end was not heard (the link was down) counts until the last moment it was known live. */
   private detalle(l: Llamada): DetalleLlamada {
-    const ahora = Date.now();
+    const fin =
+      l.colgadaEn ?? (l.perdida || l.perdidaEn ? (l.perdidaEn ?? Date.now()) : Date.now());
     return {
-      timbrado: Math.round(((l.contestada ?? ahora) - l.inicio) / 1000),
-      duracion: l.contestada ? Math.round((ahora - l.contestada) / 1000) : 0,
+      timbrado: Math.max(0, Math.round(((l.contestada ?? fin) - l.inicio) / 1000)),
+      duracion: l.contestada ? Math.max(0, Math.round((fin - l.contestada) / 1000)) : 0,
       ...(l.causa !== undefined ? { causa: l.causa } : {}),
     };
   }
@@ -293,13 +398,46 @@ class CanalAsterisk implements Canal {
         return;
       case 'OriginateResponse': {
         if (m.valor('Response') === 'Success') {
-          l.contestada = Date.now();
+          l.contestada = momentoEvento(m);
+          this.o.alContestar?.(l.id_detalle, l.contestada);
           l.canal = m.valor('Channel') ?? l.canal;
           // The call lasts at most its TIMEOUT(absolute); past it and a margin, hang it up.
           this.vigilar(l, l.maxMs, 'llamadaSinFin');
           return;
         }
         const razon = Number(m.valor('Reason') ?? 0);
+        if (razon === 0 && l.canal === undefined && l.causa === undefined && !l.sinCanal) {
+          // No channel was ever created (no Newchannel, no Hangup): the channel driver or the
+          // trunk of the dial string does not exist. Channel events may trail the response:
+          // give them a moment before calling it that.
+          l.sinCanal = true;
+          setTimeout(() => {
+            if (this.llamadas.get(uid) !== l) return;
+            if (l.canal !== undefined || l.causa !== undefined) {
+              l.fin(
+                desenlaceLlamada({
+                  contestada: false,
+                  razon,
+                  causa: l.causa,
+                  preguntas: l.preguntas,
+                  respondidas: 0,
+                  id_gateway: uid,
+                }),
+              );
+              return;
+            }
+            l.fin({
+              tipo: 'reintentar',
+              pausar: true,
+              id_gateway: uid,
+              motivo: msg('amiSinCanal', {
+                alias: this.o.equipo.alias,
+                cadena: l.cadena ?? m.valor('Channel') ?? '',
+              }),
+            });
+          }, 1_000).unref();
+          return;
+        }
         // Our half of a failed call may hang up with cause 0: keep the cause the reason implies.
         if (!l.causa) l.causa = CAUSA_DE_RAZON[razon] ?? l.causa;
         l.fin(
@@ -315,6 +453,7 @@ class CanalAsterisk implements Canal {
         return;
       }
       case 'Hangup': {
+        l.colgadaEn = momentoEvento(m);
         const causa = Number(m.valor('Cause') ?? 0);
         if (causa > 0 || l.causa === undefined) l.causa = causa;
         if (l.contestada)
@@ -352,8 +491,10 @@ class CanalAsterisk implements Canal {
   /** The AMI link dropped: calls keep going on Asterisk but their events are lost to us until
    * the link is back; then CoreShowChannels says which are still live (revisarPerdidas). */
   private perdida(): void {
+    const ahora = Date.now();
     for (const l of this.llamadas.values()) {
       l.perdida = true;
+      l.perdidaEn ??= ahora;
       l.visto = false;
     }
   }
@@ -386,17 +527,21 @@ class CanalAsterisk implements Canal {
       if (!l.perdida) continue;
       l.perdida = false;
       const v = vivas.get(uid);
-      if (v) this.seguir(l, v);
-      else if (!l.visto) l.fin({ tipo: 'incierto', motivo: msg('llamadaTerminoSinAviso') });
+      if (v) {
+        l.perdidaEn = undefined;
+        this.seguir(l, v);
+      } else if (!l.visto) l.fin({ tipo: 'incierto', motivo: msg('llamadaTerminoSinAviso') });
     }
   }
 
-  /** Follows a call CoreShowChannels listed: its channel, and whether it was answered. */
-  private seguir(l: Llamada, v: MensajeAmi): void {
+  /** Follows a call CoreShowChannels listed: its channel, and whether it was answered. An answer
+   * not heard (its OriginateResponse came while the link was down) is dated at the latest by the
+   * channel's creation (its Duration), never by the moment we asked. */
+  private seguir(l: Llamada, v: MensajeAmi, contestadaEn?: number | null): void {
     l.canal ??= v.valor('Channel');
     if (v.valor('ChannelState') === '6') {
       if (!l.contestada) {
-        l.contestada = Date.now();
+        l.contestada = contestadaEn ?? Date.now() - segundosDuracion(v.valor('Duration')) * 1000;
         this.vigilar(l, l.maxMs, 'llamadaSinFin');
       }
     }
@@ -420,6 +565,9 @@ class CanalAsterisk implements Canal {
     await this.conectar();
     // Followed before asking, so an event that arrives while the list is read is not missed.
     const nuevas: { uid: string; l: Llamada; promesa: Promise<ResultadoEnvio> }[] = [];
+    const contestadas = new Map(
+      marcadas.map((h) => [idLlamada(h.id_detalle, h.intentos), h.contestada_en ?? null]),
+    );
     for (const h of marcadas) {
       const uid = idLlamada(h.id_detalle, h.intentos);
       if (this.llamadas.has(uid)) {
@@ -459,9 +607,10 @@ class CanalAsterisk implements Canal {
         continue;
       }
       if (v) {
-        // Ring and talk are counted from the channel's age (Duration: seconds since it was made).
-        l.inicio = Date.now() - Number(v.valor('Duration') ?? 0) * 1000;
-        this.seguir(l, v);
+        // Ring is counted from the channel's age (Duration: HH:MM:SS since it was made), talk
+        // from the answer the dispatcher that placed it recorded.
+        l.inicio = Date.now() - segundosDuracion(v.valor('Duration')) * 1000;
+        this.seguir(l, v, contestadas.get(uid));
       }
       if (!l.contestada && !l.temporizador && this.llamadas.get(uid) === l)
         this.vigilar(l, this.o.config.timbreMs + 30_000, 'llamadaSinRespuestaAmi');
@@ -480,6 +629,19 @@ class CanalAsterisk implements Canal {
     );
     await Promise.all(vivas.map((l) => this.colgar(l.canal!)));
     return vivas.length;
+  }
+
+  caidoDesde(): number | undefined {
+    return this.caida;
+  }
+
+  async probar(): Promise<string | null> {
+    try {
+      await this.conectar();
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
   }
 
   async cerrar(): Promise<void> {

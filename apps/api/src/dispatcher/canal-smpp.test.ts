@@ -51,8 +51,18 @@ describe('canal SMPP', () => {
       const t0 = Date.now();
       const r = await Promise.all([canal.enviar(envio), canal.enviar({ ...envio, id_detalle: 2 })]);
       expect(r).toEqual([
-        { tipo: 'reintentar', motivo: 'SMPP: sin respuesta al conectar', pausar: false },
-        { tipo: 'reintentar', motivo: 'SMPP: sin respuesta al conectar', pausar: false },
+        {
+          tipo: 'reintentar',
+          motivo: 'SMPP: sin respuesta al conectar',
+          pausar: false,
+          sinConexion: true,
+        },
+        {
+          tipo: 'reintentar',
+          motivo: 'SMPP: sin respuesta al conectar',
+          pausar: false,
+          sinConexion: true,
+        },
       ]);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(350);
       expect(Date.now() - t0).toBeLessThan(3_000);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import smpp from 'smpp';
 import { msg } from '@pregon/contract/messages';
 import {
@@ -25,30 +26,87 @@ import {
 // UCS-2 as 8; a long text goes as parts (UDH, SAR TLVs or one message_payload, per device), each
 // its own submit and receipt, and the recipient's outcome is that of all its parts together.
 
-/** command_status values of SMPP 3.4 §5.1.3 this channel tells apart. */
+/** What a submit_sm_resp's command_status means for the drill (SMPP 3.4 §5.1.3):
+ * - 'reintentar': the SMSC did not take it for now (throttling, queue full, its own error): the
+ *   same submit may go again later;
+ * - 'direccion': the device's source address or the TON/NPI it types addresses with are refused:
+ *   every recipient would get the same, the exercise pauses with the addressing named;
+ * - 'equipo': the PDU as this device builds it is refused (a flag, esm_class, service_type,
+ *   validity, an optional parameter, the message length of the exercise's text): the same for
+ *   everyone, the exercise pauses;
+ * - 'invalido': this recipient's number is refused;
+ * - 'destinatario': refused for this recipient only ('fallido'); codes not in the table (vendor
+ *   codes 0x400–0x4FF) too, where they still count toward the automatic pause.
+ */
+export type ClaseEstadoSmpp = 'reintentar' | 'direccion' | 'equipo' | 'invalido' | 'destinatario';
+
+/** command_status → [name, class], every error code of SMPP 3.4 §5.1.3 (submit_sm answers). */
+export const ESTADOS_SMPP: ReadonlyMap<number, readonly [string, ClaseEstadoSmpp]> = new Map([
+  [0x01, ['RINVMSGLEN', 'equipo']],
+  [0x02, ['RINVCMDLEN', 'equipo']],
+  [0x03, ['RINVCMDID', 'equipo']],
+  [0x04, ['RINVBNDSTS', 'equipo']],
+  [0x05, ['RALYBND', 'reintentar']],
+  [0x06, ['RINVPRTFLG', 'equipo']],
+  [0x07, ['RINVREGDLVFLG', 'equipo']],
+  [0x08, ['RSYSERR', 'reintentar']],
+  [0x0a, ['RINVSRCADR', 'direccion']],
+  [0x0b, ['RINVDSTADR', 'invalido']],
+  [0x0c, ['RINVMSGID', 'destinatario']],
+  [0x0d, ['RBINDFAIL', 'reintentar']],
+  [0x0e, ['RINVPASWD', 'equipo']],
+  [0x0f, ['RINVSYSID', 'equipo']],
+  [0x11, ['RCANCELFAIL', 'destinatario']],
+  [0x13, ['RREPLACEFAIL', 'destinatario']],
+  [0x14, ['RMSGQFUL', 'reintentar']],
+  [0x15, ['RINVSERTYP', 'equipo']],
+  [0x33, ['RINVNUMDESTS', 'equipo']],
+  [0x34, ['RINVDLNAME', 'equipo']],
+  [0x40, ['RINVDESTFLAG', 'equipo']],
+  [0x42, ['RINVSUBREP', 'equipo']],
+  [0x43, ['RINVESMCLASS', 'equipo']],
+  [0x44, ['RCNTSUBDL', 'equipo']],
+  [0x45, ['RSUBMITFAIL', 'destinatario']],
+  [0x48, ['RINVSRCTON', 'direccion']],
+  [0x49, ['RINVSRCNPI', 'direccion']],
+  [0x50, ['RINVDSTTON', 'direccion']],
+  [0x51, ['RINVDSTNPI', 'direccion']],
+  [0x53, ['RINVSYSTYP', 'equipo']],
+  [0x54, ['RINVREPFLAG', 'equipo']],
+  [0x55, ['RINVNUMMSGS', 'equipo']],
+  [0x58, ['RTHROTTLED', 'reintentar']],
+  [0x61, ['RINVSCHED', 'equipo']],
+  [0x62, ['RINVEXPIRY', 'equipo']],
+  [0x63, ['RINVDFTMSGID', 'equipo']],
+  [0x64, ['RX_T_APPN', 'reintentar']],
+  [0x65, ['RX_P_APPN', 'destinatario']],
+  [0x66, ['RX_R_APPN', 'destinatario']],
+  [0x67, ['RQUERYFAIL', 'destinatario']],
+  [0xc0, ['RINVOPTPARSTREAM', 'equipo']],
+  [0xc1, ['ROPTPARNOTALLWD', 'equipo']],
+  [0xc2, ['RINVPARLEN', 'equipo']],
+  [0xc3, ['RMISSINGOPTPARAM', 'equipo']],
+  [0xc4, ['RINVOPTPARAMVAL', 'equipo']],
+  [0xfe, ['RDELIVERYFAILURE', 'destinatario']],
+  [0xff, ['RUNKNOWNERR', 'destinatario']],
+]);
+
+/** The class of a submit_sm_resp command_status, with its SMPP name ('0x4f1' when unknown). */
+export function claseEstadoSmpp(estado: number): { nombre: string; clase: ClaseEstadoSmpp } {
+  const e = ESTADOS_SMPP.get(estado);
+  return e
+    ? { nombre: `ESME_${e[0]}`, clase: e[1] }
+    : { nombre: `0x${estado.toString(16)}`, clase: 'destinatario' };
+}
+
 const ESME = {
   ESME_RALYBND: 0x05,
   ESME_RSYSERR: 0x08,
-  ESME_RINVSRCADR: 0x0a,
-  ESME_RINVDSTADR: 0x0b,
   ESME_RBINDFAIL: 0x0d,
   ESME_RINVPASWD: 0x0e,
   ESME_RINVSYSID: 0x0f,
-  ESME_RMSGQFUL: 0x14,
-  ESME_RINVSRCTON: 0x48,
-  ESME_RINVSRCNPI: 0x49,
-  ESME_RINVDSTTON: 0x50,
-  ESME_RINVDSTNPI: 0x51,
   ESME_RTHROTTLED: 0x58,
-  ESME_RX_T_APPN: 0x64,
 } as const;
-/** Statuses after which the same submit may be sent again (the SMSC did not take it). */
-const TRANSITORIOS = new Set<number>([
-  ESME.ESME_RTHROTTLED,
-  ESME.ESME_RMSGQFUL,
-  ESME.ESME_RSYSERR,
-  ESME.ESME_RX_T_APPN,
-]);
 /** How a device wants long texts: a UDH in each part, SAR TLVs, or the whole text in message_payload. */
 type Concatenacion = 'udh' | 'sar' | 'payload';
 /** The per-device SMPP options read from the device's credentials (`smpp` section). */
@@ -97,7 +155,12 @@ interface TextoCodificado {
 /** What one part's submit got. */
 type ResultadoParte =
   | { tipo: 'aceptado'; id: string }
-  | { tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto'; motivo: string; pausar?: boolean };
+  | {
+      tipo: 'reintentar' | 'invalido' | 'fallido' | 'incierto';
+      motivo: string;
+      pausar?: boolean;
+      sinSalir?: boolean;
+    };
 
 /** SMPP v3.4 relative validity_period (§7.1.1): 'YYMMDDhhmmss000R' for a number of minutes. */
 export function vigenciaRelativa(minutos: number): string {
@@ -220,6 +283,24 @@ export function direccionOrigen(origen: string, o: OpcionesDireccion): Direccion
   return { addr: d.addr, ton: o.origenTon ?? d.ton, npi: o.origenNpi ?? d.npi };
 }
 
+/** Crash tests only (DESPACHO_TRAZA_SMPP = a file): each submit_sm's destination is appended,
+ * synchronously, once the PDU was handed to the socket. A SIGKILLed process's socket is reset,
+ * and a reset drops what the SMSC's side had received but not yet read: this file is the witness
+ * of what left when the SMSC's own record cannot be. */
+const TRAZA = process.env.DESPACHO_TRAZA_SMPP;
+
+/** Socket errors that mean the SMSC cannot be reached now (not a TLS certificate refused). */
+const CODIGOS_SIN_CONEXION = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+]);
+
 /** Bind refusals that may pass: the account's binds are in use, or the SMSC is busy. */
 const BIND_TRANSITORIOS = new Map<number, string>([
   [ESME.ESME_RALYBND, 'RALYBND'],
@@ -231,16 +312,6 @@ const BIND_TRANSITORIOS = new Map<number, string>([
 const BIND_CREDENCIALES = new Map<number, string>([
   [ESME.ESME_RINVPASWD, 'RINVPASWD (contraseña)'],
   [ESME.ESME_RINVSYSID, 'RINVSYSID (system_id)'],
-]);
-/** Statuses that mean the destination number is wrong (that recipient is 'invalido'). */
-const INVALIDOS = new Set<number>([ESME.ESME_RINVDSTADR]);
-/** Statuses that blame the device's addressing, not the recipient: the exercise pauses. */
-const DIRECCION_EQUIPO = new Map<number, string>([
-  [ESME.ESME_RINVSRCADR, 'RINVSRCADR'],
-  [ESME.ESME_RINVSRCTON, 'RINVSRCTON'],
-  [ESME.ESME_RINVSRCNPI, 'RINVSRCNPI'],
-  [ESME.ESME_RINVDSTTON, 'RINVDSTTON'],
-  [ESME.ESME_RINVDSTNPI, 'RINVDSTNPI'],
 ]);
 
 interface Pdu {
@@ -498,6 +569,9 @@ class CanalSmpp implements Canal {
       }, this.o.config.timeoutEnvioMs);
       plazo.unref();
       let caida = false;
+      /** The gateway could not be reached (socket errors, closed or silent before the bind):
+       * unlike a bind refusal or a certificate refused, nothing about the device is wrong. */
+      let sinConexion = true;
       const caer = (motivo: string) => {
         if (caida) return;
         caida = true;
@@ -511,11 +585,14 @@ class CanalSmpp implements Canal {
         }
         if (!listo) {
           this.conectando = undefined;
-          reject(new Error(motivo));
+          reject(Object.assign(new Error(motivo), { sinConexion }));
         }
         listo = true;
       };
-      s.on('error', (e) => caer(`SMPP: ${e.message ?? String(e)}`));
+      s.on('error', (e) => {
+        sinConexion = CODIGOS_SIN_CONEXION.has((e as Error & { code?: string }).code ?? '');
+        caer(`SMPP: ${e.message ?? String(e)}`);
+      });
       s.on('close', () => caer('SMPP: conexión cerrada'));
       // Over TLS the bind waits for the handshake (secureConnect), not the TCP connect.
       s.on(this.tls ? 'secureConnect' : 'connect', () => {
@@ -706,8 +783,13 @@ class CanalSmpp implements Canal {
       try {
         s = await this.conectar();
       } catch (err) {
-        const e = err as Error & { credenciales?: boolean };
-        return { tipo: 'reintentar', motivo: e.message, pausar: e.credenciales === true };
+        const e = err as Error & { credenciales?: boolean; sinConexion?: boolean };
+        return {
+          tipo: 'reintentar',
+          motivo: e.message,
+          pausar: e.credenciales === true,
+          ...(e.sinConexion ? { sinConexion: true } : {}),
+        };
       }
     }
     let texto: TextoCodificado;
@@ -720,15 +802,21 @@ class CanalSmpp implements Canal {
     const vigencia = e.vigencia ? { validity_period: vigenciaRelativa(e.vigencia) } : {};
     if (texto.partes.length === 1) {
       const p = texto.partes[0]!;
-      const r = await this.submit(s, e.telefono, p.data_coding, {
-        ...(texto.concatenacion === 'payload'
-          ? { short_message: Buffer.alloc(0), message_payload: p.cuerpo }
-          : { short_message: p.cuerpo }),
-        ...vigencia,
-      });
+      const r = await this.submit(
+        s,
+        e.telefono,
+        p.data_coding,
+        {
+          ...(texto.concatenacion === 'payload'
+            ? { short_message: Buffer.alloc(0), message_payload: p.cuerpo }
+            : { short_message: p.cuerpo }),
+          ...vigencia,
+        },
+        e.salir,
+      );
       return r.tipo === 'aceptado' ? { tipo: 'aceptado', id_gateway: r.id } : r;
     }
-    return this.enviarPartes(s, e.telefono, texto, vigencia);
+    return this.enviarPartes(s, e.telefono, texto, vigencia, e.salir);
   }
 
   /** Sends every part of a long text; the recipient's result is that of all parts together. */
@@ -737,6 +825,7 @@ class CanalSmpp implements Canal {
     telefono: string,
     texto: TextoCodificado,
     extra: object,
+    salir?: () => Promise<void>,
   ): Promise<ResultadoEnvio> {
     const ref = (this.referencia = (this.referencia + 1) & 0xff);
     const total = texto.partes.length;
@@ -774,7 +863,7 @@ class CanalSmpp implements Canal {
       return r;
     };
     // The first part alone: if the SMSC refuses it for now, nothing was sent and the whole can wait.
-    const primera = await this.submit(s, telefono, texto.partes[0]!.data_coding, campos(0));
+    const primera = await this.submit(s, telefono, texto.partes[0]!.data_coding, campos(0), salir);
     if (primera.tipo !== 'aceptado') return primera;
     ids[0] = primera.id;
     const resto = await Promise.all(texto.partes.slice(1).map((_, i) => una(i + 1)));
@@ -793,18 +882,30 @@ class CanalSmpp implements Canal {
     };
   }
 
-  /** One submit_sm in the window; resolves with what the SMSC answered. */
+  /** One submit_sm in the window; resolves with what the SMSC answered. `salir` (a message's
+   * first submit) counts the attempt right before the PDU is written. */
   private async submit(
     s: Sesion,
     telefono: string,
     data_coding: number,
     campos: object,
+    salir?: () => Promise<void>,
   ): Promise<ResultadoParte> {
     // A free place in the window is taken at once, without a turn of the event loop.
     if (this.enVentana < this.o.config.ventanaSmpp && this.esperaVentana.length === 0)
       this.enVentana++;
     else await this.ventana();
     try {
+      if (salir) {
+        try {
+          await salir();
+        } catch (err) {
+          return { tipo: 'reintentar', motivo: `SMPP: ${String(err)}` };
+        }
+        // The session died while the attempt was written: nothing went out.
+        if (this.sesion !== s || !s.socket.writable)
+          return { tipo: 'reintentar', motivo: 'SMPP: conexión no disponible', sinSalir: true };
+      }
       return await new Promise<ResultadoParte>((resolve) => {
         const clave = ++this.clave;
         const fin = (r: ResultadoParte) => {
@@ -832,28 +933,51 @@ class CanalSmpp implements Canal {
             if (pdu.command_status === 0) {
               this.ids.agregar(String(pdu.message_id));
               fin({ tipo: 'aceptado', id: String(pdu.message_id) });
-            } else if (DIRECCION_EQUIPO.has(pdu.command_status))
+              return;
+            }
+            const { nombre, clase } = claseEstadoSmpp(pdu.command_status);
+            const codigo = `SMPP 0x${pdu.command_status.toString(16)}`;
+            if (clase === 'direccion')
               fin({
                 tipo: 'reintentar',
                 pausar: true,
                 motivo: msg('smppDireccionRechazada', {
                   alias: this.o.equipo.alias,
-                  estado: DIRECCION_EQUIPO.get(pdu.command_status)!,
+                  estado: nombre.replace(/^ESME_/, ''),
                   origen: `${this.origen.addr || '(vacío)'} TON ${this.origen.ton}/NPI ${this.origen.npi}`,
                   destino: `${destino.addr} TON ${destino.ton}/NPI ${destino.npi}`,
                 }),
               });
-            else if (INVALIDOS.has(pdu.command_status))
-              fin({ tipo: 'invalido', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
-            else if (TRANSITORIOS.has(pdu.command_status))
-              fin({ tipo: 'reintentar', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
-            else fin({ tipo: 'fallido', motivo: `SMPP 0x${pdu.command_status.toString(16)}` });
+            else if (clase === 'equipo')
+              fin({
+                tipo: 'reintentar',
+                pausar: true,
+                motivo: msg('smppEstadoEquipo', {
+                  alias: this.o.equipo.alias,
+                  estado: `${nombre}, ${codigo}`,
+                }),
+              });
+            else if (clase === 'invalido') fin({ tipo: 'invalido', motivo: codigo });
+            else if (clase === 'reintentar') fin({ tipo: 'reintentar', motivo: codigo });
+            else fin({ tipo: 'fallido', motivo: codigo });
           },
         );
-        if (!escrito) fin({ tipo: 'reintentar', motivo: 'SMPP: conexión no disponible' });
+        if (!escrito)
+          fin({ tipo: 'reintentar', motivo: 'SMPP: conexión no disponible', sinSalir: true });
+        else if (TRAZA && salir) fs.appendFileSync(TRAZA, `${destino.addr}\n`);
       });
     } finally {
       this.liberarVentana();
+    }
+  }
+
+  async probar(): Promise<string | null> {
+    if (this.sesion) return null;
+    try {
+      await this.conectar();
+      return null;
+    } catch (err) {
+      return (err as Error).message;
     }
   }
 

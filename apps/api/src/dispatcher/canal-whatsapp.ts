@@ -67,6 +67,13 @@ class CanalWhatsapp implements Canal {
 
   async enviar(e: Envio): Promise<ResultadoEnvio> {
     let r: { status: number; cuerpo: Record<string, unknown> };
+    // The attempt counts right before the request is sent.
+    if (e.salir)
+      try {
+        await e.salir();
+      } catch (err) {
+        return { tipo: 'reintentar', motivo: String(err) };
+      }
     try {
       r = await pedirJson(this.endpoint, {
         method: 'POST',
@@ -76,7 +83,10 @@ class CanalWhatsapp implements Canal {
       });
     } catch (err) {
       const motivo = `WhatsApp: ${textoError(err)}`;
-      return noLlego(err) ? { tipo: 'reintentar', motivo } : { tipo: 'incierto', motivo };
+      // Refused or unroutable: the request never reached Meta, nothing left.
+      return noLlego(err)
+        ? { tipo: 'reintentar', motivo, sinSalir: true, sinConexion: true }
+        : { tipo: 'incierto', motivo };
     }
     const ok = r.status >= 200 && r.status < 300;
     const cuerpo = r.cuerpo as {

@@ -34,6 +34,12 @@ export interface Envio {
   /** The exercise's port this send takes: puerto_ini…puerto_fin in turn (an Android phone with
    * several SIMs maps it to a SIM slot). */
   puerto?: number;
+  /** Called by the channel right before the send leaves for the gateway (connected, window
+   * taken; just before the submit_sm, the Originate or the HTTP request is written): the attempt
+   * is counted then, and only then. It rejects when the row is no longer this dispatcher's: the
+   * channel must not send, and answers 'reintentar' with `sinSalir`. A send that returns without
+   * calling it counted no attempt. */
+  salir?: () => Promise<void>;
 }
 
 /** How a call went, beside its outcome: ring and talk seconds and the hangup cause. */
@@ -70,6 +76,13 @@ export type ResultadoEnvio =
        * settings), not an outage: it counts toward the automatic pause but opens no circuit
        * breaker, so repeated ones pause the exercise within seconds. */
       configuracion?: boolean;
+      /** 'reintentar': the gateway could not be reached (connection refused, no route, the link
+       * down), nothing left: the row goes back untouched and the exercise waits for the gateway
+       * ('En espera'), probing it, without spending anyone's attempts. */
+      sinConexion?: boolean;
+      /** 'reintentar' after `salir`: the gateway refused the send before taking it (an AMI
+       * Originate answered 'Error', a session that could not be written): the attempt is undone. */
+      sinSalir?: boolean;
     } & DetalleLlamada)
   | ({
       /** A call that ended: answered (contestado, respondido for a completed quiz), busy or not
@@ -89,6 +102,8 @@ export interface LlamadaHuerfana {
   id_gateway: string | null;
   llamada: DatosLlamada;
   respondidas: readonly number[];
+  /** When the call was answered (epoch ms), as the dispatcher that placed it recorded it. */
+  contestada_en?: number | null;
 }
 
 /** One digit a quiz recipient pressed (UserEvent PregonDigito). */
@@ -150,6 +165,14 @@ export interface Canal {
    * receipt (sent before this dispatcher started), known first so a receipt quoting one in
    * another form still finds it. Never throws. */
   escuchar?(ids?: readonly string[]): Promise<void>;
+  /** Whether the gateway can be reached now (SMPP: connect and bind; AMI: connect and log in):
+   * null when it can, else the reason. Used while an exercise waits for its gateway; without it
+   * the dispatcher asks as the pre-start check does (TCP connect or an HTTP request). */
+  probar?(): Promise<string | null>;
+  /** Since when the gateway's link is down (it was up and dropped, not closed by us), or
+   * undefined while it is up: the exercise waits for it even when no send is under way (calls
+   * holding every port). */
+  caidoDesde?(): number | undefined;
   /** Closes connections and timers. */
   cerrar(): Promise<void>;
 }
@@ -176,6 +199,8 @@ export interface OpcionesCanal {
   alReciboSinDestino?: (detalle: string) => void;
   /** Called for every quiz digit a call reports. */
   alDigito?: (d: DigitoQuiz) => void;
+  /** Called when a call is answered (epoch ms, Asterisk's own time when its events carry one). */
+  alContestar?: (id_detalle: number, en: number) => void;
 }
 
 /** A registered protocol: how to build its channel and whether a resend after a crash is safe. */

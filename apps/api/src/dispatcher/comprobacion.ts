@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { ClienteAmi, destinoAmi } from '@pregon/ami';
 import { ProtocoloSchema } from '@pregon/contract/constants';
 import {
   destinoEquipo,
@@ -6,6 +7,7 @@ import {
   motivoRed,
   problemaUrlEquipo,
 } from '@pregon/contract/rules/equipment';
+import { credencial, leerCredenciales } from './canal.ts';
 
 // Pre-start checks (issue 17): before an exercise starts, its device's gateway must answer within
 // a few seconds, and a call's audio must be on the telephony server when the PBX agent is known.
@@ -100,5 +102,45 @@ export async function audioEnPbx(
     const err = e as Error & { cause?: { code?: string } };
     if (err.name === 'TimeoutError') return `sin respuesta en ${opciones.timeoutMs} ms`;
     return err.cause?.code ?? err.message;
+  }
+}
+
+/** Whether the device's Asterisk has the exercise's context loaded: AMI `ShowDialPlan` with
+ * `Context` and `Extension: s` (pbx.c manager_show_dialplan answers 'Did not find context X' or
+ * 'Did not find extension s@X' when absent). 'falta' when absent, null when loaded, else the
+ * reason it could not be asked ('sin permiso' when the AMI user may not read the dialplan:
+ * ShowDialPlan needs read = config or reporting). */
+export async function contextoEnAsterisk(
+  equipo: { url: string; credenciales: string | null },
+  contexto: string,
+  timeoutMs: number,
+): Promise<'falta' | 'sin permiso' | string | null> {
+  const c = leerCredenciales(equipo.credenciales);
+  const { host, puerto } = destinoAmi(equipo.url || 'ami://127.0.0.1:5038');
+  const cliente = new ClienteAmi({
+    host,
+    puerto,
+    usuario: credencial(c, 'ami', 'usuario'),
+    secreto: credencial(c, 'ami', 'secreto'),
+    eventos: 'off',
+    pingMs: 0,
+    timeoutMs,
+  });
+  try {
+    await cliente.conectar();
+    const { respuesta } = await cliente.accion(
+      'ShowDialPlan',
+      { Context: contexto, Extension: 's' },
+      { eventoFinal: 'ShowDialPlanComplete' },
+    );
+    if (respuesta.valor('Response') === 'Success') return null;
+    const m = respuesta.valor('Message') ?? '';
+    if (/^Did not find (context|extension)/i.test(m)) return 'falta';
+    if (/permission denied/i.test(m)) return 'sin permiso';
+    return m || 'error';
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    await cliente.cerrar().catch(() => {});
   }
 }

@@ -48,6 +48,12 @@ export interface ConfigDespachador {
   /** Android gateway: seconds a message may wait on the phone before it expires instead of going
    * out late (`ttl`; 0 = never; the device's credential `ttl` overrides it). */
   androidTtlS: number;
+  /** While a device's gateway cannot be reached, its exercises wait ('En espera') this long (ms)
+   * before they pause themselves; the operator resumes them with Start (0 = never). */
+  pausaSinConexionMs: number;
+  /** While an exercise waits for its gateway, the gateway is probed this often (ms): sending
+   * resumes within this period of the gateway answering again. */
+  sondeoConexionMs: number;
   /** Time zone of fecha_envio / hora_envio. */
   tz: string;
 }
@@ -77,6 +83,8 @@ export const CONFIG_DESPACHO_DEFECTO: ConfigDespachador = {
   androidSondeoMaxMs: 60_000,
   androidEsperaEntregaMs: 10 * 60_000,
   androidTtlS: 3_600,
+  pausaSinConexionMs: 5 * 60_000,
+  sondeoConexionMs: 1_000,
   tz: 'America/Mexico_City',
 };
 
@@ -102,6 +110,8 @@ const VARIABLES: Record<Exclude<keyof ConfigDespachador, 'tz'>, string> = {
   androidSondeoMaxMs: 'DESPACHO_ANDROID_SONDEO_MAX_MS',
   androidEsperaEntregaMs: 'DESPACHO_ANDROID_ESPERA_ENTREGA_MS',
   androidTtlS: 'DESPACHO_ANDROID_TTL_S',
+  pausaSinConexionMs: 'DESPACHO_PAUSA_SIN_CONEXION_MS',
+  sondeoConexionMs: 'DESPACHO_SONDEO_CONEXION_MS',
 };
 
 /** Builds the configuration from the environment (DESPACHO_* and TZ) over the defaults. */

@@ -18,6 +18,7 @@ import {
 } from './canal.ts';
 import { TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '@pregon/contract/constants';
 import { contextoLlamada, contextoQuiz, segundosLlamada } from '@pregon/contract/rules/dialplan';
+import { comprobarEquipo } from './comprobacion.ts';
 import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, LlamadaVencida, Store } from './store.ts';
@@ -74,6 +75,11 @@ interface Trabajo {
   detenido: boolean;
   /** Sends so far, to take the exercise's ports in turn (Envio.puerto). */
   turno: number;
+  /** Set while the device's gateway cannot be reached: since when. No row is claimed meanwhile;
+   * the gateway is probed every DESPACHO_SONDEO_CONEXION_MS. */
+  espera?: { desde: number };
+  /** When this worker started. */
+  arranque: number;
 }
 
 /** The call data of an exercise of type 2 or 4 (context, questions, absolute length). */
@@ -193,6 +199,8 @@ export class Despachador {
   private porGateway = new Map<string, Desenlace>();
   private recibos: { r: Recibo; hasta: number }[] = [];
   private digitos: DigitoQuiz[] = [];
+  /** Calls answered, to write their answer time (contestada_en) with the next batch. */
+  private contestadas: { id_detalle: number; en: number }[] = [];
   private readonly senal = new Senal();
   private corriendo = false;
   private escritura: Promise<void> = Promise.resolve();
@@ -204,9 +212,13 @@ export class Despachador {
   /** This database's installation id (part of the Android message ids). */
   private instalacion: string | undefined;
   private anuncios: {
-    id_detalle: number;
-    id_gateway: string;
-    listo: () => void;
+    fila: {
+      id_detalle: number;
+      id_gateway: string | null;
+      lease_hasta?: number | null;
+      hasta: number;
+    };
+    listo: (ok: boolean) => void;
     fallo: (err: unknown) => void;
   }[] = [];
   private readonly alEvento = (id: number) => {
@@ -363,6 +375,7 @@ export class Despachador {
       alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
       alReciboSinDestino: (detalle) => this.sinDestino(detalle),
       alDigito: (d) => this.digitos.push(d),
+      alContestar: (id_detalle, en) => this.contestadas.push({ id_detalle, en }),
     });
     this.canales.set(ej.id_equipo, { firma, canal });
     return canal;
@@ -381,6 +394,7 @@ export class Despachador {
       llamada: ej.protocolo === 'asterisk' ? datosLlamada(ej) : undefined,
       detenido: false,
       turno: 0,
+      arranque: Date.now(),
       marcapasos: new Marcapasos(ej.tasa * ej.puertos, (segundo, pedido) =>
         this.store.tomarCupo(
           ej.id_ejercicio,
@@ -391,6 +405,12 @@ export class Despachador {
       ),
     };
     this.trabajos.set(ej.id_ejercicio, t);
+    // A waiting note left by a dispatcher that stopped is stale: this worker finds out again.
+    void this.store
+      .marcarEspera(ej.id_ejercicio, null)
+      .catch((err: unknown) =>
+        this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`),
+      );
     if (t.canal.retomar) void this.retomarEnviados(t.ej, t.canal);
     const hilo = this.trabajar(t)
       .catch((err) => this.opts.bitacora?.error(`ejercicio ${ej.id_ejercicio}: ${String(err)}`))
@@ -408,6 +428,25 @@ export class Despachador {
     let sonda = false;
     try {
       while (t.activo && this.corriendo) {
+        // The link dropped while nothing was being sent (calls holding every port): wait too.
+        // A worker started (or resumed) while the link is down waits its full time from its start.
+        const caido = t.canal.caidoDesde?.();
+        if (caido !== undefined && !t.espera)
+          await this.fijarEspera(t, { desde: Math.max(caido, t.arranque) });
+        if (t.espera) {
+          // The gateway cannot be reached: rows claimed go back untouched, nothing is claimed
+          // until it answers again.
+          if (cola.length) {
+            const devueltas = cola;
+            cola = [];
+            await this.store.liberar(
+              devueltas.map((f) => f.id_detalle),
+              Date.now(),
+            );
+          }
+          await this.esperarEquipo(t);
+          continue;
+        }
         if (cola.length === 0) {
           // Circuit breaker: while the gateway answers 'try again', probe it with one row at a
           // time, spaced by the backoff, instead of spending every pending row's attempts (and
@@ -463,7 +502,7 @@ export class Despachador {
         }
         await t.marcapasos.tomar();
         if (!t.activo || !this.corriendo) break;
-        if (!sonda && t.probarDesde > 0) {
+        if (t.espera || (!sonda && t.probarDesde > 0)) {
           // The gateway started failing mid-batch: give the unsent rows back, then probe.
           const devueltas = cola;
           cola = [];
@@ -484,6 +523,7 @@ export class Despachador {
           Date.now(),
         );
       while (t.enVuelo > 0) await t.senal.esperar(1000);
+      if (t.espera) await this.fijarEspera(t, undefined);
       // Paused or stopped (not this dispatcher shutting down, not completed): take back what the
       // gateway still holds queued.
       if (!t.activo && this.corriendo && t.canal.cancelar)
@@ -559,15 +599,25 @@ export class Despachador {
   private async enviarUno(t: Trabajo, fila: FilaReclamada): Promise<void> {
     let res: ResultadoEnvio;
     const numero = numeroGateway(fila.telefono);
-    // Calls: the row is bound to the attempt's id before dialling, so after a crash a row
+    // The attempt counts when the send leaves (the channel calls salir right before writing to
+    // the gateway); calls also bind the row to the attempt's id then, so after a crash a row
     // without it is known never to have been dialled.
-    const previo = numero.ok ? t.canal.idPrevio?.(fila) : undefined;
-    if (previo)
-      try {
-        await this.anunciar(fila.id_detalle, previo);
-      } catch (err) {
-        return this.anotar(t, fila, { tipo: 'reintentar', motivo: String(err) });
+    let salio = false;
+    let ajena = false;
+    const salir = async () => {
+      const id_gateway = t.canal.idPrevio?.(fila) ?? null;
+      const ok = await this.anunciar({
+        id_detalle: fila.id_detalle,
+        id_gateway,
+        lease_hasta: fila.lease_hasta,
+        hasta: Date.now() + this.leaseDe(t),
+      });
+      if (!ok) {
+        ajena = true;
+        throw new Error('la fila ya no es de este despachador');
       }
+      salio = true;
+    };
     try {
       res = !numero.ok
         ? { tipo: 'invalido', motivo: numero.motivo }
@@ -580,39 +630,77 @@ export class Despachador {
             ...(t.llamada ? { llamada: t.llamada } : {}),
             ...(t.ej.vigencia ? { vigencia: t.ej.vigencia } : {}),
             puerto: t.ej.puerto_ini + (t.turno++ % t.ej.puertos),
+            salir,
           });
     } catch (err) {
       res = { tipo: 'incierto', motivo: String(err) };
     }
-    await this.anotar(t, fila, res);
+    if (ajena) {
+      // Its lease ended and another dispatcher took it: nothing of ours to write.
+      t.enVuelo--;
+      t.senal.avisar();
+      return;
+    }
+    await this.anotar(t, fila, res, t.ej, salio);
   }
 
-  /** Writes a row's gateway id before its send; the rows asked for in the same tick go in one
-   * transaction. */
-  private anunciar(id_detalle: number, id_gateway: string): Promise<void> {
-    return new Promise((listo, fallo) => {
-      this.anuncios.push({ id_detalle, id_gateway, listo, fallo });
+  /** Counts a row's attempt (and binds its gateway id) right before its send leaves; the rows
+   * asked for in the same tick go in one write. True when the row is still this dispatcher's. */
+  private anunciar(fila: (typeof this.anuncios)[number]['fila']): Promise<boolean> {
+    return new Promise<boolean>((listo, fallo) => {
+      this.anuncios.push({ fila, listo, fallo });
       if (this.anuncios.length > 1) return;
       setImmediate(() => {
         const as = this.anuncios;
         this.anuncios = [];
-        this.store.anunciar(as, Date.now()).then(
-          () => as.forEach((a) => a.listo()),
-          (err: unknown) => as.forEach((a) => a.fallo(err)),
-        );
+        this.store
+          .anunciar(
+            as.map((x) => x.fila),
+            Date.now(),
+          )
+          .then(
+            (hechos) => as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle))),
+            (err: unknown) => as.forEach((x) => x.fallo(err)),
+          );
       });
     });
   }
 
   /** Buffers the outcome of one attempt for the next write; `t` is the exercise's worker (absent
-   * for a call followed again after a crash, which no worker placed: then `ej` is its exercise). */
+   * for a call followed again after a crash, which no worker placed: then `ej` is its exercise).
+   * `salio` says the send left for the gateway (its attempt was counted). */
   private async anotar(
     t: Trabajo | undefined,
     fila: FilaReclamada,
     res: ResultadoEnvio,
     ej = t?.ej,
+    salio = true,
   ) {
     const ahora = Date.now();
+    // Nothing was written to the gateway: whatever the channel says, nothing can have been sent.
+    if (!salio && res.tipo === 'incierto') res = { tipo: 'reintentar', motivo: res.motivo };
+    if (
+      t &&
+      res.tipo === 'reintentar' &&
+      res.sinConexion &&
+      (!salio || res.sinSalir) &&
+      !res.pausar
+    ) {
+      // The gateway cannot be reached: the row goes back as it was (no attempt, no new state)
+      // and the exercise waits for the gateway instead of spending anyone's attempts.
+      try {
+        await this.store.liberar([fila.id_detalle], ahora);
+      } catch (err) {
+        this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${String(err)}`);
+      }
+      if (!t.espera) await this.fijarEspera(t, { desde: ahora });
+      t.enVuelo--;
+      t.senal.avisar();
+      return;
+    }
+    // Refused before the gateway took it (after salir): the attempt is undone.
+    const deshacer = salio && res.tipo === 'reintentar' && res.sinSalir === true;
+    const contados = salio && !deshacer ? fila.intentos : fila.intentos - 1;
     const { fecha, hora } = fechaHora(ahora, this.config.tz);
     const d: Desenlace = {
       id_detalle: fila.id_detalle,
@@ -631,6 +719,7 @@ export class Despachador {
           ? { id_equipo: ej.id_equipo, ids: res.partes }
           : null,
     };
+    if (deshacer) d.intentos = fila.intentos - 1;
     let error: string | undefined;
     let pausarYa = false;
     switch (res.tipo) {
@@ -653,13 +742,14 @@ export class Despachador {
           pausarYa = true;
         } else if (t?.detenido) {
           d.estatus = 'cancelado';
-        } else if (fila.intentos >= this.config.maxIntentos) {
+        } else if (contados === fila.intentos && fila.intentos >= this.config.maxIntentos) {
+          // Only attempts that left count toward the limit.
           d.estatus = 'fallido';
           d.motivo = msg('reintentosAgotados', { n: fila.intentos, motivo: res.motivo });
         } else {
           d.estatus = 'pendiente';
           d.motivo = res.motivo;
-          d.siguiente_intento = ahora + retraso(this.config, fila.intentos);
+          d.siguiente_intento = ahora + retraso(this.config, Math.max(1, contados));
           d.fecha_envio = d.hora_envio = null;
         }
         break;
@@ -706,6 +796,76 @@ export class Despachador {
       t.senal.avisar();
   }
 
+  /** Starts (`espera` set) or ends (undefined) an exercise's wait for its gateway, and shows it
+   * on the exercise ('En espera: sin conexión con {equipo} desde {hora}'). */
+  private async fijarEspera(t: Trabajo, espera: { desde: number } | undefined): Promise<void> {
+    t.espera = espera;
+    const texto = espera
+      ? msg('enEspera', { equipo: t.ej.alias, hora: fechaHora(espera.desde, this.config.tz).hora })
+      : null;
+    if (espera) this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${texto ?? ''}`);
+    try {
+      await this.store.marcarEspera(t.ej.id_ejercicio, texto);
+    } catch (err) {
+      this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${String(err)}`);
+    }
+    this.opts.eventos?.emit('ejercicio', t.ej.id_ejercicio);
+  }
+
+  /** While the gateway cannot be reached: probes it every DESPACHO_SONDEO_CONEXION_MS and returns
+   * when it answers (or the exercise was paused or stopped, or this dispatcher stops); after
+   * DESPACHO_PAUSA_SIN_CONEXION_MS the exercise pauses itself with that reason. */
+  private async esperarEquipo(t: Trabajo): Promise<void> {
+    while (t.espera && t.activo && this.corriendo) {
+      const { desde } = t.espera;
+      const max = this.config.pausaSinConexionMs;
+      if (max > 0 && Date.now() - desde >= max) {
+        t.activo = false;
+        const motivo = msg('pausaSinConexion', {
+          equipo: t.ej.alias,
+          hora: fechaHora(desde, this.config.tz).hora,
+          minutos: Math.round((Date.now() - desde) / 60_000),
+        }).slice(0, 500);
+        try {
+          if (await this.store.pausar(t.ej.id_ejercicio, motivo, Date.now()))
+            this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${motivo}`);
+        } catch (err) {
+          this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${String(err)}`);
+        }
+        await this.fijarEspera(t, undefined);
+        return;
+      }
+      await t.senal.esperar(
+        Math.max(
+          10,
+          Math.min(this.config.sondeoConexionMs, max > 0 ? desde + max - Date.now() : Infinity),
+        ),
+      );
+      if (!t.activo || !this.corriendo) continue;
+      if (max > 0 && Date.now() - desde >= max) continue;
+      const motivo = await this.probar(t);
+      if (motivo === null) {
+        this.opts.bitacora?.info(`ejercicio ${t.ej.id_ejercicio}: ${t.ej.alias} responde de nuevo`);
+        t.errores = t.probarDesde = 0;
+        await this.fijarEspera(t, undefined);
+      }
+    }
+  }
+
+  /** Whether the exercise's gateway answers now: null when it does, else the reason. */
+  private async probar(t: Trabajo): Promise<string | null> {
+    try {
+      if (t.canal.probar) return await t.canal.probar();
+      const fallo = await comprobarEquipo(
+        { protocolo: t.ej.protocolo, url: t.ej.url },
+        this.config.timeoutEnvioMs,
+      );
+      return fallo ? fallo.motivo : null;
+    } catch (err) {
+      return String(err);
+    }
+  }
+
   private async contarError(t: Trabajo, error: string, ya = false): Promise<void> {
     t.errores++;
     const max = this.config.maxErroresConsecutivos;
@@ -742,6 +902,15 @@ export class Despachador {
           if (!r.entregado) d.motivo = r.motivo ?? null;
           return false;
         });
+      }
+      if (this.contestadas.length) {
+        const cs = this.contestadas;
+        this.contestadas = [];
+        await this.store
+          .contestadas(cs)
+          .catch((err: unknown) =>
+            this.opts.bitacora?.error(`escritura de llamadas contestadas: ${String(err)}`),
+          );
       }
       if (this.digitos.length) {
         const dg = this.digitos;
@@ -831,6 +1000,7 @@ export class Despachador {
             id_gateway: v.fila.id_gateway,
             llamada: datosLlamada(v.ej)!,
             respondidas: v.respondidas,
+            contestada_en: v.fila.contestada_en ?? null,
           })),
         );
       } catch (err) {

@@ -260,8 +260,16 @@ export async function llamadasVencidas(
     .selectFrom('ejercicio_detalle as d')
     .innerJoin('ejercicios as j', 'j.id_ejercicio', 'd.id_ejercicio')
     .innerJoin('equipos as e', 'e.id_equipo', 'j.id_equipo')
-    .select(['d.id_detalle', 'd.id_ejercicio', 'd.telefono', 'd.intentos', 'd.id_gateway'])
+    .select([
+      'd.id_detalle',
+      'd.id_ejercicio',
+      'd.telefono',
+      'd.intentos',
+      'd.id_gateway',
+      'd.contestada_en',
+    ])
     .where('d.estatus', '=', 'en_curso')
+    .where('d.salio', '=', 1)
     .where('d.lease_hasta', '<', ahora)
     .where('e.protocolo', 'in', [...protocolos])
     .execute();
@@ -290,23 +298,33 @@ export async function llamadasVencidas(
   }));
 }
 
-/** Binds each row still en_curso to the gateway id its send is about to use (written before the
- * call is placed: a row left in flight without it was never dialled). */
-export async function anunciar(
+/** Calls answered: keeps the moment on rows still en_curso (a call followed again after a restart
+ * counts its talk time from it). */
+export async function contestadas(
   db: Db,
-  filas: readonly { id_detalle: number; id_gateway: string }[],
-  ahora: number,
+  filas: readonly { id_detalle: number; en: number }[],
 ): Promise<void> {
   if (!filas.length) return;
   await db.kysely.transaction().execute(async (trx) => {
     for (const f of filas)
       await trx
         .updateTable('ejercicio_detalle')
-        .set({ id_gateway: f.id_gateway, actualizado: ahora })
+        .set({ contestada_en: f.en })
         .where('id_detalle', '=', f.id_detalle)
         .where('estatus', '=', 'en_curso')
         .execute();
   });
+}
+
+/** The dispatcher's waiting note on an exercise (its gateway cannot be reached), or null. */
+export async function marcarEspera(db: Db, id_ejercicio: number, texto: string | null) {
+  let q = db.kysely
+    .updateTable('ejercicios')
+    .set({ en_espera: texto })
+    .where('id_ejercicio', '=', id_ejercicio);
+  // Clearing is asked often (each worker's start): write only when there is something to clear.
+  if (texto === null) q = q.where('en_espera', 'is not', null);
+  await q.execute();
 }
 
 /** Extends the lease of rows still en_curso (live calls followed again after a crash). */
@@ -429,7 +447,8 @@ export function comunes(db: Db) {
       llamadasVencidas(db, ahora, protocolos),
     prorrogar: (ids: Parameters<typeof prorrogar>[1], hasta: number, ahora: number) =>
       prorrogar(db, ids, hasta, ahora),
-    anunciar: (filas: Parameters<typeof anunciar>[1], ahora: number) => anunciar(db, filas, ahora),
+    contestadas: (filas: Parameters<typeof contestadas>[1]) => contestadas(db, filas),
+    marcarEspera: (id: number, texto: string | null) => marcarEspera(db, id, texto),
     instalacion: () => instalacion(db),
     enviadosSinRecibo: (id: number) => enviadosSinRecibo(db, id),
     reponerCancelados: (filas: Parameters<typeof reponerCancelados>[1], ahora: number) =>

@@ -114,11 +114,11 @@ export function storePostgres(db: Db): Store {
         const cabe = Math.min(max, ej.puertos - rows[0]!.n);
         if (cabe <= 0) return [];
         const r = await c.query<FilaReclamada & { posicion: number }>(
-          `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = $1, intentos = intentos + 1, actualizado = $2
+          `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = $1, salio = 0, actualizado = $2
            where id_detalle in (select id_detalle from ejercicio_detalle
              where id_ejercicio = $3 and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= $2)
              order by posicion limit $4 for update skip locked)
-           returning id_detalle, id_ejercicio, telefono, intentos, id_gateway, posicion`,
+           returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion`,
           [leaseHasta, ahora, ej.id_ejercicio, cabe],
         );
         r.rows.sort((a, b) => a.posicion - b.posicion);
@@ -138,10 +138,11 @@ export function storePostgres(db: Db): Store {
            motivo = v.motivo, fecha_envio = coalesce(v.fecha, d.fecha_envio), hora_envio = coalesce(v.hora, d.hora_envio),
            siguiente_intento = v.sig, recibida = greatest(d.recibida, v.recibida), lease_hasta = null, actualizado = $9,
            duracion = coalesce(v.duracion, d.duracion), timbrado = coalesce(v.timbrado, d.timbrado),
-           causa = coalesce(v.causa, d.causa), partes_entregadas = greatest(d.partes_entregadas, v.partes_ok)
+           causa = coalesce(v.causa, d.causa), partes_entregadas = greatest(d.partes_entregadas, v.partes_ok),
+           intentos = coalesce(v.intentos, d.intentos)
          from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[],
-           $10::int[], $11::int[], $12::int[], $19::int[])
-           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok)
+           $10::int[], $11::int[], $12::int[], $19::int[], $20::int[])
+           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok, intentos)
          where d.id_detalle = v.id and d.estatus = 'en_curso'`,
         [
           ds.map((d) => d.id_detalle),
@@ -158,6 +159,7 @@ export function storePostgres(db: Db): Store {
           ds.map((d) => d.causa ?? null),
           ...[0, 1, 2, 3, 4, 5].map((k) => partes.map((p) => p[k])),
           ds.map(partesEntregadas),
+          ds.map((d) => d.intentos ?? null),
         ],
       );
     },
@@ -165,7 +167,7 @@ export function storePostgres(db: Db): Store {
     liberar: async (ids, ahora) => {
       if (!ids.length) return;
       await pool.query(
-        `update ejercicio_detalle d set lease_hasta = null, intentos = greatest(0, d.intentos - 1), actualizado = $2,
+        `update ejercicio_detalle d set lease_hasta = null, intentos = d.intentos - d.salio, salio = 0, actualizado = $2,
            estatus = case when j.completado = 1 then 'cancelado' else 'pendiente' end
          from ejercicios j
          where d.id_detalle = any($1::bigint[]) and d.estatus = 'en_curso' and j.id_ejercicio = d.id_ejercicio`,
@@ -201,12 +203,15 @@ export function storePostgres(db: Db): Store {
     recuperarVencidos: async (ahora, idempotentes, motivo, excluidos) => {
       const r = await pool.query<{ id_ejercicio: number }>(
         `update ejercicio_detalle d set
-           estatus = case when e.protocolo = any($2::text[]) and j.completado = 0 then 'pendiente' else 'incierto' end,
-           motivo = case when e.protocolo = any($2::text[]) and j.completado = 0 then d.motivo else $3 end,
-           siguiente_intento = null, lease_hasta = null, actualizado = $1
+           estatus = case when d.salio = 0 then case when j.completado = 1 then 'cancelado' else 'pendiente' end
+             when e.protocolo = any($2::text[]) and j.completado = 0 then 'pendiente' else 'incierto' end,
+           motivo = case when d.salio = 0 or (e.protocolo = any($2::text[]) and j.completado = 0) then d.motivo
+             else $3 end,
+           siguiente_intento = case when d.salio = 0 then d.siguiente_intento else null end,
+           lease_hasta = null, actualizado = $1
          from ejercicios j, equipos e
          where d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
-           and e.id_equipo = j.id_equipo and not (e.protocolo = any($4::text[]))
+           and e.id_equipo = j.id_equipo and (d.salio = 0 or not (e.protocolo = any($4::text[])))
          returning d.id_ejercicio`,
         [ahora, idempotentes, motivo, excluidos],
       );
@@ -214,6 +219,26 @@ export function storePostgres(db: Db): Store {
     },
 
     ...comunes(db),
+
+    anunciar: async (fs, ahora) => {
+      if (!fs.length) return new Set<number>();
+      const r = await pool.query<{ id_detalle: number }>(
+        `update ejercicio_detalle d set intentos = d.intentos + 1, salio = 1, lease_hasta = v.hasta,
+           id_gateway = coalesce(v.id_gateway, d.id_gateway), actualizado = $5
+         from unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) as v(id, id_gateway, lease, hasta)
+         where d.id_detalle = v.id and d.estatus = 'en_curso' and d.salio = 0
+           and (v.lease is null or d.lease_hasta = v.lease)
+         returning d.id_detalle`,
+        [
+          fs.map((f) => f.id_detalle),
+          fs.map((f) => f.id_gateway),
+          fs.map((f) => f.lease_hasta ?? null),
+          fs.map((f) => f.hasta),
+          ahora,
+        ],
+      );
+      return new Set(r.rows.map((x) => Number(x.id_detalle)));
+    },
 
     tomarCupo: (id_ejercicio, segundo, pedido, limite) =>
       enTx(async (c) => {

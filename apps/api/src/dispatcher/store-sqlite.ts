@@ -30,15 +30,15 @@ export function storeSqlite(db: Db): Store {
       `select 1 from ejercicios where id_ejercicio = ? and completado = 0 and en_proceso = 1 and en_pausa = 0`,
     ),
     reclamar: s.prepare(
-      `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ?, intentos = intentos + 1, actualizado = ?
+      `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ?, salio = 0, actualizado = ?
        where id_detalle in (select id_detalle from ejercicio_detalle
          where id_ejercicio = ? and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= ?)
          order by posicion limit ?)
-       returning id_detalle, id_ejercicio, telefono, intentos, id_gateway, posicion`,
+       returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion`,
     ),
     // A whole batch of outcomes in one statement: the rows come as one JSON array of arrays
     // [id_detalle, estatus, id_gateway, motivo, fecha, hora, siguiente_intento, recibida, duracion,
-    // timbrado, causa, partes_entregadas] instead
+    // timbrado, causa, partes_entregadas, intentos] instead
     // of one bound statement run per row.
     escribir: s.prepare(
       `update ejercicio_detalle set estatus = v.value ->> 1,
@@ -47,12 +47,12 @@ export function storeSqlite(db: Db): Store {
          hora_envio = coalesce(v.value ->> 5, hora_envio), siguiente_intento = v.value ->> 6,
          recibida = max(recibida, v.value ->> 7), duracion = coalesce(v.value ->> 8, duracion),
          timbrado = coalesce(v.value ->> 9, timbrado), causa = coalesce(v.value ->> 10, causa),
-         lease_hasta = null, actualizado = ?
+         intentos = coalesce(v.value ->> 12, intentos), lease_hasta = null, actualizado = ?
        from json_each(?) v
        where ejercicio_detalle.id_detalle = v.value ->> 0 and ejercicio_detalle.estatus = 'en_curso'`,
     ),
     liberar: s.prepare(
-      `update ejercicio_detalle set lease_hasta = null, intentos = max(0, intentos - 1), actualizado = ?,
+      `update ejercicio_detalle set lease_hasta = null, intentos = intentos - salio, salio = 0, actualizado = ?,
          estatus = case when (select completado from ejercicios j where j.id_ejercicio = ejercicio_detalle.id_ejercicio) = 1
            then 'cancelado' else 'pendiente' end
        where id_detalle = ? and estatus = 'en_curso'`,
@@ -83,10 +83,24 @@ export function storeSqlite(db: Db): Store {
        where id_detalle = @id and estatus = 'enviado'`,
     ),
     vencidos: s.prepare(
-      `select d.id_detalle, d.id_ejercicio, e.protocolo, j.completado from ejercicio_detalle d
+      `select d.id_detalle, d.id_ejercicio, e.protocolo, j.completado, d.salio from ejercicio_detalle d
          join ejercicios j on j.id_ejercicio = d.id_ejercicio join equipos e on e.id_equipo = j.id_equipo
        where d.estatus = 'en_curso' and d.lease_hasta < ?
-         and e.protocolo not in (select value from json_each(?))`,
+         and (d.salio = 0 or e.protocolo not in (select value from json_each(?)))`,
+    ),
+    // Never sent: back as it was (no attempt was counted), or 'cancelado' after a stop.
+    noSalio: s.prepare(
+      `update ejercicio_detalle set lease_hasta = null, actualizado = ?,
+         estatus = case when (select completado from ejercicios j where j.id_ejercicio = ejercicio_detalle.id_ejercicio) = 1
+           then 'cancelado' else 'pendiente' end
+       where id_detalle = ? and estatus = 'en_curso' and salio = 0`,
+    ),
+    // The send is about to leave: its attempt counts now.
+    anunciar: s.prepare(
+      `update ejercicio_detalle set intentos = intentos + 1, salio = 1, lease_hasta = @hasta,
+         id_gateway = coalesce(@id_gateway, id_gateway), actualizado = @ahora
+       where id_detalle = @id_detalle and estatus = 'en_curso' and salio = 0
+         and (@lease is null or lease_hasta = @lease)`,
     ),
     reponer: s.prepare(
       `update ejercicio_detalle set estatus = 'pendiente', lease_hasta = null, siguiente_intento = null, actualizado = ?
@@ -133,6 +147,7 @@ export function storeSqlite(db: Db): Store {
       d.timbrado ?? null,
       d.causa ?? null,
       partesEntregadas(d),
+      d.intentos ?? null,
     ]);
     st.escribir.run(ahora, JSON.stringify(filas));
     for (const p of filasPartes(ds)) st.parte.run(...p);
@@ -182,10 +197,12 @@ export function storeSqlite(db: Db): Store {
         id_ejercicio: number;
         protocolo: string;
         completado: number;
+        salio: number;
       }[];
       const tocados = new Set<number>();
       for (const f of filas) {
-        if (idempotentes.includes(f.protocolo) && f.completado === 0)
+        if (f.salio === 0) st.noSalio.run(ahora, f.id_detalle);
+        else if (idempotentes.includes(f.protocolo) && f.completado === 0)
           st.reponer.run(ahora, f.id_detalle);
         else st.incierto.run(motivo, ahora, f.id_detalle);
         tocados.add(f.id_ejercicio);
@@ -194,7 +211,35 @@ export function storeSqlite(db: Db): Store {
     },
   );
 
+  const anunciarTx = tx(
+    (
+      fs: readonly {
+        id_detalle: number;
+        id_gateway: string | null;
+        lease_hasta?: number | null;
+        hasta: number;
+      }[],
+      ahora: number,
+    ) => {
+      const hechos = new Set<number>();
+      for (const f of fs)
+        if (
+          st.anunciar.run({
+            id_detalle: f.id_detalle,
+            id_gateway: f.id_gateway,
+            lease: f.lease_hasta ?? null,
+            hasta: f.hasta,
+            ahora,
+          }).changes > 0
+        )
+          hechos.add(f.id_detalle);
+      return hechos;
+    },
+  );
+
   return {
+    anunciar: async (fs, ahora) =>
+      fs.length ? conLock(() => anunciarTx.immediate(fs, ahora)) : new Set<number>(),
     ejerciciosActivos: async (protocolos) => {
       if (protocolos.length === 0) return [];
       const filas = (await conLock(() => st.activos.all())) as (Omit<EjercicioActivo, 'puertos'> & {

@@ -30,13 +30,18 @@ export interface EjercicioActivo {
   puerto_ini: number;
 }
 
-/** A recipient row claimed for sending (already 'en_curso', intentos counted). */
+/** A recipient row claimed for sending ('en_curso'). `intentos` is the attempt this send will be
+ * (the row's count + 1): the row counts it only when the send leaves (Store.anunciar). */
 export interface FilaReclamada {
   id_detalle: number;
   id_ejercicio: number;
   telefono: string;
   intentos: number;
   id_gateway: string | null;
+  /** The lease the claim wrote: proof the row is still this dispatcher's when its send leaves. */
+  lease_hasta?: number | null;
+  /** Calls followed again after a restart: when the call was answered (epoch ms), if known. */
+  contestada_en?: number | null;
 }
 
 /** A call row left en_curso past its lease (or by a dispatcher that died), to reconcile with
@@ -61,6 +66,9 @@ export interface Desenlace {
   duracion?: number | null;
   timbrado?: number | null;
   causa?: number | null;
+  /** The row's attempt count to write instead of the current one: a send that was announced but
+   * refused before the gateway took it (an AMI Originate answered 'Error') undoes its attempt. */
+  intentos?: number | null;
   /** A long SMS's part ids at its device (index i is part i + 1), stored in sms_partes, with the
    * receipts that came before the write folded in (estados[i]: 'entregado' or 'fallido'). */
   partes?: {
@@ -78,7 +86,8 @@ export interface Store {
   /** Exercises with completado 0, en_proceso 1, en_pausa 0 whose device protocol is in `protocolos`. */
   ejerciciosActivos(protocolos: readonly string[]): Promise<EjercicioActivo[]>;
   /** Claims up to `max` due 'pendiente' rows in send order, keeping the exercise's rows in flight
-   * (en_curso, across all dispatchers) within its ports; sets en_curso, lease and intentos+1. */
+   * (en_curso, across all dispatchers) within its ports; sets en_curso, the lease and salio 0.
+   * The attempt is not counted here (see anunciar). */
   reclamar(
     ej: EjercicioActivo,
     max: number,
@@ -87,7 +96,8 @@ export interface Store {
   ): Promise<FilaReclamada[]>;
   /** Writes outcomes of rows still 'en_curso'. */
   escribir(desenlaces: readonly Desenlace[], ahora: number): Promise<void>;
-  /** Puts claimed but unsent rows back to 'pendiente' (pause, shutdown), undoing their attempt. */
+  /** Puts claimed but unsent rows back to 'pendiente' (pause, shutdown, gateway unreachable) as
+   * they were: an attempt announced for a send that could not leave is undone. */
   liberar(ids: readonly number[], ahora: number): Promise<void>;
   /** Devices of these protocols with rows awaiting a receipt in exercises started since `desde`. */
   equiposEsperandoAcuses(
@@ -107,8 +117,9 @@ export interface Store {
    * the row is 'entregado' once every part is delivered, 'fallido' at a part that was not);
    * returns the gateway ids matched (a part's receipt repeated counts as matched). */
   aplicarRecibos(recibos: readonly Recibo[], ahora: number): Promise<Set<string>>;
-  /** Rows 'en_curso' whose lease ended before `ahora`: back to 'pendiente' when their protocol is
-   * in `idempotentes` (resent with the same id), otherwise 'incierto' with `motivo`; rows of
+  /** Rows 'en_curso' whose lease ended before `ahora`: never sent (salio 0) → back to
+   * 'pendiente', whatever the protocol; sent → back to 'pendiente' when their protocol is in
+   * `idempotentes` (resent with the same id), otherwise 'incierto' with `motivo`; sent rows of
    * `excluidos` (protocols whose channel reconciles them) are left alone. Returns the ids of the
    * exercises touched. */
   recuperarVencidos(
@@ -117,14 +128,27 @@ export interface Store {
     motivo: string,
     excluidos: readonly string[],
   ): Promise<number[]>;
-  /** Rows en_curso of devices of `protocolos` (channels that reconcile calls) whose lease ended
-   * before `ahora`. */
+  /** Rows en_curso and sent (salio 1) of devices of `protocolos` (channels that reconcile calls)
+   * whose lease ended before `ahora`. */
   llamadasVencidas(ahora: number, protocolos: readonly string[]): Promise<LlamadaVencida[]>;
-  /** Binds rows still en_curso to the gateway id their send is about to use. */
+  /** Counts the attempt of rows whose send is about to leave for the gateway: intentos + 1,
+   * salio 1, the new lease and, when given, the gateway id the send will use (calls: a row left in
+   * flight without it was never dialled). Only rows still en_curso, not yet announced, under the
+   * lease their claim wrote (`lease_hasta`, when given) change; returns their ids. */
   anunciar(
-    filas: readonly { id_detalle: number; id_gateway: string }[],
+    filas: readonly {
+      id_detalle: number;
+      id_gateway: string | null;
+      lease_hasta?: number | null;
+      hasta: number;
+    }[],
     ahora: number,
-  ): Promise<void>;
+  ): Promise<Set<number>>;
+  /** Calls answered: keeps when (contestada_en) on rows still en_curso. */
+  contestadas(filas: readonly { id_detalle: number; en: number }[]): Promise<void>;
+  /** The dispatcher's waiting note on a running exercise (gateway unreachable), or null to clear
+   * it. */
+  marcarEspera(id_ejercicio: number, texto: string | null): Promise<void>;
   /** Extends the lease of rows still en_curso to `hasta`. */
   prorrogar(ids: readonly number[], hasta: number, ahora: number): Promise<void>;
   /** Rows still en_curso become 'incierto' with `motivo`. */

@@ -69,7 +69,9 @@ export async function ejerciciosActivos(k: Consultor) {
       'e.id_tipo_ejercicio',
       'e.en_pausa',
       'e.motivo_pausa',
+      'e.en_espera',
       'e.iniciado',
+      'e.id_equipo',
       'q.alias',
     ])
     .where('e.completado', '=', 0)

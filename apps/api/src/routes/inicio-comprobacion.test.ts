@@ -1,7 +1,11 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimuladorAmi } from '@pregon/simulators/ami';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearCuestionario, crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 
@@ -24,6 +28,14 @@ describe.each(MOTORES)('inicio que no puede funcionar (%s)', (motor) => {
   let pbx: http.Server;
   let cerrado: number;
   const pedidosPbx: { url: string; auth: string | undefined }[] = [];
+  // An Asterisk (AMI simulator) that loads the include files written to `dirPlan`.
+  const dirPlan = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-inicio-plan-'));
+  const asterisk = new SimuladorAmi({
+    usuario: 'pregon',
+    secreto: 'ami-secreto',
+    dirDialplan: dirPlan,
+    dirSonidos: dirPlan,
+  });
   const abiertos: net.Socket[] = [];
 
   beforeAll(async () => {
@@ -39,6 +51,7 @@ describe.each(MOTORES)('inicio que no puede funcionar (%s)', (motor) => {
           .end();
       }),
     );
+    await asterisk.iniciar();
     const libre = await escuchar(net.createServer());
     cerrado = puerto(libre);
     await new Promise((r) => libre.close(r));
@@ -50,6 +63,8 @@ describe.each(MOTORES)('inicio que no puede funcionar (%s)', (motor) => {
   });
   afterAll(async () => {
     await api?.cerrar();
+    await asterisk.detener();
+    fs.rmSync(dirPlan, { recursive: true, force: true });
     abiertos.forEach((s) => s.destroy());
     for (const s of [smsc, mudo, gateway, pbx]) {
       (s as http.Server).closeAllConnections?.();
@@ -92,6 +107,21 @@ describe.each(MOTORES)('inicio que no puede funcionar (%s)', (motor) => {
 
   const ami = () =>
     crearEquipo(api.ctx.db, { protocolo: 'asterisk', url: `ami://127.0.0.1:${puerto(smsc)}` });
+  const conAsterisk = () =>
+    crearEquipo(api.ctx.db, {
+      protocolo: 'asterisk',
+      alias: 'Asterisk central',
+      url: asterisk.url,
+      credenciales: { usuario: 'pregon', secreto: 'ami-secreto' },
+    });
+  /** Writes a call exercise's context where the simulated Asterisk reads it, and reloads. */
+  const cargarContexto = (id: number) => {
+    fs.writeFileSync(
+      path.join(dirPlan, `prueba-${id}.conf`),
+      `[pregon-llamada-${id}]\nexten => s,1,Answer()\n same => n,Hangup()\n`,
+    );
+    asterisk.recargar();
+  };
 
   it('cuestionario sin preguntas, pregunta sin respuestas, pregunta sin audio', async () => {
     const equipo = await ami();
@@ -127,7 +157,7 @@ describe.each(MOTORES)('inicio que no puede funcionar (%s)', (motor) => {
   });
 
   it('llamada sin audio; audio que el servidor de telefonía no tiene; con todo, arranca', async () => {
-    const equipo = await ami();
+    const equipo = await conAsterisk();
     const sinAudio = await crearEjercicio(api.ctx.db, {
       id_equipo: equipo,
       tipo: 2,
@@ -160,12 +190,39 @@ describe.each(MOTORES)('inicio que no puede funcionar (%s)', (motor) => {
       n: 2,
       iniciar: false,
     });
+    cargarContexto(lista);
     const r = await pedir(api.url, 'POST', '/ejercicio/calls/', {
       token,
       body: { id_ejercicio: lista, time: 0 },
     });
     expect(r.status).toBe(200);
     expect(r.body.mensaje).toBe('Ejercicio iniciado');
+  });
+
+  it('llamada cuyo contexto no está cargado en el Asterisk del equipo: se rechaza nombrándolo', async () => {
+    const equipo = await conAsterisk();
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: equipo,
+      tipo: 2,
+      accion: 'alerta.gsm',
+      n: 2,
+      iniciar: false,
+    });
+    // Asked over AMI (ShowDialPlan), as a real Asterisk answers 'Did not find context …'.
+    await rechaza(
+      'calls',
+      id,
+      `El Asterisk del equipo Asterisk central no tiene cargado el contexto pregon-llamada-${id}: escriba el plan de marcado del ejercicio (Crear ejercicio lo escribe al guardar) y vuelva a iniciar`,
+    );
+    // Another exercise's context does not count; its own does.
+    cargarContexto(id + 1000);
+    await rechaza('calls', id, /no tiene cargado el contexto pregon-llamada-/);
+    cargarContexto(id);
+    const r = await pedir(api.url, 'POST', '/ejercicio/calls/', {
+      token,
+      body: { id_ejercicio: id, time: 0 },
+    });
+    expect(r.status).toBe(200);
   });
 
   it('equipo que no responde: puerto cerrado (SMPP), HTTP mudo (Android); con respuesta arranca', async () => {

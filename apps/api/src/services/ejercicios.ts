@@ -28,7 +28,8 @@ import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';
-import { audioEnPbx, comprobarEquipo } from '../dispatcher/comprobacion.ts';
+import { audioEnPbx, comprobarEquipo, contextoEnAsterisk } from '../dispatcher/comprobacion.ts';
+import { contextoLlamada, contextoQuiz } from '@pregon/contract/rules/dialplan';
 import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
 
 // The PBX software's name in the agent's paths (ARCHITECTURE: GET /config/ reports it).
@@ -102,6 +103,7 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     puerto_ini: e.puerto_ini,
     puerto_fin: e.puerto_fin,
     motivo_pausa: e.motivo_pausa,
+    en_espera: enEspera(e),
     creado: e.creado,
     iniciado: e.iniciado,
     terminado: e.terminado,
@@ -305,6 +307,23 @@ async function exigirListo(ctx: CtxEjercicios, e: EjercicioCompleto, c: Comproba
     const fallo = await comprobarEquipo({ protocolo: e.protocolo, url: e.url }, c.equipoMs);
     if (fallo)
       throw error(409, 'equipoNoResponde', { equipo: e.alias, url: e.url, motivo: fallo.motivo });
+    // A call or quiz whose context the device's Asterisk has not loaded would be refused for
+    // every recipient ('Extension does not exist.'): refuse the start instead (issue 23.3).
+    if (e.protocolo === 'asterisk' && (e.id_tipo_ejercicio === 2 || e.id_tipo_ejercicio === 4)) {
+      const contexto =
+        e.id_tipo_ejercicio === 2 ? contextoLlamada(e.id_ejercicio) : contextoQuiz(e.id_ejercicio);
+      const { credenciales } = await ctx.db.kysely
+        .selectFrom('equipos')
+        .select('credenciales')
+        .where('id_equipo', '=', e.id_equipo)
+        .executeTakeFirstOrThrow();
+      const r = await contextoEnAsterisk({ url: e.url, credenciales }, contexto, c.equipoMs);
+      if (r === 'falta') throw error(409, 'contextoNoCargado', { equipo: e.alias, contexto });
+      // An AMI user that may originate but not read the dialplan: the Originate's own answer
+      // pauses the exercise at once should the context be missing.
+      if (r && r !== 'sin permiso')
+        throw error(409, 'contextoNoVerificable', { equipo: e.alias, contexto, motivo: r });
+    }
   }
 }
 
@@ -332,6 +351,7 @@ export async function iniciar(
       en_proceso: 1,
       en_pausa: 0,
       motivo_pausa: null,
+      en_espera: null,
       iniciado: e.iniciado ?? momento,
     });
     await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, {
@@ -376,6 +396,7 @@ export async function pausa(
       en_proceso: 1,
       en_pausa: 0,
       motivo_pausa: null,
+      en_espera: null,
     });
     await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, { reanudado: true });
     return { mensaje: msg('ejercicioReanudado'), cambio: true };
@@ -435,7 +456,18 @@ export async function semaforo(ctx: CtxEjercicios, id: number) {
     en_pausa: bandera(e.en_pausa),
     detenido: bandera(e.detenido),
     motivo_pausa: e.motivo_pausa,
+    en_espera: enEspera(e),
   };
+}
+
+/** The dispatcher's waiting note, shown only while the exercise runs. */
+export function enEspera(e: {
+  en_espera: string | null;
+  completado: number;
+  en_proceso: number;
+  en_pausa: number;
+}): string | null {
+  return e.completado === 0 && e.en_proceso === 1 && e.en_pausa === 0 ? e.en_espera : null;
 }
 
 /** The exercise header of the reports. */

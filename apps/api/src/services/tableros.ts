@@ -190,6 +190,10 @@ export async function tableroGeneral(ctx: CtxTableros): Promise<TableroGeneral> 
   const totales = new Map(actividad.totales.map((t) => [t.id_equipo, t]));
   const ultimos = new Map(actividad.ultimos.map((u) => [u.id_equipo, u]));
   const pausaDe = new Map(pausas.map((p) => [p.id_equipo, p.motivo_pausa]));
+  // A running exercise waiting for its gateway ('En espera: sin conexión…') marks the device.
+  const esperaDe = new Map(
+    activos.filter((a) => a.en_pausa !== 1 && a.en_espera).map((a) => [a.id_equipo, a.en_espera]),
+  );
   return {
     status: 200,
     generado: ahora,
@@ -202,6 +206,7 @@ export async function tableroGeneral(ctx: CtxTableros): Promise<TableroGeneral> 
         alias: a.alias,
         en_pausa: a.en_pausa === 1,
         motivo_pausa: a.motivo_pausa,
+        en_espera: a.en_pausa === 1 ? null : a.en_espera,
         total: s.total,
         hechos: s.total - s.porEstatus.pendiente - s.porEstatus.en_curso,
         alcanzados: s.verde,
@@ -218,7 +223,7 @@ export async function tableroGeneral(ctx: CtxTableros): Promise<TableroGeneral> 
       const u = ultimos.get(q.id_equipo);
       const ultimoFallo =
         u && (u.estatus === 'fallido' || (u.estatus === 'pendiente' && u.motivo !== null));
-      const pausa = pausaDe.get(q.id_equipo) ?? null;
+      const pausa = esperaDe.get(q.id_equipo) ?? pausaDe.get(q.id_equipo) ?? null;
       return {
         id_equipo: q.id_equipo,
         alias: q.alias,

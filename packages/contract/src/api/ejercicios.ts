@@ -106,6 +106,9 @@ export const EjercicioFilaSchema = z.object({
   puerto_ini: z.number(),
   puerto_fin: z.number(),
   motivo_pausa: z.string().nullable(),
+  /** While it runs and its device's gateway cannot be reached: 'En espera: sin conexión con
+   * {equipo} desde {hora}' (the dispatcher writes it); null otherwise. */
+  en_espera: z.string().nullable(),
   /** Epoch ms of creation, first start and end. */
   creado: z.number(),
   iniciado: z.number().nullable(),
@@ -325,6 +328,8 @@ export const SemaforoRespuestaSchema = z.object({
   /** '1' when an operator stopped it. */
   detenido: BanderaSchema,
   motivo_pausa: z.string().nullable(),
+  /** 'En espera: sin conexión con …' while its gateway cannot be reached. */
+  en_espera: z.string().nullable(),
 });
 
 /** GET /ejercicio/semaforo/{id}/ */

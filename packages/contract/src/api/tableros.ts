@@ -171,6 +171,8 @@ export const ActivoSchema = z.object({
   alias: z.string(),
   en_pausa: z.boolean(),
   motivo_pausa: z.string().nullable(),
+  /** 'En espera: sin conexión con …' while its gateway cannot be reached. */
+  en_espera: z.string().nullable(),
   total: z.number(),
   hechos: z.number(),
   alcanzados: z.number(),

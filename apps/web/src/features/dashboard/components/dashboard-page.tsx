@@ -162,6 +162,15 @@ export function DashboardPage() {
           style={{ marginBottom: 16 }}
         />
       )}
+      {e?.en_espera && (
+        <Alert
+          type="warning"
+          showIcon
+          className="en-espera"
+          message={e.en_espera}
+          style={{ marginBottom: 16, fontSize: 16 }}
+        />
+      )}
       {e?.motivo_pausa && e.en_pausa === '1' && (
         <Alert
           type="error"

@@ -153,6 +153,11 @@ export function EjerciciosPage() {
         <Space size={4} wrap>
           <EstatusTag completado={f.completado} detenido={f.detenido} />
           {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
+          {f.en_espera && (
+            <Tag color="warning" className="en-espera">
+              {f.en_espera}
+            </Tag>
+          )}
         </Space>
       ),
     },

@@ -103,6 +103,7 @@ export function TableroGeneralPage() {
                 status={a.en_pausa ? 'exception' : 'active'}
               />
               {a.motivo_pausa && <Typography.Text type="danger">{a.motivo_pausa}</Typography.Text>}
+              {a.en_espera && <Typography.Text type="warning">{a.en_espera}</Typography.Text>}
             </div>
           ))}
         </Space>

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicados } from '@pregon/simulators/comun';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { openDb, type Db } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { seed } from '../db/seed.ts';
+import { crearBasePostgres } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import {
+  banderas,
+  despachadoresHijos,
+  esperarCompletado,
+  esperarQue,
+  filas,
+  porEstatus,
+} from './testing.ts';
+
+// Issue 23.6: a row claimed but never submitted (waiting for the pacer, or for its attempt to be
+// written, when the dispatcher died) goes back to 'pendiente' and is sent after the restart; only
+// a row whose submit_sm may have reached the SMSC is 'incierto'. The witness is the simulator's
+// record of every submit it took. 20 SIGKILLs of a standalone dispatcher, on each engine, at a
+// rate that keeps a batch of claimed rows waiting for the pacer.
+
+const MUERTES = Number(process.env.DESPACHO_PRUEBA_MUERTES ?? 20);
+
+describe.each(['sqlite', 'postgres'] as const)(
+  'SIGKILL a mitad de un envío SMPP (%s): solo es incierto lo que llegó al SMSC',
+  (motor) => {
+    let db: Db;
+    let url = '';
+    let borrar: (() => Promise<void>) | undefined;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-intentos-'));
+    const traza = path.join(dataDir, 'submits.txt');
+    const { lanzar: lanzarCon, matar, todos } = despachadoresHijos();
+    const lanzar = () =>
+      lanzarCon({
+        DATABASE_URL: url,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        DESPACHO_LEASE_MS: '2000',
+        DESPACHO_RECUPERACION_MS: '500',
+        DESPACHO_SONDEO_MS: '200',
+        DESPACHO_BACKOFF_MS: '200',
+        DESPACHO_TIMEOUT_MS: '1500',
+        DESPACHO_TRAZA_SMPP: traza,
+      });
+    const hechos = async (id: number) => {
+      const c = await porEstatus(db, id);
+      return (c.enviado ?? 0) + (c.entregado ?? 0) + (c.incierto ?? 0);
+    };
+
+    beforeAll(async () => {
+      if (motor === 'postgres') {
+        const b = await crearBasePostgres();
+        url = b.url;
+        borrar = b.borrar;
+        db = openDb({ databaseUrl: url });
+        db.pool?.on('error', () => {});
+      } else db = openDb({ sqliteFile: path.join(dataDir, 'pregon.db') });
+      await migrate(db);
+      await seed(db, { adminUser: 'admin', adminPassword: 'Admin-prueba-1' });
+    });
+    afterAll(async () => {
+      await Promise.all(todos().map((h) => matar(h, 'SIGKILL')));
+      await db?.close();
+      await borrar?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it(
+      `${MUERTES} SIGKILL: cada incierto salió al SMSC (su registro o el socket), nadie recibe dos`,
+      { timeout: 900_000 },
+      async () => {
+        const sim = new SimuladorSmpp({ latenciaMs: 5, retrasoReciboMs: 100 });
+        await sim.iniciar();
+        try {
+          const n = 3_000;
+          // 50 ports at 4 sends/s each: a claimed batch of 50 waits up to 250 ms for the pacer.
+          const id_equipo = await crearEquipo(db, {
+            protocolo: 'smpp',
+            url: sim.url,
+            tasa: 4,
+            puertos: 50,
+          });
+          const id = await crearEjercicio(db, { id_equipo, n, puertos: 50, base: 90_000 });
+          let h = lanzar();
+          let kills = 0;
+          while (kills < MUERTES) {
+            const desde = await hechos(id);
+            await esperarQue(
+              async () => (await hechos(id)) > desde + 20 || (await banderas(db, id)).completado,
+              'avance',
+              60_000,
+            );
+            await new Promise((r) => setTimeout(r, 100 + Math.random() * 700));
+            if ((await banderas(db, id)).completado) break;
+            await matar(h, 'SIGKILL');
+            kills++;
+            h = lanzar();
+          }
+          await esperarCompletado(db, id, 240_000);
+          await matar(h, 'SIGTERM');
+          expect(kills).toBe(MUERTES);
+
+          const rs = await filas(db, id);
+          const ids = new Set(sim.registro.map((m) => m.id));
+          // Every submit_sm the SMSC read, accepted or cut with its session before the answer;
+          // and every one the dispatchers handed to their socket (a SIGKILLed process's socket is
+          // reset, which drops what the SMSC's side received but had not read yet).
+          const leidos = sim.submitsLeidos.map((m) => m.destino.replace(/^\+?52/, ''));
+          const escritos = fs
+            .readFileSync(traza, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((t) => t.replace(/^52/, ''));
+          const telefonos = new Set([...leidos, ...escritos]);
+          const soloEscritos = new Set(escritos.filter((t) => !new Set(leidos).has(t)));
+          const inciertos = rs.filter((r) => r.estatus === 'incierto');
+          for (const r of rs) {
+            if (r.estatus === 'enviado' || r.estatus === 'entregado') {
+              expect(ids.has(r.id_gateway!)).toBe(true);
+              expect(r.intentos).toBe(1);
+            } else expect(r.estatus).toBe('incierto');
+          }
+          // The witness: every uncertain row's submit left for the SMSC.
+          const noEnviados = inciertos.filter((r) => !telefonos.has(r.telefono));
+          // SQLite commits the attempt in this process, right before the write: none. On
+          // PostgreSQL a kill while the attempt's UPDATE is on its way back leaves it committed
+          // with the submit unwritten (the reverse order would resend): at most the row(s) of that
+          // one statement per kill, still never sent twice.
+          if (motor === 'sqlite') expect(noEnviados.map((r) => r.telefono)).toEqual([]);
+          else expect(noEnviados.length).toBeLessThanOrEqual(kills);
+          expect(duplicados(sim.registro).size).toBe(0);
+          // Nobody's submit left twice, and everyone's left once (but PostgreSQL's window above).
+          expect(escritos.length).toBe(new Set(escritos).size);
+          expect(leidos.length).toBe(new Set(leidos).size);
+          expect(telefonos.size).toBe(n - noEnviados.length);
+          console.log(
+            `SMPP ${motor}: ${kills} SIGKILL, ${inciertos.length} inciertos, ${noEnviados.length} sin enviar; enviados: ` +
+              `(${inciertos.filter((r) => new Set(leidos).has(r.telefono)).length} leídos por el SMSC, ` +
+              `${inciertos.filter((r) => soloEscritos.has(r.telefono)).length} escritos en el socket y perdidos en su cierre); ` +
+              `${sim.registro.length} aceptados de ${n}`,
+          );
+        } finally {
+          await sim.detener();
+        }
+      },
+    );
+  },
+);
