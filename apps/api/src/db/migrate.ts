@@ -12,6 +12,7 @@ import * as destinatarios from './migrations/0009-destinatarios.ts';
 import * as partesSms from './migrations/0010-partes-sms.ts';
 import * as ajustes from './migrations/0011-ajustes.ts';
 import * as vigencia from './migrations/0012-vigencia.ts';
+import * as alcance from './migrations/0013-alcance.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -28,6 +29,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0010-partes-sms': partesSms,
   '0011-ajustes': ajustes,
   '0012-vigencia': vigencia,
+  '0013-alcance': alcance,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

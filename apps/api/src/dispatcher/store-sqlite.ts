@@ -38,7 +38,7 @@ export function storeSqlite(db: Db): Store {
     ),
     // A whole batch of outcomes in one statement: the rows come as one JSON array of arrays
     // [id_detalle, estatus, id_gateway, motivo, fecha, hora, siguiente_intento, recibida, duracion,
-    // timbrado, causa, partes_entregadas] instead
+    // timbrado, causa, partes_entregadas, alcance, respondidas] instead
     // of one bound statement run per row.
     escribir: s.prepare(
       `update ejercicio_detalle set estatus = v.value ->> 1,
@@ -47,6 +47,7 @@ export function storeSqlite(db: Db): Store {
          hora_envio = coalesce(v.value ->> 5, hora_envio), siguiente_intento = v.value ->> 6,
          recibida = max(recibida, v.value ->> 7), duracion = coalesce(v.value ->> 8, duracion),
          timbrado = coalesce(v.value ->> 9, timbrado), causa = coalesce(v.value ->> 10, causa),
+         alcance = v.value ->> 12, respondidas = v.value ->> 13,
          lease_hasta = null, actualizado = ?
        from json_each(?) v
        where ejercicio_detalle.id_detalle = v.value ->> 0 and ejercicio_detalle.estatus = 'en_curso'`,
@@ -133,6 +134,8 @@ export function storeSqlite(db: Db): Store {
       d.timbrado ?? null,
       d.causa ?? null,
       partesEntregadas(d),
+      d.alcance ?? null,
+      d.respondidas ?? null,
     ]);
     st.escribir.run(ahora, JSON.stringify(filas));
     for (const p of filasPartes(ds)) st.parte.run(...p);

@@ -61,6 +61,9 @@ export interface Desenlace {
   duracion?: number | null;
   timbrado?: number | null;
   causa?: number | null;
+  /** An answered call: how it went (rules/alcance.ts) and a quiz's questions answered. */
+  alcance?: string | null;
+  respondidas?: number | null;
   /** A long SMS's part ids at its device (index i is part i + 1), stored in sms_partes, with the
    * receipts that came before the write folded in (estados[i]: 'entregado' or 'fallido'). */
   partes?: {
