@@ -80,8 +80,7 @@ export function consultaUltimosFallos(k: Consultor, id: number, n: number) {
     .where('estatus', 'in', [...ESTATUS_ROJO, 'incierto', 'contestado', 'respondido'])
     .orderBy('actualizado', 'desc')
     .orderBy('id_detalle', 'desc')
-    .limit(n)
-    ;
+    .limit(n);
 }
 
 /** Running (or paused) exercises that have not completed, newest first. */
@@ -252,14 +251,13 @@ export function consultaRespondieronTodo(id: number, preguntas: number) {
 /** Who stopped the exercise and when: its latest 'detener' audit event, or undefined. */
 export async function detencion(k: Consultor, id: number) {
   return k
-    .selectFrom('auditoria as a')
-    .leftJoin('usuarios as u', 'u.id_usuario', 'a.id_usuario')
-    .select(['a.fecha', 'a.usuario', 'u.nombre'])
-    .where('a.entidad', '=', 'ejercicio')
-    .where('a.id_entidad', '=', String(id))
-    .where('a.accion', '=', 'detener')
-    .orderBy('a.fecha', 'desc')
-    .orderBy('a.id_auditoria', 'desc')
+    .selectFrom('auditoria')
+    .select(['fecha', 'usuario'])
+    .where('entidad', '=', 'ejercicio')
+    .where('id_entidad', '=', String(id))
+    .where('accion', '=', 'detener')
+    .orderBy('fecha', 'desc')
+    .orderBy('id_auditoria', 'desc')
     .limit(1)
     .executeTakeFirst();
 }

@@ -66,7 +66,12 @@ export function hoyEn(tz: string, ms = Date.now()): string {
 /** Per-second processed/reached rows as epoch-ms points. */
 function puntosPorSegundo(
   ctx: CtxTableros,
-  filas: readonly { fecha_envio: string; hora_envio: string; procesados: number; alcanzados: number }[],
+  filas: readonly {
+    fecha_envio: string;
+    hora_envio: string;
+    procesados: number;
+    alcanzados: number;
+  }[],
 ) {
   const desfase = desfaseZona(ctx.config.tz, Date.now());
   return filas.map((f) => ({
@@ -149,7 +154,7 @@ export async function tableroEjercicio(
       ? cuestionarioDe(filasReporte3(preguntas, respuestas, digitos), Number(completos[0]?.n ?? 0))
       : null,
     detencion: parada
-      ? { usuario: parada.nombre || parada.usuario || msg('sistema'), fecha: Number(parada.fecha) }
+      ? { usuario: parada.usuario || msg('sistema'), fecha: Number(parada.fecha) }
       : null,
   };
 }

@@ -151,7 +151,7 @@ export const TableroEjercicioSchema = z.object({
   cuestionario: z
     .object({ preguntas: z.array(PreguntaTableroSchema), completos: z.number() })
     .nullable(),
-  /** A stopped drill: who stopped it (name, else user name) and when (epoch ms). */
+  /** A stopped drill: who stopped it (user name; 'Sistema' when nobody signed) and when (epoch ms). */
   detencion: z.object({ usuario: z.string(), fecha: z.number() }).nullable(),
 });
 /** The exercise dashboard. */
