@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
+import { GUIONES_DEMO, SimuladorAmi } from '@pregon/simulators/ami';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearCuestionario, crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { archivoLlamadas, archivoQuiz } from '../services/telefonia.ts';
@@ -54,6 +54,8 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-alcance-'));
     for (const d of ['dialplan', 'sonidos', 'sistema']) fs.mkdirSync(path.join(dir, d));
     sox(path.join(dir, 'sonidos', 'aviso.gsm'), 2);
+    // As long as the spoken demo audio of `npm start` (about 6 s).
+    sox(path.join(dir, 'sonidos', 'demo.gsm'), 6);
     for (const n of [1, 2]) sox(path.join(dir, 'sonidos', `q${n}.gsm`), 2);
     sox(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
     sim = new SimuladorAmi({
@@ -253,5 +255,40 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
       'Colgó sin responder',
       'Respondió 1 de 2',
     ]);
+  });
+  it("the README's demo callees: 6 hangs up early and is not reached, the others answer and hear it all", async () => {
+    sim.ajustar({ velocidad: 4, guiones: GUIONES_DEMO });
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: equipo,
+      tipo: 2,
+      n: 7,
+      puertos: 7,
+      accion: 'demo',
+      iniciar: false,
+      titulo: 'Demostración',
+    });
+    fs.writeFileSync(
+      path.join(dir, 'dialplan', 'pregon-llamadas.conf'),
+      await archivoLlamadas(api.ctx),
+    );
+    sim.recargar();
+    const r = await pedir(api.url, 'POST', '/ejercicio/calls/', {
+      token,
+      body: { id_ejercicio: id, time: 35000 },
+    });
+    expect(r.status).toBe(200);
+    await esperarCompletado(api.ctx.db, id, 30_000);
+    const r2 = await pedir(api.url, 'GET', `/reportes/reporte2/${id}/`, { token });
+    const de = (d: string) =>
+      (r2.body.data as Record<string, unknown>[]).find((f) => String(f.telefono).endsWith(d))!;
+    expect(de('6')).toMatchObject({
+      resultado: 'Colgó a los 1 s',
+      realizado: 'No',
+      recibida: 'No',
+    });
+    for (const d of ['1', '7'])
+      expect(de(d)).toMatchObject({ resultado: 'Escuchó el mensaje completo', realizado: 'Sí' });
+    const readme = fs.readFileSync(path.join(import.meta.dirname, '../../../../README.md'), 'utf8');
+    expect(readme).toContain('6 hangs up 4 s after answering');
   });
 });
