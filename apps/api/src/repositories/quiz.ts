@@ -236,10 +236,13 @@ export async function* respondientesPorCopia(
       respondidas: deCopia(c[9]!) === null ? null : Number(c[9]),
     },
     digitos: new Map(
-      (deCopia(c[6]!) ?? '').split(',').filter(Boolean).map((par) => {
-        const [numero, digito] = par.split(':');
-        return [Number(numero), Number(digito)] as const;
-      }),
+      (deCopia(c[6]!) ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((par) => {
+          const [numero, digito] = par.split(':');
+          return [Number(numero), Number(digito)] as const;
+        }),
     ),
   }));
 }

@@ -125,9 +125,7 @@ async function escribir(
   const quien = (a: (typeof auditoria)[number] | undefined) =>
     a ? `${a.usuario ?? msg('sistema')} · ${fechaTexto(Number(a.fecha), tz)}` : '';
   const parada =
-    e.detenido === 1
-      ? [...auditoria].reverse().find((a) => a.accion === 'detener')
-      : undefined;
+    e.detenido === 1 ? [...auditoria].reverse().find((a) => a.accion === 'detener') : undefined;
   const procesados = s.total - s.porEstatus.pendiente - s.porEstatus.en_curso - s.cancelado;
   const duracion = inicio === null ? 0 : (e.terminado ?? Date.now()) - inicio;
   const pct = (n: number) => (s.total === 0 ? 0 : Math.round((n * 1000) / s.total) / 10);
@@ -261,7 +259,11 @@ async function escribir(
     [msg('columnaPorcentaje'), 14],
   ]);
   for (const r of RESULTADOS)
-    d.addRow([msg(ETIQUETA_RESULTADO[r]), s.porResultado[r] ?? 0, pct(s.porResultado[r] ?? 0)]).commit();
+    d.addRow([
+      msg(ETIQUETA_RESULTADO[r]),
+      s.porResultado[r] ?? 0,
+      pct(s.porResultado[r] ?? 0),
+    ]).commit();
   d.commit();
 
   const n = hoja(libro, 'hojaNoAlcanzados', [

@@ -84,7 +84,11 @@ describe('luzSemaforo', () => {
     [{ verde: 100, amarillo: 0, rojo: 0, cancelado: 0 }, 'verde', 'all reached'],
     [{ verde: 96, amarillo: 0, rojo: 4, cancelado: 0 }, 'verde', 'failures below 5 %'],
     [{ verde: 95, amarillo: 0, rojo: 5, cancelado: 0 }, 'amarillo', 'failures at 5 %'],
-    [{ verde: 99, amarillo: 1, rojo: 0, cancelado: 0 }, 'amarillo', 'one pending or partly reached'],
+    [
+      { verde: 99, amarillo: 1, rojo: 0, cancelado: 0 },
+      'amarillo',
+      'one pending or partly reached',
+    ],
     [{ verde: 81, amarillo: 0, rojo: 19, cancelado: 0 }, 'amarillo', 'failures just below 20 %'],
     [{ verde: 80, amarillo: 0, rojo: 20, cancelado: 0 }, 'rojo', 'failures at 20 %'],
     [{ verde: 0, amarillo: 50, rojo: 50, cancelado: 0 }, 'rojo', 'red wins over pending'],

@@ -258,9 +258,7 @@ export function DashboardPage() {
               <Progress
                 percent={base === 0 ? 0 : Math.floor((hechos * 1000) / base) / 10}
                 format={() => msg('progresoDe', { hechos, total: base })}
-                status={
-                  estado === 'completado' ? (hechos < base ? 'normal' : 'success') : 'active'
-                }
+                status={estado === 'completado' ? (hechos < base ? 'normal' : 'success') : 'active'}
               />
             </div>
           </>
