@@ -154,7 +154,7 @@ describe('web: alcance de llamadas y ejercicio detenido', { timeout: 120_000 }, 
     expect([await valor('cancelado'), await pct('cancelado')]).toEqual(['575', '95.8%']);
     expect([await valor('verde'), await pct('verde')]).toEqual(['25', '4.2%']);
     expect(await page.locator('.alcanzados-de').innerText()).toBe(
-      'Total: 600 · 25 de 600 alcanzados (4.2 %)',
+      'Total: 600 · Alcanzados: 25 (4.2 % de todos)',
     );
     const tiempo100 = page
       .locator('.ant-statistic')

@@ -659,7 +659,7 @@ export const MENSAJES = {
   informeAlcanzados: 'Alcanzados (de todos los destinatarios)',
   informeNoAlcanzados: 'No alcanzados (incluye cancelados)',
   detenidoPor: 'Detenido por {usuario} a las {hora}',
-  alcanzadosDe: '{n} de {total} alcanzados ({pct} %)',
+  alcanzadosDe: 'Alcanzados: {n} ({pct} % de todos)',
   informeTasaMedia: 'Velocidad media (destinatarios/s)',
   informeIniciadoPor: 'Iniciado por',
   informeTerminadoPor: 'Detenido o completado por',

@@ -120,7 +120,7 @@ function Semaforo({ t }: { t: TableroEjercicio }) {
       <Col span={24}>
         <Typography.Text type="secondary" className="alcanzados-de">
           {msg('total', { total: s.total })} ·{' '}
-          {msg('alcanzadosDe', { n: s.verde, total: s.total, pct: s.porcentajes.verde })}
+          {msg('alcanzadosDe', { n: s.verde, pct: s.porcentajes.verde })}
         </Typography.Text>
       </Col>
     </Row>
