@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  conteoSemaforo,
   ESTATUS_AMARILLO,
   ESTATUS_DESTINATARIO,
   ESTATUS_ROJO,
@@ -12,7 +11,6 @@ import {
   ETIQUETA_ROL,
   EstatusDestinatarioSchema,
   LUCES_SEMAFORO,
-  luzSemaforo,
   ORDENES,
   PROTOCOLOS,
   ProtocoloSchema,
@@ -21,8 +19,6 @@ import {
   TIPOS_EJERCICIO,
   tipoPorEtiqueta,
   tipoPorId,
-  type ConteoLuces,
-  type LuzSemaforo,
 } from './constants.ts';
 import { MENSAJES } from './messages.ts';
 
@@ -88,77 +84,5 @@ describe('enums and their labels', () => {
     const luces = [...ESTATUS_VERDE, ...ESTATUS_AMARILLO, ...ESTATUS_ROJO];
     expect(new Set(luces).size).toBe(luces.length);
     expect(ESTATUS_DESTINATARIO.filter((e) => !luces.includes(e))).toEqual(['cancelado']);
-  });
-});
-
-describe('luzSemaforo', () => {
-  it.each<[ConteoLuces, LuzSemaforo, string]>([
-    [{ verde: 0, amarillo: 0, rojo: 0 }, 'verde', 'nothing counted'],
-    [{ verde: 100, amarillo: 0, rojo: 0 }, 'verde', 'all delivered'],
-    [{ verde: 96, amarillo: 0, rojo: 4 }, 'verde', 'failures below 5 %'],
-    [{ verde: 95, amarillo: 0, rojo: 5 }, 'amarillo', 'failures at 5 %'],
-    [{ verde: 99, amarillo: 1, rojo: 0 }, 'amarillo', 'one still pending'],
-    [{ verde: 81, amarillo: 0, rojo: 19 }, 'amarillo', 'failures just below 20 %'],
-    [{ verde: 80, amarillo: 0, rojo: 20 }, 'rojo', 'failures at 20 %'],
-    [{ verde: 0, amarillo: 50, rojo: 50 }, 'rojo', 'red wins over pending'],
-    [{ verde: 0, amarillo: 10, rojo: 0 }, 'amarillo', 'not started'],
-  ])('%j → %s (%s)', (conteo, luz) => {
-    expect(luzSemaforo(conteo)).toBe(luz);
-  });
-});
-
-describe('conteoSemaforo', () => {
-  it.each([
-    {
-      caso: 'empty exercise',
-      rows: [],
-      esperado: { verde: 0, amarillo: 0, rojo: 0, cancelado: 0, total: 0, luz: 'verde' },
-      porcentajes: { verde: 0, amarillo: 0, rojo: 0 },
-    },
-    {
-      caso: 'numeric-string totals from PostgreSQL, repeated states add up',
-      rows: [
-        { estatus: 'enviado', total: '6' },
-        { estatus: 'entregado', total: 2 },
-        { estatus: 'enviado', total: 1 },
-        { estatus: 'fallido', total: '1' },
-      ],
-      esperado: { verde: 9, amarillo: 0, rojo: 1, cancelado: 0, total: 10, luz: 'amarillo' },
-      porcentajes: { verde: 90, amarillo: 0, rojo: 10 },
-    },
-    {
-      caso: 'cancelled rows are reported apart and left out of the percentages',
-      rows: [
-        { estatus: 'contestado', total: 2 },
-        { estatus: 'cancelado', total: 7 },
-        { estatus: 'no_contesto', total: 1 },
-      ],
-      esperado: { verde: 2, amarillo: 0, rojo: 1, cancelado: 7, total: 10, luz: 'rojo' },
-      porcentajes: { verde: 66.7, amarillo: 0, rojo: 33.3 },
-    },
-    {
-      caso: 'uncertain rows count as yellow; unknown states are ignored',
-      rows: [
-        { estatus: 'incierto', total: 1 },
-        { estatus: 'respondido', total: 2 },
-        { estatus: 'perdido', total: 50 },
-        { estatus: 'pendiente', total: 'x' },
-      ],
-      esperado: { verde: 2, amarillo: 1, rojo: 0, cancelado: 0, total: 3, luz: 'amarillo' },
-      porcentajes: { verde: 66.7, amarillo: 33.3, rojo: 0 },
-    },
-  ])('$caso', ({ rows, esperado, porcentajes }) => {
-    const s = conteoSemaforo(rows);
-    expect(s).toMatchObject(esperado);
-    expect(s.porcentajes).toEqual(porcentajes);
-  });
-
-  it('keeps the count of every state', () => {
-    const s = conteoSemaforo([
-      { estatus: 'ocupado', total: 3 },
-      { estatus: 'invalido', total: 2 },
-    ]);
-    expect(s.porEstatus).toMatchObject({ ocupado: 3, invalido: 2, pendiente: 0 });
-    expect(Object.keys(s.porEstatus)).toEqual([...ESTATUS_DESTINATARIO]);
   });
 });

@@ -249,76 +249,31 @@ export const ETIQUETA_LUZ: Readonly<Record<LuzSemaforo, ClaveMensaje>> = {
 };
 
 /**
- * Thresholds of the overall light, as percentages of the counted recipients (cancelled ones
- * excluded): red from `rojo` % of failures; yellow while anything is pending or from
- * `amarillo` % of failures; green otherwise.
+ * Thresholds of the overall light, as percentages of every recipient (cancelled ones included):
+ * red from `rojo` % not reached for good (red or cancelled); yellow while anything is pending,
+ * partly reached or cancelled, or from `amarillo` % of failures; green otherwise (rules/alcance.ts).
  */
 export const UMBRALES_SEMAFORO = { rojo: 20, amarillo: 5 } as const;
 
-/** Recipients per light, the input of `luzSemaforo`. */
+/** Recipients per light, the input of `luzSemaforo` (rules/alcance.ts). */
 export interface ConteoLuces {
   verde: number;
   amarillo: number;
   rojo: number;
 }
 
-/** Overall light of an exercise from its per-light counts; green when nothing is counted. */
-export function luzSemaforo(counts: ConteoLuces): LuzSemaforo {
-  const base = counts.verde + counts.amarillo + counts.rojo;
-  if (base <= 0) return 'verde';
-  const rojoPct = (counts.rojo * 100) / base;
-  if (rojoPct >= UMBRALES_SEMAFORO.rojo) return 'rojo';
-  if (counts.amarillo > 0 || rojoPct >= UMBRALES_SEMAFORO.amarillo) return 'amarillo';
-  return 'verde';
-}
-
-/** The semáforo of one exercise, as GET /ejercicio/semaforo/{id}/ returns it. */
+/** The semáforo of one exercise, as GET /ejercicio/semaforo/{id}/ returns it (built by
+ * `conteoSemaforo` in rules/alcance.ts). */
 export interface Semaforo extends ConteoLuces {
   cancelado: number;
   /** Every recipient, cancelled ones included. */
   total: number;
-  /** Per-light share of the counted recipients (cancelled excluded), one decimal. */
-  porcentajes: ConteoLuces;
+  /** Share of every recipient (cancelled ones included) per light and cancelled, one decimal. */
+  porcentajes: ConteoLuces & { cancelado: number };
   porEstatus: Record<EstatusDestinatario, number>;
+  /** Recipients per outcome: the estatus, refined by how an answered call went (rules/alcance.ts). */
+  porResultado: Record<string, number>;
   luz: LuzSemaforo;
-}
-
-const redondear1 = (x: number): number => Math.round(x * 10) / 10;
-
-/**
- * Builds the semáforo from `GROUP BY estatus` rows (totals may be numeric strings, as PostgreSQL
- * returns counts); repeated states add up, unknown states are ignored.
- */
-export function conteoSemaforo(
-  rows: readonly { estatus: string; total: number | string }[],
-): Semaforo {
-  const porEstatus = Object.fromEntries(ESTATUS_DESTINATARIO.map((e) => [e, 0])) as Record<
-    EstatusDestinatario,
-    number
-  >;
-  for (const row of rows) {
-    const n = Number(row.total);
-    if (!Object.hasOwn(porEstatus, row.estatus) || !Number.isFinite(n)) continue;
-    porEstatus[row.estatus as EstatusDestinatario] += n;
-  }
-  const suma = (lista: readonly EstatusDestinatario[]): number =>
-    lista.reduce((acc, e) => acc + porEstatus[e], 0);
-  const luces: ConteoLuces = {
-    verde: suma(ESTATUS_VERDE),
-    amarillo: suma(ESTATUS_AMARILLO),
-    rojo: suma(ESTATUS_ROJO),
-  };
-  const cancelado = porEstatus.cancelado;
-  const base = luces.verde + luces.amarillo + luces.rojo;
-  const pct = (x: number): number => (base === 0 ? 0 : redondear1((x * 100) / base));
-  return {
-    ...luces,
-    cancelado,
-    total: base + cancelado,
-    porcentajes: { verde: pct(luces.verde), amarillo: pct(luces.amarillo), rojo: pct(luces.rojo) },
-    porEstatus,
-    luz: luzSemaforo(luces),
-  };
 }
 
 /** Columns of the all-exercises spreadsheet (file 'ejercicios'), in order: header and field. */

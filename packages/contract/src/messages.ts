@@ -636,6 +636,15 @@ export const MENSAJES = {
   estatusCancelado: 'Cancelado',
   estatusIncierto: 'Incierto',
 
+  // How an answered call went (rules/alcance.ts ALCANCES): per recipient, and as a group
+  resultadoEscucho: 'Escuchó el mensaje completo',
+  resultadoColgo: 'Colgó a los {s} s',
+  resultadoColgoAntes: 'Colgó antes del final',
+  resultadoRespondioTodo: 'Respondió todo',
+  resultadoRespondioParcial: 'Respondió {n} de {m}',
+  resultadoRespondioEnParte: 'Respondió en parte',
+  resultadoSinRespuesta: 'Colgó sin responder',
+
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',
   luzVerde: 'Verde',
@@ -694,7 +703,11 @@ export const MENSAJES = {
   columnaHoraEnvio: 'Hora de envío',
   columnaPorcentaje: 'Porcentaje',
   informeDestinatarios: 'Destinatarios',
-  informeRecibidas: 'Recibidas (acuse o llamada contestada)',
+  informeRecibidas: 'Recibidas (acuse, mensaje escuchado completo o cuestionario respondido)',
+  informeAlcanzados: 'Alcanzados (de todos los destinatarios)',
+  informeNoAlcanzados: 'No alcanzados (incluye cancelados)',
+  detenidoPor: 'Detenido por {usuario} a las {hora}',
+  alcanzadosDe: 'Alcanzados: {n} ({pct} % de todos)',
   informeTasaMedia: 'Velocidad media (destinatarios/s)',
   informeIniciadoPor: 'Iniciado por',
   informeTerminadoPor: 'Detenido o completado por',

@@ -14,6 +14,7 @@ import * as ajustes from './migrations/0011-ajustes.ts';
 import * as vigencia from './migrations/0012-vigencia.ts';
 import * as sesiones from './migrations/0013-sesiones.ts';
 import * as intentosAlSalir from './migrations/0014-intentos-al-salir.ts';
+import * as alcance from './migrations/0015-alcance.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -32,6 +33,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0012-vigencia': vigencia,
   '0013-sesiones': sesiones,
   '0014-intentos-al-salir': intentosAlSalir,
+  '0015-alcance': alcance,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

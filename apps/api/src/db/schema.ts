@@ -132,6 +132,9 @@ export interface EjercicioDetalleTable {
   /** Calls: seconds the phone rang, and the hangup cause (Q.850). */
   timbrado: number | null;
   causa: number | null;
+  /** An answered call: how it went (rules/alcance.ts ALCANCES); quizzes: questions answered. */
+  alcance: string | null;
+  respondidas: number | null;
   lease_hasta: number | null;
   siguiente_intento: number | null;
   actualizado: number | null;

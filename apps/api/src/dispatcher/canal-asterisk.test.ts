@@ -5,14 +5,23 @@ const base = { preguntas: 0, respondidas: 0, id_gateway: 'pregon-7-1' };
 
 describe('outcome of a call from what Asterisk reports (docs/telefonia.md)', () => {
   it.each([
-    [{ contestada: true }, { tipo: 'llamada', estatus: 'contestado' }],
+    // Issue 23.4: an answered call says how it went.
+    [{ contestada: true }, { tipo: 'llamada', estatus: 'contestado', alcance: 'colgo' }],
     [
-      { contestada: true, preguntas: 3, respondidas: 3 },
-      { tipo: 'llamada', estatus: 'respondido' },
+      { contestada: true, audioCompleto: true },
+      { tipo: 'llamada', estatus: 'contestado', alcance: 'escucho' },
     ],
     [
-      { contestada: true, preguntas: 3, respondidas: 2 },
-      { tipo: 'llamada', estatus: 'contestado' },
+      { contestada: true, preguntas: 3, respondidas: 3 },
+      { tipo: 'llamada', estatus: 'respondido', alcance: 'respondio_todo', respondidas: 3 },
+    ],
+    [
+      { contestada: true, preguntas: 3, respondidas: 2, audioCompleto: true },
+      { tipo: 'llamada', estatus: 'contestado', alcance: 'respondio_parcial', respondidas: 2 },
+    ],
+    [
+      { contestada: true, preguntas: 3, respondidas: 0 },
+      { tipo: 'llamada', estatus: 'contestado', alcance: 'sin_respuesta', respondidas: 0 },
     ],
     [
       { contestada: false, razon: 5, causa: 17 },

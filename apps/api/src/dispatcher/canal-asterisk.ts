@@ -1,6 +1,7 @@
 import { ClienteAmi, ErrorAmi, destinoAmi, type MensajeAmi } from '@pregon/ami';
 import { MARCADO_DEFECTO } from '@pregon/contract/constants';
-import { EVENTO_DIGITO } from '@pregon/contract/rules/dialplan';
+import { alcanceLlamada, estatusContestada } from '@pregon/contract/rules/alcance';
+import { EVENTO_DIGITO, EVENTO_FIN } from '@pregon/contract/rules/dialplan';
 import { msg } from '@pregon/contract/messages';
 import {
   credencial,
@@ -31,22 +32,31 @@ const CAUSAS_INVALIDO = new Set([1, 22, 28]);
 const CAUSA_DE_RAZON: Record<number, number> = { 5: 17, 3: 19, 1: 19, 8: 34 };
 
 /** What Asterisk said about one call, turned into the dispatcher's outcome (a pure table, from
- * Asterisk's documented OriginateResponse reasons and Q.850 hangup causes; docs/telefonia.md). */
+ * Asterisk's documented OriginateResponse reasons and Q.850 hangup causes; docs/telefonia.md).
+ * An answered call also says how it went (rules/alcance.ts): the audio heard to its end
+ * (`audioCompleto`: the dialplan's PregonFin came) or the questions answered. */
 export function desenlaceLlamada(e: {
   contestada: boolean;
   razon?: number;
   causa?: number;
   preguntas: number;
   respondidas: number;
+  audioCompleto?: boolean;
   id_gateway: string;
 }): ResultadoEnvio {
   const causa = e.causa;
   if (e.contestada) {
-    const completa = e.preguntas > 0 && e.respondidas >= e.preguntas;
+    const alcance = alcanceLlamada({
+      preguntas: e.preguntas,
+      respondidas: e.respondidas,
+      audioCompleto: e.audioCompleto ?? false,
+    });
     return {
       tipo: 'llamada',
-      estatus: completa ? 'respondido' : 'contestado',
+      estatus: estatusContestada(alcance),
       id_gateway: e.id_gateway,
+      alcance,
+      ...(e.preguntas > 0 ? { respondidas: Math.min(e.respondidas, e.preguntas) } : {}),
     };
   }
   const detalle = causa !== undefined && causa > 0 ? ` (causa ${causa})` : '';
@@ -178,6 +188,8 @@ interface Llamada {
    * plus a margin). */
   maxMs: number;
   contestada?: number;
+  /** The dialplan's PregonFin came: the audio (or the quiz's last question) was reached. */
+  audioCompleto?: boolean;
   canal?: string;
   causa?: number;
   fin: (r: ResultadoEnvio) => void;
@@ -379,6 +391,7 @@ class CanalAsterisk implements Canal {
               contestada: true,
               preguntas: l.preguntas,
               respondidas: l.respondidas.size,
+              audioCompleto: l.audioCompleto,
               id_gateway: idLlamada(l.id_detalle, 0),
             })
           : { tipo: 'incierto', motivo: msg(clave) },
@@ -462,6 +475,7 @@ class CanalAsterisk implements Canal {
               contestada: true,
               preguntas: l.preguntas,
               respondidas: l.respondidas.size,
+              audioCompleto: l.audioCompleto,
               id_gateway: uid,
             }),
           );
@@ -470,6 +484,10 @@ class CanalAsterisk implements Canal {
         return;
       }
       case 'UserEvent': {
+        if (m.valor('UserEvent') === EVENTO_FIN) {
+          l.audioCompleto = true;
+          return;
+        }
         if (m.valor('UserEvent') !== EVENTO_DIGITO) return;
         const numero = Number(m.valor('Pregunta'));
         const digito = Number(m.valor('Digito'));

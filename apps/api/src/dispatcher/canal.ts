@@ -1,4 +1,5 @@
 import { valorCredencial } from '@pregon/contract/rules/equipment';
+import type { Alcance } from '@pregon/contract/rules/alcance';
 import type { ConfigDespachador } from './config.ts';
 
 /** What a call needs of its exercise (types 2 and 4): the context to run, and for quizzes how
@@ -91,6 +92,10 @@ export type ResultadoEnvio =
       estatus: 'contestado' | 'respondido' | 'ocupado' | 'no_contesto';
       id_gateway: string;
       motivo?: string;
+      /** An answered call: how it went (audio heard to its end, questions answered). */
+      alcance?: Alcance;
+      /** An answered quiz: its questions answered. */
+      respondidas?: number;
     } & DetalleLlamada);
 
 /** A call whose row is en_curso with nobody following it: the attempt, its exercise's call

@@ -1,3 +1,4 @@
+import { alcanzado, resultadoDe } from '@pregon/contract/rules/alcance';
 import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
 import type { Eventos } from '../contexto.ts';
@@ -765,7 +766,10 @@ export class Despachador {
         d.motivo = res.motivo ?? null;
         if (res.estatus === 'contestado' || res.estatus === 'respondido') {
           d.estatus = res.estatus;
-          d.recibida = 1;
+          // Received only when heard to the end or answered in full (rules/alcance.ts).
+          d.alcance = res.alcance ?? null;
+          d.respondidas = res.respondidas ?? null;
+          d.recibida = alcanzado(resultadoDe(res.estatus, res.alcance)) ? 1 : 0;
         } else if (t?.detenido) {
           d.estatus = 'cancelado';
         } else if (fila.intentos <= (ej?.reintentos ?? this.config.reintentosLlamada)) {

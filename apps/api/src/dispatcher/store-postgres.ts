@@ -139,10 +139,11 @@ export function storePostgres(db: Db): Store {
            siguiente_intento = v.sig, recibida = greatest(d.recibida, v.recibida), lease_hasta = null, actualizado = $9,
            duracion = coalesce(v.duracion, d.duracion), timbrado = coalesce(v.timbrado, d.timbrado),
            causa = coalesce(v.causa, d.causa), partes_entregadas = greatest(d.partes_entregadas, v.partes_ok),
-           intentos = coalesce(v.intentos, d.intentos)
+           intentos = coalesce(v.intentos, d.intentos), alcance = v.alcance, respondidas = v.respondidas
          from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[],
-           $10::int[], $11::int[], $12::int[], $19::int[], $20::int[])
-           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok, intentos)
+           $10::int[], $11::int[], $12::int[], $19::int[], $20::int[], $21::text[], $22::int[])
+           as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok, intentos,
+             alcance, respondidas)
          where d.id_detalle = v.id and d.estatus = 'en_curso'`,
         [
           ds.map((d) => d.id_detalle),
@@ -160,6 +161,8 @@ export function storePostgres(db: Db): Store {
           ...[0, 1, 2, 3, 4, 5].map((k) => partes.map((p) => p[k])),
           ds.map(partesEntregadas),
           ds.map((d) => d.intentos ?? null),
+          ds.map((d) => d.alcance ?? null),
+          ds.map((d) => d.respondidas ?? null),
         ],
       );
     },

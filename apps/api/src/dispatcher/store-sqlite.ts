@@ -38,7 +38,7 @@ export function storeSqlite(db: Db): Store {
     ),
     // A whole batch of outcomes in one statement: the rows come as one JSON array of arrays
     // [id_detalle, estatus, id_gateway, motivo, fecha, hora, siguiente_intento, recibida, duracion,
-    // timbrado, causa, partes_entregadas, intentos] instead
+    // timbrado, causa, partes_entregadas, intentos, alcance, respondidas] instead
     // of one bound statement run per row.
     escribir: s.prepare(
       `update ejercicio_detalle set estatus = v.value ->> 1,
@@ -47,7 +47,8 @@ export function storeSqlite(db: Db): Store {
          hora_envio = coalesce(v.value ->> 5, hora_envio), siguiente_intento = v.value ->> 6,
          recibida = max(recibida, v.value ->> 7), duracion = coalesce(v.value ->> 8, duracion),
          timbrado = coalesce(v.value ->> 9, timbrado), causa = coalesce(v.value ->> 10, causa),
-         intentos = coalesce(v.value ->> 12, intentos), lease_hasta = null, actualizado = ?
+         intentos = coalesce(v.value ->> 12, intentos), alcance = v.value ->> 13,
+         respondidas = v.value ->> 14, lease_hasta = null, actualizado = ?
        from json_each(?) v
        where ejercicio_detalle.id_detalle = v.value ->> 0 and ejercicio_detalle.estatus = 'en_curso'`,
     ),
@@ -148,6 +149,8 @@ export function storeSqlite(db: Db): Store {
       d.causa ?? null,
       partesEntregadas(d),
       d.intentos ?? null,
+      d.alcance ?? null,
+      d.respondidas ?? null,
     ]);
     st.escribir.run(ahora, JSON.stringify(filas));
     for (const p of filasPartes(ds)) st.parte.run(...p);

@@ -69,6 +69,9 @@ export interface Desenlace {
   /** The row's attempt count to write instead of the current one: a send that was announced but
    * refused before the gateway took it (an AMI Originate answered 'Error') undoes its attempt. */
   intentos?: number | null;
+  /** An answered call: how it went (rules/alcance.ts) and a quiz's questions answered. */
+  alcance?: string | null;
+  respondidas?: number | null;
   /** A long SMS's part ids at its device (index i is part i + 1), stored in sms_partes, with the
    * receipts that came before the write folded in (estados[i]: 'entregado' or 'fallido'). */
   partes?: {

@@ -188,13 +188,13 @@ export async function cancelarPendientes(k: Consultor, id: number, ahora: number
   return Number(r.numUpdatedRows);
 }
 
-/** Recipients per estatus, for conteoSemaforo. */
+/** Recipients per estatus and alcance (how an answered call went), for conteoSemaforo. */
 export async function conteoPorEstatus(k: Consultor, id: number) {
   return k
     .selectFrom('ejercicio_detalle')
-    .select(['estatus', (eb) => eb.fn.countAll<number>().as('total')])
+    .select(['estatus', 'alcance', (eb) => eb.fn.countAll<number>().as('total')])
     .where('id_ejercicio', '=', id)
-    .groupBy('estatus')
+    .groupBy(['estatus', 'alcance'])
     .execute();
 }
 
@@ -212,6 +212,8 @@ const COLUMNAS_DETALLE = [
   'duracion',
   'timbrado',
   'causa',
+  'alcance',
+  'respondidas',
 ] as const;
 
 /** A recipient as the reports read it. */
@@ -229,6 +231,9 @@ export interface FilaDetalle {
   /** Calls: seconds the phone rang and the hangup cause. */
   timbrado: number | null;
   causa: number | null;
+  /** An answered call: how it went (rules/alcance.ts); a quiz: the questions answered. */
+  alcance: string | null;
+  respondidas: number | null;
 }
 
 /** One page of recipients in generation order (id_detalle). */
@@ -268,6 +273,7 @@ export async function* detallePorCopia(
     const duracion = deCopia(c[i.duracion]!);
     const timbrado = deCopia(c[i.timbrado]!);
     const causa = deCopia(c[i.causa]!);
+    const respondidas = deCopia(c[i.respondidas]!);
     return {
       id_detalle: Number(c[i.id_detalle]),
       telefono: deCopia(c[i.telefono]!)!,
@@ -281,6 +287,8 @@ export async function* detallePorCopia(
       duracion: duracion === null ? null : Number(duracion),
       timbrado: timbrado === null ? null : Number(timbrado),
       causa: causa === null ? null : Number(causa),
+      alcance: deCopia(c[i.alcance]!),
+      respondidas: respondidas === null ? null : Number(respondidas),
     };
   });
 }

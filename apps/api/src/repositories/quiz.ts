@@ -108,25 +108,54 @@ export async function insertarRespuesta(
 
 /** How many recipients pressed each digit of each question of the exercise. */
 export async function conteoDigitos(k: Consultor, id_ejercicio: number) {
+  return consultaDigitos(k, id_ejercicio).execute();
+}
+
+/** The query of conteoDigitos. */
+export function consultaDigitos(k: Consultor, id_ejercicio: number) {
   return k
     .selectFrom('quiz_respuestas')
     .select(['numero', 'digito', (eb) => eb.fn.countAll<number>().as('total')])
     .where('id_ejercicio', '=', id_ejercicio)
-    .groupBy(['numero', 'digito'])
-    .execute();
+    .groupBy(['numero', 'digito']);
 }
 
 /** Number of recipients who answered at least one question. */
 export async function contarRespondientes(k: Consultor, id_ejercicio: number): Promise<number> {
   const fila = await k
-    .selectFrom('quiz_respuestas')
-    .select((eb) => eb.fn.count<number>('id_detalle').distinct().as('n'))
-    .where('id_ejercicio', '=', id_ejercicio)
+    .selectFrom('ejercicio_detalle as d')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('d.id_ejercicio', '=', id_ejercicio)
+    .where(({ or, eb, exists, selectFrom }) =>
+      or([
+        eb('d.estatus', 'in', CONTESTADAS),
+        exists(
+          selectFrom('quiz_respuestas as qr')
+            .select('qr.id_detalle')
+            .whereRef('qr.id_detalle', '=', 'd.id_detalle'),
+        ),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return Number(fila.n);
 }
 
-/** Recipients who answered something, in id_detalle order: a page (offset) or a keyset batch. */
+/** Estatus of a recipient who answered the call (Reporte 2 lists them even without answers). */
+const CONTESTADAS = ['contestado', 'respondido'];
+
+/** Questions of an exercise's questionnaire (0 when it has none). */
+export async function contarPreguntas(k: Consultor, id_ejercicio: number): Promise<number> {
+  const fila = await k
+    .selectFrom('preguntas as p')
+    .innerJoin('cuestionarios as c', 'c.id_cuestionario', 'p.id_cuestionario')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('c.id_ejercicio', '=', id_ejercicio)
+    .executeTakeFirstOrThrow();
+  return Number(fila.n);
+}
+
+/** Recipients who answered the call or something of it, in id_detalle order: a page (offset) or
+ * a keyset batch. */
 export async function respondientes(
   k: Consultor,
   id_ejercicio: number,
@@ -141,9 +170,12 @@ export async function respondientes(
       'd.recibida',
       'd.fecha_envio',
       'd.hora_envio',
+      'd.estatus',
+      'd.alcance',
+      'd.respondidas',
     ])
     .where('d.id_ejercicio', '=', id_ejercicio)
-    .where(({ exists, selectFrom }) => {
+    .where(({ or, eb, exists, selectFrom }) => {
       let respuestas = selectFrom('quiz_respuestas as qr')
         .select('qr.id_detalle')
         .whereRef('qr.id_detalle', '=', 'd.id_detalle');
@@ -151,7 +183,7 @@ export async function respondientes(
       // the answers from the first one on every page (a million respondents: 280 ms a page, 6 min).
       if (pagina.despuesDe !== undefined)
         respuestas = respuestas.where('qr.id_detalle', '>', pagina.despuesDe);
-      return exists(respuestas);
+      return or([eb('d.estatus', 'in', CONTESTADAS), exists(respuestas)]);
     })
     .orderBy('d.id_detalle')
     .limit(pagina.limit);
@@ -185,9 +217,10 @@ export async function* respondientesPorCopia(
   tamano: number,
 ): AsyncGenerator<RespondienteConDigitos[]> {
   const consulta = `select d.id_detalle, d.telefono, d.nombre, d.recibida, d.fecha_envio, d.hora_envio,
-      string_agg(qr.numero || ':' || qr.digito, ',' order by qr.numero)
-    from ejercicio_detalle d join quiz_respuestas qr on qr.id_detalle = d.id_detalle
+      string_agg(qr.numero || ':' || qr.digito, ',' order by qr.numero), d.estatus, d.alcance, d.respondidas
+    from ejercicio_detalle d left join quiz_respuestas qr on qr.id_detalle = d.id_detalle
     where d.id_ejercicio = ${enteroCopia(id)}
+      and (d.estatus in ('contestado', 'respondido') or qr.id_detalle is not null)
     group by d.id_detalle
     order by d.id_detalle`;
   yield* lotesCopia(pool, consulta, tamano, (c): RespondienteConDigitos => ({
@@ -198,12 +231,18 @@ export async function* respondientesPorCopia(
       recibida: Number(c[3]),
       fecha_envio: deCopia(c[4]!),
       hora_envio: deCopia(c[5]!),
+      estatus: deCopia(c[7]!)!,
+      alcance: deCopia(c[8]!),
+      respondidas: deCopia(c[9]!) === null ? null : Number(c[9]),
     },
     digitos: new Map(
-      c[6]!.split(',').map((par) => {
-        const [numero, digito] = par.split(':');
-        return [Number(numero), Number(digito)] as const;
-      }),
+      (deCopia(c[6]!) ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((par) => {
+          const [numero, digito] = par.split(':');
+          return [Number(numero), Number(digito)] as const;
+        }),
     ),
   }));
 }

@@ -3,20 +3,35 @@ import type { Consultor } from './ejercicios.ts';
 
 // Aggregate queries of the dashboard summary (GET /reportes/resumen/{id}/).
 
-/** Recipients per state and estatus. */
+/** Recipients per state, estatus and alcance. */
 export async function conteoPorEstado(k: Consultor, id: number) {
+  return consultaPorEstado(k, id).execute();
+}
+
+/** The query of conteoPorEstado (for a snapshot of several queries: db/instantanea.ts). */
+export function consultaPorEstado(k: Consultor, id: number) {
   return k
     .selectFrom('ejercicio_detalle as d')
     .leftJoin('estados as s', 's.id_estado', 'd.id_estado')
-    .select(['d.id_estado', 's.estado', 'd.estatus', (eb) => eb.fn.countAll<number>().as('total')])
+    .select([
+      'd.id_estado',
+      's.estado',
+      'd.estatus',
+      'd.alcance',
+      (eb) => eb.fn.countAll<number>().as('total'),
+    ])
     .where('d.id_ejercicio', '=', id)
-    .groupBy(['d.id_estado', 's.estado', 'd.estatus'])
-    .execute();
+    .groupBy(['d.id_estado', 's.estado', 'd.estatus', 'd.alcance']);
 }
 
-/** Recipients per category (among the exercise's categories) and estatus. */
+/** Recipients per category (among the exercise's categories), estatus and alcance. */
 export async function conteoPorCategoria(k: Consultor, id: number, categorias: readonly number[]) {
   if (categorias.length === 0) return [];
+  return consultaPorCategoria(k, id, categorias).execute();
+}
+
+/** The query of conteoPorCategoria (`categorias` not empty). */
+export function consultaPorCategoria(k: Consultor, id: number, categorias: readonly number[]) {
   return k
     .selectFrom('ejercicio_detalle as d')
     .innerJoin('telefono_categoria as tc', 'tc.id_telefono', 'd.id_telefono')
@@ -25,12 +40,12 @@ export async function conteoPorCategoria(k: Consultor, id: number, categorias: r
       'tc.id_categoria',
       'c.categoria',
       'd.estatus',
+      'd.alcance',
       (eb) => eb.fn.countAll<number>().as('total'),
     ])
     .where('d.id_ejercicio', '=', id)
     .where('tc.id_categoria', 'in', categorias)
-    .groupBy(['tc.id_categoria', 'c.categoria', 'd.estatus'])
-    .execute();
+    .groupBy(['tc.id_categoria', 'c.categoria', 'd.estatus', 'd.alcance']);
 }
 
 /** Sends per minute of sending ('YYYY-MM-DD HH:mm') with how many were received. */
@@ -47,11 +62,15 @@ export async function conteoPorMinuto(k: Consultor, id: number) {
 
 /** Recipients with a delivery receipt or an answered call. */
 export async function contarRecibidas(k: Consultor, id: number): Promise<number> {
-  const fila = await k
+  const fila = await consultaRecibidas(k, id).executeTakeFirstOrThrow();
+  return Number(fila.n);
+}
+
+/** The query of contarRecibidas: one row {n}. */
+export function consultaRecibidas(k: Consultor, id: number) {
+  return k
     .selectFrom('ejercicio_detalle')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('id_ejercicio', '=', id)
-    .where('recibida', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(fila.n);
+    .where('recibida', '=', 1);
 }

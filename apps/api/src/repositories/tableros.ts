@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { ESTATUS_AMARILLO, ESTATUS_ROJO, ESTATUS_VERDE } from '@pregon/contract/constants';
+import { resultadoSql, resultadosDe } from './alcance-sql.ts';
 import type { Consultor } from './ejercicios.ts';
 
 // Queries of the live dashboards (exercise and general) and of the after-action report.
@@ -13,30 +14,36 @@ const VERDE = lista(ESTATUS_VERDE);
 const ROJO = lista(ESTATUS_ROJO);
 /** A row in flight or still to do is not processed. */
 const NO_PROCESADO = lista([...ESTATUS_AMARILLO.filter((e) => e !== 'incierto'), 'cancelado']);
+/** Reached (rules/alcance.ts): a green outcome, an answered call's alcance refining its estatus. */
+const ALCANZADO = sql<boolean>`${resultadoSql()} in (${resultadosDe('verde')})`;
 
 /** Per second of sending (fecha_envio, hora_envio): recipients processed and reached. */
 export async function porSegundo(k: Consultor, id: number) {
-  const r = await sql<{
+  return (await consultaPorSegundo(id).execute(k)).rows;
+}
+
+/** The query of porSegundo. */
+export function consultaPorSegundo(id: number) {
+  return sql<{
     fecha_envio: string;
     hora_envio: string;
     procesados: number;
     alcanzados: number;
   }>`
     select fecha_envio, hora_envio, count(*) as procesados,
-      sum(case when estatus in (${VERDE}) then 1 else 0 end) as alcanzados
+      sum(case when ${ALCANZADO} then 1 else 0 end) as alcanzados
     from ejercicio_detalle
     where id_ejercicio = ${id} and fecha_envio is not null and hora_envio is not null
       and estatus not in (${NO_PROCESADO})
     group by fecha_envio, hora_envio
-    order by fecha_envio, hora_envio`.execute(k);
-  return r.rows;
+    order by fecha_envio, hora_envio`;
 }
 
 /** Per minute of sending: processed and reached (the report's reach sheet). */
 export async function porMinutoAlcance(k: Consultor, id: number) {
   const r = await sql<{ minuto: string; procesados: number; alcanzados: number }>`
     select fecha_envio || ' ' || substr(hora_envio, 1, 5) as minuto, count(*) as procesados,
-      sum(case when estatus in (${VERDE}) then 1 else 0 end) as alcanzados
+      sum(case when ${ALCANZADO} then 1 else 0 end) as alcanzados
     from ejercicio_detalle
     where id_ejercicio = ${id} and fecha_envio is not null and hora_envio is not null
       and estatus not in (${NO_PROCESADO})
@@ -45,17 +52,35 @@ export async function porMinutoAlcance(k: Consultor, id: number) {
   return r.rows;
 }
 
-/** The latest failed (red or uncertain) recipients, newest first. */
+/** The latest recipients not reached once processed (red, uncertain, or an answered call heard
+ * or answered only in part), newest first. */
 export async function ultimosFallos(k: Consultor, id: number, n: number) {
+  return consultaUltimosFallos(k, id, n).execute();
+}
+
+/** The query of ultimosFallos. */
+export function consultaUltimosFallos(k: Consultor, id: number, n: number) {
   return k
     .selectFrom('ejercicio_detalle')
-    .select(['telefono', 'nombre', 'estatus', 'motivo', 'fecha_envio', 'hora_envio'])
+    .select([
+      'telefono',
+      'nombre',
+      'estatus',
+      'alcance',
+      'respondidas',
+      'duracion',
+      'motivo',
+      'fecha_envio',
+      'hora_envio',
+    ])
     .where('id_ejercicio', '=', id)
-    .where('estatus', 'in', [...ESTATUS_ROJO, 'incierto'])
+    .where(
+      sql<boolean>`${resultadoSql()} in (${resultadosDe('rojo')}, ${resultadosDe('amarillo')})`,
+    )
+    .where('estatus', 'in', [...ESTATUS_ROJO, 'incierto', 'contestado', 'respondido'])
     .orderBy('actualizado', 'desc')
     .orderBy('id_detalle', 'desc')
-    .limit(n)
-    .execute();
+    .limit(n);
 }
 
 /** Running (or paused) exercises that have not completed, newest first. */
@@ -213,9 +238,28 @@ export async function respondieronTodo(
   preguntas: number,
 ): Promise<number> {
   if (preguntas <= 0) return 0;
-  const r = await sql<{ n: number }>`
+  const r = await consultaRespondieronTodo(id, preguntas).execute(k);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** The query of respondieronTodo: one row {n}. */
+export function consultaRespondieronTodo(id: number, preguntas: number) {
+  return sql<{ n: number }>`
     select count(*) as n from (
       select id_detalle from quiz_respuestas where id_ejercicio = ${id}
-      group by id_detalle having count(distinct numero) >= ${preguntas}) t`.execute(k);
-  return Number(r.rows[0]?.n ?? 0);
+      group by id_detalle having count(distinct numero) >= ${preguntas}) t`;
+}
+
+/** Who stopped the exercise and when: its latest 'detener' audit event, or undefined. */
+export async function detencion(k: Consultor, id: number) {
+  return k
+    .selectFrom('auditoria')
+    .select(['fecha', 'usuario'])
+    .where('entidad', '=', 'ejercicio')
+    .where('id_entidad', '=', String(id))
+    .where('accion', '=', 'detener')
+    .orderBy('fecha', 'desc')
+    .orderBy('id_auditoria', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -115,6 +115,8 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
         telefono: '5530000001',
         fecha_envio: '2026-09-19',
         hora_envio: '11:00:10',
+        // A row written before issue 23 (no alcance): its estatus label.
+        resultado: 'Respondido',
         reactivo_texto_1: 'Sí',
         reactivo_texto_2: 'Necesito ayuda',
       },

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import {
   CANAL_DE_PROTOCOLO,
-  conteoSemaforo,
   esLlamada,
   TIPO_SMS,
   tipoPorId,
@@ -10,6 +9,7 @@ import {
   type Protocolo,
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { conteoSemaforo } from '@pregon/contract/rules/alcance';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';

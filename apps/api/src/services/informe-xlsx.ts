@@ -2,20 +2,15 @@ import { PassThrough, type Readable } from 'node:stream';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
 import { curvaAlcance, duracionTexto, hitosAlcance } from '@pregon/contract/api/tableros';
-import {
-  conteoSemaforo,
-  ESTATUS_DESTINATARIO,
-  ESTATUS_VERDE,
-  ETIQUETA_ESTATUS,
-  tipoPorId,
-  type EstatusDestinatario,
-} from '@pregon/contract/constants';
+import { tipoPorId } from '@pregon/contract/constants';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
+import { conteoSemaforo, ETIQUETA_RESULTADO, RESULTADOS } from '@pregon/contract/rules/alcance';
 import * as repo from '../repositories/ejercicios.ts';
+import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
 import { ejercicioOError } from './ejercicios.ts';
-import { desgloses, reporte3 } from './reportes.ts';
+import { desgloses, reporte3, resultadoFila } from './reportes.ts';
 import { lotesDetalle } from './reportes-csv.ts';
 import { segundosDe, type CtxTableros } from './tableros.ts';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
@@ -27,9 +22,6 @@ import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
 
 /** A text cell that no spreadsheet reads as a formula (ARCHITECTURE 8). */
 const texto = (v: string | null | undefined) => textoSinFormula(v ?? '');
-const etiqueta = (e: string) =>
-  Object.hasOwn(ETIQUETA_ESTATUS, e) ? msg(ETIQUETA_ESTATUS[e as EstatusDestinatario]) : e;
-const VERDES = new Set<string>(ESTATUS_VERDE);
 
 /** Local date and time text of an epoch ms in a zone ('YYYY-MM-DD HH:mm:ss'). */
 function fechaTexto(ms: number | null, tz: string): string {
@@ -107,17 +99,19 @@ async function escribir(
   const k = ctx.db.kysely;
   const id = e.id_ejercicio;
   const tz = ctx.config.tz;
-  const [estatus, grupos, minutos, segundos, recibidas, auditoria] = await Promise.all([
+  const [estatus, grupos, minutos, segundos, recibidas, auditoria, preguntas] = await Promise.all([
     repo.conteoPorEstatus(k, id),
     desgloses(k, e),
     repoTableros.porMinutoAlcance(k, id),
     segundosDe(ctx, id),
     repoReportes.contarRecibidas(k, id),
     repoTableros.auditoriaEjercicio(k, id),
+    repoQuiz.contarPreguntas(k, id),
   ]);
   const s = conteoSemaforo(estatus);
   const curva = curvaAlcance(segundos);
-  const hitos = hitosAlcance(curva, s.total - s.cancelado);
+  // Every recipient counts, cancelled ones too (issue 23.5).
+  const hitos = hitosAlcance(curva, s.total);
   const inicio = e.iniciado;
   const desdeInicio = (t: number | null) =>
     t === null || inicio === null ? '' : duracionTexto(t - inicio);
@@ -127,6 +121,8 @@ async function escribir(
     .find((a) => a.accion === 'detener' || a.accion === 'completar');
   const quien = (a: (typeof auditoria)[number] | undefined) =>
     a ? `${a.usuario ?? msg('sistema')} · ${fechaTexto(Number(a.fecha), tz)}` : '';
+  const parada =
+    e.detenido === 1 ? [...auditoria].reverse().find((a) => a.accion === 'detener') : undefined;
   const procesados = s.total - s.porEstatus.pendiente - s.porEstatus.en_curso - s.cancelado;
   const duracion = inicio === null ? 0 : (e.terminado ?? Date.now()) - inicio;
   const pct = (n: number) => (s.total === 0 ? 0 : Math.round((n * 1000) / s.total) / 10);
@@ -158,9 +154,24 @@ async function escribir(
     [msg('informeTerminado'), fechaTexto(e.terminado, tz)],
     [msg('informeIniciadoPor'), texto(quien(primero))],
     [msg('informeTerminadoPor'), texto(quien(ultimo))],
+    ...(parada
+      ? ([
+          [
+            msg('detenido'),
+            texto(
+              msg('detenidoPor', {
+                usuario: parada.usuario ?? msg('sistema'),
+                hora: fechaTexto(Number(parada.fecha), tz).slice(11),
+              }),
+            ),
+          ],
+        ] as [string, string][])
+      : []),
     [msg('tiempoTranscurrido'), duracionTexto(duracion)],
     [msg('informeDestinatarios'), s.total],
     [msg('procesados'), procesados],
+    [msg('informeAlcanzados'), s.verde],
+    [msg('informeNoAlcanzados'), s.total - s.verde],
     [msg('luzVerde'), s.verde],
     [`${msg('luzVerde')} %`, s.porcentajes.verde],
     [msg('luzAmarillo'), s.amarillo],
@@ -168,6 +179,7 @@ async function escribir(
     [msg('luzRojo'), s.rojo],
     [`${msg('luzRojo')} %`, s.porcentajes.rojo],
     [msg('estatusCancelado'), s.cancelado],
+    [`${msg('estatusCancelado')} %`, s.porcentajes.cancelado],
     [
       msg('luzGeneral'),
       msg(s.luz === 'verde' ? 'luzVerde' : s.luz === 'rojo' ? 'luzRojo' : 'luzAmarillo'),
@@ -243,8 +255,12 @@ async function escribir(
     [msg('columnaCantidad'), 14],
     [msg('columnaPorcentaje'), 14],
   ]);
-  for (const est of ESTATUS_DESTINATARIO)
-    d.addRow([etiqueta(est), s.porEstatus[est], pct(s.porEstatus[est])]).commit();
+  for (const r of RESULTADOS)
+    d.addRow([
+      msg(ETIQUETA_RESULTADO[r]),
+      s.porResultado[r] ?? 0,
+      pct(s.porResultado[r] ?? 0),
+    ]).commit();
   d.commit();
 
   const n = hoja(libro, 'hojaNoAlcanzados', [
@@ -258,11 +274,14 @@ async function escribir(
   ]);
   for await (const lote of lotesDetalle(ctx, id)) {
     for (const f of lote) {
-      if (VERDES.has(f.estatus)) continue;
+      // The contract's rule: a partly heard call, a partly answered quiz and a cancelled
+      // recipient are not reached.
+      const r = resultadoFila(f, preguntas);
+      if (r.alcanzado) continue;
       n.addRow([
         texto(f.telefono),
         texto(f.nombre),
-        etiqueta(f.estatus),
+        r.texto,
         texto(f.motivo),
         Number(f.intentos),
         f.fecha_envio ?? '',

@@ -114,9 +114,10 @@ async function* csvDetalle(
   ctx: CtxEjercicios,
   id: number,
   columnas: readonly string[],
-  fila: (d: FilaDetalle, n: number) => Record<string, unknown>,
+  fila: (d: FilaDetalle, n: number, preguntas: number) => Record<string, unknown>,
 ) {
   yield BOM + lineaCsv(columnas);
+  const preguntas = await repoQuiz.contarPreguntas(ctx.db.kysely, id);
   let n = 0;
   for await (const lote of lotesDetalle(ctx, id)) {
     // A chunk leaves as bytes: one small object whose bytes lie outside the heap and count towards
@@ -124,7 +125,7 @@ async function* csvDetalle(
     // could outlive two young-generation collections while waiting for the socket, and in some runs
     // ~100 MB of them piled up in the old heap (peak RSS 290–304 MB for a million recipients
     // against ~200 MB).
-    const texto = lote.map((d) => lineaDe(fila(d, ++n), columnas));
+    const texto = lote.map((d) => lineaDe(fila(d, ++n, preguntas), columnas));
     yield Buffer.from(texto.join(''));
   }
 }
@@ -138,6 +139,7 @@ async function* csvReporte4(ctx: CtxEjercicios, id: number) {
     'telefono',
     'fecha_envio',
     'hora_envio',
+    'resultado',
     ...textos.numeros.map((n) => `reactivo_texto_${n}`),
   ];
   yield BOM + lineaCsv(columnas);

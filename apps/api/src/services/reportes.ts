@@ -1,12 +1,12 @@
-import {
-  conteoSemaforo,
-  ESTATUS_AMARILLO,
-  ESTATUS_ROJO,
-  ESTATUS_VERDE,
-  ETIQUETA_ESTATUS,
-  type EstatusDestinatario,
-} from '@pregon/contract/constants';
+import type { EstatusDestinatario } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import {
+  alcanzado,
+  conteoSemaforo,
+  LUZ_RESULTADO,
+  resultadoDe,
+  textoResultado,
+} from '@pregon/contract/rules/alcance';
 import type { FilaReporte } from '@pregon/contract/api/ejercicios';
 import type { FilaReporte3, FilaReporte4 } from '@pregon/contract/api/reportes';
 import * as repo from '../repositories/ejercicios.ts';
@@ -21,28 +21,43 @@ import {
 } from './ejercicios.ts';
 
 const siNo = (v: boolean) => msg(v ? 'si' : 'no');
-const etiquetaEstatus = (e: string) =>
-  Object.hasOwn(ETIQUETA_ESTATUS, e) ? msg(ETIQUETA_ESTATUS[e as EstatusDestinatario]) : e;
 
-/** A send/contact report row (SPEC 3) from a recipient; n is its 1-based place in the report. */
-export function filaReporte(d: FilaDetalle, n: number): FilaReporte {
+/** A recipient's outcome text and whether it was reached (rules/alcance.ts); `preguntas` is the
+ * exercise's questionnaire length ('Respondió N de M'). */
+export function resultadoFila(
+  d: Pick<FilaDetalle, 'estatus' | 'alcance' | 'duracion' | 'respondidas'>,
+  preguntas = 0,
+) {
+  const r = resultadoDe(d.estatus, d.alcance);
+  return {
+    alcanzado: alcanzado(r),
+    texto: Object.hasOwn(LUZ_RESULTADO, r)
+      ? textoResultado(r, { duracion: d.duracion, respondidas: d.respondidas, preguntas })
+      : d.estatus,
+  };
+}
+
+/** A send/contact report row (SPEC 3) from a recipient; n is its 1-based place in the report.
+ * realizado 'Sí' only when reached; resultado says how ('Colgó a los N s'). */
+export function filaReporte(d: FilaDetalle, n: number, preguntas = 0): FilaReporte {
+  const r = resultadoFila(d, preguntas);
   return {
     n,
     telefono: d.telefono,
     nombre: d.nombre ?? '',
-    realizado: siNo(ESTATUS_VERDE.includes(d.estatus as EstatusDestinatario)),
+    realizado: siNo(r.alcanzado),
     fecha_envio: d.fecha_envio ?? '',
     hora_envio: d.hora_envio ?? '',
     recibida: siNo(Boolean(d.recibida)),
     estatus: d.estatus as EstatusDestinatario,
-    resultado: etiquetaEstatus(d.estatus),
+    resultado: r.texto,
   };
 }
 
 /** A reporte2 row: the report row plus attempts, talk and ring seconds, the hangup cause and the
  * failure reason. */
-export function filaReporte2(d: FilaDetalle, n: number) {
-  const base = filaReporte(d, n);
+export function filaReporte2(d: FilaDetalle, n: number, preguntas = 0) {
+  const base = filaReporte(d, n, preguntas);
   return {
     n,
     telefono: base.telefono,
@@ -67,18 +82,19 @@ export async function reportePaginado<T>(
   id: number,
   limit: number,
   offset: number,
-  fila: (d: FilaDetalle, n: number) => T,
+  fila: (d: FilaDetalle, n: number, preguntas: number) => T,
 ) {
   const k = ctx.db.kysely;
   const e = await ejercicioOError(k, ctx, id);
-  const [filas, total] = await Promise.all([
+  const [filas, total, preguntas] = await Promise.all([
     repo.paginaDetalle(k, id, limit, offset),
     repo.contarDestinatarios(k, id),
+    repoQuiz.contarPreguntas(k, id),
   ]);
   return {
     status: 200 as const,
     ejercicio: encabezadoReporte(e),
-    data: filas.map((d, i) => fila(d, offset + i + 1)),
+    data: filas.map((d, i) => fila(d, offset + i + 1, preguntas)),
     total,
     limit,
     offset,
@@ -96,6 +112,15 @@ export async function reporte3(ctx: CtxEjercicios, id: number): Promise<FilaRepo
     repoQuiz.respuestasDe(k, c.id_cuestionario),
     repoQuiz.conteoDigitos(k, id),
   ]);
+  return filasReporte3(preguntas, respuestas, conteo);
+}
+
+/** reporte3 rows from a questionnaire's questions and answers and the count of each digit. */
+export function filasReporte3(
+  preguntas: readonly { id_pregunta: number; numero: number; reactivo: string }[],
+  respuestas: readonly { id_pregunta: number; respuesta: string; digito: number }[],
+  conteo: readonly { numero: number; digito: number; total: number | string }[],
+): FilaReporte3[] {
   const cuenta = new Map(conteo.map((r) => [`${r.numero}:${r.digito}`, Number(r.total)]));
   const filas: FilaReporte3[] = [];
   for (const p of preguntas) {
@@ -119,7 +144,7 @@ export async function reporte3(ctx: CtxEjercicios, id: number): Promise<FilaRepo
 /** The questions of an exercise's questionnaire and the answer text of each (numero, digito). */
 export async function textosCuestionario(k: Consultor, id: number) {
   const c = await repoQuiz.cuestionarioDeEjercicio(k, id);
-  if (!c) return { numeros: [] as number[], texto: new Map<string, string>() };
+  if (!c) return { numeros: [] as number[], texto: new Map<string, string>(), preguntas: 0 };
   const [preguntas, respuestas] = await Promise.all([
     repoQuiz.preguntasDe(k, c.id_cuestionario),
     repoQuiz.respuestasDe(k, c.id_cuestionario),
@@ -127,6 +152,7 @@ export async function textosCuestionario(k: Consultor, id: number) {
   return {
     numeros: preguntas.map((p) => p.numero),
     texto: new Map(respuestas.map((r) => [`${r.numero}:${r.digito}`, r.respuesta])),
+    preguntas: preguntas.length,
   };
 }
 
@@ -149,7 +175,8 @@ export async function filasReporte4(
   return personas.map((p) => filaReporte4(textos, p, porPersona.get(Number(p.id_detalle))));
 }
 
-/** One reporte4 row: a respondent and the text of the answer they gave to each question
+/** One reporte4 row: a recipient who answered the call, how it went ('Respondió todo',
+ * 'Respondió N de M', 'Colgó sin responder') and the text of the answer they gave to each question
  * (`suyas`: question number → digit pressed). */
 export function filaReporte4(
   textos: Awaited<ReturnType<typeof textosCuestionario>>,
@@ -162,6 +189,7 @@ export function filaReporte4(
     telefono: p.telefono,
     fecha_envio: p.fecha_envio ?? '',
     hora_envio: p.hora_envio ?? '',
+    resultado: resultadoFila({ ...p, duracion: null }, textos.preguntas).texto,
   };
   for (const n of textos.numeros) {
     const digito = suyas?.get(n);
@@ -186,7 +214,7 @@ export async function reporte4(ctx: CtxEjercicios, id: number, limit: number, of
 type Grupo = { total: number; verde: number; amarillo: number; rojo: number; cancelado: number };
 
 function acumular<K>(
-  filas: readonly { estatus: string; total: number }[],
+  filas: readonly { estatus: string; alcance?: string | null; total: number }[],
   clave: (i: number) => K,
 ) {
   const grupos = new Map<K, Grupo>();
@@ -194,12 +222,10 @@ function acumular<K>(
     const k = clave(i);
     const g = grupos.get(k) ?? { total: 0, verde: 0, amarillo: 0, rojo: 0, cancelado: 0 };
     const n = Number(f.total);
-    const e = f.estatus as EstatusDestinatario;
+    const r = resultadoDe(f.estatus, f.alcance);
+    if (!Object.hasOwn(LUZ_RESULTADO, r)) return;
     g.total += n;
-    if (ESTATUS_VERDE.includes(e)) g.verde += n;
-    else if (ESTATUS_AMARILLO.includes(e)) g.amarillo += n;
-    else if (ESTATUS_ROJO.includes(e)) g.rojo += n;
-    else if (e === 'cancelado') g.cancelado += n;
+    g[LUZ_RESULTADO[r]] += n;
     grupos.set(k, g);
   });
   return grupos;
@@ -211,6 +237,14 @@ export async function desgloses(k: Consultor, e: { id_ejercicio: number; categor
     repoReportes.conteoPorEstado(k, e.id_ejercicio),
     repoReportes.conteoPorCategoria(k, e.id_ejercicio, idsCategorias(e.categorias)),
   ]);
+  return agruparDesgloses(porEstado, porCategoria);
+}
+
+/** The breakdowns from their per-state and per-category count rows. */
+export function agruparDesgloses(
+  porEstado: Awaited<ReturnType<typeof repoReportes.conteoPorEstado>>,
+  porCategoria: Awaited<ReturnType<typeof repoReportes.conteoPorCategoria>>,
+) {
   const estados = acumular(porEstado, (i) => porEstado[i]!.id_estado);
   const nombresEstado = new Map(porEstado.map((f) => [f.id_estado, f.estado ?? '']));
   const categorias = acumular(porCategoria, (i) => porCategoria[i]!.id_categoria);

@@ -10,40 +10,24 @@ import {
   type TableroEjercicio,
   type TableroGeneral,
 } from '@pregon/contract/api/tableros';
-import { conteoSemaforo, tipoPorId } from '@pregon/contract/constants';
+import { sql } from 'kysely';
+import type { FilaReporte3 } from '@pregon/contract/api/reportes';
+import { tipoPorId } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { conteoSemaforo, LUZ_RESULTADO, resultadoDe } from '@pregon/contract/rules/alcance';
 import type { Contexto } from '../contexto.ts';
+import { instantanea } from '../db/instantanea.ts';
 import * as repo from '../repositories/ejercicios.ts';
+import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
-import { ejercicioOError, filaLista } from './ejercicios.ts';
-import { desgloses, reporte3 } from './reportes.ts';
+import { ejercicioOError, filaLista, idsCategorias } from './ejercicios.ts';
+import { agruparDesgloses, filasReporte3, resultadoFila } from './reportes.ts';
 
 /** What the dashboards need of the context. */
 export type CtxTableros = Pick<Contexto, 'db' | 'eventos' | 'config'>;
 
 const HORA_MS = 3_600_000;
-
-/** How long a running drill's per-state/per-category breakdown is reused (ms): the costliest
- * part of the dashboard (a group by over every recipient), and the slowest to change in view. */
-export const VIGENCIA_DESGLOSES_MS = 5000;
-const desglosesRecientes = new Map<
-  number,
-  { t: number; valor: Awaited<ReturnType<typeof desgloses>> }
->();
-
-/** The breakdowns of an exercise; while it runs, reused for VIGENCIA_DESGLOSES_MS. */
-async function desglosesDe(
-  k: Parameters<typeof desgloses>[0],
-  e: Parameters<typeof desgloses>[1],
-  enMarcha: boolean,
-) {
-  const previo = desglosesRecientes.get(e.id_ejercicio);
-  if (enMarcha && previo && Date.now() - previo.t < VIGENCIA_DESGLOSES_MS) return previo.valor;
-  const valor = await desgloses(k, e);
-  if (enMarcha) desglosesRecientes.set(e.id_ejercicio, { t: Date.now(), valor });
-  else desglosesRecientes.delete(e.id_ejercicio);
-  return valor;
-}
 
 /** Offset (ms) of a time zone's wall clock from UTC at instant `ms`. */
 export function desfaseZona(tz: string, ms: number): number {
@@ -79,10 +63,17 @@ export function hoyEn(tz: string, ms = Date.now()): string {
   }).format(new Date(ms));
 }
 
-/** Per-second processed/reached counts of an exercise, as epoch-ms points. */
-export async function segundosDe(ctx: CtxTableros, id: number) {
+/** Per-second processed/reached rows as epoch-ms points. */
+function puntosPorSegundo(
+  ctx: CtxTableros,
+  filas: readonly {
+    fecha_envio: string;
+    hora_envio: string;
+    procesados: number;
+    alcanzados: number;
+  }[],
+) {
   const desfase = desfaseZona(ctx.config.tz, Date.now());
-  const filas = await repoTableros.porSegundo(ctx.db.kysely, id);
   return filas.map((f) => ({
     t: epochDe(f.fecha_envio, f.hora_envio, desfase),
     procesados: Number(f.procesados),
@@ -90,9 +81,86 @@ export async function segundosDe(ctx: CtxTableros, id: number) {
   }));
 }
 
+/** Per-second processed/reached counts of an exercise, as epoch-ms points. */
+export async function segundosDe(ctx: CtxTableros, id: number) {
+  return puntosPorSegundo(ctx, await repoTableros.porSegundo(ctx.db.kysely, id));
+}
+
+/** GET /tablero/ejercicio/{id}/: the whole exercise dashboard. Every figure that moves while the
+ * drill runs (semáforo, breakdowns, curve, failures, answers) is read from one snapshot of the
+ * database (db/instantanea.ts), and the semáforo is the sum of the 'Por estado' rows, so no two
+ * panels of one update disagree (issue 23.6). */
+export async function tableroEjercicio(
+  ctx: CtxTableros,
+  id: number,
+  soloLectura: boolean,
+): Promise<TableroEjercicio> {
+  const k = ctx.db.kysely;
+  const e = await ejercicioOError(k, ctx, id);
+  const activo = e.en_proceso === 1 && e.en_pausa === 0 && e.completado === 0;
+  const esCuestionario = tipoPorId(e.id_tipo_ejercicio)?.clave === 'cuestionario';
+  const categorias = idsCategorias(e.categorias);
+  const c = esCuestionario ? await repoQuiz.cuestionarioDeEjercicio(k, id) : undefined;
+  const [preguntas, respuestas, parada] = await Promise.all([
+    c ? repoQuiz.preguntasDe(k, c.id_cuestionario) : [],
+    c ? repoQuiz.respuestasDe(k, c.id_cuestionario) : [],
+    e.detenido === 1 ? repoTableros.detencion(k, id) : undefined,
+  ]);
+  const [porEstado, porCategoria, porSegundo, fallos, recibidas, digitos, completos] =
+    await instantanea(ctx.db, [
+      repoReportes.consultaPorEstado(k, id).compile(),
+      categorias.length
+        ? repoReportes.consultaPorCategoria(k, id, categorias).compile()
+        : sql<never>`select 1 where 1 = 0`.compile(k),
+      repoTableros.consultaPorSegundo(id).compile(k),
+      repoTableros.consultaUltimosFallos(k, id, FALLOS_TABLERO).compile(),
+      repoReportes.consultaRecibidas(k, id).compile(),
+      repoQuiz.consultaDigitos(k, id).compile(),
+      repoTableros.consultaRespondieronTodo(id, Math.max(1, preguntas.length)).compile(k),
+    ] as const);
+  const semaforo = conteoSemaforo(porEstado);
+  const grupos = agruparDesgloses(porEstado, porCategoria);
+  const segundos = puntosPorSegundo(ctx, porSegundo);
+  const curva = curvaAlcance(segundos);
+  const ahora = Date.now();
+  const tasa = activo ? tasaReciente(segundos, ahora) : 0;
+  const pendientes = semaforo.porEstatus.pendiente + semaforo.porEstatus.en_curso;
+  return {
+    status: 200,
+    generado: ahora,
+    ejercicio: filaLista(e, soloLectura),
+    semaforo,
+    recibidas: Number(recibidas[0]?.n ?? 0),
+    ...grupos,
+    curva,
+    // Every recipient counts, cancelled ones too: a stopped drill never reaches 100 %.
+    hitos: hitosAlcance(curva, semaforo.total),
+    tasa,
+    restanteMs: activo ? tiempoRestante(pendientes, tasa) : null,
+    fallos: fallos.map((f) => {
+      const r = resultadoDe(f.estatus, f.alcance);
+      return {
+        telefono: f.telefono,
+        nombre: f.nombre ?? '',
+        estatus: f.estatus,
+        resultado: resultadoFila(f, preguntas.length).texto,
+        luz: LUZ_RESULTADO[r] ?? 'rojo',
+        motivo: f.motivo ?? '',
+        fecha_envio: f.fecha_envio ?? '',
+        hora_envio: f.hora_envio ?? '',
+      };
+    }),
+    cuestionario: esCuestionario
+      ? cuestionarioDe(filasReporte3(preguntas, respuestas, digitos), Number(completos[0]?.n ?? 0))
+      : null,
+    detencion: parada
+      ? { usuario: parada.usuario || msg('sistema'), fecha: Number(parada.fecha) }
+      : null,
+  };
+}
+
 /** The quiz part of the dashboard: reporte3 grouped per question, and who answered everything. */
-async function cuestionarioDe(ctx: CtxTableros, id: number) {
-  const filas = await reporte3(ctx, id);
+function cuestionarioDe(filas: readonly FilaReporte3[], completos: number) {
   const preguntas: NonNullable<TableroEjercicio['cuestionario']>['preguntas'] = [];
   for (const f of filas) {
     if (f.tipo === 'pregunta')
@@ -104,53 +172,7 @@ async function cuestionarioDe(ctx: CtxTableros, id: number) {
         total: f.total,
       });
   }
-  const completos = await repoTableros.respondieronTodo(ctx.db.kysely, id, preguntas.length);
   return { preguntas, completos };
-}
-
-/** GET /tablero/ejercicio/{id}/: the whole exercise dashboard. */
-export async function tableroEjercicio(
-  ctx: CtxTableros,
-  id: number,
-  soloLectura: boolean,
-): Promise<TableroEjercicio> {
-  const k = ctx.db.kysely;
-  const e = await ejercicioOError(k, ctx, id);
-  const activo = e.en_proceso === 1 && e.en_pausa === 0 && e.completado === 0;
-  const [estatus, grupos, segundos, fallos, recibidas] = await Promise.all([
-    repo.conteoPorEstatus(k, id),
-    desglosesDe(k, e, activo),
-    segundosDe(ctx, id),
-    repoTableros.ultimosFallos(k, id, FALLOS_TABLERO),
-    repoReportes.contarRecibidas(k, id),
-  ]);
-  const semaforo = conteoSemaforo(estatus);
-  const curva = curvaAlcance(segundos);
-  const ahora = Date.now();
-  const tasa = activo ? tasaReciente(segundos, ahora) : 0;
-  const pendientes = semaforo.porEstatus.pendiente + semaforo.porEstatus.en_curso;
-  const esCuestionario = tipoPorId(e.id_tipo_ejercicio)?.clave === 'cuestionario';
-  return {
-    status: 200,
-    generado: ahora,
-    ejercicio: filaLista(e, soloLectura),
-    semaforo,
-    recibidas,
-    ...grupos,
-    curva,
-    hitos: hitosAlcance(curva, semaforo.total - semaforo.cancelado),
-    tasa,
-    restanteMs: activo ? tiempoRestante(pendientes, tasa) : null,
-    fallos: fallos.map((f) => ({
-      telefono: f.telefono,
-      nombre: f.nombre ?? '',
-      estatus: f.estatus,
-      motivo: f.motivo ?? '',
-      fecha_envio: f.fecha_envio ?? '',
-      hora_envio: f.hora_envio ?? '',
-    })),
-    cuestionario: esCuestionario ? await cuestionarioDe(ctx, id) : null,
-  };
 }
 
 /** The later of a device's recorded last contact and its last accepted send (epoch ms). */

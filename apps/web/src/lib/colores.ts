@@ -6,3 +6,6 @@ export const COLOR_LUZ: Record<LuzSemaforo, string> = {
   amarillo: '#d97706',
   rojo: '#dc2626',
 };
+
+/** Colour of cancelled recipients (a stopped drill), apart from the three lights. */
+export const COLOR_CANCELADO = '#6b7280';

@@ -84,9 +84,10 @@ export const reporte3 = endpoint({
 });
 
 /**
- * One row of reporte4 ('Reporte 2'): a recipient who answered at least one question, with
- * reactivo_texto_N = the text of the answer chosen for question N ('' when not answered; the
- * pressed digit when it matches no answer).
+ * One row of reporte4 ('Reporte 2'): a recipient who answered the call (or at least one
+ * question), resultado how it went ('Respondió todo', 'Respondió N de M', 'Colgó sin responder';
+ * rules/alcance.ts), with reactivo_texto_N = the text of the answer chosen for question N ('' when
+ * not answered; the pressed digit when it matches no answer).
  */
 export const FilaReporte4Schema = z
   .object({
@@ -95,6 +96,7 @@ export const FilaReporte4Schema = z
     telefono: z.string(),
     fecha_envio: z.string(),
     hora_envio: z.string(),
+    resultado: z.string(),
   })
   .catchall(z.string());
 /** One reporte4 row. */

@@ -135,11 +135,15 @@ export const TableroEjercicioSchema = z.object({
   tasa: z.number(),
   /** Estimated ms left at the current rate; null when idle or nothing is pending. */
   restanteMs: z.number().nullable(),
+  /** The latest recipients not reached once processed: red, uncertain, or an answered call heard
+   * or answered only in part; resultado says how ('Colgó a los N s'), luz its light. */
   fallos: z.array(
     z.object({
       telefono: z.string(),
       nombre: z.string(),
       estatus: z.string(),
+      resultado: z.string(),
+      luz: z.enum(['verde', 'amarillo', 'rojo', 'cancelado']),
       motivo: z.string(),
       fecha_envio: z.string(),
       hora_envio: z.string(),
@@ -148,6 +152,8 @@ export const TableroEjercicioSchema = z.object({
   cuestionario: z
     .object({ preguntas: z.array(PreguntaTableroSchema), completos: z.number() })
     .nullable(),
+  /** A stopped drill: who stopped it (user name; 'Sistema' when nobody signed) and when (epoch ms). */
+  detencion: z.object({ usuario: z.string(), fecha: z.number() }).nullable(),
 });
 /** The exercise dashboard. */
 export type TableroEjercicio = z.infer<typeof TableroEjercicioSchema>;

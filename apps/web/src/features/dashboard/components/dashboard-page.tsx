@@ -23,23 +23,19 @@ import {
   ETIQUETA_ESTADO_EJERCICIO,
   type TableroEjercicio,
 } from '@pregon/contract/api/tableros';
-import {
-  ETIQUETA_ESTATUS,
-  ETIQUETA_LUZ,
-  LUCES_SEMAFORO,
-  type EstatusDestinatario,
-} from '@pregon/contract/constants';
+import { ETIQUETA_LUZ, LUCES_SEMAFORO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
-import { COLOR_LUZ } from '../../../lib/colores.ts';
+import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
 import { useTablero } from '../api/get-tablero.ts';
 import { CurvaAlcance, GraficaPregunta, GraficaResultados } from './graficas.tsx';
 
 const fechaHora = (ms: number | null) =>
   ms === null ? '—' : new Date(ms).toLocaleString('es-MX', { hour12: false });
+const hora = (ms: number) => new Date(ms).toLocaleTimeString('es-MX', { hour12: false });
 
 /** Milliseconds now, refreshed every second (the elapsed time ticks between updates). */
 function useAhora(activo: boolean) {
@@ -65,36 +61,66 @@ const columnasGrupo = (titulo: string, campo: 'estado' | 'categoria') => [
     align: 'right' as const,
     render: (v: number) => <span style={{ color: COLOR_LUZ[luz] }}>{v}</span>,
   })),
+  {
+    title: msg('estatusCancelado'),
+    dataIndex: 'cancelado',
+    key: 'cancelado',
+    align: 'right' as const,
+    render: (v: number) => <span style={{ color: COLOR_CANCELADO }}>{v}</span>,
+  },
 ];
 
-/** The semáforo: three lights with counts and percentages. */
+/** One light of the semáforo (or the cancelled recipients): count and share of every recipient. */
+function Luz(p: { clave: string; titulo: string; n: number; pct: number; color: string }) {
+  return (
+    <Card size="small" className={`luz luz-${p.clave}`} data-luz={p.clave}>
+      <Statistic title={p.titulo} value={p.n} valueStyle={{ color: p.color }} />
+      <Progress
+        percent={p.pct}
+        strokeColor={p.color}
+        status="normal"
+        format={(x) => `${x ?? 0}%`}
+        size="small"
+      />
+    </Card>
+  );
+}
+
+/** The semáforo: three lights (and the cancelled recipients of a stopped drill) with counts and
+ * shares of every recipient, and how many were reached. */
 function Semaforo({ t }: { t: TableroEjercicio }) {
   const s = t.semaforo;
   if (s.total === 0)
     return <Typography.Text type="secondary">{msg('semaforoSinDestinatarios')}</Typography.Text>;
+  const ancho = s.cancelado > 0 ? 6 : 8;
   return (
     <Row gutter={[16, 16]}>
       {LUCES_SEMAFORO.map((luz) => (
-        <Col xs={24} md={8} key={luz}>
-          <Card size="small" className={`luz luz-${luz}`} data-luz={luz}>
-            <Statistic
-              title={msg(ETIQUETA_LUZ[luz])}
-              value={s[luz]}
-              valueStyle={{ color: COLOR_LUZ[luz] }}
-            />
-            <Progress
-              percent={s.porcentajes[luz]}
-              strokeColor={COLOR_LUZ[luz]}
-              status="normal"
-              format={(p) => `${p ?? 0}%`}
-              size="small"
-            />
-          </Card>
+        <Col xs={24} md={ancho} key={luz}>
+          <Luz
+            clave={luz}
+            titulo={msg(ETIQUETA_LUZ[luz])}
+            n={s[luz]}
+            pct={s.porcentajes[luz]}
+            color={COLOR_LUZ[luz]}
+          />
         </Col>
       ))}
+      {s.cancelado > 0 && (
+        <Col xs={24} md={ancho}>
+          <Luz
+            clave="cancelado"
+            titulo={msg('estatusCancelado')}
+            n={s.cancelado}
+            pct={s.porcentajes.cancelado}
+            color={COLOR_CANCELADO}
+          />
+        </Col>
+      )}
       <Col span={24}>
-        <Typography.Text type="secondary">
-          {msg('total', { total: s.total })} · {msg('estatusCancelado')}: {s.cancelado}
+        <Typography.Text type="secondary" className="alcanzados-de">
+          {msg('total', { total: s.total })} ·{' '}
+          {msg('alcanzadosDe', { n: s.verde, pct: s.porcentajes.verde })}
         </Typography.Text>
       </Col>
     </Row>
@@ -121,7 +147,8 @@ export function DashboardPage() {
     );
 
   const s = t?.semaforo;
-  const hechos = s ? s.total - s.porEstatus.pendiente - s.porEstatus.en_curso : 0;
+  // Cancelled recipients were never processed: a stopped drill's bar stays short of the total.
+  const hechos = s ? s.total - s.porEstatus.pendiente - s.porEstatus.en_curso - s.cancelado : 0;
   const base = s?.total ?? 0;
   const transcurrido = e?.iniciado ? (e.terminado ?? ahora) - e.iniciado : null;
 
@@ -144,6 +171,14 @@ export function DashboardPage() {
             <Tag className="estado-ejercicio">{msg(ETIQUETA_ESTADO_EJERCICIO[estado])}</Tag>
           )}
           {e?.detenido === '1' && <Tag className="estado-detenido">{msg('detenido')}</Tag>}
+          {t?.detencion && (
+            <Typography.Text strong className="detenido-por">
+              {msg('detenidoPor', {
+                usuario: t.detencion.usuario,
+                hora: hora(t.detencion.fecha),
+              })}
+            </Typography.Text>
+          )}
           {s && (
             <Tag color={COLOR_LUZ[s.luz]} className="luz-general" data-luz={s.luz}>
               {msg('luzGeneral')}: {msg(ETIQUETA_LUZ[s.luz])}
@@ -232,7 +267,7 @@ export function DashboardPage() {
               <Progress
                 percent={base === 0 ? 0 : Math.floor((hechos * 1000) / base) / 10}
                 format={() => msg('progresoDe', { hechos, total: base })}
-                status={estado === 'completado' ? 'success' : 'active'}
+                status={estado === 'completado' ? (hechos < base ? 'normal' : 'success') : 'active'}
               />
             </div>
           </>
@@ -249,7 +284,7 @@ export function DashboardPage() {
                 {hechos === 0 ? (
                   <Empty description={msg('sinEnvios')} />
                 ) : (
-                  <GraficaResultados porEstatus={t.semaforo.porEstatus} />
+                  <GraficaResultados porResultado={t.semaforo.porResultado} />
                 )}
               </Card>
             </Col>
@@ -334,10 +369,13 @@ export function DashboardPage() {
                 { title: msg('columnaNombre'), dataIndex: 'nombre' },
                 {
                   title: msg('columnaEstatus'),
-                  dataIndex: 'estatus',
-                  render: (v: string) => (
-                    <Tag color="red">
-                      {msg(ETIQUETA_ESTATUS[v as EstatusDestinatario] ?? 'estatusFallido')}
+                  dataIndex: 'resultado',
+                  render: (v: string, f: TableroEjercicio['fallos'][number]) => (
+                    <Tag
+                      className="resultado-fallo"
+                      color={f.luz === 'cancelado' ? COLOR_CANCELADO : COLOR_LUZ[f.luz]}
+                    >
+                      {v}
                     </Tag>
                   ),
                 },

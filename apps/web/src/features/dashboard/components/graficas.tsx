@@ -13,14 +13,9 @@ import {
   YAxis,
 } from 'recharts';
 import type { Hitos, PuntoCurva, TableroEjercicio } from '@pregon/contract/api/tableros';
-import {
-  ESTATUS_DESTINATARIO,
-  ESTATUS_ROJO,
-  ESTATUS_VERDE,
-  ETIQUETA_ESTATUS,
-} from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { COLOR_LUZ } from '../../../lib/colores.ts';
+import { ETIQUETA_RESULTADO, LUZ_RESULTADO, RESULTADOS } from '@pregon/contract/rules/alcance';
+import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
 
 // The dashboard's charts (recharts, imported only by the dashboard pages, so it stays out of the
 // list's first screen). Animations are off: data arrives every half second.
@@ -32,25 +27,18 @@ const hora = (t: number) =>
     second: '2-digit',
   });
 
-const colorEstatus = (e: string) =>
-  (ESTATUS_VERDE as readonly string[]).includes(e)
-    ? COLOR_LUZ.verde
-    : (ESTATUS_ROJO as readonly string[]).includes(e)
-      ? COLOR_LUZ.rojo
-      : e === 'cancelado'
-        ? '#6b7280'
-        : COLOR_LUZ.amarillo;
-
-/** Outcomes of ARCHITECTURE 5 as bars: one per recipient state that has any. */
+/** Outcomes as bars (rules/alcance.ts: an answered call by how it went), one per outcome that
+ * has any, coloured by its light. */
 export function GraficaResultados({
-  porEstatus,
+  porResultado,
 }: {
-  porEstatus: TableroEjercicio['semaforo']['porEstatus'];
+  porResultado: TableroEjercicio['semaforo']['porResultado'];
 }) {
-  const datos = ESTATUS_DESTINATARIO.filter((e) => porEstatus[e] > 0).map((e) => ({
-    estatus: e,
-    nombre: msg(ETIQUETA_ESTATUS[e]),
-    total: porEstatus[e],
+  const datos = RESULTADOS.filter((r) => (porResultado[r] ?? 0) > 0).map((r) => ({
+    estatus: r,
+    nombre: msg(ETIQUETA_RESULTADO[r]),
+    total: porResultado[r] ?? 0,
+    color: LUZ_RESULTADO[r] === 'cancelado' ? COLOR_CANCELADO : COLOR_LUZ[LUZ_RESULTADO[r]],
   }));
   return (
     <ResponsiveContainer width="100%" height={260}>
@@ -61,7 +49,7 @@ export function GraficaResultados({
         <Tooltip />
         <Bar dataKey="total" name={msg('columnaCantidad')} isAnimationActive={false}>
           {datos.map((d) => (
-            <Cell key={d.estatus} fill={colorEstatus(d.estatus)} />
+            <Cell key={d.estatus} fill={d.color} />
           ))}
         </Bar>
       </BarChart>
