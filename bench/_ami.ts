@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -9,6 +8,7 @@ import { seed } from '@pregon/api/db/seed';
 import { archivoLlamadas } from '@pregon/api/services/telefonia';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
+import { tonoGsm } from '@pregon/api/testing/audio';
 
 // Shared set-up of the telephony benchmarks: a database (SQLite file or a fresh PostgreSQL
 // database), the AMI simulator in this process running the dialplan the api generates, a short
@@ -37,21 +37,8 @@ export async function entornoLlamadas(o: {
 }): Promise<EntornoLlamadas> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-llamadas-'));
   for (const d of ['dialplan', 'sonidos', 'sistema']) fs.mkdirSync(path.join(dir, d));
-  const sox = (archivo: string, s: number) =>
-    execFileSync('sox', [
-      '-n',
-      '-r',
-      '8000',
-      '-c',
-      '1',
-      archivo,
-      'synth',
-      String(s),
-      'sine',
-      '440',
-    ]);
-  sox(path.join(dir, 'sonidos', 'aviso.gsm'), o.audioS);
-  sox(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
+  tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), o.audioS);
+  tonoGsm(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
   const sim = new SimuladorAmi({
     ...AMI,
     dirDialplan: path.join(dir, 'dialplan'),

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { crearCuestionario, crearEjercicio, crearEquipo } from '../testing/fabri
 import { archivoLlamadas, archivoQuiz } from '../services/telefonia.ts';
 import { arrancarDespachador } from './index.ts';
 import { CONFIG_PRUEBA, esperarCompletado, filas } from './testing.ts';
+import { tonoGsm } from '../testing/audio.ts';
 
 // Issue 23.4, "reached means heard": over real sockets, the AMI simulator runs the dialplan the api
 // generated (which ends the audio with the PregonFin UserEvent) for scripted callees, and the
@@ -36,28 +36,15 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
   let sim: SimuladorAmi;
   let equipo: number;
   let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
-  const sox = (archivo: string, segundos: number) =>
-    execFileSync('sox', [
-      '-n',
-      '-r',
-      '8000',
-      '-c',
-      '1',
-      archivo,
-      'synth',
-      String(segundos),
-      'sine',
-      '440',
-    ]);
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-alcance-'));
     for (const d of ['dialplan', 'sonidos', 'sistema']) fs.mkdirSync(path.join(dir, d));
-    sox(path.join(dir, 'sonidos', 'aviso.gsm'), 2);
+    tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 2);
     // As long as the spoken demo audio of `npm start` (about 6 s).
-    sox(path.join(dir, 'sonidos', 'demo.gsm'), 6);
-    for (const n of [1, 2]) sox(path.join(dir, 'sonidos', `q${n}.gsm`), 2);
-    sox(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
+    tonoGsm(path.join(dir, 'sonidos', 'demo.gsm'), 6);
+    for (const n of [1, 2]) tonoGsm(path.join(dir, 'sonidos', `q${n}.gsm`), 2);
+    tonoGsm(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
     sim = new SimuladorAmi({
       usuario: 'pregon',
       secreto: 'ami-secreto',

@@ -419,6 +419,16 @@ class CanalAsterisk implements Canal {
           return;
         }
         const razon = Number(m.valor('Reason') ?? 0);
+        /** The outcome of a call that was not answered, from the reason and the cause so far. */
+        const noContestada = () =>
+          desenlaceLlamada({
+            contestada: false,
+            razon,
+            causa: l.causa,
+            preguntas: l.preguntas,
+            respondidas: 0,
+            id_gateway: uid,
+          });
         if (razon === 0 && l.canal === undefined && l.causa === undefined && !l.sinCanal) {
           // No channel was ever created (no Newchannel, no Hangup): the channel driver or the
           // trunk of the dial string does not exist. Channel events may trail the response:
@@ -427,16 +437,7 @@ class CanalAsterisk implements Canal {
           setTimeout(() => {
             if (this.llamadas.get(uid) !== l) return;
             if (l.canal !== undefined || l.causa !== undefined) {
-              l.fin(
-                desenlaceLlamada({
-                  contestada: false,
-                  razon,
-                  causa: l.causa,
-                  preguntas: l.preguntas,
-                  respondidas: 0,
-                  id_gateway: uid,
-                }),
-              );
+              l.fin(noContestada());
               return;
             }
             l.fin({
@@ -453,16 +454,7 @@ class CanalAsterisk implements Canal {
         }
         // Our half of a failed call may hang up with cause 0: keep the cause the reason implies.
         if (!l.causa) l.causa = CAUSA_DE_RAZON[razon] ?? l.causa;
-        l.fin(
-          desenlaceLlamada({
-            contestada: false,
-            razon,
-            causa: l.causa,
-            preguntas: l.preguntas,
-            respondidas: 0,
-            id_gateway: uid,
-          }),
-        );
+        l.fin(noContestada());
         return;
       }
       case 'Hangup': {

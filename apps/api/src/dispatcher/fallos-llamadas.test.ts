@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import {
   filas,
   porEstatus,
 } from './testing.ts';
+import { tonoGsm } from '../testing/audio.ts';
 
 // Crash tolerance of calls with real processes: a standalone dispatcher (`dispatcher/main.ts`)
 // places a 2,000-call exercise through the AMI simulator and is SIGKILLed at least 5 times
@@ -94,18 +94,7 @@ describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (mot
     for (const d of ['dialplan', 'sonidos']) fs.mkdirSync(path.join(dir, d));
     // 15 s of audio at speed 2: an answered call lives about 8 s, longer than a restart, so the
     // calls live at a kill are still live when the next dispatcher asks.
-    execFileSync('sox', [
-      '-n',
-      '-r',
-      '8000',
-      '-c',
-      '1',
-      path.join(dir, 'sonidos', 'aviso.gsm'),
-      'synth',
-      '15',
-      'sine',
-      '440',
-    ]);
+    tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 15);
     sim = new SimuladorAmi({
       usuario: 'pregon',
       secreto: 'ami-secreto',

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import {
   filas,
   porEstatus,
 } from './testing.ts';
+import { tonoGsm } from '../testing/audio.ts';
 
 // Calls (type 2) and quizzes (type 4) run to completion through the AMI channel against the AMI
 // simulator, which executes the dialplan the api generated, over real sockets, on both engines.
@@ -41,19 +41,6 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
   let sim: SimuladorAmi;
   let equipo: number;
   let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
-  const sox = (archivo: string, segundos: number) =>
-    execFileSync('sox', [
-      '-n',
-      '-r',
-      '8000',
-      '-c',
-      '1',
-      archivo,
-      'synth',
-      String(segundos),
-      'sine',
-      '440',
-    ]);
 
   const escribirPlan = async (id_quiz?: number, id_ejercicio?: number) => {
     fs.writeFileSync(
@@ -71,10 +58,10 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-llamadas-'));
     for (const d of ['dialplan', 'sonidos', 'sistema']) fs.mkdirSync(path.join(dir, d));
-    sox(path.join(dir, 'sonidos', 'aviso.gsm'), 3);
-    sox(path.join(dir, 'sonidos', 'largo.gsm'), 600);
-    for (const n of [1, 2, 3]) sox(path.join(dir, 'sonidos', `p${n}.gsm`), 2);
-    sox(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
+    tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 3);
+    tonoGsm(path.join(dir, 'sonidos', 'largo.gsm'), 600);
+    for (const n of [1, 2, 3]) tonoGsm(path.join(dir, 'sonidos', `p${n}.gsm`), 2);
+    tonoGsm(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
     sim = new SimuladorAmi({
       usuario: 'pregon',
       secreto: 'ami-secreto',
