@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { SimuladorAmi } from '@pregon/simulators/ami';
+import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
@@ -167,18 +168,19 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       .select(['id_ejercicio', 'accion', 'tiempo', 'reintentos', 'espera_reintento'])
       .where('titulo', '=', 'Aviso de sismo E2E')
       .executeTakeFirstOrThrow();
-    expect(ej.accion).toBe('aviso-sismo');
+    // The agent stored it under its content hash; the list shows the chosen name (issue 23.1).
+    expect(ej.accion).toMatch(/^aviso-sismo-[0-9a-f]{16}$/);
     expect(ej.tiempo).toBe(2);
     expect(ej).toMatchObject({ reintentos: 0, espera_reintento: 15 });
     const t = await pedir(api.url, 'GET', `/ejercicio/tiempo/${ej.id_ejercicio}/`, { token });
     expect(t.body.tiempo).toBe(2);
     // The agent stored the frames as sent, and the call include file has the exercise's context.
-    expect(fs.readFileSync(path.join(pbx.config.sonidosDir, 'aviso-sismo.gsm')).equals(audio)).toBe(
-      true,
-    );
+    expect(
+      fs.readFileSync(path.join(pbx.config.sonidosDir, `${ej.accion}.gsm`)).equals(audio),
+    ).toBe(true);
     const conf = fs.readFileSync(path.join(pbx.config.dialplanDir, 'pregon-llamadas.conf'), 'utf8');
     const contexto = conf.split(`[pregon-llamada-${ej.id_ejercicio}]`)[1]?.split('\n[')[0] ?? '';
-    expect(contexto).toContain('Playback(pregon/aviso-sismo)');
+    expect(contexto).toContain(`Playback(pregon/${ej.accion})`);
     expect(contexto).toContain('Set(TIMEOUT(absolute)=120)');
     const destinatarios = await api.ctx.db.kysely
       .selectFrom('ejercicio_detalle')
@@ -208,7 +210,8 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await d.waitFor({ state: 'hidden' });
 
     // An audio gone from the agent's folder is tagged in the list (HEAD on the agent per row).
-    fs.rmSync(path.join(pbx.config.sonidosDir, 'sin-plan.gsm'));
+    for (const f of fs.readdirSync(pbx.config.sonidosDir).filter((f) => f.startsWith('sin-plan-')))
+      fs.rmSync(path.join(pbx.config.sonidosDir, f));
     await page.reload();
     await fila('Llamada sin plan E2E').getByText('Falta el audio en el PBX').waitFor();
     await fila('Aviso de sismo E2E').getByText('No completo').waitFor();
@@ -383,7 +386,11 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     // What the server and the agent hold.
     const leido = await pedir(api.url, 'GET', `/quiz/${id}/`, { token });
     const resumen = (lista: { reactivo_text: string; file: string; respuestas: unknown[] }[]) =>
-      lista.map((q) => ({ texto: q.reactivo_text, file: q.file, respuestas: q.respuestas }));
+      lista.map((q) => ({
+        texto: q.reactivo_text,
+        file: nombreVisibleAudio(q.file),
+        respuestas: q.respuestas,
+      }));
     const esperado = [
       {
         texto: '¿Escuchó la alerta sísmica?',
@@ -411,15 +418,18 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       },
     ];
     expect(resumen(leido.body)).toEqual(esperado);
-    for (const f of ['q1-alerta', 'q2-salida', 'q3-punto'])
-      expect(fs.existsSync(path.join(pbx.config.sonidosDir, `${f}.gsm`))).toBe(true);
+    // Each question names the stored file the agent returned: `{chosen name}-{hash}`.
+    for (const q of leido.body as { file: string }[]) {
+      expect(q.file).toMatch(/^q[123]-[a-z]+-[0-9a-f]{16}$/);
+      expect(fs.existsSync(path.join(pbx.config.sonidosDir, `${q.file}.gsm`))).toBe(true);
+    }
     const idQuiz = leido.body[0].id_cuestionario as number;
     const conf = fs.readFileSync(
       path.join(pbx.config.dialplanDir, `pregon-quiz-${idQuiz}.conf`),
       'utf8',
     );
     expect(conf).toContain(`[pregon-quiz-${id}]`);
-    expect(conf).toContain('pregon/q3-punto');
+    expect(conf).toContain(`pregon/${(leido.body as { file: string }[])[2]!.file}`);
 
     // Reopened: the same questions, answers and audio names, each audio playable from the agent.
     await fila('Encuesta sismo E2E').getByRole('button', { name: 'Cuestionario' }).click();
@@ -690,7 +700,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       .set({ iniciado: Date.now() })
       .where('id_ejercicio', '=', iniciado)
       .execute();
-    await quizConUnaPregunta('Encuesta sin PBX E2E');
+    const sinPbx = await quizConUnaPregunta('Encuesta sin PBX E2E');
     await page.reload();
 
     let avisos = await recogerAvisos();
@@ -709,7 +719,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     expect((await pedir(api.url, 'GET', `/quiz/${iniciado}/`, { token })).body).toEqual([]);
 
     // The agent stops while the dialog is open: the upload fails naming question 1 and the
-    // network error; the save goes on and says the PBX content could not be written.
+    // network error; nothing is saved (a questionnaire never names an audio that is not there).
     avisos = await recogerAvisos();
     await llenarUnaPregunta('Encuesta sin PBX E2E');
     await pbx.cerrar();
@@ -720,9 +730,9 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       .toEqual(
         expect.arrayContaining([
           'ERROR al subir audio de la pregunta 1: Error de red: no se obtuvo respuesta del servidor',
-          'ERROR al obtener/actualizar contenido',
         ]),
       );
     expect(await avisos()).not.toContain('EXITO');
+    expect((await pedir(api.url, 'GET', `/quiz/${sinPbx}/`, { token })).body).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,37 +79,83 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
     await ami?.cerrar();
   });
 
-  it('stores real GSM audio atomically and answers its name and length', async () => {
+  it('stores real GSM audio under its content hash and answers name, hash and length', async () => {
     const sox = path.join(dir, 'tono.gsm');
     execFileSync('sox', ['-n', '-r', '8000', '-c', '1', sox, 'synth', '2', 'sine', '440']);
-    const r = await subir(fs.readFileSync(sox), 'aviso_sismo');
+    const datos = fs.readFileSync(sox);
+    const sha256 = crypto.createHash('sha256').update(datos).digest('hex');
+    const r = await subir(datos, 'aviso_sismo');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 200, filename: 'aviso_sismo', duracion_s: 2 });
-    expect(fs.readFileSync(path.join(config.sonidosDir, 'aviso_sismo.gsm'))).toEqual(
-      fs.readFileSync(sox),
-    );
+    const nombre = `aviso_sismo-${sha256.slice(0, 16)}`;
+    expect(r.body).toEqual({ status: 200, filename: nombre, sha256, duracion_s: 2 });
+    expect(fs.readFileSync(path.join(config.sonidosDir, `${nombre}.gsm`))).toEqual(datos);
 
     if (fs.existsSync(PROMPT_ES)) {
       const gracias = await subir(fs.readFileSync(PROMPT_ES), 'gracias-es');
       expect(gracias.status).toBe(200);
       expect(gracias.body.duracion_s).toBeGreaterThan(0.3);
     }
-    // Uploading the same name again replaces it; no temp file is left behind.
-    const corto = path.join(dir, 'corto.gsm');
-    execFileSync('sox', ['-n', '-r', '8000', '-c', '1', corto, 'synth', '0.5', 'sine', '300']);
-    expect((await subir(fs.readFileSync(corto), 'aviso_sismo')).body.duracion_s).toBe(0.5);
     expect(sonidos().filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-    const leido = await fetch(`${url}/asterisk/audio/aviso_sismo`, {
+    const leido = await fetch(`${url}/asterisk/audio/${nombre}`, {
       headers: { authorization: tokens.consulta! },
     });
     expect(leido.status).toBe(200);
-    expect(Buffer.from(await leido.arrayBuffer())).toEqual(fs.readFileSync(corto));
-    const cabeza = await fetch(`${url}/asterisk/audio/no_existe`, {
+    expect(leido.headers.get('x-sha256')).toBe(sha256);
+    expect(leido.headers.get('x-duracion-s')).toBe('2');
+    expect(Buffer.from(await leido.arrayBuffer())).toEqual(datos);
+    const cabeza = await fetch(`${url}/asterisk/audio/${nombre}`, {
       method: 'HEAD',
       headers: { authorization: tokens.consulta! },
     });
-    expect(cabeza.status).toBe(404);
+    expect(cabeza.status).toBe(200);
+    expect(cabeza.headers.get('x-sha256')).toBe(sha256);
+    const falta = await fetch(`${url}/asterisk/audio/no_existe`, {
+      method: 'HEAD',
+      headers: { authorization: tokens.consulta! },
+    });
+    expect(falta.status).toBe(404);
+  });
+
+  it('a same-named upload never replaces another audio; the same bytes give the same name (issue 23.1)', async () => {
+    const a = path.join(dir, 'aviso-a.gsm');
+    const b = path.join(dir, 'aviso-b.gsm');
+    execFileSync('sox', ['-n', '-r', '8000', '-c', '1', a, 'synth', '1', 'sine', '440']);
+    execFileSync('sox', ['-n', '-r', '8000', '-c', '1', b, 'synth', '0.5', 'sine', '300']);
+    const antes = sonidos();
+    const ra = await subir(fs.readFileSync(a), 'aviso');
+    const rb = await subir(fs.readFileSync(b), 'aviso');
+    expect([ra.status, rb.status]).toEqual([200, 200]);
+    expect(ra.body.filename).not.toBe(rb.body.filename);
+    expect(String(ra.body.filename)).toMatch(/^aviso-[0-9a-f]{16}$/);
+    expect(String(rb.body.filename)).toMatch(/^aviso-[0-9a-f]{16}$/);
+    // A's file is byte-identical after B's upload; B is beside it.
+    expect(fs.readFileSync(path.join(config.sonidosDir, `${ra.body.filename}.gsm`))).toEqual(
+      fs.readFileSync(a),
+    );
+    expect(fs.readFileSync(path.join(config.sonidosDir, `${rb.body.filename}.gsm`))).toEqual(
+      fs.readFileSync(b),
+    );
+    const mtime = fs.statSync(path.join(config.sonidosDir, `${ra.body.filename}.gsm`)).mtimeMs;
+    // The same bytes again (even under the stored name): 200, the same name, one file.
+    const otra = await subir(fs.readFileSync(a), 'aviso');
+    const conSufijo = await subir(fs.readFileSync(a), String(ra.body.filename));
+    expect(otra.body).toEqual(ra.body);
+    expect(conSufijo.body).toEqual(ra.body);
+    expect(sonidos()).toEqual(
+      [...antes, `${ra.body.filename}.gsm`, `${rb.body.filename}.gsm`].sort(),
+    );
+    expect(fs.statSync(path.join(config.sonidosDir, `${ra.body.filename}.gsm`)).mtimeMs).toBe(
+      mtime,
+    );
+    // A file under that name with other bytes (tampered on disk) is not overwritten: 409.
+    const ruta = path.join(config.sonidosDir, `${ra.body.filename}.gsm`);
+    fs.writeFileSync(ruta, fs.readFileSync(b));
+    const choque = await subir(fs.readFileSync(a), 'aviso');
+    expect(choque.status).toBe(409);
+    expect(choque.body.campo).toBe('file');
+    expect(fs.readFileSync(ruta)).toEqual(fs.readFileSync(b));
+    fs.rmSync(ruta);
   });
 
   it('converts a WAV with GSM 6.10 inside to the same raw frames sox writes', async () => {
@@ -132,7 +179,7 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
     const r = await subir(fs.readFileSync(path.join(dir, 'wav49.wav')), 'desde-wav');
     expect(r.status).toBe(200);
     const crudo = fs.readFileSync(path.join(dir, 'crudo.gsm'));
-    const guardado = fs.readFileSync(path.join(config.sonidosDir, 'desde-wav.gsm'));
+    const guardado = fs.readFileSync(path.join(config.sonidosDir, `${r.body.filename}.gsm`));
     expect(guardado.subarray(0, crudo.length)).toEqual(crudo);
   });
 
@@ -195,7 +242,7 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
     } finally {
       await app2.close();
     }
-    expect(sonidos()).not.toContain('largo.gsm');
+    expect(sonidos().filter((f) => f.startsWith('largo'))).toEqual([]);
   });
 
   it('answers 404 for another PBX software in the path', async () => {

@@ -25,7 +25,14 @@ import { verificarFirmaDialplan } from '@pregon/api/auth/firma-dialplan';
 import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
 import { registrarJsonSeguro } from '@pregon/api/http/json-seguro';
-import { enSerie, escribirAtomico, reemplazarConVuelta } from './archivos.ts';
+import {
+  crearExclusivo,
+  enSerie,
+  escribirAtomico,
+  huellaSha256,
+  reemplazarConVuelta,
+} from './archivos.ts';
+import { nombreAlmacenAudio } from '@pregon/contract/rules/audio';
 import type { ConfigPbx } from './config.ts';
 import { leerAudioGsm } from './gsm.ts';
 import { recargar } from './recarga.ts';
@@ -202,8 +209,24 @@ export async function crearAppPbx(
           { duracion: (gsm.duracion_s / 60).toFixed(1), max: config.maxSegundosAudio / 60 },
           'file',
         );
-      escribirAtomico(path.join(config.sonidosDir, `${nombre}.gsm`), gsm.tramas);
-      return { status: 200 as const, filename: nombre, duracion_s: gsm.duracion_s };
+      const sha256 = huellaSha256(gsm.tramas);
+      const guardado = nombreAlmacenAudio(nombre, sha256);
+      const archivo = path.join(config.sonidosDir, `${guardado}.gsm`);
+      // Never over another file: a new name is created exclusively; an existing one must hold
+      // these very bytes (the same upload again), else it is refused and left as it is.
+      if (
+        !crearExclusivo(archivo, gsm.tramas) &&
+        huellaSha256(fs.readFileSync(archivo)) !== sha256
+      ) {
+        req.log.error({ archivo: guardado }, 'audio guardado que no coincide con su huella');
+        throw error(409, 'audioHuellaDistinta', { nombre: guardado }, 'file');
+      }
+      return {
+        status: 200 as const,
+        filename: guardado,
+        sha256,
+        duracion_s: gsm.duracion_s,
+      };
     });
   });
 
@@ -226,6 +249,7 @@ export async function crearAppPbx(
       return reply
         .header('content-type', 'audio/x-gsm')
         .header('x-duracion-s', String((datos.length / 33) * 0.02))
+        .header('x-sha256', huellaSha256(datos))
         .send(req.method === 'HEAD' ? undefined : datos);
     },
   });

@@ -19,6 +19,34 @@ export function escribirAtomico(ruta: string, datos: Buffer | string, modo = 0o6
   }
 }
 
+/** The SHA-256 of some bytes, in hex (the stored audio's fingerprint). */
+export function huellaSha256(datos: Buffer): string {
+  return crypto.createHash('sha256').update(datos).digest('hex');
+}
+
+/**
+ * Creates `ruta` with `datos` only if no file has that name: written to a temp file in the same
+ * folder, then hard-linked to its name (link fails with EEXIST rather than replace; readers never
+ * see half a file). True when created, false when a file was already there (left untouched).
+ */
+export function crearExclusivo(ruta: string, datos: Buffer, modo = 0o644): boolean {
+  fs.mkdirSync(path.dirname(ruta), { recursive: true });
+  const tmp = path.join(
+    path.dirname(ruta),
+    `.${path.basename(ruta)}.${crypto.randomBytes(6).toString('hex')}.tmp`,
+  );
+  try {
+    fs.writeFileSync(tmp, datos, { mode: modo });
+    fs.linkSync(tmp, ruta);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
 /**
  * Replaces a file, runs `despues` (the reload), and puts the previous content back (or removes
  * the new file when there was none) if it fails. The error of `despues` is rethrown.

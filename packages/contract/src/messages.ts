@@ -572,6 +572,8 @@ export const MENSAJES = {
   nombreAudioInvalido:
     'El campo filename solo admite letras, dígitos, _ y - (de 1 a 64 caracteres, sin extensión)',
   audioNoExiste: 'No existe el audio {nombre} en el PBX',
+  audioHuellaDistinta:
+    'El campo file no se guardó: el PBX ya tiene un archivo {nombre} con otro contenido (revise la carpeta de sonidos)',
   dialplanRechazado: 'El campo contenido se rechazó en la línea {linea}: {motivo}',
   dialplanSinFirma:
     'El plan de marcado no lleva una firma válida de la API de Pregón para este archivo; no se escribió nada. Vuelva a generarlo desde Pregón',
@@ -706,6 +708,10 @@ export const MENSAJES = {
   informeRecibidas: 'Recibidas (acuse, mensaje escuchado completo o cuestionario respondido)',
   informeAlcanzados: 'Alcanzados (de todos los destinatarios)',
   informeNoAlcanzados: 'No alcanzados (incluye cancelados)',
+  audioReportePregunta: 'Audio de la pregunta {N}',
+  audioReporteValor: '{nombre} · SHA-256 {sha256} · {duracion} s',
+  audioSinRegistro:
+    'No se registró la huella del audio: el ejercicio se inició sin un servidor de telefonía conocido (PBX_BASE) o antes de esta versión',
   detenidoPor: 'Detenido por {usuario} a las {hora}',
   alcanzadosDe: 'Alcanzados: {n} ({pct} % de todos)',
   informeTasaMedia: 'Velocidad media (destinatarios/s)',

@@ -245,6 +245,18 @@ export interface DB {
   ingreso_fallos: IngresoFallosTable;
   ajustes: AjustesTable;
   sesiones: SesionesTable;
+  audios_ejercicio: AudiosEjercicioTable;
+}
+
+/** audios_ejercicio: the audio an exercise plays, fixed at its start (pregunta 0 = a call's audio,
+ * N = quiz question N): stored name, SHA-256 (hex) and seconds, as the telephony agent answered. */
+export interface AudiosEjercicioTable {
+  id_ejercicio: number;
+  pregunta: number;
+  nombre: string;
+  sha256: string;
+  duracion_s: number;
+  registrado: number;
 }
 
 /** sesiones: the open sessions; id_sesion is the token's jti, expira its end (epoch ms). */

@@ -81,14 +81,19 @@ export async function comprobarEquipo(
   };
 }
 
+/** An audio as the PBX agent holds it: its SHA-256 (hex) and length in seconds, from the
+ * `x-sha256` and `x-duracion-s` headers of HEAD /{software}/audio/{nombre}; null when the agent
+ * did not send them (an older agent). */
+export type HuellaAudio = { sha256: string; duracion_s: number } | null;
+
 /** Whether an audio file is on the telephony server: HEAD {pbxBase}/{software}/audio/{nombre} on
- * the PBX agent. 'falta' for a 404, null when present, else the reason it could not be asked. */
+ * the PBX agent. 'falta' for a 404, `{huella}` when present, else the reason it could not be asked. */
 export async function audioEnPbx(
   pbxBase: string,
   software: string,
   nombre: string,
   opciones: { timeoutMs: number; token?: string },
-): Promise<'falta' | string | null> {
+): Promise<'falta' | string | { huella: HuellaAudio }> {
   const url = `${pbxBase.replace(/\/+$/, '')}/${encodeURIComponent(software)}/audio/${encodeURIComponent(nombre)}`;
   try {
     const r = await fetch(url, {
@@ -97,7 +102,11 @@ export async function audioEnPbx(
       headers: opciones.token ? { authorization: opciones.token } : {},
     });
     if (r.status === 404) return 'falta';
-    return r.ok ? null : `HTTP ${r.status}`;
+    if (!r.ok) return `HTTP ${r.status}`;
+    const sha256 = (r.headers.get('x-sha256') ?? '').toLowerCase();
+    const duracion_s = Number(r.headers.get('x-duracion-s'));
+    const valida = /^[0-9a-f]{64}$/.test(sha256) && Number.isFinite(duracion_s) && duracion_s >= 0;
+    return { huella: valida ? { sha256, duracion_s } : null };
   } catch (e) {
     const err = e as Error & { cause?: { code?: string } };
     if (err.name === 'TimeoutError') return `sin respuesta en ${opciones.timeoutMs} ms`;

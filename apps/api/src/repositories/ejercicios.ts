@@ -296,3 +296,52 @@ export async function* detallePorCopia(
 /** SQL of the SQLite streaming read (better-sqlite3 `.iterate()`): the same columns, one exercise. */
 export const SQL_DETALLE_SQLITE = `select ${COLUMNAS_DETALLE.join(', ')} from ejercicio_detalle
   where id_ejercicio = ? order by id_detalle`;
+
+/** An audio an exercise plays, as fixed at its start: slot (0 = a call's audio, N = question N),
+ * stored name, SHA-256 (hex) and seconds. */
+export interface AudioFijado {
+  pregunta: number;
+  nombre: string;
+  sha256: string;
+  duracion_s: number;
+}
+
+/** Records the audio an exercise plays; a slot already recorded keeps its first record. */
+export async function fijarAudios(
+  k: Consultor,
+  id: number,
+  audios: readonly AudioFijado[],
+  momento: number,
+): Promise<void> {
+  if (!audios.length) return;
+  const ya = new Set(
+    (
+      await k
+        .selectFrom('audios_ejercicio')
+        .select('pregunta')
+        .where('id_ejercicio', '=', id)
+        .execute()
+    ).map((r) => r.pregunta),
+  );
+  const nuevos = audios.filter((a) => !ya.has(a.pregunta));
+  if (!nuevos.length) return;
+  await k
+    .insertInto('audios_ejercicio')
+    .values(nuevos.map((a) => ({ id_ejercicio: id, ...a, registrado: momento })))
+    .execute();
+}
+
+/** The audio recorded for an exercise, by slot. */
+export async function audiosFijados(k: Consultor, id: number): Promise<AudioFijado[]> {
+  const filas = await k
+    .selectFrom('audios_ejercicio')
+    .select(['pregunta', 'nombre', 'sha256', 'duracion_s'])
+    .where('id_ejercicio', '=', id)
+    .orderBy('pregunta')
+    .execute();
+  return filas.map((f) => ({
+    ...f,
+    pregunta: Number(f.pregunta),
+    duracion_s: Number(f.duracion_s),
+  }));
+}

@@ -7,9 +7,21 @@ import { contentDisposition, exportar } from '../services/reportes-csv.ts';
 
 /** Report calls (reporte2, reporte3, reporte4, resumen) and the streamed CSV export. */
 export function rutasReportes(app: FastifyInstance, ctx: Contexto) {
-  ruta(app, ctx, reporte2, async ({ params, query }) =>
-    servicio.reportePaginado(ctx, params.id, query.limit, query.offset, servicio.filaReporte2),
-  );
+  ruta(app, ctx, reporte2, async ({ params, query }) => {
+    const r = await servicio.reportePaginado(
+      ctx,
+      params.id,
+      query.limit,
+      query.offset,
+      servicio.filaReporte2,
+    );
+    const e = await ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'id_tipo_ejercicio', 'iniciado'])
+      .where('id_ejercicio', '=', params.id)
+      .executeTakeFirstOrThrow();
+    return { ...r, ...(await servicio.audiosReporte(ctx.db.kysely, e)) };
+  });
 
   ruta(app, ctx, reporte3, async ({ params }) => servicio.reporte3(ctx, params.id));
 

@@ -28,9 +28,14 @@ import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';
-import { audioEnPbx, comprobarEquipo, contextoEnAsterisk } from '../dispatcher/comprobacion.ts';
+import {
+  audioEnPbx,
+  comprobarEquipo,
+  contextoEnAsterisk,
+  type HuellaAudio,
+} from '../dispatcher/comprobacion.ts';
 import { contextoLlamada, contextoQuiz } from '@pregon/contract/rules/dialplan';
-import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
+import type { AudioFijado, Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
 
 // The PBX software's name in the agent's paths (ARCHITECTURE: GET /config/ reports it).
 const SOFTWARE_PBX = 'asterisk';
@@ -272,11 +277,16 @@ async function validarInicio(
 /** Refuses (409) an exercise that could not run: a quiz without questions, a question without
  * answers or audio, a call without audio, an audio the PBX agent lacks, a device that does not
  * answer. Reads only; nothing changes. */
-async function exigirListo(ctx: CtxEjercicios, e: EjercicioCompleto, c: ComprobacionInicio) {
-  const audios: string[] = [];
+async function exigirListo(
+  ctx: CtxEjercicios,
+  e: EjercicioCompleto,
+  c: ComprobacionInicio,
+): Promise<AudioFijado[]> {
+  // Each audio slot: 0 for a call's audio, N for quiz question N.
+  const audios: { pregunta: number; nombre: string }[] = [];
   if (e.id_tipo_ejercicio === 2) {
     if (!e.accion.trim()) throw error(409, 'llamadaSinAudio');
-    audios.push(e.accion.trim());
+    audios.push({ pregunta: 0, nombre: e.accion.trim() });
   }
   if (e.id_tipo_ejercicio === 4) {
     const k = ctx.db.kysely;
@@ -290,17 +300,25 @@ async function exigirListo(ctx: CtxEjercicios, e: EjercicioCompleto, c: Comproba
       if (!p.archivo.trim()) throw error(409, 'preguntaSinAudio', { N: p.numero });
       if (!conRespuestas.has(p.id_pregunta))
         throw error(409, 'preguntaSinRespuestas', { N: p.numero });
-      audios.push(p.archivo.trim());
+      audios.push({ pregunta: p.numero, nombre: p.archivo.trim() });
     }
   }
+  const fijados: AudioFijado[] = [];
   if (c.pbxBase) {
-    for (const archivo of new Set(audios)) {
-      const motivo = await audioEnPbx(c.pbxBase, SOFTWARE_PBX, archivo, {
+    const huellas = new Map<string, HuellaAudio>();
+    for (const { nombre: archivo } of audios) {
+      if (huellas.has(archivo)) continue;
+      const r = await audioEnPbx(c.pbxBase, SOFTWARE_PBX, archivo, {
         timeoutMs: c.equipoMs || 3000,
         token: c.token,
       });
-      if (motivo === 'falta') throw error(409, 'audioNoEnPbx', { archivo });
-      if (motivo) throw error(409, 'pbxNoResponde', { motivo, archivo });
+      if (r === 'falta') throw error(409, 'audioNoEnPbx', { archivo });
+      if (typeof r === 'string') throw error(409, 'pbxNoResponde', { motivo: r, archivo });
+      huellas.set(archivo, r.huella);
+    }
+    for (const a of audios) {
+      const h = huellas.get(a.nombre);
+      if (h) fijados.push({ ...a, ...h });
     }
   }
   if (c.equipoMs > 0) {
@@ -325,6 +343,7 @@ async function exigirListo(ctx: CtxEjercicios, e: EjercicioCompleto, c: Comproba
         throw error(409, 'contextoNoVerificable', { equipo: e.alias, contexto, motivo: r });
     }
   }
+  return fijados;
 }
 
 /**
@@ -343,7 +362,7 @@ export async function iniciar(
   comprobacion: ComprobacionInicio = { equipoMs: 0 },
 ): Promise<{ mensaje: string; time: number }> {
   const previo = await validarInicio(ctx.db.kysely, ctx, canal, b.id_ejercicio, false);
-  await exigirListo(ctx, previo.e, comprobacion);
+  const audios = await exigirListo(ctx, previo.e, comprobacion);
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
     const { e, plan, reanudar } = await validarInicio(trx, ctx, canal, b.id_ejercicio, true);
     const momento = ahora();
@@ -354,6 +373,8 @@ export async function iniciar(
       en_espera: null,
       iniciado: e.iniciado ?? momento,
     });
+    // The audio it plays is fixed at its first start with an agent (a resume keeps that record).
+    await repo.fijarAudios(trx, e.id_ejercicio, audios, momento);
     await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, {
       canal,
       time: plan.time,

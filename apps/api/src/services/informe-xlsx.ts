@@ -10,7 +10,7 @@ import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
 import { ejercicioOError } from './ejercicios.ts';
-import { desgloses, reporte3, resultadoFila } from './reportes.ts';
+import { audiosReporte, desgloses, reporte3, resultadoFila } from './reportes.ts';
 import { lotesDetalle } from './reportes-csv.ts';
 import { segundosDe, type CtxTableros } from './tableros.ts';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
@@ -99,15 +99,17 @@ async function escribir(
   const k = ctx.db.kysely;
   const id = e.id_ejercicio;
   const tz = ctx.config.tz;
-  const [estatus, grupos, minutos, segundos, recibidas, auditoria, preguntas] = await Promise.all([
-    repo.conteoPorEstatus(k, id),
-    desgloses(k, e),
-    repoTableros.porMinutoAlcance(k, id),
-    segundosDe(ctx, id),
-    repoReportes.contarRecibidas(k, id),
-    repoTableros.auditoriaEjercicio(k, id),
-    repoQuiz.contarPreguntas(k, id),
-  ]);
+  const [estatus, grupos, minutos, segundos, recibidas, auditoria, preguntas, audios] =
+    await Promise.all([
+      repo.conteoPorEstatus(k, id),
+      desgloses(k, e),
+      repoTableros.porMinutoAlcance(k, id),
+      segundosDe(ctx, id),
+      repoReportes.contarRecibidas(k, id),
+      repoTableros.auditoriaEjercicio(k, id),
+      repoQuiz.contarPreguntas(k, id),
+      audiosReporte(k, e),
+    ]);
   const s = conteoSemaforo(estatus);
   const curva = curvaAlcance(segundos);
   // Every recipient counts, cancelled ones too (issue 23.5).
@@ -150,6 +152,16 @@ async function escribir(
     [msg('columnaTipo'), tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo],
     [msg('columnaDispositivo'), texto(e.alias)],
     [msg('columnaFechaInicio'), `${e.fecha_ini} ${e.hora_ini}`],
+    // What the drill played, fixed at its start: chosen name, full SHA-256, seconds (issue 23.1).
+    ...audios.audios.map((a): [string, string] => [
+      a.pregunta === null ? msg('etiquetaAudio') : msg('audioReportePregunta', { N: a.pregunta }),
+      texto(
+        msg('audioReporteValor', { nombre: a.nombre, sha256: a.sha256, duracion: a.duracion_s }),
+      ),
+    ]),
+    ...(audios.audios_nota
+      ? ([[msg('etiquetaAudio'), audios.audios_nota]] as [string, string][])
+      : []),
     [msg('informeIniciado'), fechaTexto(inicio, tz)],
     [msg('informeTerminado'), fechaTexto(e.terminado, tz)],
     [msg('informeIniciadoPor'), texto(quien(primero))],

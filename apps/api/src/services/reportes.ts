@@ -8,7 +8,8 @@ import {
   textoResultado,
 } from '@pregon/contract/rules/alcance';
 import type { FilaReporte } from '@pregon/contract/api/ejercicios';
-import type { FilaReporte3, FilaReporte4 } from '@pregon/contract/api/reportes';
+import type { AudioReporte, FilaReporte3, FilaReporte4 } from '@pregon/contract/api/reportes';
+import { huellaCorta, nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import * as repo from '../repositories/ejercicios.ts';
 import type { Consultor, FilaDetalle } from '../repositories/ejercicios.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
@@ -74,6 +75,30 @@ export function filaReporte2(d: FilaDetalle, n: number, preguntas = 0) {
     recibida: base.recibida,
     motivo: d.motivo ?? '',
   };
+}
+
+/**
+ * The audio a call or quiz played, as fixed at its start (issue 23.1), and a note when nothing was
+ * recorded for an exercise that plays audio (started without a known agent, PBX_BASE unset, or
+ * before this version): the report never invents a hash.
+ */
+export async function audiosReporte(
+  k: Consultor,
+  e: { id_ejercicio: number; id_tipo_ejercicio: number; iniciado: number | null },
+): Promise<{ audios: AudioReporte[]; audios_nota: string }> {
+  const juega = e.id_tipo_ejercicio === 2 || e.id_tipo_ejercicio === 4;
+  const audios = juega
+    ? (await repo.audiosFijados(k, e.id_ejercicio)).map((a) => ({
+        pregunta: a.pregunta === 0 ? null : a.pregunta,
+        nombre: nombreVisibleAudio(a.nombre),
+        archivo: a.nombre,
+        sha256: a.sha256,
+        huella: huellaCorta(a.sha256),
+        duracion_s: a.duracion_s,
+      }))
+    : [];
+  const nota = juega && e.iniciado !== null && audios.length === 0 ? msg('audioSinRegistro') : '';
+  return { audios, audios_nota: nota };
 }
 
 /** GET /ejercicio/reporte/{id}/ and GET /reportes/reporte2/{id}/: one page of recipients. */

@@ -36,7 +36,8 @@ export function clientePbx(cliente: QueryClient) {
       })
     ).pbx;
   return {
-    /** POST /{software}/audio/upload/: stores `archivo` as `{nombre}.gsm`; returns its name. */
+    /** POST /{software}/audio/upload/: the agent stores `archivo` as `{nombre}-{hash}.gsm` and
+     * returns that stored name (use it, never `nombre`), its SHA-256 and length. */
     async subirAudio(archivo: Blob, nombre: string) {
       const c = await config();
       const formulario = new FormData();

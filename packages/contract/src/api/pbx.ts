@@ -74,15 +74,26 @@ export const leerArchivoQuiz = endpoint({
 
 // ---------------------------------------------------------------- telephony base (apps/pbx)
 
-/** POST /{software}/audio/upload/ (multipart: `file`, `filename`) → the stored name and length. */
+/**
+ * POST /{software}/audio/upload/ (multipart: `file`, `filename`) → the stored name, its SHA-256
+ * and length. The agent stores `{filename}-{first 16 hex of the SHA-256}` (rules/audio.ts) and
+ * never replaces a file: the same bytes answer the same name again, other bytes another name. The
+ * client must use the returned `filename` (the exercise's `accion`, a question's `file_NN`).
+ */
 export const subirAudio = endpoint({
   method: 'POST',
   path: '/:software/audio/upload/',
   acceso: 'escritura',
   etiqueta: 'pbx',
-  resumen: 'Sube un audio GSM 06.10 (.gsm, o WAV con GSM dentro) a la carpeta de sonidos',
+  resumen:
+    'Sube un audio GSM 06.10 (.gsm, o WAV con GSM dentro); se guarda con la huella de su contenido y nunca reemplaza otro',
   params: z.object({ software: z.string() }),
-  respuesta: z.object({ status: z.literal(200), filename: z.string(), duracion_s: z.number() }),
+  respuesta: z.object({
+    status: z.literal(200),
+    filename: z.string(),
+    sha256: z.string(),
+    duracion_s: z.number(),
+  }),
 });
 
 /** Body of the dialplan writes: the include file's whole text, exactly as the api rendered it,

@@ -37,7 +37,23 @@ export const FilaReporte2Schema = z.object({
   motivo: z.string(),
 });
 
-/** GET /reportes/reporte2/{id}/ → {status, ejercicio, data, total, limit, offset}. */
+/** An audio the exercise played, as fixed when it started (issue 23.1): pregunta null for a
+ * call's audio, else the question number; nombre as the operator chose it, archivo as stored,
+ * sha256 in full, huella its first 16 hex digits, duracion_s its length. */
+export const AudioReporteSchema = z.object({
+  pregunta: z.number().nullable(),
+  nombre: z.string(),
+  archivo: z.string(),
+  sha256: z.string(),
+  huella: z.string(),
+  duracion_s: z.number(),
+});
+/** One played audio of a report. */
+export type AudioReporte = z.infer<typeof AudioReporteSchema>;
+
+/** GET /reportes/reporte2/{id}/ → {status, ejercicio, audios, audios_nota, data, total, limit,
+ * offset}: `audios` is what a call or quiz played (empty for other types, or when nothing was
+ * recorded, and then `audios_nota` says why; '' otherwise). */
 export const reporte2 = endpoint({
   method: 'GET',
   path: '/reportes/reporte2/:id/',
@@ -49,6 +65,8 @@ export const reporte2 = endpoint({
   respuesta: z.object({
     status: z.literal(200),
     ejercicio: EjercicioReporteSchema,
+    audios: z.array(AudioReporteSchema),
+    audios_nota: z.string(),
     data: z.array(FilaReporte2Schema),
     total: z.number(),
     limit: z.number(),

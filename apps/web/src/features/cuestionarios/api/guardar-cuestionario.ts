@@ -1,4 +1,5 @@
 import { msg } from '@pregon/contract/messages';
+import { EXTENSION_AUDIO } from '@pregon/contract/constants';
 import {
   nombreAudioPbx,
   slotReactivo,
@@ -24,13 +25,15 @@ export interface AvisosGuardado {
 }
 
 /**
- * Saving a questionnaire (SPEC 4), step by step: POST /quiz/ with the 40 slots; per question,
- * upload its new audio (name = file name minus its last 4 characters, PBX-safe; an unchanged audio
- * is not sent again) then POST each answer; POST /quiz/digitos/fill/ when `nuevo`; GET
- * /quiz/file/{id}/ and PUT /quizzes/extensions/{id_quiz}/ {contenido: salida}. Each failure
- * reports SPEC 8's message at its step (with the server's detail): a failed upload skips that
- * question's answers and goes on. `clon` uses the clone flow's 'ERROR al guardar preguntas base'.
- * Returns whether everything reached the server and the PBX.
+ * Saving a questionnaire (SPEC 4), step by step: first upload each question's new audio (name =
+ * file name minus its last 4 characters, PBX-safe; an unchanged audio is not sent again) and keep
+ * the name the agent returns (`{nombre}-{hash}`, issue 23.1); then POST /quiz/ with the 40 slots
+ * naming those stored files, POST each answer, POST /quiz/digitos/fill/ when `nuevo`, GET
+ * /quiz/file/{id}/ and PUT /quizzes/extensions/{id_quiz}/ {contenido: salida}. A failed upload
+ * stops before anything is saved (a questionnaire never names an audio that is not there); any
+ * other failure reports SPEC 8's message at its step (with the server's detail). `clon` uses the
+ * clone flow's 'ERROR al guardar preguntas base'. Returns whether everything reached the server
+ * and the PBX.
  */
 export async function guardarCuestionarioCompleto(
   pbx: ClientePbx,
@@ -44,15 +47,34 @@ export async function guardarCuestionarioCompleto(
     avisos.alError(invalido ?? msg('faltaIdEjercicio'));
     return false;
   }
-  const total = 2 + preguntas.length + (opciones.nuevo ? 1 : 0);
+  const subidas = preguntas.filter((p) => p.archivo).length;
+  const total = 2 + subidas + preguntas.length + (opciones.nuevo ? 1 : 0);
   let hechos = 0;
   const paso = (texto: string) => avisos.alPaso(texto, hechos++, total);
   let completo = true;
   try {
+    // The stored name of each question's audio: returned by the agent for a new file, the
+    // one already stored otherwise.
+    const guardadas: Pregunta[] = [];
+    for (const [i, p] of preguntas.entries()) {
+      const N = i + 1;
+      if (!p.archivo) {
+        guardadas.push(p);
+        continue;
+      }
+      paso(msg('pasoAudioPregunta', { N, total: preguntas.length }));
+      try {
+        const subida = await pbx.subirAudio(p.archivo, nombreAudioPbx(p.archivo.name));
+        guardadas.push({ ...p, audio: `${subida.filename}${EXTENSION_AUDIO}` });
+      } catch (e) {
+        avisos.alError(msg('errorSubirAudio', { N, user_content: mensajeError(e) }));
+        return false;
+      }
+    }
     paso(msg('pasoGuardandoPreguntas'));
     let id_cuestionario: number;
     try {
-      id_cuestionario = (await guardarPreguntasApi(slotsCuestionario(id_ejercicio, preguntas)))
+      id_cuestionario = (await guardarPreguntasApi(slotsCuestionario(id_ejercicio, guardadas)))
         .id_cuestionario;
     } catch (e) {
       avisos.alError(msg(opciones.clon ? 'errorPreguntasBase' : 'errorGuardarPreguntas'));
@@ -61,16 +83,7 @@ export async function guardarCuestionarioCompleto(
     }
     for (const [i, p] of preguntas.entries()) {
       const N = i + 1;
-      if (p.archivo) {
-        paso(msg('pasoAudioPregunta', { N, total: preguntas.length }));
-        try {
-          await pbx.subirAudio(p.archivo, nombreAudioPbx(p.archivo.name));
-        } catch (e) {
-          avisos.alError(msg('errorSubirAudio', { N, user_content: mensajeError(e) }));
-          completo = false;
-          continue;
-        }
-      } else paso(msg('pasoRespuestasPregunta', { N }));
+      paso(msg('pasoRespuestasPregunta', { N }));
       for (const r of p.respuestas) {
         try {
           await agregarRespuestaApi({

@@ -1,3 +1,4 @@
+import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { useState } from 'react';
 import {
   Button,
@@ -159,7 +160,10 @@ export function PreguntaPanel({ pregunta: p, cambiar, pbx }: PropsPreguntaPanel)
   const fuente = p.archivo
     ? p.archivo
     : p.audio
-      ? { nombre: p.audio, cargar: () => pbx.leerAudio(nombreAudioPbx(p.audio!)) }
+      ? {
+          nombre: nombreVisibleAudio(p.audio),
+          cargar: () => pbx.leerAudio(nombreAudioPbx(p.audio!)),
+        }
       : null;
 
   return (
@@ -204,7 +208,9 @@ export function PreguntaPanel({ pregunta: p, cambiar, pbx }: PropsPreguntaPanel)
                   </Button>
                 </Upload>
                 <Tag color={p.audio ? 'green' : 'default'}>
-                  {p.audio ? msg('audioCargado', { user_content: p.audio }) : msg('sinAudioGsm')}
+                  {p.audio
+                    ? msg('audioCargado', { user_content: nombreVisibleAudio(p.audio) })
+                    : msg('sinAudioGsm')}
                 </Tag>
               </Space>
             </Form.Item>

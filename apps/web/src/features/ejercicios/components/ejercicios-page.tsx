@@ -16,10 +16,11 @@ import {
 } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '../../../components/iconos.tsx';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
-import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
+import { FILAS_POR_PAGINA, TIPO_LLAMADA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
+import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { paginaEjercicios } from '@pregon/contract/rules/exercise-list';
 import { mensajeError } from '../../../lib/api-client.ts';
 import dayjs from 'dayjs';
@@ -126,10 +127,13 @@ export function EjerciciosPage() {
       dataIndex: 'accion',
       key: 'accion',
       ellipsis: true,
-      // A type-3 template is stored as JSON; the list names it. An SMS tells what it costs.
+      // A type-3 template is stored as JSON; the list names it. A call's audio shows the name the
+      // operator chose (without the agent's hash suffix). An SMS tells what it costs.
       render: (a: string | null, f) => (
         <>
-          {accionVisible(a ?? '')}
+          {f.id_tipo_ejercicio === TIPO_LLAMADA
+            ? nombreVisibleAudio(a ?? '')
+            : accionVisible(a ?? '')}
           {f.sms_total !== null && f.destinatarios > 0 && (
             <div className="sms-total">
               <Typography.Text type="secondary">
