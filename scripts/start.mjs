@@ -34,6 +34,39 @@ function demoAudio() {
   if (fs.existsSync(gsm)) console.log(`Audio de demostración para un ejercicio de llamada: ${gsm}`);
 }
 
+/** Asterisk's own prompts the demo dialplan plays (PROMPTS_SISTEMA in
+ * packages/contract/src/rules/dialplan.ts: the quiz's closing 'gracias'), in the language folder
+ * the agent checks before a quiz starts and the AMI simulator plays from:
+ * PBX_SONIDOS_SISTEMA_DIR/PBX_IDIOMA (default DATA_DIR/pbx/sistema/es). Debian's Spanish core
+ * sounds are linked when installed (as on a real host); else espeak-ng and sox say "Gracias"; else
+ * one second of GSM silence, so the demo works on a machine with only `npm install`. */
+function demoPrompts() {
+  const idioma = env.PBX_IDIOMA || 'es';
+  const carpeta = path.join(env.PBX_SONIDOS_SISTEMA_DIR, idioma);
+  if (fs.existsSync(carpeta)) return;
+  fs.mkdirSync(env.PBX_SONIDOS_SISTEMA_DIR, { recursive: true });
+  const debian = '/usr/share/asterisk/sounds/es_MX_f_Allison';
+  if (idioma.startsWith('es') && fs.existsSync(path.join(debian, 'auth-thankyou.gsm'))) {
+    fs.symlinkSync(debian, carpeta);
+    return;
+  }
+  fs.mkdirSync(carpeta, { recursive: true });
+  const gsm = path.join(carpeta, 'auth-thankyou.gsm');
+  const wav = path.join(carpeta, 'auth-thankyou.wav');
+  const voz = spawnSync('espeak-ng', ['-v', 'es-419', '-w', wav, 'Gracias.']);
+  const sox = voz.status === 0 && spawnSync('sox', [wav, '-r', '8000', '-c', '1', gsm]);
+  fs.rmSync(wav, { force: true });
+  if (!(sox && sox.status === 0)) {
+    // Asterisk's silent GSM frame (format_gsm.c gsm_silence), 50 frames of 20 ms.
+    const trama = Buffer.from([
+      0xd8, 0x20, 0xa2, 0xe1, 0x5a, 0x50, 0x00, 0x49, 0x24, 0x92, 0x49, 0x24, 0x50, 0x00, 0x49, 0x24,
+      0x92, 0x49, 0x24, 0x50, 0x00, 0x49, 0x24, 0x92, 0x49, 0x24, 0x50, 0x00, 0x49, 0x24, 0x92, 0x49,
+      0x24,
+    ]);
+    fs.writeFileSync(gsm, Buffer.concat(Array.from({ length: 50 }, () => trama)));
+  }
+}
+
 // Gateway simulators on loopback (SMPP SMSC, Android SMS gateway, WhatsApp Cloud API) and the demo
 // devices pointing at them (seeded by the api with SIM_DEMO=1), with credentials made up for this
 // run. SIMULADORES=0 leaves them out (real gateways only).
@@ -62,6 +95,9 @@ if (process.env.SIMULADORES !== '0') {
     PBX_AMI_SECRETO: env.PBX_AMI_SECRETO ?? env.SIM_AMI_SECRETO,
   });
   demoAudio();
+  env.PBX_SONIDOS_SISTEMA_DIR =
+    env.PBX_SONIDOS_SISTEMA_DIR ?? path.join(path.resolve(env.DATA_DIR ?? './data'), 'pbx', 'sistema');
+  demoPrompts();
   const sims = spawn(tsx, [path.join(raiz, 'simulators/src/main.ts')], { cwd: raiz, env, stdio: ['ignore', 'ignore', 'inherit'] });
   hijos.push(sims);
   console.log(

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { SimuladorAmi } from './ami.ts';
@@ -17,7 +18,9 @@ import { SimuladorWhatsapp } from './whatsapp.ts';
 //                                               unlimited when unset), SIM_WA_MIXTOS=1 mixed webhooks
 //   Asterisk AMI     SIM_AMI_PORT       (5038)  user SIM_AMI_USUARIO/SIM_AMI_SECRETO; runs the PBX agent's
 //                                               files (SIM_AMI_DIALPLAN_DIR, SIM_AMI_SONIDOS_DIR: default
-//                                               $DATA_DIR/pbx/dialplan and /sonidos), SIM_AMI_VELOCIDAD (1)
+//                                               $DATA_DIR/pbx/dialplan and /sonidos; system prompts from
+//                                               SIM_AMI_SISTEMA_DIR or PBX_SONIDOS_SISTEMA_DIR/PBX_IDIOMA),
+//                                               SIM_AMI_VELOCIDAD (1)
 //   control          SIM_CONTROL_PORT   (8083)  GET /{smpp|android|whatsapp}/ → behaviour and count;
 //                                               POST /{…}/ {caido, latenciaMs, tasaFallo, retrasoReciboMs};
 //                                               GET /ami/ → live calls; POST /ami/ {caido, velocidad}
@@ -61,6 +64,14 @@ const whatsapp = new SimuladorWhatsapp({
 });
 const sims = { smpp, android, whatsapp };
 const pbx = path.join(path.resolve(env.DATA_DIR ?? './data'), 'pbx');
+function sistemaDemo(): string | undefined {
+  if (env.SIM_AMI_SISTEMA_DIR) return env.SIM_AMI_SISTEMA_DIR;
+  const dir = path.join(
+    env.PBX_SONIDOS_SISTEMA_DIR ?? path.join(pbx, 'sistema'),
+    env.PBX_IDIOMA || 'es',
+  );
+  return fs.existsSync(dir) ? dir : undefined;
+}
 const ami = new SimuladorAmi({
   host,
   port: puerto(env.SIM_AMI_PORT, 5038),
@@ -68,6 +79,9 @@ const ami = new SimuladorAmi({
   secreto: env.SIM_AMI_SECRETO ?? 'pregon',
   dirDialplan: env.SIM_AMI_DIALPLAN_DIR ?? path.join(pbx, 'dialplan'),
   dirSonidos: env.SIM_AMI_SONIDOS_DIR ?? path.join(pbx, 'sonidos'),
+  // Asterisk's own prompts in the dialplan's language, where the agent checks them (npm start
+  // lays them out); Debian's Spanish core sounds when that folder is absent.
+  dirSistema: sistemaDemo(),
   velocidad: Number(env.SIM_AMI_VELOCIDAD ?? 1),
 });
 

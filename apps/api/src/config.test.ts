@@ -12,6 +12,8 @@ describe('configuración', () => {
     expect(c.tz).toBe('America/Mexico_City');
     expect(c.tokenTtlSeconds).toBe(8 * 3600);
     expect(c.trustProxy).toEqual([]);
+    expect(c.pbxIdioma).toBe('es');
+    expect(loadConfig({ PBX_IDIOMA: 'es_MX' }).pbxIdioma).toBe('es_MX');
   });
 
   it('TRUST_PROXY: direcciones, rangos CIDR y nombres de rango; nada por defecto', () => {
@@ -49,5 +51,8 @@ describe('configuración', () => {
   it('rechaza valores inválidos con un mensaje en español', () => {
     expect(() => loadConfig({ TOKEN_TTL: 'mucho' })).toThrow(/TOKEN_TTL inválido/);
     expect(() => loadConfig({ PORT: 'ochenta' })).toThrow(/PORT inválido/);
+    // Nothing that could carry dialplan reaches CHANNEL(language).
+    for (const idioma of ['es)', 'es,x', 'ES', 'es\n same => n,System(id)', '${SHELL(id)}'])
+      expect(() => loadConfig({ PBX_IDIOMA: idioma }), idioma).toThrow(/PBX_IDIOMA inválido/);
   });
 });

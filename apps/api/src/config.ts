@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { IDIOMA_DEFECTO, idiomaValido } from '@pregon/contract/rules/dialplan';
 import { configDespachoDeEntorno } from './dispatcher/config.ts';
 
 /** Runtime configuration, read once from the environment; every value has a default (see README). */
@@ -20,6 +21,9 @@ export interface Config {
   comprobacionEquipoMs: number;
   /** Base URL of the PBX agent (PBX_BASE), asked whether a call's audio is there; unset skips it. */
   pbxBase: string | undefined;
+  /** The prompts' language the rendered dialplan sets (PBX_IDIOMA, default 'es'); Start asks the
+   * agent whether Asterisk's prompts the dialplan plays exist in it. */
+  pbxIdioma: string;
   /** The call retry policy an exercise gets when it sets none (the dispatcher's DESPACHO_LLAMADA_*),
    * shown by GET /config/: extra attempts and minutes between them. */
   llamadas: { reintentos: number; espera_reintento: number };
@@ -97,9 +101,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'COMPROBACION_EQUIPO_MS',
     ),
     pbxBase: env.PBX_BASE || undefined,
+    pbxIdioma: idiomaPbx(env.PBX_IDIOMA),
     llamadas: politicaLlamadas(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** PBX_IDIOMA checked: only a language name Asterisk knows can reach the dialplan. */
+function idiomaPbx(texto: string | undefined): string {
+  const idioma = texto || IDIOMA_DEFECTO;
+  if (!idiomaValido(idioma))
+    throw new Error(
+      `PBX_IDIOMA inválido: '${idioma}' (un idioma de Asterisk: es, es_MX, en_US_f_Allison…)`,
+    );
+  return idioma;
 }
 
 /** The dispatcher's default call retry policy as GET /config/ shows it. */

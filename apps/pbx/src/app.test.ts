@@ -158,6 +158,56 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
     fs.rmSync(ruta);
   });
 
+  it('tells which system prompts the dialplan plays are missing for a language (issue 23.6)', async () => {
+    const sistema = path.join(dir, 'sistema');
+    const app2 = await crearAppPbx(
+      { ...config, sonidosSistemaDir: sistema },
+      await clavesPbx(config),
+    );
+    const pedir2 = async (ruta: string, token: string | undefined = tokens.consulta) => {
+      const r = await app2.inject({
+        method: 'GET',
+        url: ruta,
+        headers: token ? { authorization: token } : {},
+      });
+      return { status: r.statusCode, body: r.json() as Record<string, unknown> };
+    };
+    try {
+      const falta = await pedir2('/asterisk/idioma/es/');
+      expect(falta).toEqual({
+        status: 200,
+        body: {
+          status: 200,
+          idioma: 'es',
+          carpeta: path.join(sistema, 'es'),
+          presentes: [],
+          faltan: [{ prompt: 'auth-thankyou', tipo: 'quiz' }],
+        },
+      });
+      // Any format Asterisk plays counts; another language is another folder.
+      fs.mkdirSync(path.join(sistema, 'es'), { recursive: true });
+      fs.writeFileSync(path.join(sistema, 'es', 'auth-thankyou.ulaw'), Buffer.alloc(160));
+      const hay = await pedir2('/asterisk/idioma/es/');
+      expect(hay.body).toMatchObject({
+        faltan: [],
+        presentes: [
+          { prompt: 'auth-thankyou', archivo: path.join(sistema, 'es', 'auth-thankyou.ulaw') },
+        ],
+      });
+      expect((await pedir2('/asterisk/idioma/es_MX/')).body.faltan).toHaveLength(1);
+      // Authenticated like the other routes; the language is a closed pattern.
+      expect((await pedir2('/asterisk/idioma/es/', '')).status).toBe(401);
+      for (const malo of ['es%2F..', 'ES', 'es-MX', 'x'.repeat(20)]) {
+        const r = await pedir2(`/asterisk/idioma/${malo}/`);
+        expect(r.status, malo).toBe(400);
+        expect(r.body.campo, malo).toBe('idioma');
+      }
+      expect((await pedir2('/freeswitch/idioma/es/')).status).toBe(404);
+    } finally {
+      await app2.close();
+    }
+  });
+
   it('converts a WAV with GSM 6.10 inside to the same raw frames sox writes', async () => {
     const wav = path.join(dir, 'pcm.wav');
     execFileSync('sox', [

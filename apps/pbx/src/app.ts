@@ -35,6 +35,7 @@ import {
 import { nombreAlmacenAudio } from '@pregon/contract/rules/audio';
 import type { ConfigPbx } from './config.ts';
 import { leerAudioGsm } from './gsm.ts';
+import { promptsEnIdioma } from './prompts.ts';
 import { recargar } from './recarga.ts';
 import {
   archivosTroncales,
@@ -252,6 +253,13 @@ export async function crearAppPbx(
         .header('x-sha256', huellaSha256(datos))
         .send(req.method === 'HEAD' ? undefined : datos);
     },
+  });
+
+  // Whether Asterisk's own prompts the dialplan plays exist for a language (issue 23.6).
+  ruta(app, claves, api.comprobarIdioma, async ({ params, req }) => {
+    if (params.software !== config.software)
+      throw error(404, 'rutaNoEncontrada', { metodo: 'GET', ruta: req.url });
+    return { status: 200 as const, ...promptsEnIdioma(config.sonidosSistemaDir, params.idioma) };
   });
 
   ruta(app, claves, api.escribirExtensionesLlamadas, async ({ body, req }) =>

@@ -50,6 +50,7 @@ describe.each(MOTORES)('el audio de un ejercicio queda fijado al iniciar (%s)', 
   let urlAgente: string;
   let token: string;
   let equipo: number;
+  let sistema: string;
 
   const subir = async (datos: Buffer, filename: string) => {
     const form = new FormData();
@@ -78,10 +79,12 @@ describe.each(MOTORES)('el audio de un ejercicio queda fijado al iniciar (%s)', 
       DESPACHO_EN_API: '0',
     });
     token = await ingresar(api);
+    sistema = path.join(api.config.dataDir, 'sonidos-sistema');
     const config = cargarConfigPbx({
       DATA_DIR: api.config.dataDir,
       LOG_LEVEL: 'silent',
       PBX_API_URL: api.url,
+      PBX_SONIDOS_SISTEMA_DIR: sistema,
     });
     agente = await crearAppPbx(config, await clavesPbx(config));
     await agente.listen({ port: puerto, host: '127.0.0.1' });
@@ -154,6 +157,22 @@ describe.each(MOTORES)('el audio de un ejercicio queda fijado al iniciar (%s)', 
       { archivo: p1.filename, respuestas: ['Sí'] },
       { archivo: p2.filename, respuestas: ['No'] },
     ]);
+    // Issue 23.6: the quiz ends with Asterisk's 'auth-thankyou'; without it in the language's
+    // folder the start is refused naming the language, the prompt, the folder and the fix.
+    const carpeta = path.join(sistema, 'es');
+    const rechazo = await iniciar(id);
+    expect(rechazo.status).toBe(409);
+    expect(rechazo.body.mensaje).toBe(
+      `El Asterisk no tiene el audio del sistema auth-thankyou en el idioma es (se buscó en ${carpeta}): la llamada quedaría en silencio. Instale el paquete asterisk-core-sounds-es-gsm y cree el enlace 'ln -s /usr/share/asterisk/sounds/es_MX_f_Allison ${carpeta}', o ajuste PBX_IDIOMA y PBX_SONIDOS_SISTEMA_DIR`,
+    );
+    const sinCambio = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['en_proceso', 'iniciado'])
+      .where('id_ejercicio', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(sinCambio).toEqual({ en_proceso: 0, iniciado: null });
+    fs.mkdirSync(carpeta, { recursive: true });
+    tonoGsm(path.join(carpeta, 'auth-thankyou.gsm'), 0.3, 700);
     expect((await iniciar(id)).status).toBe(200);
     const rep = await pedir(api.url, 'GET', `/reportes/reporte2/${id}/`, { token });
     expect(
@@ -168,6 +187,25 @@ describe.each(MOTORES)('el audio de un ejercicio queda fijado al iniciar (%s)', 
     ]);
     const hoja = await resumenXlsx(api, token, id);
     expect(hoja['Audio de la pregunta 2']).toBe(`pregunta2 · SHA-256 ${p2.sha256} · 0.4 s`);
+  });
+});
+
+describe('PBX_IDIOMA: el idioma de los audios del sistema que escribe el plan de marcado', () => {
+  let api: ApiDePrueba;
+  beforeAll(async () => {
+    api = await levantarApi('sqlite', { DESPACHO_EN_API: '0', PBX_IDIOMA: 'es_MX' });
+  });
+  afterAll(async () => api?.cerrar());
+
+  it('el api lo escribe en cada contexto', async () => {
+    const token = await ingresar(api);
+    const equipo = await crearEquipo(api.ctx.db, { protocolo: 'asterisk' });
+    const id = await crearEjercicio(api.ctx.db, { id_equipo: equipo, tipo: 2, accion: 'aviso' });
+    const r = await pedir(api.url, 'GET', '/call/extensions/', { token });
+    expect(r.status).toBe(200);
+    expect(r.body.archivo_01).toContain(
+      `[pregon-llamada-${id}]\nexten => s,1,Answer()\n same => n,Set(TIMEOUT(absolute)=35)\n same => n,Set(CHANNEL(language)=es_MX)\n`,
+    );
   });
 });
 

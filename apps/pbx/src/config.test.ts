@@ -16,6 +16,12 @@ describe('cargarConfigPbx', () => {
       clavePublica: path.resolve('/datos/jwt-publica.pem'),
       origenes: ['http://localhost:9000', 'http://127.0.0.1:9000'],
       apiUrl: 'http://127.0.0.1:9000',
+      idioma: 'es',
+      sonidosSistemaDir: path.resolve('/var/lib/asterisk/sounds'),
+    });
+    expect(cargarConfigPbx({ PBX_IDIOMA: 'es_MX', PBX_SONIDOS_SISTEMA_DIR: '/s' })).toMatchObject({
+      idioma: 'es_MX',
+      sonidosSistemaDir: path.resolve('/s'),
     });
     expect(cargarConfigPbx({}).apiUrl).toBe('http://127.0.0.1:8080');
     expect(cargarConfigPbx({ PBX_API_URL: 'https://api.pregon.mx/' }).apiUrl).toBe(
@@ -37,6 +43,8 @@ describe('cargarConfigPbx', () => {
     [{ PBX_AMI_URL: 'ami://exa mple' }, /PBX_AMI_URL inválida/],
     [{ PBX_API_URL: 'api.pregon.mx' }, /PBX_API_URL inválida/],
     [{ PBX_API_URL: 'ftp://api' }, /PBX_API_URL inválida/],
+    [{ PBX_IDIOMA: 'es)' }, /PBX_IDIOMA inválido/],
+    [{ PBX_IDIOMA: 'es\n same => n,System(id)' }, /PBX_IDIOMA inválido/],
   ])('refuses %o at start with a message naming the variable', (env, error) => {
     expect(() => cargarConfigPbx(env)).toThrow(error);
   });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { destinoAmi } from '@pregon/ami';
+import { IDIOMA_DEFECTO, idiomaValido } from '@pregon/contract/rules/dialplan';
 
 /** Everything the telephony agent reads from the environment (`PBX_*`), with its defaults. */
 export interface ConfigPbx {
@@ -24,6 +25,10 @@ export interface ConfigPbx {
   /** Largest audio upload, in bytes (10 MB) and in seconds (30 minutes). */
   maxBytesAudio: number;
   maxSegundosAudio: number;
+  /** The prompts' language the dialplan sets (PBX_IDIOMA, as the api renders it). */
+  idioma: string;
+  /** Asterisk's sounds folder, holding one folder per language (PBX_SONIDOS_SISTEMA_DIR). */
+  sonidosSistemaDir: string;
 }
 
 /** Reads the agent's configuration; the embedded default keeps its folders under DATA_DIR/pbx. */
@@ -51,6 +56,9 @@ export function cargarConfigPbx(env: NodeJS.ProcessEnv = process.env): ConfigPbx
   const apiUrl = (env.PBX_API_URL || `http://127.0.0.1:${puertoApi}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(apiUrl))
     throw new Error(`PBX_API_URL inválida: '${apiUrl}' (use http://host:puerto del api principal)`);
+  const idioma = env.PBX_IDIOMA || IDIOMA_DEFECTO;
+  if (!idiomaValido(idioma))
+    throw new Error(`PBX_IDIOMA inválido: '${idioma}' (un idioma de Asterisk: es, es_MX, en_US…)`);
   return {
     puerto,
     host: env.PBX_HOST ?? '127.0.0.1',
@@ -70,5 +78,7 @@ export function cargarConfigPbx(env: NodeJS.ProcessEnv = process.env): ConfigPbx
     logLevel: env.LOG_LEVEL ?? 'info',
     maxBytesAudio: Number(env.PBX_MAX_BYTES_AUDIO ?? 10 * 1024 * 1024),
     maxSegundosAudio: Number(env.PBX_MAX_SEGUNDOS_AUDIO ?? 30 * 60),
+    idioma,
+    sonidosSistemaDir: path.resolve(env.PBX_SONIDOS_SISTEMA_DIR || '/var/lib/asterisk/sounds'),
   };
 }

@@ -584,6 +584,12 @@ export const MENSAJES = {
   pbxGuardadoSinRecarga:
     'Guardado; este agente no tiene AMI configurado (PBX_AMI_URL), recargue Asterisk a mano',
   troncalExiste: 'Ya existe una troncal llamada {nombre}',
+  idiomaInvalido:
+    'El campo {campo} debe ser un idioma de Asterisk: letras minúsculas y grupos _Xx (es, es_MX, en_US_f_Allison), hasta 16 caracteres',
+  promptFaltaEnPbx:
+    "El Asterisk no tiene el audio del sistema {prompt} en el idioma {idioma} (se buscó en {carpeta}): la llamada quedaría en silencio. Instale el paquete asterisk-core-sounds-es-gsm y cree el enlace 'ln -s /usr/share/asterisk/sounds/es_MX_f_Allison {carpeta}', o ajuste PBX_IDIOMA y PBX_SONIDOS_SISTEMA_DIR",
+  idiomaNoVerificable:
+    'No se pudo preguntar al servidor de telefonía si tiene los audios del sistema en el idioma {idioma} ({motivo}): revise el agente antes de iniciar',
 
   // Calls through Asterisk (dispatcher, canal-asterisk.ts)
   llamadaCongestion: 'Red congestionada{detalle}',

@@ -114,6 +114,42 @@ export async function audioEnPbx(
   }
 }
 
+/** Asterisk's own prompts missing for a language, as the PBX agent reports them (GET
+ * /{software}/idioma/{idioma}/): the folder it looked in and each missing prompt with the include
+ * file type that plays it; a string when it could not be asked. */
+export async function promptsEnPbx(
+  pbxBase: string,
+  software: string,
+  idioma: string,
+  opciones: { timeoutMs: number; token?: string },
+): Promise<string | { carpeta: string; faltan: { prompt: string; tipo: string }[] }> {
+  const url = `${pbxBase.replace(/\/+$/, '')}/${encodeURIComponent(software)}/idioma/${encodeURIComponent(idioma)}/`;
+  try {
+    const r = await fetch(url, {
+      signal: AbortSignal.timeout(opciones.timeoutMs),
+      headers: opciones.token ? { authorization: opciones.token } : {},
+    });
+    if (!r.ok) {
+      await r.body?.cancel();
+      return `HTTP ${r.status}`;
+    }
+    const cuerpo = (await r.json()) as { carpeta?: unknown; faltan?: unknown };
+    if (typeof cuerpo.carpeta !== 'string' || !Array.isArray(cuerpo.faltan))
+      return 'respuesta no válida';
+    return {
+      carpeta: cuerpo.carpeta,
+      faltan: (cuerpo.faltan as { prompt?: unknown; tipo?: unknown }[]).map((f) => ({
+        prompt: String(f.prompt),
+        tipo: String(f.tipo),
+      })),
+    };
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string } };
+    if (err.name === 'TimeoutError') return `sin respuesta en ${opciones.timeoutMs} ms`;
+    return err.cause?.code ?? err.message;
+  }
+}
+
 /** Whether the device's Asterisk has the exercise's context loaded: AMI `ShowDialPlan` with
  * `Context` and `Extension: s` (pbx.c manager_show_dialplan answers 'Did not find context X' or
  * 'Did not find extension s@X' when absent). 'falta' when absent, null when loaded, else the

@@ -48,6 +48,7 @@ export function rutasEjercicios(app: FastifyInstance, ctx: Contexto) {
     ...(await servicio.iniciar(ctx, sesion, params.canal, body, {
       equipoMs: ctx.config.comprobacionEquipoMs,
       pbxBase: ctx.config.pbxBase,
+      idioma: ctx.config.pbxIdioma,
       token: req.headers.authorization,
     })),
   }));

@@ -18,7 +18,7 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
 
   // What the api renders goes out signed: the telephony agent writes nothing else (issue 22).
   ruta(app, ctx, leerExtensionesLlamadas, async () => {
-    const archivo_01 = await servicio.archivoLlamadas(ctx);
+    const archivo_01 = await servicio.archivoLlamadas(ctx, ctx.config.pbxIdioma);
     return {
       status: 200 as const,
       archivo_01,
@@ -27,7 +27,11 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
   });
 
   ruta(app, ctx, leerArchivoQuiz, async ({ params }) => {
-    const { id_quiz, salida } = await servicio.archivoQuiz(ctx, params.id_ejercicio);
+    const { id_quiz, salida } = await servicio.archivoQuiz(
+      ctx,
+      params.id_ejercicio,
+      ctx.config.pbxIdioma,
+    );
     return {
       status: 200 as const,
       id_quiz,

@@ -32,9 +32,15 @@ import {
   audioEnPbx,
   comprobarEquipo,
   contextoEnAsterisk,
+  promptsEnPbx,
   type HuellaAudio,
 } from '../dispatcher/comprobacion.ts';
-import { contextoLlamada, contextoQuiz } from '@pregon/contract/rules/dialplan';
+import {
+  contextoLlamada,
+  contextoQuiz,
+  IDIOMA_DEFECTO,
+  PROMPTS_SISTEMA,
+} from '@pregon/contract/rules/dialplan';
 import type { AudioFijado, Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
 
 // The PBX software's name in the agent's paths (ARCHITECTURE: GET /config/ reports it).
@@ -242,6 +248,8 @@ export async function ordenar(ctx: CtxEjercicios, actor: Actor, id: number, orde
 export interface ComprobacionInicio {
   equipoMs: number;
   pbxBase?: string;
+  /** The prompts' language the dialplan sets (PBX_IDIOMA); default 'es'. */
+  idioma?: string;
   token?: string;
 }
 
@@ -319,6 +327,20 @@ async function exigirListo(
     for (const a of audios) {
       const h = huellas.get(a.nombre);
       if (h) fijados.push({ ...a, ...h });
+    }
+    // Asterisk's own prompts the exercise's dialplan plays must exist in the language it sets,
+    // else the caller hears silence (issue 23.6): a quiz ends with 'gracias'; a call plays none.
+    const tipo = e.id_tipo_ejercicio === 2 ? 'llamadas' : e.id_tipo_ejercicio === 4 ? 'quiz' : '';
+    if (tipo && PROMPTS_SISTEMA[tipo].length) {
+      const idioma = c.idioma ?? IDIOMA_DEFECTO;
+      const r = await promptsEnPbx(c.pbxBase, SOFTWARE_PBX, idioma, {
+        timeoutMs: c.equipoMs || 3000,
+        token: c.token,
+      });
+      if (typeof r === 'string') throw error(409, 'idiomaNoVerificable', { idioma, motivo: r });
+      const falta = r.faltan.find((f) => f.tipo === tipo);
+      if (falta)
+        throw error(409, 'promptFaltaEnPbx', { prompt: falta.prompt, idioma, carpeta: r.carpeta });
     }
   }
   if (c.equipoMs > 0) {

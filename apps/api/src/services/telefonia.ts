@@ -1,6 +1,7 @@
 import { TIPO_CUESTIONARIO } from '@pregon/contract/constants';
 import {
   DialplanInvalido,
+  IDIOMA_DEFECTO,
   dialplanLlamadas,
   dialplanQuiz,
   segundosLlamada,
@@ -10,8 +11,12 @@ import * as repoQuiz from '../repositories/quiz.ts';
 import { llamadasVigentes } from '../repositories/telefonia.ts';
 import { ejercicioOError, type CtxEjercicios } from './ejercicios.ts';
 
-/** GET /call/extensions/: archivo_01, the contexts of every call exercise not yet completed. */
-export async function archivoLlamadas(ctx: CtxEjercicios): Promise<string> {
+/** GET /call/extensions/: archivo_01, the contexts of every call exercise not yet completed, with
+ * the prompts' language `idioma` (PBX_IDIOMA). */
+export async function archivoLlamadas(
+  ctx: CtxEjercicios,
+  idioma: string = IDIOMA_DEFECTO,
+): Promise<string> {
   const ejercicios = await llamadasVigentes(ctx.db.kysely);
   return dialplanLlamadas(
     ejercicios.map((e) => ({
@@ -19,6 +24,7 @@ export async function archivoLlamadas(ctx: CtxEjercicios): Promise<string> {
       audio: e.accion,
       segundos: segundosLlamada(e.tiempo),
     })),
+    { idioma },
   );
 }
 
@@ -29,6 +35,7 @@ export async function archivoLlamadas(ctx: CtxEjercicios): Promise<string> {
 export async function archivoQuiz(
   ctx: CtxEjercicios,
   id_ejercicio: number,
+  idioma: string = IDIOMA_DEFECTO,
 ): Promise<{ id_quiz: number; salida: string }> {
   const k = ctx.db.kysely;
   const e = await ejercicioOError(k, ctx, id_ejercicio);
@@ -42,15 +49,18 @@ export async function archivoQuiz(
   ]);
   const minutos = Number(e.accion);
   try {
-    const salida = dialplanQuiz({
-      id_ejercicio,
-      segundos: Number.isFinite(minutos) && minutos > 0 ? minutos * 60 : 60,
-      preguntas: preguntas.map((p) => ({
-        numero: p.numero,
-        audio: p.archivo,
-        digitos: respuestas.filter((r) => r.id_pregunta === p.id_pregunta).map((r) => r.digito),
-      })),
-    });
+    const salida = dialplanQuiz(
+      {
+        id_ejercicio,
+        segundos: Number.isFinite(minutos) && minutos > 0 ? minutos * 60 : 60,
+        preguntas: preguntas.map((p) => ({
+          numero: p.numero,
+          audio: p.archivo,
+          digitos: respuestas.filter((r) => r.id_pregunta === p.id_pregunta).map((r) => r.digito),
+        })),
+      },
+      { idioma },
+    );
     return { id_quiz: c.id_cuestionario, salida };
   } catch (err) {
     if (!(err instanceof DialplanInvalido)) throw err;

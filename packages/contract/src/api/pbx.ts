@@ -16,6 +16,8 @@ import { OkSchema } from './comun.ts';
 import { IdEjercicioParamsSchema } from './comun.ts';
 import { idSchema } from '../zod-helpers.ts';
 import { PATRON_NOMBRE_AUDIO } from '../rules/questionnaire.ts';
+import { PATRON_IDIOMA } from '../rules/dialplan.ts';
+import { msg } from '../messages.ts';
 
 /** Names that reach the PBX's disk or dialplan (audio, trunks): the questionnaire's audio-name
  * pattern, letters, digits, '_' and '-', 1 to 64. */
@@ -93,6 +95,30 @@ export const subirAudio = endpoint({
     filename: z.string(),
     sha256: z.string(),
     duracion_s: z.number(),
+  }),
+});
+
+/** GET /{software}/idioma/{idioma}/: whether Asterisk's own prompts that Pregón's dialplan plays
+ * (PROMPTS_SISTEMA) are in that language's sounds folder, `{PBX_SONIDOS_SISTEMA_DIR}/{idioma}/`
+ * (any format Asterisk plays). Start asks it before a quiz (issue 23.6). */
+export const comprobarIdioma = endpoint({
+  method: 'GET',
+  path: '/:software/idioma/:idioma/',
+  acceso: 'lectura',
+  etiqueta: 'pbx',
+  resumen: 'Indica qué audios del sistema (p. ej. auth-thankyou) faltan para un idioma',
+  params: z.object({
+    software: z.string(),
+    idioma: z.string().regex(PATRON_IDIOMA, msg('idiomaInvalido', { campo: 'idioma' })),
+  }),
+  respuesta: z.object({
+    status: z.literal(200),
+    idioma: z.string(),
+    /** The folder looked in: `{sounds}/{idioma}`. */
+    carpeta: z.string(),
+    /** Prompts found (with the file that has them) and missing, by include file type. */
+    presentes: z.array(z.object({ prompt: z.string(), archivo: z.string() })),
+    faltan: z.array(z.object({ prompt: z.string(), tipo: z.enum(['llamadas', 'quiz']) })),
   }),
 });
 

@@ -8,6 +8,8 @@ import {
   contextoQuiz,
   dialplanLlamadas,
   dialplanQuiz,
+  esDialplanGenerado,
+  idiomaValido,
   segundosLlamada,
 } from './dialplan.ts';
 
@@ -98,5 +100,47 @@ describe('generated dialplan', () => {
         }),
       ).toThrow(DialplanInvalido);
     }
+  });
+});
+
+describe('the prompts language (PBX_IDIOMA, issue 23.6)', () => {
+  const quiz = {
+    id_ejercicio: 7,
+    segundos: 60,
+    preguntas: [{ numero: 1, audio: 'q', digitos: [1] }],
+  };
+  it.each([
+    ['es', true],
+    ['es_MX', true],
+    ['en_US_f_Allison', true],
+    ['pt_BR', true],
+    ['', false],
+    ['e', false],
+    ['ES', false],
+    ['es-MX', false],
+    ['es_M', true],
+    ['es_', false],
+    ['es)', false],
+    ['es,n', false],
+    ['es_MX_f_Allison_x', false],
+    ['es\nsame => n,System(id)', false],
+    ['${SHELL(id)}', false],
+  ])('%j valid: %s', (idioma, valido) => {
+    expect(idiomaValido(idioma)).toBe(valido);
+  });
+
+  it('the default is byte-identical to the golden files; another language is set and read back', () => {
+    expect(dialplanQuiz(quiz, { idioma: 'es' })).toBe(dialplanQuiz(quiz));
+    const mx = dialplanQuiz(quiz, { idioma: 'es_MX' });
+    expect(mx).toContain(' same => n,Set(CHANNEL(language)=es_MX)\n');
+    expect(mx).not.toContain('language)=es)');
+    expect(esDialplanGenerado(mx, 'quiz')).toBe(true);
+    const ll = dialplanLlamadas([{ id_ejercicio: 3, audio: 'a', segundos: 35 }], { idioma: 'en' });
+    expect(ll).toContain('Set(CHANNEL(language)=en)');
+    expect(esDialplanGenerado(ll, 'llamadas')).toBe(true);
+    expect(() => dialplanQuiz(quiz, { idioma: 'es)' })).toThrow();
+    expect(() => dialplanLlamadas([], { idioma: 'es\n' })).toThrow();
+    // A text whose language line was edited by hand is not one Pregón renders.
+    expect(esDialplanGenerado(mx.replace('=es_MX)', '=es_MX,x)'), 'quiz')).toBe(false);
   });
 });

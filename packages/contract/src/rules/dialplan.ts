@@ -22,6 +22,29 @@ export const LECTURAS_POR_PREGUNTA = 3;
 /** Asterisk core prompt played at the end of a quiz ("gracias", Spanish core sounds). */
 export const PROMPT_GRACIAS = 'auth-thankyou';
 
+/** Asterisk's own prompts each include file plays (looked up as `{sounds}/{idioma}/{prompt}.*`):
+ * a call plays only its uploaded audio, a quiz thanks the callee at the end. */
+export const PROMPTS_SISTEMA: Readonly<Record<TipoDialplan, readonly string[]>> = {
+  llamadas: [],
+  quiz: [PROMPT_GRACIAS],
+};
+
+/** Extensions of the sound formats Asterisk plays a prompt from (format_gsm, format_wav,
+ * format_pcm, format_g722, format_sln), in the order the agent looks for them. */
+export const FORMATOS_PROMPT = ['gsm', 'wav', 'ulaw', 'alaw', 'sln', 'g722'] as const;
+
+/** The prompts' language the dialplan sets by default (`CHANNEL(language)`, PBX_IDIOMA). */
+export const IDIOMA_DEFECTO = 'es';
+
+/** A prompts' language as Asterisk names its sounds folders ('es', 'es_MX', 'en_US_f_Allison'):
+ * letters and '_' groups, at most 16 characters; nothing that can carry dialplan. */
+export const PATRON_IDIOMA = /^(?=.{2,16}$)[a-z]{2,3}(_[A-Za-z]+)*$/;
+
+/** True when `idioma` may be written into the dialplan as the prompts' language. */
+export function idiomaValido(idioma: unknown): idioma is string {
+  return typeof idioma === 'string' && PATRON_IDIOMA.test(idioma);
+}
+
 /** Name of the AMI UserEvent that reports one accepted quiz digit. */
 export const EVENTO_DIGITO = 'PregonDigito';
 /** Name of the AMI UserEvent sent when a call reached the end of its audio or questionnaire. */
@@ -35,6 +58,17 @@ export const contextoQuiz = (id_ejercicio: number) => `pregon-quiz-${entero(id_e
 /** The whole call length in seconds: tiempo minutes × 60 (correction 3), 35 s without tiempo. */
 export function segundosLlamada(tiempo: number | null | undefined): number {
   return tiempo && tiempo > 0 ? Math.round(tiempo * 60) : SEGUNDOS_LLAMADA_DEFECTO;
+}
+
+/** How every include file is rendered: the prompts' language (default IDIOMA_DEFECTO). */
+export interface OpcionesDialplan {
+  idioma?: string;
+}
+
+function idiomaDe(o: OpcionesDialplan | undefined): string {
+  const idioma = o?.idioma ?? IDIOMA_DEFECTO;
+  if (!idiomaValido(idioma)) throw new Error(`dialplan: idioma no válido (${String(idioma)})`);
+  return idioma;
 }
 
 /** A call exercise as the call include file needs it. */
@@ -84,12 +118,12 @@ export function audioValido(nombre: string | null | undefined): nombre is string
 
 const cabecera = (que: string) => `; Pregón — ${que} (generado por Pregón; no editar a mano)`;
 
-/** The start of every Pregón context: answer, bound the call, Spanish prompts, a breath. */
-function inicio(segundos: number): string[] {
+/** The start of every Pregón context: answer, bound the call, the prompts' language, a breath. */
+function inicio(segundos: number, idioma: string): string[] {
   return [
     'exten => s,1,Answer()',
     ` same => n,Set(TIMEOUT(absolute)=${Math.max(1, Math.round(segundos))})`,
-    ' same => n,Set(CHANNEL(language)=es)',
+    ` same => n,Set(CHANNEL(language)=${idioma})`,
     ' same => n,Wait(1)',
   ];
 }
@@ -101,7 +135,11 @@ const fin = (id: number) => `UserEvent(${EVENTO_FIN},Ejercicio: ${id},Detalle: \
  * the end, hang up). Exercises whose audio name is not valid are left out with a comment naming
  * their id (they cannot run; starting them is refused).
  */
-export function dialplanLlamadas(ejercicios: readonly LlamadaDialplan[]): string {
+export function dialplanLlamadas(
+  ejercicios: readonly LlamadaDialplan[],
+  opciones?: OpcionesDialplan,
+): string {
+  const idioma = idiomaDe(opciones);
   const lineas = [cabecera('contextos de llamadas')];
   for (const e of [...ejercicios].sort((a, b) => a.id_ejercicio - b.id_ejercicio)) {
     const id = entero(e.id_ejercicio);
@@ -112,7 +150,7 @@ export function dialplanLlamadas(ejercicios: readonly LlamadaDialplan[]): string
     lineas.push(
       '',
       `[${contextoLlamada(id)}]`,
-      ...inicio(e.segundos),
+      ...inicio(e.segundos, idioma),
       ` same => n,Playback(pregon/${e.audio})`,
       ` same => n,${fin(id)}`,
       ' same => n,Hangup()',
@@ -127,12 +165,13 @@ export function dialplanLlamadas(ejercicios: readonly LlamadaDialplan[]): string
  * answer), report an accepted digit with a UserEvent; at the end report the end, thank and hang
  * up. Throws DialplanInvalido naming the question when one has no valid audio or no digits.
  */
-export function dialplanQuiz(q: QuizDialplan): string {
+export function dialplanQuiz(q: QuizDialplan, opciones?: OpcionesDialplan): string {
+  const idioma = idiomaDe(opciones);
   const id = entero(q.id_ejercicio);
   const preguntas = [...q.preguntas].sort((a, b) => a.numero - b.numero);
   if (preguntas.length === 0) throw new DialplanInvalido('sinPreguntas');
   const lineas = [cabecera(`cuestionario del ejercicio ${id}`), '', `[${contextoQuiz(id)}]`];
-  lineas.push(...inicio(q.segundos));
+  lineas.push(...inicio(q.segundos, idioma));
   preguntas.forEach((p, i) => {
     const n = entero(p.numero);
     if (!audioValido(p.audio)) throw new DialplanInvalido('audio', n);
@@ -180,7 +219,17 @@ const L_PLAYBACK = new RegExp(`^ same => n,Playback\\(pregon/${NOMBRE}\\)$`);
 const L_LEER = new RegExp(
   `^ same => n\\(p${NUMERO}leer\\),Read\\(PREGON_DIGITO,pregon/${NOMBRE},1,,1,\\d+\\)$`,
 );
+const L_IDIOMA = /^ same => n,Set\(CHANNEL\(language\)=([A-Za-z_]{1,16})\)$/;
 const L_ACEPTA = new RegExp(`^ same => n,GotoIf\\(\\$\\[(.*)\\]\\?p${NUMERO}ok\\)$`);
+
+/** The prompts' language a text sets (its first CHANNEL(language) line); the default when none. */
+function idiomaDelTexto(texto: string): string {
+  for (const linea of texto.split('\n')) {
+    const m = L_IDIOMA.exec(linea);
+    if (m) return m[1]!;
+  }
+  return IDIOMA_DEFECTO;
+}
 
 /** The data a call include file was rendered from, read back from its text; null when the text
  * does not even have that shape. Only the fields the renderer takes are read: whatever else the
@@ -245,13 +294,13 @@ export function esDialplanGenerado(texto: string, tipo: TipoDialplan): boolean {
       if (!datos) return false;
       const ids = datos.map((e) => e.id_ejercicio);
       if (new Set(ids).size !== ids.length) return false;
-      return dialplanLlamadas(datos) === texto;
+      return dialplanLlamadas(datos, { idioma: idiomaDelTexto(texto) }) === texto;
     }
     const datos = datosQuiz(texto);
     if (!datos) return false;
     const numeros = datos.preguntas.map((p) => p.numero);
     if (new Set(numeros).size !== numeros.length) return false;
-    return dialplanQuiz(datos) === texto;
+    return dialplanQuiz(datos, { idioma: idiomaDelTexto(texto) }) === texto;
   } catch {
     return false;
   }
