@@ -751,6 +751,35 @@ export const MENSAJES = {
   confirmarDetener: '¿Detener el ejercicio "{ejercicio}"? Se cancelarán los envíos pendientes.',
   semaforoSinDestinatarios: 'El ejercicio todavía no tiene destinatarios',
   eligeEstadoCategorias: 'Elija un estado y al menos una categoría para ver los teléfonos',
+
+  // Ports, capacity and the start confirmation (issue 24)
+  campoPuertoIni: 'Del puerto',
+  campoPuertoFin: 'Al puerto',
+  puertosEjercicio: 'Puertos del ejercicio',
+  puertosExcedenEquipo:
+    'El campo Al puerto no puede pasar de {puertos}: el equipo tiene {puertos} puertos',
+  capacidadEquipoMensajes:
+    'Equipo de {puertos} puertos, {tasa} msg/s por puerto ({total} msg/s en total)',
+  capacidadEquipoLlamadas: 'Equipo de {puertos} puertos: hasta {puertos} llamadas a la vez',
+  puertosElegidos: '{puertos} de {total} puertos',
+  duracionEstimada: 'Duración estimada',
+  duracionEstimadaMensajes: '{duracion} a {ritmo} msg/s',
+  duracionEstimadaLlamadas: '{duracion} si cada llamada dura su máximo ({maximo})',
+  duracionConReintentos: 'hasta {duracion} con los reintentos',
+  confirmarInicioTitulo: '¿Iniciar el ejercicio "{ejercicio}"?',
+  confirmarReanudarTitulo: '¿Reanudar el ejercicio "{ejercicio}"?',
+  confirmarInicioAviso: 'Los envíos empiezan en cuanto confirme.',
+  confirmarReanudarAviso:
+    'Continúa con los destinatarios pendientes; a quien ya se procesó no se le envía de nuevo.',
+  accionIniciarEjercicio: 'Iniciar ejercicio',
+  accionReanudarEjercicio: 'Reanudar ejercicio',
+  etiquetaCanalEquipo: 'Canal y equipo',
+  etiquetaSmsPorDestinatario: 'SMS por destinatario',
+  etiquetaSmsTotal: 'SMS en total',
+  etiquetaLlamadas: 'Llamadas',
+  llamadasDuracionMaxima: '{llamadas} de hasta {maximo} cada una',
+  canalEquipo: '{tipo} por {equipo}',
+  sinDestinatariosInicio: 'El ejercicio no tiene destinatarios: no se enviará nada.',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

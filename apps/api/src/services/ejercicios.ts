@@ -14,6 +14,7 @@ import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import { smsTotal } from '@pregon/contract/rules/sms';
+import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
 import type {
   CrearEjercicio,
   EjercicioFila,
@@ -102,6 +103,8 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     numero_puertos: e.numero_puertos,
     puerto_ini: e.puerto_ini,
     puerto_fin: e.puerto_fin,
+    puertos_equipo: Number(e.puertos_equipo),
+    tasa_equipo: Number(e.tasa_equipo),
     motivo_pausa: e.motivo_pausa,
     en_espera: enEspera(e),
     creado: e.creado,
@@ -142,6 +145,11 @@ async function exigirReferencias(
 export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio): Promise<number> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
     await exigirReferencias(trx, b);
+    // The ports are the device's: a range past its last port is refused naming the field, and the
+    // count stored is the range's (the SPEC's client sends 1/1/1, which every device has).
+    const equipo = await repo.capacidadEquipo(trx, b.equipo);
+    const fuera = errorPuertos(b, { puertos: Number(equipo.puertos) });
+    if (fuera) throw new HttpError(400, fuera.mensaje, fuera.campo);
     const id = await repo.insertarEjercicio(trx, {
       titulo: b.titulo,
       id_tipo_ejercicio: b.tipo_ejercicio,
@@ -153,7 +161,7 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio)
         ? { reintentos: b.reintentos ?? null, espera_reintento: b.espera_reintento ?? null }
         : {}),
       ...(b.tipo_ejercicio === TIPO_SMS ? { vigencia: b.vigencia ?? null } : {}),
-      numero_puertos: b.numero_puertos,
+      numero_puertos: puertosDeRango(b),
       puerto_ini: b.puerto_ini,
       puerto_fin: b.puerto_fin,
       accion: b.accion,

@@ -105,6 +105,9 @@ export const EjercicioFilaSchema = z.object({
   numero_puertos: z.number(),
   puerto_ini: z.number(),
   puerto_fin: z.number(),
+  /** Its device's ports and sends per second per port (the start confirmation's estimate). */
+  puertos_equipo: z.number(),
+  tasa_equipo: z.number(),
   motivo_pausa: z.string().nullable(),
   /** While it runs and its device's gateway cannot be reached: 'En espera: sin conexión con
    * {equipo} desde {hora}' (the dispatcher writes it); null otherwise. */
