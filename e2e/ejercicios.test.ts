@@ -4,10 +4,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import {
   capturar,
   descargarHoja,
   esperarAviso,
+  iniciarConfirmando,
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
@@ -49,6 +51,14 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .returning('id_equipo')
         .executeTakeFirstOrThrow()
     ).id_equipo;
+    // A call device of 10 lines (issue 24.1: the dialog offers all of them).
+    await crearEquipo(api.ctx.db, {
+      protocolo: 'asterisk',
+      alias: 'LLAMADAS Diez lineas',
+      url: 'ami://127.0.0.1:9',
+      tasa: 1,
+      puertos: 10,
+    });
     token = await ingresar(api);
     navegador = await lanzarNavegador();
     contexto = await navegador.newContext({
@@ -226,7 +236,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     expect(await dialogo().locator('input[type=file]').getAttribute('accept')).toBe('.gsm,.GSM');
     await dialogo().getByText('Tiempo obligatorio').waitFor();
     await dialogo().getByText('Debes adjuntar un audio con extensión .GSM').waitFor();
-    expect(await opcionesDe('Equipo')).toEqual(['LLAMADAS Conmutador']);
+    expect(await opcionesDe('Equipo')).toEqual(['LLAMADAS Conmutador', 'LLAMADAS Diez lineas']);
 
     // Type 1: 'Mensaje', and 'Acción obligatoria' is enforced (ARCHITECTURE correction 1).
     await elegir('Tipo de trabajo', 'SMS');
@@ -265,10 +275,23 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await dialogo().waitFor({ state: 'hidden' });
   });
 
-  it('llamada (tipo 2): el audio solo acepta .gsm (la creación completa está en e2e/telefonia.test.ts)', async () => {
+  it('llamada (tipo 2): los 10 puertos del equipo, su capacidad y la duración estimada; el audio solo acepta .gsm (la creación completa está en e2e/telefonia.test.ts)', async () => {
     await abrirDialogo();
-    await llenar({ tipo: 'LLAMADA', equipo: 'LLAMADAS Conmutador', nombre: 'Llamada E2E' });
+    await llenar({ tipo: 'LLAMADA', equipo: 'LLAMADAS Diez lineas', nombre: 'Llamada E2E' });
+    // Every port of the device by default, its capacity stated beside them.
+    await expect.poll(() => dialogo().getByLabel('Del puerto').inputValue()).toBe('1');
+    expect(await dialogo().getByLabel('Al puerto').inputValue()).toBe('10');
+    await dialogo().getByText('Equipo de 10 puertos: hasta 10 llamadas a la vez').waitFor();
     await dialogo().getByLabel('Tiempo (Minutos)').fill('2');
+    const estimacion = dialogo().locator('.estimacion-ejercicio');
+    await estimacion
+      .getByText('si cada llamada dura su máximo (00:02:00)', { exact: false })
+      .waitFor();
+    expect(await estimacion.textContent()).toMatch(/^Duración estimada: \d\d:\d\d:\d\d si cada/);
+    // Narrowed to ports 1-5, the estimate follows (the first pass takes twice as long).
+    const antes = await estimacion.textContent();
+    await dialogo().getByLabel('Al puerto').fill('5');
+    await expect.poll(() => estimacion.textContent()).not.toBe(antes);
     await dialogo()
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.mp3', mimeType: 'audio/mpeg', buffer: Buffer.alloc(33) });
@@ -335,7 +358,12 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
     expect(await botones()).toEqual(['Iniciar', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
 
-    await sms.getByRole('button', { name: 'Iniciar' }).click();
+    // Start asks first, stating what will happen (issue 24.2).
+    const confirmacion = await iniciarConfirmando(page, sms);
+    expect(confirmacion).toContain('¿Iniciar el ejercicio "Simulacro SMS E2E"?');
+    expect(confirmacion).toContain('SMS por SMS');
+    expect(confirmacion).toContain('Duración estimada');
+    expect(confirmacion).toContain('Los envíos empiezan en cuanto confirme.');
     await esperarAviso(page, /Ejercicio iniciado|Ejercicio reanudado/);
     await expect
       .poll(botones)
@@ -343,16 +371,17 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
 
     await sms.getByRole('button', { name: 'Pausar' }).click();
     await esperarAviso(page, 'Ejercicio pausado');
+    // A paused exercise is resumed, not started: 'Reanudar'.
     await expect
       .poll(botones)
-      .toEqual(['Iniciar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual(['Reanudar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
 
     await sms.getByRole('button', { name: 'Detener' }).click();
-    const confirmacion = page.locator('.ant-popconfirm');
-    await confirmacion
+    const detener = page.locator('.ant-popconfirm');
+    await detener
       .getByText('¿Detener el ejercicio "Simulacro SMS E2E"?', { exact: false })
       .waitFor();
-    await confirmacion.getByRole('button', { name: 'Detener' }).click();
+    await detener.getByRole('button', { name: 'Detener' }).click();
     await esperarAviso(page, 'Ejercicio detenido');
     // 'Activos' hides the completed exercise; 'Todos' shows it with View and Download only.
     await sms.waitFor({ state: 'detached' });

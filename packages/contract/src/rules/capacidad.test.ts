@@ -5,6 +5,7 @@ import {
   puertosDeRango,
   puertosPorDefecto,
   textoCapacidad,
+  textoEstimacion,
   type DatosEstimacion,
 } from './capacidad.ts';
 
@@ -120,5 +121,31 @@ describe('estimarDuracion', () => {
     expect(e.ritmo).toBe(50);
     expect(e.segundosPorLlamada).toBe(35);
     expect(estimarDuracion({ ...base, destinatarios: 5 }).segundosPorLlamada).toBeNull();
+  });
+});
+
+describe('textoEstimacion', () => {
+  it('mensajes: duración y ritmo', () => {
+    expect(
+      textoEstimacion(estimarDuracion({ tipo: 1, destinatarios: 1200, puertos: 4, tasa: 5 })),
+    ).toBe('00:01:00 a 20 msg/s');
+  });
+  it('llamadas: primera vuelta y, con reintentos, hasta cuándo', () => {
+    expect(
+      textoEstimacion(
+        estimarDuracion({
+          tipo: 2,
+          destinatarios: 600,
+          puertos: 10,
+          tasa: 5,
+          tiempo: 1,
+          reintentos: 2,
+          espera_reintento: 10,
+        }),
+      ),
+    ).toBe('01:00:00 si cada llamada dura su máximo (00:01:00); hasta 01:22:00 con los reintentos');
+    expect(
+      textoEstimacion(estimarDuracion({ tipo: 2, destinatarios: 20, puertos: 10, tasa: 5 })),
+    ).toBe('00:01:10 si cada llamada dura su máximo (00:00:35)');
   });
 });

@@ -4,6 +4,7 @@
  * confirmation and the api's checks, so every screen states the same figures.
  */
 import { MS_LLAMADA_DEFECTO, TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '../constants.ts';
+import { duracionTexto } from '../api/tableros.ts';
 import { msg } from '../messages.ts';
 
 /** A device as these rules read it: its ports (channels, SIMs, lines) and sends per second per port. */
@@ -119,4 +120,22 @@ export function estimarDuracion(d: DatosEstimacion): Estimacion {
     segundosConReintentos:
       segundos + reintentos * (Math.max(0, d.espera_reintento ?? 0) * 60 + porLlamada),
   };
+}
+
+/** The estimate in words: 'hh:mm:ss a N msg/s', or for calls the first pass if every call lasts
+ * its maximum and, with retries, how long until the last one. */
+export function textoEstimacion(e: Estimacion): string {
+  const formato = duracionTexto;
+  if (e.segundosPorLlamada === null)
+    return msg('duracionEstimadaMensajes', {
+      duracion: formato(e.segundos * 1000),
+      ritmo: Number(e.ritmo.toFixed(2)),
+    });
+  const base = msg('duracionEstimadaLlamadas', {
+    duracion: formato(e.segundos * 1000),
+    maximo: formato(e.segundosPorLlamada * 1000),
+  });
+  return e.segundosConReintentos > e.segundos
+    ? `${base}; ${msg('duracionConReintentos', { duracion: formato(e.segundosConReintentos * 1000) })}`
+    : base;
 }
