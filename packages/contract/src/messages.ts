@@ -780,6 +780,26 @@ export const MENSAJES = {
   llamadasDuracionMaxima: '{llamadas} de hasta {maximo} cada una',
   canalEquipo: '{tipo} por {equipo}',
   sinDestinatariosInicio: 'El ejercicio no tiene destinatarios: no se enviará nada.',
+
+  // Scheduled starts (issue 24.3)
+  campoInicioAutomatico: 'Iniciar automáticamente a la fecha y hora de inicio',
+  ayudaInicioAutomatico:
+    'Hora de {zona}. Sin marcar, el ejercicio solo inicia cuando alguien pulsa Iniciar.',
+  programadoPara: 'Programado · {fecha} {hora}',
+  cuentaRegresiva: 'inicia en {tiempo}',
+  inicioConRetraso: 'Iniciado con {N} min de retraso',
+  noIniciadoSinSistema: 'No se inició: el sistema no estaba disponible a la hora programada',
+  noIniciadoMotivo: 'No se inició: {motivo}',
+  listoParaIniciar: 'Listo para iniciar',
+  inicioYaPaso:
+    'El campo Hora de inicio ya pasó ({fecha} {hora}, hora de {zona}): elija una fecha y hora futuras',
+  accionProgramar: 'Programar inicio',
+  programarTitulo: 'Inicio programado de "{ejercicio}"',
+  quitarProgramacion: 'Quitar programación',
+  ejercicioProgramado: 'Ejercicio programado para {fecha} {hora}',
+  usuarioProgramador: 'inicio programado',
+  programacionQuitada: 'El ejercicio ya no inicia solo',
+  ejercicioYaIniciado: 'El ejercicio ya inició: no se puede programar',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */
