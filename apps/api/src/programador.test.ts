@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from './db/database.ts';
 import { zonaProducto } from './config.ts';
+import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { EventEmitter } from 'node:events';
 import type { Eventos } from './contexto.ts';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from './testing/entorno.ts';
@@ -23,27 +24,7 @@ import {
 // second of it, exactly once whatever the processes, late only within the grace time; its
 // pre-flight shows whether it is ready.
 
-/** fecha_ini and hora_ini of an instant as the product's time zone shows them. */
-function fechaHora(ms: number) {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: zonaProducto(),
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(ms)
-      .map((x) => [x.type, x.value]),
-  );
-  return {
-    fecha_ini: `${p.year}-${p.month}-${p.day}`,
-    hora_ini: `${p.hour}:${p.minute}:${p.second}`,
-  };
-}
+const fechaHora = (ms: number) => fechaHoraEnZona(ms, zonaProducto());
 
 describe.each(MOTORES)('inicio programado (%s)', (motor) => {
   let api: ApiDePrueba;

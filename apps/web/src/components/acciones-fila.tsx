@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Popconfirm, Space, Tooltip } from 'antd';
 import {
+  CalendarOutlined,
   CaretRightOutlined,
   DownloadOutlined,
   EyeOutlined,
@@ -16,6 +17,7 @@ import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions'
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { planInicio } from '@pregon/contract/rules/start';
 import { ConfirmarInicio } from './confirmar-inicio.tsx';
+import { ProgramarInicio } from './programar-inicio.tsx';
 import { usuarioTieneRol } from '../lib/sesion.ts';
 import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
 
@@ -52,6 +54,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   const ocupado = p.enCurso?.id === fila.id_ejercicio;
   // Start asks first (issue 24.2), unless it cannot start at all: then its reason shows at once.
   const [confirmar, setConfirmar] = useState(false);
+  const [programar, setProgramar] = useState(false);
   const pedirInicio = () => {
     const plan = planInicio(fila, { whatsappDisponible: fila.protocolo === 'whatsapp' });
     if (plan.ok) setConfirmar(true);
@@ -81,6 +84,17 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
             loading={cargando('iniciar')}
             disabled={ocupado && !cargando('iniciar')}
             onClick={pedirInicio}
+          />
+        </Tooltip>
+      )}
+      {acciones.programar && (
+        <Tooltip title={msg('accionProgramar')}>
+          <Button
+            size="small"
+            icon={<CalendarOutlined />}
+            aria-label={msg('accionProgramar')}
+            disabled={ocupado}
+            onClick={() => setProgramar(true)}
           />
         </Tooltip>
       )}
@@ -159,6 +173,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           onClick={() => p.alInforme(fila)}
         />
       </Tooltip>
+      {programar && <ProgramarInicio fila={fila} alCerrar={() => setProgramar(false)} />}
       {confirmar && (
         <ConfirmarInicio
           fila={fila}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cuentaRegresiva, instanteEnZona, notaRetraso, zonaValida } from './programacion.ts';
+import {
+  cuentaRegresiva,
+  fechaHoraEnZona,
+  instanteEnZona,
+  notaRetraso,
+  zonaValida,
+} from './programacion.ts';
 
 describe('instanteEnZona', () => {
   it.each<[string, string, string, string | null]>([
@@ -22,6 +28,15 @@ describe('instanteEnZona', () => {
   ])('%s %s en %s → %s', (fecha, hora, zona, iso) => {
     const ms = instanteEnZona(fecha, hora, zona);
     expect(ms === null ? null : new Date(ms).toISOString()).toBe(iso);
+  });
+
+  it('fechaHoraEnZona es su inversa', () => {
+    const ms = Date.UTC(2026, 6, 2, 5, 0, 0);
+    expect(fechaHoraEnZona(ms, 'America/Tijuana')).toEqual({
+      fecha_ini: '2026-07-01',
+      hora_ini: '22:00:00',
+    });
+    expect(instanteEnZona('2026-07-01', '22:00:00', 'America/Tijuana')).toBe(ms);
   });
 
   it('conoce las zonas IANA y rechaza las inventadas', () => {

@@ -57,6 +57,13 @@ export function instanteEnZona(fecha: string, hora: string, zona: string): numbe
   return candidatos.find((c) => camposEn(c, zona) === pared) ?? Math.max(primero, segundo);
 }
 
+/** The 'Fecha de inicio' and 'Hora de inicio' an instant shows in the time zone (the inverse of
+ * instanteEnZona). */
+export function fechaHoraEnZona(ms: number, zona: string): { fecha_ini: string; hora_ini: string } {
+  const iso = new Date(camposEn(ms, zona)).toISOString();
+  return { fecha_ini: iso.slice(0, 10), hora_ini: iso.slice(11, 19) };
+}
+
 /** What a scheduled start that ran `retrasoMs` late says: nothing under a minute, else 'Iniciado
  * con N min de retraso'. */
 export function notaRetraso(retrasoMs: number): string | null {

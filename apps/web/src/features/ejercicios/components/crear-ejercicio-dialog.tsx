@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import {
   Alert,
   Button,
+  Checkbox,
   Col,
   Collapse,
   DatePicker,
@@ -90,6 +91,8 @@ interface ValoresDialogo {
   /** The device's ports the exercise runs on (issue 24.1): all of them unless narrowed. */
   puerto_ini?: number | null;
   puerto_fin?: number | null;
+  /** Issue 24.3: start by itself at the date and hour (off unless chosen). */
+  inicio_automatico?: boolean;
 }
 
 /** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id. */
@@ -134,6 +137,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
   const [enviando, setEnviando] = useState(false);
   const [paso, setPaso] = useState<string | null>(null);
   const pbx = usePbx();
+  const config = useConfig();
   const [intentado, setIntentado] = useState(false);
 
   const tipo = Form.useWatch('tipo_ejercicio', form);
@@ -200,6 +204,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
       puerto_fin: rango.puerto_fin,
       estado: v.estado,
       categorias: lista,
+      inicio_automatico: v.inicio_automatico ? '1' : '',
       ...(tipoElegido !== undefined && esLlamada(tipoElegido)
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
@@ -460,6 +465,20 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                   format={FORMATO_HORA}
                   style={{ width: '100%' }}
                 />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <Form.Item
+                name="inicio_automatico"
+                valuePropName="checked"
+                extra={
+                  config.data
+                    ? msg('ayudaInicioAutomatico', { zona: config.data.zona_horaria })
+                    : undefined
+                }
+                style={{ marginTop: -8 }}
+              >
+                <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
