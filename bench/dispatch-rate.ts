@@ -4,7 +4,8 @@
 // busiest calendar second. Baseline: the configured rate. Limits: mean within ±2 % of 100 msg/s
 // and no second above 100.
 //
-//   npx tsx bench/dispatch-rate.ts [--segundos 60] [--tasa 100] [--engine sqlite|postgres]
+//   npx tsx bench/dispatch-rate.ts [--segundos 60] [--tasa 100] [--puertos 10] [--engine sqlite|postgres]
+// Issue 24.1's SMS drill on 4 ports × 5 msg/s: --puertos 4 --tasa 20 (20 msg/s ±2 %).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +26,7 @@ const arg = (n: string, d: string) => {
 const SEGUNDOS = Number(arg('segundos', '60'));
 const TASA = Number(arg('tasa', '100'));
 const engine = arg('engine', 'sqlite');
-const PUERTOS = 10;
+const PUERTOS = Number(arg('puertos', '10'));
 
 const sims = await lanzarSimuladores({ SIM_RETRASO_RECIBO_MS: '200' });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-tasa-'));

@@ -4,10 +4,18 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { CONFIG_PROGRAMADOR_DEFECTO, arrancarProgramador } from '../apps/api/src/programador.ts';
+import { zonaProducto } from '../apps/api/src/config.ts';
+import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
+
+const fechaHora = (ms: number) => fechaHoraEnZona(ms, zonaProducto());
+
 import {
   capturar,
   descargarHoja,
   esperarAviso,
+  iniciarConfirmando,
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
@@ -49,6 +57,14 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .returning('id_equipo')
         .executeTakeFirstOrThrow()
     ).id_equipo;
+    // A call device of 10 lines (issue 24.1: the dialog offers all of them).
+    await crearEquipo(api.ctx.db, {
+      protocolo: 'asterisk',
+      alias: 'LLAMADAS Diez lineas',
+      url: 'ami://127.0.0.1:9',
+      tasa: 1,
+      puertos: 10,
+    });
     token = await ingresar(api);
     navegador = await lanzarNavegador();
     contexto = await navegador.newContext({
@@ -226,7 +242,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     expect(await dialogo().locator('input[type=file]').getAttribute('accept')).toBe('.gsm,.GSM');
     await dialogo().getByText('Tiempo obligatorio').waitFor();
     await dialogo().getByText('Debes adjuntar un audio con extensión .GSM').waitFor();
-    expect(await opcionesDe('Equipo')).toEqual(['LLAMADAS Conmutador']);
+    expect(await opcionesDe('Equipo')).toEqual(['LLAMADAS Conmutador', 'LLAMADAS Diez lineas']);
 
     // Type 1: 'Mensaje', and 'Acción obligatoria' is enforced (ARCHITECTURE correction 1).
     await elegir('Tipo de trabajo', 'SMS');
@@ -265,10 +281,23 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await dialogo().waitFor({ state: 'hidden' });
   });
 
-  it('llamada (tipo 2): el audio solo acepta .gsm (la creación completa está en e2e/telefonia.test.ts)', async () => {
+  it('llamada (tipo 2): los 10 puertos del equipo, su capacidad y la duración estimada; el audio solo acepta .gsm (la creación completa está en e2e/telefonia.test.ts)', async () => {
     await abrirDialogo();
-    await llenar({ tipo: 'LLAMADA', equipo: 'LLAMADAS Conmutador', nombre: 'Llamada E2E' });
+    await llenar({ tipo: 'LLAMADA', equipo: 'LLAMADAS Diez lineas', nombre: 'Llamada E2E' });
+    // Every port of the device by default, its capacity stated beside them.
+    await expect.poll(() => dialogo().getByLabel('Del puerto').inputValue()).toBe('1');
+    expect(await dialogo().getByLabel('Al puerto').inputValue()).toBe('10');
+    await dialogo().getByText('Equipo de 10 puertos: hasta 10 llamadas a la vez').waitFor();
     await dialogo().getByLabel('Tiempo (Minutos)').fill('2');
+    const estimacion = dialogo().locator('.estimacion-ejercicio');
+    await estimacion
+      .getByText('si cada llamada dura su máximo (00:02:00)', { exact: false })
+      .waitFor();
+    expect(await estimacion.textContent()).toMatch(/^Duración estimada: \d\d:\d\d:\d\d si cada/);
+    // Narrowed to ports 1-5, the estimate follows (the first pass takes twice as long).
+    const antes = await estimacion.textContent();
+    await dialogo().getByLabel('Al puerto').fill('5');
+    await expect.poll(() => estimacion.textContent()).not.toBe(antes);
     await dialogo()
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.mp3', mimeType: 'audio/mpeg', buffer: Buffer.alloc(33) });
@@ -333,9 +362,20 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .last()
         .locator('button')
         .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
-    expect(await botones()).toEqual(['Iniciar', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+    expect(await botones()).toEqual([
+      'Iniciar',
+      'Programar inicio',
+      'Ver',
+      'Descargar reporte',
+      'Informe (.xlsx)',
+    ]);
 
-    await sms.getByRole('button', { name: 'Iniciar' }).click();
+    // Start asks first, stating what will happen (issue 24.2).
+    const confirmacion = await iniciarConfirmando(page, sms);
+    expect(confirmacion).toContain('¿Iniciar el ejercicio "Simulacro SMS E2E"?');
+    expect(confirmacion).toContain('SMS por SMS');
+    expect(confirmacion).toContain('Duración estimada');
+    expect(confirmacion).toContain('Los envíos empiezan en cuanto confirme.');
     await esperarAviso(page, /Ejercicio iniciado|Ejercicio reanudado/);
     await expect
       .poll(botones)
@@ -343,16 +383,17 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
 
     await sms.getByRole('button', { name: 'Pausar' }).click();
     await esperarAviso(page, 'Ejercicio pausado');
+    // A paused exercise is resumed, not started: 'Reanudar'.
     await expect
       .poll(botones)
-      .toEqual(['Iniciar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual(['Reanudar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
 
     await sms.getByRole('button', { name: 'Detener' }).click();
-    const confirmacion = page.locator('.ant-popconfirm');
-    await confirmacion
+    const detener = page.locator('.ant-popconfirm');
+    await detener
       .getByText('¿Detener el ejercicio "Simulacro SMS E2E"?', { exact: false })
       .waitFor();
-    await confirmacion.getByRole('button', { name: 'Detener' }).click();
+    await detener.getByRole('button', { name: 'Detener' }).click();
     await esperarAviso(page, 'Ejercicio detenido');
     // 'Activos' hides the completed exercise; 'Todos' shows it with View and Download only.
     await sms.waitFor({ state: 'detached' });
@@ -361,6 +402,70 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await expect.poll(botones).toEqual(['Ver', 'Descargar reporte', 'Informe (.xlsx)']);
     await page.getByRole('switch').click();
     await sms.waitFor({ state: 'detached' });
+  });
+
+  it('programar el inicio 20 s adelante: «Programado · …» con su cuenta regresiva, y el ejercicio inicia solo', async () => {
+    // The server's scheduler, as every api process runs it (main.ts).
+    const programador = arrancarProgramador(api.ctx, {
+      config: CONFIG_PROGRAMADOR_DEFECTO,
+      comprobacion: async () => ({ equipoMs: 0 }),
+    });
+    try {
+      const r = await pedir(api.url, 'POST', '/ejercicio/', {
+        token,
+        body: {
+          titulo: 'Programado E2E',
+          tipo_ejercicio: '1',
+          fecha_ini: '2026-12-01',
+          hora_ini: '09:00:00',
+          equipo: datos.equipos.sms,
+          accion: 'Simulacro programado',
+          estado: datos.estado.id_estado,
+          categorias: String(datos.categorias[0]!.id_categoria),
+        },
+      });
+      const id = r.body.id_ejercicio as number;
+      await pedir(api.url, 'POST', '/ejercicio/generar/', {
+        token,
+        body: {
+          ejercicio: id,
+          estado: datos.estado.id_estado,
+          categorias: String(datos.categorias[0]!.id_categoria),
+        },
+      });
+      await page.reload();
+      const programado = fila('Programado E2E');
+      await programado.getByRole('button', { name: 'Programar inicio' }).click();
+      const dialogo = page.locator('.programar-inicio');
+      await dialogo.getByText('Hora de America/Mexico_City', { exact: false }).waitFor();
+      const cuando = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
+      const { fecha_ini, hora_ini } = fechaHora(cuando);
+      await dialogo.getByLabel('Fecha de inicio').fill(fecha_ini);
+      await page.keyboard.press('Enter');
+      await dialogo.getByLabel('Hora de inicio').fill(hora_ini);
+      await page.keyboard.press('Enter');
+      await dialogo
+        .locator('.ant-modal-footer')
+        .getByRole('button', { name: 'Programar inicio' })
+        .click();
+      await esperarAviso(page, `Ejercicio programado para ${fecha_ini} ${hora_ini}`);
+      await programado.getByText(`Programado · ${fecha_ini} ${hora_ini}`).waitFor();
+      await programado.getByText(/inicia en \d+ s/).waitFor();
+      await capturar(page, 'lista-programado');
+      // It starts by itself at its second; the list turns to running without a reload.
+      await programado.getByRole('button', { name: 'Pausar' }).waitFor({ timeout: 40_000 });
+      expect(await programado.getByText('Programado ·').count()).toBe(0);
+      const e = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select(['iniciado', 'en_proceso'])
+        .where('id_ejercicio', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(e.en_proceso).toBe(1);
+      expect(Number(e.iniciado) - cuando).toBeGreaterThanOrEqual(0);
+      expect(Number(e.iniciado) - cuando).toBeLessThan(1_000);
+    } finally {
+      await programador.detener();
+    }
   });
 
   it('un tipo que no puede arrancar muestra «API WHATSAPP NO DISPONIBLE»', async () => {

@@ -407,3 +407,20 @@ export async function confirmarEnFila(page: Page, fila: Locator, boton: string, 
   await fila.getByRole('button', { name: boton }).click();
   await confirmar(page, pregunta, boton);
 }
+
+/** Starts (or resumes) an exercise as a person does: its 'Iniciar' / 'Reanudar' button within
+ * `donde` (a row or the dashboard), then the confirmation's 'Iniciar ejercicio' / 'Reanudar
+ * ejercicio' (issue 24.2). Returns the confirmation's text as shown. */
+export async function iniciarConfirmando(
+  page: Page,
+  donde: Page | Locator,
+  boton: 'Iniciar' | 'Reanudar' = 'Iniciar',
+): Promise<string> {
+  await donde.getByRole('button', { name: boton, exact: true }).click();
+  const dialogo = page.locator('.confirmar-inicio');
+  await dialogo.waitFor();
+  const texto = (await dialogo.textContent()) ?? '';
+  await dialogo.getByRole('button', { name: `${boton} ejercicio` }).click();
+  await dialogo.waitFor({ state: 'hidden' });
+  return texto;
+}

@@ -7,7 +7,14 @@ import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA } from '../apps/api/src/dispatcher/testing.ts';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { RAIZ, capturar, ingresarUI, lanzarNavegador, levantarTodo } from './entorno.ts';
+import {
+  RAIZ,
+  capturar,
+  iniciarConfirmando,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+} from './entorno.ts';
 
 // The live dashboards in Debian's Chromium on the embedded default (SQLite, the dispatcher in the
 // api's process, the SMPP simulator): a 5,000-recipient SMS drill watched on /dashboard/{id}
@@ -87,7 +94,7 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
     // A marker that a reload would erase.
     await page.evaluate('window.__sinRecargar = true');
 
-    await page.getByRole('button', { name: 'Iniciar' }).click();
+    await iniciarConfirmando(page, page);
     await page.locator('.estado-ejercicio').filter({ hasText: 'En marcha' }).waitFor();
     await page.waitForFunction(
       () =>
@@ -112,7 +119,7 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
     expect(await progreso()).toBe(enPausa);
     expect(enPausa).toBeLessThan(5002);
 
-    await page.getByRole('button', { name: 'Iniciar' }).click();
+    await iniciarConfirmando(page, page, 'Reanudar');
     await page.locator('.estado-ejercicio').filter({ hasText: 'En marcha' }).waitFor();
     await page
       .locator('.estado-ejercicio')
@@ -266,7 +273,7 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
       const hechos = async () =>
         Number(await p.locator('.progreso-tablero').getAttribute('data-hechos'));
 
-      await p.getByRole('button', { name: 'Iniciar' }).click();
+      await iniciarConfirmando(p, p);
       await p.locator('.estado-ejercicio').filter({ hasText: 'En marcha' }).waitFor();
       await expect.poll(hechos, { timeout: 30_000 }).toBeGreaterThan(500);
       await p.getByRole('button', { name: 'Pausar' }).click();
@@ -276,7 +283,7 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
       await p.waitForTimeout(1500);
       expect(await hechos()).toBe(enPausa);
       expect(enPausa).toBeLessThan(3000);
-      await p.getByRole('button', { name: 'Iniciar' }).click();
+      await iniciarConfirmando(p, p, 'Reanudar');
       await p
         .locator('.estado-ejercicio')
         .filter({ hasText: 'Completado' })

@@ -13,6 +13,7 @@ import {
   capturar,
   descargarHoja,
   esperarAviso,
+  iniciarConfirmando,
   ingresarUI,
   lanzarNavegador,
   levantarPbx,
@@ -578,7 +579,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       // Asterisk would on that command.
       sim.recargar();
       // Started from its row: every recipient answered by the simulator's scripts.
-      await fila('Encuesta clon AMI E2E').getByRole('button', { name: 'Iniciar' }).click();
+      await iniciarConfirmando(page, fila('Encuesta clon AMI E2E'));
       await esperarAviso(page, 'Ejercicio iniciado');
       await esperarCompletado(api.ctx.db, clon.id_ejercicio, 60_000, async () => ({
         vivas: sim.vivasAhora,

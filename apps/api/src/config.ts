@@ -125,3 +125,7 @@ function politicaLlamadas(env: NodeJS.ProcessEnv) {
     espera_reintento: Math.round(c.esperaLlamadaMs / 60_000),
   };
 }
+
+/** The product's time zone (TZ, America/Mexico_City by default): dates and hours of exercises,
+ * scheduled starts included. The api and dispatcher set process.env.TZ from the configuration. */
+export const zonaProducto = (): string => process.env.TZ || 'America/Mexico_City';

@@ -3,6 +3,9 @@ import { buildApp, crearContexto } from './server.ts';
 import { iniciarDespachador } from './dispatcher/index.ts';
 import { sembrarEquiposDemo } from './dispatcher/demo.ts';
 import { sembrarTelefonosDemo } from './services/telefonos-demo.ts';
+import { arrancarProgramador, configProgramadorDeEntorno } from './programador.ts';
+import { tokenDeServicio } from './auth/token-servicio.ts';
+import { bitacoraConsola } from './dispatcher/index.ts';
 
 // Entry point of the api process: configuration from the environment, then listen.
 const config = loadConfig();
@@ -21,10 +24,21 @@ await app.listen({ port: config.port, host: config.host });
 // The embedded default runs the dispatcher in this process; DESPACHO_EN_API=0 leaves the work to
 // standalone `npm run dispatcher` processes.
 const despachador = process.env.DESPACHO_EN_API === '0' ? undefined : await iniciarDespachador(ctx);
+// Scheduled starts (issue 24.3): every api and dispatcher process looks; one starts each.
+const programador = arrancarProgramador(ctx, {
+  config: configProgramadorDeEntorno(process.env),
+  comprobacion: async (id_usuario) => ({
+    equipoMs: config.comprobacionEquipoMs,
+    pbxBase: config.pbxBase,
+    token: await tokenDeServicio(ctx, id_usuario),
+  }),
+  bitacora: bitacoraConsola(config.logLevel),
+});
 let cerrando = false;
 const cerrar = async () => {
   if (cerrando) return;
   cerrando = true;
+  await programador.detener();
   await app.close();
   await despachador?.detener();
   await ctx.db.close();

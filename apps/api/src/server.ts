@@ -36,10 +36,18 @@ import { rutasPaises } from './routes/paises.ts';
 import { rutasPruebaEquipo } from './routes/prueba-equipo.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys. */
-export async function crearContexto(config: Config): Promise<{ ctx: Contexto; semilla: ResultadoSemilla }> {
-  const db = openDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'pregon.db') });
+export async function crearContexto(
+  config: Config,
+): Promise<{ ctx: Contexto; semilla: ResultadoSemilla }> {
+  const db = openDb({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'pregon.db'),
+  });
   await migrate(db);
-  const semilla = await seed(db, { adminUser: config.adminUser, adminPassword: config.adminPassword });
+  const semilla = await seed(db, {
+    adminUser: config.adminUser,
+    adminPassword: config.adminPassword,
+  });
   const claves = await cargarClaves(config.dataDir);
   const ctx: Contexto = {
     config,
@@ -61,7 +69,13 @@ export async function buildApp(
     logger: {
       level: ctx.config.logLevel,
       redact: {
-        paths: ['req.headers.authorization', 'body.password', '*.password', '*.token', '*.credenciales'],
+        paths: [
+          'req.headers.authorization',
+          'body.password',
+          '*.password',
+          '*.token',
+          '*.credenciales',
+        ],
         censor: '[oculto]',
       },
       ...(opts.logStream ? { stream: opts.logStream } : {}),
@@ -80,13 +94,22 @@ export async function buildApp(
     if (req.method === 'GET' && ctx.config.webDist && req.headers.accept?.includes('text/html')) {
       return reply.sendFile('index.html');
     }
-    return manejarError(error(404, 'rutaNoEncontrada', { metodo: req.method, ruta: req.url.split('?')[0]!.slice(0, 200) }) as never, req, reply);
+    return manejarError(
+      error(404, 'rutaNoEncontrada', {
+        metodo: req.method,
+        ruta: req.url.split('?')[0]!.slice(0, 200),
+      }) as never,
+      req,
+      reply,
+    );
   });
 
   await app.register(swagger, {
     openapi: {
       info: { title: 'Pregón API', description: 'API principal de Pregón', version: '1.0.0' },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -107,7 +130,11 @@ export async function buildApp(
 
   const dist = ctx.config.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: path.resolve(dist), wildcard: false, index: 'index.html' });
+    await app.register(fastifyStatic, {
+      root: path.resolve(dist),
+      wildcard: false,
+      index: 'index.html',
+    });
   }
   return app;
 }

@@ -763,6 +763,55 @@ export const MENSAJES = {
   confirmarDetener: '¿Detener el ejercicio "{ejercicio}"? Se cancelarán los envíos pendientes.',
   semaforoSinDestinatarios: 'El ejercicio todavía no tiene destinatarios',
   eligeEstadoCategorias: 'Elija un estado y al menos una categoría para ver los teléfonos',
+
+  // Ports, capacity and the start confirmation (issue 24)
+  campoPuertoIni: 'Del puerto',
+  campoPuertoFin: 'Al puerto',
+  puertosEjercicio: 'Puertos del ejercicio',
+  puertosExcedenEquipo:
+    'El campo Al puerto no puede pasar de {puertos}: el equipo tiene {puertos} puertos',
+  capacidadEquipoMensajes:
+    'Equipo de {puertos} puertos, {tasa} msg/s por puerto ({total} msg/s en total)',
+  capacidadEquipoLlamadas: 'Equipo de {puertos} puertos: hasta {puertos} llamadas a la vez',
+  puertosElegidos: '{puertos} de {total} puertos',
+  duracionEstimada: 'Duración estimada',
+  duracionEstimadaMensajes: '{duracion} a {ritmo} msg/s',
+  duracionEstimadaLlamadas: '{duracion} si cada llamada dura su máximo ({maximo})',
+  duracionConReintentos: 'hasta {duracion} con los reintentos',
+  confirmarInicioTitulo: '¿Iniciar el ejercicio "{ejercicio}"?',
+  confirmarReanudarTitulo: '¿Reanudar el ejercicio "{ejercicio}"?',
+  confirmarInicioAviso: 'Los envíos empiezan en cuanto confirme.',
+  confirmarReanudarAviso:
+    'Continúa con los destinatarios pendientes; a quien ya se procesó no se le envía de nuevo.',
+  accionIniciarEjercicio: 'Iniciar ejercicio',
+  accionReanudarEjercicio: 'Reanudar ejercicio',
+  etiquetaCanalEquipo: 'Canal y equipo',
+  etiquetaSmsPorDestinatario: 'SMS por destinatario',
+  etiquetaSmsTotal: 'SMS en total',
+  etiquetaLlamadas: 'Llamadas',
+  llamadasDuracionMaxima: '{llamadas} de hasta {maximo} cada una',
+  canalEquipo: '{tipo} por {equipo}',
+  sinDestinatariosInicio: 'El ejercicio no tiene destinatarios: no se enviará nada.',
+
+  // Scheduled starts (issue 24.3)
+  campoInicioAutomatico: 'Iniciar automáticamente a la fecha y hora de inicio',
+  ayudaInicioAutomatico:
+    'Hora de {zona}. Sin marcar, el ejercicio solo inicia cuando alguien pulsa Iniciar.',
+  programadoPara: 'Programado · {fecha} {hora}',
+  cuentaRegresiva: 'inicia en {tiempo}',
+  inicioConRetraso: 'Iniciado con {N} min de retraso',
+  noIniciadoSinSistema: 'No se inició: el sistema no estaba disponible a la hora programada',
+  noIniciadoMotivo: 'No se inició: {motivo}',
+  listoParaIniciar: 'Listo para iniciar',
+  inicioYaPaso:
+    'El campo Hora de inicio ya pasó ({fecha} {hora}, hora de {zona}): elija una fecha y hora futuras',
+  accionProgramar: 'Programar inicio',
+  programarTitulo: 'Inicio programado de "{ejercicio}"',
+  quitarProgramacion: 'Quitar programación',
+  ejercicioProgramado: 'Ejercicio programado para {fecha} {hora}',
+  usuarioProgramador: 'inicio programado',
+  programacionQuitada: 'El ejercicio ya no inicia solo',
+  ejercicioYaIniciado: 'El ejercicio ya inició: no se puede programar',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

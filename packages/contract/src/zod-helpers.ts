@@ -93,3 +93,13 @@ export function vacioComoAusente<T extends z.ZodType>(schema: T) {
     schema,
   );
 }
+
+/** A yes/no field as clients send it: true/false, 1/0 or '1'/'0'; blank is absent (false). */
+export function banderaSchema(campo: string) {
+  return vacioComoAusente(
+    z
+      .union([z.boolean(), enteroSchema(campo, 0, 1)])
+      .transform((v) => v === true || v === 1)
+      .optional(),
+  ).transform((v) => v ?? false);
+}

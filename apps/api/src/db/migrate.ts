@@ -16,6 +16,7 @@ import * as sesiones from './migrations/0013-sesiones.ts';
 import * as intentosAlSalir from './migrations/0014-intentos-al-salir.ts';
 import * as alcance from './migrations/0015-alcance.ts';
 import * as audiosEjercicio from './migrations/0016-audios-ejercicio.ts';
+import * as programacion from './migrations/0017-programacion.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -36,6 +37,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0014-intentos-al-salir': intentosAlSalir,
   '0015-alcance': alcance,
   '0016-audios-ejercicio': audiosEjercicio,
+  '0017-programacion': programacion,
 };
 
 /** Brings the database to the latest schema; throws with the failing step's error. */

@@ -110,6 +110,15 @@ export interface EjerciciosTable {
   creado: number;
   iniciado: number | null;
   terminado: number | null;
+  /** 1 while it is to start by itself at inicio_programado (issue 24.3). */
+  inicio_automatico: Generated<number>;
+  /** Its fecha_ini + hora_ini in the product's time zone, epoch ms; null when never scheduled. */
+  inicio_programado: number | null;
+  programado_por: number | null;
+  /** What the scheduled start did or what the pre-flight found; null when nothing to say. */
+  inicio_nota: string | null;
+  /** When the pre-flight checks last ran (epoch ms). */
+  comprobado_en: number | null;
 }
 
 /** ejercicio_detalle: one row per recipient; the dispatcher's queue and the report. */

@@ -117,6 +117,24 @@ export function numeroGateway(
   return r.ok ? { ok: true, e164: r.e164 } : { ok: false, motivo: r.motivo };
 }
 
+/**
+ * The ports each running exercise may use: its own (puerto_ini…puerto_fin) while the running
+ * exercises of its device ask for no more than the device has; otherwise the device's ports are
+ * shared in proportion to what each asks for (at least 1 each). Every dispatcher computes the
+ * same shares from the same list, and the claim counts an exercise's rows in flight in the
+ * database, so the device's ports hold summed over its exercises on every dispatcher.
+ */
+export function repartirPuertos(activos: readonly EjercicioActivo[]): EjercicioActivo[] {
+  const pedidos = new Map<number, number>();
+  for (const ej of activos)
+    pedidos.set(ej.id_equipo, (pedidos.get(ej.id_equipo) ?? 0) + ej.puertos);
+  return activos.map((ej) => {
+    const pedido = pedidos.get(ej.id_equipo)!;
+    if (pedido <= ej.puertos_equipo) return ej;
+    return { ...ej, puertos: Math.max(1, Math.floor((ej.puertos * ej.puertos_equipo) / pedido)) };
+  });
+}
+
 /** Free ports that make a worker claim again, at least one: a quarter of the exercise's ports
  * for messages (sends that free their port in milliseconds), a twentieth for calls, which hold a
  * port for the whole call: waiting for a quarter left up to 29 of 120 lines idle for a call's
@@ -307,7 +325,7 @@ export class Despachador {
     while (this.corriendo) {
       try {
         const protocolos = ['smpp', 'android', 'whatsapp', 'asterisk'].filter((p) => canalDe(p));
-        const activos = await this.store.ejerciciosActivos(protocolos);
+        const activos = repartirPuertos(await this.store.ejerciciosActivos(protocolos));
         const ids = new Set(activos.map((a) => a.id_ejercicio));
         for (const [id, t] of this.trabajos) {
           if (!ids.has(id)) {
@@ -460,7 +478,9 @@ export class Despachador {
               continue;
             }
           }
-          let libre = sonda ? 1 : t.ej.puertos - t.enVuelo;
+          // The exercise's ports, and never more than its device has free over all its exercises
+          // (shares change as exercises start and end: calls already live keep their lines).
+          let libre = sonda ? 1 : Math.min(t.ej.puertos - t.enVuelo, this.puertosLibres(t.ej));
           // A gateway with its own queue (Android) takes no more than it has room for.
           if (!sonda && libre > 0 && t.canal.hueco) {
             // (it waits a while itself when there is none)
@@ -468,8 +488,9 @@ export class Despachador {
             if (hueco <= 0) continue;
             libre = Math.min(libre, hueco);
           }
-          // Claim in batches: wait until enough ports are free before asking again.
-          if (t.enVuelo > 0 && libre < umbralReclamo(t.ej)) {
+          // Claim in batches: wait until enough ports are free before asking again (or any, when
+          // the device's other exercises hold them all).
+          if ((t.enVuelo > 0 && libre < umbralReclamo(t.ej)) || libre <= 0) {
             await t.senal.esperar(this.config.sondeoMs);
             continue;
           }
@@ -798,6 +819,17 @@ export class Despachador {
     // Wake the worker only when it can act: a claim's worth of ports is free, or all are.
     if (t.enVuelo === 0 || t.ej.puertos - t.enVuelo >= umbralReclamo(t.ej) || !t.activo)
       t.senal.avisar();
+    // A port freed on a shared device may be what another exercise of it waits for.
+    for (const otro of this.trabajos.values())
+      if (otro !== t && otro.ej.id_equipo === t.ej.id_equipo) otro.senal.avisar();
+  }
+
+  /** Ports of the exercise's device not in flight for any of its exercises on this dispatcher. */
+  private puertosLibres(ej: EjercicioActivo): number {
+    let ocupados = 0;
+    for (const t of this.trabajos.values())
+      if (t.ej.id_equipo === ej.id_equipo) ocupados += t.enVuelo;
+    return ej.puertos_equipo - ocupados;
   }
 
   /** Starts (`espera` set) or ends (undefined) an exercise's wait for its gateway, and shows it

@@ -7,6 +7,7 @@ import { migrate } from '../db/migrate.ts';
 import { puentePostgres } from '../vivo/puente-pg.ts';
 import { configDespachoDeEntorno } from './config.ts';
 import { arrancarDespachador, bitacoraConsola } from './index.ts';
+import { arrancarProgramador, configProgramadorDeEntorno } from '../programador.ts';
 
 // `npm run dispatcher`: a standalone dispatcher process. Against PostgreSQL (DATABASE_URL) any
 // number of them may run on any number of machines; against SQLite run only one, and not beside
@@ -32,6 +33,17 @@ const d = await arrancarDespachador(db, configDespachoDeEntorno(process.env, { t
   eventos,
   bitacora,
 });
+// Scheduled starts (issue 24.3): this process looks too, so an exercise starts on time while any
+// api or dispatcher is alive. Without the api's key it cannot ask the telephony agent for the
+// audio (the api's own scheduler and the Start button do); the other checks run.
+const programador = arrancarProgramador(
+  { db, eventos },
+  {
+    config: configProgramadorDeEntorno(process.env),
+    comprobacion: async () => ({ equipoMs: config.comprobacionEquipoMs }),
+    bitacora,
+  },
+);
 bitacora?.info(
   `en marcha sobre ${db.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'} (pid ${process.pid})`,
 );
@@ -39,6 +51,7 @@ let cerrando = false;
 const cerrar = async () => {
   if (cerrando) return;
   cerrando = true;
+  await programador.detener();
   await d.detener();
   await puente?.cerrar();
   await db.close();

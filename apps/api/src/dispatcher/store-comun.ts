@@ -70,6 +70,7 @@ function conEquipo(db: Db) {
       'e.url',
       'e.protocolo',
       'e.tasa',
+      'e.puertos as puertos_equipo',
       'e.credenciales',
       'j.id_tipo_ejercicio',
       'j.tiempo',
@@ -208,12 +209,14 @@ export function aEjercicioActivo<
     puerto_ini: unknown;
     puerto_fin: unknown;
     tasa: unknown;
+    puertos_equipo: unknown;
     preguntas: unknown;
   },
->({ puerto_ini, puerto_fin, tasa, preguntas, ...f }: F) {
+>({ puerto_ini, puerto_fin, tasa, puertos_equipo, preguntas, ...f }: F) {
   return {
     ...f,
     tasa: Number(tasa),
+    puertos_equipo: Math.max(1, Number(puertos_equipo)),
     preguntas: Number(preguntas ?? 0),
     puertos: Math.max(1, Number(puerto_fin) - Number(puerto_ini) + 1),
     puerto_ini: Number(puerto_ini),

@@ -15,7 +15,7 @@ export function storeSqlite(db: Db): Store {
     // Polled several times a second: prepared once instead of built and prepared by Kysely.
     activos: s.prepare(
       `select j.id_ejercicio, j.id_equipo, j.accion, j.puerto_ini, j.puerto_fin, e.alias, e.url,
-         e.protocolo, e.tasa, e.credenciales, j.id_tipo_ejercicio, j.tiempo, j.reintentos, j.vigencia,
+         e.protocolo, e.tasa, e.puertos as puertos_equipo, e.credenciales, j.id_tipo_ejercicio, j.tiempo, j.reintentos, j.vigencia,
          j.espera_reintento, e.marcado,
          (select count(*) from preguntas p join cuestionarios c on c.id_cuestionario = p.id_cuestionario
            where c.id_ejercicio = j.id_ejercicio) as preguntas

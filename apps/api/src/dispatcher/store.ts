@@ -6,8 +6,12 @@ export interface EjercicioActivo {
   id_ejercicio: number;
   id_equipo: number;
   accion: string;
-  /** The exercise's ports (puerto_fin − puerto_ini + 1): most rows in flight at once. */
+  /** The exercise's ports (puerto_fin − puerto_ini + 1): most rows in flight at once. The
+   * dispatcher lowers it to the exercise's share when the running exercises of one device ask for
+   * more ports than the device has (repartirPuertos). */
   puertos: number;
+  /** Its device's ports: the most its running exercises have in flight together. */
+  puertos_equipo: number;
   alias: string;
   url: string;
   protocolo: string;

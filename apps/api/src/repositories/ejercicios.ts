@@ -28,6 +28,8 @@ function consultaEjercicio(k: Consultor) {
       'q.url',
       'q.protocolo',
       'q.activo as equipo_activo',
+      'q.puertos as puertos_equipo',
+      'q.tasa as tasa_equipo',
       't.tipo_ejercicio as etiqueta_tipo',
     ]);
 }
@@ -59,6 +61,15 @@ export async function idsInexistentes(
     where ${sql.ref(columna)} in (${sql.join(ids)})`.execute(k);
   const existen = new Set(rows.rows.map((r) => Number(r.id)));
   return ids.filter((id) => !existen.has(id));
+}
+
+/** A device's ports and rate (the exercise's port range must fit them); the device must exist. */
+export async function capacidadEquipo(k: Consultor, id_equipo: number) {
+  return k
+    .selectFrom('equipos')
+    .select(['puertos', 'tasa'])
+    .where('id_equipo', '=', id_equipo)
+    .executeTakeFirstOrThrow();
 }
 
 /** Inserts an exercise and returns its id. */

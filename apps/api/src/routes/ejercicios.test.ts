@@ -11,7 +11,7 @@ import {
   type Equipos,
 } from '../testing/ejercicios.ts';
 import { tokenConRol } from '../testing/roles.ts';
-import { crearCuestionario } from '../testing/fabrica.ts';
+import { crearCuestionario, crearEquipo } from '../testing/fabrica.ts';
 
 const EXPIRADA = 'FALLO: SESION EXPIRADA';
 
@@ -171,6 +171,38 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
     expect(r.status).toBe(400);
     expect(r.body.status).toBe(400);
     expect(r.body.message).toContain(campo);
+  });
+
+  it('los puertos son los del equipo: un rango hasta su último puerto se guarda, uno más allá se rechaza nombrando puerto_fin', async () => {
+    const equipo = await crearEquipo(api.ctx.db, {
+      alias: 'SMS cuatro puertos',
+      protocolo: 'smpp',
+      url: 'smpp://127.0.0.1:9',
+      tasa: 5,
+      puertos: 4,
+    });
+    const fuera = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: { ...cuerpoEjercicio(equipo), numero_puertos: '5', puerto_ini: '1', puerto_fin: '5' },
+    });
+    expect(fuera.status).toBe(400);
+    expect(fuera.body).toMatchObject({
+      campo: 'puerto_fin',
+      message: 'El campo Al puerto no puede pasar de 4: el equipo tiene 4 puertos',
+    });
+    // The count stored is the range's, whatever numero_puertos says.
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: { ...cuerpoEjercicio(equipo), numero_puertos: '1', puerto_ini: '2', puerto_fin: '4' },
+    });
+    expect(r.status).toBe(200);
+    expect(await fila(r.body.id_ejercicio)).toMatchObject({
+      numero_puertos: 3,
+      puerto_ini: 2,
+      puerto_fin: 4,
+      puertos_equipo: 4,
+      tasa_equipo: 5,
+    });
   });
 
   it('acción obligatoria para SMS con el mensaje del SPEC', async () => {

@@ -9,6 +9,7 @@ import {
   listarEjercicios,
   ordenarDestinatarios,
   pausarEjercicio,
+  programarEjercicio,
   reporteEjercicio,
   semaforoEjercicio,
 } from '@pregon/contract/api/ejercicios';
@@ -51,6 +52,11 @@ export function rutasEjercicios(app: FastifyInstance, ctx: Contexto) {
       idioma: ctx.config.pbxIdioma,
       token: req.headers.authorization,
     })),
+  }));
+
+  ruta(app, ctx, programarEjercicio, async ({ body, sesion }) => ({
+    status: 200 as const,
+    mensaje: await servicio.programar(ctx, sesion, body),
   }));
 
   ruta(app, ctx, pausarEjercicio, async ({ body, sesion }) => ({

@@ -14,6 +14,7 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
     status: 200 as const,
     pbx: ctx.config.pbx,
     llamadas: ctx.config.llamadas,
+    zona_horaria: ctx.config.tz,
   }));
 
   // What the api renders goes out signed: the telephony agent writes nothing else (issue 22).

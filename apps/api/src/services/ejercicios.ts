@@ -14,12 +14,16 @@ import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import { smsTotal } from '@pregon/contract/rules/sms';
+import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
+import { instanteEnZona } from '@pregon/contract/rules/programacion';
+import { zonaProducto } from '../config.ts';
 import type {
   CrearEjercicio,
   EjercicioFila,
   GenerarSchema,
   IniciarSchema,
   PausaSchema,
+  ProgramarSchema,
 } from '@pregon/contract/api/ejercicios';
 import type { Sesion } from '../auth/tokens.ts';
 import type { Contexto } from '../contexto.ts';
@@ -113,7 +117,12 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     numero_puertos: e.numero_puertos,
     puerto_ini: e.puerto_ini,
     puerto_fin: e.puerto_fin,
+    puertos_equipo: Number(e.puertos_equipo),
+    tasa_equipo: Number(e.tasa_equipo),
     motivo_pausa: e.motivo_pausa,
+    inicio_automatico: e.inicio_automatico === 1,
+    inicio_programado: e.inicio_programado === null ? null : Number(e.inicio_programado),
+    inicio_nota: e.inicio_nota,
     en_espera: enEspera(e),
     creado: e.creado,
     iniciado: e.iniciado,
@@ -149,10 +158,37 @@ async function exigirReferencias(
   await comprobar('categorias', 'categorias', refs.categorias);
 }
 
-/** POST /ejercicio/: validates references and creates the exercise. */
-export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio): Promise<number> {
+/** The instant fecha + hora name in the product's time zone, for a scheduled start: a 400 naming
+ * the field when they are not a date and hour, or already past. */
+function instanteProgramado(fecha: string, hora: string): number {
+  const zona = zonaProducto();
+  const ms = instanteEnZona(fecha, hora, zona);
+  if (ms === null)
+    throw error(
+      400,
+      'campoInvalido',
+      { campo: 'fecha_ini', detalle: `${fecha} ${hora}` },
+      'fecha_ini',
+    );
+  if (ms <= Date.now()) throw error(400, 'inicioYaPaso', { fecha, hora, zona }, 'hora_ini');
+  return ms;
+}
+
+/** What creating an exercise takes: the body, its scheduled start optional (off). */
+export type CuerpoCrear = Omit<CrearEjercicio, 'inicio_automatico'> & {
+  inicio_automatico?: boolean;
+};
+
+/** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
+export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): Promise<number> {
+  const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   return ctx.db.kysely.transaction().execute(async (trx) => {
     await exigirReferencias(trx, b);
+    // The ports are the device's: a range past its last port is refused naming the field, and the
+    // count stored is the range's (the SPEC's client sends 1/1/1, which every device has).
+    const equipo = await repo.capacidadEquipo(trx, b.equipo);
+    const fuera = errorPuertos(b, { puertos: Number(equipo.puertos) });
+    if (fuera) throw new HttpError(400, fuera.mensaje, fuera.campo);
     const id = await repo.insertarEjercicio(trx, {
       titulo: b.titulo,
       id_tipo_ejercicio: b.tipo_ejercicio,
@@ -164,7 +200,7 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio)
         ? { reintentos: b.reintentos ?? null, espera_reintento: b.espera_reintento ?? null }
         : {}),
       ...(b.tipo_ejercicio === TIPO_SMS ? { vigencia: b.vigencia ?? null } : {}),
-      numero_puertos: b.numero_puertos,
+      numero_puertos: puertosDeRango(b),
       puerto_ini: b.puerto_ini,
       puerto_fin: b.puerto_fin,
       accion: b.accion,
@@ -175,10 +211,14 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CrearEjercicio)
       creado: ahora(),
       iniciado: null,
       terminado: null,
+      inicio_automatico: programado === null ? 0 : 1,
+      inicio_programado: programado,
+      programado_por: programado !== null && actor.id_usuario > 0 ? actor.id_usuario : null,
     });
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
       titulo: b.titulo,
       tipo: b.tipo_ejercicio,
+      ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
     });
     return id;
   });
@@ -394,6 +434,10 @@ export async function iniciar(
       motivo_pausa: null,
       en_espera: null,
       iniciado: e.iniciado ?? momento,
+      // Started (now, or by its schedule): it no longer starts by itself, and what its pre-flight
+      // said is past (a scheduled start writes its own note after).
+      inicio_automatico: 0,
+      inicio_nota: null,
     });
     // The audio it plays is fixed at its first start with an agent (a resume keeps that record).
     await repo.fijarAudios(trx, e.id_ejercicio, audios, momento);
@@ -404,6 +448,82 @@ export async function iniciar(
       reanudado: reanudar,
     });
     return { mensaje: msg(reanudar ? 'ejercicioReanudado' : 'ejercicioIniciado'), time: plan.time };
+  });
+  ctx.eventos.emit('ejercicio', b.id_ejercicio);
+  return r;
+}
+
+/**
+ * The checks Start makes, without starting (the pre-flight of a scheduled start, issue 24.3): the
+ * Spanish reason it would be refused, or null when it is ready.
+ */
+export async function comprobarInicio(
+  ctx: CtxEjercicios,
+  id: number,
+  comprobacion: ComprobacionInicio,
+): Promise<string | null> {
+  try {
+    const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+    const canal = canalDeInicio(e);
+    if (typeof canal !== 'string') return canal.mensaje;
+    const { e: listo } = await validarInicio(ctx.db.kysely, ctx, canal, id, false);
+    await exigirListo(ctx, listo, comprobacion);
+    return null;
+  } catch (err) {
+    if (err instanceof HttpError) return err.message;
+    throw err;
+  }
+}
+
+/** The channel an exercise starts through (its plan), or the plan's refusal. */
+export function canalDeInicio(
+  e: Pick<EjercicioCompleto, 'id_tipo_ejercicio' | 'accion' | 'tiempo' | 'protocolo'>,
+) {
+  const plan = planInicio(
+    { id_tipo_ejercicio: e.id_tipo_ejercicio, accion: e.accion, tiempo: e.tiempo },
+    { whatsappDisponible: e.protocolo === 'whatsapp' },
+  );
+  return plan.ok ? plan.canal : { mensaje: plan.mensaje };
+}
+
+/**
+ * PUT /ejercicio/programar/: schedules an exercise that has not started (at the date and hour
+ * given, or its own), reschedules it, or unschedules it; audited. 409 once it started.
+ */
+export async function programar(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  b: z.output<typeof ProgramarSchema>,
+): Promise<string> {
+  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, b.id_ejercicio, true);
+    if (e.iniciado !== null || e.en_proceso || e.completado)
+      throw error(409, 'ejercicioYaIniciado');
+    if (!b.inicio_automatico) {
+      await repo.actualizarEjercicio(trx, e.id_ejercicio, {
+        inicio_automatico: 0,
+        inicio_nota: null,
+        comprobado_en: null,
+      });
+      await auditar(trx, actor, 'modificar', 'ejercicio', e.id_ejercicio, { programado: null });
+      return msg('programacionQuitada');
+    }
+    const fecha = b.fecha_ini ?? e.fecha_ini;
+    const hora = b.hora_ini ?? e.hora_ini;
+    const programado = instanteProgramado(fecha, hora);
+    await repo.actualizarEjercicio(trx, e.id_ejercicio, {
+      fecha_ini: fecha,
+      hora_ini: hora,
+      inicio_automatico: 1,
+      inicio_programado: programado,
+      programado_por: actor.id_usuario > 0 ? actor.id_usuario : null,
+      inicio_nota: null,
+      comprobado_en: null,
+    });
+    await auditar(trx, actor, 'modificar', 'ejercicio', e.id_ejercicio, {
+      programado: new Date(programado).toISOString(),
+    });
+    return msg('ejercicioProgramado', { fecha, hora });
   });
   ctx.eventos.emit('ejercicio', b.id_ejercicio);
   return r;

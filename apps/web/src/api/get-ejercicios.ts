@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { listarEjercicios } from '@pregon/contract/api/ejercicios';
+import { listarEjercicios, type EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { llamar } from '../lib/api-client.ts';
 
 /** Query key of the exercises list; invalidating it reloads the list. */
@@ -12,7 +12,21 @@ export async function obtenerEjercicios() {
   return (await llamar(listarEjercicios)).data;
 }
 
+/** How often the list reloads by itself: every second around a scheduled start (the row turns
+ * from 'Programado' to running without a reload), every 15 s while any start is scheduled, else
+ * never (actions reload it). */
+function intervaloLista(filas: EjercicioFila[] | undefined): number | false {
+  const ahora = Date.now();
+  const programados = (filas ?? []).filter((f) => f.inicio_automatico && f.inicio_programado);
+  if (!programados.length) return false;
+  return programados.some((f) => Math.abs(f.inicio_programado! - ahora) < 60_000) ? 1_000 : 15_000;
+}
+
 /** The exercises list. */
 export function useEjercicios() {
-  return useQuery({ queryKey: CLAVE_EJERCICIOS, queryFn: obtenerEjercicios });
+  return useQuery({
+    queryKey: CLAVE_EJERCICIOS,
+    queryFn: obtenerEjercicios,
+    refetchInterval: (q) => intervaloLista(q.state.data),
+  });
 }

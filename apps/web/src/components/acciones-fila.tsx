@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import { Button, Popconfirm, Space, Tooltip } from 'antd';
 import {
+  CalendarOutlined,
   CaretRightOutlined,
   DownloadOutlined,
   EyeOutlined,
@@ -13,6 +15,9 @@ import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
+import { planInicio } from '@pregon/contract/rules/start';
+import { ConfirmarInicio } from './confirmar-inicio.tsx';
+import { ProgramarInicio } from './programar-inicio.tsx';
 import { usuarioTieneRol } from '../lib/sesion.ts';
 import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
 
@@ -47,6 +52,15 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   const cargando = (a: AccionEnCurso['accion']) =>
     p.enCurso?.id === fila.id_ejercicio && p.enCurso.accion === a;
   const ocupado = p.enCurso?.id === fila.id_ejercicio;
+  // Start asks first (issue 24.2), unless it cannot start at all: then its reason shows at once.
+  const [confirmar, setConfirmar] = useState(false);
+  const [programar, setProgramar] = useState(false);
+  const pedirInicio = () => {
+    const plan = planInicio(fila, { whatsappDisponible: fila.protocolo === 'whatsapp' });
+    if (plan.ok) setConfirmar(true);
+    else p.alIniciar(fila);
+  };
+  const etiquetaInicio = msg(fila.en_pausa === '1' ? 'accionReanudar' : 'accionIniciar');
 
   return (
     <Space size={4}>
@@ -61,15 +75,26 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         </Tooltip>
       )}
       {acciones.iniciar && (
-        <Tooltip title={msg('accionIniciar')}>
+        <Tooltip title={etiquetaInicio}>
           <Button
             size="small"
             type="primary"
             icon={<CaretRightOutlined />}
-            aria-label={msg('accionIniciar')}
+            aria-label={etiquetaInicio}
             loading={cargando('iniciar')}
             disabled={ocupado && !cargando('iniciar')}
-            onClick={() => p.alIniciar(fila)}
+            onClick={pedirInicio}
+          />
+        </Tooltip>
+      )}
+      {acciones.programar && (
+        <Tooltip title={msg('accionProgramar')}>
+          <Button
+            size="small"
+            icon={<CalendarOutlined />}
+            aria-label={msg('accionProgramar')}
+            disabled={ocupado}
+            onClick={() => setProgramar(true)}
           />
         </Tooltip>
       )}
@@ -148,6 +173,18 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           onClick={() => p.alInforme(fila)}
         />
       </Tooltip>
+      {programar && <ProgramarInicio fila={fila} alCerrar={() => setProgramar(false)} />}
+      {confirmar && (
+        <ConfirmarInicio
+          fila={fila}
+          abierto={confirmar}
+          alConfirmar={() => {
+            setConfirmar(false);
+            p.alIniciar(fila);
+          }}
+          alCancelar={() => setConfirmar(false)}
+        />
+      )}
     </Space>
   );
 }

@@ -5,7 +5,17 @@ import { endpoint } from './endpoint.ts';
 export const CatalogosSchema = z.object({
   status: z.literal(200),
   tipo_ejercicio: z.array(z.object({ id_tipo_ejercicio: z.number(), tipo_ejercicio: z.string() })),
-  equipos: z.array(z.object({ id_equipo: z.number(), alias: z.string() })),
+  /** Active devices; `puertos` and `tasa` (sends per second per port) give an exercise's default
+   * ports and its estimate (issue 24). */
+  equipos: z.array(
+    z.object({
+      id_equipo: z.number(),
+      alias: z.string(),
+      protocolo: z.string(),
+      puertos: z.number(),
+      tasa: z.number(),
+    }),
+  ),
   estados: z.array(z.object({ id_estado: z.number(), estado: z.string() })),
   categorias: z.array(
     z.object({

@@ -25,6 +25,7 @@ import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
 import {
+  banderaSchema,
   enteroSchema,
   idSchema,
   listaIdsSchema,
@@ -105,7 +106,15 @@ export const EjercicioFilaSchema = z.object({
   numero_puertos: z.number(),
   puerto_ini: z.number(),
   puerto_fin: z.number(),
+  /** Its device's ports and sends per second per port (the start confirmation's estimate). */
+  puertos_equipo: z.number(),
+  tasa_equipo: z.number(),
   motivo_pausa: z.string().nullable(),
+  /** Issue 24.3: whether it starts by itself, at which instant (epoch ms), and what the scheduled
+   * start or its pre-flight said ('Listo para iniciar', 'Iniciado con N min de retraso', …). */
+  inicio_automatico: z.boolean(),
+  inicio_programado: z.number().nullable(),
+  inicio_nota: z.string().nullable(),
   /** While it runs and its device's gateway cannot be reached: 'En espera: sin conexión con
    * {equipo} desde {hora}' (the dispatcher writes it); null otherwise. */
   en_espera: z.string().nullable(),
@@ -171,6 +180,9 @@ export const CrearEjercicioSchema = z
       .default(''),
     estado: idSchema('estado', msg('estadoObligatorio')),
     categorias: ListaCategoriasSchema,
+    /** Issue 24.3: start by itself at fecha_ini + hora_ini (the product's time zone); off unless
+     * chosen, so a drill never starts by surprise. */
+    inicio_automatico: banderaSchema('inicio_automatico'),
   })
   .superRefine((b, ctx) => {
     const errores = validarFormularioEjercicio(
@@ -256,6 +268,26 @@ export const iniciarEjercicio = endpoint({
   params: z.object({ canal: CanalSchema }),
   body: IniciarSchema,
   respuesta: z.object({ status: z.literal(200), mensaje: z.string(), time: z.number() }),
+});
+
+/** Body of PUT /ejercicio/programar/: schedule (with a new date and hour, or the exercise's own)
+ * or unschedule an exercise that has not started. */
+export const ProgramarSchema = z.object({
+  id_ejercicio: idSchema('id_ejercicio'),
+  inicio_automatico: banderaSchema('inicio_automatico'),
+  fecha_ini: vacioComoAusente(textoSchema('fecha_ini', { min: 1, max: 10 }).optional()),
+  hora_ini: vacioComoAusente(textoSchema('hora_ini', { min: 1, max: 8 }).optional()),
+});
+
+/** PUT /ejercicio/programar/ → {status: 200, mensaje}; audited; 409 once started. */
+export const programarEjercicio = endpoint({
+  method: 'PUT',
+  path: '/ejercicio/programar/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Programa, reprograma o quita el inicio automático de un ejercicio',
+  body: ProgramarSchema,
+  respuesta: z.object({ status: z.literal(200), mensaje: z.string() }),
 });
 
 /** Body of POST /ejercicio/pausa/: proceso 0 + pausa 1 pauses; proceso 1 + pausa 0 resumes. */

@@ -38,6 +38,8 @@ export const leerConfig = endpoint({
     pbx: z.object({ base: z.string(), software: z.string() }),
     /** The retry policy of an exercise that sets none: extra attempts, minutes between them. */
     llamadas: z.object({ reintentos: z.number(), espera_reintento: z.number() }),
+    /** The product's time zone (TZ): dates and hours of exercises, scheduled starts included. */
+    zona_horaria: z.string(),
   }),
 });
 

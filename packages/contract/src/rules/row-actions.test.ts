@@ -72,9 +72,25 @@ describe('accionesFila: status flags (SPEC 4 table)', () => {
       iniciar: false,
       pausar: false,
       detener: false,
+      programar: false,
       ver: true,
       descargas: ['reporte1', 'reporte2'],
     });
+  });
+
+  it.each<[string, Record<string, string>, boolean]>([
+    ['not started', { completado: '0', en_proceso: '0', en_pausa: '0' }, true],
+    ['running', { completado: '0', en_proceso: '1', en_pausa: '0' }, false],
+    ['paused', { completado: '0', en_proceso: '1', en_pausa: '1' }, false],
+    ['completed or stopped', { completado: '1', en_proceso: '0', en_pausa: '0' }, false],
+  ])('schedule its start only before it ever started: %s → %s', (_, flags, programar) => {
+    const a = accionesFila({
+      completado: flags.completado!,
+      en_proceso: flags.en_proceso!,
+      en_pausa: flags.en_pausa!,
+      id_tipo_ejercicio: 1,
+    });
+    expect(a.programar).toBe(programar);
   });
 });
 

@@ -27,6 +27,8 @@ export interface AccionesFila {
   iniciar: boolean;
   pausar: boolean;
   detener: boolean;
+  /** Schedules, reschedules or unschedules its start (issue 24.3): only before it ever started. */
+  programar: boolean;
   ver: true;
   descargas: readonly Descarga[];
 }
@@ -63,6 +65,7 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
     iniciar: abierto && (noIniciado || (enProceso && enPausa)),
     pausar: abierto && enProceso && es(ej.en_pausa, '0'),
     detener: abierto && enProceso,
+    programar: abierto && noIniciado,
     ver: true,
     descargas: esCuestionario ? ['reporte1', 'reporte2'] : ['reporte'],
   };

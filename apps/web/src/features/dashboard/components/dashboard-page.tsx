@@ -27,6 +27,7 @@ import { ETIQUETA_LUZ, LUCES_SEMAFORO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
+import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
@@ -171,6 +172,7 @@ export function DashboardPage() {
             <Tag className="estado-ejercicio">{msg(ETIQUETA_ESTADO_EJERCICIO[estado])}</Tag>
           )}
           {e?.detenido === '1' && <Tag className="estado-detenido">{msg('detenido')}</Tag>}
+          {e && <InicioProgramado fila={e} />}
           {t?.detencion && (
             <Typography.Text strong className="detenido-por">
               {msg('detenidoPor', {

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import {
   Alert,
   Button,
+  Checkbox,
   Col,
   Collapse,
   DatePicker,
@@ -27,7 +28,6 @@ import {
   FORMATO_FECHA,
   FORMATO_HORA,
   MINUTOS_CUESTIONARIO,
-  PUERTOS_DEFECTO,
   REINTENTOS_LLAMADA_MAX,
   TIPO_CUESTIONARIO,
   TIPO_LLAMADA,
@@ -39,6 +39,16 @@ import {
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { equiposParaTipo } from '@pregon/contract/rules/equipment';
+import {
+  errorPuertos,
+  estimarDuracion,
+  puertosDeRango,
+  puertosPorDefecto,
+  textoCapacidad,
+  textoEstimacion,
+  type CapacidadEquipo,
+} from '@pregon/contract/rules/capacidad';
+import { analizarSms } from '@pregon/contract/rules/sms';
 import { esAudioGsm } from '@pregon/contract/rules/questionnaire';
 import { accionDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
 import {
@@ -55,6 +65,7 @@ import { crearEjercicioApi } from '../api/create-ejercicio.ts';
 import { crearEjercicioLlamada } from '../api/crear-llamada.ts';
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
+import { useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
@@ -77,6 +88,11 @@ interface ValoresDialogo {
   espera_reintento?: number | null;
   /** SMS: minutes each message may wait for delivery (empty: the gateway's default). */
   vigencia?: number | null;
+  /** The device's ports the exercise runs on (issue 24.1): all of them unless narrowed. */
+  puerto_ini?: number | null;
+  puerto_fin?: number | null;
+  /** Issue 24.3: start by itself at the date and hour (off unless chosen). */
+  inicio_automatico?: boolean;
 }
 
 /** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id. */
@@ -121,6 +137,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
   const [enviando, setEnviando] = useState(false);
   const [paso, setPaso] = useState<string | null>(null);
   const pbx = usePbx();
+  const config = useConfig();
   const [intentado, setIntentado] = useState(false);
 
   const tipo = Form.useWatch('tipo_ejercicio', form);
@@ -137,6 +154,8 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
     () => equiposParaTipo(catalogos.data?.equipos ?? [], tipoElegido),
     [catalogos.data, tipoElegido],
   );
+  const equipo = catalogos.data?.equipos.find((e) => e.id_equipo === equipoElegido);
+  const [errorPuerto, setErrorPuerto] = useState<ReturnType<typeof errorPuertos>>(null);
 
   const [errores, setErrores] = useState<ErroresFormularioEjercicio>({});
   /** Props of a Form.Item showing the contract's message for its field. */
@@ -147,6 +166,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
 
   const cerrar = () => {
     form.resetFields();
+    setErrorPuerto(null);
     setPlantilla(null);
     setIntentado(false);
     setErrores({});
@@ -162,7 +182,10 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
       errores.accion ??= msg('plantillaParametrosFaltan');
     setIntentado(true);
     setErrores(errores);
-    if (Object.keys(errores).length > 0) return;
+    const rango = rangoPuertos(v, equipo);
+    const fuera = equipo ? errorPuertos(rango, equipo) : null;
+    setErrorPuerto(fuera);
+    if (Object.keys(errores).length > 0 || fuera) return;
     // A call exercise is never created without its audio file in hand.
     const audio = v.audio?.[0]?.originFileObj;
     if (tipoElegido === TIPO_LLAMADA && !audio) {
@@ -176,11 +199,12 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
       fecha_ini: String(datos.fecha_ini),
       hora_ini: String(datos.hora_ini),
       equipo: v.equipo,
-      numero_puertos: PUERTOS_DEFECTO,
-      puerto_ini: PUERTOS_DEFECTO,
-      puerto_fin: PUERTOS_DEFECTO,
+      numero_puertos: puertosDeRango(rango),
+      puerto_ini: rango.puerto_ini,
+      puerto_fin: rango.puerto_fin,
       estado: v.estado,
       categorias: lista,
+      inicio_automatico: v.inicio_automatico ? '1' : '',
       ...(tipoElegido !== undefined && esLlamada(tipoElegido)
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
@@ -230,6 +254,13 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
 
   const alCambiar = (cambios: Partial<ValoresDialogo>) => {
     if ('tipo_ejercicio' in cambios || 'equipo' in cambios) setPlantilla(null);
+    if ('equipo' in cambios) {
+      // A device brings its ports: all of them by default.
+      const nuevo = catalogos.data?.equipos.find((e) => e.id_equipo === cambios.equipo);
+      const defecto = nuevo ? puertosPorDefecto(nuevo) : undefined;
+      form.setFieldsValue({ puerto_ini: defecto?.puerto_ini, puerto_fin: defecto?.puerto_fin });
+      setErrorPuerto(null);
+    }
     if ('tipo_ejercicio' in cambios) {
       const nuevo = cambios.tipo_ejercicio === '' ? undefined : cambios.tipo_ejercicio;
       const actual = form.getFieldValue('equipo') as number | undefined;
@@ -400,6 +431,11 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 />
               </Form.Item>
             </Col>
+            {equipo && (
+              <Col span={24}>
+                <CamposPuertos equipo={equipo} tipo={tipoElegido} error={errorPuerto} />
+              </Col>
+            )}
             <Col xs={24} md={tipoElegido === TIPO_LLAMADA ? 12 : 24}>
               <Form.Item label={msg('campoNombreEjercicio')} name="titulo" {...error('titulo')}>
                 <Input aria-label={msg('campoNombreEjercicio')} maxLength={200} />
@@ -429,6 +465,20 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                   format={FORMATO_HORA}
                   style={{ width: '100%' }}
                 />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <Form.Item
+                name="inicio_automatico"
+                valuePropName="checked"
+                extra={
+                  config.data
+                    ? msg('ayudaInicioAutomatico', { zona: config.data.zona_horaria })
+                    : undefined
+                }
+                style={{ marginTop: -8 }}
+              >
+                <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
@@ -503,6 +553,9 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
           </Row>
         </Form>
       </Spin>
+      {equipo && tipoElegido !== undefined && (
+        <EstimacionDialogo form={form} equipo={equipo} tipo={tipoElegido} />
+      )}
       <Divider style={{ margin: '4px 0 12px' }} />
       <TelefonosVistaPrevia estado={estado} categorias={categorias ?? []} />
     </Modal>
@@ -544,5 +597,120 @@ function CamposReintentos() {
         </Col>
       )}
     </Row>
+  );
+}
+
+/** The port range the form holds, or the device's whole range (1/1/1 without a device). */
+function rangoPuertos(
+  v: Pick<ValoresDialogo, 'puerto_ini' | 'puerto_fin'>,
+  equipo: CapacidadEquipo | undefined,
+) {
+  const defecto = equipo ? puertosPorDefecto(equipo) : { puerto_ini: 1, puerto_fin: 1 };
+  return {
+    puerto_ini: v.puerto_ini ?? defecto.puerto_ini,
+    puerto_fin: v.puerto_fin ?? defecto.puerto_fin,
+  };
+}
+
+/** 'Del puerto' / 'Al puerto' of the chosen device, with its capacity stated beside them. */
+function CamposPuertos(p: {
+  equipo: CapacidadEquipo;
+  tipo: number | undefined;
+  error: ReturnType<typeof errorPuertos>;
+}) {
+  const campos = [
+    ['puerto_ini', 'campoPuertoIni'],
+    ['puerto_fin', 'campoPuertoFin'],
+  ] as const;
+  return (
+    <Row gutter={16} align="bottom" className="puertos-ejercicio">
+      {campos.map(([nombre, etiqueta]) => (
+        <Col xs={12} md={6} key={nombre}>
+          <Form.Item
+            label={msg(etiqueta)}
+            name={nombre}
+            {...(p.error?.campo === nombre
+              ? { validateStatus: 'error' as const, help: p.error.mensaje }
+              : {})}
+          >
+            <InputNumber
+              aria-label={msg(etiqueta)}
+              min={1}
+              max={p.equipo.puertos}
+              precision={0}
+              style={{ width: '100%' }}
+            />
+          </Form.Item>
+        </Col>
+      ))}
+      <Col xs={24} md={12}>
+        <Form.Item label={msg('puertosEjercicio')}>
+          <Typography.Text type="secondary" className="capacidad-equipo">
+            {textoCapacidad(p.equipo, p.tipo)}
+          </Typography.Text>
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}
+
+/** The drill's estimated length, once a state, categories and a device are chosen (the same
+ * contract rule as the start confirmation). */
+function EstimacionDialogo(p: {
+  form: ReturnType<typeof Form.useForm<ValoresDialogo>>[0];
+  equipo: CapacidadEquipo;
+  tipo: number;
+}) {
+  // Only what the estimate reads (the audio's File would not compare).
+  const v = Form.useWatch(
+    (x: ValoresDialogo): Omit<ValoresDialogo, 'audio' | 'fecha_ini' | 'hora_ini'> => ({
+      tipo_ejercicio: x.tipo_ejercicio,
+      estado: x.estado,
+      categorias: x.categorias,
+      accion: x.accion,
+      tiempo: x.tiempo,
+      reintentos: x.reintentos,
+      espera_reintento: x.espera_reintento,
+      puerto_ini: x.puerto_ini,
+      puerto_fin: x.puerto_fin,
+    }),
+    { form: p.form, preserve: true },
+  );
+  const config = useConfig();
+  const seleccion = useSeleccionTelefonos({
+    estado: v?.estado,
+    categorias: v?.categorias ?? [],
+    q: '',
+    pagina: 1,
+  });
+  if (!v || v.estado === undefined || !v.categorias?.length || !seleccion.data) return null;
+  const rango = rangoPuertos(v, p.equipo);
+  const defecto = config.data?.llamadas;
+  const destinatarios = seleccion.data.total;
+  const estimacion = estimarDuracion({
+    tipo: p.tipo,
+    destinatarios,
+    puertos: puertosDeRango(rango),
+    tasa: p.equipo.tasa,
+    tiempo: Number(v.tiempo) || null,
+    minutosCuestionario: p.tipo === TIPO_CUESTIONARIO ? Number(v.accion) || null : null,
+    reintentos: v.reintentos ?? defecto?.reintentos ?? 0,
+    espera_reintento: v.espera_reintento ?? defecto?.espera_reintento ?? 0,
+  });
+  const partes = p.tipo === TIPO_SMS ? analizarSms(String(v.accion ?? '')).partes : 0;
+  return (
+    <Alert
+      type="info"
+      className="estimacion-ejercicio"
+      style={{ marginTop: 8 }}
+      message={`${msg('duracionEstimada')}: ${textoEstimacion(estimacion)}`}
+      description={
+        <>
+          {msg('informeDestinatarios')}: {destinatarios.toLocaleString('es-MX')}
+          {partes > 0 &&
+            ` · ${msg('smsTotal', { total: (destinatarios * partes).toLocaleString('es-MX'), partes })}`}
+        </>
+      }
+    />
   );
 }

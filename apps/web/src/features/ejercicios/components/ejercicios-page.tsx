@@ -36,6 +36,7 @@ import { CLAVE_EJERCICIOS, useEjercicios } from '../../../api/get-ejercicios.ts'
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { useAudiosFaltantes } from '../api/audios-faltantes.ts';
 import { EstatusTag } from '../../../components/estatus-tag.tsx';
+import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 
 // The dialogs (forms, date and time pickers, upload) load the first time they open.
@@ -156,6 +157,7 @@ export function EjerciciosPage() {
       render: (_, f) => (
         <Space size={4} wrap>
           <EstatusTag completado={f.completado} detenido={f.detenido} />
+          <InicioProgramado fila={f} />
           {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
           {f.en_espera && (
             <Tag color="warning" className="en-espera">

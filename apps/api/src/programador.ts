@@ -1,0 +1,189 @@
+import { msg } from '@pregon/contract/messages';
+import { notaRetraso } from '@pregon/contract/rules/programacion';
+import { auditar } from './repositories/auditoria.ts';
+import {
+  canalDeInicio,
+  comprobarInicio,
+  iniciar,
+  type ComprobacionInicio,
+  type CtxEjercicios,
+} from './services/ejercicios.ts';
+import * as repo from './repositories/programacion.ts';
+
+// Scheduled starts (issue 24.3), on the server: every api and standalone dispatcher process runs
+// one scheduler; the first to mark a due exercise as taken starts it (one UPDATE … WHERE
+// inicio_automatico = 1, so exactly once whatever the number of processes), through the same
+// service and checks as the Start button. A process that was down at the scheduled second starts
+// it on recovery within the grace time ('Iniciado con N min de retraso'), not after ('No se
+// inició: el sistema no estaba disponible a la hora programada'). Ten minutes before (a setting),
+// the same checks run as a pre-flight and their verdict shows on the list and the dashboard.
+
+/** How often the pre-flight runs again while an exercise waits for its start. */
+const REPETIR_PREVIO_MS = 60_000;
+/** No pre-flight this close to the start: the start's own checks are about to run. */
+const ULTIMOS_SEGUNDOS_MS = 2_000;
+
+/** The scheduler's settings (README: PROGRAMADOR_*). */
+export interface ConfigProgramador {
+  /** A start found this late is still made (ms; PROGRAMADOR_GRACIA_MIN, default 15 min). */
+  graciaMs: number;
+  /** The pre-flight runs this long before the start (ms; PROGRAMADOR_PREVIO_MIN, default 10). */
+  previoMs: number;
+  /** The longest the scheduler sleeps between looks at the table (ms). */
+  sondeoMs: number;
+}
+
+/** The defaults: 15 min of grace, the pre-flight 10 min before, a look every 250 ms. */
+export const CONFIG_PROGRAMADOR_DEFECTO: ConfigProgramador = {
+  graciaMs: 15 * 60_000,
+  previoMs: 10 * 60_000,
+  sondeoMs: 250,
+};
+
+/** Reads PROGRAMADOR_GRACIA_MIN and PROGRAMADOR_PREVIO_MIN (minutes) over the defaults. */
+export function configProgramadorDeEntorno(env: NodeJS.ProcessEnv): ConfigProgramador {
+  const minutos = (v: string | undefined, defecto: number) => {
+    const n = Number(v);
+    return v !== undefined && v.trim() !== '' && Number.isFinite(n) && n >= 0
+      ? n * 60_000
+      : defecto;
+  };
+  return {
+    ...CONFIG_PROGRAMADOR_DEFECTO,
+    graciaMs: minutos(env.PROGRAMADOR_GRACIA_MIN, CONFIG_PROGRAMADOR_DEFECTO.graciaMs),
+    previoMs: minutos(env.PROGRAMADOR_PREVIO_MIN, CONFIG_PROGRAMADOR_DEFECTO.previoMs),
+  };
+}
+
+/** What a scheduler needs besides the database: its settings, the checks' settings for the
+ * exercise (the api gives its PBX agent and a short-lived token of the user who scheduled it), and
+ * where to log. */
+export interface OpcionesProgramador {
+  config: ConfigProgramador;
+  comprobacion: (id_usuario: number | null) => Promise<ComprobacionInicio>;
+  bitacora?: { info(t: string): void; error(t: string): void };
+}
+
+/** A running scheduler; `detener` ends its loop. */
+export interface Programador {
+  detener(): Promise<void>;
+  /** Looks at the table now (tests; a schedule written by this process). */
+  despertar(): void;
+}
+
+/** Starts the scheduler loop of this process. */
+export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador): Programador {
+  let corriendo = true;
+  let despertar: () => void = () => {};
+  const escuchar = () => despertar();
+  ctx.eventos.on('ejercicio', escuchar);
+
+  const iniciarProgramado = async (p: repo.Programado) => {
+    if (!(await repo.tomar(ctx.db.kysely, p.id_ejercicio))) return;
+    const retraso = Date.now() - p.inicio_programado;
+    const quien = { id_usuario: p.programado_por ?? 0, usuario: msg('usuarioProgramador') };
+    let nota: string | null;
+    if (retraso > o.config.graciaMs) {
+      nota = msg('noIniciadoSinSistema');
+      await auditar(ctx.db.kysely, quien, 'modificar', 'ejercicio', p.id_ejercicio, {
+        no_iniciado: nota,
+        retraso_ms: retraso,
+      });
+    } else {
+      try {
+        const canal = canalDeInicio(p);
+        if (typeof canal !== 'string') throw new Error(canal.mensaje);
+        await iniciar(
+          ctx,
+          quien,
+          canal,
+          { id_ejercicio: p.id_ejercicio },
+          await o.comprobacion(p.programado_por),
+        );
+        nota = notaRetraso(retraso);
+        o.bitacora?.info(`ejercicio ${p.id_ejercicio}: inicio programado (${retraso} ms tarde)`);
+      } catch (err) {
+        nota = msg('noIniciadoMotivo', {
+          motivo: err instanceof Error ? err.message : String(err),
+        });
+        await auditar(ctx.db.kysely, quien, 'modificar', 'ejercicio', p.id_ejercicio, {
+          no_iniciado: nota,
+        });
+      }
+    }
+    await repo.anotar(ctx.db.kysely, p.id_ejercicio, nota);
+    ctx.eventos.emit('ejercicio', p.id_ejercicio);
+  };
+
+  const comprobarPrevio = async (p: repo.Programado, momento: number) => {
+    if (
+      !(await repo.tomarComprobacion(
+        ctx.db.kysely,
+        p.id_ejercicio,
+        momento,
+        momento - REPETIR_PREVIO_MS,
+      ))
+    )
+      return;
+    const motivo = await comprobarInicio(
+      ctx,
+      p.id_ejercicio,
+      await o.comprobacion(p.programado_por),
+    );
+    const nota = motivo ?? msg('listoParaIniciar');
+    await repo.anotarComprobacion(ctx.db.kysely, p.id_ejercicio, nota);
+    await auditar(
+      ctx.db.kysely,
+      { id_usuario: p.programado_por ?? 0, usuario: msg('usuarioProgramador') },
+      'modificar',
+      'ejercicio',
+      p.id_ejercicio,
+      { comprobacion_previa: nota },
+    );
+    ctx.eventos.emit('ejercicio', p.id_ejercicio);
+  };
+
+  const ciclo = async () => {
+    while (corriendo) {
+      let espera = o.config.sondeoMs;
+      try {
+        const momento = Date.now();
+        const proximos = await repo.programados(ctx.db.kysely, momento + o.config.previoMs);
+        for (const p of proximos) {
+          if (!corriendo) break;
+          if (p.inicio_programado <= momento) await iniciarProgramado(p);
+          // The pre-flight, again every minute until the last seconds (a fix made after a failed
+          // check shows); the start checks once more anyway.
+          else if (
+            p.inicio_programado - momento > ULTIMOS_SEGUNDOS_MS &&
+            (p.comprobado_en === null || p.comprobado_en < momento - REPETIR_PREVIO_MS)
+          )
+            await comprobarPrevio(p, momento);
+        }
+        const siguiente = proximos.find((p) => p.inicio_programado > Date.now());
+        if (siguiente) espera = Math.min(espera, siguiente.inicio_programado - Date.now());
+      } catch (err) {
+        o.bitacora?.error(`programador: ${String(err)}`);
+      }
+      if (!corriendo) break;
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, Math.max(0, espera));
+        despertar = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+      despertar = () => {};
+    }
+  };
+  const hilo = ciclo();
+  return {
+    async detener() {
+      corriendo = false;
+      ctx.eventos.off('ejercicio', escuchar);
+      despertar();
+      await hilo;
+    },
+    despertar: () => despertar(),
+  };
+}

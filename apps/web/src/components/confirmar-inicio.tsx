@@ -1,0 +1,103 @@
+import { Alert, Descriptions, Modal, Typography } from 'antd';
+import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
+import { TIPO_CUESTIONARIO, TIPO_SMS, esLlamada } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
+import { estimarDuracion, textoEstimacion } from '@pregon/contract/rules/capacidad';
+import { duracionTexto } from '@pregon/contract/api/tableros';
+import { useConfig } from '../lib/pbx-client.ts';
+
+/** Props: the exercise to start or resume, whether the dialog shows, and its two answers. */
+export interface PropsConfirmarInicio {
+  fila: EjercicioFila;
+  abierto: boolean;
+  alConfirmar: () => void;
+  alCancelar: () => void;
+}
+
+/**
+ * The confirmation before an exercise sends (issue 24.2): what will happen (recipients, channel
+ * and device, ports, SMS per recipient and in total or calls and their maximum length, the
+ * estimated duration from ports, rate and retries), confirmed with 'Iniciar ejercicio'; a paused
+ * exercise is resumed with 'Reanudar ejercicio'. The start call itself is the SPEC's.
+ */
+export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: PropsConfirmarInicio) {
+  const config = useConfig();
+  const reanudar = fila.en_pausa === '1';
+  const tipo = fila.id_tipo_ejercicio;
+  const puertos = Math.max(1, fila.puerto_fin - fila.puerto_ini + 1);
+  const defecto = config.data?.llamadas;
+  const estimacion = estimarDuracion({
+    tipo,
+    destinatarios: fila.destinatarios,
+    puertos,
+    tasa: fila.tasa_equipo,
+    tiempo: fila.tiempo,
+    minutosCuestionario: tipo === TIPO_CUESTIONARIO ? Number(fila.accion) : null,
+    reintentos: fila.reintentos ?? defecto?.reintentos ?? 0,
+    espera_reintento: fila.espera_reintento ?? defecto?.espera_reintento ?? 0,
+  });
+  const items = [
+    { key: 'destinatarios', label: msg('informeDestinatarios'), children: fila.destinatarios },
+    {
+      key: 'canal',
+      label: msg('etiquetaCanalEquipo'),
+      children: msg('canalEquipo', { tipo: fila.tipo_ejercicio, equipo: fila.alias }),
+    },
+    {
+      key: 'puertos',
+      label: msg('columnaPuertos'),
+      children: msg('puertosElegidos', { puertos, total: fila.puertos_equipo }),
+    },
+    ...(tipo === TIPO_SMS && fila.sms_total !== null
+      ? [
+          {
+            key: 'partes',
+            label: msg('etiquetaSmsPorDestinatario'),
+            children: fila.destinatarios > 0 ? fila.sms_total / fila.destinatarios : 0,
+          },
+          { key: 'sms', label: msg('etiquetaSmsTotal'), children: fila.sms_total },
+        ]
+      : []),
+    ...(esLlamada(tipo) && estimacion.segundosPorLlamada !== null
+      ? [
+          {
+            key: 'llamadas',
+            label: msg('etiquetaLlamadas'),
+            children: msg('llamadasDuracionMaxima', {
+              llamadas: fila.destinatarios,
+              maximo: duracionTexto(estimacion.segundosPorLlamada * 1000),
+            }),
+          },
+        ]
+      : []),
+    { key: 'duracion', label: msg('duracionEstimada'), children: textoEstimacion(estimacion) },
+  ];
+
+  return (
+    <Modal
+      open={abierto}
+      title={msg(reanudar ? 'confirmarReanudarTitulo' : 'confirmarInicioTitulo', {
+        ejercicio: fila.ejercicio,
+      })}
+      okText={msg(reanudar ? 'accionReanudarEjercicio' : 'accionIniciarEjercicio')}
+      cancelText={msg('cancelar')}
+      onOk={alConfirmar}
+      onCancel={alCancelar}
+      destroyOnHidden
+      className="confirmar-inicio"
+    >
+      <Descriptions column={1} size="small" bordered items={items} />
+      {fila.destinatarios === 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginTop: 12 }}
+          message={msg('sinDestinatariosInicio')}
+        />
+      )}
+      <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+        {msg(reanudar ? 'confirmarReanudarAviso' : 'confirmarInicioAviso')}
+      </Typography.Paragraph>
+    </Modal>
+  );
+}

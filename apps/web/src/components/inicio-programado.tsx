@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+import { Tag, Tooltip } from 'antd';
+import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
+import { msg } from '@pregon/contract/messages';
+import { cuentaRegresiva } from '@pregon/contract/rules/programacion';
+import { ClockCircleOutlined } from './iconos.tsx';
+
+/** Now, once a second while `activo` (the countdown's clock). */
+function useAhora(activo: boolean): number {
+  const [ahora, setAhora] = useState(() => Date.now());
+  useEffect(() => {
+    if (!activo) return;
+    const t = setInterval(() => setAhora(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [activo]);
+  return ahora;
+}
+
+/** The color of what a scheduled start said: ready, late, refused or not started. */
+function colorNota(nota: string): string {
+  if (nota === msg('listoParaIniciar')) return 'success';
+  return nota.startsWith(msg('noIniciadoMotivo', { motivo: '' }).trim()) ? 'error' : 'warning';
+}
+
+/**
+ * Beside an exercise's status (list and dashboard, issue 24.3): 'Programado · {fecha} {hora}'
+ * with a countdown while it waits for its start, and what the scheduled start or its pre-flight
+ * said ('Listo para iniciar', 'Iniciado con N min de retraso', 'No se inició: …').
+ */
+export function InicioProgramado({ fila }: { fila: EjercicioFila }) {
+  const programado = fila.inicio_automatico && fila.inicio_programado !== null;
+  const ahora = useAhora(programado);
+  return (
+    <>
+      {programado && (
+        <Tooltip title={cuentaRegresiva(fila.inicio_programado! - ahora)}>
+          <Tag color="processing" icon={<ClockCircleOutlined />} className="inicio-programado">
+            {msg('programadoPara', { fecha: fila.fecha_ini, hora: fila.hora_ini })}
+            <span className="cuenta-regresiva">
+              {' · '}
+              {cuentaRegresiva(fila.inicio_programado! - ahora)}
+            </span>
+          </Tag>
+        </Tooltip>
+      )}
+      {fila.inicio_nota && (
+        <Tag color={colorNota(fila.inicio_nota)} className="inicio-nota">
+          {fila.inicio_nota}
+        </Tag>
+      )}
+    </>
+  );
+}
