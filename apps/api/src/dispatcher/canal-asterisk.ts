@@ -179,6 +179,8 @@ export function cadenaMarcado(plantilla: string | null, e164: string, troncal: s
 }
 
 interface Llamada {
+  /** The attempt's channel id, `pregon-{id_detalle}-{intento}` (its Uniqueid on Asterisk). */
+  id: string;
   id_detalle: number;
   id_ejercicio: number;
   preguntas: number;
@@ -290,6 +292,7 @@ class CanalAsterisk implements Canal {
       };
     return new Promise<ResultadoEnvio>((resolver) => {
       const llamada: Llamada = {
+        id,
         id_detalle: envio.id_detalle,
         id_ejercicio: ll.id_ejercicio,
         preguntas: ll.preguntas,
@@ -385,16 +388,23 @@ class CanalAsterisk implements Canal {
     clearTimeout(l.temporizador);
     l.temporizador = setTimeout(() => {
       if (clave === 'llamadaSinFin' && l.canal) void this.colgar(l.canal);
+      // The link is still down: how the call ended was never heard, as when a reconnection finds
+      // it gone (revisarPerdidas); unless its audio's end had been heard before the drop.
+      const sinFin = l.perdida && !l.audioCompleto;
       l.fin(
-        l.contestada
+        l.contestada && !sinFin
           ? desenlaceLlamada({
               contestada: true,
               preguntas: l.preguntas,
               respondidas: l.respondidas.size,
               audioCompleto: l.audioCompleto,
-              id_gateway: idLlamada(l.id_detalle, 0),
+              id_gateway: l.id,
             })
-          : { tipo: 'incierto', motivo: msg(clave) },
+          : {
+              tipo: 'incierto',
+              id_gateway: l.id,
+              motivo: msg(sinFin ? 'llamadaTerminoSinAviso' : clave),
+            },
       );
     }, ms);
   }
@@ -587,6 +597,7 @@ class CanalAsterisk implements Canal {
       let resolver!: (r: ResultadoEnvio) => void;
       const promesa = new Promise<ResultadoEnvio>((r) => (resolver = r));
       const l: Llamada = {
+        id: uid,
         id_detalle: h.id_detalle,
         id_ejercicio: h.llamada.id_ejercicio,
         preguntas: h.llamada.preguntas,

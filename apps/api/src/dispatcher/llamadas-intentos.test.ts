@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { msg } from '@pregon/contract/messages';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
@@ -23,7 +24,10 @@ import {
 //   down longer than DESPACHO_PAUSA_SIN_CONEXION_MS, the exercise pauses itself, and Start
 //   resumes it;
 // - a call that ends while the AMI link is down counts its talk time until the link dropped, not
-//   until the reconnection.
+//   until the reconnection;
+// - an answered call whose end was never heard because the link stayed down longer than the call
+//   and its margin (a real Asterisk 20 killed for 4 minutes mid-call) is 'incierto', bound to its
+//   own attempt's id, as it is when the link comes back sooner: never 'Colgó a los N s'.
 
 /** Every callee answers after 300 ms; numbers ending in 9 hang up 2 s after answering. */
 const GUIONES: Guion[] = [
@@ -260,4 +264,42 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
     // Answered about 1 s before the link dropped: not the seconds until the reconnection.
     expect(f!.duracion).toBeLessThanOrEqual(2);
   }, 60_000);
+
+  it('una llamada contestada cuyo fin no se oyó porque el enlace AMI siguió caído más que la llamada y su margen es incierta, no «Colgó a los N s»', async () => {
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: equipo,
+      tipo: 2,
+      accion: 'aviso',
+      n: 0,
+      puertos: 1,
+      extra: ['5540000018'],
+    });
+    cargarContexto(id, 2);
+    api.ctx.eventos.emit('ejercicio', id);
+    await esperarQue(
+      async () => (await filas(api.ctx.db, id))[0]?.contestada_en,
+      'contestada',
+      10_000,
+    );
+    // Asterisk gone mid-call (killed: no Hangup ever reaches us) for longer than the call's
+    // absolute length (35 s without tiempo) and the channel's 30 s margin.
+    sim.ajustar({ caido: true });
+    try {
+      await esperarQue(
+        async () => (await filas(api.ctx.db, id))[0]?.estatus !== 'en_curso',
+        'desenlace con el enlace caído',
+        90_000,
+      );
+    } finally {
+      sim.ajustar({ caido: false });
+    }
+    // (The exercise paused itself meanwhile: down longer than DESPACHO_PAUSA_SIN_CONEXION_MS.)
+    const [f] = await filas(api.ctx.db, id);
+    expect(f!.estatus).toBe('incierto');
+    expect(f!.motivo).toBe(msg('llamadaTerminoSinAviso'));
+    expect(f!.id_gateway).toBe(`pregon-${f!.id_detalle}-1`);
+    expect(f!.intentos).toBe(1);
+    expect(f!.recibida).toBe(0);
+    expect(sim.registro.filter((l) => l.contexto === `pregon-llamada-${id}`)).toHaveLength(1);
+  }, 120_000);
 });
