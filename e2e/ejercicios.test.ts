@@ -141,9 +141,9 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       await dialogo().getByPlaceholder('Mensaje / número').fill(v.accion);
     }
     if (v.minutos !== undefined) await elegir('Tiempo (minutos)', v.minutos);
-    await dialogo().getByLabel('Fecha de inicio').fill('2026-12-01');
+    await dialogo().getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
     await page.keyboard.press('Enter');
-    await dialogo().getByLabel('Hora de inicio').fill('10:30:00');
+    await dialogo().getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
     await page.keyboard.press('Enter');
     await elegir('Estado', datos.estado.estado, true);
     await elegir('Categoría', datos.categorias[0]!.categoria);
@@ -440,9 +440,9 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       await dialogo.getByText('Hora de America/Mexico_City', { exact: false }).waitFor();
       const cuando = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
       const { fecha_ini, hora_ini } = fechaHora(cuando);
-      await dialogo.getByLabel('Fecha de inicio').fill(fecha_ini);
+      await dialogo.getByLabel('Fecha de inicio', { exact: true }).fill(fecha_ini);
       await page.keyboard.press('Enter');
-      await dialogo.getByLabel('Hora de inicio').fill(hora_ini);
+      await dialogo.getByLabel('Hora de inicio', { exact: true }).fill(hora_ini);
       await page.keyboard.press('Enter');
       await dialogo
         .locator('.ant-modal-footer')

@@ -146,9 +146,9 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
       )
       .waitFor();
     await dialogo().getByLabel('Nombre del ejercicio').fill('Plantilla E2E');
-    await dialogo().getByLabel('Fecha de inicio').fill('2026-12-01');
+    await dialogo().getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
     await page.keyboard.press('Enter');
-    await dialogo().getByLabel('Hora de inicio').fill('10:30:00');
+    await dialogo().getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
     await page.keyboard.press('Enter');
     await elegir('Estado', datos.estado.estado);
     await elegir('Categoría', datos.categorias[0]!.categoria);

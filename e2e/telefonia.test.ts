@@ -101,9 +101,9 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     if (equipo) await elegirEn(d.getByLabel('Equipo', { exact: true }), equipo);
     await d.getByLabel('Nombre del ejercicio').fill(nombre);
     if (tipo) {
-      await d.getByLabel('Fecha de inicio').fill('2026-12-01');
+      await d.getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
       await page.keyboard.press('Enter');
-      await d.getByLabel('Hora de inicio').fill('10:30:00');
+      await d.getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
       await page.keyboard.press('Enter');
       await elegirEn(d.getByLabel('Estado', { exact: true }), datos.estado.estado);
       const cat = d.getByLabel('Categoría', { exact: true });
