@@ -212,6 +212,8 @@ export const MENSAJES = {
   noEncontrado: '{entidad} no encontrado',
   enUso: 'No se puede eliminar: {entidad} está en uso',
   duplicado: 'Ya existe {entidad} con {campo} "{valor}"',
+  duplicadoNombre:
+    'Ya existe {entidad} "{existente}": los nombres se comparan sin distinguir mayúsculas, acentos ni espacios al inicio o al final',
   sinDatos: 'Sin datos',
 
   // Exercise lifecycle (ARCHITECTURE 5)
