@@ -3,6 +3,8 @@ import { msg } from '@pregon/contract/messages';
 import type { FilaMasiva } from '../repositories/telefonos-masivo.ts';
 import { leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
 import { canonizarTelefono } from '@pregon/contract/rules/phone';
+import { claveNombre } from '@pregon/contract/rules/busqueda';
+import type { Codificacion } from '@pregon/contract/rules/codificacion';
 
 // The reading half of the phone import: a file becomes batches of validated rows (normalised
 // phone, state, categories) and of bad rows with their number and Spanish reason. It needs no
@@ -25,6 +27,8 @@ export interface CatalogoImportacion {
 export interface OrigenLotes {
   ruta: string;
   tipo: TipoArchivo;
+  /** The CSV's encoding as the operator chose it (detected when not given). */
+  codificacion?: Codificacion;
   catalogo: CatalogoImportacion;
   /** State of rows without one, and categories of rows without any. */
   porDefecto: { id_estado?: number; categorias: number[] };
@@ -44,14 +48,9 @@ export interface LoteValidado {
 /** The file has no phone column (no header naming one, and the first cell is not a number). */
 export class SinColumnaTelefono extends Error {}
 
-/** Lower case, no accents, single spaces: how names of states and categories are compared. */
-export const claveNombre = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, ' ');
+/** Lower case, no accents, single spaces: how names of states and categories are compared (the
+ * same key that makes them unique in the catalogue: contract rules/busqueda.ts). */
+export { claveNombre };
 
 const COLUMNAS: Record<string, 'telefono' | 'nombre' | 'estado' | 'categorias'> = {
   telefono: 'telefono',
@@ -192,7 +191,7 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
   let idx: Indices | undefined;
   let lote: LoteValidado = { filas: [], procesadas: 0, errores: [], con_error: 0 };
   let detallados = 0;
-  const lector = o.tipo === 'csv' ? leerCsv(o.ruta) : leerXlsx(o.ruta);
+  const lector = o.tipo === 'csv' ? leerCsv(o.ruta, o.codificacion) : leerXlsx(o.ruta);
   for await (const grupo of lector) {
     for (const f of grupo) {
       if (!idx) {
