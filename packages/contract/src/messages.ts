@@ -266,6 +266,10 @@ export const MENSAJES = {
   telefonoCorto: 'El teléfono es demasiado corto',
   telefonoLargo: 'El teléfono es demasiado largo',
   telefonoPaisDesconocido: 'El código de país del teléfono no existe',
+  telefonoInvalidoPais:
+    'El número {telefono} no es válido en el país del estado ({pais}; tiene {digitos} dígitos): revise el número o escríbalo con + y el código de su país',
+  telefonoSinReglasPais:
+    'El país del estado no tiene reglas de numeración conocidas: escriba el número con + y el código del país',
   formatoImportacion: 'Formato de archivo no soportado: use CSV o XLSX',
   importacionEnCurso: 'Importación en curso: {procesados} de {total} filas',
   importacionTerminada:

@@ -231,10 +231,26 @@ export async function categoriasExistentes(k: K, ids: number[]): Promise<Set<num
   return new Set(filas.map((f) => f.id_categoria));
 }
 
-/** Every state and category (id and name), for the import's name lookups. */
+/** The ISO code of a state's country, or undefined when the state does not exist. */
+export const codigoPaisDeEstado = async (k: K, idEstado: number) =>
+  (
+    await k
+      .selectFrom('estados')
+      .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
+      .select('paises.codigo_iso')
+      .where('estados.id_estado', '=', idEstado)
+      .executeTakeFirst()
+  )?.codigo_iso;
+
+/** Every state (id, name and its country's ISO code) and category (id and name), for the
+ * import's name lookups and each row's numbering rules. */
 export async function catalogoImportacion(k: K) {
   const [estados, categorias] = await Promise.all([
-    k.selectFrom('estados').select(['id_estado', 'estado']).execute(),
+    k
+      .selectFrom('estados')
+      .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
+      .select(['estados.id_estado', 'estados.estado', 'paises.codigo_iso'])
+      .execute(),
     k.selectFrom('categorias').select(['id_categoria', 'categoria']).execute(),
   ]);
   return { estados, categorias };

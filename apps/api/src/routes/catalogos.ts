@@ -9,9 +9,23 @@ export function rutasCatalogos(app: FastifyInstance, ctx: Contexto) {
     const k = ctx.db.kysely;
     const [tipos, equipos, estados, categorias] = await Promise.all([
       k.selectFrom('tipos_ejercicio').selectAll().orderBy('id_tipo_ejercicio').execute(),
-      k.selectFrom('equipos').select(['id_equipo', 'alias']).where('activo', '=', 1).orderBy('alias').execute(),
-      k.selectFrom('estados').select(['id_estado', 'estado']).orderBy('estado').execute(),
-      k.selectFrom('categorias').select(['id_categoria', 'categoria']).orderBy('categoria').execute(),
+      k
+        .selectFrom('equipos')
+        .select(['id_equipo', 'alias'])
+        .where('activo', '=', 1)
+        .orderBy('alias')
+        .execute(),
+      k
+        .selectFrom('estados')
+        .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
+        .select(['estados.id_estado', 'estados.estado', 'paises.codigo_iso'])
+        .orderBy('estados.estado')
+        .execute(),
+      k
+        .selectFrom('categorias')
+        .select(['id_categoria', 'categoria'])
+        .orderBy('categoria')
+        .execute(),
     ]);
     return {
       status: 200 as const,

@@ -6,7 +6,10 @@ export const CatalogosSchema = z.object({
   status: z.literal(200),
   tipo_ejercicio: z.array(z.object({ id_tipo_ejercicio: z.number(), tipo_ejercicio: z.string() })),
   equipos: z.array(z.object({ id_equipo: z.number(), alias: z.string() })),
-  estados: z.array(z.object({ id_estado: z.number(), estado: z.string() })),
+  /** Each state with its country's ISO code (numbers are read by that country's rules). */
+  estados: z.array(
+    z.object({ id_estado: z.number(), estado: z.string(), codigo_iso: z.string().optional() }),
+  ),
   categorias: z.array(
     z.object({
       id_estado: z.number(),

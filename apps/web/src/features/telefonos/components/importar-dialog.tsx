@@ -34,6 +34,7 @@ import { useCatalogos } from '../api/get-catalogos.ts';
 import { useImportacion } from '../api/get-importacion.ts';
 import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
 import { importarTelefonosApi } from '../api/importar-telefonos.ts';
+import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 
 /** Columns of the template and of an import file, in order. */
 const COLUMNAS = ['telefono', 'nombre', 'estado', 'categorias'] as const;
@@ -283,7 +284,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
                     placeholder={msg('seleccionaOpcion')}
                     value={estado}
                     onChange={setEstado}
-                    showSearch={{ optionFilterProp: 'label' }}
+                    showSearch={BUSCAR_OPCIONES}
                     options={(catalogos.data?.estados ?? []).map((e) => ({
                       value: e.id_estado,
                       label: e.estado,
@@ -299,7 +300,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
                     placeholder={msg('seleccionaOpcion')}
                     value={categorias}
                     onChange={setCategorias}
-                    showSearch={{ optionFilterProp: 'label' }}
+                    showSearch={BUSCAR_OPCIONES}
                     options={(catalogos.data?.categorias ?? []).map((c) => ({
                       value: c.id_categoria,
                       label: c.categoria,
