@@ -76,18 +76,20 @@ function VistaPreviaArchivo(p: {
           separador: etiquetaSeparador(vista.separador),
         })}
       </Typography.Text>
-      <Form.Item
-        label={msg('campoCodificacion')}
-        extra={msg('ayudaCodificacion')}
-        style={{ marginBottom: 0 }}
-      >
-        <Select
-          aria-label={msg('campoCodificacion')}
-          value={p.codificacion}
-          onChange={p.alCambiar}
-          options={CODIFICACIONES.map((c) => ({ value: c, label: etiquetaCodificacion(c) }))}
-        />
-      </Form.Item>
+      <Form layout="vertical" component={false}>
+        <Form.Item
+          label={msg('campoCodificacion')}
+          extra={msg('ayudaCodificacion')}
+          style={{ marginBottom: 0 }}
+        >
+          <Select
+            aria-label={msg('campoCodificacion')}
+            value={p.codificacion}
+            onChange={p.alCambiar}
+            options={CODIFICACIONES.map((c) => ({ value: c, label: etiquetaCodificacion(c) }))}
+          />
+        </Form.Item>
+      </Form>
       <Typography.Text type="secondary">{msg('vistaPreviaArchivo')}</Typography.Text>
       <Table
         size="small"
