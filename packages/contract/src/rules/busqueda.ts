@@ -13,13 +13,13 @@
 
 /** Combining marks left by NFD (acute, grave, diaeresis, tilde, cedilla...). */
 const MARCAS = /\p{M}+/gu;
-/** Text that folding leaves as it is: printable ASCII with no capital letter. */
-const YA_PLEGADO = /^[\x20-\x40\x5b-\x7e]*$/;
+/** Printable ASCII: folding it is lower-casing it (the import's hot path: most names). */
+const ASCII = /^[\x20-\x7e]*$/;
 
 /** The folded form of a text for searching: lower case, no accents or diacritics (ñ → n, ü → u);
  * everything else (spaces, digits, punctuation) as it was. */
 export function plegar(texto: string): string {
-  if (YA_PLEGADO.test(texto)) return texto;
+  if (ASCII.test(texto)) return texto.toLowerCase();
   return texto.normalize('NFD').replace(MARCAS, '').toLowerCase().normalize('NFC');
 }
 
