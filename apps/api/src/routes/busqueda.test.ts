@@ -113,7 +113,8 @@ describe.each(MOTORES)('la migración 0018 rellena las formas plegadas (%s)', (m
       );
       await sql`insert into categorias (categoria) values ('Bomberos'), ('bomberos ')`.execute(k);
       await sql`insert into telefonos (telefono, nombre, id_estado, creado)
-        values ('1', 'Ñúñez', 1, 0), ('2', 'Persona 2', 1, 0), ('3', null, 1, 0)`.execute(k);
+        values ('1', 'Ñúñez', 1, 0), ('2', 'Persona 2', 1, 0), ('3', null, 1, 0),
+          ('4', 'ÓSCAR Güemes', 1, 0)`.execute(k);
       await migrate(db);
       const t = await k
         .selectFrom('telefonos')
@@ -124,6 +125,7 @@ describe.each(MOTORES)('la migración 0018 rellena las formas plegadas (%s)', (m
         { telefono: '1', nombre_busqueda: 'nunez' },
         { telefono: '2', nombre_busqueda: 'persona 2' },
         { telefono: '3', nombre_busqueda: null },
+        { telefono: '4', nombre_busqueda: 'oscar guemes' },
       ]);
       const e = await k.selectFrom('estados').select('clave').orderBy('id_estado').execute();
       expect(e.map((x) => x.clave)).toEqual(['yucatan', 'yucatan#2']);

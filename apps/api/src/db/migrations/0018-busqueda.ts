@@ -27,10 +27,13 @@ async function rellenarTelefonos(db: Kysely<unknown>, engine: Engine) {
         order by id_telefono limit ${LOTE}`.execute(db)
     ).rows;
     if (filas.length === 0) return;
-    for (const f of filas) {
-      await sql`update telefonos set nombre_busqueda = ${plegar(f.nombre)}
-        where id_telefono = ${f.id_telefono}`.execute(db);
-    }
+    // One statement per batch (UPDATE … FROM a VALUES list: both engines name its columns
+    // column1, column2).
+    const valores = sql.join(
+      filas.map((f) => sql`(cast(${f.id_telefono} as integer), ${plegar(f.nombre)})`),
+    );
+    await sql`update telefonos set nombre_busqueda = v.column2
+      from (values ${valores}) as v where telefonos.id_telefono = v.column1`.execute(db);
     desde = filas[filas.length - 1]!.id_telefono;
   }
 }
