@@ -1,7 +1,8 @@
 // Benchmark: bulk phone import (POST /telefonos/importar/'s job: stream the CSV, normalise,
 // resolve states and categories, batched transactions with duplicates skipped) against a raw
 // baseline on the same engine measured in the same run: SQLite, prepared INSERTs in transactions
-// of the same batch size and the same page cache and checkpoint interval; PostgreSQL, one COPY per table. Both write the same phones and links.
+// of the same batch size and the same page cache and checkpoint interval; PostgreSQL, one COPY per table. Both write the same phones (with their folded search
+// name, telefonos.nombre_busqueda) and links.
 // Limits: ≥ 100,000 rows/s on SQLite; baseline rows/s ÷ project rows/s ≤ 2.0 on both engines.
 //
 //   npx tsx bench/importar.ts [--engine sqlite|postgres] [--rows 1000000]
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
+import { plegar } from '@pregon/contract/rules/busqueda';
 import { loadConfig } from '@pregon/api/config';
 import { crearContexto } from '@pregon/api/server';
 import type { Contexto } from '@pregon/api/contexto';
@@ -108,14 +110,20 @@ function baseSqlite(ctx: Contexto, filas: Filas, ids: { estado: number[]; catego
   s.pragma(`cache_size = ${CACHE_SQLITE_KIB}`);
   s.pragma(`wal_autocheckpoint = ${CHECKPOINT_SQLITE_PAGINAS}`);
   const tel = s.prepare(
-    'INSERT INTO telefonos (telefono, nombre, id_estado, creado) VALUES (?, ?, ?, ?)',
+    'INSERT INTO telefonos (telefono, nombre, nombre_busqueda, id_estado, creado) VALUES (?, ?, ?, ?, ?)',
   );
   const enl = s.prepare('INSERT INTO telefono_categoria (id_telefono, id_categoria) VALUES (?, ?)');
   const lote = s.transaction((desde: number, hasta: number) => {
     const creado = Date.now();
     for (let i = desde; i < hasta; i++) {
       const f = filas[i]!;
-      const id = tel.run(f.telefono, f.nombre, ids.estado[f.estado], creado).lastInsertRowid;
+      const id = tel.run(
+        f.telefono,
+        f.nombre,
+        plegar(f.nombre),
+        ids.estado[f.estado],
+        creado,
+      ).lastInsertRowid;
       for (const c of f.categorias) enl.run(id, ids.categoria[c]);
     }
   });
@@ -136,7 +144,7 @@ async function basePostgres(
         let t = '';
         for (let j = i; j < Math.min(filas.length, i + 10_000); j++) {
           const f = filas[j]!;
-          t += `${j + 1}\t${f.telefono}\t${f.nombre}\t${ids.estado[f.estado]}\t${creado}\n`;
+          t += `${j + 1}\t${f.telefono}\t${f.nombre}\t${plegar(f.nombre)}\t${ids.estado[f.estado]}\t${creado}\n`;
         }
         yield t;
       }
@@ -154,7 +162,9 @@ async function basePostgres(
     await pipeline(
       Readable.from(telefonos()),
       client.query(
-        copyFrom('COPY telefonos (id_telefono, telefono, nombre, id_estado, creado) FROM STDIN'),
+        copyFrom(
+          'COPY telefonos (id_telefono, telefono, nombre, nombre_busqueda, id_estado, creado) FROM STDIN',
+        ),
       ),
     );
     await pipeline(

@@ -1,6 +1,7 @@
 // Benchmark: GET /telefonos/'s service against the same work written by hand on the raw driver,
 // on the same database, for the first page, a middle page reached by its cursor (despues), the
-// last page (ultima=1), a search (first and middle pages) and a state filter, with a million
+// last page (ultima=1), a search (first and middle pages), an accented search in capitals
+// ("MARTÍNEZ 99", which must find the 'Ángel Martínez N' rows: issue 26.4) and a state filter, with a million
 // phones. The service sends one statement per keyset page (page with one row of look-ahead, each
 // phone's categories, the bounded count and the look-behind as subqueries); the baseline is what a
 // person writes by hand: the page, its phones' categories, the bounded count and the look-behind
@@ -11,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { plegar } from '@pregon/contract/rules/busqueda';
 import { loadConfig } from '@pregon/api/config';
 import { crearContexto } from '@pregon/api/server';
 import type { Contexto } from '@pregon/api/contexto';
@@ -96,6 +98,11 @@ async function main() {
       0,
       `where nombre like '%99%' and id_telefono > ${medio}`,
     );
+    const medioAcentos = await idEn(
+      'asc',
+      0,
+      `where nombre_busqueda like '%martinez%99%' and id_telefono > ${medio}`,
+    );
 
     type Caso = { q?: string; estado?: number; despues?: number; ultima?: boolean };
     /** The same work as the service, written by hand as plain statements on the raw driver: the
@@ -105,12 +112,17 @@ async function main() {
     const directa = async (c: Caso, soloPagina = false) => {
       const filtros: string[] = [];
       if (c.estado) filtros.push(`t.id_estado = ${c.estado}`);
-      // The same rule as the api: every word in the number, the name or the state (a position
-      // test, as the api writes it: see `contiene` in repositories/telefonos.ts).
+      // The same rule as the api: every word, folded (lower case, no accents), in the number or
+      // the folded name or state (a position test, as the api writes it: see `contiene` in
+      // repositories/telefonos.ts).
       const en = (col: string, w: string) =>
-        pg ? `strpos(lower(${col}), '${w}') > 0` : `instr(lower(${col}), '${w}') > 0`;
-      for (const w of (c.q ?? '').toLowerCase().split(' ').filter(Boolean))
-        filtros.push(`(${en('t.telefono', w)} or ${en('t.nombre', w)} or ${en('e.estado', w)})`);
+        pg ? `strpos(${col}, '${w}') > 0` : `instr(${col}, '${w}') > 0`;
+      for (const w of plegar(c.q ?? '')
+        .split(' ')
+        .filter(Boolean))
+        filtros.push(
+          `(${en('t.telefono', w)} or ${en('t.nombre_busqueda', w)} or ${en('e.clave', w)})`,
+        );
       const donde = (mas: string[] = []) => {
         const todo = [...filtros, ...mas];
         return todo.length ? `where ${todo.join(' and ')}` : '';
@@ -152,6 +164,11 @@ async function main() {
       ['última página (ultima=1)', { ultima: true }],
       ['búsqueda "persona 99", primera página', { q: 'persona 99' }],
       ['búsqueda "persona 99", en medio (despues)', { q: 'persona 99', despues: medioBusqueda }],
+      ['búsqueda con acentos "MARTÍNEZ 99", primera página', { q: 'MARTÍNEZ 99' }],
+      [
+        'búsqueda con acentos "MARTÍNEZ 99", en medio (despues)',
+        { q: 'MARTÍNEZ 99', despues: medioAcentos },
+      ],
       ['filtro estado, en medio (despues)', { estado: ESTADO_JALISCO, despues: medioJalisco }],
     ];
     for (const [nombre, caso] of casos) {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { claveNombre } from '@pregon/contract/rules/busqueda';
 import { chromium, type Browser, type Download, type Locator, type Page } from 'playwright-core';
 import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
@@ -120,7 +121,7 @@ export async function sembrar(api: ApiDePrueba, telefonos = 25): Promise<Datos> 
   for (const categoria of ['Brigadistas E2E', 'Vecinos E2E']) {
     const r = await k
       .insertInto('categorias')
-      .values({ categoria })
+      .values({ categoria, clave: claveNombre(categoria) })
       .returning('id_categoria')
       .executeTakeFirstOrThrow();
     categorias.push({ id_categoria: r.id_categoria, categoria });
@@ -156,6 +157,7 @@ export async function sembrar(api: ApiDePrueba, telefonos = 25): Promise<Datos> 
       .values({
         telefono,
         nombre: `Persona ${i + 1}`,
+        nombre_busqueda: `persona ${i + 1}`,
         id_estado: estado.id_estado,
         creado: ahora(),
       })

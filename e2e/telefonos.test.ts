@@ -292,6 +292,47 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     await buscar('');
   });
 
+  it('un CSV de Excel en español (Windows-1252, ;): el diálogo muestra la codificación y las primeras filas, y la búsqueda sin acentos lo encuentra', async () => {
+    const texto = [
+      'telefono;nombre;estado;categorias',
+      '8113334441;Ángel Núñez;;',
+      '8113334442;Óscar MARTÍNEZ;;',
+    ].join('\r\n');
+    const archivo = path.join(descargas, 'excel.csv');
+    fs.writeFileSync(archivo, Buffer.from([...texto].map((c) => c.codePointAt(0)!)));
+    await page.getByRole('button', { name: 'Importar teléfonos' }).click();
+    const d = dialogo('Importar teléfonos');
+    await d.locator('input[type=file]').setInputFiles(archivo);
+    await d
+      .getByText(
+        'Codificación detectada: Windows-1252 (CSV de Excel en español); separador: punto y coma',
+      )
+      .waitFor();
+    await d.getByText('Ángel Núñez', { exact: true }).waitFor();
+    // Read as UTF-8 the accents break, as the operator would see with a wrong choice.
+    await elegir(d, 'Codificación del archivo', 'UTF-8');
+    await expect.poll(() => d.getByText('Ángel Núñez', { exact: true }).count()).toBe(0);
+    await elegir(d, 'Codificación del archivo', 'Windows-1252 (CSV de Excel en español)');
+    await d.getByText('Óscar MARTÍNEZ', { exact: true }).waitFor();
+    await expect
+      .poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count())
+      .toBe(0);
+    await capturar(page, 'telefonos-importacion-codificacion-1366');
+    await elegir(d, 'Estado', datos.estado.estado);
+    await d.getByRole('button', { name: 'Importar', exact: true }).click();
+    await d
+      .getByText('Importación terminada: 2 agregados, 0 duplicados omitidos, 0 con error')
+      .waitFor({ timeout: 60_000 });
+    await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    await buscar('nunez angel');
+    await esperarFilas(1);
+    expect(await fila('8113334441').innerText()).toContain('Ángel Núñez');
+    await buscar('MARTINEZ');
+    await esperarFilas(1);
+    expect(await fila('8113334442').innerText()).toContain('Óscar MARTÍNEZ');
+    await buscar('');
+  });
+
   it('un error del servidor ofrece Reintentar', async () => {
     let fallar = true;
     await page.route('**/telefonos/?*', (ruta) =>

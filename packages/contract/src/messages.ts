@@ -212,6 +212,19 @@ export const MENSAJES = {
   noEncontrado: '{entidad} no encontrado',
   enUso: 'No se puede eliminar: {entidad} está en uso',
   duplicado: 'Ya existe {entidad} con {campo} "{valor}"',
+  codificacionUtf8: 'UTF-8',
+  codificacionUtf16le: 'UTF-16 LE (Texto Unicode de Excel)',
+  codificacionUtf16be: 'UTF-16 BE',
+  codificacionWindows1252: 'Windows-1252 (CSV de Excel en español)',
+  separadorComa: 'coma',
+  separadorPuntoYComa: 'punto y coma',
+  separadorTabulador: 'tabulador',
+  codificacionDetectada: 'Codificación detectada: {codificacion}; separador: {separador}',
+  campoCodificacion: 'Codificación del archivo',
+  vistaPreviaArchivo: 'Primeras filas del archivo tal como se leerán',
+  ayudaCodificacion: 'Si ve letras extrañas (Ã¡, �) en lugar de acentos, elija otra codificación',
+  duplicadoNombre:
+    'Ya existe {entidad} "{existente}": los nombres se comparan sin distinguir mayúsculas, acentos ni espacios al inicio o al final',
   sinDatos: 'Sin datos',
 
   // Exercise lifecycle (ARCHITECTURE 5)
@@ -253,6 +266,10 @@ export const MENSAJES = {
   telefonoCorto: 'El teléfono es demasiado corto',
   telefonoLargo: 'El teléfono es demasiado largo',
   telefonoPaisDesconocido: 'El código de país del teléfono no existe',
+  telefonoInvalidoPais:
+    'El número {telefono} no es válido en el país del estado ({pais}; tiene {digitos} dígitos): revise el número o escríbalo con + y el código de su país',
+  telefonoSinReglasPais:
+    'El país del estado no tiene reglas de numeración conocidas: escriba el número con + y el código del país',
   formatoImportacion: 'Formato de archivo no soportado: use CSV o XLSX',
   importacionEnCurso: 'Importación en curso: {procesados} de {total} filas',
   importacionTerminada:

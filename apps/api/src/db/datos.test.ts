@@ -68,13 +68,13 @@ describe.each(MOTORES)('capa de datos (%s)', (motor) => {
   it('reconoce violaciones de llave foránea y de unicidad en ambos motores', async () => {
     const fk = await db.kysely
       .insertInto('estados')
-      .values({ estado: 'Fantasma', id_pais: 999_999 })
+      .values({ estado: 'Fantasma', id_pais: 999_999, clave: 'fantasma' })
       .execute()
       .catch((e: unknown) => e);
     expect(esViolacionLlaveForanea(fk)).toBe(true);
     const unica = await db.kysely
       .insertInto('paises')
-      .values({ pais: 'México', codigo_iso: 'XX', prefijo: '1' })
+      .values({ pais: 'México', codigo_iso: 'XX', prefijo: '1', clave: 'mexico2' })
       .execute()
       .catch((e: unknown) => e);
     expect(esViolacionUnica(unica)).toBe(true);

@@ -17,6 +17,7 @@ import * as intentosAlSalir from './migrations/0014-intentos-al-salir.ts';
 import * as alcance from './migrations/0015-alcance.ts';
 import * as audiosEjercicio from './migrations/0016-audios-ejercicio.ts';
 import * as programacion from './migrations/0017-programacion.ts';
+import * as busqueda from './migrations/0018-busqueda.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -38,10 +39,12 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0015-alcance': alcance,
   '0016-audios-ejercicio': audiosEjercicio,
   '0017-programacion': programacion,
+  '0018-busqueda': busqueda,
 };
 
-/** Brings the database to the latest schema; throws with the failing step's error. */
-export async function migrate(db: Db): Promise<void> {
+/** Brings the database to the latest schema (or up to the step `hasta`, for tests of a
+ * migration's backfill); throws with the failing step's error. */
+export async function migrate(db: Db, hasta?: string): Promise<void> {
   const migrations: Record<string, Migration> = {};
   for (const [nombre, paso] of Object.entries(pasos)) {
     migrations[nombre] = { up: (k) => paso.up(k, db.engine) };
@@ -50,7 +53,9 @@ export async function migrate(db: Db): Promise<void> {
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = hasta
+    ? await migrator.migrateTo(hasta)
+    : await migrator.migrateToLatest();
   const fallo = results?.find((r) => r.status === 'Error');
   if (error || fallo) {
     throw new Error(`La migración ${fallo?.migrationName ?? ''} falló: ${String(error)}`);

@@ -21,6 +21,8 @@ export interface PaisesTable {
   pais: string;
   codigo_iso: string;
   prefijo: string;
+  /** The name folded for uniqueness and search (contract claveNombre). */
+  clave: string;
 }
 
 /** estados: states of a country. */
@@ -28,12 +30,16 @@ export interface EstadosTable {
   id_estado: Generated<number>;
   estado: string;
   id_pais: number;
+  /** The name folded for uniqueness within the country and for search (contract claveNombre). */
+  clave: string;
 }
 
 /** categorias: phone categories used to choose recipients. */
 export interface CategoriasTable {
   id_categoria: Generated<number>;
   categoria: string;
+  /** The name folded for uniqueness and search (contract claveNombre). */
+  clave: string;
 }
 
 /** tipos_ejercicio: the four exercise types and their list labels. */
@@ -63,6 +69,8 @@ export interface TelefonosTable {
   id_telefono: Generated<number>;
   telefono: string;
   nombre: string | null;
+  /** The name folded for search (contract plegar), kept by every write of nombre. */
+  nombre_busqueda: string | null;
   id_estado: number | null;
   creado: number;
 }

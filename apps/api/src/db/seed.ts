@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { claveNombre } from '@pregon/contract/rules/busqueda';
 import { TIPOS_EJERCICIO } from '@pregon/contract/constants';
 import { ahora, type Db } from './database.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -71,12 +72,18 @@ export async function seed(
     if (!mexico) {
       mexico = await trx
         .insertInto('paises')
-        .values({ pais: 'México', codigo_iso: 'MX', prefijo: '52' })
+        .values({ pais: 'México', codigo_iso: 'MX', prefijo: '52', clave: claveNombre('México') })
         .returning('id_pais')
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('estados')
-        .values(ESTADOS_MEXICO.map((estado) => ({ estado, id_pais: mexico!.id_pais })))
+        .values(
+          ESTADOS_MEXICO.map((estado) => ({
+            estado,
+            id_pais: mexico!.id_pais,
+            clave: claveNombre(estado),
+          })),
+        )
         .execute();
     }
     for (const t of TIPOS_EJERCICIO) {
@@ -100,7 +107,9 @@ export async function seed(
     if (!hayCategorias) {
       await trx
         .insertInto('categorias')
-        .values(CATEGORIAS_EJEMPLO.map((categoria) => ({ categoria })))
+        .values(
+          CATEGORIAS_EJEMPLO.map((categoria) => ({ categoria, clave: claveNombre(categoria) })),
+        )
         .execute();
     }
     const hayUsuarios = await trx

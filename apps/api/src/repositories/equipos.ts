@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction, type Insertable, type Updateable } from 'kysely';
+import { coincidenTerminos } from '@pregon/contract/rules/busqueda';
 import type { DB, EquiposTable } from '../db/schema.ts';
 
 // SQL of devices. Credentials are read only as "present or not" here, except by leerParaCanal
@@ -20,8 +21,10 @@ const COLUMNAS = [
   'marcado',
 ] as const;
 
-/** Devices matching the filters, by alias, with `tiene` = 1 when credentials are stored. */
-export function listarEquipos(
+/** Devices matching the filters, by alias, with `tiene` = 1 when credentials are stored. The
+ * search `q` compares alias, serial and URL ignoring case and accents (contract rules/busqueda.ts):
+ * devices are a handful, so the folding runs here on the rows read rather than in SQL. */
+export async function listarEquipos(
   k: K,
   f: { q?: string; protocolo?: string; activo?: number; id?: number } = {},
 ) {
@@ -34,17 +37,8 @@ export function listarEquipos(
   if (f.id !== undefined) q = q.where('id_equipo', '=', f.id);
   if (f.protocolo) q = q.where('protocolo', '=', f.protocolo);
   if (f.activo !== undefined) q = q.where('activo', '=', f.activo);
-  for (const palabra of (f.q ?? '').toLowerCase().split(/\s+/).filter(Boolean)) {
-    const p = `%${palabra.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`lower(alias)`, 'like', sql`${p} escape '\\'`),
-        eb(sql`lower(serial)`, 'like', sql`${p} escape '\\'`),
-        eb(sql`lower(url)`, 'like', sql`${p} escape '\\'`),
-      ]),
-    );
-  }
-  return q.execute();
+  const filas = await q.execute();
+  return filas.filter((e) => coincidenTerminos([e.alias, e.serial, e.url], f.q));
 }
 
 /** Inserts a device and returns its id. */

@@ -1,7 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { claveNombre } from '@pregon/contract/rules/busqueda';
 import type { DB } from '../db/schema.ts';
 
-// SQL of countries, states and categories.
+// SQL of countries, states and categories. Every write of a name writes its `clave` (the name
+// folded: contract rules/busqueda.ts), unique as the name is, so 'Bomberos' and 'bomberos ' are one.
 
 type K = Kysely<DB> | Transaction<DB>;
 
@@ -26,7 +28,13 @@ export const insertarPais = async (
   k: K,
   p: { pais: string; codigo_iso: string; prefijo: string },
 ) =>
-  (await k.insertInto('paises').values(p).returning('id_pais').executeTakeFirstOrThrow()).id_pais;
+  (
+    await k
+      .insertInto('paises')
+      .values({ ...p, clave: claveNombre(p.pais) })
+      .returning('id_pais')
+      .executeTakeFirstOrThrow()
+  ).id_pais;
 
 /** Changes a country; returns how many rows changed. */
 export const actualizarPais = async (
@@ -35,8 +43,13 @@ export const actualizarPais = async (
   p: { pais: string; codigo_iso: string; prefijo: string },
 ) =>
   Number(
-    (await k.updateTable('paises').set(p).where('id_pais', '=', id).executeTakeFirst())
-      .numUpdatedRows,
+    (
+      await k
+        .updateTable('paises')
+        .set({ ...p, clave: claveNombre(p.pais) })
+        .where('id_pais', '=', id)
+        .executeTakeFirst()
+    ).numUpdatedRows,
   );
 
 /** Deletes a country. */
@@ -64,14 +77,24 @@ export const leerEstado = (k: K, id: number) =>
 
 /** Inserts a state and returns its id. */
 export const insertarEstado = async (k: K, e: { estado: string; id_pais: number }) =>
-  (await k.insertInto('estados').values(e).returning('id_estado').executeTakeFirstOrThrow())
-    .id_estado;
+  (
+    await k
+      .insertInto('estados')
+      .values({ ...e, clave: claveNombre(e.estado) })
+      .returning('id_estado')
+      .executeTakeFirstOrThrow()
+  ).id_estado;
 
 /** Changes a state; returns how many rows changed. */
 export const actualizarEstado = async (k: K, id: number, e: { estado: string; id_pais: number }) =>
   Number(
-    (await k.updateTable('estados').set(e).where('id_estado', '=', id).executeTakeFirst())
-      .numUpdatedRows,
+    (
+      await k
+        .updateTable('estados')
+        .set({ ...e, clave: claveNombre(e.estado) })
+        .where('id_estado', '=', id)
+        .executeTakeFirst()
+    ).numUpdatedRows,
   );
 
 /** Deletes a state. */
@@ -146,7 +169,7 @@ export const insertarCategoria = async (k: K, categoria: string) =>
   (
     await k
       .insertInto('categorias')
-      .values({ categoria })
+      .values({ categoria, clave: claveNombre(categoria) })
       .returning('id_categoria')
       .executeTakeFirstOrThrow()
   ).id_categoria;
@@ -157,7 +180,7 @@ export const actualizarCategoria = async (k: K, id: number, categoria: string) =
     (
       await k
         .updateTable('categorias')
-        .set({ categoria })
+        .set({ categoria, clave: claveNombre(categoria) })
         .where('id_categoria', '=', id)
         .executeTakeFirst()
     ).numUpdatedRows,
@@ -208,11 +231,52 @@ export async function categoriasExistentes(k: K, ids: number[]): Promise<Set<num
   return new Set(filas.map((f) => f.id_categoria));
 }
 
-/** Every state and category (id and name), for the import's name lookups. */
+/** The ISO code of a state's country, or undefined when the state does not exist. */
+export const codigoPaisDeEstado = async (k: K, idEstado: number) =>
+  (
+    await k
+      .selectFrom('estados')
+      .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
+      .select('paises.codigo_iso')
+      .where('estados.id_estado', '=', idEstado)
+      .executeTakeFirst()
+  )?.codigo_iso;
+
+/** Every state (id, name and its country's ISO code) and category (id and name), for the
+ * import's name lookups and each row's numbering rules. */
 export async function catalogoImportacion(k: K) {
   const [estados, categorias] = await Promise.all([
-    k.selectFrom('estados').select(['id_estado', 'estado']).execute(),
+    k
+      .selectFrom('estados')
+      .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
+      .select(['estados.id_estado', 'estados.estado', 'paises.codigo_iso'])
+      .execute(),
     k.selectFrom('categorias').select(['id_categoria', 'categoria']).execute(),
   ]);
   return { estados, categorias };
 }
+
+/** The country whose name folds like `pais`, or undefined (who a duplicate collides with). */
+export const paisPorClave = (k: K, pais: string) =>
+  k
+    .selectFrom('paises')
+    .select(['id_pais', 'pais'])
+    .where('clave', '=', claveNombre(pais))
+    .executeTakeFirst();
+
+/** The state of a country whose name folds like `estado`, or undefined. */
+export const estadoPorClave = (k: K, idPais: number, estado: string) =>
+  k
+    .selectFrom('estados')
+    .select(['id_estado', 'estado'])
+    .where('id_pais', '=', idPais)
+    .where('clave', '=', claveNombre(estado))
+    .executeTakeFirst();
+
+/** The category whose name folds like `categoria`, or undefined. */
+export const categoriaPorClave = (k: K, categoria: string) =>
+  k
+    .selectFrom('categorias')
+    .select(['id_categoria', 'categoria'])
+    .where('clave', '=', claveNombre(categoria))
+    .executeTakeFirst();

@@ -1,3 +1,4 @@
+import { plegar } from '@pregon/contract/rules/busqueda';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
@@ -38,7 +39,13 @@ export async function insertarConCategorias(
     const ids = await k
       .insertInto('telefonos')
       .values(
-        lote.map(({ telefono, nombre, id_estado }) => ({ telefono, nombre, id_estado, creado })),
+        lote.map(({ telefono, nombre, id_estado }) => ({
+          telefono,
+          nombre,
+          nombre_busqueda: plegar(nombre),
+          id_estado,
+          creado,
+        })),
       )
       .returning(['id_telefono', 'telefono'])
       .execute();

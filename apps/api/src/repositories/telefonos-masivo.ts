@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { plegar } from '@pregon/contract/rules/busqueda';
 import { iniciarCheckpoints } from '../db/checkpoints.ts';
 import { aCopia } from '../db/copia-pg.ts';
 import type { Db } from '../db/database.ts';
@@ -21,6 +22,9 @@ export interface FilaMasiva {
   id_estado: number;
   categorias: readonly number[];
 }
+
+/** The folded name the directory's search reads (telefonos.nombre_busqueda). */
+const busqueda = (nombre: string | null) => (nombre === null ? null : plegar(nombre));
 
 /** The progress written with each batch, in the same transaction. */
 export interface ProgresoMasivo {
@@ -83,7 +87,7 @@ async function escritorSqlite(
   const checkpointAnterior = s.pragma('wal_autocheckpoint', { simple: true }) as number;
   s.pragma(`wal_autocheckpoint = ${CHECKPOINT_SQLITE_PAGINAS}`);
   const insertar = s.prepare(
-    'INSERT INTO telefonos (telefono, nombre, id_estado, creado) VALUES (?, ?, ?, ?) ON CONFLICT(telefono) DO NOTHING',
+    'INSERT INTO telefonos (telefono, nombre, nombre_busqueda, id_estado, creado) VALUES (?, ?, ?, ?, ?) ON CONFLICT(telefono) DO NOTHING',
   );
   const vincular = s.prepare(
     'INSERT INTO telefono_categoria (id_telefono, id_categoria) VALUES (?, ?) ON CONFLICT DO NOTHING',
@@ -112,7 +116,7 @@ async function escritorSqlite(
       const creado = Date.now();
       let insertadas = 0;
       for (const f of filas) {
-        const r = insertar.run(f.telefono, f.nombre, f.id_estado, creado);
+        const r = insertar.run(f.telefono, f.nombre, busqueda(f.nombre), f.id_estado, creado);
         if (r.changes === 0) continue;
         insertadas++;
         const id = r.lastInsertRowid;
@@ -183,7 +187,7 @@ function textoCopia(filas: readonly FilaMasiva[], ids: readonly number[], creado
   let enlaces = '';
   filas.forEach((f, i) => {
     const id = ids[i]!;
-    telefonos += `${id}\t${aCopia(f.telefono)}\t${aCopia(f.nombre)}\t${f.id_estado}\t${creado}\n`;
+    telefonos += `${id}\t${aCopia(f.telefono)}\t${aCopia(f.nombre)}\t${aCopia(busqueda(f.nombre))}\t${f.id_estado}\t${creado}\n`;
     for (const c of f.categorias) enlaces += `${id}\t${c}\n`;
   });
   return { telefonos, enlaces };
@@ -198,7 +202,7 @@ async function escritorPostgres(
 ): Promise<EscritorMasivo> {
   const client: pg.PoolClient = await db.pool!.connect();
   await client.query(
-    'CREATE TEMP TABLE IF NOT EXISTS importacion_lote (telefono text, nombre text, id_estado integer, categorias text) ON COMMIT DELETE ROWS',
+    'CREATE TEMP TABLE IF NOT EXISTS importacion_lote (telefono text, nombre text, nombre_busqueda text, id_estado integer, categorias text) ON COMMIT DELETE ROWS',
   );
 
   /** Fast path: drop the numbers the directory has (one indexed lookup), take ids from the
@@ -223,7 +227,7 @@ async function escritorPostgres(
     );
     await copiar(
       client,
-      'telefonos (id_telefono, telefono, nombre, id_estado, creado)',
+      'telefonos (id_telefono, telefono, nombre, nombre_busqueda, id_estado, creado)',
       t.telefonos,
     );
     await copiar(client, 'telefono_categoria (id_telefono, id_categoria)', t.enlaces);
@@ -234,13 +238,17 @@ async function escritorPostgres(
   async function porTablaTemporal(nuevas: readonly FilaMasiva[]): Promise<number> {
     let texto = '';
     for (const f of nuevas) {
-      texto += `${aCopia(f.telefono)}\t${aCopia(f.nombre)}\t${f.id_estado}\t${f.categorias.join(',')}\n`;
+      texto += `${aCopia(f.telefono)}\t${aCopia(f.nombre)}\t${aCopia(busqueda(f.nombre))}\t${f.id_estado}\t${f.categorias.join(',')}\n`;
     }
-    await copiar(client, 'importacion_lote (telefono, nombre, id_estado, categorias)', texto);
+    await copiar(
+      client,
+      'importacion_lote (telefono, nombre, nombre_busqueda, id_estado, categorias)',
+      texto,
+    );
     const r = await client.query<{ n: number }>(
       `WITH ins AS (
-         INSERT INTO telefonos (telefono, nombre, id_estado, creado)
-         SELECT telefono, nombre, id_estado, $1 FROM importacion_lote
+         INSERT INTO telefonos (telefono, nombre, nombre_busqueda, id_estado, creado)
+         SELECT telefono, nombre, nombre_busqueda, id_estado, $1 FROM importacion_lote
          ON CONFLICT (telefono) DO NOTHING
          RETURNING id_telefono, telefono
        ), enlaces AS (

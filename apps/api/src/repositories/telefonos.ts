@@ -6,6 +6,8 @@ import {
   type SqlBool,
   type Transaction,
 } from 'kysely';
+import { plegar, terminosPlegados } from '@pregon/contract/rules/busqueda';
+
 import { jsonArrayFrom as jsonArrayFromPg } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as jsonArrayFromSqlite } from 'kysely/helpers/sqlite';
 import { ejecutarPlantilla } from '../db/plantilla.ts';
@@ -18,19 +20,21 @@ type K = Kysely<DB> | Transaction<DB>;
 
 const esPostgres = (k: K) => k.getExecutor().adapter instanceof PostgresAdapter;
 
-/** Whether `col` (lower-cased) contains `palabra`. Written as a position test, not LIKE '%…%':
+/** Whether `col` (a folded column: lower case, no accents) contains `palabra`. Written as a
+ * position test, not LIKE '%…%':
  * PostgreSQL estimates such a LIKE as matching almost nothing, so for `ORDER BY id LIMIT n` it
  * reads and sorts every row (seconds with a million phones) instead of walking the primary key
  * until n rows match (milliseconds); a function's result gets the default estimate, and the walk
  * wins. It also needs no escaping of % and _. */
 const contiene = (k: K, col: Expression<unknown>, palabra: string): Expression<SqlBool> =>
   esPostgres(k)
-    ? sql<SqlBool>`strpos(lower(${col}), ${palabra}) > 0`
-    : sql<SqlBool>`instr(lower(${col}), ${palabra}) > 0`;
+    ? sql<SqlBool>`strpos(${col}, ${palabra}) > 0`
+    : sql<SqlBool>`instr(${col}, ${palabra}) > 0`;
 
-/** Splits a search into lower-case words (every word must match some field). */
-export const palabras = (q: string | undefined) =>
-  (q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
+/** Splits a search into folded words (every word must match some field): the number, the name's
+ * folded form (nombre_busqueda) and the state's (clave) are compared, so case and accents are
+ * ignored both ways (contract rules/busqueda.ts). */
+export const palabras = (q: string | undefined) => terminosPlegados(q).slice(0, 10);
 
 /** One phone or undefined. */
 export const leerTelefono = (k: K, id: number) =>
@@ -45,15 +49,29 @@ export const insertarTelefono = async (
   k: K,
   t: { telefono: string; nombre: string | null; id_estado: number; creado: number },
 ) =>
-  (await k.insertInto('telefonos').values(t).returning('id_telefono').executeTakeFirstOrThrow())
-    .id_telefono;
+  (
+    await k
+      .insertInto('telefonos')
+      .values({ ...t, nombre_busqueda: t.nombre === null ? null : plegar(t.nombre) })
+      .returning('id_telefono')
+      .executeTakeFirstOrThrow()
+  ).id_telefono;
 
-/** Changes a phone. */
+/** Changes a phone (a new name rewrites its folded form too). */
 export const actualizarTelefono = (
   k: K,
   id: number,
   t: { telefono?: string; nombre?: string | null; id_estado?: number },
-) => k.updateTable('telefonos').set(t).where('id_telefono', '=', id).execute();
+) =>
+  k
+    .updateTable('telefonos')
+    .set(
+      t.nombre === undefined
+        ? t
+        : { ...t, nombre_busqueda: t.nombre === null ? null : plegar(t.nombre) },
+    )
+    .where('id_telefono', '=', id)
+    .execute();
 
 /** Deletes a phone (its category links go with it). */
 export const borrarTelefono = (k: K, id: number) =>
@@ -101,8 +119,8 @@ function base(k: K, f: Omit<FiltroTelefonos, 'q'>, ps: readonly string[]) {
     q = q.where((eb) =>
       eb.or([
         contiene(k, eb.ref('t.telefono'), palabra),
-        contiene(k, eb.ref('t.nombre'), palabra),
-        contiene(k, eb.ref('e.estado'), palabra),
+        contiene(k, eb.ref('t.nombre_busqueda'), palabra),
+        contiene(k, eb.ref('e.clave'), palabra),
       ]),
     );
   }

@@ -15,7 +15,12 @@ export function rutasCatalogos(app: FastifyInstance, ctx: Contexto) {
         .where('activo', '=', 1)
         .orderBy('alias')
         .execute(),
-      k.selectFrom('estados').select(['id_estado', 'estado']).orderBy('estado').execute(),
+      k
+        .selectFrom('estados')
+        .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
+        .select(['estados.id_estado', 'estados.estado', 'paises.codigo_iso'])
+        .orderBy('estados.estado')
+        .execute(),
       k
         .selectFrom('categorias')
         .select(['id_categoria', 'categoria'])

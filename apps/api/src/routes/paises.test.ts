@@ -50,7 +50,9 @@ describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
       prefijo: '502',
     });
     expect(dup.status).toBe(409);
-    expect(dup.body.message).toMatch(/Ya existe un país/);
+    expect(dup.body.message).toBe(
+      'Ya existe el país "Guatemala": los nombres se comparan sin distinguir mayúsculas, acentos ni espacios al inicio o al final',
+    );
     const mal = await p('POST', '/paises/', admin, { pais: 'X', codigo_iso: 'ABC', prefijo: '1' });
     expect(mal.status).toBe(400);
     expect(mal.body.message).toContain('codigo_iso');
@@ -174,6 +176,46 @@ describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
       (await p('PUT', `/categorias/${libre.body.id_categoria}/`, admin, { categoria: '' })).status,
     ).toBe(400);
     expect((await p('DELETE', `/categorias/${libre.body.id_categoria}/`, admin)).status).toBe(200);
+  });
+
+  it('nombres únicos sin distinguir mayúsculas, acentos ni espacios: el 409 nombra el existente', async () => {
+    const sufijo = 'Ñandú';
+    const cat = await p('POST', '/categorias/', admin, { categoria: `Bomberos ${sufijo}` });
+    expect(cat.status).toBe(200);
+    for (const categoria of [`bomberos ${sufijo} `, `  BOMBEROS  ñandu`, `Bomberos ${sufijo}`]) {
+      const r = await p('POST', '/categorias/', admin, { categoria });
+      expect(r.status).toBe(409);
+      expect(r.body.message).toBe(
+        `Ya existe la categoría "Bomberos ${sufijo}": los nombres se comparan sin distinguir mayúsculas, acentos ni espacios al inicio o al final`,
+      );
+    }
+    const otra = await p('POST', '/categorias/', admin, { categoria: 'Paramédicos Ñandú' });
+    const renombrar = await p('PUT', `/categorias/${otra.body.id_categoria}/`, admin, {
+      categoria: 'BOMBEROS ÑANDÚ',
+    });
+    expect(renombrar.status).toBe(409);
+    const mexico = (await p('GET', '/paises/', admin)).body.data.find(
+      (x: any) => x.codigo_iso === 'MX',
+    ).id_pais;
+    const estado = await p('POST', '/estados/', admin, { estado: ' yucatan ', id_pais: mexico });
+    expect(estado.status).toBe(409);
+    expect(estado.body.message).toBe(
+      'Ya existe el estado "Yucatán": los nombres se comparan sin distinguir mayúsculas, acentos ni espacios al inicio o al final',
+    );
+    const pais = await p('POST', '/paises/', admin, {
+      pais: 'MEXICO',
+      codigo_iso: 'MQ',
+      prefijo: '1',
+    });
+    expect(pais.status).toBe(409);
+    expect(pais.body.message).toContain('Ya existe el país "México"');
+    const codigo = await p('POST', '/paises/', admin, {
+      pais: 'Otro',
+      codigo_iso: 'MX',
+      prefijo: '1',
+    });
+    expect(codigo.status).toBe(409);
+    expect(codigo.body.message).toBe('Ya existe un país con pais o codigo_iso "Otro / MX"');
   });
 
   it('una categoría usada por un ejercicio no se elimina (409)', async () => {

@@ -73,6 +73,56 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
   });
   afterAll(async () => api?.cerrar());
 
+  it('un CSV de Excel en español (Windows-1252, ;) y un Texto Unicode (UTF-16 LE, tabuladores) entran con sus acentos y se encuentran sin ellos', async () => {
+    const filas = [
+      ['Teléfono', 'Nombre', 'Estado', 'Categorías'],
+      ['9997770001', 'Ángel Núñez', 'Yucatán', 'Protección Civil'],
+      ['9997770002', 'Óscar Peña', 'YUCATAN ', 'protección civil'],
+    ];
+    const texto = (sep: string) => filas.map((f) => f.join(sep)).join('\r\n') + '\r\n';
+    const cp1252 = Buffer.from([...texto(';')].map((c) => c.codePointAt(0)!));
+    const a = await subir(api, admin, 'excel.csv', cp1252);
+    expect(a.status).toBe(200);
+    const fa = (await esperarFin(api, admin, a.body.id_importacion)).final;
+    expect(fa).toMatchObject({ estatus: 'terminada', insertadas: 2, con_error: 0 });
+    const unicode = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(texto('\t').replace(/99977700/g, '99977701'), 'utf16le'),
+    ]);
+    const b = await subir(api, admin, 'unicode.txt', unicode);
+    const fb = (await esperarFin(api, admin, b.body.id_importacion)).final;
+    expect(fb).toMatchObject({ estatus: 'terminada', insertadas: 2, con_error: 0 });
+    const r = await pedir(api.url, 'GET', '/telefonos/?size=50&q=nunez%20yucatan', {
+      token: admin,
+    });
+    expect(r.body.data.map((t: any) => [t.nombre, t.estado])).toEqual([
+      ['Ángel Núñez', 'Yucatán'],
+      ['Ángel Núñez', 'Yucatán'],
+    ]);
+    expect(r.body.data[0].categorias.map((c: any) => c.categoria)).toEqual(['Protección Civil']);
+  });
+
+  it('la codificación elegida por el operador (campo codificacion) manda; una desconocida es 400 que nombra el campo', async () => {
+    const cp1252 = Buffer.from(
+      [...'telefono;nombre;estado\r\n9997770201;Eugenia Muñoz;Yucatán\r\n'].map((c) =>
+        c.codePointAt(0)!,
+      ),
+    );
+    const a = await subir(api, admin, 'elegida.csv', cp1252, { codificacion: 'windows-1252' });
+    expect(a.status).toBe(200);
+    expect((await esperarFin(api, admin, a.body.id_importacion)).final).toMatchObject({
+      insertadas: 1,
+      con_error: 0,
+    });
+    const utf8 = Buffer.from('telefono;nombre;estado\r\n9997770202;Eugenia Muñoz;Yucatán\r\n');
+    const b = await subir(api, admin, 'mal.csv', utf8, { codificacion: 'windows-1252' });
+    const fb = (await esperarFin(api, admin, b.body.id_importacion)).final;
+    expect(fb.errores[0]).toMatchObject({ fila: 2, motivo: 'Estado desconocido: YucatÃ¡n' });
+    const c = await subir(api, admin, 'x.csv', utf8, { codificacion: 'latin-9' });
+    expect(c.status).toBe(400);
+    expect(c.body.message).toContain('codificacion');
+  });
+
   it('CSV con filas malas, duplicados y comillas: cuenta, reporta fila y motivo, y escribe categorías', async () => {
     const csv = [
       'Teléfono,Nombre,Estado,Categorías',

@@ -119,3 +119,103 @@ describe('lotes validados de la importación', () => {
     await expect(todos(lotesValidados(origen(ruta)))).rejects.toBeInstanceOf(SinColumnaTelefono);
   });
 });
+
+/** Bytes of `texto` in Windows-1252 (every character of it must be in Latin-1's printable range,
+ * which Windows-1252 shares). */
+const cp1252 = (texto: string) =>
+  Buffer.from(
+    [...texto].map((c) => {
+      const n = c.codePointAt(0)!;
+      if (n > 0xff) throw new Error(`fuera de Windows-1252: ${c}`);
+      return n;
+    }),
+  );
+
+/** Bytes of `texto` in UTF-16 BE (swap the LE bytes). */
+const utf16be = (texto: string) => {
+  const b = Buffer.from(texto, 'utf16le');
+  for (let i = 0; i + 1 < b.length; i += 2) [b[i], b[i + 1]] = [b[i + 1]!, b[i]!];
+  return b;
+};
+
+describe('los archivos como los guarda Excel en español (issue 26.5)', () => {
+  const catalogoAcentos: OrigenLotes['catalogo'] = {
+    estados: [
+      { id_estado: 31, estado: 'Yucatán' },
+      { id_estado: 19, estado: 'Nuevo León' },
+    ],
+    categorias: [
+      { id_categoria: 2, categoria: 'Protección Civil' },
+      { id_categoria: 3, categoria: 'Niños' },
+    ],
+  };
+  const filasEsperadas = [
+    { telefono: '9991234567', nombre: 'Ángel Núñez', id_estado: 31, categorias: [2] },
+    { telefono: '8112345678', nombre: 'Óscar Peña', id_estado: 19, categorias: [3] },
+  ];
+  const leer = async (
+    nombre: string,
+    bytes: Buffer,
+    codificacion?: OrigenLotes['codificacion'],
+  ) => {
+    const ruta = path.join(dir, nombre);
+    fs.writeFileSync(ruta, bytes);
+    const l = await todos(
+      lotesValidados({ ...origen(ruta), catalogo: catalogoAcentos, codificacion }),
+    );
+    return { filas: l.flatMap((x) => x.filas), errores: l.flatMap((x) => x.errores) };
+  };
+  const texto = (sep: string, fin = '\r\n') =>
+    [
+      ['Teléfono', 'Nombre', 'Estado', 'Categorías'],
+      ['9991234567', 'Ángel Núñez', 'Yucatán', 'Protección Civil'],
+      ['8112345678', 'Óscar Peña', 'Nuevo León', 'Niños'],
+    ]
+      .map((f) => f.join(sep))
+      .join(fin) + fin;
+
+  it.each<[string, () => Buffer]>([
+    ['CSV de Excel (Windows-1252, ;)', () => cp1252(texto(';'))],
+    [
+      'Texto Unicode de Excel (UTF-16 LE con BOM, tabuladores)',
+      () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(texto('\t'), 'utf16le')]),
+    ],
+    ['UTF-16 BE con BOM', () => Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(texto('\t'))])],
+    ['UTF-16 LE sin BOM', () => Buffer.from(texto('\t'), 'utf16le')],
+    [
+      'CSV UTF-8 de Excel (con BOM, ;)',
+      () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(texto(';'))]),
+    ],
+    ['UTF-8 sin BOM, comas, LF', () => Buffer.from(texto(',', '\n'))],
+  ])('%s: acentos y ñ intactos, sin filas rechazadas', async (_, bytes) => {
+    const r = await leer('excel.csv', bytes());
+    expect(r.errores).toEqual([]);
+    expect(r.filas).toEqual(filasEsperadas);
+  });
+
+  it('la codificación que elige el operador manda sobre la detectada', async () => {
+    // Windows-1252 bytes read as if they were Latin text in UTF-8 would be mojibake; the chosen
+    // encoding reads them right, and a wrong choice is visible (the state is unknown).
+    const bien = await leer('elegida.csv', cp1252(texto(';')), 'windows-1252');
+    expect(bien.filas).toEqual(filasEsperadas);
+    const mal = await leer(
+      'mal.csv',
+      Buffer.from(texto(';').replace('Teléfono', 'Telefono')),
+      'windows-1252',
+    );
+    expect(mal.filas).toEqual([]);
+    expect(mal.errores[0]!.motivo).toBe('Estado desconocido: YucatÃ¡n');
+  });
+
+  it('un carácter partido entre dos trozos de lectura se decodifica entero', async () => {
+    let t = 'telefono\tnombre\testado\n';
+    for (let i = 0; i < 40_000; i++) t += `${5510000000 + i}\tÑoño ${i}\tYucatán\n`;
+    const r = await leer(
+      'grande.csv',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(t, 'utf16le')]),
+    );
+    expect(r.errores).toEqual([]);
+    expect(r.filas).toHaveLength(40_000);
+    expect(r.filas.every((f, i) => f.nombre === `Ñoño ${i}`)).toBe(true);
+  });
+});

@@ -2,7 +2,14 @@ import { MAX_ERRORES_IMPORTACION, type ErrorImportacion } from '@pregon/contract
 import { msg } from '@pregon/contract/messages';
 import type { FilaMasiva } from '../repositories/telefonos-masivo.ts';
 import { leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
-import { canonizarTelefono } from '@pregon/contract/rules/phone';
+import {
+  canonizarTelefono,
+  paisTelefonico,
+  PAIS_DEFECTO,
+  type CountryCode,
+} from '@pregon/contract/rules/phone';
+import { claveNombre } from '@pregon/contract/rules/busqueda';
+import type { Codificacion } from '@pregon/contract/rules/codificacion';
 
 // The reading half of the phone import: a file becomes batches of validated rows (normalised
 // phone, state, categories) and of bad rows with their number and Spanish reason. It needs no
@@ -17,7 +24,8 @@ export type TipoArchivo = 'csv' | 'xlsx';
 
 /** The states and categories rows may name (by id or by name). */
 export interface CatalogoImportacion {
-  estados: { id_estado: number; estado: string }[];
+  /** With their country's ISO code, whose numbering rules read the state's numbers. */
+  estados: { id_estado: number; estado: string; codigo_iso?: string }[];
   categorias: { id_categoria: number; categoria: string }[];
 }
 
@@ -25,6 +33,8 @@ export interface CatalogoImportacion {
 export interface OrigenLotes {
   ruta: string;
   tipo: TipoArchivo;
+  /** The CSV's encoding as the operator chose it (detected when not given). */
+  codificacion?: Codificacion;
   catalogo: CatalogoImportacion;
   /** State of rows without one, and categories of rows without any. */
   porDefecto: { id_estado?: number; categorias: number[] };
@@ -44,14 +54,9 @@ export interface LoteValidado {
 /** The file has no phone column (no header naming one, and the first cell is not a number). */
 export class SinColumnaTelefono extends Error {}
 
-/** Lower case, no accents, single spaces: how names of states and categories are compared. */
-export const claveNombre = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, ' ');
+/** Lower case, no accents, single spaces: how names of states and categories are compared (the
+ * same key that makes them unique in the catalogue: contract rules/busqueda.ts). */
+export { claveNombre };
 
 const COLUMNAS: Record<string, 'telefono' | 'nombre' | 'estado' | 'categorias'> = {
   telefono: 'telefono',
@@ -96,9 +101,19 @@ function crearResolutores(cat: CatalogoImportacion) {
     if (!categorias.has(claveNombre(c.categoria)))
       categorias.set(claveNombre(c.categoria), c.id_categoria);
   }
+  const paises = new Map<number, CountryCode | null>();
+  for (const e of cat.estados)
+    paises.set(
+      e.id_estado,
+      e.codigo_iso === undefined ? PAIS_DEFECTO : paisTelefonico(e.codigo_iso),
+    );
   const cacheEstado = new Map<string, Resolucion>();
   const cacheCategorias = new Map<string, ResolucionLista>();
   return {
+    /** The numbering rules of a state's numbers (Mexico's without a state). */
+    pais(idEstado: number | undefined): CountryCode | null {
+      return idEstado === undefined ? PAIS_DEFECTO : (paises.get(idEstado) ?? PAIS_DEFECTO);
+    },
     estado(texto: string): Resolucion {
       let r = cacheEstado.get(texto);
       if (!r) {
@@ -149,17 +164,19 @@ function validarFila(
 ): FilaMasiva | { motivo: string } {
   if (f.error) return { motivo: f.error };
   const celdas = f.celdas;
-  // A leading apostrophe is how our CSV exports keep '+…' from being read as a formula
-  // (reportes-csv celdaCsv), and how spreadsheets mark text: the number is what follows it.
-  const tel = canonizarTelefono((celdas[idx.telefono] ?? '').trim().replace(/^'/, ''));
-  if (!tel.ok) return { motivo: tel.motivo };
   let id_estado = porDefecto.id_estado;
   const textoEstado = idx.estado >= 0 ? (celdas[idx.estado] ?? '').trim() : '';
-  if (textoEstado !== '') {
-    const r = resolver.estado(textoEstado);
-    if (!r.ok) return { motivo: r.motivo };
-    id_estado = r.valor;
-  }
+  const estado = textoEstado === '' ? undefined : resolver.estado(textoEstado);
+  if (estado?.ok) id_estado = estado.valor;
+  // The number is read by the rules of the row's state's country. A leading apostrophe is how our
+  // CSV exports keep '+…' from being read as a formula (reportes-csv celdaCsv), and how
+  // spreadsheets mark text: the number is what follows it.
+  const tel = canonizarTelefono(
+    (celdas[idx.telefono] ?? '').trim().replace(/^'/, ''),
+    resolver.pais(estado?.ok === false ? undefined : id_estado),
+  );
+  if (!tel.ok) return { motivo: tel.motivo };
+  if (estado && !estado.ok) return { motivo: estado.motivo };
   if (id_estado === undefined) return { motivo: msg('estadoObligatorio') };
   let categorias: readonly number[] = porDefecto.categorias;
   const textoCategorias = idx.categorias >= 0 ? (celdas[idx.categorias] ?? '').trim() : '';
@@ -192,7 +209,7 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
   let idx: Indices | undefined;
   let lote: LoteValidado = { filas: [], procesadas: 0, errores: [], con_error: 0 };
   let detallados = 0;
-  const lector = o.tipo === 'csv' ? leerCsv(o.ruta) : leerXlsx(o.ruta);
+  const lector = o.tipo === 'csv' ? leerCsv(o.ruta, o.codificacion) : leerXlsx(o.ruta);
   for await (const grupo of lector) {
     for (const f of grupo) {
       if (!idx) {
@@ -200,7 +217,8 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
         idx = leerEncabezado(f.celdas);
         if (idx) continue;
         // No header: the columns are telefono, nombre, estado, categorias, if the first cell is a number.
-        if (!canonizarTelefono(f.celdas[0]!.trim()).ok) throw new SinColumnaTelefono();
+        const pais = resolver.pais(o.porDefecto.id_estado);
+        if (!canonizarTelefono(f.celdas[0]!.trim(), pais).ok) throw new SinColumnaTelefono();
         idx = { telefono: 0, nombre: 1, estado: 2, categorias: 3 };
       }
       lote.procesadas++;

@@ -2,6 +2,12 @@ import fs from 'node:fs';
 import { hojasXlsx } from './xlsx-lector.ts';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { msg } from '@pregon/contract/messages';
+import {
+  detectarCodificacion,
+  detectarSeparador,
+  MUESTRA_CODIFICACION,
+  type Codificacion,
+} from '@pregon/contract/rules/codificacion';
 
 // Streaming readers of import files. Each yields groups of rows, a row being its number as the
 // user's spreadsheet shows it (header = 1) and its cells as text, so a million rows cost a few
@@ -17,20 +23,7 @@ export interface FilaLeida {
 
 const TAMANO_GRUPO = 2000;
 
-/** The most frequent of ',', ';' and tab outside quotes in a header line (default ','). */
-export function detectarSeparador(linea: string): string {
-  const sinComillas = linea.replace(/"[^"]*"/g, '');
-  let mejor = ',';
-  let max = 0;
-  for (const c of [',', ';', '\t']) {
-    const n = sinComillas.split(c).length - 1;
-    if (n > max) {
-      max = n;
-      mejor = c;
-    }
-  }
-  return mejor;
-}
+export { detectarSeparador };
 
 const comillas = (s: string) => {
   let n = 0;
@@ -38,13 +31,31 @@ const comillas = (s: string) => {
   return n;
 };
 
+/** The encoding of a file from its first bytes (contract rules/codificacion.ts). */
+export async function codificacionDe(ruta: string): Promise<Codificacion> {
+  const f = await fs.promises.open(ruta, 'r');
+  try {
+    const muestra = new Uint8Array(MUESTRA_CODIFICACION);
+    const { bytesRead } = await f.read(muestra, 0, muestra.length, 0);
+    return detectarCodificacion(muestra.subarray(0, bytesRead));
+  } finally {
+    await f.close();
+  }
+}
+
 /**
- * Reads a CSV file (UTF-8, optional BOM, LF or CRLF, ',' ';' or tab detected from the first line).
+ * Reads a CSV file in `codificacion` (detected from its first bytes when not given: UTF-8 with or
+ * without BOM, UTF-16 LE/BE, Windows-1252), LF or CRLF, ',' ';' or tab detected from the first line.
  * Lines without quotes are split directly (that is all RFC 4180 says of them, and csv-parse alone
  * reads only about 120,000 rows/s here); a record with quotes — which may span lines — is handed
  * to csv-parse.
  */
-export async function* leerCsv(ruta: string): AsyncGenerator<FilaLeida[]> {
+export async function* leerCsv(
+  ruta: string,
+  codificacion?: Codificacion,
+): AsyncGenerator<FilaLeida[]> {
+  // TextDecoder drops the BOM of its encoding and keeps a character split between chunks whole.
+  const decodificador = new TextDecoder(codificacion ?? (await codificacionDe(ruta)));
   let separador: string | undefined;
   let resto = '';
   let numero = 0;
@@ -85,11 +96,8 @@ export async function* leerCsv(ruta: string): AsyncGenerator<FilaLeida[]> {
     }
   };
 
-  for await (const trozo of fs.createReadStream(ruta, {
-    encoding: 'utf8',
-    highWaterMark: 1 << 20,
-  })) {
-    const texto = resto + (trozo as string);
+  for await (const trozo of fs.createReadStream(ruta, { highWaterMark: 1 << 20 })) {
+    const texto = resto + decodificador.decode(trozo as Buffer, { stream: true });
     let inicio = 0;
     for (let fin = texto.indexOf('\n'); fin !== -1; fin = texto.indexOf('\n', inicio)) {
       linea(texto.slice(inicio, fin));
@@ -101,6 +109,7 @@ export async function* leerCsv(ruta: string): AsyncGenerator<FilaLeida[]> {
       grupo = [];
     }
   }
+  resto += decodificador.decode();
   if (resto !== '') linea(resto);
   if (pendiente) {
     grupo.push({ fila: pendiente.fila, celdas: [], error: msg('filaMalFormada') });

@@ -12,6 +12,7 @@ import {
   type Importacion,
 } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
+import type { Codificacion } from '@pregon/contract/rules/codificacion';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import { error, HttpError } from '../http/errores.ts';
@@ -59,6 +60,8 @@ export interface TrabajoImportacion {
   id_importacion: number;
   ruta: string;
   tipo: TipoArchivo;
+  /** The CSV's encoding as the operator chose it (detected from the file when not given). */
+  codificacion?: Codificacion;
   /** State of rows without one. */
   id_estado?: number;
   /** Categories of rows without any. */
@@ -113,6 +116,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     const origen: OrigenLotes = {
       ruta: t.ruta,
       tipo: t.tipo,
+      codificacion: t.codificacion,
       catalogo,
       porDefecto: { id_estado: t.id_estado, categorias: t.categorias },
       lote: ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE,
@@ -223,7 +227,7 @@ async function validarCampos(ctx: Contexto, campos: Record<string, string>) {
     const campo = String(r.error.issues[0]?.path[0] ?? 'cuerpo');
     throw error(400, 'campoInvalido', { campo, detalle: r.error.issues[0]?.message ?? '' }, campo);
   }
-  const { id_estado, categorias } = r.data;
+  const { id_estado, categorias, codificacion } = r.data;
   if (
     id_estado !== undefined &&
     !(await estadosExistentes(ctx.db.kysely, [id_estado])).has(id_estado)
@@ -245,7 +249,7 @@ async function validarCampos(ctx: Contexto, campos: Record<string, string>) {
       'categorias',
     );
   }
-  return { id_estado, categorias: [...new Set(categorias)] };
+  return { id_estado, categorias: [...new Set(categorias)], codificacion };
 }
 
 /** Creates the job row (audited) and starts it in the background; returns its id. */
@@ -256,6 +260,7 @@ export async function iniciarImportacion(
     ruta: string;
     archivo: string;
     tipo: TipoArchivo;
+    codificacion?: Codificacion;
     id_estado?: number;
     categorias: number[];
     borrarAlTerminar?: boolean;

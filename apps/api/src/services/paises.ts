@@ -12,39 +12,55 @@ import * as repo from '../repositories/paises.ts';
 /** Runs a write; a unique violation becomes 409 'Ya existe …', a foreign-key one 409 'en uso'. */
 export async function conConflictos<T>(
   hacer: () => Promise<T>,
-  duplicado: () => HttpError,
+  duplicado: () => HttpError | Promise<HttpError>,
   enUso: () => HttpError = () => error(409, 'enUso', { entidad: 'el registro' }),
 ): Promise<T> {
   try {
     return await hacer();
   } catch (e) {
-    if (esViolacionUnica(e)) throw duplicado();
+    if (esViolacionUnica(e)) throw await duplicado();
     if (esViolacionLlaveForanea(e)) throw enUso();
     throw e;
   }
 }
 
-const paisDuplicado = (b: PaisBody) => () =>
-  error(
-    409,
-    'duplicado',
-    { entidad: 'un país', campo: 'pais o codigo_iso', valor: `${b.pais} / ${b.codigo_iso}` },
-    'pais',
-  );
-const estadoDuplicado = (b: EstadoBody) => () =>
-  error(
-    409,
-    'duplicado',
-    { entidad: 'un estado en ese país', campo: 'estado', valor: b.estado },
-    'estado',
-  );
-const categoriaDuplicada = (b: CategoriaBody) => () =>
-  error(
-    409,
-    'duplicado',
-    { entidad: 'una categoría', campo: 'categoria', valor: b.categoria },
-    'categoria',
-  );
+/** 409 naming the catalogue entry a new name collides with once folded (rules/busqueda.ts). */
+const mismoNombre = (entidad: string, campo: string, existente: string) =>
+  error(409, 'duplicadoNombre', { entidad, existente }, campo);
+
+const paisDuplicado = (ctx: Contexto, b: PaisBody) => async () => {
+  const otro = await repo.paisPorClave(ctx.db.kysely, b.pais);
+  return otro
+    ? mismoNombre('el país', 'pais', otro.pais)
+    : error(
+        409,
+        'duplicado',
+        { entidad: 'un país', campo: 'pais o codigo_iso', valor: `${b.pais} / ${b.codigo_iso}` },
+        'pais',
+      );
+};
+const estadoDuplicado = (ctx: Contexto, b: EstadoBody) => async () => {
+  const otro = await repo.estadoPorClave(ctx.db.kysely, b.id_pais, b.estado);
+  return otro
+    ? mismoNombre('el estado', 'estado', otro.estado)
+    : error(
+        409,
+        'duplicado',
+        { entidad: 'un estado en ese país', campo: 'estado', valor: b.estado },
+        'estado',
+      );
+};
+const categoriaDuplicada = (ctx: Contexto, b: CategoriaBody) => async () => {
+  const otra = await repo.categoriaPorClave(ctx.db.kysely, b.categoria);
+  return otra
+    ? mismoNombre('la categoría', 'categoria', otra.categoria)
+    : error(
+        409,
+        'duplicado',
+        { entidad: 'una categoría', campo: 'categoria', valor: b.categoria },
+        'categoria',
+      );
+};
 
 const paisNoEncontrado = () => error(404, 'noEncontrado', { entidad: 'País' });
 const estadoNoEncontrado = () => error(404, 'noEncontrado', { entidad: 'Estado' });
@@ -67,7 +83,7 @@ export function crearPais(ctx: Contexto, sesion: Sesion, b: PaisBody): Promise<n
         await auditar(trx, sesion, 'crear', 'pais', id, b);
         return id;
       }),
-    paisDuplicado(b),
+    paisDuplicado(ctx, b),
   );
 }
 
@@ -84,7 +100,7 @@ export function modificarPais(
         if ((await repo.actualizarPais(trx, id, b)) === 0) throw paisNoEncontrado();
         await auditar(trx, sesion, 'modificar', 'pais', id, b);
       }),
-    paisDuplicado(b),
+    paisDuplicado(ctx, b),
   );
 }
 
@@ -122,7 +138,7 @@ export async function crearEstado(ctx: Contexto, sesion: Sesion, b: EstadoBody):
         await auditar(trx, sesion, 'crear', 'estado', id, b);
         return id;
       }),
-    estadoDuplicado(b),
+    estadoDuplicado(ctx, b),
   );
 }
 
@@ -140,7 +156,7 @@ export async function modificarEstado(
         if ((await repo.actualizarEstado(trx, id, b)) === 0) throw estadoNoEncontrado();
         await auditar(trx, sesion, 'modificar', 'estado', id, b);
       }),
-    estadoDuplicado(b),
+    estadoDuplicado(ctx, b),
   );
 }
 
@@ -166,7 +182,7 @@ export function crearCategoria(ctx: Contexto, sesion: Sesion, b: CategoriaBody):
         await auditar(trx, sesion, 'crear', 'categoria', id, b);
         return id;
       }),
-    categoriaDuplicada(b),
+    categoriaDuplicada(ctx, b),
   );
 }
 
@@ -184,7 +200,7 @@ export function modificarCategoria(
           throw categoriaNoEncontrada();
         await auditar(trx, sesion, 'modificar', 'categoria', id, b);
       }),
-    categoriaDuplicada(b),
+    categoriaDuplicada(ctx, b),
   );
 }
 

@@ -1,4 +1,5 @@
 import { msg } from '@pregon/contract/messages';
+import { claveNombre } from '@pregon/contract/rules/busqueda';
 import { ahora, type Db } from '../db/database.ts';
 import { CATEGORIAS_EJEMPLO } from '../db/seed.ts';
 import * as repo from '../repositories/telefonos-demo.ts';
@@ -44,7 +45,7 @@ export async function sembrarTelefonosDemo(
     const demo = (
       await trx
         .insertInto('categorias')
-        .values({ categoria })
+        .values({ categoria, clave: claveNombre(categoria) })
         .returning('id_categoria')
         .executeTakeFirstOrThrow()
     ).id_categoria;

@@ -6,13 +6,17 @@ import type {
 } from '@pregon/contract/api/telefonos';
 import { MAX_TELEFONOS_LISTA, TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
-import { canonizarTelefono } from '@pregon/contract/rules/phone';
+import { canonizarTelefono, paisTelefonico, PAIS_DEFECTO } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import { ahora } from '../db/database.ts';
 import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
-import { categoriasExistentes, estadosExistentes } from '../repositories/paises.ts';
+import {
+  categoriasExistentes,
+  codigoPaisDeEstado,
+  estadosExistentes,
+} from '../repositories/paises.ts';
 import * as repo from '../repositories/telefonos.ts';
 import { conConflictos } from './paises.ts';
 import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
@@ -21,8 +25,14 @@ import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
 // Deleting a phone never touches exercises: each recipient row (ejercicio_detalle) keeps its own
 // copy of telefono and nombre, and its id_telefono is informative only (no foreign key).
 
-function exigirNumero(texto: string): string {
-  const r = canonizarTelefono(texto);
+/** The stored form of a number entered for a phone of state `idEstado`, read by the rules of the
+ * state's country (Mexico's when there is no state); 400 naming the field otherwise. */
+async function exigirNumero(ctx: Contexto, texto: string, idEstado: number | null | undefined) {
+  const codigo =
+    idEstado === null || idEstado === undefined
+      ? undefined
+      : await codigoPaisDeEstado(ctx.db.kysely, idEstado);
+  const r = canonizarTelefono(texto, codigo === undefined ? PAIS_DEFECTO : paisTelefonico(codigo));
   if (!r.ok)
     throw error(400, 'campoInvalido', { campo: 'telefono', detalle: r.motivo }, 'telefono');
   return r.telefono;
@@ -61,9 +71,9 @@ const duplicado = (telefono: string) => () =>
 
 /** Registers a phone and its category links in one transaction; 409 when the number exists. */
 export async function crear(ctx: Contexto, sesion: Sesion, b: CrearTelefonoBody): Promise<number> {
-  const telefono = exigirNumero(b.telefono);
   const categorias = [...new Set(b.categorias)];
   await exigirReferencias(ctx, b.id_estado, categorias);
+  const telefono = await exigirNumero(ctx, b.telefono, b.id_estado);
   return conConflictos(
     () =>
       ctx.db.kysely.transaction().execute(async (trx) => {
@@ -109,9 +119,17 @@ export async function modificar(
   id: number,
   b: ModificarTelefonoBody,
 ) {
-  const telefono = b.telefono === undefined ? undefined : exigirNumero(b.telefono);
   const categorias = b.categorias && [...new Set(b.categorias)];
   await exigirReferencias(ctx, b.id_estado, categorias);
+  // The number is read by the rules of the state it will have: the new one, or its current one.
+  const telefono =
+    b.telefono === undefined
+      ? undefined
+      : await exigirNumero(
+          ctx,
+          b.telefono,
+          b.id_estado ?? (await repo.leerTelefono(ctx.db.kysely, id))?.id_estado,
+        );
   await conConflictos(
     () =>
       ctx.db.kysely.transaction().execute(async (trx) => {

@@ -2,6 +2,7 @@
 // straight into the database (estados and categorias are seeded by the api).
 import { sql } from 'kysely';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
+import { plegar } from '@pregon/contract/rules/busqueda';
 import type { Db } from '../db/database.ts';
 import { pedir, type ApiDePrueba } from './entorno.ts';
 import { crearEquipo } from './fabrica.ts';
@@ -63,7 +64,13 @@ export async function insertarTelefono(
   const k = api.ctx.db.kysely;
   const fila = await k
     .insertInto('telefonos')
-    .values({ telefono, nombre, id_estado, creado: Date.now() })
+    .values({
+      telefono,
+      nombre,
+      nombre_busqueda: nombre === null ? null : plegar(nombre),
+      id_estado,
+      creado: Date.now(),
+    })
     .returning('id_telefono')
     .executeTakeFirstOrThrow();
   if (categorias.length > 0) {
@@ -155,7 +162,8 @@ export async function crearCuestionarioDePrueba(
 }
 
 /**
- * Bulk test data for the benchmarks: `n` phones of `estado`, all in category 1 and every second
+ * Bulk test data for the benchmarks: `n` phones of `estado` (every fifth named 'Ángel Martínez
+ * N', the others 'Persona N', with their folded search names), all in category 1 and every second
  * one also in category 2 (so "distinct phones" matters), plus n/10 phones of another state in
  * the same categories. One INSERT…SELECT per table (generate_series / recursive CTE).
  */
@@ -168,19 +176,24 @@ export async function sembrarTelefonosMasivos(
   const k = db.kysely;
   const otros = Math.floor(n / 10);
   if (db.engine === 'postgres') {
-    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
-      select '55' || lpad(i::text, 8, '0'), 'Persona ' || i, ${estado}, 0
+    await sql`insert into telefonos (telefono, nombre, nombre_busqueda, id_estado, creado)
+      select '55' || lpad(i::text, 8, '0'),
+        case when i % 5 = 0 then 'Ángel Martínez ' else 'Persona ' end || i,
+        case when i % 5 = 0 then 'angel martinez ' else 'persona ' end || i, ${estado}, 0
       from generate_series(1, ${n}::int) i`.execute(k);
-    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
-      select '33' || lpad(i::text, 8, '0'), 'Otra ' || i, ${otroEstado}, 0
+    await sql`insert into telefonos (telefono, nombre, nombre_busqueda, id_estado, creado)
+      select '33' || lpad(i::text, 8, '0'), 'Otra ' || i, 'otra ' || i, ${otroEstado}, 0
       from generate_series(1, ${otros}::int) i`.execute(k);
   } else {
-    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
+    await sql`insert into telefonos (telefono, nombre, nombre_busqueda, id_estado, creado)
       with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n})
-      select printf('55%08d', i), 'Persona ' || i, ${estado}, 0 from s`.execute(k);
-    await sql`insert into telefonos (telefono, nombre, id_estado, creado)
+      select printf('55%08d', i),
+        case when i % 5 = 0 then 'Ángel Martínez ' else 'Persona ' end || i,
+        case when i % 5 = 0 then 'angel martinez ' else 'persona ' end || i, ${estado}, 0
+      from s`.execute(k);
+    await sql`insert into telefonos (telefono, nombre, nombre_busqueda, id_estado, creado)
       with recursive s(i) as (select 1 union all select i + 1 from s where i < ${otros})
-      select printf('33%08d', i), 'Otra ' || i, ${otroEstado}, 0 from s`.execute(k);
+      select printf('33%08d', i), 'Otra ' || i, 'otra ' || i, ${otroEstado}, 0 from s`.execute(k);
   }
   await sql`insert into telefono_categoria (id_telefono, id_categoria)
     select id_telefono, 1 from telefonos`.execute(k);

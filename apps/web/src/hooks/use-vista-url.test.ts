@@ -19,12 +19,16 @@ describe('filtrarPorTexto', () => {
   const filas = [
     { u: 'ana', c: 'ana@example.mx' },
     { u: 'Luis', c: null },
+    { u: 'Martínez', c: 'ÁNGEL@example.mx' },
   ];
   it.each<[string, string[]]>([
-    ['', ['ana', 'Luis']],
+    ['', ['ana', 'Luis', 'Martínez']],
     ['  LUI ', ['Luis']],
-    ['example', ['ana']],
+    ['example', ['ana', 'Martínez']],
     ['nadie', []],
+    ['martinez', ['Martínez']],
+    ['MARTÍNEZ', ['Martínez']],
+    ['angel martinez', ['Martínez']],
   ])('%j', (q, usuarios) => {
     expect(filtrarPorTexto(filas, q, (f) => [f.u, f.c]).map((f) => f.u)).toEqual(usuarios);
   });

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { coincidenTerminos, terminosPlegados } from '@pregon/contract/rules/busqueda';
 
 /** What a list keeps in the URL: its search text, page and (on tabbed screens) tab. */
 export interface VistaUrl {
@@ -43,15 +44,9 @@ export function useVistaUrl() {
   return { vista, cambiar };
 }
 
-/** The rows of a client-side list whose fields contain the search text (without case). */
+/** The rows of a client-side list whose fields contain every word of the search text, ignoring
+ * case and accents (the contract's folding, the same as the api's searches). */
 export function filtrarPorTexto<T>(filas: readonly T[], q: string, campos: (f: T) => unknown[]) {
-  const t = q.trim().toLowerCase();
-  if (!t) return filas;
-  return filas.filter((f) =>
-    campos(f).some((c) =>
-      String(c ?? '')
-        .toLowerCase()
-        .includes(t),
-    ),
-  );
+  if (terminosPlegados(q).length === 0) return filas;
+  return filas.filter((f) => coincidenTerminos(campos(f), q));
 }

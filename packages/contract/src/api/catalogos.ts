@@ -16,7 +16,10 @@ export const CatalogosSchema = z.object({
       tasa: z.number(),
     }),
   ),
-  estados: z.array(z.object({ id_estado: z.number(), estado: z.string() })),
+  /** Each state with its country's ISO code (numbers are read by that country's rules). */
+  estados: z.array(
+    z.object({ id_estado: z.number(), estado: z.string(), codigo_iso: z.string().optional() }),
+  ),
   categorias: z.array(
     z.object({
       id_estado: z.number(),

@@ -3,6 +3,7 @@ import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
 import { msg } from '../messages.ts';
 import { idSchema, listaIdsSchema } from '../zod-helpers.ts';
+import { CODIFICACIONES } from '../rules/codificacion.ts';
 
 // Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
 // 10 national digits for Mexico, E.164 otherwise) and are unique.
@@ -245,7 +246,8 @@ export type Importacion = z.infer<typeof ImportacionSchema>;
 
 /** POST /telefonos/importar/: multipart, field `file` (.csv or .xlsx, first row: telefono, nombre,
  * estado, categorias); optional fields `id_estado` and `categorias` (comma-separated ids) are the
- * defaults for rows without them. Answers at once; the job runs in the background. */
+ * defaults for rows without them, and `codificacion` (utf-8, utf-16le, utf-16be, windows-1252) the
+ * CSV's encoding when the operator chose it (detected from the file otherwise). Answers at once; the job runs in the background. */
 export const importarTelefonos = endpoint({
   method: 'POST',
   path: '/telefonos/importar/',
@@ -260,6 +262,8 @@ export const importarTelefonos = endpoint({
 export const ImportarCamposSchema = z.object({
   id_estado: idSchema('id_estado').optional(),
   categorias: ListaIdsSchema.default([]),
+  /** The CSV's encoding, when the operator chose one in the dialog (detected otherwise). */
+  codificacion: z.enum(CODIFICACIONES).optional(),
 });
 
 /** GET /telefonos/importar/{id}/ */

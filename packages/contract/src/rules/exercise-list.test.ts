@@ -136,3 +136,19 @@ describe('paginaEjercicios (ARCHITECTURE correction 2: filter before paging)', (
     expect(r.total).toBe(total);
   });
 });
+
+describe('the search ignores case and accents (issue 26.4)', () => {
+  const filas = [
+    { id_ejercicio: 1, ejercicio: 'Simulacro Yucatán', completado: '0' },
+    { id_ejercicio: 2, ejercicio: 'simulacro yucatan', completado: '0' },
+    { id_ejercicio: 3, ejercicio: 'Sismo Oaxaca', completado: '0' },
+  ];
+  it.each<[string, number[]]>([
+    ['yucatan', [1, 2]],
+    ['YUCATÁN', [1, 2]],
+    ['simulácro yucatán', [1, 2]],
+    ['oaxaca', [3]],
+  ])('%j → %j', (q, ids) => {
+    expect(buscarEnFilas(filas, q).map((f) => f.id_ejercicio)).toEqual(ids);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { FILAS_POR_PAGINA } from '../constants.ts';
 import { msg } from '../messages.ts';
+import { coincidenTerminos, terminosPlegados } from './busqueda.ts';
 
 /** The list row fields the ordering and the 'Activos' filter read. */
 export interface FilaOrdenable {
@@ -29,26 +30,19 @@ export function ordenarEjercicios<T extends FilaOrdenable>(rows: readonly T[]): 
   return [...rows].sort((a, b) => clave(a) - clave(b));
 }
 
-/** Splits search text into its space-separated, lower-cased terms. */
+/** Splits search text into its space-separated terms, folded (lower case, no accents: see
+ * rules/busqueda.ts). */
 export function terminosBusqueda(texto: string | null | undefined): string[] {
-  return (texto ?? '')
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((t) => t !== '');
+  return terminosPlegados(texto);
 }
 
 /**
- * Whether every space-separated term of `texto` appears, ignoring case, in some field value of
- * the row (terms may match different fields). Only string, number and boolean values are
+ * Whether every space-separated term of `texto` appears, ignoring case and accents, in some field
+ * value of the row (terms may match different fields). Only string, number and boolean values are
  * searched; empty text matches every row.
  */
 export function coincideBusqueda(row: object, texto: string | null | undefined): boolean {
-  const terminos = terminosBusqueda(texto);
-  if (terminos.length === 0) return true;
-  const valores = Object.values(row)
-    .filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-    .map((v) => String(v).toLowerCase());
-  return terminos.every((t) => valores.some((v) => v.includes(t)));
+  return coincidenTerminos(Object.values(row), texto);
 }
 
 /** Rows matching a multi-word search (the exercises list and the phone preview table). */

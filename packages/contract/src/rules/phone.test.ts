@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonizarTelefono, normalizarTelefono } from './phone.ts';
+import { canonizarTelefono, normalizarTelefono, paisTelefonico } from './phone.ts';
 
 describe('normalizarTelefono: Mexican numbers become the same 10 digits', () => {
   it.each([
@@ -95,5 +95,43 @@ describe('canonizarTelefono', () => {
     const r = canonizarTelefono('hola');
     expect(r.ok).toBe(false);
     expect(r).toEqual(normalizarTelefono('hola'));
+  });
+});
+
+describe('los números se leen por las reglas del país del estado (issue 26.6)', () => {
+  it.each<[string, string | null, string]>([
+    ['5555 1234', 'GT', '+50255551234'],
+    ['5555-1234', 'gt', '+50255551234'],
+    ['+502 5555 1234', 'GT', '+50255551234'],
+    ['(415) 555-2671', 'US', '+14155552671'],
+    ['612 34 56 78', 'ES', '+34612345678'],
+    ['+52 55 1234 5678', 'GT', '5512345678'],
+    ['55 1234 5678', 'MX', '5512345678'],
+    ['+1 415 555 2671', null, '+14155552671'],
+  ])('%j en un estado de %s → %j', (texto, iso, guardado) => {
+    expect(canonizarTelefono(texto, paisTelefonico(iso))).toEqual({ ok: true, telefono: guardado });
+  });
+
+  it.each<[string, string | null, string]>([
+    [
+      '55 1234 5678',
+      'GT',
+      'El número 55 1234 5678 no es válido en el país del estado (GT; tiene 10 dígitos): revise el número o escríbalo con + y el código de su país',
+    ],
+    [
+      '5555 1234',
+      'XX',
+      'El país del estado no tiene reglas de numeración conocidas: escriba el número con + y el código del país',
+    ],
+    ['5555 1234', 'MX', 'Un número de México debe tener 10 dígitos (tiene 8)'],
+  ])('%j en un estado de %s se rechaza: %j', (texto, iso, motivo) => {
+    expect(canonizarTelefono(texto, paisTelefonico(iso))).toEqual({ ok: false, motivo });
+  });
+
+  it('paisTelefonico: códigos con reglas, sin reglas y vacíos', () => {
+    expect(paisTelefonico('gt')).toBe('GT');
+    expect(paisTelefonico('MX')).toBe('MX');
+    expect(paisTelefonico('XX')).toBeNull();
+    expect(paisTelefonico(undefined)).toBeNull();
   });
 });

@@ -9,9 +9,21 @@
  * impossible leading digits (e.g. 0 or 1 after +52). Mexico's retired prefixes (044/045 for
  * mobiles, 01 for long distance, +52 1 from abroad) are no longer in the metadata, so they are
  * stripped here before parsing.
+ *
+ * Countries (issue 26.6): a number written without '+' is read by the rules of its state's country
+ * (`paisTelefonico` of the country's ISO code: 'GT' reads '5555 1234' as +502 5555 1234); Mexico
+ * keeps its own rules above. A number written with '+' carries its country and is read by that
+ * country's rules, whatever the state.
  */
-import { parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js/min';
+import {
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  validatePhoneNumberLength,
+} from 'libphonenumber-js/min';
 import type { CountryCode } from 'libphonenumber-js/min';
+
+/** A country of libphonenumber's metadata ('MX', 'GT'…). */
+export type { CountryCode };
 import { msg } from '../messages.ts';
 
 /** Default country of numbers written without a country code. */
@@ -20,6 +32,13 @@ export const PAIS_DEFECTO: CountryCode = 'MX';
 export const PREFIJO_MEXICO = '52';
 /** Digits of a Mexican national number. */
 export const DIGITOS_MEXICO = 10;
+
+/** The country whose numbering rules read a state's numbers, from its country's ISO code (any
+ * case), or null when libphonenumber has no rules for that code (numbers must then carry '+'). */
+export function paisTelefonico(codigoIso: string | null | undefined): CountryCode | null {
+  const c = (codigoIso ?? '').trim().toUpperCase();
+  return c !== '' && isSupportedCountry(c) ? c : null;
+}
 
 /** Result of `normalizarTelefono`: the number in E.164 and national form, or why it was refused. */
 export type TelefonoNormalizado =
@@ -75,12 +94,13 @@ function internacional(digitos: string): TelefonoNormalizado {
 
 /**
  * Reads a phone number as people write it ('55 1234 5678', '(55) 1234-5678', '+52 55 1234 5678',
- * '045 55 1234 5678', '+1 415 555 2671'…). Numbers without '+' belong to `paisDefecto`; a leading
- * '00' on more than 10 digits is read as '+'. Letters, empty text and wrong lengths are refused with a Spanish reason.
+ * '045 55 1234 5678', '+1 415 555 2671'…). Numbers without '+' belong to `paisDefecto` (null: a
+ * country without known rules, whose numbers must carry '+'); a leading '00' on more than 10
+ * digits is read as '+'. Letters, empty text and wrong lengths are refused with a Spanish reason.
  */
 export function normalizarTelefono(
   texto: string | null | undefined,
-  paisDefecto: CountryCode = PAIS_DEFECTO,
+  paisDefecto: CountryCode | null = PAIS_DEFECTO,
 ): TelefonoNormalizado {
   if (paisDefecto === 'MX' && texto && CANONICO_MX.test(texto)) {
     return { ok: true, e164: `+${PREFIJO_MEXICO}${texto}`, nacional: texto, pais: 'MX' };
@@ -96,8 +116,15 @@ export function normalizarTelefono(
     return internacional(digitos.slice(2));
   }
   if (paisDefecto === 'MX') return mexicano(sinPrefijosMexico(digitos));
+  if (paisDefecto === null) return { ok: false, motivo: msg('telefonoSinReglasPais') };
   const numero = parsePhoneNumberFromString(digitos, paisDefecto);
-  if (!numero) return { ok: false, motivo: msg('telefonoInvalido', { telefono: limpio }) };
+  if (!numero?.isValid()) {
+    const n = numero?.nationalNumber.length ?? digitos.length;
+    return {
+      ok: false,
+      motivo: msg('telefonoInvalidoPais', { telefono: limpio, pais: paisDefecto, digitos: n }),
+    };
+  }
   return internacional(numero.number.slice(1));
 }
 
@@ -105,7 +132,7 @@ export function normalizarTelefono(
  * The phone calls and the bulk import store exactly this. */
 export function canonizarTelefono(
   texto: string | null | undefined,
-  paisDefecto: CountryCode = PAIS_DEFECTO,
+  paisDefecto: CountryCode | null = PAIS_DEFECTO,
 ): { ok: true; telefono: string } | { ok: false; motivo: string } {
   const r = normalizarTelefono(texto, paisDefecto);
   if (!r.ok) return r;

@@ -70,6 +70,7 @@ import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
+import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 
 /** The form's raw values (antd controls). */
 interface ValoresDialogo {
@@ -426,7 +427,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 <Select
                   aria-label={msg('campoEquipo')}
                   placeholder={msg('seleccionaOpcion')}
-                  showSearch={{ optionFilterProp: 'label' }}
+                  showSearch={BUSCAR_OPCIONES}
                   options={equipos.map((e) => ({ value: e.id_equipo, label: e.alias }))}
                 />
               </Form.Item>
@@ -486,7 +487,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 <Select
                   aria-label={msg('campoEstado')}
                   placeholder={msg('seleccionaOpcion')}
-                  showSearch={{ optionFilterProp: 'label' }}
+                  showSearch={BUSCAR_OPCIONES}
                   options={(catalogos.data?.estados ?? []).map((e) => ({
                     value: e.id_estado,
                     label: e.estado,
@@ -500,7 +501,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                   mode="multiple"
                   aria-label={msg('campoCategoria')}
                   placeholder={msg('seleccionaOpcion')}
-                  showSearch={{ optionFilterProp: 'label' }}
+                  showSearch={BUSCAR_OPCIONES}
                   options={(catalogos.data?.categorias ?? []).map((c) => ({
                     value: c.id_categoria,
                     label: c.categoria,

@@ -19,12 +19,22 @@ import { DownloadOutlined, InboxOutlined } from '../../../components/iconos.tsx'
 import { useQueryClient } from '@tanstack/react-query';
 import type { Importacion } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
+import {
+  CODIFICACIONES,
+  detectarCodificacion,
+  etiquetaCodificacion,
+  etiquetaSeparador,
+  MUESTRA_CODIFICACION,
+  vistaPrevia,
+  type Codificacion,
+} from '@pregon/contract/rules/codificacion';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
 import { useImportacion } from '../api/get-importacion.ts';
 import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
 import { importarTelefonosApi } from '../api/importar-telefonos.ts';
+import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 
 /** Columns of the template and of an import file, in order. */
 const COLUMNAS = ['telefono', 'nombre', 'estado', 'categorias'] as const;
@@ -40,6 +50,65 @@ function ritmo(inicio: { t: number; n: number } | null, imp: Importacion | undef
   return { porSegundo, faltan: faltan === null ? null : Math.ceil(faltan) };
 }
 
+/** The start of a chosen text file, its detected encoding and the one the operator keeps. */
+interface Muestra {
+  bytes: Uint8Array;
+  detectada: Codificacion;
+}
+
+/** Whether a file is read as text (CSV, or Excel's 'Texto Unicode' .txt), not as .xlsx. */
+const esTexto = (nombre: string) => /\.(csv|txt)$/i.test(nombre);
+
+/** The preview of a text file: detected encoding and separator, a choice of encoding, and the
+ * first rows as they will be read (issue 26.5). */
+function VistaPreviaArchivo(p: {
+  muestra: Muestra;
+  codificacion: Codificacion;
+  alCambiar: (c: Codificacion) => void;
+}) {
+  const vista = vistaPrevia(p.muestra.bytes, p.codificacion);
+  const columnas = Math.max(0, ...vista.filas.map((f) => f.length));
+  return (
+    <Space direction="vertical" size="small" style={{ width: '100%' }}>
+      <Typography.Text data-testid="codificacion-detectada">
+        {msg('codificacionDetectada', {
+          codificacion: etiquetaCodificacion(p.muestra.detectada),
+          separador: etiquetaSeparador(vista.separador),
+        })}
+      </Typography.Text>
+      <Form layout="vertical" component={false}>
+        <Form.Item
+          label={msg('campoCodificacion')}
+          extra={msg('ayudaCodificacion')}
+          style={{ marginBottom: 0 }}
+        >
+          <Select
+            aria-label={msg('campoCodificacion')}
+            value={p.codificacion}
+            onChange={p.alCambiar}
+            options={CODIFICACIONES.map((c) => ({ value: c, label: etiquetaCodificacion(c) }))}
+          />
+        </Form.Item>
+      </Form>
+      <Typography.Text type="secondary">{msg('vistaPreviaArchivo')}</Typography.Text>
+      <Table
+        size="small"
+        aria-label={msg('vistaPreviaArchivo')}
+        pagination={false}
+        scroll={{ x: true }}
+        rowKey={(_, i) => String(i)}
+        showHeader={false}
+        dataSource={vista.filas.map((f) => Object.fromEntries(f.map((c, i) => [String(i), c])))}
+        columns={Array.from({ length: columnas }, (_, i) => ({
+          dataIndex: String(i),
+          key: String(i),
+          ellipsis: true,
+        }))}
+      />
+    </Space>
+  );
+}
+
 /** 'Importar teléfonos': the expected columns and a template, default state and categories,
  * the upload, a progress bar fed by GET /telefonos/importar/{id}/, the summary and the rejected
  * rows (shown and downloadable as .xlsx). */
@@ -52,6 +121,8 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
   const [id, setId] = useState<number>();
   const [subiendo, setSubiendo] = useState(false);
   const [fallo, setFallo] = useState<string>();
+  const [muestra, setMuestra] = useState<Muestra>();
+  const [codificacion, setCodificacion] = useState<Codificacion>();
   const importacion = useImportacion(id);
   const imp = importacion.data;
   const inicio = useRef<{ t: number; n: number } | null>(null);
@@ -73,7 +144,13 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
     setSubiendo(true);
     try {
       inicio.current = null;
-      setId(await importarTelefonosApi(archivo, { id_estado: estado, categorias }));
+      setId(
+        await importarTelefonosApi(archivo, {
+          id_estado: estado,
+          categorias,
+          codificacion: muestra ? codificacion : undefined,
+        }),
+      );
     } catch (e) {
       setFallo(mensajeError(e));
     } finally {
@@ -164,13 +241,26 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
             </Button>
           </Typography.Paragraph>
           <Upload.Dragger
-            accept=".csv,.xlsx"
+            accept=".csv,.txt,.xlsx"
             maxCount={1}
             fileList={archivos}
             beforeUpload={() => false}
             onChange={({ fileList }) => {
-              setArchivos(fileList.slice(-1));
+              const ultimo = fileList.slice(-1);
+              setArchivos(ultimo);
               setFallo(undefined);
+              setMuestra(undefined);
+              const archivo = ultimo[0]?.originFileObj;
+              if (archivo && esTexto(archivo.name))
+                void archivo
+                  .slice(0, MUESTRA_CODIFICACION)
+                  .arrayBuffer()
+                  .then((b) => {
+                    const bytes = new Uint8Array(b);
+                    const detectada = detectarCodificacion(bytes);
+                    setMuestra({ bytes, detectada });
+                    setCodificacion(detectada);
+                  });
             }}
           >
             <p className="ant-upload-drag-icon">
@@ -178,6 +268,13 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
             </p>
             <p className="ant-upload-text">{msg('arrastrarArchivo')}</p>
           </Upload.Dragger>
+          {muestra && codificacion && (
+            <VistaPreviaArchivo
+              muestra={muestra}
+              codificacion={codificacion}
+              alCambiar={setCodificacion}
+            />
+          )}
           <Typography.Text type="secondary">{msg('valoresPorDefecto')}</Typography.Text>
           <Form layout="vertical" component={false}>
             <Row gutter={16}>
@@ -189,7 +286,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
                     placeholder={msg('seleccionaOpcion')}
                     value={estado}
                     onChange={setEstado}
-                    showSearch={{ optionFilterProp: 'label' }}
+                    showSearch={BUSCAR_OPCIONES}
                     options={(catalogos.data?.estados ?? []).map((e) => ({
                       value: e.id_estado,
                       label: e.estado,
@@ -205,7 +302,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
                     placeholder={msg('seleccionaOpcion')}
                     value={categorias}
                     onChange={setCategorias}
-                    showSearch={{ optionFilterProp: 'label' }}
+                    showSearch={BUSCAR_OPCIONES}
                     options={(catalogos.data?.categorias ?? []).map((c) => ({
                       value: c.id_categoria,
                       label: c.categoria,

@@ -4,7 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
-import { canonizarTelefono } from '@pregon/contract/rules/phone';
+import {
+  canonizarTelefono,
+  paisTelefonico,
+  PAIS_DEFECTO,
+  type CountryCode,
+} from '@pregon/contract/rules/phone';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { crearTelefonoApi } from '../api/create-telefono.ts';
@@ -12,6 +17,7 @@ import { useCatalogos } from '../api/get-catalogos.ts';
 import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
 import { modificarTelefonoApi } from '../api/update-telefono.ts';
 import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
+import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 
 interface Valores {
   telefono: string;
@@ -26,10 +32,11 @@ export interface PropsTelefonoDialog {
   alCerrar: () => void;
 }
 
-/** The number's feedback under the field: the stored form, or the contract's reason. */
-function ayudaNumero(texto: string | undefined) {
+/** The number's feedback under the field: the stored form, or the contract's reason, by the
+ * rules of the chosen state's country. */
+function ayudaNumero(texto: string | undefined, pais: CountryCode | null) {
   if (!texto?.trim()) return undefined;
-  const r = canonizarTelefono(texto);
+  const r = canonizarTelefono(texto, pais);
   return r.ok ? msg('numeroSeGuardaraComo', { telefono: r.telefono }) : r.motivo;
 }
 
@@ -42,8 +49,11 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
   const errores = useErroresCampo();
   const [enviando, setEnviando] = useState(false);
   const numero = Form.useWatch('telefono', form);
-  const ayuda = ayudaNumero(numero);
-  const invalido = numero?.trim() ? !canonizarTelefono(numero).ok : false;
+  const idEstado = Form.useWatch('id_estado', form);
+  const codigo = catalogos.data?.estados.find((e) => e.id_estado === idEstado)?.codigo_iso;
+  const pais = codigo === undefined ? PAIS_DEFECTO : paisTelefonico(codigo);
+  const ayuda = ayudaNumero(numero, pais);
+  const invalido = numero?.trim() ? !canonizarTelefono(numero, pais).ok : false;
 
   const guardar = async (v: Valores) => {
     errores.limpiar();
@@ -115,7 +125,7 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
             aria-label={msg('campoEstado')}
             placeholder={msg('seleccionaOpcion')}
             loading={catalogos.isPending}
-            showSearch={{ optionFilterProp: 'label' }}
+            showSearch={BUSCAR_OPCIONES}
             options={(catalogos.data?.estados ?? []).map((e) => ({
               value: e.id_estado,
               label: e.estado,
@@ -132,7 +142,7 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
             aria-label={msg('columnaCategorias')}
             placeholder={msg('seleccionaOpcion')}
             loading={catalogos.isPending}
-            showSearch={{ optionFilterProp: 'label' }}
+            showSearch={BUSCAR_OPCIONES}
             options={(catalogos.data?.categorias ?? []).map((c) => ({
               value: c.id_categoria,
               label: c.categoria,

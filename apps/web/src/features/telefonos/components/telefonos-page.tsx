@@ -40,6 +40,7 @@ import {
 import { useCatalogos } from '../api/get-catalogos.ts';
 import { CLAVE_TELEFONOS, useTelefonos } from '../api/get-telefonos.ts';
 import { useFiltroUrl } from '../hooks/use-filtro-url.ts';
+import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 
 // The dialogs load the first time they are opened.
 const TelefonoDialog = lazy(async () => ({
@@ -197,7 +198,7 @@ export function TelefonosPage() {
             style={{ minWidth: 200 }}
             value={filtro.estado}
             onChange={(v?: number) => cambiar({ estado: v })}
-            showSearch={{ optionFilterProp: 'label' }}
+            showSearch={BUSCAR_OPCIONES}
             options={(catalogos.data?.estados ?? []).map((e) => ({
               value: e.id_estado,
               label: e.estado,
@@ -210,7 +211,7 @@ export function TelefonosPage() {
             style={{ minWidth: 200 }}
             value={filtro.categoria}
             onChange={(v?: number) => cambiar({ categoria: v })}
-            showSearch={{ optionFilterProp: 'label' }}
+            showSearch={BUSCAR_OPCIONES}
             options={(catalogos.data?.categorias ?? []).map((c) => ({
               value: c.id_categoria,
               label: c.categoria,

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+
+// Countries that mean something (issue 26.6): a phone is read and stored by the rules of its
+// state's country, when typed and when imported; Mexico's rules stay as they were.
+
+describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let admin: string;
+  let peten: number;
+  let jalisco: number;
+  const p = (method: string, ruta: string, body?: unknown) =>
+    pedir(api.url, method, ruta, { token: admin, body });
+  const guardado = async (id: number) =>
+    (
+      await api.ctx.db.kysely
+        .selectFrom('telefonos')
+        .select('telefono')
+        .where('id_telefono', '=', id)
+        .executeTakeFirstOrThrow()
+    ).telefono;
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    admin = await ingresar(api);
+    const gt = await p('POST', '/paises/', {
+      pais: 'Guatemala',
+      codigo_iso: 'GT',
+      prefijo: '+502',
+    });
+    expect(gt.status).toBe(200);
+    const e = await p('POST', '/estados/', { estado: 'Petén', id_pais: gt.body.id_pais });
+    peten = e.body.id_estado;
+    jalisco = (await p('GET', '/estados/')).body.data.find(
+      (x: any) => x.estado === 'Jalisco',
+    ).id_estado;
+  });
+  afterAll(async () => api?.cerrar());
+
+  it('un número de Guatemala escrito sin + entra en un estado de Guatemala y se guarda en E.164', async () => {
+    const r = await p('POST', '/telefono/', {
+      telefono: '5555 1234',
+      nombre: 'Flores',
+      id_estado: peten,
+      categorias: [],
+    });
+    expect(r.status).toBe(200);
+    expect(await guardado(r.body.id_telefono)).toBe('+50255551234');
+    const otra = await p('POST', '/telefono/', {
+      telefono: '+502 5555-1234',
+      id_estado: peten,
+      categorias: [],
+    });
+    expect(otra.status).toBe(409);
+    expect(otra.body.message).toBe('El teléfono +50255551234 ya está registrado');
+  });
+
+  it('un número que no es de Guatemala se rechaza nombrando el campo y el país', async () => {
+    const r = await p('POST', '/telefono/', {
+      telefono: '33 1234 5678',
+      id_estado: peten,
+      categorias: [],
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(
+      'El campo telefono no es válido: El número 33 1234 5678 no es válido en el país del estado (GT; tiene 10 dígitos): revise el número o escríbalo con + y el código de su país',
+    );
+  });
+
+  it('México sigue como estaba: 10 dígitos, y 8 dígitos se rechazan con el mismo texto', async () => {
+    const ok = await p('POST', '/telefono/', {
+      telefono: '(33) 4444-5555',
+      id_estado: jalisco,
+      categorias: [],
+    });
+    expect(await guardado(ok.body.id_telefono)).toBe('3344445555');
+    const mal = await p('POST', '/telefono/', {
+      telefono: '5555 1234',
+      id_estado: jalisco,
+      categorias: [],
+    });
+    expect(mal.status).toBe(400);
+    expect(mal.body.message).toContain('Un número de México debe tener 10 dígitos (tiene 8)');
+  });
+
+  it('al editar, el número se lee por el estado nuevo o, sin él, por el que tiene', async () => {
+    const r = await p('POST', '/telefono/', {
+      telefono: '4444 0001',
+      id_estado: peten,
+      categorias: [],
+    });
+    const id = r.body.id_telefono;
+    expect((await p('PUT', `/telefono/${id}/`, { telefono: '4444 0002' })).status).toBe(200);
+    expect(await guardado(id)).toBe('+50244440002');
+    const aMexico = await p('PUT', `/telefono/${id}/`, {
+      telefono: '33 5555 0003',
+      id_estado: jalisco,
+    });
+    expect(aMexico.status).toBe(200);
+    expect(await guardado(id)).toBe('3355550003');
+  });
+
+  it('la importación lee cada fila por el país de su estado', async () => {
+    const csv = [
+      'telefono;nombre;estado',
+      '5555 7777;Chiquimula;Petén',
+      '33 7777 8888;Tapatío;Jalisco',
+      '33 7777 9999;Mal;Petén',
+    ].join('\r\n');
+    const form = new FormData();
+    form.append('file', new Blob([csv]), 'paises.csv');
+    const res = await fetch(`${api.url}/telefonos/importar/`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: admin },
+    });
+    const id = ((await res.json()) as any).id_importacion;
+    let fin: any;
+    for (let i = 0; i < 500; i++) {
+      fin = (await p('GET', `/telefonos/importar/${id}/`)).body;
+      if (fin.estatus !== 'en_proceso') break;
+      await new Promise((ok) => setTimeout(ok, 20));
+    }
+    expect(fin).toMatchObject({ estatus: 'terminada', insertadas: 2, con_error: 1 });
+    expect(fin.errores[0]).toMatchObject({ fila: 4 });
+    expect(fin.errores[0].motivo).toContain('no es válido en el país del estado (GT');
+    const q = (await p('GET', '/telefonos/?q=chiquimula')).body.data;
+    expect(q.map((t: any) => t.telefono)).toEqual(['+50255557777']);
+  });
+});
