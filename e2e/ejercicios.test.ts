@@ -404,70 +404,6 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await sms.waitFor({ state: 'detached' });
   });
 
-  it('programar el inicio 20 s adelante: «Programado · …» con su cuenta regresiva, y el ejercicio inicia solo', async () => {
-    // The server's scheduler, as every api process runs it (main.ts).
-    const programador = arrancarProgramador(api.ctx, {
-      config: CONFIG_PROGRAMADOR_DEFECTO,
-      comprobacion: async () => ({ equipoMs: 0 }),
-    });
-    try {
-      const r = await pedir(api.url, 'POST', '/ejercicio/', {
-        token,
-        body: {
-          titulo: 'Programado E2E',
-          tipo_ejercicio: '1',
-          fecha_ini: '2026-12-01',
-          hora_ini: '09:00:00',
-          equipo: datos.equipos.sms,
-          accion: 'Simulacro programado',
-          estado: datos.estado.id_estado,
-          categorias: String(datos.categorias[0]!.id_categoria),
-        },
-      });
-      const id = r.body.id_ejercicio as number;
-      await pedir(api.url, 'POST', '/ejercicio/generar/', {
-        token,
-        body: {
-          ejercicio: id,
-          estado: datos.estado.id_estado,
-          categorias: String(datos.categorias[0]!.id_categoria),
-        },
-      });
-      await page.reload();
-      const programado = fila('Programado E2E');
-      await programado.getByRole('button', { name: 'Programar inicio' }).click();
-      const dialogo = page.locator('.programar-inicio');
-      await dialogo.getByText('Hora de America/Mexico_City', { exact: false }).waitFor();
-      const cuando = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
-      const { fecha_ini, hora_ini } = fechaHora(cuando);
-      await dialogo.getByLabel('Fecha de inicio', { exact: true }).fill(fecha_ini);
-      await page.keyboard.press('Enter');
-      await dialogo.getByLabel('Hora de inicio', { exact: true }).fill(hora_ini);
-      await page.keyboard.press('Enter');
-      await dialogo
-        .locator('.ant-modal-footer')
-        .getByRole('button', { name: 'Programar inicio' })
-        .click();
-      await esperarAviso(page, `Ejercicio programado para ${fecha_ini} ${hora_ini}`);
-      await programado.getByText(`Programado · ${fecha_ini} ${hora_ini}`).waitFor();
-      await programado.getByText(/inicia en \d+ s/).waitFor();
-      await capturar(page, 'lista-programado');
-      // It starts by itself at its second; the list turns to running without a reload.
-      await programado.getByRole('button', { name: 'Pausar' }).waitFor({ timeout: 40_000 });
-      expect(await programado.getByText('Programado ·').count()).toBe(0);
-      const e = await api.ctx.db.kysely
-        .selectFrom('ejercicios')
-        .select(['iniciado', 'en_proceso'])
-        .where('id_ejercicio', '=', id)
-        .executeTakeFirstOrThrow();
-      expect(e.en_proceso).toBe(1);
-      expect(Number(e.iniciado) - cuando).toBeGreaterThanOrEqual(0);
-      expect(Number(e.iniciado) - cuando).toBeLessThan(1_000);
-    } finally {
-      await programador.detener();
-    }
-  });
-
   it('un tipo que no puede arrancar muestra «API WHATSAPP NO DISPONIBLE»', async () => {
     const r = await pedir(api.url, 'POST', '/ejercicio/', {
       token,
@@ -667,5 +603,70 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await otra.getByRole('button', { name: 'Reintentar' }).click();
     await otra.getByText('Error de red: no se obtuvo respuesta del servidor').waitFor();
     await otra.close();
+  });
+
+  // Last: the exercise it adds would change the counts the tests above check.
+  it('programar el inicio 20 s adelante: «Programado · …» con su cuenta regresiva, y el ejercicio inicia solo', async () => {
+    // The server's scheduler, as every api process runs it (main.ts).
+    const programador = arrancarProgramador(api.ctx, {
+      config: CONFIG_PROGRAMADOR_DEFECTO,
+      comprobacion: async () => ({ equipoMs: 0 }),
+    });
+    try {
+      const r = await pedir(api.url, 'POST', '/ejercicio/', {
+        token,
+        body: {
+          titulo: 'Programado E2E',
+          tipo_ejercicio: '1',
+          fecha_ini: '2026-12-01',
+          hora_ini: '09:00:00',
+          equipo: datos.equipos.sms,
+          accion: 'Simulacro programado',
+          estado: datos.estado.id_estado,
+          categorias: String(datos.categorias[0]!.id_categoria),
+        },
+      });
+      const id = r.body.id_ejercicio as number;
+      await pedir(api.url, 'POST', '/ejercicio/generar/', {
+        token,
+        body: {
+          ejercicio: id,
+          estado: datos.estado.id_estado,
+          categorias: String(datos.categorias[0]!.id_categoria),
+        },
+      });
+      await page.reload();
+      const programado = fila('Programado E2E');
+      await programado.getByRole('button', { name: 'Programar inicio' }).click();
+      const dialogo = page.locator('.programar-inicio');
+      await dialogo.getByText('Hora de America/Mexico_City', { exact: false }).waitFor();
+      const cuando = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
+      const { fecha_ini, hora_ini } = fechaHora(cuando);
+      await dialogo.getByLabel('Fecha de inicio', { exact: true }).fill(fecha_ini);
+      await page.keyboard.press('Enter');
+      await dialogo.getByLabel('Hora de inicio', { exact: true }).fill(hora_ini);
+      await page.keyboard.press('Enter');
+      await dialogo
+        .locator('.ant-modal-footer')
+        .getByRole('button', { name: 'Programar inicio' })
+        .click();
+      await esperarAviso(page, `Ejercicio programado para ${fecha_ini} ${hora_ini}`);
+      await programado.getByText(`Programado · ${fecha_ini} ${hora_ini}`).waitFor();
+      await programado.getByText(/inicia en \d+ s/).waitFor();
+      await capturar(page, 'lista-programado');
+      // It starts by itself at its second; the list turns to running without a reload.
+      await programado.getByRole('button', { name: 'Pausar' }).waitFor({ timeout: 40_000 });
+      expect(await programado.getByText('Programado ·').count()).toBe(0);
+      const e = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select(['iniciado', 'en_proceso'])
+        .where('id_ejercicio', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(e.en_proceso).toBe(1);
+      expect(Number(e.iniciado) - cuando).toBeGreaterThanOrEqual(0);
+      expect(Number(e.iniciado) - cuando).toBeLessThan(1_000);
+    } finally {
+      await programador.detener();
+    }
   });
 });
