@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { alcanzado, resultadoDe } from '@pregon/contract/rules/alcance';
 import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
@@ -208,8 +209,15 @@ function plegarParte(d: Desenlace, p: NonNullable<Desenlace['partes']>, r: Recib
  * writes outcomes and receipts in batches. Pauses an exercise after too many consecutive errors,
  * completes it when nothing is left, and recovers rows whose lease ended.
  */
+/** Crash tests only (DESPACHO_TRAZA_ANUNCIOS = a file): each attempt write is appended,
+ * synchronously, before it is sent ('{pid} {lote} {id_detalle}' per row) and once PostgreSQL
+ * answered ('{pid} {lote} ok'). A row whose write was committed but whose answer a SIGKILL cut is
+ * 'incierto' without having been sent; this file shows it was that write, in flight at the kill. */
+const TRAZA_ANUNCIOS = process.env.DESPACHO_TRAZA_ANUNCIOS;
+
 export class Despachador {
   private readonly trabajos = new Map<number, Trabajo>();
+  private lotesAnunciados = 0;
   private readonly hilos = new Set<Promise<void>>();
   private readonly canales = new Map<number, { firma: string; canal: Canal }>();
   private desenlaces: Desenlace[] = [];
@@ -675,13 +683,22 @@ export class Despachador {
       setImmediate(() => {
         const as = this.anuncios;
         this.anuncios = [];
+        const lote = ++this.lotesAnunciados;
+        if (TRAZA_ANUNCIOS)
+          fs.appendFileSync(
+            TRAZA_ANUNCIOS,
+            as.map((x) => `${process.pid} ${lote} ${x.fila.id_detalle}\n`).join(''),
+          );
         this.store
           .anunciar(
             as.map((x) => x.fila),
             Date.now(),
           )
           .then(
-            (hechos) => as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle))),
+            (hechos) => {
+              if (TRAZA_ANUNCIOS) fs.appendFileSync(TRAZA_ANUNCIOS, `${process.pid} ${lote} ok\n`);
+              as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle)));
+            },
             (err: unknown) => as.forEach((x) => x.fallo(err)),
           );
       });
