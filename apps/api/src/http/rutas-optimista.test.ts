@@ -46,6 +46,8 @@ describe('la comprobación de la sesión en cada petición (rutas)', () => {
   let app: FastifyInstance;
   let url: string;
   let token: string;
+  /** The same claims and session id, signed with another key. */
+  let tokenFalso: string;
   /** What the server's records say of the session: the account now (null: ended), after `demora` ms. */
   let cuenta: { actual: Sesion | null; demora: number };
   /** Times (performance.now) the verifier was asked, answered, and each handler began. */
@@ -66,17 +68,29 @@ describe('la comprobación de la sesión en cada petición (rutas)', () => {
   beforeAll(async () => {
     const { privateKey, publicKey } = await generateKeyPair(ALGORITMO);
     token = await firmarToken(privateKey, { ...firmada }, 600, 's1');
+    const vigente = async (s: Sesion) => {
+      await new Promise((r) => setTimeout(r, cuenta.demora));
+      marcas.respuesta.push(performance.now());
+      return cuenta.actual && { ...s, ...cuenta.actual, sid: s.sid, exp: s.exp };
+    };
     const aut: Autenticador = {
       claves: { publica: publicKey },
       sesiones: {
-        vigente: async (s) => {
+        vigente: async (s) => (marcas.pregunta.push(performance.now()), vigente(s)),
+        // Asked before the signature is checked: the lookup starts at once, by the raw token.
+        anticipar: () => {
           marcas.pregunta.push(performance.now());
-          await new Promise((r) => setTimeout(r, cuenta.demora));
-          marcas.respuesta.push(performance.now());
-          return cuenta.actual && { ...s, ...cuenta.actual, sid: s.sid, exp: s.exp };
+          const consulta = vigente(ahora(['administradores']));
+          return async (firmada) => (await consulta) && vigente(firmada);
         },
       },
     };
+    tokenFalso = await firmarToken(
+      (await generateKeyPair(ALGORITMO)).privateKey,
+      { ...firmada },
+      600,
+      's1',
+    );
     app = Fastify().withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
@@ -171,6 +185,17 @@ describe('la comprobación de la sesión en cada petición (rutas)', () => {
     // The handler began after the question and before the answer: the two waits overlapped.
     expect(marcas.manejador[0]).toBeGreaterThan(marcas.pregunta[0]!);
     expect(marcas.manejador[0]).toBeLessThan(marcas.respuesta[0]!);
+  });
+
+  it('la consulta de la sesión empieza antes de verificar la firma, y una firma falsa no la aprovecha', async () => {
+    const r = await pedir(url, 'GET', '/lista/', { token: tokenFalso });
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual(SESION_EXPIRADA);
+    expect(marcas.pregunta).toHaveLength(1);
+    expect(marcas.manejador).toHaveLength(0);
+    const w = await pedir(url, 'POST', '/escribir/', { token: tokenFalso, body: { x: 1 } });
+    expect(w.status).toBe(401);
+    expect(escrituras).toBe(0);
   });
 
   it('una lectura de una sesión terminada responde 401 sin datos ni cabeceras del manejador', async () => {
