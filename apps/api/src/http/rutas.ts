@@ -53,8 +53,9 @@ export interface OpcionesRuta {
 // The session check (issue 22) costs one query on the server's records. A request that changes
 // data awaits it before its handler runs: nothing is written on behalf of an ended session. A
 // read (GET, and the HEAD Fastify derives from it) does not wait for it: the query starts when
-// the request arrives, the handler runs meanwhile with the token's session on another pool
-// connection, and the answer is awaited before anything is sent. Ended session: 401 replaces the
+// the request arrives (before the signature is verified, when the verifier can start early), the
+// handler runs meanwhile with the token's session on another pool connection, and the answer is
+// awaited before anything is sent. Ended session: 401 replaces the
 // answer; the account's current roles may not call the endpoint: 403 replaces it; the account's
 // name or roles changed and the handler read them: it runs again with the current ones. Headers
 // the handler set go too, and a streamed body is destroyed before its first byte. Handlers that
