@@ -1,9 +1,12 @@
 // Benchmark: the cost of confirming the session on every request (issue 22). The same api, on the
-// same database, built twice in one process: as it runs (signature, then one indexed query joining
-// the token's session and its user) and with the session check left out (signature only, the
-// token's own roles: the api before issue 22). `GET /ejercicios/` (the exercises list, N
-// exercises) is asked over real HTTP with keep-alive, the two builds taking turns request by
-// request (who goes first alternating between rounds) so a busy machine slows both alike; each
+// same database, built three times in one process: as it runs (a read's handler runs while its
+// session is looked up, the lookup started before the token's signature is verified, the answer
+// applied before anything is sent: http/rutas.ts), with the session check left out (signature
+// only, the token's own roles: the api before issue 22), and with the check awaited before the
+// handler (the first version of issue 22: signature, then the lookup, then the handler), the
+// baseline that shows what hiding the round trip gained. `GET /ejercicios/` (the exercises list,
+// N exercises) is asked over real HTTP with keep-alive, the builds taking turns request by
+// request (who goes first rotating between rounds) so a busy machine slows them alike; each
 // round's p95 and p50 are kept and the medians over the rounds compared.
 // Goal: with-check p95 ≤ 1.10 × without-check p95, on SQLite and on PostgreSQL.
 //
@@ -14,8 +17,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { decodeJwt } from 'jose';
+import { rolesDe } from '@pregon/api/auth/autenticar';
 import { SesionesApi } from '@pregon/api/auth/sesiones';
-import type { Sesion } from '@pregon/api/auth/tokens';
+import { tokenDeCabecera, type Sesion } from '@pregon/api/auth/tokens';
+import type { Db } from '@pregon/api/db/database';
+import { consultaSesionConUsuario, type UsuarioDeSesion } from '@pregon/api/repositories/sesiones';
 import { loadConfig } from '@pregon/api/config';
 import type { Contexto } from '@pregon/api/contexto';
 import { buildApp, crearContexto } from '@pregon/api/server';
@@ -37,7 +44,39 @@ class SinComprobar extends SesionesApi {
   override async vigente(sesion: Sesion): Promise<Sesion | null> {
     return sesion;
   }
+  override anticipar(): undefined {
+    return undefined;
+  }
 }
+
+/** The check awaited before the handler, as the first version of issue 22 ran it: an onRequest
+ * hook of the app (run before the route's own) awaits the same lookup (the same named statement),
+ * and the route's check then takes its row at once. */
+class Esperada extends SesionesApi {
+  private readonly consulta: (sid: string) => Promise<UsuarioDeSesion | undefined>;
+  private readonly filas = new Map<string, UsuarioDeSesion | undefined>();
+  constructor(db: Db) {
+    super(db);
+    this.consulta = consultaSesionConUsuario(db);
+  }
+  /** Awaits the lookup of the token's session (the hook). */
+  async esperar(cabecera: string | undefined) {
+    const sid = String(decodeJwt(tokenDeCabecera(cabecera)!).jti);
+    this.filas.set(sid, await this.consulta(sid));
+  }
+  override anticipar(): undefined {
+    return undefined;
+  }
+  override async vigente(sesion: Sesion): Promise<Sesion | null> {
+    const u = this.filas.get(sesion.sid);
+    this.filas.delete(sesion.sid);
+    if (!u || u.id_usuario !== sesion.id_usuario) return null;
+    return { ...sesion, usuario: u.usuario, nombre: u.nombre, role: rolesDe(u.roles) };
+  }
+}
+
+type Build = 'con' | 'sin' | 'estricta';
+const BUILDS: Build[] = ['con', 'sin', 'estricta'];
 
 const pct = (ms: number[], q: number) =>
   [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * q) - 1]!;
@@ -105,8 +144,15 @@ async function medir(motor: 'sqlite' | 'postgres'): Promise<boolean> {
 
     const con = await buildApp(ctx);
     const sin = await buildApp({ ...ctx, sesiones: new SinComprobar(ctx.db) } as Contexto);
-    apps.push(con, sin);
-    const puertos = { con: await escuchar(con), sin: await escuchar(sin) };
+    const esperada = new Esperada(ctx.db);
+    const estricta = await buildApp({ ...ctx, sesiones: esperada } as Contexto);
+    estricta.addHook('onRequest', async (req) => esperada.esperar(req.headers.authorization));
+    apps.push(con, sin, estricta);
+    const puertos = {
+      con: await escuchar(con),
+      sin: await escuchar(sin),
+      estricta: await escuchar(estricta),
+    };
     const ingreso = await fetch(`http://127.0.0.1:${puertos.con}/auth/signin/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -115,10 +161,10 @@ async function medir(motor: 'sqlite' | 'postgres'): Promise<boolean> {
     const { token } = (await ingreso.json()) as { token: string };
 
     /** One round: PETICIONES requests to each build, taking turns request by request (the
-     * first one alternating between rounds), so both see the same moments of a busy machine. */
+     * first one rotating between rounds), so all see the same moments of a busy machine. */
     const ronda = async (r: number) => {
-      const ms = { con: [] as number[], sin: [] as number[] };
-      const orden = r % 2 ? (['sin', 'con'] as const) : (['con', 'sin'] as const);
+      const ms: Record<Build, number[]> = { con: [], sin: [], estricta: [] };
+      const orden = BUILDS.map((_, i) => BUILDS[(i + r) % BUILDS.length]!);
       for (let i = 0; i < PETICIONES; i++) {
         for (const cual of orden) {
           const t = performance.now();
@@ -133,11 +179,11 @@ async function medir(motor: 'sqlite' | 'postgres'): Promise<boolean> {
     for (let r = 0; r < 2; r++) await ronda(r);
 
     const cargaAntes = carga();
-    const p95 = { con: [] as number[], sin: [] as number[] };
-    const p50 = { con: [] as number[], sin: [] as number[] };
+    const p95: Record<Build, number[]> = { con: [], sin: [], estricta: [] };
+    const p50: Record<Build, number[]> = { con: [], sin: [], estricta: [] };
     for (let r = 0; r < RONDAS; r++) {
       const ms = await ronda(r);
-      for (const c of ['con', 'sin'] as const) {
+      for (const c of BUILDS) {
         p95[c].push(pct(ms[c], 0.95));
         p50[c].push(pct(ms[c], 0.5));
       }
@@ -146,8 +192,10 @@ async function medir(motor: 'sqlite' | 'postgres'): Promise<boolean> {
     const m = {
       con95: mediana(p95.con),
       sin95: mediana(p95.sin),
+      est95: mediana(p95.estricta),
       con50: mediana(p50.con),
       sin50: mediana(p50.sin),
+      est50: mediana(p50.estricta),
     };
     const razon = m.con95 / m.sin95;
     const pasa = razon <= LIMITE;
@@ -158,9 +206,18 @@ async function medir(motor: 'sqlite' | 'postgres'): Promise<boolean> {
     );
     console.log(`  p95 por ronda con comprobación: ${p95.con.map((x) => x.toFixed(3)).join(' ')}`);
     console.log(`  p95 por ronda sin comprobación: ${p95.sin.map((x) => x.toFixed(3)).join(' ')}`);
+    console.log(
+      `  p95 por ronda comprobación esperada: ${p95.estricta.map((x) => x.toFixed(3)).join(' ')}`,
+    );
     console.log(`  mediana p95: con ${f(m.con95)}, sin ${f(m.sin95)}, razón ${razon.toFixed(3)}`);
     console.log(
-      `  mediana p50: con ${f(m.con50)}, sin ${f(m.sin50)}, diferencia ${((m.con50 - m.sin50) * 1000).toFixed(0)} µs`,
+      `  mediana p95 con la comprobación esperada antes del manejador (base): ${f(m.est95)}, ` +
+        `razón ${(m.est95 / m.sin95).toFixed(3)}`,
+    );
+    const dif = (x: number) => `${((x - m.sin50) * 1000).toFixed(0)} µs`;
+    console.log(
+      `  mediana p50: con ${f(m.con50)} (+${dif(m.con50)}), esperada ${f(m.est50)} ` +
+        `(+${dif(m.est50)}), sin ${f(m.sin50)}`,
     );
     console.log(
       `  carga de la máquina (1, 5, 15 min): antes ${cargaAntes}, después ${cargaDespues}`,

@@ -13,6 +13,11 @@ export interface VerificadorSesion {
   /** The session with the account's current usuario, nombre and roles, or null when it ended
    * (the caller answers 401). Throws an HttpError when it cannot tell (503). */
   vigente(sesion: Sesion, token: string): Promise<Sesion | null>;
+  /** Starts looking the session up by the token's jti before its signature is checked, so the
+   * lookup's round trip overlaps the verification; the function returned gives `vigente`'s
+   * answer for the verified session. Undefined when the token names no session, or when the
+   * verifier cannot start early (then `vigente` is called after the verification). */
+  anticipar?(token: string): ((firmada: Sesion) => Promise<Sesion | null>) | undefined;
 }
 
 /** What a server needs to authenticate a request: the public key tokens are verified with and

@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import type { Kysely, Transaction } from 'kysely';
 import type { Rol } from '@pregon/contract/constants';
 import type { Db } from '../db/database.ts';
@@ -35,9 +36,25 @@ export class SesionesApi implements VerificadorSesion {
   /** The session with the account's current usuario, nombre and roles; null when the session
    * ended or the account is inactive or gone. */
   async vigente(sesion: Sesion): Promise<Sesion | null> {
-    const u = await this.sesionConUsuario(sesion.sid);
-    if (!u || u.id_usuario !== sesion.id_usuario) return null;
-    return { ...sesion, usuario: u.usuario, nombre: u.nombre, role: rolesDe(u.roles) };
+    return presentar(sesion, await this.sesionConUsuario(sesion.sid));
+  }
+
+  /** Starts the lookup by the token's jti, read without checking the signature: the query
+   * (about 60 µs on PostgreSQL) then runs while the signature is verified (about 90 µs), and
+   * its row counts only once that succeeded. A forged token costs one lookup by primary key. */
+  anticipar(token: string): ((firmada: Sesion) => Promise<Sesion | null>) | undefined {
+    let sid: unknown;
+    try {
+      sid = decodeJwt(token).jti;
+    } catch {
+      return undefined;
+    }
+    if (typeof sid !== 'string' || !sid || sid.length > 64) return undefined;
+    const fila = this.sesionConUsuario(sid);
+    // Awaited only when the signature holds; a rejection must not go unhandled meanwhile.
+    fila.catch(() => undefined);
+    return async (firmada) =>
+      firmada.sid === sid ? presentar(firmada, await fila) : this.vigente(firmada);
   }
 
   /** Of the given sessions, those still open, with their account's current roles (live
@@ -51,6 +68,13 @@ export class SesionesApi implements VerificadorSesion {
   async terminar(sid: string): Promise<void> {
     await repo.borrarSesion(this.k, sid);
   }
+}
+
+/** The verified session with its account as the server has it now, or null when the session
+ * ended or belongs to another account. */
+function presentar(sesion: Sesion, u: repo.UsuarioDeSesion | undefined): Sesion | null {
+  if (!u || u.id_usuario !== sesion.id_usuario) return null;
+  return { ...sesion, usuario: u.usuario, nombre: u.nombre, role: rolesDe(u.roles) };
 }
 
 /** Ends every session of a user but `excepto` (inside the caller's transaction when given):

@@ -37,8 +37,12 @@ const CONTEXTO: Record<string, string> = {
   headers: 'cabecera',
 };
 
-/** Maps any error to {status, message, mensaje, campo} in Spanish; never leaks a stack trace. */
-export function manejarError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+/** An error as the caller sees it: its status and the body {status, message, mensaje, campo}, in
+ * Spanish; never a stack trace. */
+export function respuestaDeError(err: FastifyError): {
+  status: number;
+  cuerpo: { status: number; message: string; mensaje: string; campo?: string };
+} {
   let status = 500;
   let message = msg('errorInterno');
   let campo: string | undefined;
@@ -74,9 +78,13 @@ export function manejarError(err: FastifyError, req: FastifyRequest, reply: Fast
     status = err.statusCode;
     message = status === 429 ? msg('demasiadasPeticiones') : msg('peticionInvalida');
   }
+  return { status, cuerpo: { status, message, mensaje: message, ...(campo ? { campo } : {}) } };
+}
+
+/** Maps any error to {status, message, mensaje, campo} in Spanish; never leaks a stack trace. */
+export function manejarError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const { status, cuerpo } = respuestaDeError(err);
   if (status >= 500) req.log.error({ err }, 'error no controlado');
-  else req.log.info({ status, message }, 'petición rechazada');
-  return reply
-    .status(status)
-    .send({ status, message, mensaje: message, ...(campo ? { campo } : {}) });
+  else req.log.info({ status, message: cuerpo.message }, 'petición rechazada');
+  return reply.status(status).send(cuerpo);
 }

@@ -27,20 +27,27 @@ export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
       ...r,
     };
   });
-  ruta(app, ctx, plantillasEquipo, async ({ params }) => {
-    const e = await leerParaCanal(ctx.db.kysely, params.id);
-    if (!e) throw noEncontrado('Equipo');
-    if (e.protocolo !== 'whatsapp')
-      throw error(400, 'plantillasSoloWhatsapp', { alias: e.alias, protocolo: e.protocolo });
-    try {
-      const data = await plantillasAprobadas({
-        ...e,
-        credenciales: leerCredenciales(e.credenciales),
-      });
-      return { status: 200 as const, data };
-    } catch (err) {
-      throw new HttpError(502, (err as Error).message);
-    }
-  });
+  // Confirmed before it runs: it calls the provider's api with the device's credentials.
+  ruta(
+    app,
+    ctx,
+    plantillasEquipo,
+    async ({ params }) => {
+      const e = await leerParaCanal(ctx.db.kysely, params.id);
+      if (!e) throw noEncontrado('Equipo');
+      if (e.protocolo !== 'whatsapp')
+        throw error(400, 'plantillasSoloWhatsapp', { alias: e.alias, protocolo: e.protocolo });
+      try {
+        const data = await plantillasAprobadas({
+          ...e,
+          credenciales: leerCredenciales(e.credenciales),
+        });
+        return { status: 200 as const, data };
+      } catch (err) {
+        throw new HttpError(502, (err as Error).message);
+      }
+    },
+    { confirmarAntes: true },
+  );
   rutasWebhookWhatsapp(app, ctx);
 }
