@@ -371,7 +371,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     ]);
 
     // Start asks first, stating what will happen (issue 24.2).
-    const confirmacion = await iniciarConfirmando(page, sms);
+    const confirmacion = await iniciarConfirmando(page, sms, 'Iniciar', 'confirmar-inicio');
     expect(confirmacion).toContain('¿Iniciar el ejercicio "Simulacro SMS E2E"?');
     expect(confirmacion).toContain('SMS por SMS');
     expect(confirmacion).toContain('Duración estimada');

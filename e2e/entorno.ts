@@ -417,11 +417,13 @@ export async function iniciarConfirmando(
   page: Page,
   donde: Page | Locator,
   boton: 'Iniciar' | 'Reanudar' = 'Iniciar',
+  captura?: string,
 ): Promise<string> {
   await donde.getByRole('button', { name: boton, exact: true }).click();
   const dialogo = page.locator('.confirmar-inicio');
   await dialogo.waitFor();
   const texto = (await dialogo.textContent()) ?? '';
+  if (captura) await capturar(page, captura);
   await dialogo.getByRole('button', { name: `${boton} ejercicio` }).click();
   await dialogo.waitFor({ state: 'hidden' });
   return texto;

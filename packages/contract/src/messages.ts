@@ -790,6 +790,8 @@ export const MENSAJES = {
   capacidadEquipoMensajes:
     'Equipo de {puertos} puertos, {tasa} msg/s por puerto ({total} msg/s en total)',
   capacidadEquipoLlamadas: 'Equipo de {puertos} puertos: hasta {puertos} llamadas a la vez',
+  capacidadEquipoMensajesUno: 'Equipo de 1 puerto, {tasa} msg/s',
+  capacidadEquipoLlamadasUno: 'Equipo de 1 puerto: una llamada a la vez',
   puertosElegidos: '{puertos} de {total} puertos',
   duracionEstimada: 'Duración estimada',
   duracionEstimadaMensajes: '{duracion} a {ritmo} msg/s',

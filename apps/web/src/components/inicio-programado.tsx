@@ -34,7 +34,12 @@ export function InicioProgramado({ fila }: { fila: EjercicioFila }) {
     <>
       {programado && (
         <Tooltip title={cuentaRegresiva(fila.inicio_programado! - ahora)}>
-          <Tag color="processing" icon={<ClockCircleOutlined />} className="inicio-programado">
+          <Tag
+            color="processing"
+            icon={<ClockCircleOutlined />}
+            className="inicio-programado"
+            style={{ whiteSpace: 'normal' }}
+          >
             {msg('programadoPara', { fecha: fila.fecha_ini, hora: fila.hora_ini })}
             <span className="cuenta-regresiva">
               {' · '}
@@ -44,7 +49,11 @@ export function InicioProgramado({ fila }: { fila: EjercicioFila }) {
         </Tooltip>
       )}
       {fila.inicio_nota && (
-        <Tag color={colorNota(fila.inicio_nota)} className="inicio-nota">
+        <Tag
+          color={colorNota(fila.inicio_nota)}
+          className="inicio-nota"
+          style={{ whiteSpace: 'normal' }}
+        >
           {fila.inicio_nota}
         </Tag>
       )}

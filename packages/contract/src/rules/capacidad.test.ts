@@ -51,6 +51,10 @@ describe('puertos de un ejercicio', () => {
     expect(textoCapacidad({ puertos: 10, tasa: 1 }, 2)).toBe(
       'Equipo de 10 puertos: hasta 10 llamadas a la vez',
     );
+    expect(textoCapacidad({ puertos: 1, tasa: 10 }, 1)).toBe('Equipo de 1 puerto, 10 msg/s');
+    expect(textoCapacidad({ puertos: 1, tasa: 1 }, 4)).toBe(
+      'Equipo de 1 puerto: una llamada a la vez',
+    );
   });
 });
 

@@ -49,8 +49,12 @@ export function errorPuertos(
 
 /** The device's capacity in words for the chosen type: calls at once, or messages per second. */
 export function textoCapacidad(equipo: CapacidadEquipo, tipo: number | undefined): string {
-  if (tipo !== undefined && esLlamada(tipo))
-    return msg('capacidadEquipoLlamadas', { puertos: equipo.puertos });
+  const llamadas = tipo !== undefined && esLlamada(tipo);
+  if (equipo.puertos === 1)
+    return llamadas
+      ? msg('capacidadEquipoLlamadasUno')
+      : msg('capacidadEquipoMensajesUno', { tasa: equipo.tasa });
+  if (llamadas) return msg('capacidadEquipoLlamadas', { puertos: equipo.puertos });
   return msg('capacidadEquipoMensajes', {
     puertos: equipo.puertos,
     tasa: equipo.tasa,

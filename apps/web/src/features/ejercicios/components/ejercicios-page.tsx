@@ -153,7 +153,7 @@ export function EjerciciosPage() {
     {
       title: msg('columnaEstatus'),
       key: 'estatus',
-      width: 130,
+      width: 180,
       render: (_, f) => (
         <Space size={4} wrap>
           <EstatusTag completado={f.completado} detenido={f.detenido} />
