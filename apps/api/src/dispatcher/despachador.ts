@@ -210,9 +210,10 @@ function plegarParte(d: Desenlace, p: NonNullable<Desenlace['partes']>, r: Recib
  * completes it when nothing is left, and recovers rows whose lease ended.
  */
 /** Crash tests only (DESPACHO_TRAZA_ANUNCIOS = a file): each attempt write is appended,
- * synchronously, before it is sent ('{pid} {lote} {id_detalle}' per row) and once PostgreSQL
- * answered ('{pid} {lote} ok'). A row whose write was committed but whose answer a SIGKILL cut is
- * 'incierto' without having been sent; this file shows it was that write, in flight at the kill. */
+ * synchronously, before it is sent ('{pid} {lote} {id_detalle}' per row; nothing after it, so the
+ * time between its commit and the sends is not stretched). A row whose write was committed but
+ * whose answer a SIGKILL cut is 'incierto' without having been sent; this file shows it was one of
+ * the last writes of the process that died. */
 const TRAZA_ANUNCIOS = process.env.DESPACHO_TRAZA_ANUNCIOS;
 
 export class Despachador {
@@ -695,10 +696,7 @@ export class Despachador {
             Date.now(),
           )
           .then(
-            (hechos) => {
-              if (TRAZA_ANUNCIOS) fs.appendFileSync(TRAZA_ANUNCIOS, `${process.pid} ${lote} ok\n`);
-              as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle)));
-            },
+            (hechos) => as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle))),
             (err: unknown) => as.forEach((x) => x.fallo(err)),
           );
       });
