@@ -127,6 +127,8 @@ export interface EjerciciosTable {
   inicio_nota: string | null;
   /** When the pre-flight checks last ran (epoch ms). */
   comprobado_en: number | null;
+  /** Issue 24.5: every state it aims at, as '7,15,…'; null = just id_estado. */
+  estados: string | null;
 }
 
 /** ejercicio_detalle: one row per recipient; the dispatcher's queue and the report. */

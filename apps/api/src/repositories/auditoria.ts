@@ -3,9 +3,21 @@ import type { DB } from '../db/schema.ts';
 
 /** Actions the audit log records. */
 export type AccionAuditada =
-  | 'ingreso' | 'ingreso_fallido' | 'crear' | 'modificar' | 'eliminar'
-  | 'generar' | 'iniciar' | 'pausar' | 'detener' | 'completar' | 'importar'
-  | 'bloqueo_ingreso' | 'desbloquear' | 'restablecer_password' | 'salida';
+  | 'ingreso'
+  | 'ingreso_fallido'
+  | 'crear'
+  | 'modificar'
+  | 'eliminar'
+  | 'generar'
+  | 'iniciar'
+  | 'pausar'
+  | 'detener'
+  | 'completar'
+  | 'importar'
+  | 'bloqueo_ingreso'
+  | 'desbloquear'
+  | 'restablecer_password'
+  | 'salida';
 
 /** Writes one audit row: who (null for the system), did what, to which entity, when. */
 export async function auditar(

@@ -153,7 +153,7 @@ function ordenSql(orden: Orden, alias: string): RawBuilder<unknown> {
 export async function insertarDestinatarios(
   k: Consultor,
   id: number,
-  estado: number,
+  estados: readonly number[],
   categorias: readonly number[],
   orden: Orden,
 ): Promise<number> {
@@ -162,7 +162,7 @@ export async function insertarDestinatarios(
     select ${id}, t.id_telefono, t.telefono, t.nombre, t.id_estado,
       row_number() over (order by ${ordenSql(orden, 't')})
     from telefonos t
-    where t.id_estado = ${estado}
+    where t.id_estado in (${sql.join(estados)})
       and t.id_telefono in (select tc.id_telefono from telefono_categoria tc
         where tc.id_categoria in (${sql.join(categorias)}))`.execute(k);
   return Number(r.numAffectedRows ?? 0);

@@ -94,6 +94,8 @@ export const desvincularTodas = (k: K, id_telefono: number) =>
 /** Filters of the directory searches. */
 export interface FiltroTelefonos {
   estado?: number;
+  /** Any of these states (issue 24.5: a drill's preview over several states). */
+  estados?: number[];
   /** Any of these categories (an empty list matches nothing). */
   categorias?: number[];
   q?: string;
@@ -103,6 +105,7 @@ export interface FiltroTelefonos {
 function base(k: K, f: Omit<FiltroTelefonos, 'q'>, ps: readonly string[]) {
   let q = k.selectFrom('telefonos as t').leftJoin('estados as e', 'e.id_estado', 't.id_estado');
   if (f.estado !== undefined) q = q.where('t.id_estado', '=', f.estado);
+  if (f.estados?.length) q = q.where('t.id_estado', 'in', f.estados);
   if (f.categorias !== undefined) {
     const cats = f.categorias;
     q = q.where((eb) =>

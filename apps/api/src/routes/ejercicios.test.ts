@@ -205,6 +205,54 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
     });
   });
 
+  it('varios estados (issue 24.5): crear, vista previa y generar siguen la lista; el estado único del SPEC sigue valiendo', async () => {
+    const body = cuerpoEjercicio(eq.sms, {
+      titulo: 'Dos estados',
+      estados: `${ESTADO_CDMX},${ESTADO_JALISCO}`,
+    });
+    const r = await pedir(api.url, 'POST', '/ejercicio/', { token, body });
+    expect(r.status).toBe(200);
+    const id = r.body.id_ejercicio;
+    expect(await fila(id)).toMatchObject({
+      estado: ESTADO_CDMX,
+      estados: [ESTADO_CDMX, ESTADO_JALISCO],
+    });
+    // The preview over both states: 3 CDMX phones in categories 1 or 2, and Jalisco's one.
+    const vista = await pedir(
+      api.url,
+      'GET',
+      `/telefonos/${ESTADO_CDMX}/?categorias=1,2&estados=${ESTADO_CDMX},${ESTADO_JALISCO}`,
+      { token },
+    );
+    expect(vista.headers.get('x-total-count')).toBe('4');
+    const g = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token,
+      body: {
+        ejercicio: id,
+        estado: ESTADO_CDMX,
+        estados: [ESTADO_CDMX, ESTADO_JALISCO],
+        categorias: '1,2',
+      },
+    });
+    expect(g.body.total).toBe(4);
+    expect((await detalle(id)).map((d) => d.id_estado).sort()).toEqual(
+      [ESTADO_CDMX, ESTADO_CDMX, ESTADO_CDMX, ESTADO_JALISCO].sort(),
+    );
+    // Regenerated for one state (the SPEC's call): the list follows.
+    const uno = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token,
+      body: { ejercicio: id, estado: ESTADO_JALISCO, categorias: '1,2' },
+    });
+    expect(uno.body.total).toBe(1);
+    expect(await fila(id)).toMatchObject({ estado: ESTADO_JALISCO, estados: [ESTADO_JALISCO] });
+    const mal = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: { ...body, estados: `${ESTADO_CDMX},99999` },
+    });
+    expect(mal.status).toBe(400);
+    expect(mal.body.campo).toBe('estados');
+  });
+
   it('acción obligatoria para SMS con el mensaje del SPEC', async () => {
     const r = await pedir(api.url, 'POST', '/ejercicio/', {
       token,

@@ -112,6 +112,7 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     destinatarios: Number(e.destinatarios),
     sms_total: smsTotal(e.id_tipo_ejercicio, e.accion, Number(e.destinatarios)),
     estado: e.id_estado,
+    estados: e.estados ? idsCategorias(e.estados) : [e.id_estado],
     categorias: e.categorias,
     orden: e.orden,
     numero_puertos: e.numero_puertos,
@@ -138,10 +139,29 @@ export async function listar(ctx: CtxEjercicios, sesion: Pick<Sesion, 'role'>) {
   return filas.map((e) => filaLista(e, soloLectura));
 }
 
+/** The states a drill aims at (issue 24.5): the list when given, else the SPEC's one `estado`. */
+const estadosDe = (b: { estado: number; estados?: readonly number[] }): number[] =>
+  b.estados?.length ? [...b.estados] : [b.estado];
+
+/** How the states are stored: id_estado the first (the SPEC's field), estados the list when there
+ * is more than that one. */
+function columnasEstados(b: { estado: number; estados?: readonly number[] }) {
+  const lista = estadosDe(b);
+  return {
+    id_estado: lista[0]!,
+    estados: lista.length > 1 || lista[0] !== b.estado ? lista.join(',') : null,
+  };
+}
+
 /** Refuses ids that do not exist: 400 naming the field. */
 async function exigirReferencias(
   k: Consultor,
-  refs: { equipo?: number; estado: number; categorias: readonly number[] },
+  refs: {
+    equipo?: number;
+    estado: number;
+    estados?: readonly number[];
+    categorias: readonly number[];
+  },
 ) {
   const comprobar = async (
     tabla: 'equipos' | 'estados' | 'categorias',
@@ -155,6 +175,7 @@ async function exigirReferencias(
   };
   if (refs.equipo !== undefined) await comprobar('equipos', 'equipo', [refs.equipo]);
   await comprobar('estados', 'estado', [refs.estado]);
+  if (refs.estados) await comprobar('estados', 'estados', refs.estados);
   await comprobar('categorias', 'categorias', refs.categorias);
 }
 
@@ -204,7 +225,7 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
       puerto_ini: b.puerto_ini,
       puerto_fin: b.puerto_fin,
       accion: b.accion,
-      id_estado: b.estado,
+      ...columnasEstados(b),
       categorias: b.categorias.join(','),
       motivo_pausa: null,
       creado_por: actor.id_usuario > 0 ? actor.id_usuario : null,
@@ -225,8 +246,9 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
 }
 
 /**
- * POST /ejercicio/generar/: replaces the recipients with one row per distinct phone of the state
- * holding any of the categories (one INSERT…SELECT in the transaction); 409 once started.
+ * POST /ejercicio/generar/: replaces the recipients with one row per distinct phone of the states
+ * (issue 24.5: `estados`, else the SPEC's `estado`) holding any of the categories (one
+ * INSERT…SELECT in the transaction); 409 once started.
  */
 export async function generar(
   ctx: CtxEjercicios,
@@ -235,7 +257,7 @@ export async function generar(
 ): Promise<number> {
   const total = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, b.ejercicio, true);
-    await exigirReferencias(trx, { estado: b.estado, categorias: b.categorias });
+    await exigirReferencias(trx, b);
     if (
       e.iniciado !== null ||
       e.en_proceso ||
@@ -245,21 +267,23 @@ export async function generar(
       throw error(409, 'yaIniciado');
     }
     await repo.borrarDestinatarios(trx, e.id_ejercicio);
+    const estados = columnasEstados(b);
     const n = await repo.insertarDestinatarios(
       trx,
       e.id_ejercicio,
-      b.estado,
+      estadosDe(b),
       b.categorias,
       e.orden as Orden,
     );
     await repo.actualizarEjercicio(trx, e.id_ejercicio, {
-      id_estado: b.estado,
+      ...estados,
       categorias: b.categorias.join(','),
       destinatarios: n,
     });
     await auditar(trx, actor, 'generar', 'ejercicio', e.id_ejercicio, {
       total: n,
       estado: b.estado,
+      ...(b.estados ? { estados: b.estados } : {}),
       categorias: b.categorias,
     });
     return n;

@@ -168,11 +168,14 @@ export async function eliminar(ctx: Contexto, sesion: Sesion, id: number) {
 export async function seleccion(
   ctx: Contexto,
   estado: number,
-  f: { categorias?: number[]; limit?: number; offset?: number; q?: string },
+  f: { categorias?: number[]; estados?: number[]; limit?: number; offset?: number; q?: string },
 ) {
   const categorias = f.categorias ?? [];
   if (categorias.length === 0) return { filas: [], total: 0 };
-  const filtro = { estado, categorias, q: f.q };
+  // Several states (issue 24.5): the list, with the path's state among them.
+  const filtro = f.estados?.length
+    ? { estados: [...new Set([estado, ...f.estados])], categorias, q: f.q }
+    : { estado, categorias, q: f.q };
   const k = ctx.db.kysely;
   const [total, filas] = await Promise.all([
     repo.contar(k, filtro),

@@ -58,6 +58,10 @@ export const ListaCategoriasSchema = listaIdsSchema('categorias', {
   obligatoria: msg('categoriaObligatoria'),
 });
 
+/** Issue 24.5: the states a drill aims at, beside the SPEC's single `estado` (an array or a comma
+ * string; blank or absent = just `estado`). 'Todos los estados' is the list of every state. */
+export const ListaEstadosSchema = vacioComoAusente(listaIdsSchema('estados').optional());
+
 // ---------------------------------------------------------------- list
 
 /** One exercise as GET /ejercicios/ lists it (SPEC 3 "as read in the list", plus Pregón extras). */
@@ -101,6 +105,8 @@ export const EjercicioFilaSchema = z.object({
   sms_total: z.number().nullable(),
   /** State id (estado) and category ids as the comma-separated string of the creation call. */
   estado: z.number(),
+  /** Every state it aims at (issue 24.5; [estado] for a one-state drill). */
+  estados: z.array(z.number()),
   categorias: z.string(),
   orden: z.string(),
   numero_puertos: z.number(),
@@ -179,6 +185,7 @@ export const CrearEjercicioSchema = z
       .pipe(z.string().max(2000, msg('campoMuyLargo', { campo: 'accion', max: 2000 })))
       .default(''),
     estado: idSchema('estado', msg('estadoObligatorio')),
+    estados: ListaEstadosSchema,
     categorias: ListaCategoriasSchema,
     /** Issue 24.3: start by itself at fecha_ini + hora_ini (the product's time zone); off unless
      * chosen, so a drill never starts by surprise. */
@@ -216,6 +223,7 @@ export const crearEjercicio = endpoint({
 export const GenerarSchema = z.object({
   ejercicio: idSchema('ejercicio'),
   estado: idSchema('estado', msg('estadoObligatorio')),
+  estados: ListaEstadosSchema,
   categorias: ListaCategoriasSchema,
 });
 

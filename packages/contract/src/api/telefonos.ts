@@ -92,6 +92,8 @@ export const vincularCategoria = endpoint({
 /** Query of GET /telefonos/{estado}/. */
 export const SeleccionQuerySchema = z.object({
   categorias: listaIdsSchema('categorias').optional(),
+  /** Issue 24.5: several states (comma list); when given, the path's estado is one of them. */
+  estados: listaIdsSchema('estados').optional(),
   limit: z.coerce.number().int().min(1).max(MAX_TELEFONOS_LISTA).optional(),
   offset: z.coerce.number().int().min(0).optional(),
   q: z.string().max(200).optional(),

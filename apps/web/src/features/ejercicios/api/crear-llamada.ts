@@ -46,6 +46,7 @@ export async function crearEjercicioLlamada(
     await generarDestinatariosApi({
       ejercicio: id_ejercicio,
       estado: Number(datos.estado),
+      estados: datos.estados ?? '',
       categorias: String(datos.categorias ?? ''),
     });
     alPaso(msg('pasoPlanMarcado'));

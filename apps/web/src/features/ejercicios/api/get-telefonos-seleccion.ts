@@ -3,9 +3,10 @@ import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
 import { seleccionTelefonos } from '@pregon/contract/api/telefonos';
 import { llamarCompleto } from '../../../lib/api-client.ts';
 
-/** What the phone preview asks for: state, categories, search text and page (from 1). */
+/** What the phone preview asks for: states (issue 24.5: one or several), categories, search text
+ * and page (from 1). */
 export interface FiltroSeleccion {
-  estado: number | undefined;
+  estados: readonly number[];
   categorias: readonly number[];
   q: string;
   pagina: number;
@@ -15,11 +16,12 @@ export interface FiltroSeleccion {
  * GET /telefonos/{estado}/?categorias=…&limit=&offset=&q=: one page of the phones the exercise
  * would reach, paged on the server (selections can hold millions); total from X-Total-Count.
  */
-export async function obtenerSeleccion(f: FiltroSeleccion & { estado: number }) {
+export async function obtenerSeleccion(f: FiltroSeleccion) {
   const { datos, headers } = await llamarCompleto(seleccionTelefonos, {
-    params: { estado: f.estado },
+    params: { estado: f.estados[0]! },
     query: {
       categorias: f.categorias.join(','),
+      estados: f.estados.length > 1 ? f.estados.join(',') : undefined,
       limit: FILAS_POR_PAGINA,
       offset: (f.pagina - 1) * FILAS_POR_PAGINA,
       q: f.q.trim() || undefined,
@@ -30,10 +32,16 @@ export async function obtenerSeleccion(f: FiltroSeleccion & { estado: number }) 
 
 /** The preview page; idle until a state and at least one category are chosen. */
 export function useSeleccionTelefonos(f: FiltroSeleccion) {
-  const listo = f.estado !== undefined && f.categorias.length > 0;
+  const listo = f.estados.length > 0 && f.categorias.length > 0;
   return useQuery({
-    queryKey: ['telefonos-seleccion', f.estado, [...f.categorias].sort(), f.q.trim(), f.pagina],
-    queryFn: () => obtenerSeleccion({ ...f, estado: f.estado as number }),
+    queryKey: [
+      'telefonos-seleccion',
+      [...f.estados].sort(),
+      [...f.categorias].sort(),
+      f.q.trim(),
+      f.pagina,
+    ],
+    queryFn: () => obtenerSeleccion(f),
     enabled: listo,
     placeholderData: keepPreviousData,
   });

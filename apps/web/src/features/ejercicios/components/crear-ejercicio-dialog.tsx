@@ -72,6 +72,9 @@ import { ResumenSms } from './resumen-sms.tsx';
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 
+/** The 'Estado' option that chooses every state (no state has id 0). */
+const TODOS_LOS_ESTADOS = 0;
+
 /** The form's raw values (antd controls). */
 interface ValoresDialogo {
   tipo_ejercicio: number | '';
@@ -82,7 +85,8 @@ interface ValoresDialogo {
   audio?: UploadFile[];
   fecha_ini?: Dayjs | null;
   hora_ini?: Dayjs | null;
-  estado?: number;
+  /** Issue 24.5: one state or several ('Todos los estados' chooses every one). */
+  estado?: number[];
   categorias?: number[];
   /** Calls and quizzes: the exercise's retry policy (empty: the server's). */
   reintentos?: number | null;
@@ -120,7 +124,7 @@ function paraValidar(v: ValoresDialogo): ValoresFormularioEjercicio {
     accion: tipo === TIPO_LLAMADA ? v.audio?.[0]?.name : v.accion,
     fecha_ini: v.fecha_ini?.format(FORMATO_FECHA),
     hora_ini: v.hora_ini?.format(FORMATO_HORA),
-    estado: v.estado,
+    estado: v.estado?.[0],
     categorias: v.categorias ?? [],
   };
 }
@@ -203,7 +207,8 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
       numero_puertos: puertosDeRango(rango),
       puerto_ini: rango.puerto_ini,
       puerto_fin: rango.puerto_fin,
-      estado: v.estado,
+      estado: v.estado?.[0],
+      estados: (v.estado ?? []).join(','),
       categorias: lista,
       inicio_automatico: v.inicio_automatico ? '1' : '',
       ...(tipoElegido !== undefined && esLlamada(tipoElegido)
@@ -236,7 +241,8 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
         setPaso(msg('pasoGenerandoDestinatarios'));
         await generarDestinatariosApi({
           ejercicio: id,
-          estado: Number(v.estado),
+          estado: Number(v.estado?.[0]),
+          estados: (v.estado ?? []).join(','),
           categorias: lista,
         });
       }
@@ -255,6 +261,10 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
 
   const alCambiar = (cambios: Partial<ValoresDialogo>) => {
     if ('tipo_ejercicio' in cambios || 'equipo' in cambios) setPlantilla(null);
+    if (cambios.estado?.includes(TODOS_LOS_ESTADOS)) {
+      // 'Todos los estados': every state of the catalogue, each shown as chosen.
+      form.setFieldsValue({ estado: (catalogos.data?.estados ?? []).map((e) => e.id_estado) });
+    }
     if ('equipo' in cambios) {
       // A device brings its ports: all of them by default.
       const nuevo = catalogos.data?.equipos.find((e) => e.id_equipo === cambios.equipo);
@@ -485,13 +495,18 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
             <Col xs={24} md={12}>
               <Form.Item label={msg('campoEstado')} name="estado" {...error('estado')}>
                 <Select
+                  mode="multiple"
+                  maxTagCount="responsive"
                   aria-label={msg('campoEstado')}
                   placeholder={msg('seleccionaOpcion')}
                   showSearch={BUSCAR_OPCIONES}
-                  options={(catalogos.data?.estados ?? []).map((e) => ({
-                    value: e.id_estado,
-                    label: e.estado,
-                  }))}
+                  options={[
+                    { value: TODOS_LOS_ESTADOS, label: msg('todosLosEstados') },
+                    ...(catalogos.data?.estados ?? []).map((e) => ({
+                      value: e.id_estado,
+                      label: e.estado,
+                    })),
+                  ]}
                 />
               </Form.Item>
             </Col>
@@ -558,7 +573,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
         <EstimacionDialogo form={form} equipo={equipo} tipo={tipoElegido} />
       )}
       <Divider style={{ margin: '4px 0 12px' }} />
-      <TelefonosVistaPrevia estado={estado} categorias={categorias ?? []} />
+      <TelefonosVistaPrevia estados={estado ?? []} categorias={categorias ?? []} />
     </Modal>
   );
 }
@@ -679,12 +694,12 @@ function EstimacionDialogo(p: {
   );
   const config = useConfig();
   const seleccion = useSeleccionTelefonos({
-    estado: v?.estado,
+    estados: v?.estado ?? [],
     categorias: v?.categorias ?? [],
     q: '',
     pagina: 1,
   });
-  if (!v || v.estado === undefined || !v.categorias?.length || !seleccion.data) return null;
+  if (!v || !v.estado?.length || !v.categorias?.length || !seleccion.data) return null;
   const rango = rangoPuertos(v, p.equipo);
   const defecto = config.data?.llamadas;
   const destinatarios = seleccion.data.total;

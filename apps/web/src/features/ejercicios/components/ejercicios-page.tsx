@@ -65,7 +65,7 @@ function copiaDe(f: EjercicioFila): DatosIniciales {
     accion: f.accion === '' ? undefined : Number(f.accion),
     fecha_ini: inicio.isValid() ? inicio : null,
     hora_ini: inicio.isValid() ? inicio : null,
-    estado: f.estado,
+    estado: f.estados,
     categorias: f.categorias.split(',').filter(Boolean).map(Number),
     reintentos: f.reintentos,
     espera_reintento: f.espera_reintento,

@@ -9,7 +9,7 @@ import { useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 
 /** Props: the chosen state and categories. */
 export interface PropsVistaPrevia {
-  estado: number | undefined;
+  estados: readonly number[];
   categorias: readonly number[];
 }
 
@@ -17,13 +17,13 @@ export interface PropsVistaPrevia {
  * The phone preview below the 'Crear ejercicio' fields (SPEC 2): 'Teléfono' and an 'Acción'
  * column whose header holds the 'Buscar...' box; 10 rows a page, paged and searched on the server.
  */
-export function TelefonosVistaPrevia({ estado, categorias }: PropsVistaPrevia) {
+export function TelefonosVistaPrevia({ estados, categorias }: PropsVistaPrevia) {
   const [q, setQ] = useState('');
   const [pagina, setPagina] = useState(1);
-  const claveSeleccion = `${estado}|${categorias.join(',')}`;
+  const claveSeleccion = `${estados.join(',')}|${categorias.join(',')}`;
   useEffect(() => setPagina(1), [claveSeleccion]);
-  const consulta = useSeleccionTelefonos({ estado, categorias, q, pagina });
-  const listo = estado !== undefined && categorias.length > 0;
+  const consulta = useSeleccionTelefonos({ estados, categorias, q, pagina });
+  const listo = estados.length > 0 && categorias.length > 0;
 
   const columnas: TableColumnsType<Telefono> = [
     {
