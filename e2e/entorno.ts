@@ -421,10 +421,11 @@ export async function iniciarConfirmando(
 ): Promise<string> {
   await donde.getByRole('button', { name: boton, exact: true }).click();
   const dialogo = page.locator('.confirmar-inicio');
-  await dialogo.waitFor();
+  const confirmar = dialogo.getByRole('button', { name: `${boton} ejercicio` });
+  await confirmar.waitFor();
   const texto = (await dialogo.textContent()) ?? '';
   if (captura) await capturar(page, captura);
-  await dialogo.getByRole('button', { name: `${boton} ejercicio` }).click();
+  await confirmar.click();
   await dialogo.waitFor({ state: 'hidden' });
   return texto;
 }
