@@ -67,10 +67,12 @@ export interface ApiDePrueba {
   cerrar: () => Promise<void>;
 }
 
-/** Starts the api on 127.0.0.1 with a random port, a temp DATA_DIR and a fresh database. */
+/** Starts the api on 127.0.0.1 with a random port, a temp DATA_DIR and a fresh database (its log
+ * into `opts.logStream` when given, at the `LOG_LEVEL` of `env`). */
 export async function levantarApi(
   motor: Engine,
   env: Record<string, string> = {},
+  opts: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<ApiDePrueba> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-test-'));
   const pgBase = motor === 'postgres' ? await crearBasePostgres() : undefined;
@@ -87,7 +89,7 @@ export async function levantarApi(
     ...env,
   });
   const { ctx } = await crearContexto(config);
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, opts);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
