@@ -22,12 +22,21 @@ export interface Entrada<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-/** A handler returns the response body (validated against the endpoint's schema) or sends it itself. */
+/** A handler returns the response body (validated against the endpoint's schema), or sends it
+ * itself and returns the reply. */
 export type Manejador<E extends Endpoint> = (
   entrada: Entrada<E>,
 ) => Promise<z.input<E['respuesta']> | FastifyReply> | z.input<E['respuesta']>;
 
-const ANONIMO: Sesion = { sub: '', id_usuario: 0, usuario: '', nombre: '', role: [], exp: 0, sid: '' };
+const ANONIMO: Sesion = {
+  sub: '',
+  id_usuario: 0,
+  usuario: '',
+  nombre: '',
+  role: [],
+  exp: 0,
+  sid: '',
+};
 
 /** What a route needs of its server to authenticate: the public key tokens are verified with and
  * the way to confirm their sessions (the api's context, which looks them up in its database, or
@@ -35,7 +44,12 @@ const ANONIMO: Sesion = { sub: '', id_usuario: 0, usuario: '', nombre: '', role:
 export type ConClavePublica = Autenticador;
 
 /** Registers one endpoint of the contract: authenticate → check role → validate → act → present. */
-export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: ConClavePublica, e: E, manejar: Manejador<E>) {
+export function ruta<E extends Endpoint>(
+  app: FastifyInstance,
+  ctx: ConClavePublica,
+  e: E,
+  manejar: Manejador<E>,
+) {
   app.route({
     method: e.method,
     url: e.path,
@@ -76,7 +90,10 @@ export function ruta<E extends Endpoint>(app: FastifyInstance, ctx: ConClavePubl
         req,
         reply,
       });
-      if (res === reply) return reply;
+      // A handler that sends (a download) or hijacks (a live stream) the reply itself returns it;
+      // a reply is a thenable, so `await` waits for the answer to end and yields undefined, not
+      // the reply. Sending again would log 'Reply was already sent'.
+      if (res === reply || reply.sent || reply.raw.headersSent) return reply;
       return reply.send(res);
     },
   });
