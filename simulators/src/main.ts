@@ -18,7 +18,7 @@ import { SimuladorWhatsapp } from './whatsapp.ts';
 //   Asterisk AMI     SIM_AMI_PORT       (5038)  user SIM_AMI_USUARIO/SIM_AMI_SECRETO; runs the PBX agent's
 //                                               files (SIM_AMI_DIALPLAN_DIR, SIM_AMI_SONIDOS_DIR: default
 //                                               $DATA_DIR/pbx/dialplan and /sonidos), SIM_AMI_VELOCIDAD (1)
-//   control          SIM_CONTROL_PORT   (8083)  GET /{smpp|android|whatsapp}/ → behaviour and count;
+//   control          SIM_CONTROL_PORT   (8083)  GET /health; GET /{smpp|android|whatsapp}/ → behaviour and count;
 //                                               POST /{…}/ {caido, latenciaMs, tasaFallo, retrasoReciboMs};
 //                                               GET /ami/ → live calls; POST /ami/ {caido, velocidad}
 // Port 0 picks a free port. Prints one JSON line with the ports once listening.
@@ -72,6 +72,8 @@ const ami = new SimuladorAmi({
 });
 
 const control = Fastify({ logger: false });
+// Watched by the api's /health (SIM_CONTROL_URL) when `npm start` runs the simulators.
+control.get('/health', async () => ({ status: 200 }));
 control.get('/ami/', async () => ({
   caido: ami.caido,
   velocidad: ami.velocidad,

@@ -21,6 +21,7 @@ await app.listen({ port: config.port, host: config.host });
 // The embedded default runs the dispatcher in this process; DESPACHO_EN_API=0 leaves the work to
 // standalone `npm run dispatcher` processes.
 const despachador = process.env.DESPACHO_EN_API === '0' ? undefined : await iniciarDespachador(ctx);
+ctx.despachador = despachador;
 let cerrando = false;
 const cerrar = async () => {
   if (cerrando) return;
