@@ -10,26 +10,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  construirServidores,
+  masReciente,
+  SALIDA,
+  servidoresAlDia,
+} from './construir-servidores.mjs';
 
 const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Newest modification time (ms) of the files under `rutas` (0 when none exists). */
-function masReciente(rutas) {
-  let max = 0;
-  const visitar = (ruta) => {
-    let st;
-    try {
-      st = fs.statSync(ruta);
-    } catch {
-      return;
-    }
-    if (!st.isDirectory()) return void (max = Math.max(max, st.mtimeMs));
-    for (const e of fs.readdirSync(ruta))
-      if (e !== 'node_modules' && e !== 'dist') visitar(path.join(ruta, e));
-  };
-  rutas.forEach((r) => visitar(path.join(raiz, r)));
-  return max;
-}
 
 /** Modification time of a file (0 when it does not exist). */
 const fechaDe = (archivo) => (fs.existsSync(archivo) ? fs.statSync(archivo).mtimeMs : 0);
@@ -57,6 +45,15 @@ if (!webDist && fs.existsSync(path.join(raiz, 'apps/web/package.json'))) {
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }
+// The servers: compiled JavaScript (dist/servidores), built when missing or older than the
+// sources (well under a second); SERVIDORES_TSX=1 runs the TypeScript through tsx instead.
+const compilados = process.env.SERVIDORES_TSX !== '1';
+if (compilados && !servidoresAlDia()) {
+  const ms = await construirServidores();
+  console.log(
+    `Servidores compilados en ${path.relative(raiz, SALIDA)} (${(ms / 1000).toFixed(1)} s)`,
+  );
+}
 const env = { ...process.env, TZ: process.env.TZ ?? 'America/Mexico_City' };
 if (webDist) env.WEB_DIST = webDist;
 
@@ -80,8 +77,8 @@ function demoAudio() {
 // Gateway simulators on loopback (SMPP SMSC, Android SMS gateway, WhatsApp Cloud API) and the demo
 // devices pointing at them (seeded by the api with SIM_DEMO=1), with credentials made up for this
 // run. SIMULADORES=0 leaves them out (real gateways only).
-/** The processes of the product, started in this order: a label for the log, the TypeScript entry
- * point and where its output goes. */
+/** The processes of the product, started in this order: a label for the log, its bundle and its
+ * TypeScript entry point, and where its output goes. */
 const PARTES = [];
 if (process.env.SIMULADORES !== '0') {
   const aleatorio = () => crypto.randomBytes(12).toString('base64url');
@@ -111,6 +108,7 @@ if (process.env.SIMULADORES !== '0') {
   env.SIM_CONTROL_URL = env.SIM_CONTROL_URL ?? `http://127.0.0.1:${env.SIM_CONTROL_PORT ?? 8083}`;
   PARTES.push({
     etiqueta: 'Simuladores',
+    bundle: 'simuladores',
     fuente: 'simulators/src/main.ts',
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -128,13 +126,21 @@ const hostApi = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.
 env.PBX_API_URL =
   env.PBX_API_URL ??
   `http://${hostApi.includes(':') ? `[${hostApi}]` : hostApi}:${env.PORT ?? 8080}`;
-PARTES.push({ etiqueta: 'Agente de telefonía', fuente: 'apps/pbx/src/main.ts', stdio: 'inherit' });
+PARTES.push({
+  etiqueta: 'Agente de telefonía',
+  bundle: 'agente',
+  fuente: 'apps/pbx/src/main.ts',
+  stdio: 'inherit',
+});
 console.log(`Agente de telefonía en 127.0.0.1:${env.PBX_PORT ?? 8090}`);
-PARTES.push({ etiqueta: 'api', fuente: 'apps/api/src/main.ts', stdio: 'inherit' });
+PARTES.push({ etiqueta: 'api', bundle: 'api', fuente: 'apps/api/src/main.ts', stdio: 'inherit' });
 
-/** How a part runs: its TypeScript compiled on the fly by tsx's loader, in this very process
- * (no tsx wrapper process in between). */
-const comando = (parte) => [process.execPath, ['--import', 'tsx', path.join(raiz, parte.fuente)]];
+/** How a part runs: its bundle with source maps for stack traces, or its TypeScript through tsx's
+ * loader in the same process (no tsx wrapper process in between). */
+const comando = (parte) =>
+  compilados
+    ? [process.execPath, ['--enable-source-maps', path.join(SALIDA, `${parte.bundle}.mjs`)]]
+    : [process.execPath, ['--import', 'tsx', path.join(raiz, parte.fuente)]];
 
 const REINICIO_MIN_MS = 1000;
 const REINICIO_MAX_MS = 30_000;

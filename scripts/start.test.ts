@@ -118,9 +118,10 @@ async function arrancarProducto(dir: string) {
         )?.[1],
       ),
     sano: () =>
-      hasta(
-        async () => todasActivas(await salud()),
-        `/health con todas las partes activas\n${texto}`,
+      hasta(async () => todasActivas(await salud()), '/health con todas las partes activas').catch(
+        (err: Error) => {
+          throw new Error(`${err.message}\n${texto}`);
+        },
       ),
     /** Kills what is left of the product (only when a test failed half-way). */
     limpiar: () => {
@@ -170,6 +171,18 @@ describe('npm start: un supervisor para todo el producto', () => {
           simuladores: { estado: 'activo' },
         },
       });
+      // Each part runs its compiled bundle, with source maps.
+      for (const [etiqueta, bundle] of [
+        ['api', 'api'],
+        ['Agente de telefonía', 'agente'],
+        ['Simuladores', 'simuladores'],
+      ]) {
+        const cmd = fs.readFileSync(`/proc/${pidDe(etiqueta!)}/cmdline`, 'utf8').split('\0');
+        expect(cmd.slice(1, 3)).toEqual([
+          '--enable-source-maps',
+          path.join(raiz, `dist/servidores/${bundle}.mjs`),
+        ]);
+      }
       const pagina = await fetch(`${prod.base}/`, { headers: { accept: 'text/html' } });
       expect(await pagina.text()).toContain('<title>Pregón</title>');
 
