@@ -96,6 +96,8 @@ export async function construirServidores({ entradas = ENTRADAS, salida = SALIDA
     format: 'esm',
     target: 'node20',
     sourcemap: 'linked',
+    // Stack traces need the mappings only; the sources are in the repository (and stay out of memory).
+    sourcesContent: false,
     // Stack traces and logs keep the functions' names.
     keepNames: true,
     plugins: [paquetesExternos],
