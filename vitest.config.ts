@@ -9,6 +9,7 @@ export default defineConfig({
       'apps/*/src/**/*.test.ts',
       'simulators/src/**/*.test.ts',
       'e2e/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,

@@ -11,7 +11,7 @@ const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A running simulators process. */
 export interface Simuladores {
-  puertos: { smpp: number; android: number; whatsapp: number; control: number };
+  puertos: { smpp: number; android: number; whatsapp: number; ami: number; control: number };
   info(
     sim: string,
   ): Promise<{ recibidos: number; partes: number; primero: number | null; ultimo: number | null }>;
@@ -20,7 +20,8 @@ export interface Simuladores {
   cerrar(): Promise<void>;
 }
 
-/** Launches the simulators with extra environment (SIM_*), all on free ports. */
+/** Launches the simulators with extra environment (SIM_*), every one on a free port (the AMI one
+ * too: a fixed 5038 collides with a running product). */
 export async function lanzarSimuladores(env: Record<string, string> = {}): Promise<Simuladores> {
   const h = spawn(
     process.execPath,
@@ -33,6 +34,7 @@ export async function lanzarSimuladores(env: Record<string, string> = {}): Promi
         SIM_SMPP_PORT: '0',
         SIM_ANDROID_PORT: '0',
         SIM_WHATSAPP_PORT: '0',
+        SIM_AMI_PORT: '0',
         SIM_CONTROL_PORT: '0',
         SIM_SMPP_USUARIO: '',
         SIM_SMPP_PASSWORD: '',

@@ -1,17 +1,18 @@
 // Benchmark: memory of a standalone dispatcher (`npm run dispatcher`, with its node heap flags) working a 1 000 000-recipient
-// SMS exercise on SQLite, through the SMPP simulator (its own process). Project: the dispatcher
+// SMS exercise on SQLite (or PostgreSQL with --engine postgres), through the SMPP simulator (its own process). Project: the dispatcher
 // process's peak RSS (VmHWM) while it sends for --segundos (60 by default; the claim/write cycle is
 // the same from the first batch to the last, so the peak is reached early) or to completion.
 // Baseline: the same process idle (started, exercise not yet running), in the same run.
 // Limit: peak ≤ 200 MB.
 //
-//   npx tsx bench/dispatch-memoria.ts [--rows 1000000] [--segundos 60]
+//   npx tsx bench/dispatch-memoria.ts [--rows 1000000] [--segundos 60] [--engine sqlite|postgres]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '@pregon/api/db/database';
+import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { porEstatus } from '@pregon/api/dispatcher/testing';
@@ -25,11 +26,15 @@ const arg = (n: string, d: string) => {
 const N = Number(arg('rows', '1000000'));
 const SEGUNDOS = Number(arg('segundos', '60'));
 const LIMITE_MB = 200;
+const engine = arg('engine', 'sqlite');
+if (engine !== 'sqlite' && engine !== 'postgres')
+  throw new Error('--engine debe ser sqlite o postgres');
 const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const sims = await lanzarSimuladores({ SIM_RETRASO_RECIBO_MS: '100' });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-memoria-'));
-const db = openDb({ sqliteFile: path.join(dir, 'pregon.db') });
+const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
+const db = openDb(pg ? { databaseUrl: pg.url } : { sqliteFile: path.join(dir, 'pregon.db') });
 let ok = false;
 try {
   await migrate(db);
@@ -55,7 +60,7 @@ try {
   const hijo = spawn(process.execPath, argumentos, {
     cwd: raiz,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: pg?.url ?? '', LOG_LEVEL: 'silent' },
   });
   await new Promise((r) => setTimeout(r, 5000));
   const reposo = picoRssMb(hijo.pid!);
@@ -83,12 +88,15 @@ try {
     hijo.kill('SIGTERM');
   });
   ok = pico <= LIMITE_MB;
-  console.log(`Memoria del despachador, ejercicio de ${N} destinatarios (SQLite, SMPP)`);
+  console.log(
+    `Memoria del despachador, ejercicio de ${N} destinatarios (${pg ? 'PostgreSQL' : 'SQLite'}, SMPP)`,
+  );
   console.log(`  base (proceso en reposo):   ${reposo.toFixed(1)} MB`);
   console.log(`  proyecto (pico enviando):   ${pico.toFixed(1)} MB tras ${enviados} envíos`);
   console.log(`  pico ≤ ${LIMITE_MB} MB: ${ok ? 'PASS' : 'FAIL'}`);
 } finally {
   await db.close();
+  await pg?.borrar();
   await sims.cerrar();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -21,7 +21,7 @@ import { SimuladorWhatsapp } from './whatsapp.ts';
 //                                               $DATA_DIR/pbx/dialplan and /sonidos; system prompts from
 //                                               SIM_AMI_SISTEMA_DIR or PBX_SONIDOS_SISTEMA_DIR/PBX_IDIOMA),
 //                                               SIM_AMI_VELOCIDAD (1)
-//   control          SIM_CONTROL_PORT   (8083)  GET /{smpp|android|whatsapp}/ → behaviour and count;
+//   control          SIM_CONTROL_PORT   (8083)  GET /health; GET /{smpp|android|whatsapp}/ → behaviour and count;
 //                                               POST /{…}/ {caido, latenciaMs, tasaFallo, retrasoReciboMs};
 //                                               GET /ami/ → live calls; POST /ami/ {caido, velocidad}
 // Port 0 picks a free port. Prints one JSON line with the ports once listening.
@@ -86,6 +86,8 @@ const ami = new SimuladorAmi({
 });
 
 const control = Fastify({ logger: false });
+// Watched by the api's /health (SIM_CONTROL_URL) when `npm start` runs the simulators.
+control.get('/health', async () => ({ status: 200 }));
 control.get('/ami/', async () => ({
   caido: ami.caido,
   velocidad: ami.velocidad,

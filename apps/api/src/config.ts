@@ -30,6 +30,9 @@ export interface Config {
   /** The proxies allowed to report a client's address in X-Forwarded-For (TRUST_PROXY):
    * addresses, CIDR ranges or proxy-addr's names; empty trusts none. */
   trustProxy: string[];
+  /** The simulators' control server (SIM_CONTROL_URL, set by `npm start`), watched by /health;
+   * unset when this installation runs no simulators. */
+  simControl: string | undefined;
 }
 
 /** Parses a duration such as '8h', '30m', '3600' (seconds) or '2d' into seconds. */
@@ -104,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pbxIdioma: idiomaPbx(env.PBX_IDIOMA),
     llamadas: politicaLlamadas(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    simControl: env.SIM_CONTROL_URL?.replace(/\/+$/, '') || undefined,
   };
 }
 

@@ -18,4 +18,7 @@ export interface Contexto {
   /** Server-side sessions: every request confirms its token's session here (issue 22). */
   sesiones: SesionesApi;
   eventos: Eventos;
+  /** The dispatcher running in this process (set by main.ts), watched by /health; unset when
+   * standalone dispatchers do the work or none was started (tests). */
+  despachador?: { enMarcha(): boolean };
 }

@@ -1,11 +1,10 @@
 import { loadConfig } from './config.ts';
 import { buildApp, crearContexto } from './server.ts';
-import { iniciarDespachador } from './dispatcher/index.ts';
+import { bitacoraConsola, iniciarDespachador } from './dispatcher/index.ts';
 import { sembrarEquiposDemo } from './dispatcher/demo.ts';
 import { sembrarTelefonosDemo } from './services/telefonos-demo.ts';
 import { arrancarProgramador, configProgramadorDeEntorno } from './programador.ts';
 import { tokenDeServicio } from './auth/token-servicio.ts';
-import { bitacoraConsola } from './dispatcher/index.ts';
 
 // Entry point of the api process: configuration from the environment, then listen.
 const config = loadConfig();
@@ -34,6 +33,7 @@ const programador = arrancarProgramador(ctx, {
   }),
   bitacora: bitacoraConsola(config.logLevel),
 });
+ctx.despachador = despachador;
 let cerrando = false;
 const cerrar = async () => {
   if (cerrando) return;

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
+import compress from '@fastify/compress';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -60,6 +61,14 @@ export async function crearContexto(
   return { ctx, semilla };
 }
 
+/** Cache and negotiation headers of a web app file: the content-hashed files under /assets never
+ * change (a new build names them anew), index.html and the SPA fallback are checked every time. */
+function cabecerasWeb(res: { setHeader(nombre: string, valor: string): unknown }, ruta: string) {
+  const hashed = /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+(\.(br|gz))?$/.test(ruta);
+  res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+  res.setHeader('vary', 'Accept-Encoding');
+}
+
 /** Builds the HTTP server with every route of the contract; does not listen. */
 export async function buildApp(
   ctx: Contexto,
@@ -104,6 +113,28 @@ export async function buildApp(
     );
   });
 
+  // The web app first: its files are compressed by the build, not again at each request (the
+  // compression below applies to the routes registered after it).
+  const dist = ctx.config.webDist;
+  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: path.resolve(dist),
+      wildcard: false,
+      index: 'index.html',
+      // The build writes .br and .gz beside each file (apps/web/precomprimir.mjs).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: cabecerasWeb,
+    });
+  }
+  // Answers of more than 1 KB are compressed by Accept-Encoding (br, gzip). The live streams are
+  // hijacked (no onSend hook: each event is flushed as written), the .xlsx is a zip already
+  // (not compressible for mime-db) and the web app's files come precompressed from the build.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    globalDecompression: false,
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Pregón API', description: 'API principal de Pregón', version: '1.0.0' },
@@ -128,13 +159,5 @@ export async function buildApp(
   rutasPaises(app, ctx);
   rutasPruebaEquipo(app, ctx);
 
-  const dist = ctx.config.webDist;
-  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
-    await app.register(fastifyStatic, {
-      root: path.resolve(dist),
-      wildcard: false,
-      index: 'index.html',
-    });
-  }
   return app;
 }

@@ -191,6 +191,11 @@ export const MENSAJES = {
   sesionSinConfirmar:
     'No se pudo confirmar la sesión con el api principal ({url}). Intente de nuevo en unos segundos.',
   sinPermiso: 'No tiene permiso para realizar esta acción',
+  // GET /health: one line per part that is not working
+  saludBaseNoResponde: 'La base de datos no responde: {detalle}',
+  saludParteNoResponde: 'No responde en {url}',
+  saludDespachadorDetenido: 'El despachador de este proceso está detenido',
+  saludDespachadorExterno: 'Despachan procesos aparte (DESPACHO_EN_API=0)',
   campoObligatorio: 'El campo {campo} es obligatorio',
   campoInvalido: 'El campo {campo} no es válido: {detalle}',
   campoEntero: 'El campo {campo} debe ser un número entero entre {min} y {max}',

@@ -262,6 +262,11 @@ export class Despachador {
 
   /** Starts polling; with `unico` (SQLite: the only dispatcher) rows left en_curso by a previous
    * run are recovered at once instead of after their lease. */
+  /** True from iniciar() until detener() (GET /health reports it). */
+  get enMarcha(): boolean {
+    return this.corriendo;
+  }
+
   async iniciar(): Promise<void> {
     this.corriendo = true;
     this.instalacion = await this.store.instalacion().catch((err: unknown) => {

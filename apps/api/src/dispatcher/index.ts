@@ -9,6 +9,8 @@ import { storeSqlite } from './store-sqlite.ts';
 /** A running dispatcher; stop() lets in-flight sends finish. */
 export interface DespachadorEnMarcha {
   detener(): Promise<void>;
+  /** True from its start until it is stopped (GET /health). */
+  enMarcha(): boolean;
 }
 
 /** The dispatcher's store for the database's engine (the one place the engine is chosen). */
@@ -36,7 +38,11 @@ export async function arrancarDespachador(
     unico: db.engine === 'sqlite',
   });
   await despachador.iniciar();
-  return { despachador, detener: () => despachador.detener() };
+  return {
+    despachador,
+    detener: () => despachador.detener(),
+    enMarcha: () => despachador.enMarcha,
+  };
 }
 
 /** Starts the in-process dispatcher (ARCHITECTURE section 5) of the embedded default; DESPACHO_*

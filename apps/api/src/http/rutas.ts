@@ -12,6 +12,12 @@ type Infer<T> = [NonNullable<T>] extends [never]
     ? z.output<NonNullable<T>>
     : undefined;
 
+/** Whether a handler answered itself: it returned the reply (a download or a live stream; a reply
+ * is a thenable, so `await` on it yields undefined, not the reply) or the reply is already sent.
+ * Sending again would log 'Reply was already sent'. */
+const yaEnviada = (res: unknown, reply: FastifyReply): boolean =>
+  res === reply || reply.sent || reply.raw.headersSent;
+
 /** What a handler receives: validated input, the caller's session and the raw request/reply. */
 export interface Entrada<E extends Endpoint> {
   body: Infer<E['body']>;
@@ -22,7 +28,8 @@ export interface Entrada<E extends Endpoint> {
   reply: FastifyReply;
 }
 
-/** A handler returns the response body (validated against the endpoint's schema) or sends it itself. */
+/** A handler returns the response body (validated against the endpoint's schema), or sends it
+ * itself and returns the reply. */
 export type Manejador<E extends Endpoint> = (
   entrada: Entrada<E>,
 ) => Promise<z.input<E['respuesta']> | FastifyReply> | z.input<E['respuesta']>;
@@ -211,7 +218,7 @@ export function ruta<E extends Endpoint>(
       const est = (req as ConEstado).estadoSesion;
       if (!est?.pendiente) {
         const res = await manejar(entrada(req, reply, est?.sesion ?? ANONIMO));
-        if (res === reply) return reply;
+        if (yaEnviada(res, reply)) return reply;
         return reply.send(res);
       }
       reply.hijack = sinSecuestro;
@@ -224,7 +231,7 @@ export function ruta<E extends Endpoint>(
         fallo = { err };
       }
       // Sent by the handler itself: onSend confirms the session before the first byte.
-      if (!fallo && res === reply) return reply;
+      if (!fallo && yaEnviada(res, reply)) return reply;
       let actual: Sesion;
       try {
         actual = await confirmar(est, e.acceso);
@@ -238,7 +245,7 @@ export function ruta<E extends Endpoint>(
         est.sesion = actual;
         res = await manejar(entrada(req, reply, actual));
       } else if (fallo) throw fallo.err;
-      if (res === reply) return reply;
+      if (yaEnviada(res, reply)) return reply;
       return reply.send(res);
     },
   });

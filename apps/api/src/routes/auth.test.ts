@@ -18,7 +18,9 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
   afterAll(async () => api?.cerrar());
 
   it('el administrador sembrado ingresa y recibe un token con role y exp', async () => {
-    const r = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario: 'admin', password: api.adminPassword } });
+    const r = await pedir(api.url, 'POST', '/auth/signin/', {
+      body: { usuario: 'admin', password: api.adminPassword },
+    });
     expect(r.status).toBe(200);
     expect(r.body.status).toBe(200);
     const payload = decodeJwt(r.body.token);
@@ -30,7 +32,9 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
   });
 
   it('contraseña incorrecta: 401 con mensaje en español y queda en la auditoría', async () => {
-    const r = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario: 'admin', password: 'mala' } });
+    const r = await pedir(api.url, 'POST', '/auth/signin/', {
+      body: { usuario: 'admin', password: 'mala' },
+    });
     expect(r.status).toBe(401);
     expect(r.body.message).toBe('Usuario o contraseña incorrectos');
     const fila = await api.ctx.db.kysely
@@ -58,11 +62,15 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
 
   it('cadenas de 1 MB: 4xx en español, nunca 5xx', async () => {
     const grande = 'x'.repeat(1024 * 1024);
-    const r1 = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario: grande, password: 'x' } });
+    const r1 = await pedir(api.url, 'POST', '/auth/signin/', {
+      body: { usuario: grande, password: 'x' },
+    });
     expect(r1.status).toBeGreaterThanOrEqual(400);
     expect(r1.status).toBeLessThan(500);
     expect(r1.body.message).toMatch(/[a-záéíóú]/i);
-    const r2 = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario: 'admin', password: 'y'.repeat(500_000) } });
+    const r2 = await pedir(api.url, 'POST', '/auth/signin/', {
+      body: { usuario: 'admin', password: 'y'.repeat(500_000) },
+    });
     expect(r2.status).toBe(400);
     expect(r2.body.message).toContain('password');
   });
@@ -77,7 +85,10 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
   );
 
   it('sin token, con token malo o vencido: 401 FALLO: SESION EXPIRADA', async () => {
-    expect((await pedir(api.url, 'GET', '/ejercicios/catalogos/')).body).toEqual({ ...EXPIRADA, mensaje: EXPIRADA.message });
+    expect((await pedir(api.url, 'GET', '/ejercicios/catalogos/')).body).toEqual({
+      ...EXPIRADA,
+      mensaje: EXPIRADA.message,
+    });
     const malo = await pedir(api.url, 'GET', '/ejercicios/catalogos/', { token: 'abc.def.ghi' });
     expect(malo.status).toBe(401);
     expect(malo.body).toMatchObject(EXPIRADA);
@@ -95,14 +106,18 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
       .setSubject('1')
       .setExpirationTime('1h')
       .sign(otraClave.privada);
-    expect((await pedir(api.url, 'GET', '/ejercicios/catalogos/', { token: ajeno })).status).toBe(401);
+    expect((await pedir(api.url, 'GET', '/ejercicios/catalogos/', { token: ajeno })).status).toBe(
+      401,
+    );
   });
 
   it('acepta el token crudo y con Bearer; el catálogo trae lo sembrado', async () => {
     const token = await ingresar(api);
     const crudo = await pedir(api.url, 'GET', '/ejercicios/catalogos/', { token });
     expect(crudo.status).toBe(200);
-    const bearer = await pedir(api.url, 'GET', '/ejercicios/catalogos/', { token: `Bearer ${token}` });
+    const bearer = await pedir(api.url, 'GET', '/ejercicios/catalogos/', {
+      token: `Bearer ${token}`,
+    });
     expect(bearer.status).toBe(200);
     const c = crudo.body;
     expect(c.tipo_ejercicio).toEqual([
@@ -123,16 +138,28 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
   it('un usuario inactivo no ingresa', async () => {
     await api.ctx.db.kysely
       .insertInto('usuarios')
-      .values({ usuario: 'baja', nombre: 'Baja', correo: null, password_hash: await hashPassword('Clave-1234'), roles: 'operadores', activo: 0, creado: Date.now() })
+      .values({
+        usuario: 'baja',
+        nombre: 'Baja',
+        correo: null,
+        password_hash: await hashPassword('Clave-1234'),
+        roles: 'operadores',
+        activo: 0,
+        creado: Date.now(),
+      })
       .execute();
-    const r = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario: 'baja', password: 'Clave-1234' } });
+    const r = await pedir(api.url, 'POST', '/auth/signin/', {
+      body: { usuario: 'baja', password: 'Clave-1234' },
+    });
     expect(r.status).toBe(401);
   });
 
   it('intentos fallidos repetidos: 429 con mensaje en español', async () => {
     const estados: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const r = await pedir(api.url, 'POST', '/auth/signin/', { body: { usuario: 'victima', password: `mala${i}` } });
+      const r = await pedir(api.url, 'POST', '/auth/signin/', {
+        body: { usuario: 'victima', password: `mala${i}` },
+      });
       estados.push(r.status);
       if (r.status === 429) expect(r.body.message).toMatch(/Demasiados intentos fallidos/);
     }
@@ -142,10 +169,16 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
 
   it('/health responde con el motor y /docs publica el documento OpenAPI', async () => {
     const h = await pedir(api.url, 'GET', '/health');
-    expect(h.body).toEqual({ status: 200, db: motor });
+    expect(h.body).toMatchObject({
+      status: 200,
+      db: motor,
+      partes: { base_de_datos: { estado: 'activo' } },
+    });
     const doc = await pedir(api.url, 'GET', '/docs/json');
     expect(doc.status).toBe(200);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/auth/signin/', '/ejercicios/catalogos/']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/auth/signin/', '/ejercicios/catalogos/']),
+    );
   });
 
   it('las migraciones se pueden volver a correr y las claves viven en DATA_DIR', async () => {

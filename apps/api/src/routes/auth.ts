@@ -8,7 +8,7 @@ import { error } from '../http/errores.ts';
 import { verifyDecoy, verifyPassword } from '../auth/passwords.ts';
 import { firmarToken } from '../auth/tokens.ts';
 import { auditar } from '../repositories/auditoria.ts';
-import { ping } from '../db/database.ts';
+import { salud } from '../services/salud.ts';
 
 /** Sign-in, sign-out, the caller's session and health. */
 export function rutasAuth(app: FastifyInstance, ctx: Contexto) {
@@ -70,8 +70,9 @@ export function rutasAuth(app: FastifyInstance, ctx: Contexto) {
     role: sesion.role,
   }));
 
-  ruta(app, ctx, health, async () => {
-    await ping(ctx.db);
-    return { status: 200 as const, db: ctx.db.engine };
+  ruta(app, ctx, health, async ({ reply }) => {
+    const r = await salud(ctx);
+    reply.code(r.status);
+    return r;
   });
 }

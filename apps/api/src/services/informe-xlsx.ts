@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { once } from 'node:events';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { curvaAlcance, duracionTexto, hitosAlcance } from '@pregon/contract/api/tableros';
 import { tipoPorId } from '@pregon/contract/constants';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
@@ -129,7 +129,9 @@ async function escribir(
   const duracion = inicio === null ? 0 : (e.terminado ?? Date.now()) - inicio;
   const pct = (n: number) => (s.total === 0 ? 0 : Math.round((n * 1000) / s.total) / 10);
 
-  const libro = new ExcelJS.stream.xlsx.WorkbookWriter({
+  // Loaded on the first download, not at the api's start (it is ~10 MB of the idle heap).
+  const { default: Excel } = await import('exceljs');
+  const libro = new Excel.stream.xlsx.WorkbookWriter({
     stream: salida,
     useStyles: false,
     useSharedStrings: false,

@@ -17,9 +17,20 @@ export const PG_ADMIN_URL =
 /** Both engines; every data-layer and API test runs once per engine. */
 export const MOTORES: Engine[] = ['sqlite', 'postgres'];
 
+/** How the names of the databases tests and benchmarks create begin (PREGON_BD_PREFIJO, default
+ * 'pregon_test'): runs that share a PostgreSQL server keep theirs apart and can drop them by it. */
+export function prefijoBases(env: NodeJS.ProcessEnv = process.env): string {
+  const p = env.PREGON_BD_PREFIJO || 'pregon_test';
+  if (!/^[a-z_][a-z0-9_]{0,39}$/.test(p))
+    throw new Error(
+      `PREGON_BD_PREFIJO inválido: '${p}' (minúsculas, dígitos y _, hasta 40, sin empezar con dígito)`,
+    );
+  return p;
+}
+
 /** Creates an empty PostgreSQL database and returns its URL and a function that drops it. */
 export async function crearBasePostgres(): Promise<{ url: string; borrar: () => Promise<void> }> {
-  const nombre = `pregon_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const nombre = `${prefijoBases()}_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   await admin.query(`create database ${nombre}`);
@@ -67,10 +78,12 @@ export interface ApiDePrueba {
   cerrar: () => Promise<void>;
 }
 
-/** Starts the api on 127.0.0.1 with a random port, a temp DATA_DIR and a fresh database. */
+/** Starts the api on 127.0.0.1 with a random port, a temp DATA_DIR and a fresh database (its log
+ * into `opts.logStream` when given, at the `LOG_LEVEL` of `env`). */
 export async function levantarApi(
   motor: Engine,
   env: Record<string, string> = {},
+  opts: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<ApiDePrueba> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-test-'));
   const pgBase = motor === 'postgres' ? await crearBasePostgres() : undefined;
@@ -87,7 +100,7 @@ export async function levantarApi(
     ...env,
   });
   const { ctx } = await crearContexto(config);
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, opts);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

@@ -47,12 +47,32 @@ export const sesionActual = endpoint({
   }),
 });
 
-/** GET /health: liveness and database check. */
+/** States of a part of the product in GET /health: working, not answering, not part of this
+ * installation, or run by separate processes this api does not watch. */
+export const ESTADOS_PARTE = ['activo', 'caido', 'sin_configurar', 'externo'] as const;
+
+/** One part of the product as GET /health sees it, with why when it is not working. */
+export const ParteSaludSchema = z.object({
+  estado: z.enum(ESTADOS_PARTE),
+  detalle: z.string().optional(),
+});
+
+/** GET /health: liveness, the database (503 when it does not answer) and each part of the
+ * product: the dispatcher, the telephony agent (PBX_BASE) and the simulators (SIM_CONTROL_URL). */
 export const health = endpoint({
   method: 'GET',
   path: '/health',
   acceso: 'publico',
   etiqueta: 'sistema',
-  resumen: 'Estado del servicio y de la base de datos',
-  respuesta: z.object({ status: z.literal(200), db: z.enum(['sqlite', 'postgres']) }),
+  resumen: 'Estado del servicio, de la base de datos y de cada parte (503 sin base de datos)',
+  respuesta: z.object({
+    status: z.union([z.literal(200), z.literal(503)]),
+    db: z.enum(['sqlite', 'postgres']),
+    partes: z.object({
+      base_de_datos: ParteSaludSchema,
+      despachador: ParteSaludSchema,
+      agente_telefonia: ParteSaludSchema,
+      simuladores: ParteSaludSchema,
+    }),
+  }),
 });
