@@ -104,6 +104,7 @@ const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'POST /ejercicio/': cuerpoEjercicio(1),
   'POST /ejercicio/generar/': { ejercicio: 1, estado: 1, categorias: '1' },
   'PUT /ejercicio/ordenar/': { id_ejercicio: 1, orden: 'telefono' },
+  'PUT /ejercicio/programar/': { id_ejercicio: 1, inicio_automatico: 0 },
   'POST /ejercicio/{canal}/': { id_ejercicio: 1 },
   'POST /ejercicio/pausa/': { id_ejercicio: 1, proceso: 1, pausa: 1 },
   'POST /quiz/stop/': { id_ejercicio: 1 },
