@@ -123,6 +123,8 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     inicio_automatico: e.inicio_automatico === 1,
     inicio_programado: e.inicio_programado === null ? null : Number(e.inicio_programado),
     inicio_nota: e.inicio_nota,
+    ventana_inicio: e.ventana_inicio,
+    ventana_fin: e.ventana_fin,
     en_espera: enEspera(e),
     creado: e.creado,
     iniciado: e.iniciado,
@@ -214,6 +216,8 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
       inicio_automatico: programado === null ? 0 : 1,
       inicio_programado: programado,
       programado_por: programado !== null && actor.id_usuario > 0 ? actor.id_usuario : null,
+      ventana_inicio: b.ventana_inicio ?? null,
+      ventana_fin: b.ventana_fin ?? null,
     });
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
       titulo: b.titulo,
