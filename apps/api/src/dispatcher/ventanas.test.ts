@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorAmi } from '@pregon/simulators/ami';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from './testing.ts';
@@ -117,6 +117,23 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
         bc: Array.from({ length: 4 }, () => ['pendiente', 0]),
       });
       expect(await banderas(api.ctx.db, id)).toMatchObject({ completado: 0, en_proceso: 1 });
+      // The dashboard says how many wait and when their window opens (09:00-style local hour).
+      const token = await ingresar(api);
+      const tablero = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
+      expect(tablero.status).toBe(200);
+      const espera = tablero.body.esperaVentana;
+      expect(espera.esperan).toBe(4);
+      expect(espera.abre).toBeGreaterThan(Date.now());
+      expect(espera.texto).toMatch(
+        new RegExp(
+          `^4 destinatarios esperan su horario \\(abre a las ${ventana.ventana_inicio} de su zona, en (\\d+ h )?\\d+ min\\)$`,
+        ),
+      );
+      // The list row carries it too (the start confirmation's estimate reads it).
+      const lista = await pedir(api.url, 'GET', '/ejercicios/', { token });
+      const fila = lista.body.data.find((x: { id_ejercicio: number }) => x.id_ejercicio === id);
+      expect(fila).toMatchObject({ ...ventana, espera_ventana: { esperan: 4, abre: espera.abre } });
+      expect(fila.espera_ventana.ultima).toBe(espera.abre);
       const llamados = new Set(sim.registro.map((l) => l.numero));
       for (const f of await filas(api.ctx.db, id))
         expect(llamados.has(f.telefono)).toBe(f.id_estado === ags);
@@ -128,6 +145,8 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
         .where('id_ejercicio', '=', id)
         .execute();
       await esperarCompletado(api.ctx.db, id, 20_000);
+      const despues = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
+      expect(despues.body.esperaVentana).toEqual({ esperan: 0, abre: null, texto: null });
       expect(await porEstado()).toEqual({
         ags: Array.from({ length: 4 }, () => ['contestado', 1]),
         bc: Array.from({ length: 4 }, () => ['contestado', 1]),

@@ -119,6 +119,11 @@ export const EjercicioFilaSchema = z.object({
   /** Issue 24.4: 'Horario permitido', 'HH:mm' in each recipient's local time; null when none. */
   ventana_inicio: z.string().nullable(),
   ventana_fin: z.string().nullable(),
+  /** With a window, before it completes: pending recipients outside it now and when the first and
+   * the last of their windows open (epoch ms); null without a window. */
+  espera_ventana: z
+    .object({ esperan: z.number(), abre: z.number().nullable(), ultima: z.number().nullable() })
+    .nullable(),
   /** While it runs and its device's gateway cannot be reached: 'En espera: sin conexión con
    * {equipo} desde {hora}' (the dispatcher writes it); null otherwise. */
   en_espera: z.string().nullable(),

@@ -211,7 +211,12 @@ describe('esperaVentana', () => {
       { zona: 'America/Mexico_City', pendientes: 5 },
       { zona: 'America/Cancun', pendientes: 3 },
     ]);
-    expect(e).toEqual({ esperan: 8, abre: iso('2026-01-15T14:00:00Z'), hora: '09:00' });
+    expect(e).toEqual({
+      esperan: 8,
+      abre: iso('2026-01-15T14:00:00Z'),
+      ultima: iso('2026-01-15T15:00:00Z'),
+      hora: '09:00',
+    });
     expect(textoEsperaVentana(e, ahora)).toBe(
       '8 destinatarios esperan su horario (abre a las 09:00 de su zona, en 9 h 30 min)',
     );

@@ -142,6 +142,8 @@ export interface EsperaVentana {
   esperan: number;
   /** When the first of their windows opens (epoch ms), null when none waits. */
   abre: number | null;
+  /** When the last of their windows opens (all of them can be called), null when none waits. */
+  ultima: number | null;
   /** The window's start as the dashboard says it ('09:00'), the same local hour in every zone. */
   hora: string | null;
 }
@@ -153,16 +155,18 @@ export function esperaVentana(
   ms: number,
   porEstado: readonly { zona: string; pendientes: number }[],
 ): EsperaVentana {
-  if (!v) return { esperan: 0, abre: null, hora: null };
+  if (!v) return { esperan: 0, abre: null, ultima: null, hora: null };
   let esperan = 0;
   let abre: number | null = null;
+  let ultima: number | null = null;
   for (const e of porEstado) {
     if (e.pendientes <= 0 || dentroDeVentana(v, ms, e.zona)) continue;
     esperan += e.pendientes;
     const a = proximaApertura(v, ms, e.zona);
     abre = abre === null ? a : Math.min(abre, a);
+    ultima = ultima === null ? a : Math.max(ultima, a);
   }
-  return { esperan, abre, hora: esperan > 0 ? v.inicio : null };
+  return { esperan, abre, ultima, hora: esperan > 0 ? v.inicio : null };
 }
 
 /** What the dashboard and the start confirmation say of recipients waiting for their window, or
