@@ -843,8 +843,7 @@ export const MENSAJES = {
   ventanaVacia: 'El campo ventana_fin debe ser distinto de ventana_inicio',
   ventanaEspera: '{N} destinatarios esperan su horario (abre a las {hora} de su zona, en {tiempo})',
   ventanaEsperaUno: '1 destinatario espera su horario (abre a las {hora} de su zona, en {tiempo})',
-  ventanaRetrasa:
-    'Horario permitido {inicio}-{fin}: {N} de {total} destinatarios están fuera de su horario ahora',
+  ventanaRetrasa: '{inicio}-{fin}: {N} de {total} destinatarios están fuera de su horario ahora',
   ventanaDemoraEstimacion:
     'incluye la espera de {N} destinatarios fuera de su horario permitido (hasta {espera})',
   zonaHorariaInvalida: 'El campo zona_horaria no es una zona horaria IANA conocida',

@@ -629,7 +629,6 @@ function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
             <TimePicker
               aria-label={`${msg('horarioPermitido')} ${msg(etiqueta)}`}
               format={FORMATO_VENTANA}
-              minuteStep={5}
               needConfirm={false}
               style={{ width: '100%' }}
             />
