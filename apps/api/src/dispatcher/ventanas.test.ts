@@ -80,6 +80,12 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
         todas.filter((_, i) => i % 2 === 1).map((f) => f.id_detalle),
       )
       .execute();
+    // One recipient without a state: the product's zone (the dispatcher's TZ, Mexico City here).
+    await k
+      .updateTable('ejercicio_detalle')
+      .set({ id_estado: null })
+      .where('id_detalle', '=', todas[0]!.id_detalle)
+      .execute();
     const ventana = {
       ventana_inicio: horaLocal('America/Mexico_City', -1),
       ventana_fin: horaLocal('America/Mexico_City', 30),
@@ -102,10 +108,14 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
         return {
           ags: fs2.filter((f) => f.id_estado === ags).map((f) => [f.estatus, f.intentos]),
           bc: fs2.filter((f) => f.id_estado === bc).map((f) => [f.estatus, f.intentos]),
+          sin: fs2.filter((f) => f.id_estado === null).map((f) => [f.estatus, f.intentos]),
         };
       };
       await esperarQue(
-        async () => (await porEstado()).ags.every(([e]) => e === 'contestado'),
+        async () =>
+          [...(await porEstado()).ags, ...(await porEstado()).sin].every(
+            ([e]) => e === 'contestado',
+          ),
         'Aguascalientes llamado',
         20_000,
         porEstado,
@@ -113,8 +123,9 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
       // Several claim polls later, Baja California still waits and the exercise runs on.
       await new Promise((r) => setTimeout(r, 5 * CONFIG_PRUEBA.sondeoMs + 500));
       expect(await porEstado()).toEqual({
-        ags: Array.from({ length: 4 }, () => ['contestado', 1]),
+        ags: Array.from({ length: 3 }, () => ['contestado', 1]),
         bc: Array.from({ length: 4 }, () => ['pendiente', 0]),
+        sin: [['contestado', 1]],
       });
       expect(await banderas(api.ctx.db, id)).toMatchObject({ completado: 0, en_proceso: 1 });
       // The dashboard says how many wait and when their window opens (09:00-style local hour).
@@ -136,7 +147,7 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
       expect(fila.espera_ventana.ultima).toBe(espera.abre);
       const llamados = new Set(sim.registro.map((l) => l.numero));
       for (const f of await filas(api.ctx.db, id))
-        expect(llamados.has(f.telefono)).toBe(f.id_estado === ags);
+        expect(llamados.has(f.telefono)).toBe(f.id_estado !== bc);
 
       // The window now includes Baja California's local time: its recipients are called.
       await k
@@ -148,8 +159,9 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
       const despues = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
       expect(despues.body.esperaVentana).toEqual({ esperan: 0, abre: null, texto: null });
       expect(await porEstado()).toEqual({
-        ags: Array.from({ length: 4 }, () => ['contestado', 1]),
+        ags: Array.from({ length: 3 }, () => ['contestado', 1]),
         bc: Array.from({ length: 4 }, () => ['contestado', 1]),
+        sin: [['contestado', 1]],
       });
     } finally {
       await despachador.detener();
