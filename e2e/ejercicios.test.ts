@@ -8,6 +8,7 @@ import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { CONFIG_PROGRAMADOR_DEFECTO, arrancarProgramador } from '../apps/api/src/programador.ts';
 import { zonaProducto } from '../apps/api/src/config.ts';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
+import { zonaDeEstado } from '@pregon/contract/rules/ventanas';
 
 const fechaHora = (ms: number) => fechaHoraEnZona(ms, zonaProducto());
 
@@ -668,5 +669,68 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     } finally {
       await programador.detener();
     }
+  });
+  // After the scheduling test (it counts the list's exercises): this one adds one more.
+  it('«Horario permitido»: un cuestionario con un horario cerrado ahora en la zona de su estado lo dice en la estimación y en la confirmación de inicio', async () => {
+    const zona = zonaDeEstado(datos.estado, zonaProducto());
+    const hora = (minutos: number) =>
+      fechaHoraEnZona(Date.now() + minutos * 60_000, zona).hora_ini.slice(0, 5);
+    // Opens in two hours in the state's local time: every recipient waits.
+    const [ini, fin] = [hora(120), hora(180)];
+    await abrirDialogo();
+    await llenar({
+      tipo: 'CUESTIONARIO',
+      equipo: 'QUIZ Conmutador',
+      nombre: 'Horario E2E',
+      minutos: '3',
+    });
+    await dialogo().getByText('Horario permitido (hora local de cada destinatario)').click();
+    for (const [campo, valor] of [
+      ['Horario permitido Desde', ini],
+      ['Horario permitido Hasta', fin],
+    ] as const) {
+      await dialogo().getByLabel(campo, { exact: true }).fill(valor);
+      await page.keyboard.press('Enter');
+      // A click on the title closes the picker, as a person would.
+      await dialogo().locator('.ant-modal-title').click();
+    }
+    await page
+      .locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')
+      .first()
+      .waitFor({ state: 'hidden' });
+    const estimacion = dialogo().locator('.estimacion-ejercicio');
+    await estimacion
+      .getByText(/incluye la espera de \d+ destinatarios fuera de su horario permitido/)
+      .waitFor();
+    await capturar(page, 'dialogo-horario');
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'EXITO');
+    await dialogo().waitFor({ state: 'hidden' });
+    const e = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'ventana_inicio', 'ventana_fin'])
+      .where('titulo', '=', 'Horario E2E')
+      .executeTakeFirstOrThrow();
+    expect(e).toMatchObject({ ventana_inicio: ini, ventana_fin: fin });
+    const { n } = await api.ctx.db.kysely
+      .selectFrom('ejercicio_detalle')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id_ejercicio', '=', e.id_ejercicio)
+      .executeTakeFirstOrThrow();
+
+    // The start confirmation states the window, who waits for it, and counts the wait.
+    await page.reload();
+    const horario = fila('Horario E2E');
+    await horario.getByRole('button', { name: 'Iniciar', exact: true }).click();
+    const confirmacion = page.locator('.confirmar-inicio');
+    await confirmacion.waitFor();
+    const texto = (await confirmacion.textContent()) ?? '';
+    expect(texto).toContain(
+      `Horario permitido${ini}-${fin}: ${Number(n)} de ${Number(n)} destinatarios están fuera de su horario ahora`,
+    );
+    expect(texto).toContain(`incluye la espera de ${Number(n)} destinatarios fuera de su horario`);
+    await capturar(page, 'confirmacion-horario');
+    await confirmacion.getByRole('button', { name: 'Cancelar' }).click();
+    await confirmacion.waitFor({ state: 'hidden' });
   });
 });

@@ -837,6 +837,24 @@ export const MENSAJES = {
   todosLosEstados: 'Todos los estados',
   programacionQuitada: 'El ejercicio ya no inicia solo',
   ejercicioYaIniciado: 'El ejercicio ya inició: no se puede programar',
+
+  // Calling windows in the recipient's local time (issue 24.4)
+  horarioPermitido: 'Horario permitido',
+  horarioPermitidoSeccion: 'Horario permitido (hora local de cada destinatario)',
+  ventanaInicio: 'Desde',
+  ventanaFin: 'Hasta',
+  ventanaAyuda:
+    'Fuera de este horario los destinatarios esperan y se les llama cuando abre en su zona. Vacío: sin restricción',
+  ventanaFaltaInicio: 'El campo ventana_inicio es obligatorio si se indica ventana_fin',
+  ventanaFaltaFin: 'El campo ventana_fin es obligatorio si se indica ventana_inicio',
+  ventanaHoraInvalida: 'El campo {campo} debe ser una hora HH:mm',
+  ventanaVacia: 'El campo ventana_fin debe ser distinto de ventana_inicio',
+  ventanaEspera: '{N} destinatarios esperan su horario (abre a las {hora} de su zona, en {tiempo})',
+  ventanaEsperaUno: '1 destinatario espera su horario (abre a las {hora} de su zona, en {tiempo})',
+  ventanaRetrasa: '{inicio}-{fin}: {N} de {total} destinatarios están fuera de su horario ahora',
+  ventanaDemoraEstimacion:
+    'incluye la espera de {N} destinatarios fuera de su horario permitido (hasta {espera})',
+  zonaHorariaInvalida: 'El campo zona_horaria no es una zona horaria IANA conocida',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

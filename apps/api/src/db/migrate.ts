@@ -18,6 +18,7 @@ import * as alcance from './migrations/0015-alcance.ts';
 import * as audiosEjercicio from './migrations/0016-audios-ejercicio.ts';
 import * as programacion from './migrations/0017-programacion.ts';
 import * as busqueda from './migrations/0018-busqueda.ts';
+import * as ventanas from './migrations/0019-ventanas.ts';
 import * as estados from './migrations/0020-estados.ts';
 
 // One migration history for both engines; each step receives the engine for the few
@@ -41,6 +42,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0016-audios-ejercicio': audiosEjercicio,
   '0017-programacion': programacion,
   '0018-busqueda': busqueda,
+  '0019-ventanas': ventanas,
   '0020-estados': estados,
 };
 

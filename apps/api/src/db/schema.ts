@@ -32,6 +32,8 @@ export interface EstadosTable {
   id_pais: number;
   /** The name folded for uniqueness within the country and for search (contract claveNombre). */
   clave: string;
+  /** IANA time zone overriding the contract's table for calling windows (issue 24.4). */
+  zona_horaria: string | null;
 }
 
 /** categorias: phone categories used to choose recipients. */
@@ -125,6 +127,9 @@ export interface EjerciciosTable {
   programado_por: number | null;
   /** What the scheduled start did or what the pre-flight found; null when nothing to say. */
   inicio_nota: string | null;
+  /** 'Horario permitido' (issue 24.4): 'HH:mm' local start and end, both or none. */
+  ventana_inicio: string | null;
+  ventana_fin: string | null;
   /** When the pre-flight checks last ran (epoch ms). */
   comprobado_en: number | null;
   /** Issue 24.5: every state it aims at, as '7,15,…'; null = just id_estado. */

@@ -20,6 +20,7 @@ import {
 } from './canal.ts';
 import { TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '@pregon/contract/constants';
 import { contextoLlamada, contextoQuiz, segundosLlamada } from '@pregon/contract/rules/dialplan';
+import { estadosEnVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
 import { comprobarEquipo } from './comprobacion.ts';
 import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
@@ -216,6 +217,9 @@ function plegarParte(d: Desenlace, p: NonNullable<Desenlace['partes']>, r: Recib
  * the last writes of the process that died. */
 const TRAZA_ANUNCIOS = process.env.DESPACHO_TRAZA_ANUNCIOS;
 
+/** How long the dispatcher keeps the states' time zones before reading them again. */
+const ZONAS_MS = 60_000;
+
 export class Despachador {
   private readonly trabajos = new Map<number, Trabajo>();
   private lotesAnunciados = 0;
@@ -249,6 +253,9 @@ export class Despachador {
     listo: (ok: boolean) => void;
     fallo: (err: unknown) => void;
   }[] = [];
+  /** Each state's time zone for calling windows (0: rows without a state, the product's zone),
+   * re-read every ZONAS_MS. */
+  private zonas: { leidas: number; lista: { id_estado: number; zona: string }[] } | undefined;
   private readonly alEvento = (id: number) => {
     this.trabajos.get(id)?.senal.avisar();
     this.senal.avisar();
@@ -516,6 +523,7 @@ export class Despachador {
             Math.min(this.config.lote, libre),
             ahora,
             ahora + this.leaseDe(t),
+            await this.estadosPermitidos(t.ej, ahora),
           );
           if (cola.length === 0) {
             if (t.enVuelo > 0) {
@@ -842,6 +850,25 @@ export class Despachador {
     // A port freed on a shared device may be what another exercise of it waits for.
     for (const otro of this.trabajos.values())
       if (otro !== t && otro.ej.id_equipo === t.ej.id_equipo) otro.senal.avisar();
+  }
+
+  /** With a calling window (issue 24.4), the states whose local time is inside it now (0 when
+   * the product's zone is: rows without a state); null without a window. Rows of other states
+   * stay 'pendiente' and are claimed when their window opens. */
+  private async estadosPermitidos(ej: EjercicioActivo, ahora: number): Promise<number[] | null> {
+    const ventana = ventanaDe(ej);
+    if (!ventana) return null;
+    if (!this.zonas || ahora - this.zonas.leidas > ZONAS_MS) {
+      const filas = await this.store.zonasEstados();
+      this.zonas = {
+        leidas: ahora,
+        lista: [
+          { id_estado: 0, zona: this.config.tz },
+          ...filas.map((f) => ({ id_estado: f.id_estado, zona: zonaDeEstado(f, this.config.tz) })),
+        ],
+      };
+    }
+    return estadosEnVentana(ventana, ahora, this.zonas.lista);
   }
 
   /** Ports of the exercise's device not in flight for any of its exercises on this dispatcher. */

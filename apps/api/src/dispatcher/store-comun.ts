@@ -78,6 +78,8 @@ function conEquipo(db: Db) {
       'j.vigencia',
       'j.espera_reintento',
       'e.marcado',
+      'j.ventana_inicio',
+      'j.ventana_fin',
       (eb) =>
         eb
           .selectFrom('preguntas as p')
@@ -459,6 +461,8 @@ export function comunes(db: Db) {
     marcarInciertas: (ids: Parameters<typeof marcarInciertas>[1], motivo: string, ahora: number) =>
       marcarInciertas(db, ids, motivo, ahora),
     pausar: (id: number, motivo: string) => pausar(db, id, motivo),
+    zonasEstados: () =>
+      db.kysely.selectFrom('estados').select(['id_estado', 'estado', 'zona_horaria']).execute(),
   };
 }
 

@@ -99,7 +99,7 @@ export function storePostgres(db: Db): Store {
   return {
     ejerciciosActivos: (protocolos) => ejerciciosActivos(db, protocolos),
 
-    reclamar: (ej, max, ahora, leaseHasta) =>
+    reclamar: (ej, max, ahora, leaseHasta, estados) =>
       enTx(async (c) => {
         await c.query('select pg_advisory_xact_lock($1, $2)', [LLAVE_DESPACHO, ej.id_ejercicio]);
         const act = await c.query(
@@ -117,9 +117,10 @@ export function storePostgres(db: Db): Store {
           `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = $1, salio = 0, actualizado = $2
            where id_detalle in (select id_detalle from ejercicio_detalle
              where id_ejercicio = $3 and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= $2)
+               and ($5::int[] is null or coalesce(id_estado, 0) = any($5::int[]))
              order by posicion limit $4 for update skip locked)
            returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion`,
-          [leaseHasta, ahora, ej.id_ejercicio, cabe],
+          [leaseHasta, ahora, ej.id_ejercicio, cabe, estados ? [...estados] : null],
         );
         r.rows.sort((a, b) => a.posicion - b.posicion);
         return r.rows.map(({ posicion: _p, ...f }) => ({ ...f, id_detalle: Number(f.id_detalle) }));

@@ -16,7 +16,7 @@ export function storeSqlite(db: Db): Store {
     activos: s.prepare(
       `select j.id_ejercicio, j.id_equipo, j.accion, j.puerto_ini, j.puerto_fin, e.alias, e.url,
          e.protocolo, e.tasa, e.puertos as puertos_equipo, e.credenciales, j.id_tipo_ejercicio, j.tiempo, j.reintentos, j.vigencia,
-         j.espera_reintento, e.marcado,
+         j.espera_reintento, e.marcado, j.ventana_inicio, j.ventana_fin,
          (select count(*) from preguntas p join cuestionarios c on c.id_cuestionario = p.id_cuestionario
            where c.id_ejercicio = j.id_ejercicio) as preguntas
        from ejercicios j join equipos e on e.id_equipo = j.id_equipo
@@ -33,6 +33,7 @@ export function storeSqlite(db: Db): Store {
       `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ?, salio = 0, actualizado = ?
        where id_detalle in (select id_detalle from ejercicio_detalle
          where id_ejercicio = ? and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= ?)
+           and (? is null or coalesce(id_estado, 0) in (select value from json_each(?)))
          order by posicion limit ?)
        returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion`,
     ),
@@ -116,7 +117,13 @@ export function storeSqlite(db: Db): Store {
   const tx = <A extends unknown[], T>(f: (...a: A) => T) => s.transaction(f);
 
   const reclamarTx = tx(
-    (ej: EjercicioActivo, max: number, ahora: number, leaseHasta: number): FilaReclamada[] => {
+    (
+      ej: EjercicioActivo,
+      max: number,
+      ahora: number,
+      leaseHasta: number,
+      estados: string | null,
+    ): FilaReclamada[] => {
       if (!st.activo.get(ej.id_ejercicio)) return [];
       const { n } = st.enCurso.get(ej.id_ejercicio) as { n: number };
       const cabe = Math.min(max, ej.puertos - n);
@@ -126,6 +133,8 @@ export function storeSqlite(db: Db): Store {
         ahora,
         ej.id_ejercicio,
         ahora,
+        estados,
+        estados,
         cabe,
       ) as (FilaReclamada & {
         posicion: number;
@@ -251,8 +260,10 @@ export function storeSqlite(db: Db): Store {
       })[];
       return filas.filter((f) => protocolos.includes(f.protocolo)).map(aEjercicioActivo);
     },
-    reclamar: (ej, max, ahora, leaseHasta) =>
-      conLock(() => reclamarTx.immediate(ej, max, ahora, leaseHasta)),
+    reclamar: (ej, max, ahora, leaseHasta, estados) =>
+      conLock(() =>
+        reclamarTx.immediate(ej, max, ahora, leaseHasta, estados ? JSON.stringify(estados) : null),
+      ),
     escribir: async (ds, ahora) => {
       if (ds.length) await conLock(() => escribirTx.immediate(ds, ahora));
     },

@@ -32,6 +32,9 @@ export interface EjercicioActivo {
   /** The exercise's first port (puerto_ini): its sends take ports puerto_ini… in turn (an
    * Android phone with several SIMs maps them to SIM slots). */
   puerto_ini: number;
+  /** 'Horario permitido' (issue 24.4): 'HH:mm' in each recipient's local time; null when none. */
+  ventana_inicio: string | null;
+  ventana_fin: string | null;
 }
 
 /** A recipient row claimed for sending ('en_curso'). `intentos` is the attempt this send will be
@@ -94,13 +97,17 @@ export interface Store {
   ejerciciosActivos(protocolos: readonly string[]): Promise<EjercicioActivo[]>;
   /** Claims up to `max` due 'pendiente' rows in send order, keeping the exercise's rows in flight
    * (en_curso, across all dispatchers) within its ports; sets en_curso, the lease and salio 0.
-   * The attempt is not counted here (see anunciar). */
+   * The attempt is not counted here (see anunciar). With `estados` (a calling window) only rows
+   * of those states are claimed (0 stands for rows without a state). */
   reclamar(
     ej: EjercicioActivo,
     max: number,
     ahora: number,
     leaseHasta: number,
+    estados?: readonly number[] | null,
   ): Promise<FilaReclamada[]>;
+  /** Every state with its name and zone override (calling windows, issue 24.4). */
+  zonasEstados(): Promise<{ id_estado: number; estado: string; zona_horaria: string | null }[]>;
   /** Writes outcomes of rows still 'en_curso'. */
   escribir(desenlaces: readonly Desenlace[], ahora: number): Promise<void>;
   /** Puts claimed but unsent rows back to 'pendiente' (pause, shutdown, gateway unreachable) as

@@ -34,6 +34,24 @@ function consultaEjercicio(k: Consultor) {
     ]);
 }
 
+/** Pending recipients of these exercises by state, with the state's name and zone override
+ * (calling windows, issue 24.4). */
+export function pendientesPorEstado(k: Consultor, ids: readonly number[]) {
+  return k
+    .selectFrom('ejercicio_detalle as d')
+    .leftJoin('estados as s', 's.id_estado', 'd.id_estado')
+    .select([
+      'd.id_ejercicio',
+      's.estado',
+      's.zona_horaria',
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
+    .where('d.id_ejercicio', 'in', [...ids])
+    .where('d.estatus', '=', 'pendiente')
+    .groupBy(['d.id_ejercicio', 'd.id_estado', 's.estado', 's.zona_horaria'])
+    .execute();
+}
+
 /** An exercise with its device and type label. */
 export type EjercicioCompleto = Awaited<ReturnType<typeof listarEjercicios>>[number];
 

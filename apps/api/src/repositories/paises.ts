@@ -61,7 +61,13 @@ export const listarEstados = (k: K, idPais?: number) => {
   let q = k
     .selectFrom('estados')
     .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
-    .select(['estados.id_estado', 'estados.estado', 'estados.id_pais', 'paises.pais'])
+    .select([
+      'estados.id_estado',
+      'estados.estado',
+      'estados.id_pais',
+      'paises.pais',
+      'estados.zona_horaria',
+    ])
     .orderBy('estados.estado');
   if (idPais !== undefined) q = q.where('estados.id_pais', '=', idPais);
   return q.execute();
@@ -71,12 +77,15 @@ export const listarEstados = (k: K, idPais?: number) => {
 export const leerEstado = (k: K, id: number) =>
   k
     .selectFrom('estados')
-    .select(['id_estado', 'estado', 'id_pais'])
+    .select(['id_estado', 'estado', 'id_pais', 'zona_horaria'])
     .where('id_estado', '=', id)
     .executeTakeFirst();
 
 /** Inserts a state and returns its id. */
-export const insertarEstado = async (k: K, e: { estado: string; id_pais: number }) =>
+export const insertarEstado = async (
+  k: K,
+  e: { estado: string; id_pais: number; zona_horaria?: string | null },
+) =>
   (
     await k
       .insertInto('estados')
@@ -86,7 +95,11 @@ export const insertarEstado = async (k: K, e: { estado: string; id_pais: number 
   ).id_estado;
 
 /** Changes a state; returns how many rows changed. */
-export const actualizarEstado = async (k: K, id: number, e: { estado: string; id_pais: number }) =>
+export const actualizarEstado = async (
+  k: K,
+  id: number,
+  e: { estado: string; id_pais: number; zona_horaria?: string | null },
+) =>
   Number(
     (
       await k

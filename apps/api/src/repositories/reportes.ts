@@ -16,12 +16,13 @@ export function consultaPorEstado(k: Consultor, id: number) {
     .select([
       'd.id_estado',
       's.estado',
+      's.zona_horaria',
       'd.estatus',
       'd.alcance',
       (eb) => eb.fn.countAll<number>().as('total'),
     ])
     .where('d.id_ejercicio', '=', id)
-    .groupBy(['d.id_estado', 's.estado', 'd.estatus', 'd.alcance']);
+    .groupBy(['d.id_estado', 's.estado', 's.zona_horaria', 'd.estatus', 'd.alcance']);
 }
 
 /** Recipients per category (among the exercise's categories), estatus and alcance. */

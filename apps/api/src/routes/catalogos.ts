@@ -18,7 +18,12 @@ export function rutasCatalogos(app: FastifyInstance, ctx: Contexto) {
       k
         .selectFrom('estados')
         .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
-        .select(['estados.id_estado', 'estados.estado', 'paises.codigo_iso'])
+        .select([
+          'estados.id_estado',
+          'estados.estado',
+          'paises.codigo_iso',
+          'estados.zona_horaria',
+        ])
         .orderBy('estados.estado')
         .execute(),
       k

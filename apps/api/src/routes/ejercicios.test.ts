@@ -253,6 +253,58 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
     expect(mal.body.campo).toBe('estados');
   });
 
+  it("'Horario permitido' (issue 24.4): ventana_inicio y ventana_fin se guardan y la lista los devuelve; en blanco o sin enviarlos, ninguno", async () => {
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: { ...cuerpoEjercicio(eq.sms), ventana_inicio: '22:00', ventana_fin: '06:00' },
+    });
+    expect(r.status).toBe(200);
+    expect(await fila(r.body.id_ejercicio)).toMatchObject({
+      ventana_inicio: '22:00',
+      ventana_fin: '06:00',
+    });
+    const blanco = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: { ...cuerpoEjercicio(eq.sms), ventana_inicio: '', ventana_fin: '' },
+    });
+    expect(await fila(blanco.body.id_ejercicio)).toMatchObject({
+      ventana_inicio: null,
+      ventana_fin: null,
+    });
+    const sin = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: cuerpoEjercicio(eq.sms),
+    });
+    expect(await fila(sin.body.id_ejercicio)).toMatchObject({ ventana_inicio: null });
+  });
+
+  it.each([
+    [
+      { ventana_inicio: '09:00' },
+      'El campo ventana_fin es obligatorio si se indica ventana_inicio',
+    ],
+    [{ ventana_fin: '21:00' }, 'El campo ventana_inicio es obligatorio si se indica ventana_fin'],
+    [
+      { ventana_inicio: '9h', ventana_fin: '21:00' },
+      'El campo ventana_inicio debe ser una hora HH:mm',
+    ],
+    [
+      { ventana_inicio: '09:00', ventana_fin: '24:00' },
+      'El campo ventana_fin debe ser una hora HH:mm',
+    ],
+    [
+      { ventana_inicio: '09:00', ventana_fin: '09:00' },
+      'El campo ventana_fin debe ser distinto de ventana_inicio',
+    ],
+  ])('horario permitido %j: 400 que nombra el campo', async (cambio, mensaje) => {
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: { ...cuerpoEjercicio(eq.sms), ...cambio },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(mensaje);
+  });
+
   it('acción obligatoria para SMS con el mensaje del SPEC', async () => {
     const r = await pedir(api.url, 'POST', '/ejercicio/', {
       token,

@@ -90,6 +90,43 @@ describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
     expect(audit.map((a) => a.accion)).toEqual(['crear', 'modificar', 'eliminar']);
   });
 
+  it('estados: zona_horaria (issue 24.4) se valida con los datos IANA de la plataforma, se guarda y se borra en blanco', async () => {
+    const mx = (await p('GET', '/paises/', admin)).body.data.find(
+      (x: any) => x.codigo_iso === 'MX',
+    );
+    const mala = await p('POST', '/estados/', admin, {
+      estado: 'Zona Prueba',
+      id_pais: mx.id_pais,
+      zona_horaria: 'America/Tijuanita',
+    });
+    expect(mala.status).toBe(400);
+    expect(mala.body.message).toBe('El campo zona_horaria no es una zona horaria IANA conocida');
+    const e = await p('POST', '/estados/', admin, {
+      estado: 'Zona Prueba',
+      id_pais: mx.id_pais,
+      zona_horaria: 'America/Tijuana',
+    });
+    expect(e.status).toBe(200);
+    const leer = async () =>
+      (await p('GET', `/estados/?id_pais=${mx.id_pais}`, consulta)).body.data.find(
+        (x: any) => x.id_estado === e.body.id_estado,
+      );
+    expect(await leer()).toMatchObject({ zona_horaria: 'America/Tijuana' });
+    // Absent keeps it; blank clears it.
+    await p('PUT', `/estados/${e.body.id_estado}/`, admin, {
+      estado: 'Zona Prueba',
+      id_pais: mx.id_pais,
+    });
+    expect(await leer()).toMatchObject({ zona_horaria: 'America/Tijuana' });
+    await p('PUT', `/estados/${e.body.id_estado}/`, admin, {
+      estado: 'Zona Prueba',
+      id_pais: mx.id_pais,
+      zona_horaria: '',
+    });
+    expect(await leer()).toMatchObject({ zona_horaria: null });
+    expect((await p('DELETE', `/estados/${e.body.id_estado}/`, admin)).status).toBe(200);
+  });
+
   it('estados: filtro por país, nombre único por país, país inexistente 400, en uso 409', async () => {
     const mx = (await p('GET', '/paises/', admin)).body.data.find(
       (x: any) => x.codigo_iso === 'MX',

@@ -16,6 +16,7 @@ import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import { smsTotal } from '@pregon/contract/rules/sms';
 import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
+import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
 import { zonaProducto } from '../config.ts';
 import type {
   CrearEjercicio,
@@ -81,7 +82,11 @@ export const idsCategorias = (texto: string): number[] =>
     .filter((n) => Number.isInteger(n) && n > 0);
 
 /** A list row of SPEC 3 from an exercise, with the actions the user may use. */
-export function filaLista(e: EjercicioCompleto, soloLectura: boolean): EjercicioFila {
+export function filaLista(
+  e: EjercicioCompleto,
+  soloLectura: boolean,
+  espera: EjercicioFila['espera_ventana'] = null,
+): EjercicioFila {
   const flags = {
     completado: bandera(e.completado),
     en_proceso: bandera(e.en_proceso),
@@ -124,6 +129,9 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
     inicio_automatico: e.inicio_automatico === 1,
     inicio_programado: e.inicio_programado === null ? null : Number(e.inicio_programado),
     inicio_nota: e.inicio_nota,
+    ventana_inicio: e.ventana_inicio,
+    ventana_fin: e.ventana_fin,
+    espera_ventana: espera,
     en_espera: enEspera(e),
     creado: e.creado,
     iniciado: e.iniciado,
@@ -136,7 +144,38 @@ export function filaLista(e: EjercicioCompleto, soloLectura: boolean): Ejercicio
 export async function listar(ctx: CtxEjercicios, sesion: Pick<Sesion, 'role'>) {
   const soloLectura = !sesion.role.some((r) => r === 'administradores' || r === 'operadores');
   const filas = await repo.listarEjercicios(ctx.db.kysely);
-  return filas.map((e) => filaLista(e, soloLectura));
+  const esperas = await esperasVentana(ctx, filas);
+  return filas.map((e) => filaLista(e, soloLectura, esperas.get(e.id_ejercicio) ?? null));
+}
+
+/** For the exercises with a calling window not yet completed: their pending recipients outside it
+ * now and when their windows open, from one query of pending recipients by exercise and state. */
+async function esperasVentana(ctx: CtxEjercicios, filas: readonly EjercicioCompleto[]) {
+  const conVentana = filas.filter((e) => e.completado === 0 && ventanaDe(e));
+  const r = new Map<number, NonNullable<EjercicioFila['espera_ventana']>>();
+  if (!conVentana.length) return r;
+  const pendientes = await repo.pendientesPorEstado(
+    ctx.db.kysely,
+    conVentana.map((e) => e.id_ejercicio),
+  );
+  const ahora = Date.now();
+  for (const e of conVentana) {
+    const espera = esperaVentana(
+      ventanaDe(e),
+      ahora,
+      pendientes
+        .filter((p) => p.id_ejercicio === e.id_ejercicio)
+        .map((p) => ({
+          zona: zonaDeEstado(
+            { estado: p.estado ?? '', zona_horaria: p.zona_horaria },
+            zonaProducto(),
+          ),
+          pendientes: Number(p.n),
+        })),
+    );
+    r.set(e.id_ejercicio, { esperan: espera.esperan, abre: espera.abre, ultima: espera.ultima });
+  }
+  return r;
 }
 
 /** The states a drill aims at (issue 24.5): the list when given, else the SPEC's one `estado`. */
@@ -235,6 +274,8 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
       inicio_automatico: programado === null ? 0 : 1,
       inicio_programado: programado,
       programado_por: programado !== null && actor.id_usuario > 0 ? actor.id_usuario : null,
+      ventana_inicio: b.ventana_inicio ?? null,
+      ventana_fin: b.ventana_fin ?? null,
     });
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
       titulo: b.titulo,

@@ -15,6 +15,12 @@ import type { FilaReporte3 } from '@pregon/contract/api/reportes';
 import { tipoPorId } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { conteoSemaforo, LUZ_RESULTADO, resultadoDe } from '@pregon/contract/rules/alcance';
+import {
+  esperaVentana,
+  textoEsperaVentana,
+  ventanaDe,
+  zonaDeEstado,
+} from '@pregon/contract/rules/ventanas';
 import type { Contexto } from '../contexto.ts';
 import { instantanea } from '../db/instantanea.ts';
 import * as repo from '../repositories/ejercicios.ts';
@@ -125,10 +131,15 @@ export async function tableroEjercicio(
   const ahora = Date.now();
   const tasa = activo ? tasaReciente(segundos, ahora) : 0;
   const pendientes = semaforo.porEstatus.pendiente + semaforo.porEstatus.en_curso;
+  const espera = esperaVentanaDe(ctx, e, porEstado, ahora);
   return {
     status: 200,
     generado: ahora,
-    ejercicio: filaLista(e, soloLectura),
+    ejercicio: filaLista(
+      e,
+      soloLectura,
+      ventanaDe(e) ? { esperan: espera.esperan, abre: espera.abre, ultima: espera.ultima } : null,
+    ),
     semaforo,
     recibidas: Number(recibidas[0]?.n ?? 0),
     ...grupos,
@@ -137,6 +148,7 @@ export async function tableroEjercicio(
     hitos: hitosAlcance(curva, semaforo.total),
     tasa,
     restanteMs: activo ? tiempoRestante(pendientes, tasa) : null,
+    esperaVentana: { esperan: espera.esperan, abre: espera.abre, texto: espera.texto },
     fallos: fallos.map((f) => {
       const r = resultadoDe(f.estatus, f.alcance);
       return {
@@ -157,6 +169,32 @@ export async function tableroEjercicio(
       ? { usuario: parada.usuario || msg('sistema'), fecha: Number(parada.fecha) }
       : null,
   };
+}
+
+/** Pending recipients outside the exercise's calling window now, from the 'Por estado' rows and
+ * each state's zone (the catalogue's override, else the contract's table, else the product's). */
+function esperaVentanaDe(
+  ctx: CtxTableros,
+  e: { ventana_inicio: string | null; ventana_fin: string | null; completado: number },
+  porEstado: readonly {
+    estado: string | null;
+    zona_horaria: string | null;
+    estatus: string;
+    total: number;
+  }[],
+  ahora: number,
+) {
+  const espera = esperaVentana(
+    e.completado === 1 ? null : ventanaDe(e),
+    ahora,
+    porEstado
+      .filter((f) => f.estatus === 'pendiente')
+      .map((f) => ({
+        zona: zonaDeEstado({ estado: f.estado ?? '', zona_horaria: f.zona_horaria }, ctx.config.tz),
+        pendientes: Number(f.total),
+      })),
+  );
+  return { ...espera, texto: textoEsperaVentana(espera, ahora) };
 }
 
 /** The quiz part of the dashboard: reporte3 grouped per question, and who answered everything. */

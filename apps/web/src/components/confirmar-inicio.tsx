@@ -26,7 +26,17 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
   const tipo = fila.id_tipo_ejercicio;
   const puertos = Math.max(1, fila.puerto_fin - fila.puerto_ini + 1);
   const defecto = config.data?.llamadas;
+  // Issue 24.4: recipients outside their window now wait until the last of their windows opens.
+  const espera = fila.espera_ventana;
+  const ventana =
+    espera && espera.esperan > 0 && espera.ultima !== null
+      ? {
+          fuera: espera.esperan,
+          esperaSegundos: Math.max(0, (espera.ultima - Date.now()) / 1000),
+        }
+      : null;
   const estimacion = estimarDuracion({
+    ventana,
     tipo,
     destinatarios: fila.destinatarios,
     puertos,
@@ -66,6 +76,20 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
             children: msg('llamadasDuracionMaxima', {
               llamadas: fila.destinatarios,
               maximo: duracionTexto(estimacion.segundosPorLlamada * 1000),
+            }),
+          },
+        ]
+      : []),
+    ...(fila.ventana_inicio && fila.ventana_fin
+      ? [
+          {
+            key: 'horario',
+            label: msg('horarioPermitido'),
+            children: msg('ventanaRetrasa', {
+              inicio: fila.ventana_inicio,
+              fin: fila.ventana_fin,
+              N: espera?.esperan ?? 0,
+              total: fila.destinatarios,
             }),
           },
         ]

@@ -16,9 +16,15 @@ export const CatalogosSchema = z.object({
       tasa: z.number(),
     }),
   ),
-  /** Each state with its country's ISO code (numbers are read by that country's rules). */
+  /** Each state with its country's ISO code (numbers are read by that country's rules) and its
+   * time-zone override (calling windows, issue 24.4; null: the contract's table). */
   estados: z.array(
-    z.object({ id_estado: z.number(), estado: z.string(), codigo_iso: z.string().optional() }),
+    z.object({
+      id_estado: z.number(),
+      estado: z.string(),
+      codigo_iso: z.string().optional(),
+      zona_horaria: z.string().nullable().optional(),
+    }),
   ),
   categorias: z.array(
     z.object({

@@ -24,6 +24,7 @@ import {
 import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
+import { errorVentana } from '../rules/ventanas.ts';
 import {
   banderaSchema,
   enteroSchema,
@@ -121,6 +122,14 @@ export const EjercicioFilaSchema = z.object({
   inicio_automatico: z.boolean(),
   inicio_programado: z.number().nullable(),
   inicio_nota: z.string().nullable(),
+  /** Issue 24.4: 'Horario permitido', 'HH:mm' in each recipient's local time; null when none. */
+  ventana_inicio: z.string().nullable(),
+  ventana_fin: z.string().nullable(),
+  /** With a window, before it completes: pending recipients outside it now and when the first and
+   * the last of their windows open (epoch ms); null without a window. */
+  espera_ventana: z
+    .object({ esperan: z.number(), abre: z.number().nullable(), ultima: z.number().nullable() })
+    .nullable(),
   /** While it runs and its device's gateway cannot be reached: 'En espera: sin conexión con
    * {equipo} desde {hora}' (the dispatcher writes it); null otherwise. */
   en_espera: z.string().nullable(),
@@ -190,8 +199,14 @@ export const CrearEjercicioSchema = z
     /** Issue 24.3: start by itself at fecha_ini + hora_ini (the product's time zone); off unless
      * chosen, so a drill never starts by surprise. */
     inicio_automatico: banderaSchema('inicio_automatico'),
+    /** Issue 24.4: 'Horario permitido' ('HH:mm', both or none; blank = none) in each recipient's
+     * local time. */
+    ventana_inicio: vacioComoAusente(textoSchema('ventana_inicio', { min: 1, max: 5 }).optional()),
+    ventana_fin: vacioComoAusente(textoSchema('ventana_fin', { min: 1, max: 5 }).optional()),
   })
   .superRefine((b, ctx) => {
+    const ventana = errorVentana(b);
+    if (ventana) ctx.addIssue({ code: 'custom', path: [ventana.campo], message: ventana.mensaje });
     const errores = validarFormularioEjercicio(
       { ...b, categorias: b.categorias.map(String) },
       { origen: 'api' },

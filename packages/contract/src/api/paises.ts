@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { idSchema } from '../zod-helpers.ts';
+import { msg } from '../messages.ts';
+import { zonaValida } from '../rules/programacion.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
 
 // Countries, states and categories (ARCHITECTURE 3, calls the SPEC leaves "not shown").
@@ -11,6 +13,8 @@ export const EstadoSchema = z.object({
   estado: z.string(),
   id_pais: z.number(),
   pais: z.string().optional(),
+  /** IANA zone overriding the contract's table for calling windows (issue 24.4); null: table's. */
+  zona_horaria: z.string().nullable().optional(),
 });
 /** A state. */
 export type Estado = z.infer<typeof EstadoSchema>;
@@ -44,7 +48,19 @@ export const PaisBodySchema = z.object({
 export type PaisBody = z.infer<typeof PaisBodySchema>;
 
 /** Body of POST /estados/ and PUT /estados/{id}/. */
-export const EstadoBodySchema = z.object({ estado: texto(100), id_pais: idSchema('id_pais') });
+export const EstadoBodySchema = z.object({
+  estado: texto(100),
+  id_pais: idSchema('id_pais'),
+  /** Issue 24.4: the state's IANA time zone when the contract's table is not right for it; blank
+   * or null clears it, absent keeps it. */
+  zona_horaria: z
+    .string()
+    .trim()
+    .nullable()
+    .optional()
+    .transform((z) => (z === undefined ? undefined : z || null))
+    .refine((z) => !z || zonaValida(z), msg('zonaHorariaInvalida')),
+});
 /** A state to create or change. */
 export type EstadoBody = z.infer<typeof EstadoBodySchema>;
 

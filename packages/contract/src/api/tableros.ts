@@ -135,6 +135,14 @@ export const TableroEjercicioSchema = z.object({
   tasa: z.number(),
   /** Estimated ms left at the current rate; null when idle or nothing is pending. */
   restanteMs: z.number().nullable(),
+  /** Calling windows (issue 24.4): pending recipients whose local time is outside the window now,
+   * when the first of their windows opens (epoch ms) and the dashboard's sentence ('{N}
+   * destinatarios esperan su horario (abre a las 09:00 de su zona, en …)'), null when none waits. */
+  esperaVentana: z.object({
+    esperan: z.number(),
+    abre: z.number().nullable(),
+    texto: z.string().nullable(),
+  }),
   /** The latest recipients not reached once processed: red, uncertain, or an answered call heard
    * or answered only in part; resultado says how ('Colgó a los N s'), luz its light. */
   fallos: z.array(

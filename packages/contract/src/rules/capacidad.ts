@@ -78,6 +78,9 @@ export interface DatosEstimacion {
   /** Calls and quizzes: extra attempts for busy or unanswered recipients and the minutes between. */
   reintentos?: number;
   espera_reintento?: number;
+  /** A calling window (issue 24.4): recipients outside it now and the seconds until it opens for
+   * them (the latest of their zones'), so the estimate counts their wait. */
+  ventana?: { fuera: number; esperaSegundos: number } | null;
 }
 
 /** A drill's estimated length: the first pass over everyone, and with the last retry round. */
@@ -90,6 +93,8 @@ export interface Estimacion {
   segundos: number;
   /** Seconds until the last retry can happen (equal to `segundos` without retries). */
   segundosConReintentos: number;
+  /** Recipients outside their calling window now and the seconds they wait (absent without). */
+  ventana?: { fuera: number; esperaSegundos: number };
 }
 
 /**
@@ -102,9 +107,29 @@ export interface Estimacion {
  * first pass.
  */
 export function estimarDuracion(d: DatosEstimacion): Estimacion {
+  const n = Math.max(0, Math.floor(d.destinatarios));
+  const fuera = Math.min(n, Math.max(0, Math.floor(d.ventana?.fuera ?? 0)));
+  if (!d.ventana || fuera === 0) return estimarSinVentana(d, n);
+  // Those inside the window go first; those outside wait for it, then take every port.
+  const espera = Math.max(0, Math.ceil(d.ventana.esperaSegundos));
+  const dentro = estimarSinVentana(d, n - fuera);
+  const despues = estimarSinVentana(d, fuera);
+  const segundos = Math.max(n - fuera > 0 ? dentro.segundos : 0, espera + despues.segundos);
+  return {
+    ...despues,
+    segundos,
+    segundosConReintentos: Math.max(
+      dentro.segundosConReintentos,
+      segundos + despues.segundosConReintentos - despues.segundos,
+    ),
+    ventana: { fuera, esperaSegundos: espera },
+  };
+}
+
+/** estimarDuracion for `n` recipients all callable now. */
+function estimarSinVentana(d: DatosEstimacion, n: number): Estimacion {
   const puertos = Math.max(1, Math.floor(d.puertos));
   const ritmo = puertos * Math.max(d.tasa, 0.001);
-  const n = Math.max(0, Math.floor(d.destinatarios));
   const porRitmo = Math.ceil(n / ritmo);
   if (!esLlamada(d.tipo))
     return { segundosPorLlamada: null, ritmo, segundos: porRitmo, segundosConReintentos: porRitmo };
@@ -130,16 +155,23 @@ export function estimarDuracion(d: DatosEstimacion): Estimacion {
  * its maximum and, with retries, how long until the last one. */
 export function textoEstimacion(e: Estimacion): string {
   const formato = duracionTexto;
+  const ventana = e.ventana
+    ? `; ${msg('ventanaDemoraEstimacion', { N: e.ventana.fuera, espera: formato(e.ventana.esperaSegundos * 1000) })}`
+    : '';
   if (e.segundosPorLlamada === null)
-    return msg('duracionEstimadaMensajes', {
-      duracion: formato(e.segundos * 1000),
-      ritmo: Number(e.ritmo.toFixed(2)),
-    });
+    return (
+      msg('duracionEstimadaMensajes', {
+        duracion: formato(e.segundos * 1000),
+        ritmo: Number(e.ritmo.toFixed(2)),
+      }) + ventana
+    );
   const base = msg('duracionEstimadaLlamadas', {
     duracion: formato(e.segundos * 1000),
     maximo: formato(e.segundosPorLlamada * 1000),
   });
-  return e.segundosConReintentos > e.segundos
-    ? `${base}; ${msg('duracionConReintentos', { duracion: formato(e.segundosConReintentos * 1000) })}`
-    : base;
+  return (
+    (e.segundosConReintentos > e.segundos
+      ? `${base}; ${msg('duracionConReintentos', { duracion: formato(e.segundosConReintentos * 1000) })}`
+      : base) + ventana
+  );
 }

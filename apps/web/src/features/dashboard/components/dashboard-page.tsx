@@ -208,6 +208,20 @@ export function DashboardPage() {
           style={{ marginBottom: 16, fontSize: 16 }}
         />
       )}
+      {t?.esperaVentana.texto && (
+        <Alert
+          type="info"
+          showIcon
+          className="espera-ventana"
+          message={t.esperaVentana.texto}
+          description={
+            e?.ventana_inicio && e.ventana_fin
+              ? `${msg('horarioPermitido')}: ${e.ventana_inicio}-${e.ventana_fin}`
+              : undefined
+          }
+          style={{ marginBottom: 16, fontSize: 16 }}
+        />
+      )}
       {e?.motivo_pausa && e.en_pausa === '1' && (
         <Alert
           type="error"

@@ -49,6 +49,13 @@ import {
   type CapacidadEquipo,
 } from '@pregon/contract/rules/capacidad';
 import { analizarSms } from '@pregon/contract/rules/sms';
+import { instanteEnZona } from '@pregon/contract/rules/programacion';
+import {
+  dentroDeVentana,
+  errorVentana,
+  proximaApertura,
+  zonaDeEstado,
+} from '@pregon/contract/rules/ventanas';
 import { esAudioGsm } from '@pregon/contract/rules/questionnaire';
 import { accionDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
 import {
@@ -75,6 +82,9 @@ import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 /** The 'Estado' option that chooses every state (no state has id 0). */
 const TODOS_LOS_ESTADOS = 0;
 
+/** The window's pickers show and send 'HH:mm'. */
+const FORMATO_VENTANA = 'HH:mm';
+
 /** The form's raw values (antd controls). */
 interface ValoresDialogo {
   tipo_ejercicio: number | '';
@@ -98,7 +108,13 @@ interface ValoresDialogo {
   puerto_fin?: number | null;
   /** Issue 24.3: start by itself at the date and hour (off unless chosen). */
   inicio_automatico?: boolean;
+  /** Issue 24.4: 'Horario permitido' in each recipient's local time (both or none). */
+  ventana_inicio?: Dayjs | null;
+  ventana_fin?: Dayjs | null;
 }
+
+/** 'HH:mm' of a TimePicker's value, '' when empty. */
+const horaVentana = (d: Dayjs | null | undefined) => (d ? d.format(FORMATO_VENTANA) : '');
 
 /** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id. */
 export type DatosIniciales = Partial<Omit<ValoresDialogo, 'audio'>>;
@@ -161,6 +177,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
   );
   const equipo = catalogos.data?.equipos.find((e) => e.id_equipo === equipoElegido);
   const [errorPuerto, setErrorPuerto] = useState<ReturnType<typeof errorPuertos>>(null);
+  const [errorHorario, setErrorHorario] = useState<ReturnType<typeof errorVentana>>(null);
 
   const [errores, setErrores] = useState<ErroresFormularioEjercicio>({});
   /** Props of a Form.Item showing the contract's message for its field. */
@@ -172,6 +189,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
   const cerrar = () => {
     form.resetFields();
     setErrorPuerto(null);
+    setErrorHorario(null);
     setPlantilla(null);
     setIntentado(false);
     setErrores({});
@@ -190,7 +208,13 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
     const rango = rangoPuertos(v, equipo);
     const fuera = equipo ? errorPuertos(rango, equipo) : null;
     setErrorPuerto(fuera);
-    if (Object.keys(errores).length > 0 || fuera) return;
+    const ventana = {
+      ventana_inicio: horaVentana(v.ventana_inicio),
+      ventana_fin: horaVentana(v.ventana_fin),
+    };
+    const fueraVentana = errorVentana(ventana);
+    setErrorHorario(fueraVentana);
+    if (Object.keys(errores).length > 0 || fuera || fueraVentana) return;
     // A call exercise is never created without its audio file in hand.
     const audio = v.audio?.[0]?.originFileObj;
     if (tipoElegido === TIPO_LLAMADA && !audio) {
@@ -211,6 +235,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
       estados: (v.estado ?? []).join(','),
       categorias: lista,
       inicio_automatico: v.inicio_automatico ? '1' : '',
+      ...ventana,
       ...(tipoElegido !== undefined && esLlamada(tipoElegido)
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
@@ -552,6 +577,21 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 />
               </Col>
             )}
+            {tipoElegido !== undefined && (
+              <Col span={24}>
+                <Collapse
+                  size="small"
+                  defaultActiveKey={inicial?.ventana_inicio ? ['horario'] : []}
+                  items={[
+                    {
+                      key: 'horario',
+                      label: msg('horarioPermitidoSeccion'),
+                      children: <CamposHorario error={errorHorario} />,
+                    },
+                  ]}
+                />
+              </Col>
+            )}
             {tipoElegido !== undefined && esLlamada(tipoElegido) && (
               <Col span={24}>
                 <Collapse
@@ -570,11 +610,50 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
         </Form>
       </Spin>
       {equipo && tipoElegido !== undefined && (
-        <EstimacionDialogo form={form} equipo={equipo} tipo={tipoElegido} />
+        <EstimacionDialogo
+          form={form}
+          equipo={equipo}
+          tipo={tipoElegido}
+          estados={catalogos.data?.estados ?? []}
+        />
       )}
       <Divider style={{ margin: '4px 0 12px' }} />
       <TelefonosVistaPrevia estados={estado ?? []} categorias={categorias ?? []} />
     </Modal>
+  );
+}
+
+/** 'Horario permitido' (issue 24.4): two 'HH:mm' pickers, both or none, in each recipient's
+ * local time; the error names its field. */
+function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
+  const campos = [
+    ['ventana_inicio', 'ventanaInicio'],
+    ['ventana_fin', 'ventanaFin'],
+  ] as const;
+  return (
+    <Row gutter={16} className="horario-permitido">
+      {campos.map(([nombre, etiqueta]) => (
+        <Col xs={24} md={12} key={nombre}>
+          <Form.Item
+            label={msg(etiqueta)}
+            name={nombre}
+            {...(p.error?.campo === nombre
+              ? { validateStatus: 'error' as const, help: p.error.mensaje }
+              : {})}
+          >
+            <TimePicker
+              aria-label={`${msg('horarioPermitido')} ${msg(etiqueta)}`}
+              format={FORMATO_VENTANA}
+              needConfirm={false}
+              style={{ width: '100%' }}
+            />
+          </Form.Item>
+        </Col>
+      ))}
+      <Col span={24}>
+        <Typography.Text type="secondary">{msg('ventanaAyuda')}</Typography.Text>
+      </Col>
+    </Row>
   );
 }
 
@@ -676,10 +755,16 @@ function EstimacionDialogo(p: {
   form: ReturnType<typeof Form.useForm<ValoresDialogo>>[0];
   equipo: CapacidadEquipo;
   tipo: number;
+  estados: readonly { id_estado: number; estado: string; zona_horaria?: string | null }[];
 }) {
   // Only what the estimate reads (the audio's File would not compare).
   const v = Form.useWatch(
-    (x: ValoresDialogo): Omit<ValoresDialogo, 'audio' | 'fecha_ini' | 'hora_ini'> => ({
+    (
+      x: ValoresDialogo,
+    ): Omit<
+      ValoresDialogo,
+      'audio' | 'fecha_ini' | 'hora_ini' | 'ventana_inicio' | 'ventana_fin'
+    > & { ventana: string; inicio: string } => ({
       tipo_ejercicio: x.tipo_ejercicio,
       estado: x.estado,
       categorias: x.categorias,
@@ -689,6 +774,10 @@ function EstimacionDialogo(p: {
       espera_reintento: x.espera_reintento,
       puerto_ini: x.puerto_ini,
       puerto_fin: x.puerto_fin,
+      ventana: `${horaVentana(x.ventana_inicio)}-${horaVentana(x.ventana_fin)}`,
+      inicio: x.inicio_automatico
+        ? `${x.fecha_ini?.format(FORMATO_FECHA) ?? ''} ${x.hora_ini?.format(FORMATO_HORA) ?? ''}`
+        : '',
     }),
     { form: p.form, preserve: true },
   );
@@ -703,7 +792,35 @@ function EstimacionDialogo(p: {
   const rango = rangoPuertos(v, p.equipo);
   const defecto = config.data?.llamadas;
   const destinatarios = seleccion.data.total;
+  // A window closed at the start (now, or the scheduled hour) in the state's zone delays everyone.
+  const [ini, fin] = v.ventana.split('-');
+  const zonaProducto = config.data?.zona_horaria ?? 'America/Mexico_City';
+  // The chosen states' zones (several states, issue 24.5): here the whole list waits only when
+  // the window is closed in every one of them; the start confirmation counts each state's own.
+  const zonas = [
+    ...new Set(
+      (v.estado ?? []).map((id) => {
+        const elegido = p.estados.find((e) => e.id_estado === id);
+        return elegido ? zonaDeEstado(elegido, zonaProducto) : zonaProducto;
+      }),
+    ),
+  ];
+  const [fecha, hora] = v.inicio.split(' ');
+  const inicio = (fecha && hora && instanteEnZona(fecha, hora, zonaProducto)) || Date.now();
+  const horario =
+    ini && fin && !errorVentana({ ventana_inicio: ini, ventana_fin: fin })
+      ? { inicio: ini, fin }
+      : null;
+  const ventana =
+    horario && zonas.length && zonas.every((z) => !dentroDeVentana(horario, inicio, z))
+      ? {
+          fuera: destinatarios,
+          esperaSegundos:
+            (Math.min(...zonas.map((z) => proximaApertura(horario, inicio, z))) - inicio) / 1000,
+        }
+      : null;
   const estimacion = estimarDuracion({
+    ventana,
     tipo: p.tipo,
     destinatarios,
     puertos: puertosDeRango(rango),

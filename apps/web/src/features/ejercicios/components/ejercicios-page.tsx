@@ -70,6 +70,8 @@ function copiaDe(f: EjercicioFila): DatosIniciales {
     reintentos: f.reintentos,
     espera_reintento: f.espera_reintento,
     vigencia: f.vigencia,
+    ventana_inicio: f.ventana_inicio ? dayjs(`2000-01-01T${f.ventana_inicio}`) : null,
+    ventana_fin: f.ventana_fin ? dayjs(`2000-01-01T${f.ventana_fin}`) : null,
   };
 }
 
