@@ -834,7 +834,6 @@ export const MENSAJES = {
   quitarProgramacion: 'Quitar programación',
   ejercicioProgramado: 'Ejercicio programado para {fecha} {hora}',
   usuarioProgramador: 'inicio programado',
-  todosLosEstados: 'Todos los estados',
   programacionQuitada: 'El ejercicio ya no inicia solo',
   ejercicioYaIniciado: 'El ejercicio ya inició: no se puede programar',
 

@@ -526,7 +526,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                   placeholder={msg('seleccionaOpcion')}
                   showSearch={BUSCAR_OPCIONES}
                   options={[
-                    { value: TODOS_LOS_ESTADOS, label: msg('todosLosEstados') },
+                    { value: TODOS_LOS_ESTADOS, label: msg('filtroEstado') },
                     ...(catalogos.data?.estados ?? []).map((e) => ({
                       value: e.id_estado,
                       label: e.estado,
