@@ -425,7 +425,16 @@ export async function iniciarConfirmando(
   await confirmar.waitFor();
   const texto = (await dialogo.textContent()) ?? '';
   if (captura) await capturar(page, captura);
-  await confirmar.click();
-  await dialogo.waitFor({ state: 'hidden' });
-  return texto;
+  // A click on the button while the dialog still zooms in can be lost under load (seen in a full
+  // run: the dialog stayed open); the dialog closes on the first click that lands, so a second
+  // one is only made while it is still open.
+  for (let intento = 1; ; intento++) {
+    await confirmar.click();
+    try {
+      await dialogo.waitFor({ state: 'hidden', timeout: intento < 3 ? 5_000 : 30_000 });
+      return texto;
+    } catch (e) {
+      if (intento >= 3) throw e;
+    }
+  }
 }
