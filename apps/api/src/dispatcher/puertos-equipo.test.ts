@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimuladorAmi } from '@pregon/simulators/ami';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
+import { describe, expect, it } from 'vitest';
+import { MOTORES } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { repartirPuertos } from './despachador.ts';
 import { arrancarDespachador } from './index.ts';
+import { escenaAmi } from './testing-ami.ts';
 import { CONFIG_PRUEBA, esperarCompletado, porEstatus } from './testing.ts';
 import type { EjercicioActivo } from './store.ts';
 
@@ -30,39 +29,20 @@ describe('repartirPuertos', () => {
 });
 
 describe.each(MOTORES)('puertos del equipo (%s)', (motor) => {
-  let api: ApiDePrueba;
-  let sim: SimuladorAmi;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-puertos-equipo-'));
-
-  beforeAll(async () => {
-    sim = new SimuladorAmi({
-      usuario: 'pregon',
-      secreto: 'ami-secreto',
-      dirDialplan: dir,
-      dirSonidos: dir,
-      guiones: [{ patron: /\d$/, accion: 'contestar', timbreMs: 50 }],
-    });
-    await sim.iniciar();
-    api = await levantarApi(motor);
-  });
-  afterAll(async () => {
-    await sim?.detener();
-    await api?.cerrar();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const e = escenaAmi(motor, 'puertos-equipo');
 
   it('dos ejercicios de 6 puertos en un equipo de 6: nunca más de 6 llamadas vivas, y los dos terminan', async () => {
-    const equipo = await crearEquipo(api.ctx.db, {
+    const equipo = await crearEquipo(e.api.ctx.db, {
       protocolo: 'asterisk',
       alias: 'LLAMADAS seis puertos',
-      url: sim.url,
+      url: e.sim.url,
       credenciales: { usuario: 'pregon', secreto: 'ami-secreto', troncal: 'demo' },
       tasa: 50,
       puertos: 6,
     });
     const ids = [
-      await crearEjercicio(api.ctx.db, { id_equipo: equipo, tipo: 2, n: 24, puertos: 6 }),
-      await crearEjercicio(api.ctx.db, {
+      await crearEjercicio(e.api.ctx.db, { id_equipo: equipo, tipo: 2, n: 24, puertos: 6 }),
+      await crearEjercicio(e.api.ctx.db, {
         id_equipo: equipo,
         tipo: 2,
         n: 24,
@@ -72,17 +52,17 @@ describe.each(MOTORES)('puertos del equipo (%s)', (motor) => {
     ];
     for (const id of ids)
       fs.writeFileSync(
-        path.join(dir, `prueba-${id}.conf`),
+        path.join(e.dir, `prueba-${id}.conf`),
         `[pregon-llamada-${id}]\nexten => s,1,Answer()\n same => n,Wait(0.4)\n same => n,Hangup()\n`,
       );
-    sim.recargar();
-    const despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA);
+    e.sim.recargar();
+    const despachador = await arrancarDespachador(e.api.ctx.db, CONFIG_PRUEBA);
     try {
-      for (const id of ids) await esperarCompletado(api.ctx.db, id, 30_000);
+      for (const id of ids) await esperarCompletado(e.api.ctx.db, id, 30_000);
     } finally {
       await despachador.detener();
     }
-    expect(sim.maxVivas).toBe(6);
-    for (const id of ids) expect(await porEstatus(api.ctx.db, id)).toEqual({ contestado: 24 });
+    expect(e.sim.maxVivas).toBe(6);
+    for (const id of ids) expect(await porEstatus(e.api.ctx.db, id)).toEqual({ contestado: 24 });
   });
 });

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimuladorAmi } from '@pregon/simulators/ami';
+import { describe, expect, it } from 'vitest';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, pedir } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
+import { escenaAmi } from './testing-ami.ts';
 import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from './testing.ts';
 
 // Issue 24.4: a calling window applies in each recipient's local time. Baja California
@@ -20,29 +19,10 @@ const horaLocal = (zona: string, minutos: number) =>
   fechaHoraEnZona(Date.now() + minutos * 60_000, zona).hora_ini.slice(0, 5);
 
 describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (motor) => {
-  let api: ApiDePrueba;
-  let sim: SimuladorAmi;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-ventanas-'));
-
-  beforeAll(async () => {
-    sim = new SimuladorAmi({
-      usuario: 'pregon',
-      secreto: 'ami-secreto',
-      dirDialplan: dir,
-      dirSonidos: dir,
-      guiones: [{ patron: /\d$/, accion: 'contestar', timbreMs: 50 }],
-    });
-    await sim.iniciar();
-    api = await levantarApi(motor);
-  });
-  afterAll(async () => {
-    await sim?.detener();
-    await api?.cerrar();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const e = escenaAmi(motor, 'ventanas');
 
   it("a window that excludes Baja California's local hour holds its recipients (pendiente, intentos 0) while the others are called; they are called when it includes them", async () => {
-    const k = api.ctx.db.kysely;
+    const k = e.api.ctx.db.kysely;
     const estado = async (nombre: string) =>
       (
         await k
@@ -53,15 +33,15 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
       ).id_estado;
     const ags = await estado('Aguascalientes');
     const bc = await estado('Baja California');
-    const equipo = await crearEquipo(api.ctx.db, {
+    const equipo = await crearEquipo(e.api.ctx.db, {
       protocolo: 'asterisk',
       alias: 'LLAMADAS ventana',
-      url: sim.url,
+      url: e.sim.url,
       credenciales: { usuario: 'pregon', secreto: 'ami-secreto', troncal: 'demo' },
       tasa: 50,
       puertos: 4,
     });
-    const id = await crearEjercicio(api.ctx.db, {
+    const id = await crearEjercicio(e.api.ctx.db, {
       id_equipo: equipo,
       tipo: 2,
       n: 8,
@@ -70,7 +50,7 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
       iniciar: false,
     });
     // Every other recipient lives in Baja California.
-    const todas = await filas(api.ctx.db, id);
+    const todas = await filas(e.api.ctx.db, id);
     await k
       .updateTable('ejercicio_detalle')
       .set({ id_estado: bc })
@@ -96,15 +76,15 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
       .where('id_ejercicio', '=', id)
       .execute();
     fs.writeFileSync(
-      path.join(dir, `prueba-${id}.conf`),
+      path.join(e.dir, `prueba-${id}.conf`),
       `[pregon-llamada-${id}]\nexten => s,1,Answer()\n same => n,Wait(0.2)\n same => n,Hangup()\n`,
     );
-    sim.recargar();
+    e.sim.recargar();
 
-    const despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA);
+    const despachador = await arrancarDespachador(e.api.ctx.db, CONFIG_PRUEBA);
     try {
       const porEstado = async () => {
-        const fs2 = await filas(api.ctx.db, id);
+        const fs2 = await filas(e.api.ctx.db, id);
         return {
           ags: fs2.filter((f) => f.id_estado === ags).map((f) => [f.estatus, f.intentos]),
           bc: fs2.filter((f) => f.id_estado === bc).map((f) => [f.estatus, f.intentos]),
@@ -127,10 +107,10 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
         bc: Array.from({ length: 4 }, () => ['pendiente', 0]),
         sin: [['contestado', 1]],
       });
-      expect(await banderas(api.ctx.db, id)).toMatchObject({ completado: 0, en_proceso: 1 });
+      expect(await banderas(e.api.ctx.db, id)).toMatchObject({ completado: 0, en_proceso: 1 });
       // The dashboard says how many wait and when their window opens (09:00-style local hour).
-      const token = await ingresar(api);
-      const tablero = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
+      const token = await ingresar(e.api);
+      const tablero = await pedir(e.api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
       expect(tablero.status).toBe(200);
       const espera = tablero.body.esperaVentana;
       expect(espera.esperan).toBe(4);
@@ -141,12 +121,12 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
         ),
       );
       // The list row carries it too (the start confirmation's estimate reads it).
-      const lista = await pedir(api.url, 'GET', '/ejercicios/', { token });
+      const lista = await pedir(e.api.url, 'GET', '/ejercicios/', { token });
       const fila = lista.body.data.find((x: { id_ejercicio: number }) => x.id_ejercicio === id);
       expect(fila).toMatchObject({ ...ventana, espera_ventana: { esperan: 4, abre: espera.abre } });
       expect(fila.espera_ventana.ultima).toBe(espera.abre);
-      const llamados = new Set(sim.registro.map((l) => l.numero));
-      for (const f of await filas(api.ctx.db, id))
+      const llamados = new Set(e.sim.registro.map((l) => l.numero));
+      for (const f of await filas(e.api.ctx.db, id))
         expect(llamados.has(f.telefono)).toBe(f.id_estado !== bc);
 
       // The window now includes Baja California's local time: its recipients are called.
@@ -155,8 +135,8 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
         .set({ ventana_inicio: horaLocal('America/Tijuana', -1) })
         .where('id_ejercicio', '=', id)
         .execute();
-      await esperarCompletado(api.ctx.db, id, 20_000);
-      const despues = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
+      await esperarCompletado(e.api.ctx.db, id, 20_000);
+      const despues = await pedir(e.api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
       expect(despues.body.esperaVentana).toEqual({ esperan: 0, abre: null, texto: null });
       expect(await porEstado()).toEqual({
         ags: Array.from({ length: 3 }, () => ['contestado', 1]),
