@@ -94,7 +94,11 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await page.getByRole('button', { name: 'Agregar estado' }).click();
     await de.getByLabel('Estado', { exact: true }).fill('Petén Norte');
     await de.getByLabel('Estado', { exact: true }).press('Enter');
-    await de.getByText('Ya existe un estado en ese país con estado "Petén Norte"').waitFor();
+    await de
+      .getByText('Ya existe el estado "Petén Norte": los nombres se comparan sin distinguir', {
+        exact: false,
+      })
+      .waitFor();
     await capturar(page, 'pais-estado-dialogo-1366');
     await de.getByRole('button', { name: 'Cancelar' }).click();
     await de.waitFor({ state: 'hidden' });
@@ -171,7 +175,11 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     const ed = dialogo('Editar categoría');
     await ed.getByLabel('Categoría', { exact: true }).fill('Brigadistas');
     await ed.getByLabel('Categoría', { exact: true }).press('Enter');
-    await ed.getByText('Ya existe una categoría con categoria "Brigadistas"').waitFor();
+    await ed
+      .getByText('Ya existe la categoría "Brigadistas": los nombres se comparan sin distinguir', {
+        exact: false,
+      })
+      .waitFor();
     await ed.getByLabel('Categoría', { exact: true }).fill('Voluntarios de zona');
     await ed.getByLabel('Categoría', { exact: true }).press('Enter');
     await esperarAviso(page, 'Cambios guardados');
