@@ -149,6 +149,7 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
       status: 200,
       pbx: { base: 'http://127.0.0.1:8090', software: 'asterisk' },
       llamadas: { reintentos: 2, espera_reintento: 10 },
+      zona_horaria: 'America/Mexico_City',
     });
   });
 
