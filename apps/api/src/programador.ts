@@ -71,6 +71,13 @@ export interface Programador {
   despertar(): void;
 }
 
+/** Who the audit names for a scheduled start or pre-flight: the user who scheduled it, as
+ * 'inicio programado'. */
+const programador = (p: repo.Programado) => ({
+  id_usuario: p.programado_por ?? 0,
+  usuario: msg('usuarioProgramador'),
+});
+
 /** Starts the scheduler loop of this process. */
 export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador): Programador {
   let corriendo = true;
@@ -81,7 +88,7 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
   const iniciarProgramado = async (p: repo.Programado) => {
     if (!(await repo.tomar(ctx.db.kysely, p.id_ejercicio))) return;
     const retraso = Date.now() - p.inicio_programado;
-    const quien = { id_usuario: p.programado_por ?? 0, usuario: msg('usuarioProgramador') };
+    const quien = programador(p);
     let nota: string | null;
     if (retraso > o.config.graciaMs) {
       nota = msg('noIniciadoSinSistema');
@@ -132,14 +139,9 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
     );
     const nota = motivo ?? msg('listoParaIniciar');
     await repo.anotarComprobacion(ctx.db.kysely, p.id_ejercicio, nota);
-    await auditar(
-      ctx.db.kysely,
-      { id_usuario: p.programado_por ?? 0, usuario: msg('usuarioProgramador') },
-      'modificar',
-      'ejercicio',
-      p.id_ejercicio,
-      { comprobacion_previa: nota },
-    );
+    await auditar(ctx.db.kysely, programador(p), 'modificar', 'ejercicio', p.id_ejercicio, {
+      comprobacion_previa: nota,
+    });
     ctx.eventos.emit('ejercicio', p.id_ejercicio);
   };
 

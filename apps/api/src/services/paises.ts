@@ -28,39 +28,40 @@ export async function conConflictos<T>(
 const mismoNombre = (entidad: string, campo: string, existente: string) =>
   error(409, 'duplicadoNombre', { entidad, existente }, campo);
 
-const paisDuplicado = (ctx: Contexto, b: PaisBody) => async () => {
-  const otro = await repo.paisPorClave(ctx.db.kysely, b.pais);
-  return otro
-    ? mismoNombre('el país', 'pais', otro.pais)
-    : error(
-        409,
-        'duplicado',
-        { entidad: 'un país', campo: 'pais o codigo_iso', valor: `${b.pais} / ${b.codigo_iso}` },
-        'pais',
-      );
-};
-const estadoDuplicado = (ctx: Contexto, b: EstadoBody) => async () => {
-  const otro = await repo.estadoPorClave(ctx.db.kysely, b.id_pais, b.estado);
-  return otro
-    ? mismoNombre('el estado', 'estado', otro.estado)
-    : error(
-        409,
-        'duplicado',
-        { entidad: 'un estado en ese país', campo: 'estado', valor: b.estado },
-        'estado',
-      );
-};
-const categoriaDuplicada = (ctx: Contexto, b: CategoriaBody) => async () => {
-  const otra = await repo.categoriaPorClave(ctx.db.kysely, b.categoria);
-  return otra
-    ? mismoNombre('la categoría', 'categoria', otra.categoria)
-    : error(
-        409,
-        'duplicado',
-        { entidad: 'una categoría', campo: 'categoria', valor: b.categoria },
-        'categoria',
-      );
-};
+/** The 409 of a catalogue write that hit a unique index: the entry whose name collides once
+ * folded, when `existente` finds one, else the plain duplicate of the fields the index covers. */
+const duplicado =
+  (
+    campo: string,
+    entidad: string,
+    existente: () => Promise<string | undefined>,
+    plano: { entidad: string; campo: string; valor: string },
+  ) =>
+  async () => {
+    const otro = await existente();
+    return otro ? mismoNombre(entidad, campo, otro) : error(409, 'duplicado', plano, campo);
+  };
+
+const paisDuplicado = (ctx: Contexto, b: PaisBody) =>
+  duplicado('pais', 'el país', async () => (await repo.paisPorClave(ctx.db.kysely, b.pais))?.pais, {
+    entidad: 'un país',
+    campo: 'pais o codigo_iso',
+    valor: `${b.pais} / ${b.codigo_iso}`,
+  });
+const estadoDuplicado = (ctx: Contexto, b: EstadoBody) =>
+  duplicado(
+    'estado',
+    'el estado',
+    async () => (await repo.estadoPorClave(ctx.db.kysely, b.id_pais, b.estado))?.estado,
+    { entidad: 'un estado en ese país', campo: 'estado', valor: b.estado },
+  );
+const categoriaDuplicada = (ctx: Contexto, b: CategoriaBody) =>
+  duplicado(
+    'categoria',
+    'la categoría',
+    async () => (await repo.categoriaPorClave(ctx.db.kysely, b.categoria))?.categoria,
+    { entidad: 'una categoría', campo: 'categoria', valor: b.categoria },
+  );
 
 const paisNoEncontrado = () => error(404, 'noEncontrado', { entidad: 'País' });
 const estadoNoEncontrado = () => error(404, 'noEncontrado', { entidad: 'Estado' });
