@@ -5,7 +5,7 @@ import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA, filas } from '../apps/api/src/dispatcher/testing.ts';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { crearEjercicio, crearEquipo, idEstado } from '../apps/api/src/testing/fabrica.ts';
 import {
   capturar,
   iniciarConfirmando,
@@ -50,16 +50,8 @@ describe(
 
     it('Baja California espera su horario mientras el centro recibe; el tablero lo dice', async () => {
       const k = api.ctx.db.kysely;
-      const estado = async (nombre: string) =>
-        (
-          await k
-            .selectFrom('estados')
-            .select('id_estado')
-            .where('estado', '=', nombre)
-            .executeTakeFirstOrThrow()
-        ).id_estado;
-      const centro = await estado('Aguascalientes');
-      const bajaCalifornia = await estado('Baja California');
+      const centro = await idEstado(api.ctx.db, 'Aguascalientes');
+      const bajaCalifornia = await idEstado(api.ctx.db, 'Baja California');
       const equipo = await crearEquipo(api.ctx.db, {
         protocolo: 'smpp',
         url: smsc.url,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { MOTORES, ingresar, pedir } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { crearEjercicio, crearEquipo, idEstado } from '../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import { escenaAmi } from './testing-ami.ts';
 import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from './testing.ts';
@@ -23,16 +23,8 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
 
   it("a window that excludes Baja California's local hour holds its recipients (pendiente, intentos 0) while the others are called; they are called when it includes them", async () => {
     const k = e.api.ctx.db.kysely;
-    const estado = async (nombre: string) =>
-      (
-        await k
-          .selectFrom('estados')
-          .select('id_estado')
-          .where('estado', '=', nombre)
-          .executeTakeFirstOrThrow()
-      ).id_estado;
-    const ags = await estado('Aguascalientes');
-    const bc = await estado('Baja California');
+    const ags = await idEstado(e.api.ctx.db, 'Aguascalientes');
+    const bc = await idEstado(e.api.ctx.db, 'Baja California');
     const equipo = await crearEquipo(e.api.ctx.db, {
       protocolo: 'asterisk',
       alias: 'LLAMADAS ventana',

@@ -131,3 +131,13 @@ export async function crearCuestionario(
   }
   return id_cuestionario;
 }
+
+/** The id of a seeded state by its name ('Baja California'); throws when there is none. */
+export async function idEstado(db: Db, nombre: string): Promise<number> {
+  const f = await db.kysely
+    .selectFrom('estados')
+    .select('id_estado')
+    .where('estado', '=', nombre)
+    .executeTakeFirstOrThrow();
+  return f.id_estado;
+}
