@@ -258,6 +258,28 @@ export const MENSAJES = {
   soloCuestionario: 'Solo los ejercicios de tipo CUESTIONARIO tienen cuestionario',
   cuestionarioEnUso: 'No se puede modificar el cuestionario: el ejercicio ya inició',
   preguntaNoExiste: 'La pregunta {reactivo} no existe en el cuestionario {id_cuestionario}',
+  // Questionnaire saved all or nothing, edited in place before the start (issue 26.1 and 26.2)
+  cuestionarioIniciado:
+    'No se puede modificar el cuestionario de "{ejercicio}": el ejercicio ya inició. Use "Guardar como nuevo cuestionario" para llevar estas preguntas a un ejercicio nuevo',
+  agenteTelefoniaNoResponde:
+    'El agente de telefonía no responde en {url}{detalle}: no se guardó nada. Compruebe que esté en marcha e intente de nuevo',
+  agenteTelefoniaRechazo:
+    'El agente de telefonía en {url} no aceptó el cuestionario ({detalle}): no se guardó nada',
+  audioNoEnAgente:
+    'El audio {archivo} de la pregunta {N} no está en el agente de telefonía ({url}): vuelva a cargar el archivo .GSM',
+  guardarCambiosCuestionario: 'Guardar cambios',
+  cuestionarioActualizado: 'Cuestionario actualizado',
+  cuestionarioNoGuardado: 'No se guardó el cuestionario',
+  cuestionarioNadaCambio:
+    'No cambió nada: lo que escribió sigue aquí. Corrija lo indicado y pulse Guardar de nuevo.',
+  cuestionarioEditable: 'Puede modificar este cuestionario hasta que el ejercicio inicie.',
+  cuestionarioSoloLectura:
+    'El ejercicio ya inició: este cuestionario no se puede modificar, solo guardar como nuevo.',
+  descartarCuestionarioTitulo: '¿Cerrar sin guardar?',
+  descartarCuestionarioTexto:
+    'Hay cambios sin guardar en el cuestionario. Si cierra, se perderá lo que escribió.',
+  cerrarSinGuardar: 'Cerrar sin guardar',
+  seguirEditando: 'Seguir editando',
   si: 'Sí',
   no: 'No',
 

@@ -117,6 +117,12 @@ const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
     digito: 1,
   },
   'POST /quiz/digitos/fill/': { id_cuestionario: 1 },
+  'PUT /quiz/completo/': {
+    id_ejercicio: 1,
+    preguntas: [
+      { reactivo: 'Pregunta', file: 'audio_1', respuestas: [{ respuesta: 'Sí', digito: 1 }] },
+    ],
+  },
   'POST /csv/': { tipo: 'reporte', id_ejercicio: 1 },
   'POST /vivo/ticket/': { flujo: 'ejercicio', id_ejercicio: 1 },
   'POST /telefono/': { telefono: '5512345678', id_estado: 1, categorias: [1] },

@@ -106,6 +106,18 @@ export async function insertarRespuesta(
   return fila.id_respuesta;
 }
 
+/** Inserts answers {id_pregunta, respuesta, digito} in one statement. */
+export async function insertarRespuestas(
+  k: Consultor,
+  valores: readonly { id_pregunta: number; respuesta: string; digito: number }[],
+) {
+  if (valores.length === 0) return;
+  await k
+    .insertInto('respuestas')
+    .values([...valores])
+    .execute();
+}
+
 /** How many recipients pressed each digit of each question of the exercise. */
 export async function conteoDigitos(k: Consultor, id_ejercicio: number) {
   return consultaDigitos(k, id_ejercicio).execute();

@@ -1,17 +1,25 @@
 import type { z } from 'zod';
-import { MAX_RESPUESTAS, TIPO_CUESTIONARIO } from '@pregon/contract/constants';
+import { escribirExtensionesQuiz } from '@pregon/contract/api/pbx';
+import { rellenarRuta } from '@pregon/contract/api/endpoint';
+import type { CuestionarioCompleto } from '@pregon/contract/api/quiz';
+import { EXTENSION_AUDIO, MAX_RESPUESTAS, TIPO_CUESTIONARIO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { mensajeDeRespuesta } from '@pregon/contract/rules/session';
 import {
   leerSlots,
+  validarPregunta,
   type CuestionarioSlotsSchema,
   type RespuestaCuestionario,
 } from '@pregon/contract/rules/questionnaire';
+import { archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import { ahora, esViolacionUnica } from '../db/database.ts';
-import { error, noEncontrado } from '../http/errores.ts';
+import { audioEnPbx } from '../dispatcher/comprobacion.ts';
+import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/quiz.ts';
 import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
 import { ejercicioOError, type Actor, type CtxEjercicios } from './ejercicios.ts';
+import { archivoQuiz, planQuiz } from './telefonia.ts';
 
 /** A questionnaire's questions may change only before its exercise starts (and only for type 4). */
 function exigirEditable(e: EjercicioCompleto) {
@@ -145,4 +153,275 @@ export async function llenarDigitos(ctx: CtxEjercicios, id_cuestionario: number)
   const vacia = resultado.find((p) => p.digitos.length === 0);
   if (vacia) throw error(409, 'preguntaSinRespuestas', { N: vacia.numero });
   return { id_cuestionario, preguntas: resultado, mensaje: msg('exito') };
+}
+
+// ------------------------------------------------------------ PUT /quiz/completo/ (issue 26.2)
+
+/** What the whole-questionnaire save needs of the telephony agent: its base URL (PBX_BASE; unset:
+ * the agent is not asked and the caller writes the dialplan), its software's path segment, the
+ * caller's token to ask it with, how long to wait, the prompts' language, and the dialplan
+ * signer (the api's private key). */
+export interface AgenteCuestionario {
+  base?: string;
+  software: string;
+  token?: string;
+  timeoutMs: number;
+  idioma: string;
+  firmar: (archivo: string, contenido: string) => Promise<string>;
+}
+
+/** The saved questionnaire: its id, how many questions, whether it replaced one, its plan. */
+export interface CuestionarioGuardado {
+  id_cuestionario: number;
+  preguntas: number;
+  modificado: boolean;
+  plan: { id_quiz: number; contenido: string; firma: string; escrito: boolean };
+}
+
+/** Saves of one exercise run one after the other in this process: the agent's file and the
+ * database then hold the same questionnaire whatever the order two operators pressed Guardar. */
+const enCurso = new Map<number, Promise<unknown>>();
+function enSerie<T>(id: number, tarea: () => Promise<T>): Promise<T> {
+  const antes = enCurso.get(id) ?? Promise.resolve();
+  const esta = antes.then(tarea, tarea);
+  const cola = esta.catch(() => undefined);
+  enCurso.set(id, cola);
+  void cola.then(() => {
+    if (enCurso.get(id) === cola) enCurso.delete(id);
+  });
+  return esta;
+}
+
+/** The first problem of the questions, with the dialog's own messages, naming the question. */
+function exigirValido(cuerpo: CuestionarioCompleto) {
+  if (cuerpo.preguntas.length === 0)
+    throw error(400, 'cuestionarioSinPreguntas', undefined, 'preguntas');
+  for (const [i, p] of cuerpo.preguntas.entries()) {
+    const problema = validarPregunta(
+      {
+        texto: p.reactivo,
+        audio: p.file ? `${p.file}${EXTENSION_AUDIO}` : null,
+        respuestas: p.respuestas,
+      },
+      i + 1,
+    );
+    if (problema) throw new HttpError(400, problema, `preguntas.${i}`);
+  }
+}
+
+/** Before the start only: the clear 409 of an edit refused (issue 26.1). */
+function exigirEditableCompleto(e: EjercicioCompleto) {
+  if (e.id_tipo_ejercicio !== TIPO_CUESTIONARIO)
+    throw error(409, 'soloCuestionario', undefined, 'id_ejercicio');
+  if (e.iniciado !== null || e.en_proceso || e.completado)
+    throw error(409, 'cuestionarioIniciado', { ejercicio: e.titulo });
+}
+
+/** Why the agent could not be reached, as a 502 naming it and its address. */
+const agenteCaido = (base: string, motivo: string) =>
+  error(502, 'agenteTelefoniaNoResponde', { url: base, detalle: motivo ? ` (${motivo})` : '' });
+
+/** PUT {base}/quizzes/extensions/{id_quiz}/ {contenido, firma} with the caller's token. */
+async function escribirPlan(
+  agente: AgenteCuestionario & { base: string },
+  id_quiz: number,
+  contenido: string,
+  firma: string,
+) {
+  const url =
+    agente.base.replace(/\/+$/, '') + rellenarRuta(escribirExtensionesQuiz.path, { id_quiz });
+  let r: Response;
+  try {
+    r = await fetch(url, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/json',
+        ...(agente.token ? { authorization: agente.token } : {}),
+      },
+      body: JSON.stringify({ contenido, firma }),
+      // Writing also reloads Asterisk: more time than a HEAD.
+      signal: AbortSignal.timeout(Math.max(agente.timeoutMs, 10_000)),
+    });
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string } };
+    throw agenteCaido(
+      agente.base,
+      err.name === 'TimeoutError'
+        ? `sin respuesta en ${Math.max(agente.timeoutMs, 10_000)} ms`
+        : (err.cause?.code ?? err.message),
+    );
+  }
+  const texto = await r.text();
+  if (r.ok) return;
+  let cuerpo: unknown = texto;
+  try {
+    cuerpo = JSON.parse(texto);
+  } catch {
+    // not JSON: the status says it
+  }
+  const detalle =
+    typeof cuerpo === 'object' && cuerpo ? mensajeDeRespuesta(cuerpo) : `HTTP ${r.status}`;
+  throw error(502, 'agenteTelefoniaRechazo', { url: agente.base, detalle });
+}
+
+/**
+ * PUT /quiz/completo/: the whole questionnaire, all or nothing (issue 26.2). In order, each step
+ * able to refuse with nothing changed: (1) the questions are checked with the dialog's messages;
+ * (2) the exercise must be a quiz not yet started; (3) every audio must be on the telephony agent
+ * (HEAD), a 502 naming the agent and its address when it does not answer; (4) the agent must
+ * accept the dialplan rendered from these very questions; (5) one transaction replaces the
+ * questions and answers (or creates the questionnaire) and audits it. A new questionnaire's row is
+ * created empty before (4), since the agent's file is named by its id; an empty questionnaire reads
+ * as none (GET answers []) and is deleted again on any later failure. Should (5) fail after (4),
+ * the agent is given back the previous questionnaire's plan.
+ */
+export function guardarCompleto(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  cuerpo: CuestionarioCompleto,
+  agente: AgenteCuestionario,
+): Promise<CuestionarioGuardado> {
+  exigirValido(cuerpo);
+  return enSerie(cuerpo.id_ejercicio, () => guardarCompletoEnSerie(ctx, actor, cuerpo, agente));
+}
+
+async function guardarCompletoEnSerie(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  cuerpo: CuestionarioCompleto,
+  agente: AgenteCuestionario,
+): Promise<CuestionarioGuardado> {
+  const k = ctx.db.kysely;
+  const id_ejercicio = cuerpo.id_ejercicio;
+  const e = await ejercicioOError(k, ctx, id_ejercicio);
+  exigirEditableCompleto(e);
+
+  const base = agente.base?.replace(/\/+$/, '');
+  if (base) {
+    const vistos = new Set<string>();
+    for (const [i, p] of cuerpo.preguntas.entries()) {
+      if (vistos.has(p.file)) continue;
+      vistos.add(p.file);
+      const r = await audioEnPbx(base, agente.software, p.file, {
+        timeoutMs: agente.timeoutMs,
+        token: agente.token,
+      });
+      if (r === 'falta')
+        throw error(
+          409,
+          'audioNoEnAgente',
+          { archivo: p.file, N: i + 1, url: base },
+          `preguntas.${i}.file`,
+        );
+      if (typeof r === 'string') {
+        // An answer that is not 2xx/404 came from the agent itself: it is up but refused.
+        if (r.startsWith('HTTP '))
+          throw error(502, 'agenteTelefoniaRechazo', { url: base, detalle: r });
+        throw agenteCaido(base, r);
+      }
+    }
+  }
+
+  const preguntas = cuerpo.preguntas.map((p, i) => ({
+    numero: i + 1,
+    reactivo: p.reactivo.trim(),
+    archivo: p.file,
+    respuestas: p.respuestas.map((r) => ({ respuesta: r.respuesta.trim(), digito: r.digito })),
+  }));
+
+  // The questionnaire's id (the agent's file is named by it): the existing one, or a new empty row.
+  const previo = await repo.cuestionarioDeEjercicio(k, id_ejercicio);
+  const modificado =
+    previo !== undefined && (await repo.preguntasDe(k, previo.id_cuestionario)).length > 0;
+  let id_cuestionario = previo?.id_cuestionario;
+  let creado = false;
+  if (id_cuestionario === undefined) {
+    try {
+      id_cuestionario = await k.transaction().execute(async (trx) => {
+        exigirEditableCompleto(await ejercicioOError(trx, ctx, id_ejercicio, true));
+        return repo.crearCuestionario(trx, id_ejercicio, ahora());
+      });
+      creado = true;
+    } catch (err) {
+      // Another process created it meanwhile: use that one.
+      if (!esViolacionUnica(err)) throw err;
+      const otro = await repo.cuestionarioDeEjercicio(k, id_ejercicio);
+      if (!otro) throw err;
+      id_cuestionario = otro.id_cuestionario;
+    }
+  }
+  const id = id_cuestionario;
+  const deshacerCreado = async () => {
+    if (creado) await k.deleteFrom('cuestionarios').where('id_cuestionario', '=', id).execute();
+  };
+
+  let contenido: string;
+  let firma: string;
+  try {
+    contenido = planQuiz(
+      id_ejercicio,
+      e.accion,
+      preguntas.map((p) => ({
+        numero: p.numero,
+        audio: p.archivo,
+        digitos: p.respuestas.map((r) => r.digito).sort((a, b) => a - b),
+      })),
+      agente.idioma,
+    );
+    firma = await agente.firmar(archivoDialplanQuiz(id), contenido);
+    if (base) await escribirPlan({ ...agente, base }, id, contenido, firma);
+  } catch (err) {
+    await deshacerCreado();
+    throw err;
+  }
+
+  try {
+    await k.transaction().execute(async (trx) => {
+      exigirEditableCompleto(await ejercicioOError(trx, ctx, id_ejercicio, true));
+      const actual = await repo.cuestionarioDeEjercicio(trx, id_ejercicio);
+      if (actual?.id_cuestionario !== id) throw error(409, 'cuestionarioEnUso');
+      await repo.borrarPreguntas(trx, id);
+      await repo.insertarPreguntas(
+        trx,
+        id,
+        preguntas.map((p) => ({ numero: p.numero, reactivo: p.reactivo, archivo: p.archivo })),
+      );
+      const ids = new Map(
+        (await repo.preguntasDe(trx, id)).map((p) => [p.numero, p.id_pregunta] as const),
+      );
+      const respuestas = preguntas.flatMap((p) =>
+        p.respuestas.map((r) => ({ id_pregunta: ids.get(p.numero)!, ...r })),
+      );
+      await repo.insertarRespuestas(trx, respuestas);
+      await auditar(trx, actor, modificado ? 'modificar' : 'crear', 'cuestionario', id, {
+        id_ejercicio,
+        preguntas: preguntas.length,
+        respuestas: respuestas.length,
+        completo: true,
+      });
+    });
+  } catch (err) {
+    await deshacerCreado().catch(() => undefined);
+    // The agent holds the new plan while the database kept the old questionnaire: give it back.
+    if (base && !creado && modificado) {
+      try {
+        const viejo = await archivoQuiz(ctx, id_ejercicio, agente.idioma);
+        await escribirPlan(
+          { ...agente, base },
+          viejo.id_quiz,
+          viejo.salida,
+          await agente.firmar(archivoDialplanQuiz(viejo.id_quiz), viejo.salida),
+        );
+      } catch {
+        // Start checks the context again; the save's own error is the one to report.
+      }
+    }
+    throw err;
+  }
+  return {
+    id_cuestionario: id,
+    preguntas: preguntas.length,
+    modificado,
+    plan: { id_quiz: id, contenido, firma, escrito: base !== undefined },
+  };
 }

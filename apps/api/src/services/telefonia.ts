@@ -47,21 +47,39 @@ export async function archivoQuiz(
     repoQuiz.preguntasDe(k, c.id_cuestionario),
     repoQuiz.respuestasDe(k, c.id_cuestionario),
   ]);
-  const minutos = Number(e.accion);
+  return {
+    id_quiz: c.id_cuestionario,
+    salida: planQuiz(
+      id_ejercicio,
+      e.accion,
+      preguntas.map((p) => ({
+        numero: p.numero,
+        audio: p.archivo,
+        digitos: respuestas.filter((r) => r.id_pregunta === p.id_pregunta).map((r) => r.digito),
+      })),
+      idioma,
+    ),
+  };
+}
+
+/** The quiz context of exercise `id_ejercicio` (accion: its minutes) with these questions; 409
+ * naming the question when one has no valid audio or no answers. */
+export function planQuiz(
+  id_ejercicio: number,
+  accion: string,
+  preguntas: { numero: number; audio: string; digitos: number[] }[],
+  idioma: string = IDIOMA_DEFECTO,
+): string {
+  const minutos = Number(accion);
   try {
-    const salida = dialplanQuiz(
+    return dialplanQuiz(
       {
         id_ejercicio,
         segundos: Number.isFinite(minutos) && minutos > 0 ? minutos * 60 : 60,
-        preguntas: preguntas.map((p) => ({
-          numero: p.numero,
-          audio: p.archivo,
-          digitos: respuestas.filter((r) => r.id_pregunta === p.id_pregunta).map((r) => r.digito),
-        })),
+        preguntas,
       },
       { idioma },
     );
-    return { id_quiz: c.id_cuestionario, salida };
   } catch (err) {
     if (!(err instanceof DialplanInvalido)) throw err;
     if (err.motivo === 'audio') throw error(409, 'preguntaSinAudio', { N: err.numero ?? 0 });

@@ -11,10 +11,22 @@
  * - POST /quiz/digitos/fill/ checks that every question has at least one answer and returns the
  *   allowed digits of each question (what the dialplan's digit read accepts). It stores nothing:
  *   the digits are the answers' digits, so they cannot drift from them.
+ * - PUT /quiz/completo/ (issue 26.2) saves a whole questionnaire at once: questions, answers and
+ *   audio names in one transaction, after the api checked that each audio is on the telephony
+ *   agent and the agent accepted the questionnaire's dialplan; on any failure nothing changes.
+ *   Creates the questionnaire or replaces it in place (same id_cuestionario) before the start.
  */
 import { z } from 'zod';
-import { CuestionarioSlotsSchema, RespuestaCuestionarioSchema } from '../rules/questionnaire.ts';
-import { idSchema } from '../zod-helpers.ts';
+import { MAX_PREGUNTAS, MAX_RESPUESTAS } from '../constants.ts';
+import { msg } from '../messages.ts';
+import {
+  CuestionarioSlotsSchema,
+  MAX_LARGO_AUDIO,
+  MAX_LARGO_REACTIVO,
+  MAX_LARGO_RESPUESTA,
+  RespuestaCuestionarioSchema,
+} from '../rules/questionnaire.ts';
+import { enteroSchema, idSchema, textoSchema } from '../zod-helpers.ts';
 import { IdEjercicioParamsSchema } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 
@@ -80,5 +92,68 @@ export const llenarDigitos = endpoint({
     status: z.literal(200),
     id_cuestionario: z.number(),
     preguntas: z.array(z.object({ numero: z.number(), digitos: z.array(z.number()) })),
+  }),
+});
+
+/** One answer of PUT /quiz/completo/. */
+export const RespuestaCompletaSchema = z.object({
+  respuesta: textoSchema('Respuesta', { max: MAX_LARGO_RESPUESTA }),
+  digito: enteroSchema('Dígito', 1, 9),
+});
+
+/** One question of PUT /quiz/completo/: its text, the stored audio name the telephony agent
+ * returned (without .gsm) and its answers. Emptiness, repeated digits and the like are checked by
+ * the api with the dialog's messages, naming the question. */
+export const PreguntaCompletaSchema = z.object({
+  reactivo: textoSchema('Pregunta', { max: MAX_LARGO_REACTIVO }),
+  file: textoSchema('Archivo de audio (.GSM)', { max: MAX_LARGO_AUDIO }).regex(
+    /^[A-Za-z0-9_-]*$/,
+    msg('nombreArchivoInvalido'),
+  ),
+  respuestas: z
+    .array(RespuestaCompletaSchema, {
+      error: msg('listaMuyLarga', { campo: 'respuestas', max: MAX_RESPUESTAS }),
+    })
+    .max(MAX_RESPUESTAS, msg('limiteRespuestas')),
+});
+
+/** Body of PUT /quiz/completo/: the exercise and its questions in order (1 to 40). */
+export const CuestionarioCompletoSchema = z.object({
+  id_ejercicio: idSchema('id_ejercicio', msg('faltaIdEjercicio')),
+  preguntas: z
+    .array(PreguntaCompletaSchema, { error: msg('cuestionarioSinPreguntas') })
+    .max(MAX_PREGUNTAS, msg('limitePreguntas')),
+});
+
+/** A validated PUT /quiz/completo/ body. */
+export type CuestionarioCompleto = z.infer<typeof CuestionarioCompletoSchema>;
+
+/**
+ * PUT /quiz/completo/: the whole questionnaire in one call, all or nothing. `plan` is the signed
+ * dialplan of the saved questionnaire; `escrito` tells whether the api already wrote it to the
+ * telephony agent (it does when it knows the agent, PBX_BASE); otherwise the caller writes it
+ * (PUT /quizzes/extensions/{id_quiz}/ on the telephony base).
+ */
+export const guardarCuestionarioCompleto = endpoint({
+  method: 'PUT',
+  path: '/quiz/completo/',
+  acceso: 'escritura',
+  etiqueta: 'cuestionarios',
+  resumen:
+    'Guarda el cuestionario completo (preguntas, respuestas y audios) en una transacción: todo o nada',
+  body: CuestionarioCompletoSchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    id_cuestionario: z.number(),
+    preguntas: z.number(),
+    /** Whether it replaced an existing questionnaire (edit in place). */
+    modificado: z.boolean(),
+    plan: z.object({
+      id_quiz: z.number(),
+      contenido: z.string(),
+      firma: z.string(),
+      escrito: z.boolean(),
+    }),
+    mensaje: z.string(),
   }),
 });
