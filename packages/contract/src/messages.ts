@@ -271,7 +271,7 @@ export const MENSAJES = {
   cuestionarioActualizado: 'Cuestionario actualizado',
   cuestionarioNoGuardado: 'No se guardó el cuestionario',
   cuestionarioNadaCambio:
-    'No cambió nada: lo que escribió sigue aquí. Corrija lo indicado y pulse Guardar de nuevo.',
+    'No cambió nada: lo que escribió sigue aquí. Resuelto lo indicado, vuelva a guardar.',
   cuestionarioEditable: 'Puede modificar este cuestionario hasta que el ejercicio inicie.',
   cuestionarioSoloLectura:
     'El ejercicio ya inició: este cuestionario no se puede modificar, solo guardar como nuevo.',

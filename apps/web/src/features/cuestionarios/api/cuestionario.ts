@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import {
   agregarRespuesta,
   guardarCuestionario,
+  guardarCuestionarioCompleto,
+  type CuestionarioCompleto,
   leerCuestionario,
   llenarDigitos,
 } from '@pregon/contract/api/quiz';
@@ -42,4 +44,9 @@ export function agregarRespuestaApi(r: RespuestaCuestionario) {
 /** POST /quiz/digitos/fill/: checks every question has answers. */
 export function llenarDigitosApi(id_cuestionario: number) {
   return llamar(llenarDigitos, { body: { id_cuestionario } });
+}
+
+/** PUT /quiz/completo/: the whole questionnaire, all or nothing (issue 26.2). */
+export function guardarCompletoApi(cuerpo: CuestionarioCompleto) {
+  return llamar(guardarCuestionarioCompleto, { body: cuerpo });
 }

@@ -2,15 +2,12 @@ import { msg } from '@pregon/contract/messages';
 import { EXTENSION_AUDIO } from '@pregon/contract/constants';
 import {
   nombreAudioPbx,
-  slotReactivo,
-  slotsCuestionario,
   validarCuestionario,
   type Pregunta,
 } from '@pregon/contract/rules/questionnaire';
-import { mensajeError } from '../../../lib/api-client.ts';
-import type { ClientePbx } from '../../../lib/pbx-client.ts';
-import { obtenerArchivoQuiz } from '../../ejercicios/api/telefonia.ts';
-import { agregarRespuestaApi, guardarPreguntasApi, llenarDigitosApi } from './cuestionario.ts';
+import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
+import { obtenerConfig, type ClientePbx } from '../../../lib/pbx-client.ts';
+import { guardarCompletoApi } from './cuestionario.ts';
 
 /** A question as the dialog holds it: the contract's Pregunta plus a newly chosen file, if any. */
 export interface PreguntaEditor extends Pregunta {
@@ -24,22 +21,44 @@ export interface AvisosGuardado {
   alError: (texto: string) => void;
 }
 
+/** Options of a save. `clon`: the clone flow (its 'ERROR al guardar preguntas base'). `nuevo` is
+ * still accepted from callers of the SPEC's step-by-step flow; the server now checks every
+ * question's answers itself, new questionnaire or not. */
+export interface OpcionesGuardado {
+  nuevo?: boolean;
+  clon?: boolean;
+}
+
 /**
- * Saving a questionnaire (SPEC 4), step by step: first upload each question's new audio (name =
- * file name minus its last 4 characters, PBX-safe; an unchanged audio is not sent again) and keep
- * the name the agent returns (`{nombre}-{hash}`, issue 23.1); then POST /quiz/ with the 40 slots
- * naming those stored files, POST each answer, POST /quiz/digitos/fill/ when `nuevo`, GET
- * /quiz/file/{id}/ and PUT /quizzes/extensions/{id_quiz}/ {contenido: salida}. A failed upload
- * stops before anything is saved (a questionnaire never names an audio that is not there); any
- * other failure reports SPEC 8's message at its step (with the server's detail). `clon` uses the
- * clone flow's 'ERROR al guardar preguntas base'. Returns whether everything reached the server
- * and the PBX.
+ * Why a call to the telephony agent failed: when nothing answered, that it is the agent, at which
+ * address (GET /config/), rather than the bare network error (issue 26.2 and 26.7).
+ */
+async function motivoAgente(e: unknown): Promise<string> {
+  if (!(e instanceof ErrorApi) || e.status !== 0) return mensajeError(e);
+  try {
+    const { pbx } = await obtenerConfig();
+    return msg('agenteTelefoniaNoResponde', { url: pbx.base, detalle: '' });
+  } catch {
+    return mensajeError(e);
+  }
+}
+
+/**
+ * Saving a questionnaire, all or nothing (issue 26.2; SPEC 4's steps kept in order): first each
+ * question's new audio goes to the telephony agent (name = file name minus its last 4 characters,
+ * PBX-safe; an unchanged audio is not sent again) and the stored name it returns is kept
+ * (`{nombre}-{hash}`, issue 23.1); then one PUT /quiz/completo/ with every question, answer and
+ * audio name, which the server checks against the agent and saves in one transaction, writing the
+ * quiz's dialplan to the agent itself; without PBX_BASE on the server the signed plan comes back
+ * and is written here (PUT /quizzes/extensions/{id_quiz}/). Any failure reports SPEC 8's message
+ * for its step and the reason; nothing is saved, so the caller keeps the dialog open to retry.
+ * Returns whether everything reached the server and the PBX.
  */
 export async function guardarCuestionarioCompleto(
   pbx: ClientePbx,
   id_ejercicio: number | undefined,
   preguntas: readonly PreguntaEditor[],
-  opciones: { nuevo: boolean; clon?: boolean },
+  opciones: OpcionesGuardado,
   avisos: AvisosGuardado,
 ): Promise<boolean> {
   const invalido = validarCuestionario(id_ejercicio, preguntas);
@@ -48,10 +67,9 @@ export async function guardarCuestionarioCompleto(
     return false;
   }
   const subidas = preguntas.filter((p) => p.archivo).length;
-  const total = 2 + subidas + preguntas.length + (opciones.nuevo ? 1 : 0);
+  const total = 1 + subidas;
   let hechos = 0;
   const paso = (texto: string) => avisos.alPaso(texto, hechos++, total);
-  let completo = true;
   try {
     // The stored name of each question's audio: returned by the agent for a new file, the
     // one already stored otherwise.
@@ -67,61 +85,43 @@ export async function guardarCuestionarioCompleto(
         const subida = await pbx.subirAudio(p.archivo, nombreAudioPbx(p.archivo.name));
         guardadas.push({ ...p, audio: `${subida.filename}${EXTENSION_AUDIO}` });
       } catch (e) {
-        avisos.alError(msg('errorSubirAudio', { N, user_content: mensajeError(e) }));
+        avisos.alError(msg('errorSubirAudio', { N, user_content: await motivoAgente(e) }));
         return false;
       }
     }
     paso(msg('pasoGuardandoPreguntas'));
-    let id_cuestionario: number;
+    let plan: { id_quiz: number; contenido: string; firma: string; escrito: boolean };
     try {
-      id_cuestionario = (await guardarPreguntasApi(slotsCuestionario(id_ejercicio, guardadas)))
-        .id_cuestionario;
+      plan = (
+        await guardarCompletoApi({
+          id_ejercicio,
+          preguntas: guardadas.map((p) => ({
+            reactivo: p.texto.trim(),
+            file: nombreAudioPbx(p.audio ?? ''),
+            respuestas: p.respuestas.map((r) => ({
+              respuesta: r.respuesta.trim(),
+              digito: Number(r.digito),
+            })),
+          })),
+        })
+      ).plan;
     } catch (e) {
       avisos.alError(msg(opciones.clon ? 'errorPreguntasBase' : 'errorGuardarPreguntas'));
       avisos.alError(mensajeError(e));
       return false;
     }
-    for (const [i, p] of preguntas.entries()) {
-      const N = i + 1;
-      paso(msg('pasoRespuestasPregunta', { N }));
-      for (const r of p.respuestas) {
-        try {
-          await agregarRespuestaApi({
-            id_cuestionario,
-            reactivo: slotReactivo(N),
-            respuesta: r.respuesta.trim(),
-            digito: Number(r.digito),
-          });
-        } catch (e) {
-          avisos.alError(msg('errorGuardarRespuesta', { user_content: r.respuesta, N }));
-          avisos.alError(mensajeError(e));
-          completo = false;
-        }
-      }
-    }
-    if (opciones.nuevo) {
-      paso(msg('pasoDigitos'));
+    if (!plan.escrito) {
+      paso(msg('pasoCuestionarioPbx'));
       try {
-        await llenarDigitosApi(id_cuestionario);
+        await pbx.escribirQuiz(plan.id_quiz, { contenido: plan.contenido, firma: plan.firma });
       } catch (e) {
+        avisos.alError(msg('errorContenido'));
         avisos.alError(mensajeError(e));
-        completo = false;
+        return false;
       }
     }
-    paso(msg('pasoCuestionarioPbx'));
-    try {
-      const archivo = await obtenerArchivoQuiz(id_ejercicio);
-      await pbx.escribirQuiz(archivo.id_quiz, {
-        contenido: archivo.salida,
-        firma: archivo.firma,
-      });
-    } catch (e) {
-      avisos.alError(msg('errorContenido'));
-      avisos.alError(mensajeError(e));
-      return false;
-    }
-    avisos.alPaso(msg('pasoCuestionarioPbx'), total, total);
-    return completo;
+    avisos.alPaso(msg('pasoGuardandoPreguntas'), total, total);
+    return true;
   } catch {
     avisos.alError(msg('errorCuestionario'));
     return false;

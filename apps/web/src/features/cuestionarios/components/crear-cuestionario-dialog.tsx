@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Button,
@@ -7,6 +7,7 @@ import {
   Empty,
   Modal,
   Progress,
+  Space,
   Spin,
   Tooltip,
   Typography,
@@ -37,6 +38,11 @@ export interface PropsCrearCuestionario {
   alClonar: (preguntas: PreguntaEditor[], fuente: EjercicioFila) => void;
 }
 
+/** What the dialog compares to tell unsaved changes: the questions as text (a newly chosen file
+ * shows as its name). */
+const huella = (preguntas: readonly PreguntaEditor[]) =>
+  JSON.stringify(preguntas.map(({ texto, audio, respuestas }) => ({ texto, audio, respuestas })));
+
 /** The save in progress: the step's text and how far it is. */
 interface Progreso {
   texto: string;
@@ -47,31 +53,72 @@ const preguntaVacia = (): PreguntaEditor => ({ texto: '', audio: null, respuesta
 
 /**
  * 'Crear cuestionario' (SPEC 2): 75 % wide, closes on neither outside click nor Escape; '+' adds
- * a question, one accordion panel per question; 'Guardar' (no questionnaire yet) runs the save of
- * SPEC 4 with a progress bar, 'Guardar como nuevo cuestionario' (one exists) asks the list to clone
- * it. Both are disabled while a question is invalid, and the first problem is shown beside them.
+ * a question, one accordion panel per question. 'Guardar' (no questionnaire yet) and 'Guardar
+ * cambios' (one exists and the exercise has not started: edited in place, issue 26.1) save it all
+ * or nothing (issue 26.2) with a progress bar: on failure the dialog stays open with what was typed
+ * and the reason, ready to retry. 'Guardar como nuevo cuestionario' asks the list to clone it. The
+ * save buttons are disabled while a question is invalid, and the first problem is shown beside
+ * them. Closing with unsaved changes asks first; so does leaving or reloading the page.
  */
 export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: PropsCrearCuestionario) {
   const id = ejercicio?.id_ejercicio;
   const lectura = useCuestionario(id);
   const cliente = useQueryClient();
   const pbx = usePbx();
+  const [modal, contextoModal] = Modal.useModal();
   const [preguntas, setPreguntas] = useState<PreguntaEditor[]>([]);
+  const [inicial, setInicial] = useState(huella([]));
   const [abierta, setAbierta] = useState<string | string[]>([]);
   const [progreso, setProgreso] = useState<Progreso | null>(null);
+  const [errores, setErrores] = useState<string[]>([]);
   const existente = (lectura.data?.length ?? 0) > 0;
+  // Before its exercise starts a questionnaire is edited in place; after, only cloned.
+  const editable =
+    ejercicio !== null && ejercicio.en_proceso !== '1' && ejercicio.completado !== '1';
+  const cambiado = useMemo(() => huella(preguntas) !== inicial, [preguntas, inicial]);
 
   useEffect(() => {
     if (!lectura.data) return;
-    setPreguntas(desdeLectura(lectura.data));
+    const leidas = desdeLectura(lectura.data);
+    setPreguntas(leidas);
+    setInicial(huella(leidas));
     setAbierta(lectura.data.length > 0 ? ['0'] : []);
   }, [lectura.data]);
 
+  // Reloading or leaving the page with unsaved questions asks the browser's own question.
+  useEffect(() => {
+    if (!cambiado || ejercicio === null) return;
+    const avisar = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', avisar);
+    return () => window.removeEventListener('beforeunload', avisar);
+  }, [cambiado, ejercicio]);
+
   const cerrar = () => {
     setPreguntas([]);
+    setInicial(huella([]));
     setProgreso(null);
+    setErrores([]);
     if (id !== undefined) cliente.removeQueries({ queryKey: claveCuestionario(id) });
     alCerrar();
+  };
+
+  /** 'Cancelar' and the close icon: with unsaved changes, asks first. */
+  const pedirCierre = () => {
+    if (!cambiado) {
+      cerrar();
+      return;
+    }
+    void modal.confirm({
+      title: msg('descartarCuestionarioTitulo'),
+      content: msg('descartarCuestionarioTexto'),
+      okText: msg('cerrarSinGuardar'),
+      okButtonProps: { danger: true },
+      cancelText: msg('seguirEditando'),
+      onOk: cerrar,
+    });
   };
 
   const agregarPregunta = () => {
@@ -86,25 +133,34 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
 
   const problema = validarCuestionario(id, preguntas);
 
+  const clonar = () => {
+    if (!ejercicio) return;
+    alClonar(preguntas, ejercicio);
+    cerrar();
+  };
+
   const guardar = async () => {
     if (!ejercicio) return;
-    if (existente) {
-      alClonar(preguntas, ejercicio);
-      cerrar();
-      return;
-    }
+    const encontrados: string[] = [];
+    setErrores([]);
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id,
       preguntas,
-      { nuevo: true },
+      { nuevo: !existente },
       {
         alPaso: (texto, hechos, total) =>
           setProgreso({ texto, porcentaje: Math.round((hechos / total) * 100) }),
-        alError: avisoError,
+        alError: (texto) => void encontrados.push(texto),
       },
     );
-    if (ok) avisoExito(msg('exito'));
+    setProgreso(null);
+    if (!ok) {
+      // Nothing was saved: the dialog keeps what was typed, with the reason, ready to retry.
+      setErrores(encontrados);
+      return;
+    }
+    avisoExito(msg(existente ? 'cuestionarioActualizado' : 'exito'));
     cerrar();
     await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
   };
@@ -122,7 +178,7 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
       keyboard={false}
       closable={progreso === null}
       destroyOnHidden
-      onCancel={cerrar}
+      onCancel={pedirCierre}
       footer={
         <div className="pie-cuestionario">
           <div className="pie-estado">
@@ -140,21 +196,71 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
               )
             )}
           </div>
-          <Button onClick={cerrar} disabled={progreso !== null}>
+          <Button onClick={pedirCierre} disabled={progreso !== null}>
             {msg('cancelar')}
           </Button>
-          <Button
-            type="primary"
-            disabled={problema !== null}
-            loading={progreso !== null}
-            onClick={() => void guardar()}
-          >
-            {existente ? msg('guardarComoNuevoCuestionario') : msg('guardar')}
-          </Button>
+          {existente ? (
+            <Space size={8}>
+              <Button
+                type={editable ? 'default' : 'primary'}
+                disabled={problema !== null || progreso !== null}
+                onClick={clonar}
+              >
+                {msg('guardarComoNuevoCuestionario')}
+              </Button>
+              {editable && (
+                <Button
+                  type="primary"
+                  disabled={problema !== null || !cambiado}
+                  loading={progreso !== null}
+                  onClick={() => void guardar()}
+                >
+                  {msg('guardarCambiosCuestionario')}
+                </Button>
+              )}
+            </Space>
+          ) : (
+            <Button
+              type="primary"
+              disabled={problema !== null}
+              loading={progreso !== null}
+              onClick={() => void guardar()}
+            >
+              {msg('guardar')}
+            </Button>
+          )}
         </div>
       }
     >
+      {contextoModal}
       {lectura.isError && <Alert type="error" showIcon message={mensajeError(lectura.error)} />}
+      {errores.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          className="error-cuestionario"
+          role="alert"
+          style={{ marginBottom: 12 }}
+          message={msg('cuestionarioNoGuardado')}
+          description={
+            <>
+              {errores.map((t, i) => (
+                <div key={i}>{t}</div>
+              ))}
+              <Typography.Text type="secondary">{msg('cuestionarioNadaCambio')}</Typography.Text>
+            </>
+          }
+        />
+      )}
+      {existente && (
+        <Alert
+          type={editable ? 'info' : 'warning'}
+          showIcon
+          className="aviso-edicion"
+          style={{ marginBottom: 12 }}
+          message={msg(editable ? 'cuestionarioEditable' : 'cuestionarioSoloLectura')}
+        />
+      )}
       <ConfigProvider componentDisabled={progreso !== null}>
         <Spin spinning={lectura.isPending} tip={msg('cargando')}>
           <div className="cabecera-cuestionario">

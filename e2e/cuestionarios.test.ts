@@ -1,0 +1,275 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { clavesPbx, crearAppPbx } from '../apps/pbx/src/app.ts';
+import {
+  capturar,
+  elegirEn,
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarPbx,
+  levantarTodo,
+  nuevaPagina,
+  sembrar,
+  type Datos,
+  type PbxDePrueba,
+} from './entorno.ts';
+
+/** Debian's Spanish prompts (asterisk-core-sounds-es-gsm): real GSM 06.10 files. */
+const PROMPTS = '/usr/share/asterisk/sounds/es_MX_f_Allison';
+const gsm = (nombre: string) => fs.readFileSync(path.join(PROMPTS, nombre));
+
+// Issue 26.2: saving a questionnaire is all or nothing. With the telephony agent down the dialog
+// stays open with what was typed and the reason (the agent and its address); with it back, the
+// same 'Guardar' saves. Issue 26.1: before its exercise starts, a questionnaire is edited in place;
+// closing with unsaved changes asks first. The api knows the agent (PBX_BASE), as `npm start` sets.
+describe('web: cuestionario todo o nada y edición en su lugar', { timeout: 180_000 }, () => {
+  let api: ApiDePrueba;
+  let pbx: PbxDePrueba;
+  let datos: Datos;
+  let navegador: Browser;
+  let page: Page;
+  let token: string;
+  let id: number;
+  let cerrarAgente: () => Promise<void>;
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    pbx = await levantarPbx(api);
+    cerrarAgente = pbx.cerrar;
+    (api.ctx.config as { pbxBase?: string }).pbxBase = pbx.url;
+    datos = await sembrar(api, 3);
+    token = await ingresar(api);
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token,
+      body: {
+        titulo: 'Encuesta todo o nada E2E',
+        tipo_ejercicio: '4',
+        fecha_ini: '2026-12-01',
+        hora_ini: '09:00:00',
+        equipo: datos.equipos.quiz,
+        accion: '2',
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      },
+    });
+    expect(r.status).toBe(200);
+    id = r.body.id_ejercicio;
+    navegador = await lanzarNavegador();
+    page = await nuevaPagina(navegador);
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  }, 300_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail')
+      await capturar(page, `fallo-cuestionarios-${ctx.task.name.slice(0, 40)}`);
+  });
+
+  afterAll(async () => {
+    await navegador?.close();
+    await cerrarAgente?.();
+    await api?.cerrar();
+  });
+
+  const dialogo = () => page.getByRole('dialog').filter({ hasText: 'Crear cuestionario' });
+  const panel = () => dialogo().locator('.ant-collapse-item-active');
+  const pie = () => dialogo().locator('.ant-modal-footer');
+  const boton = (donde: Locator, nombre: string) =>
+    donde.getByRole('button', { name: nombre, exact: true });
+  const fila = () =>
+    page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: 'Encuesta todo o nada E2E' });
+  const leido = async () => (await pedir(api.url, 'GET', `/quiz/${id}/`, { token })).body;
+
+  async function abrir() {
+    await fila().getByRole('button', { name: 'Cuestionario' }).click();
+    await dialogo().locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+  }
+
+  async function agregarRespuesta(texto: string, digito: string) {
+    await panel().getByLabel('Respuesta (nueva)').fill(texto);
+    await elegirEn(page, panel().getByLabel('Dígito (nuevo)'), digito);
+    await boton(panel(), 'Agregar').click();
+    await panel().locator('.tabla-respuestas').getByText(texto, { exact: true }).waitFor();
+  }
+
+  async function agregarPregunta(n: number, texto: string, archivo: string, nombre: string) {
+    await boton(dialogo(), 'Agregar pregunta').click();
+    await dialogo()
+      .locator('.ant-collapse-item-active .ant-collapse-header')
+      .getByText(`Pregunta ${n}`, { exact: true })
+      .waitFor();
+    await panel().getByLabel('Pregunta', { exact: true }).fill(texto);
+    await panel()
+      .locator('input[type=file]')
+      .setInputFiles({ name: nombre, mimeType: 'audio/x-gsm', buffer: gsm(archivo) });
+    await panel().getByText(`Audio .GSM cargado: ${nombre}`).waitFor();
+  }
+
+  /** Starts the agent again on the same address and folders. */
+  async function levantarAgenteOtraVez() {
+    const app = await crearAppPbx(pbx.config, await clavesPbx(pbx.config));
+    await app.listen({ port: Number(new URL(pbx.url).port), host: '127.0.0.1' });
+    cerrarAgente = () => app.close();
+  }
+
+  it('agente caído: el diálogo sigue abierto con lo escrito y el motivo; de vuelta, se guarda', async () => {
+    await abrir();
+    await agregarPregunta(1, '¿Escuchó la alerta sísmica?', 'vm-intro.gsm', 'q1-alerta.gsm');
+    await agregarRespuesta('Sí', '1');
+    await agregarRespuesta('No', '2');
+    await agregarPregunta(2, '¿Salió de su casa?', 'agent-pass.gsm', 'q2-salida.gsm');
+    await agregarRespuesta('Sí, salí', '1');
+
+    // Closing with unsaved questions asks first; 'Seguir editando' keeps everything.
+    await boton(pie(), 'Cancelar').click();
+    const pregunta = page.getByRole('dialog').filter({ hasText: '¿Cerrar sin guardar?' });
+    await pregunta
+      .getByText(
+        'Hay cambios sin guardar en el cuestionario. Si cierra, se perderá lo que escribió.',
+      )
+      .waitFor();
+    await boton(pregunta, 'Seguir editando').click();
+    await pregunta.waitFor({ state: 'hidden' });
+    // Reloading asks the browser's own question; dismissed, the page stays.
+    const preguntas: string[] = [];
+    page.once('dialog', (d) => {
+      preguntas.push(d.type());
+      void d.dismiss();
+    });
+    await page.reload({ timeout: 3000 }).catch(() => undefined);
+    expect(preguntas).toEqual(['beforeunload']);
+    await panel().getByText('Audio .GSM cargado: q2-salida.gsm').waitFor();
+
+    await cerrarAgente();
+    await boton(pie(), 'Guardar').click();
+    const error = dialogo().locator('.error-cuestionario');
+    await error.getByText('No se guardó el cuestionario').waitFor();
+    await error
+      .getByText(
+        `ERROR al subir audio de la pregunta 1: El agente de telefonía no responde en ${pbx.url}: no se guardó nada. Compruebe que esté en marcha e intente de nuevo`,
+      )
+      .waitFor();
+    await error
+      .getByText(
+        'No cambió nada: lo que escribió sigue aquí. Resuelto lo indicado, vuelva a guardar.',
+      )
+      .waitFor();
+    // Everything typed is still there, and nothing reached the server.
+    expect(await panel().getByLabel('Pregunta', { exact: true }).inputValue()).toBe(
+      '¿Salió de su casa?',
+    );
+    expect(await dialogo().locator('.ant-collapse-item').count()).toBe(2);
+    expect(await leido()).toEqual([]);
+    await capturar(page, 'cuestionario-agente-caido-1366x768');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await capturar(page, 'cuestionario-agente-caido-1920x1080');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    await levantarAgenteOtraVez();
+    await boton(pie(), 'Guardar').click();
+    await esperarAviso(page, 'EXITO');
+    await dialogo().waitFor({ state: 'hidden' });
+    const guardado = await leido();
+    expect(
+      guardado.map((q: { reactivo_text: string; respuestas: unknown[] }) => [
+        q.reactivo_text,
+        q.respuestas,
+      ]),
+    ).toEqual([
+      [
+        '¿Escuchó la alerta sísmica?',
+        [
+          { respuesta: 'Sí', digito_respuesta: 1 },
+          { respuesta: 'No', digito_respuesta: 2 },
+        ],
+      ],
+      ['¿Salió de su casa?', [{ respuesta: 'Sí, salí', digito_respuesta: 1 }]],
+    ]);
+    const idQuiz = guardado[0].id_cuestionario as number;
+    const conf = fs.readFileSync(
+      path.join(pbx.config.dialplanDir, `pregon-quiz-${idQuiz}.conf`),
+      'utf8',
+    );
+    expect(conf).toContain(`[pregon-quiz-${id}]`);
+    expect(conf).toContain(`pregon/${guardado[1].file}`);
+  });
+
+  it('antes del inicio se edita en su lugar: «Guardar cambios» conserva el cuestionario', async () => {
+    const antes = await leido();
+    await abrir();
+    await dialogo()
+      .getByText('Puede modificar este cuestionario hasta que el ejercicio inicie.')
+      .waitFor();
+    expect(await boton(pie(), 'Guardar cambios').isDisabled()).toBe(true);
+    await boton(pie(), 'Guardar como nuevo cuestionario').waitFor();
+    await panel().getByLabel('Pregunta', { exact: true }).fill('¿Escuchó la alerta del simulacro?');
+    await dialogo().getByText('Pregunta 2', { exact: true }).click();
+    await panel().getByText('Audio .GSM cargado: q2-salida.gsm').waitFor();
+    await agregarRespuesta('Me quedé', '3');
+    await capturar(page, 'cuestionario-edicion-1366x768');
+    await boton(pie(), 'Guardar cambios').click();
+    await esperarAviso(page, 'Cuestionario actualizado');
+    await dialogo().waitFor({ state: 'hidden' });
+    const despues = await leido();
+    expect(despues[0].id_cuestionario).toBe(antes[0].id_cuestionario);
+    expect(despues.map((q: { reactivo_text: string }) => q.reactivo_text)).toEqual([
+      '¿Escuchó la alerta del simulacro?',
+      '¿Salió de su casa?',
+    ]);
+    expect(despues[1].respuestas).toEqual([
+      { respuesta: 'Sí, salí', digito_respuesta: 1 },
+      { respuesta: 'Me quedé', digito_respuesta: 3 },
+    ]);
+    // The agent's plan was rewritten: question 2 now accepts 1 and 3.
+    const conf = fs.readFileSync(
+      path.join(pbx.config.dialplanDir, `pregon-quiz-${despues[0].id_cuestionario}.conf`),
+      'utf8',
+    );
+    expect(conf).toContain('GotoIf($["${PREGON_DIGITO}" = "1" | "${PREGON_DIGITO}" = "3"]?p2ok)');
+  });
+
+  it('iniciado mientras se editaba: el 409 se muestra en el diálogo y cerrar pregunta antes', async () => {
+    const antes = await leido();
+    await abrir();
+    // Another operator starts the exercise meanwhile.
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ iniciado: Date.now(), en_proceso: 1 })
+      .where('id_ejercicio', '=', id)
+      .execute();
+    await panel().getByLabel('Pregunta', { exact: true }).fill('¿Otra pregunta?');
+    await boton(pie(), 'Guardar cambios').click();
+    const error = dialogo().locator('.error-cuestionario');
+    await error.getByText('ERROR al guardar preguntas').waitFor();
+    await error
+      .getByText(
+        'No se puede modificar el cuestionario de "Encuesta todo o nada E2E": el ejercicio ya inició. Use "Guardar como nuevo cuestionario" para llevar estas preguntas a un ejercicio nuevo',
+      )
+      .waitFor();
+    expect(await panel().getByLabel('Pregunta', { exact: true }).inputValue()).toBe(
+      '¿Otra pregunta?',
+    );
+    expect(await leido()).toEqual(antes);
+    await capturar(page, 'cuestionario-iniciado-1366x768');
+    await dialogo().locator('.ant-modal-close').click();
+    const pregunta = page.getByRole('dialog').filter({ hasText: '¿Cerrar sin guardar?' });
+    await boton(pregunta, 'Cerrar sin guardar').click();
+    await dialogo().waitFor({ state: 'hidden' });
+
+    // Reopened once started: no 'Guardar cambios', only the clone.
+    await page.reload();
+    await abrir();
+    await dialogo()
+      .getByText(
+        'El ejercicio ya inició: este cuestionario no se puede modificar, solo guardar como nuevo.',
+      )
+      .waitFor();
+    expect(await boton(pie(), 'Guardar cambios').count()).toBe(0);
+    await boton(pie(), 'Guardar como nuevo cuestionario').waitFor();
+    await boton(pie(), 'Cancelar').click();
+    await dialogo().waitFor({ state: 'hidden' });
+  });
+});
