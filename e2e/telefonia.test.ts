@@ -294,7 +294,12 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await boton(quizDialogo(), 'Agregar pregunta').click();
     await esperarAviso(page, 'Solo se permite 40 preguntas');
     expect(await quizDialogo().locator('.ant-collapse-item').count()).toBe(40);
+    // Unsaved questions: closing asks first (issue 26.2).
     await boton(pie(), 'Cancelar').click();
+    await boton(
+      page.getByRole('dialog').filter({ hasText: '¿Cerrar sin guardar?' }),
+      'Cerrar sin guardar',
+    ).click();
     await quizDialogo().waitFor({ state: 'hidden' });
 
     // Reopened: nothing kept. Question 1, each message of SPEC 5 as it is caused.
@@ -553,8 +558,8 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
         await boton(crearDialogo(), 'Crear y clonar cuestionario').click();
       };
       const avisos = await recogerAvisos();
-      await page.route(`${api.url}/quiz/`, (r) =>
-        r.request().method() === 'POST'
+      await page.route(`${api.url}/quiz/completo/`, (r) =>
+        r.request().method() === 'PUT'
           ? r.fulfill({ status: 500, json: { status: 500, message: 'Error interno de prueba' } })
           : r.continue(),
       );
@@ -565,7 +570,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
           expect.arrayContaining(['ERROR al guardar preguntas base', 'Error interno de prueba']),
         );
       expect(await avisos()).not.toContain('Cuestionario recreado en el nuevo ejercicio');
-      await page.unroute(`${api.url}/quiz/`);
+      await page.unroute(`${api.url}/quiz/completo/`);
 
       await clonar('Encuesta clon AMI E2E');
       await esperarAviso(page, 'Cuestionario recreado en el nuevo ejercicio');
@@ -704,36 +709,41 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     const sinPbx = await quizConUnaPregunta('Encuesta sin PBX E2E');
     await page.reload();
 
-    let avisos = await recogerAvisos();
+    // Issue 26.2: the dialog stays open with what was typed and the reason; nothing is saved.
+    const error = quizDialogo().locator('.error-cuestionario');
+    const cerrarSinGuardar = async () => {
+      await boton(pie(), 'Cancelar').click();
+      await boton(
+        page.getByRole('dialog').filter({ hasText: '¿Cerrar sin guardar?' }),
+        'Cerrar sin guardar',
+      ).click();
+      await quizDialogo().waitFor({ state: 'hidden' });
+    };
     await llenarUnaPregunta('Encuesta iniciada E2E');
     await boton(pie(), 'Guardar').click();
-    await quizDialogo().waitFor({ state: 'hidden' });
-    await expect
-      .poll(avisos)
-      .toEqual(
-        expect.arrayContaining([
-          'ERROR al guardar preguntas',
-          'No se puede modificar el cuestionario: el ejercicio ya inició',
-        ]),
-      );
-    expect(await avisos()).not.toContain('EXITO');
+    await error.getByText('ERROR al guardar preguntas').waitFor();
+    await error
+      .getByText(
+        'No se puede modificar el cuestionario de "Encuesta iniciada E2E": el ejercicio ya inició. Use "Guardar como nuevo cuestionario" para llevar estas preguntas a un ejercicio nuevo',
+      )
+      .waitFor();
+    expect(await panel().getByLabel('Pregunta', { exact: true }).inputValue()).toBe(
+      '¿Escuchó la alerta?',
+    );
     expect((await pedir(api.url, 'GET', `/quiz/${iniciado}/`, { token })).body).toEqual([]);
+    await cerrarSinGuardar();
 
-    // The agent stops while the dialog is open: the upload fails naming question 1 and the
-    // network error; nothing is saved (a questionnaire never names an audio that is not there).
-    avisos = await recogerAvisos();
+    // The agent stops while the dialog is open: the upload fails naming question 1, the agent
+    // and its address; nothing is saved (a questionnaire never names an audio that is not there).
     await llenarUnaPregunta('Encuesta sin PBX E2E');
     await pbx.cerrar();
     await boton(pie(), 'Guardar').click();
-    await quizDialogo().waitFor({ state: 'hidden' });
-    await expect
-      .poll(avisos)
-      .toEqual(
-        expect.arrayContaining([
-          'ERROR al subir audio de la pregunta 1: Error de red: no se obtuvo respuesta del servidor',
-        ]),
-      );
-    expect(await avisos()).not.toContain('EXITO');
+    await error
+      .getByText(
+        `ERROR al subir audio de la pregunta 1: El agente de telefonía no responde en ${pbx.url}: no se guardó nada. Compruebe que esté en marcha e intente de nuevo`,
+      )
+      .waitFor();
     expect((await pedir(api.url, 'GET', `/quiz/${sinPbx}/`, { token })).body).toEqual([]);
+    await cerrarSinGuardar();
   });
 });
