@@ -77,13 +77,16 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
     ejercicio !== null && ejercicio.en_proceso !== '1' && ejercicio.completado !== '1';
   const cambiado = useMemo(() => huella(preguntas) !== inicial, [preguntas, inicial]);
 
+  // Read once per opening: a later refetch (window focus) never replaces what is being typed.
+  const [cargado, setCargado] = useState(false);
   useEffect(() => {
-    if (!lectura.data) return;
+    if (!lectura.data || cargado) return;
+    setCargado(true);
     const leidas = desdeLectura(lectura.data);
     setPreguntas(leidas);
     setInicial(huella(leidas));
     setAbierta(lectura.data.length > 0 ? ['0'] : []);
-  }, [lectura.data]);
+  }, [lectura.data, cargado]);
 
   // Reloading or leaving the page with unsaved questions asks the browser's own question.
   useEffect(() => {
