@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CuestionarioSlotsSchema,
+  cuestionarioEditable,
   desdeLectura,
   digitosDisponibles,
   esAudioGsm,
@@ -400,5 +401,16 @@ describe('RespuestaCuestionarioSchema', () => {
   ])('%s', (_, cuerpo, error) => {
     const r = RespuestaCuestionarioSchema.safeParse(cuerpo);
     expect(r.success ? null : r.error.issues[0]?.message).toBe(error);
+  });
+});
+
+describe('cuestionarioEditable', () => {
+  it.each([
+    ['sin iniciar', { en_proceso: '0', completado: '0' }, true],
+    ['en curso o en pausa', { en_proceso: '1', completado: '0' }, false],
+    ['completado', { en_proceso: '0', completado: '1' }, false],
+    ['detenido', { en_proceso: '0', completado: '1' }, false],
+  ])('%s', (_, e, editable) => {
+    expect(cuestionarioEditable(e)).toBe(editable);
   });
 });

@@ -109,6 +109,15 @@ export function puedeAgregarPregunta(n: number): boolean {
   return n < MAX_PREGUNTAS;
 }
 
+/**
+ * Whether an exercise's questionnaire may still be changed in place (issue 26.1): not while it
+ * runs or is paused (en_proceso '1'), nor once completed or stopped (completado '1'). The api
+ * also refuses once it has started at all (409), which the list's flags may not show yet.
+ */
+export function cuestionarioEditable(e: { en_proceso: string; completado: string }): boolean {
+  return e.en_proceso !== '1' && e.completado !== '1';
+}
+
 /** Whether one more answer fits in a question, given how many it has (limit 10). */
 export function puedeAgregarRespuesta(n: number): boolean {
   return n < MAX_RESPUESTAS;

@@ -1,16 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import {
-  agregarRespuesta,
-  guardarCuestionario,
   guardarCuestionarioCompleto,
-  type CuestionarioCompleto,
   leerCuestionario,
-  llenarDigitos,
+  type CuestionarioCompleto,
 } from '@pregon/contract/api/quiz';
-import type {
-  CuestionarioSlots,
-  RespuestaCuestionario,
-} from '@pregon/contract/rules/questionnaire';
 import { llamar } from '../../../lib/api-client.ts';
 
 /** Query key of one exercise's questionnaire. */
@@ -31,22 +24,8 @@ export function useCuestionario(id_ejercicio: number | undefined) {
   });
 }
 
-/** POST /quiz/: the 40 slots → id_cuestionario. */
-export function guardarPreguntasApi(slots: CuestionarioSlots) {
-  return llamar(guardarCuestionario, { body: slots });
-}
-
-/** POST /quiz/respuesta/: one answer of one question slot. */
-export function agregarRespuestaApi(r: RespuestaCuestionario) {
-  return llamar(agregarRespuesta, { body: r });
-}
-
-/** POST /quiz/digitos/fill/: checks every question has answers. */
-export function llenarDigitosApi(id_cuestionario: number) {
-  return llamar(llenarDigitos, { body: { id_cuestionario } });
-}
-
-/** PUT /quiz/completo/: the whole questionnaire, all or nothing (issue 26.2). */
+/** PUT /quiz/completo/: the whole questionnaire, all or nothing (issue 26.2). The SPEC's per-step
+ * calls (POST /quiz/, /quiz/respuesta/, /quiz/digitos/fill/) stay on the api for its client. */
 export function guardarCompletoApi(cuerpo: CuestionarioCompleto) {
   return llamar(guardarCuestionarioCompleto, { body: cuerpo });
 }

@@ -17,6 +17,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import {
+  cuestionarioEditable,
   desdeLectura,
   puedeAgregarPregunta,
   validarCuestionario,
@@ -73,8 +74,7 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
   const [errores, setErrores] = useState<string[]>([]);
   const existente = (lectura.data?.length ?? 0) > 0;
   // Before its exercise starts a questionnaire is edited in place; after, only cloned.
-  const editable =
-    ejercicio !== null && ejercicio.en_proceso !== '1' && ejercicio.completado !== '1';
+  const editable = ejercicio !== null && cuestionarioEditable(ejercicio);
   const cambiado = useMemo(() => huella(preguntas) !== inicial, [preguntas, inicial]);
 
   // Read once per opening: a later refetch (window focus) never replaces what is being typed.
