@@ -675,6 +675,26 @@ export const MENSAJES = {
   resultadoRespondioEnParte: 'Respondió en parte',
   resultadoSinRespuesta: 'Colgó sin responder',
 
+  // 'Reenviar a no alcanzados' (issue 25.1; rules/seguimiento.ts GRUPOS_SEGUIMIENTO)
+  accionReenviar: 'Reenviar a no alcanzados',
+  reenviarAyuda:
+    'Elija a quiénes enviar un nuevo ejercicio según su resultado en «{ejercicio}». Se copian los destinatarios que tengan ese resultado en el momento de guardar.',
+  reenviarContinuar: 'Continuar a Crear ejercicio',
+  reenviarElija: 'Elija al menos un resultado que tenga destinatarios',
+  grupoConTotal: '{grupo} ({N})',
+  grupoCuestionarioIncompleto: 'Respondió en parte o nada',
+  grupoSmsNoEntregado: 'SMS no entregado (sin acuse de entrega)',
+  grupoWhatsappNoEntregado: 'WhatsApp no entregado (sin aviso de entrega)',
+  grupoFallido: 'Fallido, número inválido o incierto',
+  seguimientoDe: 'Seguimiento de {nombre}',
+  seguimientoDestinatarios: 'Destinatarios: {N} de «{ejercicio}» ({grupos})',
+  seguimientoOrigenActivo:
+    'El ejercicio «{ejercicio}» sigue en curso: páuselo, deténgalo o espere a que termine para reenviar a sus no alcanzados',
+  seguimientoSinResultados: 'Elija al menos un resultado en el campo resultados',
+  seguimientoResultadoInvalido: 'El campo resultados admite solo: {valores}',
+  seguimientoVacio:
+    'Ningún destinatario de «{ejercicio}» tiene los resultados elegidos: no hay a quién reenviar',
+
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',
   luzVerde: 'Verde',
