@@ -279,6 +279,10 @@ export const MENSAJES = {
   importacionEnCurso: 'Importación en curso: {procesados} de {total} filas',
   importacionTerminada:
     'Importación terminada: {insertados} agregados, {duplicados} duplicados omitidos, {errores} con error',
+  importacionTerminadaCategorias:
+    'Importación terminada: {insertados} agregados, {duplicados} duplicados con categorías agregadas, {errores} con error',
+  importacionTerminadaActualizados:
+    'Importación terminada: {insertados} agregados, {duplicados} duplicados actualizados, {errores} con error',
   // Phones, import, users, devices, countries (issue 3B)
   noEncontrada: '{entidad} no encontrada',
   importacionEnCursoSinTotal: 'Importación en curso: {procesados} filas procesadas',
@@ -335,6 +339,18 @@ export const MENSAJES = {
   filasLeidas: 'Filas leídas',
   filasAgregadas: 'Agregados',
   filasDuplicadas: 'Duplicados',
+  // Issue 25.5 (api/telefonos.ts MODOS_DUPLICADOS)
+  duplicadosTitulo: 'Teléfonos que ya existen',
+  duplicadosOmitir: 'Omitir',
+  duplicadosAgregarCategorias: 'Agregar categorías a los teléfonos existentes',
+  duplicadosActualizar: 'Actualizar nombre y estado',
+  duplicadoOmitido: 'Duplicado: ya existía, se omitió',
+  duplicadoCategoriasAgregadas: 'Duplicado: se le agregaron las categorías de la fila',
+  duplicadoActualizado: 'Duplicado: se actualizaron su nombre y estado',
+  filasDuplicadasTitulo: 'Filas duplicadas',
+  descargarDuplicados: 'Descargar filas duplicadas (.xlsx)',
+  duplicadosMostrados: 'Se muestran las primeras {n} de {total} filas duplicadas',
+  opcionesAdmitidas: 'use uno de: {opciones}',
   filasConError: 'Con error',
   filasPorSegundo: '{n} filas/s',
   importacionFaltan: 'Faltan unos {s} s',

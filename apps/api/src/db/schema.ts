@@ -235,6 +235,10 @@ export interface ImportacionesTable {
   terminado: number | null;
   /** When the job last wrote a batch (epoch ms). */
   actualizado: number | null;
+  /** Issue 25.5: how it handled phones that existed (null: 'omitir', jobs before it). */
+  modo_duplicados: string | null;
+  /** Its duplicate rows as JSON (ErrorImportacion[]), the first MAX_ERRORES_IMPORTACION. */
+  filas_duplicadas: string | null;
 }
 
 /** auditoria: who did what and when. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
-import { msg } from '../messages.ts';
+import { msg, type ClaveMensaje } from '../messages.ts';
 import { idSchema, listaIdsSchema } from '../zod-helpers.ts';
 import { CODIFICACIONES } from '../rules/codificacion.ts';
 
@@ -20,6 +20,30 @@ export const TOPE_CONTEO_TELEFONOS = 1000;
 export const MAX_MB_IMPORTACION = 200;
 /** Row errors an import keeps (all are counted). */
 export const MAX_ERRORES_IMPORTACION = 1000;
+
+/** Issue 25.5: what an import does with a phone the directory already has (or an earlier row of
+ * the file): skip it (as before), add the row's categories to it, or update its name and state. */
+export const MODOS_DUPLICADOS = ['omitir', 'agregar_categorias', 'actualizar'] as const;
+/** One way of handling duplicates. */
+export type ModoDuplicados = (typeof MODOS_DUPLICADOS)[number];
+/** Catalogue label of each way (the import dialog's options). */
+export const ETIQUETA_MODO_DUPLICADOS: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
+  omitir: 'duplicadosOmitir',
+  agregar_categorias: 'duplicadosAgregarCategorias',
+  actualizar: 'duplicadosActualizar',
+};
+/** What the list of duplicate rows says was done with each, per way. */
+export const MOTIVO_DUPLICADO: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
+  omitir: 'duplicadoOmitido',
+  agregar_categorias: 'duplicadoCategoriasAgregadas',
+  actualizar: 'duplicadoActualizado',
+};
+/** The import's closing summary, per way. */
+export const RESUMEN_IMPORTACION: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
+  omitir: 'importacionTerminada',
+  agregar_categorias: 'importacionTerminadaCategorias',
+  actualizar: 'importacionTerminadaActualizados',
+};
 
 /** A list of category ids: an array of ids or the SPEC's comma-separated string ('1,2'). */
 export const ListaIdsSchema = listaIdsSchema('categorias');
@@ -241,6 +265,10 @@ export const ImportacionSchema = z.object({
   duplicadas: z.number(),
   con_error: z.number(),
   errores: z.array(ErrorImportacionSchema),
+  /** Issue 25.5: how duplicates were handled, and the duplicate rows (row number, phone, what
+   * was done; the first MAX_ERRORES_IMPORTACION, all counted in `duplicadas`). */
+  modo_duplicados: z.enum(MODOS_DUPLICADOS),
+  filas_duplicadas: z.array(ErrorImportacionSchema),
   mensaje: z.string().nullable(),
 });
 /** Progress of an import job. */
@@ -266,6 +294,12 @@ export const ImportarCamposSchema = z.object({
   categorias: ListaIdsSchema.default([]),
   /** The CSV's encoding, when the operator chose one in the dialog (detected otherwise). */
   codificacion: z.enum(CODIFICACIONES).optional(),
+  /** Issue 25.5: what to do with phones that already exist ('omitir' unless chosen). */
+  duplicados: z
+    .enum(MODOS_DUPLICADOS, {
+      error: msg('opcionesAdmitidas', { opciones: MODOS_DUPLICADOS.join(', ') }),
+    })
+    .default('omitir'),
 });
 
 /** GET /telefonos/importar/{id}/ */
