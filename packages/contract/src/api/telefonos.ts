@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
 import { msg, type ClaveMensaje } from '../messages.ts';
-import { idSchema, listaIdsSchema } from '../zod-helpers.ts';
+import { enteroSchema, idSchema, listaIdsSchema } from '../zod-helpers.ts';
 import { CODIFICACIONES } from '../rules/codificacion.ts';
 
 // Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
@@ -235,6 +235,49 @@ export const eliminarTelefono = endpoint({
   resumen: 'Elimina un teléfono del directorio; los ejercicios que ya lo tienen conservan su copia',
   params: IdParamsSchema,
   respuesta: OkSchema,
+});
+
+/** Largest page of a phone's history. */
+export const MAX_PAGINA_HISTORIAL = 100;
+
+/** Query of GET /telefono/{id}/historial/: page (from 1) and size. */
+export const HistorialQuerySchema = z.object({
+  page: enteroSchema('page', 1, 1_000_000).default(1),
+  size: enteroSchema('size', 1, MAX_PAGINA_HISTORIAL).default(20),
+});
+
+/** One thing a phone received (issue 25.4): the exercise, its channel, when, the outcome as the
+ * reports word it, and a quiz's answers ('1: Sí · 2: No'). */
+export const HistorialFilaSchema = z.object({
+  id_ejercicio: z.number(),
+  ejercicio: z.string(),
+  tipo_ejercicio: z.string(),
+  fecha_envio: z.string().nullable(),
+  hora_envio: z.string().nullable(),
+  estatus: z.string(),
+  resultado: z.string(),
+  intentos: z.number(),
+  respuestas: z.string(),
+});
+
+/** GET /telefono/{id}/historial/?page=&size=: what the phone received and answered across every
+ * exercise, newest exercise first, paged on the server from the (id_telefono, id_ejercicio) index. */
+export const historialTelefono = endpoint({
+  method: 'GET',
+  path: '/telefono/:id/historial/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen:
+    'Historial de un teléfono: lo que recibió y respondió en cada ejercicio, del más reciente al más antiguo, paginado',
+  params: IdParamsSchema,
+  query: HistorialQuerySchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    telefono: z.string(),
+    nombre: z.string().nullable(),
+    total: z.number(),
+    data: z.array(HistorialFilaSchema),
+  }),
 });
 
 /** Import job states. */
