@@ -82,6 +82,24 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
       titulo: 'Alerta de sismo por llamada',
       extra: [...ATIENDEN, ...OCUPADOS, ...SILENCIO],
     });
+    // The callees are in the directory too, so their history (issue 25.4) shows both drills.
+    for (const telefono of [...ATIENDEN, ...OCUPADOS, ...SILENCIO]) {
+      const { id_telefono } = await api.ctx.db.kysely
+        .insertInto('telefonos')
+        .values({
+          telefono,
+          nombre: `Vecino ${telefono.slice(-2)}`,
+          id_estado: 1,
+          creado: Date.now(),
+        })
+        .returning('id_telefono')
+        .executeTakeFirstOrThrow();
+      await api.ctx.db.kysely
+        .updateTable('ejercicio_detalle')
+        .set({ id_telefono })
+        .where('telefono', '=', telefono)
+        .execute();
+    }
     // No second attempt for the busy and the silent (the default waits 10 minutes).
     await api.ctx.db.kysely
       .updateTable('ejercicios')
@@ -208,6 +226,22 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     // The gateway receives them in E.164 (Mexico's +52).
     expect(alSmsc).toEqual([...OCUPADOS, ...SILENCIO].map((t) => `+52${t}`).sort());
     expect(smsc.registro.every((m) => m.texto === 'Simulacro: confirme que está bien')).toBe(true);
+  });
+
+  it("a busy callee's history (from /telefonos): the SMS follow-up first, then the call", async () => {
+    await page.goto(`${api.url}/telefonos`);
+    await page.getByRole('button', { name: `Ver historial de ${OCUPADOS[0]}` }).click();
+    const h = page.getByRole('dialog').filter({ hasText: `Historial de ${OCUPADOS[0]}` });
+    const filas = h.locator('.tabla-historial tr.ant-table-row');
+    await expect.poll(() => filas.count()).toBe(2);
+    const primera = await filas.nth(0).innerText();
+    expect(primera).toContain('Seguimiento de Alerta de sismo por llamada');
+    expect(primera).toMatch(/SMS\s+(Entregado|Enviado)/);
+    const segunda = await filas.nth(1).innerText();
+    expect(segunda).toContain('Alerta de sismo por llamada');
+    expect(segunda).toMatch(/LLAMADA\s+Ocupado/);
+    await capturar(page, 'historial-telefono-1366');
+    await page.keyboard.press('Escape');
   });
 
   it('the dashboard of the source offers it too', async () => {

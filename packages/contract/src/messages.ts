@@ -350,6 +350,12 @@ export const MENSAJES = {
   descargarRechazadosYDuplicados: 'Descargar filas rechazadas y duplicadas (.xlsx)',
   duplicadosMostrados: 'Se muestran las primeras {n} de {total} filas duplicadas',
   opcionesAdmitidas: 'use uno de: {opciones}',
+  // Each phone's history (issue 25.4)
+  verHistorial: 'Ver historial de {telefono}',
+  historialDe: 'Historial de {telefono} {nombre}',
+  historialVacio: 'Este teléfono no ha recibido ningún ejercicio',
+  columnaResultado: 'Resultado',
+  columnaRespuestas: 'Respuestas',
   filasConError: 'Con error',
   filasPorSegundo: '{n} filas/s',
   importacionFaltan: 'Faltan unos {s} s',
