@@ -41,7 +41,7 @@ export function HistorialTelefono(p: { telefono: TelefonoDetalle; alCerrar: () =
             width: 160,
             render: (_, f) => (f.fecha_envio ? `${f.fecha_envio} ${f.hora_envio ?? ''}` : '—'),
           },
-          { title: msg('columnaNombre'), dataIndex: 'ejercicio', ellipsis: true },
+          { title: msg('columnaEjercicio'), dataIndex: 'ejercicio', ellipsis: true },
           { title: msg('columnaTipo'), dataIndex: 'tipo_ejercicio', width: 130 },
           { title: msg('columnaResultado'), dataIndex: 'resultado', width: 190 },
           { title: msg('columnaRespuestas'), dataIndex: 'respuestas', ellipsis: true },
