@@ -384,10 +384,18 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
 
     await sms.getByRole('button', { name: 'Pausar' }).click();
     await esperarAviso(page, 'Ejercicio pausado');
-    // A paused exercise is resumed, not started: 'Reanudar'.
+    // A paused exercise is resumed, not started: 'Reanudar'; its unreached can be followed up
+    // (issue 25.1).
     await expect
       .poll(botones)
-      .toEqual(['Reanudar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual([
+        'Reanudar',
+        'Detener',
+        'Reenviar a no alcanzados',
+        'Ver',
+        'Descargar reporte',
+        'Informe (.xlsx)',
+      ]);
 
     await sms.getByRole('button', { name: 'Detener' }).click();
     const detener = page.locator('.ant-popconfirm');
@@ -396,11 +404,14 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       .waitFor();
     await detener.getByRole('button', { name: 'Detener' }).click();
     await esperarAviso(page, 'Ejercicio detenido');
-    // 'Activos' hides the completed exercise; 'Todos' shows it with View and Download only.
+    // 'Activos' hides the completed exercise; 'Todos' shows it with 'Reenviar a no alcanzados',
+    // View and Download only.
     await sms.waitFor({ state: 'detached' });
     await page.getByRole('switch').click();
     await sms.getByText('Completado').waitFor();
-    await expect.poll(botones).toEqual(['Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+    await expect
+      .poll(botones)
+      .toEqual(['Reenviar a no alcanzados', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
     await page.getByRole('switch').click();
     await sms.waitFor({ state: 'detached' });
   });

@@ -193,18 +193,19 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     await buscar('');
   });
 
-  async function importar(archivo: string) {
+  async function importar(archivo: string, duplicados?: string) {
     await page.getByRole('button', { name: 'Importar teléfonos' }).click();
     const d = dialogo('Importar teléfonos');
     await d.getByText('telefono es obligatoria').waitFor();
     await d.locator('input[type=file]').setInputFiles(archivo);
     await elegir(d, 'Estado', datos.estado.estado);
+    if (duplicados) await d.getByRole('radio', { name: duplicados }).check();
     await d.getByRole('button', { name: 'Importar', exact: true }).click();
     await d.getByText(/^Importación terminada/).waitFor({ timeout: 60_000 });
     return d;
   }
 
-  it('importa un CSV con filas buenas, duplicadas y malas, y descarga las rechazadas', async () => {
+  it('importa un CSV con filas buenas, duplicadas y malas, y descarga las rechazadas y la duplicada con su número de fila', async () => {
     await page.goto(`${api.url}/telefonos`);
     const buenas = Array.from(
       { length: 3000 },
@@ -228,13 +229,16 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     ).toBe(1);
     expect(await d.locator('.ant-progress').getAttribute('class')).toContain('success');
     const errores = d.locator('.tabla-errores tr.ant-table-row');
-    await expect.poll(() => errores.count(), { timeout: 30_000 }).toBe(3);
-    expect(await errores.first().innerText()).toContain('3003');
+    // Issue 25.5: the duplicate is listed too, with its row number and what was done.
+    await expect.poll(() => errores.count(), { timeout: 30_000 }).toBe(4);
+    expect(await errores.first().innerText()).toContain('3002');
+    expect(await errores.first().innerText()).toContain('Duplicado: ya existía, se omitió');
+    expect(await errores.nth(1).innerText()).toContain('3003');
     await capturar(page, 'telefonos-importacion-1366');
 
     const [descarga] = await Promise.all([
       page.waitForEvent('download'),
-      d.getByRole('button', { name: 'Descargar filas rechazadas (.xlsx)' }).click(),
+      d.getByRole('button', { name: 'Descargar filas rechazadas y duplicadas (.xlsx)' }).click(),
     ]);
     const destino = path.join(descargas, descarga.suggestedFilename());
     await descarga.saveAs(destino);
@@ -252,6 +256,15 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     ]);
     expect(hoja.getRow(2).values).toEqual([
       undefined,
+      datos.telefonos[0],
+      'Duplicado',
+      '',
+      '',
+      3002,
+      'Duplicado: ya existía, se omitió',
+    ]);
+    expect(hoja.getRow(3).values).toEqual([
+      undefined,
       '123',
       'Corto',
       '',
@@ -260,16 +273,49 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
       'Un número de México debe tener 10 dígitos (tiene 3)',
     ]);
     // A name that begins like a formula comes back with the api's prefix (issue 22.5).
-    const conFormula = [2, 3, 4]
+    const conFormula = [3, 4, 5]
       .map((n) => hoja.getRow(n))
       .find((f) => f.getCell(1).value === 'abc-def');
     expect(conFormula?.getCell(2).value).toBe("'=Letras");
-    const motivos = [2, 3, 4].map((n) => String(hoja.getRow(n).getCell(6).value));
+    const motivos = [3, 4, 5].map((n) => String(hoja.getRow(n).getCell(6).value));
     expect(motivos.join('\n')).toContain('Estado desconocido: Atlántida');
     expect(motivos.some((m) => m.includes('inválido') || m.includes('solo admite'))).toBe(true);
     await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
     // Past 1,000 matches the list stops counting (GET /telefonos/ bounds its count).
     await page.getByText('Más de 1000').waitFor();
+  });
+
+  it("re-importa teléfonos existentes con 'Agregar categorías a los teléfonos existentes' (issue 25.5)", async () => {
+    const csv = [
+      'telefono,nombre,estado,categorias',
+      `${datos.telefonos[2]},Otro nombre,,${datos.categorias[1]!.categoria}`,
+      `8177700001,Nuevo reimportado,,${datos.categorias[1]!.categoria}`,
+    ].join('\n');
+    const archivo = path.join(descargas, 'reimportar.csv');
+    fs.writeFileSync(archivo, csv);
+    const d = await importar(archivo, 'Agregar categorías a los teléfonos existentes');
+    await d
+      .getByText(
+        'Importación terminada: 1 agregados, 1 duplicados con categorías agregadas, 0 con error',
+      )
+      .waitFor();
+    const filas = d.locator('.tabla-errores tr.ant-table-row');
+    await expect.poll(() => filas.count()).toBe(1);
+    expect(await filas.first().innerText()).toContain('2');
+    expect(await filas.first().innerText()).toContain(
+      'Duplicado: se le agregaron las categorías de la fila',
+    );
+    await capturar(page, 'telefonos-reimportacion-1366');
+    await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    const enlaces = await api.ctx.db.kysely
+      .selectFrom('telefonos as t')
+      .innerJoin('telefono_categoria as tc', 'tc.id_telefono', 't.id_telefono')
+      .select(['t.nombre', 'tc.id_categoria'])
+      .where('t.telefono', '=', datos.telefonos[2]!)
+      .orderBy('tc.id_categoria')
+      .execute();
+    expect(enlaces.map((e) => e.id_categoria)).toContain(datos.categorias[1]!.id_categoria);
+    expect(enlaces.every((e) => e.nombre === 'Persona 3')).toBe(true);
   });
 
   it('importa un XLSX', async () => {

@@ -301,6 +301,10 @@ export const MENSAJES = {
   importacionEnCurso: 'Importación en curso: {procesados} de {total} filas',
   importacionTerminada:
     'Importación terminada: {insertados} agregados, {duplicados} duplicados omitidos, {errores} con error',
+  importacionTerminadaCategorias:
+    'Importación terminada: {insertados} agregados, {duplicados} duplicados con categorías agregadas, {errores} con error',
+  importacionTerminadaActualizados:
+    'Importación terminada: {insertados} agregados, {duplicados} duplicados actualizados, {errores} con error',
   // Phones, import, users, devices, countries (issue 3B)
   noEncontrada: '{entidad} no encontrada',
   importacionEnCursoSinTotal: 'Importación en curso: {procesados} filas procesadas',
@@ -357,6 +361,23 @@ export const MENSAJES = {
   filasLeidas: 'Filas leídas',
   filasAgregadas: 'Agregados',
   filasDuplicadas: 'Duplicados',
+  // Issue 25.5 (api/telefonos.ts MODOS_DUPLICADOS)
+  duplicadosTitulo: 'Teléfonos que ya existen',
+  duplicadosOmitir: 'Omitir',
+  duplicadosAgregarCategorias: 'Agregar categorías a los teléfonos existentes',
+  duplicadosActualizar: 'Actualizar nombre y estado',
+  duplicadoOmitido: 'Duplicado: ya existía, se omitió',
+  duplicadoCategoriasAgregadas: 'Duplicado: se le agregaron las categorías de la fila',
+  duplicadoActualizado: 'Duplicado: se actualizaron su nombre y estado',
+  descargarRechazadosYDuplicados: 'Descargar filas rechazadas y duplicadas (.xlsx)',
+  duplicadosMostrados: 'Se muestran las primeras {n} de {total} filas duplicadas',
+  opcionesAdmitidas: 'use uno de: {opciones}',
+  // Each phone's history (issue 25.4)
+  verHistorial: 'Ver historial de {telefono}',
+  historialDe: 'Historial de {telefono} {nombre}',
+  historialVacio: 'Este teléfono no ha recibido ningún ejercicio',
+  columnaResultado: 'Resultado',
+  columnaRespuestas: 'Respuestas',
   filasConError: 'Con error',
   filasPorSegundo: '{n} filas/s',
   importacionFaltan: 'Faltan unos {s} s',
@@ -696,6 +717,26 @@ export const MENSAJES = {
   resultadoRespondioParcial: 'Respondió {n} de {m}',
   resultadoRespondioEnParte: 'Respondió en parte',
   resultadoSinRespuesta: 'Colgó sin responder',
+
+  // 'Reenviar a no alcanzados' (issue 25.1; rules/seguimiento.ts GRUPOS_SEGUIMIENTO)
+  accionReenviar: 'Reenviar a no alcanzados',
+  reenviarAyuda:
+    'Elija a quiénes enviar un nuevo ejercicio según su resultado en «{ejercicio}». Se copian los destinatarios que tengan ese resultado en el momento de guardar.',
+  reenviarContinuar: 'Continuar a Crear ejercicio',
+  reenviarElija: 'Elija al menos un resultado que tenga destinatarios',
+  grupoConTotal: '{grupo} ({N})',
+  grupoCuestionarioIncompleto: 'Respondió en parte o nada',
+  grupoSmsNoEntregado: 'SMS no entregado (sin acuse de entrega)',
+  grupoWhatsappNoEntregado: 'WhatsApp no entregado (sin aviso de entrega)',
+  grupoFallido: 'Fallido, número inválido o incierto',
+  seguimientoDe: 'Seguimiento de {nombre}',
+  seguimientoDestinatarios: 'Destinatarios: {N} de «{ejercicio}» ({grupos})',
+  seguimientoOrigenActivo:
+    'El ejercicio «{ejercicio}» sigue en curso: páuselo, deténgalo o espere a que termine para reenviar a sus no alcanzados',
+  seguimientoSinResultados: 'Elija al menos un resultado en el campo resultados',
+  seguimientoResultadoInvalido: 'El campo resultados admite solo: {valores}',
+  seguimientoVacio:
+    'Ningún destinatario de «{ejercicio}» tiene los resultados elegidos: no hay a quién reenviar',
 
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',

@@ -134,6 +134,8 @@ export interface EjerciciosTable {
   comprobado_en: number | null;
   /** Issue 24.5: every state it aims at, as '7,15,…'; null = just id_estado. */
   estados: string | null;
+  /** Issue 25.1: the drill this one follows up ('Reenviar a no alcanzados'); null otherwise. */
+  origen_id: number | null;
 }
 
 /** ejercicio_detalle: one row per recipient; the dispatcher's queue and the report. */
@@ -233,6 +235,10 @@ export interface ImportacionesTable {
   terminado: number | null;
   /** When the job last wrote a batch (epoch ms). */
   actualizado: number | null;
+  /** Issue 25.5: how it handled phones that existed (null: 'omitir', jobs before it). */
+  modo_duplicados: string | null;
+  /** Its duplicate rows as JSON (ErrorImportacion[]), the first MAX_ERRORES_IMPORTACION. */
+  filas_duplicadas: string | null;
 }
 
 /** auditoria: who did what and when. */

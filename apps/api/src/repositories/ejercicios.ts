@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
 import type pg from 'pg';
 import { deCopia, enteroCopia, lotesCopia } from '../db/copia-pg.ts';
+import { resultadoSql } from './alcance-sql.ts';
 import type { Engine } from '../db/database.ts';
 import type { CambioEjercicio, DB, EjerciciosTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
@@ -183,6 +184,28 @@ export async function insertarDestinatarios(
     where t.id_estado in (${sql.join(estados)})
       and t.id_telefono in (select tc.id_telefono from telefono_categoria tc
         where tc.id_categoria in (${sql.join(categorias)}))`.execute(k);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/**
+ * 'Reenviar a no alcanzados' (issue 25.1): writes into `id` one recipient per row of `origen` whose
+ * outcome (rules/alcance.ts resultadoDe, in SQL) is one of `resultados`, as it stands now, numbered
+ * in `orden`: a single INSERT…SELECT. Returns how many rows were written.
+ */
+export async function copiarDestinatarios(
+  k: Consultor,
+  id: number,
+  origen: number,
+  resultados: readonly string[],
+  orden: Orden,
+): Promise<number> {
+  const r = await sql`insert into ejercicio_detalle
+      (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion)
+    select ${id}, d.id_telefono, d.telefono, d.nombre, d.id_estado,
+      row_number() over (order by ${ordenSql(orden, 'd')})
+    from ejercicio_detalle d
+    where d.id_ejercicio = ${origen}
+      and ${resultadoSql('d.')} in (${sql.join(resultados.map((x) => sql.lit(x)))})`.execute(k);
   return Number(r.numAffectedRows ?? 0);
 }
 

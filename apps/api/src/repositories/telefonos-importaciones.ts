@@ -6,11 +6,16 @@ import type { DB, ImportacionesTable } from '../db/schema.ts';
 type K = Kysely<DB> | Transaction<DB>;
 
 /** Creates a job 'en_proceso' and returns its id. */
-export const crearImportacion = async (k: K, archivo: string, creado_por: number | null) =>
+export const crearImportacion = async (
+  k: K,
+  archivo: string,
+  creado_por: number | null,
+  modo_duplicados = 'omitir',
+) =>
   (
     await k
       .insertInto('importaciones')
-      .values({ archivo, estatus: 'en_proceso', creado_por, creado: Date.now() })
+      .values({ archivo, estatus: 'en_proceso', creado_por, creado: Date.now(), modo_duplicados })
       .returning('id_importacion')
       .executeTakeFirstOrThrow()
   ).id_importacion;

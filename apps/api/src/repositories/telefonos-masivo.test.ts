@@ -42,7 +42,8 @@ describe.each(MOTORES)('escritor masivo de teléfonos (%s)', (motor) => {
           errores: null,
           mensaje: 'm',
         }));
-        expect(r).toEqual({ insertadas: 2, duplicadas: 2 });
+        // The rows not written: the one the directory had, and the repeat inside the batch.
+        expect(r).toEqual({ insertadas: 2, duplicadas: 2, indicesDuplicados: [0, 3] });
         const r2 = await escritor.escribir(filas.slice(1, 2), (x) => ({
           procesadas: 5,
           insertadas: 2 + x.insertadas,
@@ -51,7 +52,7 @@ describe.each(MOTORES)('escritor masivo de teléfonos (%s)', (motor) => {
           errores: null,
           mensaje: 'm2',
         }));
-        expect(r2).toEqual({ insertadas: 0, duplicadas: 1 });
+        expect(r2).toEqual({ insertadas: 0, duplicadas: 1, indicesDuplicados: [0] });
       } finally {
         await escritor.cerrar();
       }
@@ -101,7 +102,7 @@ describe.each(MOTORES)('escritor masivo de teléfonos (%s)', (motor) => {
         numeros.map((telefono) => ({ telefono, nombre: null, id_estado: 1, categorias: [2] })),
         progreso,
       );
-      expect(r).toEqual({ insertadas: 3, duplicadas: 0 });
+      expect(r).toEqual({ insertadas: 3, duplicadas: 0, indicesDuplicados: [] });
       await expect(
         escritor.escribir(
           [{ telefono: '5522222222', nombre: null, id_estado: 1, categorias: [999_999] }],

@@ -21,7 +21,12 @@ export interface FilaMasiva {
   nombre: string | null;
   id_estado: number;
   categorias: readonly number[];
+  /** The row's number in the file (for the list of duplicates). */
+  fila?: number;
 }
+
+/** Issue 25.5: what a batch does with a phone that exists (api/telefonos.ts MODOS_DUPLICADOS). */
+export type ModoDuplicados = 'omitir' | 'agregar_categorias' | 'actualizar';
 
 /** The folded name the directory's search reads (telefonos.nombre_busqueda). */
 const busqueda = (nombre: string | null) => (nombre === null ? null : plegar(nombre));
@@ -40,6 +45,8 @@ export interface ProgresoMasivo {
 export interface ResultadoLote {
   insertadas: number;
   duplicadas: number;
+  /** Indices (in the batch) of the rows whose phone existed or came earlier in the file. */
+  indicesDuplicados: number[];
 }
 
 /** Writes batches of one import job. */
@@ -60,11 +67,12 @@ export interface EscritorMasivo {
 export function abrirEscritor(
   db: Db,
   idImportacion: number,
-  opts: { soloSeguro?: boolean; checkpointsEnHilo?: boolean } = {},
+  opts: { soloSeguro?: boolean; checkpointsEnHilo?: boolean; duplicados?: ModoDuplicados } = {},
 ): Promise<EscritorMasivo> {
+  const modo = opts.duplicados ?? 'omitir';
   return db.engine === 'sqlite'
-    ? escritorSqlite(db, idImportacion, opts.checkpointsEnHilo ?? false)
-    : escritorPostgres(db, idImportacion, opts.soloSeguro ?? false);
+    ? escritorSqlite(db, idImportacion, opts.checkpointsEnHilo ?? false, modo)
+    : escritorPostgres(db, idImportacion, opts.soloSeguro ?? false, modo);
 }
 
 /** Page cache of the SQLite connection while importing (KiB, negative as SQLite reads it): the
@@ -78,6 +86,7 @@ async function escritorSqlite(
   db: Db,
   idImportacion: number,
   checkpointsEnHilo: boolean,
+  modo: ModoDuplicados,
 ): Promise<EscritorMasivo> {
   const s = db.sqlite!;
   // Stays for the connection: the cache only grows as pages are used, and later reads benefit.
@@ -91,6 +100,13 @@ async function escritorSqlite(
   );
   const vincular = s.prepare(
     'INSERT INTO telefono_categoria (id_telefono, id_categoria) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  );
+  // Issue 25.5: a duplicate's categories added, or its name (when the row has one) and state set.
+  const vincularExistente = s.prepare(
+    'INSERT INTO telefono_categoria (id_telefono, id_categoria) SELECT id_telefono, ? FROM telefonos WHERE telefono = ? ON CONFLICT DO NOTHING',
+  );
+  const actualizarExistente = s.prepare(
+    'UPDATE telefonos SET nombre = coalesce(?, nombre), nombre_busqueda = coalesce(?, nombre_busqueda), id_estado = ? WHERE telefono = ?',
   );
   const avanzar = s.prepare(
     'UPDATE importaciones SET procesadas = ?, insertadas = ?, duplicadas = ?, con_error = ?, errores = coalesce(?, errores), mensaje = ?, actualizado = ? WHERE id_importacion = ?',
@@ -115,14 +131,22 @@ async function escritorSqlite(
       }
       const creado = Date.now();
       let insertadas = 0;
-      for (const f of filas) {
+      const indicesDuplicados: number[] = [];
+      for (const [i, f] of filas.entries()) {
         const r = insertar.run(f.telefono, f.nombre, busqueda(f.nombre), f.id_estado, creado);
-        if (r.changes === 0) continue;
+        if (r.changes === 0) {
+          indicesDuplicados.push(i);
+          if (modo === 'agregar_categorias')
+            for (const c of f.categorias) vincularExistente.run(c, f.telefono);
+          else if (modo === 'actualizar')
+            actualizarExistente.run(f.nombre, busqueda(f.nombre), f.id_estado, f.telefono);
+          continue;
+        }
         insertadas++;
         const id = r.lastInsertRowid;
         for (const c of f.categorias) vincular.run(id, c);
       }
-      const res = { insertadas, duplicadas: filas.length - insertadas };
+      const res = { insertadas, duplicadas: filas.length - insertadas, indicesDuplicados };
       const p = progreso(res);
       avanzar.run(
         p.procesadas,
@@ -199,6 +223,7 @@ async function escritorPostgres(
   db: Db,
   idImportacion: number,
   soloSeguro: boolean,
+  modo: ModoDuplicados,
 ): Promise<EscritorMasivo> {
   const client: pg.PoolClient = await db.pool!.connect();
   await client.query(
@@ -208,14 +233,14 @@ async function escritorPostgres(
   /** Fast path: drop the numbers the directory has (one indexed lookup), take ids from the
    * sequence, COPY phones and links straight in. A concurrent insert of the same number makes
    * the COPY fail with a unique violation; the caller then retries with `porTablaTemporal`. */
-  async function directo(nuevas: readonly FilaMasiva[]): Promise<number> {
+  async function directo(nuevas: readonly FilaMasiva[]): Promise<Set<string>> {
     const existentes = await client.query<{ telefono: string }>(
       'SELECT telefono FROM telefonos WHERE telefono = ANY($1::text[])',
       [nuevas.map((f) => f.telefono)],
     );
     const hay = new Set(existentes.rows.map((r) => r.telefono));
     const filas = hay.size === 0 ? nuevas : nuevas.filter((f) => !hay.has(f.telefono));
-    if (filas.length === 0) return 0;
+    if (filas.length === 0) return new Set();
     const ids = await client.query<{ id: number }>(
       "SELECT nextval(pg_get_serial_sequence('telefonos', 'id_telefono'))::integer AS id FROM generate_series(1, $1::integer)",
       [filas.length],
@@ -231,11 +256,11 @@ async function escritorPostgres(
       t.telefonos,
     );
     await copiar(client, 'telefono_categoria (id_telefono, id_categoria)', t.enlaces);
-    return filas.length;
+    return new Set(filas.map((f) => f.telefono));
   }
 
   /** Safe path: COPY into a temporary table, then INSERT … ON CONFLICT DO NOTHING with the links. */
-  async function porTablaTemporal(nuevas: readonly FilaMasiva[]): Promise<number> {
+  async function porTablaTemporal(nuevas: readonly FilaMasiva[]): Promise<Set<string>> {
     let texto = '';
     for (const f of nuevas) {
       texto += `${aCopia(f.telefono)}\t${aCopia(f.nombre)}\t${aCopia(busqueda(f.nombre))}\t${f.id_estado}\t${f.categorias.join(',')}\n`;
@@ -245,7 +270,7 @@ async function escritorPostgres(
       'importacion_lote (telefono, nombre, nombre_busqueda, id_estado, categorias)',
       texto,
     );
-    const r = await client.query<{ n: number }>(
+    const r = await client.query<{ telefono: string }>(
       `WITH ins AS (
          INSERT INTO telefonos (telefono, nombre, nombre_busqueda, id_estado, creado)
          SELECT telefono, nombre, nombre_busqueda, id_estado, $1 FROM importacion_lote
@@ -259,16 +284,57 @@ async function escritorPostgres(
          WHERE l.categorias <> ''
          ON CONFLICT DO NOTHING
        )
-       SELECT count(*)::integer AS n FROM ins`,
+       SELECT telefono FROM ins`,
       [Date.now()],
     );
-    return r.rows[0]!.n;
+    return new Set(r.rows.map((x) => x.telefono));
+  }
+
+  /** Issue 25.5: the rows whose phone was not inserted by this batch (it existed, or an earlier
+   * row had it), and what `modo` does to those phones, in the batch's transaction. */
+  async function duplicados(filas: readonly FilaMasiva[], insertados: Set<string>) {
+    const indices: number[] = [];
+    const pendientes = new Set(insertados);
+    filas.forEach((f, i) => {
+      if (pendientes.has(f.telefono)) pendientes.delete(f.telefono);
+      else indices.push(i);
+    });
+    if (indices.length === 0 || modo === 'omitir') return indices;
+    const dup = indices.map((i) => filas[i]!);
+    if (modo === 'agregar_categorias') {
+      const pares = dup.flatMap((f) => f.categorias.map((c) => [f.telefono, c] as const));
+      if (pares.length > 0)
+        await client.query(
+          `INSERT INTO telefono_categoria (id_telefono, id_categoria)
+           SELECT t.id_telefono, v.c FROM unnest($1::text[], $2::integer[]) AS v(telefono, c)
+           JOIN telefonos t ON t.telefono = v.telefono
+           ON CONFLICT DO NOTHING`,
+          [pares.map((p) => p[0]), pares.map((p) => p[1])],
+        );
+    } else {
+      // The last row of a phone wins, as it would row by row.
+      const ultima = new Map(dup.map((f) => [f.telefono, f]));
+      const v = [...ultima.values()];
+      await client.query(
+        `UPDATE telefonos t SET nombre = coalesce(v.nombre, t.nombre),
+           nombre_busqueda = coalesce(v.nb, t.nombre_busqueda), id_estado = v.id_estado
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[]) AS v(telefono, nombre, nb, id_estado)
+         WHERE t.telefono = v.telefono`,
+        [
+          v.map((f) => f.telefono),
+          v.map((f) => f.nombre),
+          v.map((f) => busqueda(f.nombre)),
+          v.map((f) => f.id_estado),
+        ],
+      );
+    }
+    return indices;
   }
 
   async function enTransaccion(
     filas: readonly FilaMasiva[],
     nuevas: readonly FilaMasiva[],
-    insertar: (n: readonly FilaMasiva[]) => Promise<number>,
+    insertar: (n: readonly FilaMasiva[]) => Promise<Set<string>>,
     progreso: (r: ResultadoLote) => ProgresoMasivo,
   ): Promise<ResultadoLote> {
     await client.query('BEGIN');
@@ -276,8 +342,13 @@ async function escritorPostgres(
       // A server crash may lose the last batches committed in the previous few hundred ms, never
       // half a batch: phones, links and progress commit together.
       await client.query('SET LOCAL synchronous_commit = off');
-      const insertadas = await insertar(nuevas);
-      const res = { insertadas, duplicadas: filas.length - insertadas };
+      const insertados = await insertar(nuevas);
+      const indicesDuplicados = await duplicados(filas, insertados);
+      const res = {
+        insertadas: insertados.size,
+        duplicadas: filas.length - insertados.size,
+        indicesDuplicados,
+      };
       const p = progreso(res);
       await client.query(
         'UPDATE importaciones SET procesadas = $1, insertadas = $2, duplicadas = $3, con_error = $4, errores = coalesce($5, errores), mensaje = $6, actualizado = $7 WHERE id_importacion = $8',

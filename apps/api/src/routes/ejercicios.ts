@@ -3,6 +3,7 @@ import {
   crearEjercicio,
   detenerEjercicio,
   generarDestinatarios,
+  gruposSeguimiento,
   guardarTiempo,
   iniciarEjercicio,
   leerTiempo,
@@ -81,6 +82,10 @@ export function rutasEjercicios(app: FastifyInstance, ctx: Contexto) {
   });
 
   ruta(app, ctx, semaforoEjercicio, async ({ params }) => servicio.semaforo(ctx, params.id));
+
+  ruta(app, ctx, gruposSeguimiento, async ({ params }) =>
+    servicio.gruposSeguimiento(ctx, params.id),
+  );
 
   ruta(app, ctx, reporteEjercicio, async ({ params, query }) =>
     reportePaginado(ctx, params.id, query.limit, query.offset, filaReporte),

@@ -7,6 +7,7 @@ import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
 import * as svc from '../services/telefonos.ts';
 import * as imp from '../services/importacion.ts';
+import { historial } from '../services/historial.ts';
 import { ok } from '../services/paises.ts';
 import { contentDisposition } from '../services/reportes-csv.ts';
 
@@ -43,6 +44,9 @@ export function rutasTelefonos(app: FastifyInstance, ctx: Contexto) {
     await svc.eliminar(ctx, sesion, params.id);
     return ok('registroEliminado');
   });
+  ruta(app, ctx, api.historialTelefono, async ({ params, query }) =>
+    historial(ctx, params.id, query.page, query.size),
+  );
 
   // The import lives in its own scope so multipart parsing applies to it alone.
   app.register(async (sub) => {

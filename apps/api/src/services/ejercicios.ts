@@ -10,6 +10,11 @@ import {
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { conteoSemaforo } from '@pregon/contract/rules/alcance';
+import {
+  admiteSeguimiento,
+  conteoGrupos,
+  resultadosDeGrupos,
+} from '@pregon/contract/rules/seguimiento';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
@@ -136,6 +141,7 @@ export function filaLista(
     creado: e.creado,
     iniciado: e.iniciado,
     terminado: e.terminado,
+    origen_id: e.origen_id,
     acciones: accionesFila({ ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio }, { soloLectura }),
   };
 }
@@ -242,7 +248,7 @@ export type CuerpoCrear = Omit<CrearEjercicio, 'inicio_automatico'> & {
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
 export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): Promise<number> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
-  return ctx.db.kysely.transaction().execute(async (trx) => {
+  const id = await ctx.db.kysely.transaction().execute(async (trx) => {
     await exigirReferencias(trx, b);
     // The ports are the device's: a range past its last port is refused naming the field, and the
     // count stored is the range's (the SPEC's client sends 1/1/1, which every device has).
@@ -276,14 +282,55 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
       programado_por: programado !== null && actor.id_usuario > 0 ? actor.id_usuario : null,
       ventana_inicio: b.ventana_inicio ?? null,
       ventana_fin: b.ventana_fin ?? null,
+      origen_id: b.origen ?? null,
     });
+    const copia = b.origen !== undefined ? await copiarDeOrigen(trx, ctx, id, b) : null;
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
       titulo: b.titulo,
       tipo: b.tipo_ejercicio,
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
+      ...(copia ? { origen: b.origen, resultados: b.resultados, destinatarios: copia } : {}),
     });
     return id;
   });
+  if (b.origen !== undefined) {
+    await repo.analizarDestinatarios(ctx.db.kysely, ctx.db.engine);
+    ctx.eventos.emit('ejercicio', id);
+  }
+  return id;
+}
+
+/**
+ * 'Reenviar a no alcanzados' (issue 25.1), inside the creating transaction: the source must be
+ * finished, stopped or paused (409 otherwise, its row locked on PostgreSQL so a resume waits); its
+ * recipients whose outcome is in the chosen sets now are copied in one INSERT…SELECT; none is a
+ * 400 naming `resultados`. Returns how many were copied.
+ */
+async function copiarDeOrigen(
+  trx: Consultor,
+  ctx: CtxEjercicios,
+  id: number,
+  b: CuerpoCrear,
+): Promise<number> {
+  const origen = await repo.obtenerEjercicio(trx, ctx.db.engine, b.origen!, true);
+  if (!origen) {
+    throw error(
+      400,
+      'referenciaInexistente',
+      { campo: 'origen', valor: String(b.origen) },
+      'origen',
+    );
+  }
+  if (!admiteSeguimiento(origen)) {
+    throw error(409, 'seguimientoOrigenActivo', { ejercicio: origen.titulo }, 'origen');
+  }
+  const resultados = resultadosDeGrupos(origen.id_tipo_ejercicio, b.resultados ?? []);
+  const n = resultados.length
+    ? await repo.copiarDestinatarios(trx, id, origen.id_ejercicio, resultados, 'telefono')
+    : 0;
+  if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
+  await repo.actualizarEjercicio(trx, id, { destinatarios: n });
+  return n;
 }
 
 /**
@@ -685,6 +732,19 @@ export async function semaforo(ctx: CtxEjercicios, id: number) {
     detenido: bandera(e.detenido),
     motivo_pausa: e.motivo_pausa,
     en_espera: enEspera(e),
+  };
+}
+
+/** GET /ejercicio/seguimiento/{id}/: the follow-up sets of its type, with their counts now. */
+export async function gruposSeguimiento(ctx: CtxEjercicios, id: number) {
+  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+  const conteo = await repo.conteoPorEstatus(ctx.db.kysely, id);
+  return {
+    status: 200 as const,
+    id_ejercicio: id,
+    ejercicio: e.titulo,
+    id_tipo_ejercicio: e.id_tipo_ejercicio,
+    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo),
   };
 }
 

@@ -110,6 +110,7 @@ describe('lotes validados de la importación', () => {
       nombre: 'Persona 1',
       id_estado: 15,
       categorias: [2],
+      fila: 3,
     });
   });
 
@@ -150,8 +151,8 @@ describe('los archivos como los guarda Excel en español (issue 26.5)', () => {
     ],
   };
   const filasEsperadas = [
-    { telefono: '9991234567', nombre: 'Ángel Núñez', id_estado: 31, categorias: [2] },
-    { telefono: '8112345678', nombre: 'Óscar Peña', id_estado: 19, categorias: [3] },
+    { telefono: '9991234567', nombre: 'Ángel Núñez', id_estado: 31, categorias: [2], fila: 2 },
+    { telefono: '8112345678', nombre: 'Óscar Peña', id_estado: 19, categorias: [3], fila: 3 },
   ];
   const leer = async (
     nombre: string,

@@ -230,7 +230,7 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
           detallados++;
           lote.errores.push({ fila: f.fila, motivo: fila.motivo, ...celdasDe(f.celdas, idx) });
         }
-      } else lote.filas.push(fila);
+      } else lote.filas.push({ ...fila, fila: f.fila });
       if (lote.procesadas >= o.lote) {
         yield lote;
         lote = { filas: [], procesadas: 0, errores: [], con_error: 0 };

@@ -7,9 +7,13 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import {
   ImportarCamposSchema,
+  MAX_ERRORES_IMPORTACION,
   MAX_MB_IMPORTACION,
+  MOTIVO_DUPLICADO,
+  RESUMEN_IMPORTACION,
   type ErrorImportacion,
   type Importacion,
+  type ModoDuplicados,
 } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import type { Codificacion } from '@pregon/contract/rules/codificacion';
@@ -66,6 +70,8 @@ export interface TrabajoImportacion {
   id_estado?: number;
   /** Categories of rows without any. */
   categorias: number[];
+  /** Issue 25.5: what to do with phones that exist ('omitir' when absent). */
+  duplicados?: ModoDuplicados;
   quien: { id_usuario: number; usuario: string } | null;
   /** Delete the file when done (the uploaded temp file). */
   borrarAlTerminar?: boolean;
@@ -84,6 +90,8 @@ interface Cuenta {
   con_error: number;
   errores: ErrorImportacion[];
   erroresCambiaron: boolean;
+  /** The first MAX_ERRORES_IMPORTACION duplicate rows, with what was done to each. */
+  filasDuplicadas: ErrorImportacion[];
 }
 
 function mensajeProgreso(c: Cuenta, total: number | undefined) {
@@ -102,7 +110,10 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     con_error: 0,
     errores: [],
     erroresCambiaron: false,
+    filasDuplicadas: [],
   };
+  const modo = t.duplicados ?? 'omitir';
+  const motivoDuplicado = msg(MOTIVO_DUPLICADO[modo]);
   const k = ctx.db.kysely;
   let escritor: Awaited<ReturnType<typeof abrirEscritor>> | undefined;
   enCurso.add(t.id_importacion);
@@ -112,7 +123,10 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     const catalogo = await catalogoImportacion(k);
     // For a large file SQLite's checkpoints run in their own thread meanwhile (db/checkpoints.ts).
     const grande = (await fs.promises.stat(t.ruta)).size >= CHECKPOINTS_EN_HILO_DESDE_BYTES;
-    escritor = await abrirEscritor(ctx.db, t.id_importacion, { checkpointsEnHilo: grande });
+    escritor = await abrirEscritor(ctx.db, t.id_importacion, {
+      checkpointsEnHilo: grande,
+      duplicados: modo,
+    });
     const origen: OrigenLotes = {
       ruta: t.ruta,
       tipo: t.tipo,
@@ -132,6 +146,16 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         c.procesadas += l.procesadas;
         c.insertadas += r.insertadas;
         c.duplicadas += r.duplicadas;
+        for (const i of r.indicesDuplicados) {
+          if (c.filasDuplicadas.length >= MAX_ERRORES_IMPORTACION) break;
+          const f = l.filas[i]!;
+          c.filasDuplicadas.push({
+            fila: f.fila ?? 0,
+            motivo: motivoDuplicado,
+            telefono: f.telefono,
+            ...(f.nombre ? { nombre: f.nombre } : {}),
+          });
+        }
         const errores = c.erroresCambiaron ? JSON.stringify(c.errores) : null;
         c.erroresCambiaron = false;
         return { ...c, errores, mensaje: mensajeProgreso(c, total) };
@@ -141,7 +165,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     // The temp file goes before the job reads 'terminada', so whoever sees the end sees it gone.
     await borrarArchivo(t);
     totales.delete(t.id_importacion);
-    const mensaje = msg('importacionTerminada', {
+    const mensaje = msg(RESUMEN_IMPORTACION[modo], {
       insertados: c.insertadas,
       duplicados: c.duplicadas,
       errores: c.con_error,
@@ -154,6 +178,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         duplicadas: c.duplicadas,
         con_error: c.con_error,
         errores: JSON.stringify(c.errores),
+        filas_duplicadas: JSON.stringify(c.filasDuplicadas),
         mensaje,
         terminado: Date.now(),
       });
@@ -184,6 +209,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
           estatus: 'fallida',
           mensaje: msg('importacionFallida', { detalle }).slice(0, 500),
           errores: JSON.stringify(c.errores),
+          filas_duplicadas: JSON.stringify(c.filasDuplicadas),
           terminado: Date.now(),
         });
         await auditar(trx, t.quien, 'importar', 'importacion', t.id_importacion, {
@@ -227,7 +253,7 @@ async function validarCampos(ctx: Contexto, campos: Record<string, string>) {
     const campo = String(r.error.issues[0]?.path[0] ?? 'cuerpo');
     throw error(400, 'campoInvalido', { campo, detalle: r.error.issues[0]?.message ?? '' }, campo);
   }
-  const { id_estado, categorias, codificacion } = r.data;
+  const { id_estado, categorias, codificacion, duplicados } = r.data;
   if (
     id_estado !== undefined &&
     !(await estadosExistentes(ctx.db.kysely, [id_estado])).has(id_estado)
@@ -249,7 +275,7 @@ async function validarCampos(ctx: Contexto, campos: Record<string, string>) {
       'categorias',
     );
   }
-  return { id_estado, categorias: [...new Set(categorias)], codificacion };
+  return { id_estado, categorias: [...new Set(categorias)], codificacion, duplicados };
 }
 
 /** Creates the job row (audited) and starts it in the background; returns its id. */
@@ -263,6 +289,7 @@ export async function iniciarImportacion(
     codificacion?: Codificacion;
     id_estado?: number;
     categorias: number[];
+    duplicados?: ModoDuplicados;
     borrarAlTerminar?: boolean;
   },
 ): Promise<{ id_importacion: number; terminada: Promise<void> }> {
@@ -271,10 +298,16 @@ export async function iniciarImportacion(
       ? { id_usuario: sesion.id_usuario, usuario: sesion.usuario }
       : null;
   const id_importacion = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const id = await jobs.crearImportacion(trx, a.archivo.slice(0, 255), quien?.id_usuario ?? null);
+    const id = await jobs.crearImportacion(
+      trx,
+      a.archivo.slice(0, 255),
+      quien?.id_usuario ?? null,
+      a.duplicados ?? 'omitir',
+    );
     await auditar(trx, quien, 'importar', 'importacion', id, {
       archivo: a.archivo,
       estatus: 'en_proceso',
+      duplicados: a.duplicados ?? 'omitir',
     });
     return id;
   });
@@ -383,6 +416,10 @@ export async function progreso(ctx: Contexto, id: number): Promise<Importacion> 
     duplicadas: Number(j.duplicadas),
     con_error: Number(j.con_error),
     errores: j.errores ? (JSON.parse(j.errores) as Importacion['errores']) : [],
+    modo_duplicados: (j.modo_duplicados ?? 'omitir') as ModoDuplicados,
+    filas_duplicadas: j.filas_duplicadas
+      ? (JSON.parse(j.filas_duplicadas) as Importacion['filas_duplicadas'])
+      : [],
     mensaje: j.mensaje,
   };
 }

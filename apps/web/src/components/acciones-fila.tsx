@@ -8,6 +8,7 @@ import {
   FileExcelOutlined,
   FormOutlined,
   PauseOutlined,
+  RetweetOutlined,
   StopOutlined,
 } from './iconos.tsx';
 import { useNavigate } from 'react-router';
@@ -18,6 +19,7 @@ import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { planInicio } from '@pregon/contract/rules/start';
 import { ConfirmarInicio } from './confirmar-inicio.tsx';
 import { ProgramarInicio } from './programar-inicio.tsx';
+import { ReenviarNoAlcanzados } from './reenviar-no-alcanzados.tsx';
 import { usuarioTieneRol } from '../lib/sesion.ts';
 import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
 
@@ -55,6 +57,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   // Start asks first (issue 24.2), unless it cannot start at all: then its reason shows at once.
   const [confirmar, setConfirmar] = useState(false);
   const [programar, setProgramar] = useState(false);
+  const [reenviar, setReenviar] = useState(false);
   const pedirInicio = () => {
     const plan = planInicio(fila, { whatsappDisponible: fila.protocolo === 'whatsapp' });
     if (plan.ok) setConfirmar(true);
@@ -131,6 +134,17 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           </Tooltip>
         </Popconfirm>
       )}
+      {acciones.reenviar && (
+        <Tooltip title={msg('accionReenviar')}>
+          <Button
+            size="small"
+            icon={<RetweetOutlined />}
+            aria-label={msg('accionReenviar')}
+            disabled={ocupado}
+            onClick={() => setReenviar(true)}
+          />
+        </Tooltip>
+      )}
       {!p.sinVer && (
         <Tooltip title={msg('accionVer')}>
           <Button
@@ -173,6 +187,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           onClick={() => p.alInforme(fila)}
         />
       </Tooltip>
+      {reenviar && <ReenviarNoAlcanzados fila={fila} alCerrar={() => setReenviar(false)} />}
       {programar && <ProgramarInicio fila={fila} alCerrar={() => setProgramar(false)} />}
       {confirmar && (
         <ConfirmarInicio

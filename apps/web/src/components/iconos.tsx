@@ -33,6 +33,7 @@ import {
   PauseOutlined as Pause,
   PhoneOutlined as Phone,
   PlusOutlined as Plus,
+  RetweetOutlined as Retweet,
   RightOutlined as Right,
   SearchOutlined as Search,
   SendOutlined as Send,
@@ -92,6 +93,7 @@ export const MenuOutlined = decorativo(Menu);
 export const PauseOutlined = decorativo(Pause);
 export const PhoneOutlined = decorativo(Phone);
 export const PlusOutlined = decorativo(Plus);
+export const RetweetOutlined = decorativo(Retweet);
 export const RightOutlined = decorativo(Right);
 export const SearchOutlined = decorativo(Search);
 export const SendOutlined = decorativo(Send);

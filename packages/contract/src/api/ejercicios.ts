@@ -25,6 +25,7 @@ import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
 import { errorVentana } from '../rules/ventanas.ts';
+import { GRUPOS_SEGUIMIENTO } from '../rules/seguimiento.ts';
 import {
   banderaSchema,
   enteroSchema,
@@ -58,6 +59,23 @@ export const PaginaReporteSchema = z.object({
 export const ListaCategoriasSchema = listaIdsSchema('categorias', {
   obligatoria: msg('categoriaObligatoria'),
 });
+
+const errorGrupos = msg('seguimientoResultadoInvalido', { valores: GRUPOS_SEGUIMIENTO.join(', ') });
+
+/** Issue 25.1: follow-up outcome sets (rules/seguimiento.ts), a list or a comma string. */
+export const ListaGruposSchema = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : v,
+  z
+    .array(z.enum(GRUPOS_SEGUIMIENTO, { error: errorGrupos }), { error: errorGrupos })
+    .max(GRUPOS_SEGUIMIENTO.length, errorGrupos)
+    .transform((g) => [...new Set(g)]),
+);
 
 /** Issue 24.5: the states a drill aims at, beside the SPEC's single `estado` (an array or a comma
  * string; blank or absent = just `estado`). 'Todos los estados' is the list of every state. */
@@ -137,6 +155,8 @@ export const EjercicioFilaSchema = z.object({
   creado: z.number(),
   iniciado: z.number().nullable(),
   terminado: z.number().nullable(),
+  /** Issue 25.1: the drill this one follows up ('Reenviar a no alcanzados'); null otherwise. */
+  origen_id: z.number().nullable(),
   /** The row actions this user may use (rules/row-actions.ts, read-only for 'consulta'). */
   acciones: z.custom<AccionesFila>(),
 });
@@ -203,8 +223,19 @@ export const CrearEjercicioSchema = z
      * local time. */
     ventana_inicio: vacioComoAusente(textoSchema('ventana_inicio', { min: 1, max: 5 }).optional()),
     ventana_fin: vacioComoAusente(textoSchema('ventana_fin', { min: 1, max: 5 }).optional()),
+    /** Issue 25.1, 'Reenviar a no alcanzados': the drill followed up and the outcome sets whose
+     * recipients are copied (the server copies them; no POST /ejercicio/generar/ follows). */
+    origen: vacioComoAusente(idSchema('origen').optional()),
+    resultados: vacioComoAusente(ListaGruposSchema.optional()),
   })
   .superRefine((b, ctx) => {
+    if (b.origen !== undefined && !b.resultados?.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['resultados'],
+        message: msg('seguimientoSinResultados'),
+      });
+    }
     const ventana = errorVentana(b);
     if (ventana) ctx.addIssue({ code: 'custom', path: [ventana.campo], message: ventana.mensaje });
     const errores = validarFormularioEjercicio(
@@ -385,6 +416,24 @@ export const SemaforoRespuestaSchema = z.object({
   motivo_pausa: z.string().nullable(),
   /** 'En espera: sin conexión con …' while its gateway cannot be reached. */
   en_espera: z.string().nullable(),
+});
+
+/** GET /ejercicio/seguimiento/{id}/: the follow-up sets of a drill's type with their counts now
+ * (issue 25.1, the checkboxes of 'Reenviar a no alcanzados'). */
+export const gruposSeguimiento = endpoint({
+  method: 'GET',
+  path: '/ejercicio/seguimiento/:id/',
+  acceso: 'lectura',
+  etiqueta: 'ejercicios',
+  resumen: 'Resultados de un ejercicio a los que se puede reenviar, con cuántos destinatarios',
+  params: IdParamsSchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    id_ejercicio: z.number(),
+    ejercicio: z.string(),
+    id_tipo_ejercicio: z.number(),
+    grupos: z.array(z.object({ grupo: z.enum(GRUPOS_SEGUIMIENTO), total: z.number() })),
+  }),
 });
 
 /** GET /ejercicio/semaforo/{id}/ */

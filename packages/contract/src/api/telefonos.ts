@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
-import { msg } from '../messages.ts';
-import { idSchema, listaIdsSchema } from '../zod-helpers.ts';
+import { msg, type ClaveMensaje } from '../messages.ts';
+import { enteroSchema, idSchema, listaIdsSchema } from '../zod-helpers.ts';
 import { CODIFICACIONES } from '../rules/codificacion.ts';
 
 // Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
@@ -20,6 +20,30 @@ export const TOPE_CONTEO_TELEFONOS = 1000;
 export const MAX_MB_IMPORTACION = 200;
 /** Row errors an import keeps (all are counted). */
 export const MAX_ERRORES_IMPORTACION = 1000;
+
+/** Issue 25.5: what an import does with a phone the directory already has (or an earlier row of
+ * the file): skip it (as before), add the row's categories to it, or update its name and state. */
+export const MODOS_DUPLICADOS = ['omitir', 'agregar_categorias', 'actualizar'] as const;
+/** One way of handling duplicates. */
+export type ModoDuplicados = (typeof MODOS_DUPLICADOS)[number];
+/** Catalogue label of each way (the import dialog's options). */
+export const ETIQUETA_MODO_DUPLICADOS: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
+  omitir: 'duplicadosOmitir',
+  agregar_categorias: 'duplicadosAgregarCategorias',
+  actualizar: 'duplicadosActualizar',
+};
+/** What the list of duplicate rows says was done with each, per way. */
+export const MOTIVO_DUPLICADO: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
+  omitir: 'duplicadoOmitido',
+  agregar_categorias: 'duplicadoCategoriasAgregadas',
+  actualizar: 'duplicadoActualizado',
+};
+/** The import's closing summary, per way. */
+export const RESUMEN_IMPORTACION: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
+  omitir: 'importacionTerminada',
+  agregar_categorias: 'importacionTerminadaCategorias',
+  actualizar: 'importacionTerminadaActualizados',
+};
 
 /** A list of category ids: an array of ids or the SPEC's comma-separated string ('1,2'). */
 export const ListaIdsSchema = listaIdsSchema('categorias');
@@ -213,6 +237,49 @@ export const eliminarTelefono = endpoint({
   respuesta: OkSchema,
 });
 
+/** Largest page of a phone's history. */
+export const MAX_PAGINA_HISTORIAL = 100;
+
+/** Query of GET /telefono/{id}/historial/: page (from 1) and size. */
+export const HistorialQuerySchema = z.object({
+  page: enteroSchema('page', 1, 1_000_000).default(1),
+  size: enteroSchema('size', 1, MAX_PAGINA_HISTORIAL).default(20),
+});
+
+/** One thing a phone received (issue 25.4): the exercise, its channel, when, the outcome as the
+ * reports word it, and a quiz's answers ('1: Sí · 2: No'). */
+export const HistorialFilaSchema = z.object({
+  id_ejercicio: z.number(),
+  ejercicio: z.string(),
+  tipo_ejercicio: z.string(),
+  fecha_envio: z.string().nullable(),
+  hora_envio: z.string().nullable(),
+  estatus: z.string(),
+  resultado: z.string(),
+  intentos: z.number(),
+  respuestas: z.string(),
+});
+
+/** GET /telefono/{id}/historial/?page=&size=: what the phone received and answered across every
+ * exercise, newest exercise first, paged on the server from the (id_telefono, id_ejercicio) index. */
+export const historialTelefono = endpoint({
+  method: 'GET',
+  path: '/telefono/:id/historial/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen:
+    'Historial de un teléfono: lo que recibió y respondió en cada ejercicio, del más reciente al más antiguo, paginado',
+  params: IdParamsSchema,
+  query: HistorialQuerySchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    telefono: z.string(),
+    nombre: z.string().nullable(),
+    total: z.number(),
+    data: z.array(HistorialFilaSchema),
+  }),
+});
+
 /** Import job states. */
 export const ESTATUS_IMPORTACION = ['en_proceso', 'terminada', 'fallida'] as const;
 
@@ -241,6 +308,10 @@ export const ImportacionSchema = z.object({
   duplicadas: z.number(),
   con_error: z.number(),
   errores: z.array(ErrorImportacionSchema),
+  /** Issue 25.5: how duplicates were handled, and the duplicate rows (row number, phone, what
+   * was done; the first MAX_ERRORES_IMPORTACION, all counted in `duplicadas`). */
+  modo_duplicados: z.enum(MODOS_DUPLICADOS),
+  filas_duplicadas: z.array(ErrorImportacionSchema),
   mensaje: z.string().nullable(),
 });
 /** Progress of an import job. */
@@ -266,6 +337,12 @@ export const ImportarCamposSchema = z.object({
   categorias: ListaIdsSchema.default([]),
   /** The CSV's encoding, when the operator chose one in the dialog (detected otherwise). */
   codificacion: z.enum(CODIFICACIONES).optional(),
+  /** Issue 25.5: what to do with phones that already exist ('omitir' unless chosen). */
+  duplicados: z
+    .enum(MODOS_DUPLICADOS, {
+      error: msg('opcionesAdmitidas', { opciones: MODOS_DUPLICADOS.join(', ') }),
+    })
+    .default('omitir'),
 });
 
 /** GET /telefonos/importar/{id}/ */

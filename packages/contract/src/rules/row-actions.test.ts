@@ -74,8 +74,24 @@ describe('accionesFila: status flags (SPEC 4 table)', () => {
       detener: false,
       programar: false,
       ver: true,
+      reenviar: false,
       descargas: ['reporte1', 'reporte2'],
     });
+  });
+
+  it.each<[string, Record<string, string>, boolean]>([
+    ['not started', { completado: '0', en_proceso: '0', en_pausa: '0' }, false],
+    ['running', { completado: '0', en_proceso: '1', en_pausa: '0' }, false],
+    ['paused', { completado: '0', en_proceso: '1', en_pausa: '1' }, true],
+    ['completed or stopped', { completado: '1', en_proceso: '0', en_pausa: '0' }, true],
+  ])("'Reenviar a no alcanzados' once finished, stopped or paused: %s → %s", (_, f, reenviar) => {
+    const a = accionesFila({
+      completado: f.completado!,
+      en_proceso: f.en_proceso!,
+      en_pausa: f.en_pausa!,
+      id_tipo_ejercicio: 2,
+    });
+    expect(a.reenviar).toBe(reenviar);
   });
 
   it.each<[string, Record<string, string>, boolean]>([

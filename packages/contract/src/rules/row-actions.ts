@@ -4,6 +4,7 @@
  * recomputes it.
  */
 import { TIPO_CUESTIONARIO } from '../constants.ts';
+import { admiteSeguimiento } from './seguimiento.ts';
 
 /** A '0'/'1' flag as the list sends it; numbers are accepted for rows read from the database. */
 export type Bandera = string | number;
@@ -30,6 +31,8 @@ export interface AccionesFila {
   /** Schedules, reschedules or unschedules its start (issue 24.3): only before it ever started. */
   programar: boolean;
   ver: true;
+  /** 'Reenviar a no alcanzados' (issue 25.1): once finished, stopped or paused. */
+  reenviar: boolean;
   descargas: readonly Descarga[];
 }
 
@@ -67,6 +70,7 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
     detener: abierto && enProceso,
     programar: abierto && noIniciado,
     ver: true,
+    reenviar: !opciones.soloLectura && admiteSeguimiento(ej),
     descargas: esCuestionario ? ['reporte1', 'reporte2'] : ['reporte'],
   };
 }

@@ -42,13 +42,16 @@ export async function crearEjercicioLlamada(
     );
   };
   try {
-    alPaso(msg('pasoGenerandoDestinatarios'));
-    await generarDestinatariosApi({
-      ejercicio: id_ejercicio,
-      estado: Number(datos.estado),
-      estados: datos.estados ?? '',
-      categorias: String(datos.categorias ?? ''),
-    });
+    // A follow-up (issue 25.1) has its recipients copied by the create call already.
+    if (datos.origen === undefined) {
+      alPaso(msg('pasoGenerandoDestinatarios'));
+      await generarDestinatariosApi({
+        ejercicio: id_ejercicio,
+        estado: Number(datos.estado),
+        estados: datos.estados ?? '',
+        categorias: String(datos.categorias ?? ''),
+      });
+    }
     alPaso(msg('pasoPlanMarcado'));
     await pbx.escribirLlamadas(await obtenerExtensionesLlamadas());
   } catch (e) {

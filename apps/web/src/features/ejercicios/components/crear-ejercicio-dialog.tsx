@@ -78,9 +78,13 @@ import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
+import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
 
 /** The 'Estado' option that chooses every state (no state has id 0). */
 const TODOS_LOS_ESTADOS = 0;
+
+/** A follow-up's states and categories stay in the form (the source's), out of sight. */
+const OCULTO = { display: 'none' } as const;
 
 /** The window's pickers show and send 'HH:mm'. */
 const FORMATO_VENTANA = 'HH:mm';
@@ -127,6 +131,10 @@ export interface PropsCrearEjercicio {
   inicial?: DatosIniciales;
   /** Told the new exercise's id once it is created (the clone flow rebuilds its questionnaire). */
   alCrear?: (id_ejercicio: number) => void;
+  /** 'Reenviar a no alcanzados' (issue 25.1): the drill followed up and the chosen outcome sets;
+   * the server copies those recipients, so states, categories and the preview give way to the
+   * count. */
+  origen?: PedidoSeguimiento & { ejercicio: string };
 }
 
 /** The values the contract's form rule reads; type 2's accion is the chosen audio's file name. */
@@ -151,7 +159,13 @@ function paraValidar(v: ValoresDialogo): ValoresFormularioEjercicio {
  * 'Confirmar'. Confirm validates with validarFormularioEjercicio, then creates the exercise,
  * generates its recipients, shows 'EXITO', reloads the list and closes.
  */
-export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: PropsCrearEjercicio) {
+export function CrearEjercicioDialog({
+  abierto,
+  alCerrar,
+  inicial,
+  alCrear,
+  origen,
+}: PropsCrearEjercicio) {
   const [form] = Form.useForm<ValoresDialogo>();
   const catalogos = useCatalogos(abierto);
   const cliente = useQueryClient();
@@ -240,6 +254,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
       ...(tipoElegido === TIPO_SMS ? { vigencia: v.vigencia ?? '' } : {}),
+      ...(origen ? { origen: origen.origen, resultados: origen.resultados.join(',') } : {}),
     };
     setEnviando(true);
     try {
@@ -263,13 +278,15 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
             : String(datos.accion ?? '').trim(),
         });
         id = r.id_ejercicio;
-        setPaso(msg('pasoGenerandoDestinatarios'));
-        await generarDestinatariosApi({
-          ejercicio: id,
-          estado: Number(v.estado?.[0]),
-          estados: (v.estado ?? []).join(','),
-          categorias: lista,
-        });
+        if (!origen) {
+          setPaso(msg('pasoGenerandoDestinatarios'));
+          await generarDestinatariosApi({
+            ejercicio: id,
+            estado: Number(v.estado?.[0]),
+            estados: (v.estado ?? []).join(','),
+            categorias: lista,
+          });
+        }
       }
       avisoExito(msg('exito'));
       cerrar();
@@ -417,7 +434,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
           {msg('cancelar')}
         </Button>,
         <Button key="confirmar" type="primary" loading={enviando} onClick={() => void confirmar()}>
-          {inicial ? msg('crearYClonarCuestionario') : msg('confirmar')}
+          {inicial && !origen ? msg('crearYClonarCuestionario') : msg('confirmar')}
         </Button>,
       ]}
     >
@@ -517,7 +534,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
             </Col>
-            <Col xs={24} md={12}>
+            <Col xs={24} md={12} style={origen ? OCULTO : undefined}>
               <Form.Item label={msg('campoEstado')} name="estado" {...error('estado')}>
                 <Select
                   mode="multiple"
@@ -535,7 +552,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
                 />
               </Form.Item>
             </Col>
-            <Col xs={24} md={12}>
+            <Col xs={24} md={12} style={origen ? OCULTO : undefined}>
               <Form.Item label={msg('campoCategoria')} name="categorias" {...error('categorias')}>
                 <Select
                   mode="multiple"
@@ -615,10 +632,23 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
           equipo={equipo}
           tipo={tipoElegido}
           estados={catalogos.data?.estados ?? []}
+          destinatarios={origen?.destinatarios}
         />
       )}
       <Divider style={{ margin: '4px 0 12px' }} />
-      <TelefonosVistaPrevia estados={estado ?? []} categorias={categorias ?? []} />
+      {origen ? (
+        <Alert
+          type="success"
+          className="destinatarios-seguimiento"
+          message={msg('seguimientoDestinatarios', {
+            N: origen.destinatarios.toLocaleString('es-MX'),
+            ejercicio: origen.ejercicio,
+            grupos: origen.detalle,
+          })}
+        />
+      ) : (
+        <TelefonosVistaPrevia estados={estado ?? []} categorias={categorias ?? []} />
+      )}
     </Modal>
   );
 }
@@ -756,6 +786,8 @@ function EstimacionDialogo(p: {
   equipo: CapacidadEquipo;
   tipo: number;
   estados: readonly { id_estado: number; estado: string; zona_horaria?: string | null }[];
+  /** A follow-up's copied recipients (issue 25.1), instead of the states' and categories'. */
+  destinatarios?: number;
 }) {
   // Only what the estimate reads (the audio's File would not compare).
   const v = Form.useWatch(
@@ -788,10 +820,11 @@ function EstimacionDialogo(p: {
     q: '',
     pagina: 1,
   });
-  if (!v || !v.estado?.length || !v.categorias?.length || !seleccion.data) return null;
+  if (!v || !v.estado?.length || !v.categorias?.length) return null;
+  if (p.destinatarios === undefined && !seleccion.data) return null;
   const rango = rangoPuertos(v, p.equipo);
   const defecto = config.data?.llamadas;
-  const destinatarios = seleccion.data.total;
+  const destinatarios = p.destinatarios ?? seleccion.data?.total ?? 0;
   // A window closed at the start (now, or the scheduled hour) in the state's zone delays everyone.
   const [ini, fin] = v.ventana.split('-');
   const zonaProducto = config.data?.zona_horaria ?? 'America/Mexico_City';

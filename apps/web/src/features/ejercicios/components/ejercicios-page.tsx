@@ -32,6 +32,7 @@ import {
   type PreguntaEditor,
 } from '../../cuestionarios/api/guardar-cuestionario.ts';
 import type { DatosIniciales } from './crear-ejercicio-dialog.tsx';
+import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
 import { CLAVE_EJERCICIOS, useEjercicios } from '../../../api/get-ejercicios.ts';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { useAudiosFaltantes } from '../api/audios-faltantes.ts';
@@ -75,6 +76,16 @@ function copiaDe(f: EjercicioFila): DatosIniciales {
   };
 }
 
+/** A follow-up (issue 25.1): any type and device, named 'Seguimiento de {nombre}'; the source's
+ * states and categories stay as given (the recipients are copied from its outcomes). */
+function seguimientoDe(f: EjercicioFila): DatosIniciales {
+  return {
+    titulo: msg('seguimientoDe', { nombre: f.ejercicio }),
+    estado: f.estados,
+    categorias: f.categorias.split(',').filter(Boolean).map(Number),
+  };
+}
+
 /** The exercises list (/): heading, create and export buttons, search, 'Activos'/'Todos', table. */
 export function EjerciciosPage() {
   const consulta = useEjercicios();
@@ -86,6 +97,10 @@ export function EjerciciosPage() {
   const [dialogoUsado, setDialogoUsado] = useState(false);
   const [cuestionario, setCuestionario] = useState<EjercicioFila | null>(null);
   const [clon, setClon] = useState<Clon | null>(null);
+  const [seguimiento, setSeguimiento] = useState<{
+    pedido: PedidoSeguimiento;
+    fuente: EjercicioFila;
+  } | null>(null);
   const pbx = usePbx();
   const cliente = useQueryClient();
 
@@ -118,6 +133,20 @@ export function EjerciciosPage() {
     if (fila) setCuestionario(fila);
     navegar('.', { replace: true, state: null });
   }, [pedido, consulta.data, navegar]);
+  // 'Reenviar a no alcanzados' (list row or dashboard) comes here with the follow-up to create.
+  const pedidoSeguimiento = (ubicacion.state as { seguimiento?: PedidoSeguimiento } | null)
+    ?.seguimiento;
+  useEffect(() => {
+    if (!pedidoSeguimiento || !consulta.data) return;
+    const fuente = consulta.data.find((f) => f.id_ejercicio === pedidoSeguimiento.origen);
+    if (fuente) {
+      setClon(null);
+      setSeguimiento({ pedido: pedidoSeguimiento, fuente });
+      setDialogoUsado(true);
+      setDialogo(true);
+    }
+    navegar('.', { replace: true, state: null });
+  }, [pedidoSeguimiento, consulta.data, navegar]);
   const vista = useMemo(
     () => paginaEjercicios(filas, { texto, soloActivos, pagina, tamano: FILAS_POR_PAGINA }),
     [filas, texto, soloActivos, pagina],
@@ -206,6 +235,7 @@ export function EjerciciosPage() {
               aria-label={msg('crearEjercicio')}
               onClick={() => {
                 setClon(null);
+                setSeguimiento(null);
                 setDialogoUsado(true);
                 setDialogo(true);
               }}
@@ -287,9 +317,23 @@ export function EjerciciosPage() {
         <Suspense fallback={null}>
           <CrearEjercicioDialog
             abierto={dialogo}
-            inicial={clon ? copiaDe(clon.fuente) : undefined}
+            inicial={
+              clon
+                ? copiaDe(clon.fuente)
+                : seguimiento
+                  ? seguimientoDe(seguimiento.fuente)
+                  : undefined
+            }
+            origen={
+              seguimiento
+                ? { ...seguimiento.pedido, ejercicio: seguimiento.fuente.ejercicio }
+                : undefined
+            }
             alCrear={clon ? (id) => void recrear(id) : undefined}
-            alCerrar={() => setDialogo(false)}
+            alCerrar={() => {
+              setDialogo(false);
+              setSeguimiento(null);
+            }}
           />
         </Suspense>
       )}
@@ -299,6 +343,7 @@ export function EjerciciosPage() {
             ejercicio={cuestionario}
             alCerrar={() => setCuestionario(null)}
             alClonar={(preguntas, fuente) => {
+              setSeguimiento(null);
               setClon({ preguntas, fuente });
               setDialogoUsado(true);
               setDialogo(true);

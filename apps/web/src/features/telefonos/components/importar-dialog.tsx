@@ -6,6 +6,7 @@ import {
   Form,
   Modal,
   Progress,
+  Radio,
   Row,
   Select,
   Space,
@@ -17,7 +18,13 @@ import {
 } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '../../../components/iconos.tsx';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Importacion } from '@pregon/contract/api/telefonos';
+import {
+  ETIQUETA_MODO_DUPLICADOS,
+  MODOS_DUPLICADOS,
+  RESUMEN_IMPORTACION,
+  type Importacion,
+  type ModoDuplicados,
+} from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import {
   CODIFICACIONES,
@@ -123,6 +130,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
   const [fallo, setFallo] = useState<string>();
   const [muestra, setMuestra] = useState<Muestra>();
   const [codificacion, setCodificacion] = useState<Codificacion>();
+  const [duplicados, setDuplicados] = useState<ModoDuplicados>('omitir');
   const importacion = useImportacion(id);
   const imp = importacion.data;
   const inicio = useRef<{ t: number; n: number } | null>(null);
@@ -149,6 +157,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
           id_estado: estado,
           categorias,
           codificacion: muestra ? codificacion : undefined,
+          duplicados,
         }),
       );
     } catch (e) {
@@ -176,6 +185,11 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
       'telefonos',
     );
 
+  // Issue 25.5: the rejected rows and the duplicate rows (with what was done to each), by row.
+  const filas = [...(imp?.errores ?? []), ...(imp?.filas_duplicadas ?? [])].sort(
+    (a, b) => a.fila - b.fila,
+  );
+
   // The rejected rows keep the import's columns, so the file can be fixed and imported again
   // (the row number and reason go last; the import ignores columns it does not know).
   const rechazadas = () =>
@@ -186,7 +200,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
         { titulo: msg('columnaFila'), campo: 'fila' },
         { titulo: msg('columnaMotivo'), campo: 'motivo' },
       ],
-      imp?.errores ?? [],
+      filas,
       'rechazados',
     );
 
@@ -311,6 +325,21 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
                 </Form.Item>
               </Col>
             </Row>
+            <Form.Item label={msg('duplicadosTitulo')} style={{ marginBottom: 0 }}>
+              <Radio.Group
+                className="modo-duplicados"
+                value={duplicados}
+                onChange={(e) => setDuplicados(e.target.value as ModoDuplicados)}
+              >
+                <Space direction="vertical">
+                  {MODOS_DUPLICADOS.map((m) => (
+                    <Radio key={m} value={m}>
+                      {msg(ETIQUETA_MODO_DUPLICADOS[m])}
+                    </Radio>
+                  ))}
+                </Space>
+              </Radio.Group>
+            </Form.Item>
           </Form>
           {fallo && <Alert type="error" showIcon message={fallo} />}
         </Space>
@@ -348,7 +377,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
             <Alert
               type={imp.con_error > 0 ? 'warning' : 'success'}
               showIcon
-              message={msg('importacionTerminada', {
+              message={msg(RESUMEN_IMPORTACION[imp.modo_duplicados], {
                 insertados: imp.insertadas,
                 duplicados: imp.duplicadas,
                 errores: imp.con_error,
@@ -358,15 +387,27 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
           {imp?.estatus === 'fallida' && (
             <Alert type="error" showIcon message={imp.mensaje ?? msg('errorInterno')} />
           )}
-          {terminada && imp.errores.length > 0 && (
+          {terminada && filas.length > 0 && (
             <>
               <Space wrap>
                 <Button icon={<DownloadOutlined />} onClick={rechazadas}>
-                  {msg('descargarRechazados')}
+                  {msg(
+                    imp.filas_duplicadas.length > 0
+                      ? 'descargarRechazadosYDuplicados'
+                      : 'descargarRechazados',
+                  )}
                 </Button>
                 {imp.con_error > imp.errores.length && (
                   <Typography.Text type="secondary">
                     {msg('erroresMostrados', { n: imp.errores.length, total: imp.con_error })}
+                  </Typography.Text>
+                )}
+                {imp.duplicadas > imp.filas_duplicadas.length && (
+                  <Typography.Text type="secondary">
+                    {msg('duplicadosMostrados', {
+                      n: imp.filas_duplicadas.length,
+                      total: imp.duplicadas,
+                    })}
                   </Typography.Text>
                 )}
               </Space>
@@ -374,7 +415,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
                 size="small"
                 rowKey="fila"
                 className="tabla-errores"
-                dataSource={imp.errores}
+                dataSource={filas}
                 pagination={{ pageSize: 5, showSizeChanger: false }}
                 columns={[
                   { title: msg('columnaFila'), dataIndex: 'fila', width: 80 },

@@ -46,6 +46,9 @@ import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 const TelefonoDialog = lazy(async () => ({
   default: (await import('./telefono-dialog.tsx')).TelefonoDialog,
 }));
+const HistorialTelefono = lazy(async () => ({
+  default: (await import('./historial-telefono.tsx')).HistorialTelefono,
+}));
 const ImportarDialog = lazy(async () => ({
   default: (await import('./importar-dialog.tsx')).ImportarDialog,
 }));
@@ -53,7 +56,11 @@ const ImportarDialog = lazy(async () => ({
 /** Milliseconds the search box waits after the last key before searching. */
 const ESPERA_BUSQUEDA_MS = 300;
 
-type Dialogo = { tipo: 'telefono'; telefono?: TelefonoDetalle } | { tipo: 'importar' } | null;
+type Dialogo =
+  | { tipo: 'telefono'; telefono?: TelefonoDetalle }
+  | { tipo: 'historial'; telefono: TelefonoDetalle }
+  | { tipo: 'importar' }
+  | null;
 
 /** /telefonos: the phone directory paged on the server, with 'Buscar...', state and category
  * filters kept in the URL, add/edit/delete and the bulk import; read-only for role consulta. */
@@ -110,7 +117,24 @@ export function TelefonosPage() {
   };
 
   const columnas: TableColumnsType<TelefonoDetalle> = [
-    { title: msg('columnaTelefono'), dataIndex: 'telefono', key: 'telefono', width: 170 },
+    {
+      title: msg('columnaTelefono'),
+      dataIndex: 'telefono',
+      key: 'telefono',
+      width: 170,
+      // Issue 25.4: the number opens its history (every role may read it).
+      render: (_, t) => (
+        <Button
+          type="link"
+          size="small"
+          style={{ padding: 0 }}
+          aria-label={msg('verHistorial', { telefono: t.telefono })}
+          onClick={() => setDialogo({ tipo: 'historial', telefono: t })}
+        >
+          {t.telefono}
+        </Button>
+      ),
+    },
     { title: msg('columnaNombre'), dataIndex: 'nombre', key: 'nombre', ellipsis: true },
     { title: msg('campoEstado'), dataIndex: 'estado', key: 'estado', width: 200, ellipsis: true },
     {
@@ -295,6 +319,9 @@ export function TelefonosPage() {
           <TelefonoDialog telefono={dialogo.telefono} alCerrar={() => setDialogo(null)} />
         )}
         {dialogo?.tipo === 'importar' && <ImportarDialog alCerrar={() => setDialogo(null)} />}
+        {dialogo?.tipo === 'historial' && (
+          <HistorialTelefono telefono={dialogo.telefono} alCerrar={() => setDialogo(null)} />
+        )}
       </Suspense>
       <Modal
         open={ofrecerCsv}

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+// SQL of a phone's history (issue 25.4): its recipient rows across every exercise, read through
+// the (id_telefono, id_ejercicio) index, newest exercise first.
+
+/** Recipient rows of phone `id`, newest exercise first, one page. */
+export function paginaHistorial(k: Kysely<DB>, id: number, limit: number, offset: number) {
+  return k
+    .selectFrom('ejercicio_detalle as d')
+    .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
+    .select([
+      'd.id_detalle',
+      'd.id_ejercicio',
+      'e.titulo',
+      'e.id_tipo_ejercicio',
+      'd.fecha_envio',
+      'd.hora_envio',
+      'd.estatus',
+      'd.alcance',
+      'd.intentos',
+      'd.duracion',
+      'd.respondidas',
+      (eb) =>
+        eb
+          .selectFrom('preguntas as p')
+          .innerJoin('cuestionarios as c', 'c.id_cuestionario', 'p.id_cuestionario')
+          .select((x) => x.fn.countAll<number>().as('n'))
+          .whereRef('c.id_ejercicio', '=', 'd.id_ejercicio')
+          .as('preguntas'),
+    ])
+    .where('d.id_telefono', '=', id)
+    .orderBy('d.id_ejercicio', 'desc')
+    .orderBy('d.id_detalle', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** How many recipient rows phone `id` has (an index-only count). */
+export async function contarHistorial(k: Kysely<DB>, id: number): Promise<number> {
+  const r = await k
+    .selectFrom('ejercicio_detalle')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('id_telefono', '=', id)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The quiz answers of these recipient rows: question number, digit and the answer's text. */
+export function respuestasDe(k: Kysely<DB>, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return k
+    .selectFrom('quiz_respuestas as q')
+    .leftJoin('cuestionarios as c', 'c.id_ejercicio', 'q.id_ejercicio')
+    .leftJoin('preguntas as p', (j) =>
+      j.onRef('p.id_cuestionario', '=', 'c.id_cuestionario').onRef('p.numero', '=', 'q.numero'),
+    )
+    .leftJoin('respuestas as r', (j) =>
+      j.onRef('r.id_pregunta', '=', 'p.id_pregunta').onRef('r.digito', '=', 'q.digito'),
+    )
+    .select(['q.id_detalle', 'q.numero', 'q.digito', 'r.respuesta'])
+    .where('q.id_detalle', 'in', [...ids])
+    .orderBy('q.id_detalle')
+    .orderBy('q.numero')
+    .execute();
+}

@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { GUIONES_DEMO, SimuladorAmi } from '@pregon/simulators/ami';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { tonoGsm } from '../apps/api/src/testing/audio.ts';
+import { archivoLlamadas } from '../apps/api/src/services/telefonia.ts';
+import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '../apps/api/src/dispatcher/testing.ts';
+import {
+  capturar,
+  elegirEn,
+  esperarAviso,
+  iniciarConfirmando,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+} from './entorno.ts';
+
+// Issue 25.1 in the browser: a call drill run against the AMI simulator's demo callees (last digit
+// 2 busy, 3 rings unanswered, others answer and hear the audio), then 'Reenviar a no alcanzados'
+// from its row: the sets with their counts, 'Crear ejercicio' prefilled, an SMS drill aimed at
+// exactly the busy and silent callees, started from its row, which completes against the SMPP
+// simulator.
+
+const ATIENDEN = ['5510000010', '5510000021'];
+const OCUPADOS = ['5510000032', '5510000042'];
+const SILENCIO = ['5510000053', '5510000063'];
+
+describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
+  let api: ApiDePrueba;
+  let navegador: Browser;
+  let page: Page;
+  let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
+  let llamada: number;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-seguimiento-'));
+  const smsc = new SimuladorSmpp({ retrasoReciboMs: 20 });
+  let sim: SimuladorAmi;
+  const fila = (nombre: string) =>
+    page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: nombre });
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    await smsc.iniciar();
+    for (const d of ['dialplan', 'sonidos']) fs.mkdirSync(path.join(dir, d));
+    tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 2);
+    sim = new SimuladorAmi({
+      usuario: 'pregon',
+      secreto: 'ami-e2e',
+      dirDialplan: path.join(dir, 'dialplan'),
+      dirSonidos: path.join(dir, 'sonidos'),
+      velocidad: 10,
+      guiones: GUIONES_DEMO,
+    });
+    await sim.iniciar();
+    const troncal = await crearEquipo(api.ctx.db, {
+      protocolo: 'asterisk',
+      alias: 'LLAMADAS Simulador demo',
+      url: sim.url,
+      credenciales: { usuario: 'pregon', secreto: 'ami-e2e', troncal: 'demo' },
+      tasa: 20,
+      puertos: 6,
+    });
+    await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smsc.url,
+      alias: 'SMS Centro seguimiento',
+      tasa: 20,
+      puertos: 2,
+    });
+    llamada = await crearEjercicio(api.ctx.db, {
+      id_equipo: troncal,
+      tipo: 2,
+      n: 0,
+      puertos: 6,
+      accion: 'aviso',
+      iniciar: false,
+      titulo: 'Alerta de sismo por llamada',
+      extra: [...ATIENDEN, ...OCUPADOS, ...SILENCIO],
+    });
+    // The callees are in the directory too, so their history (issue 25.4) shows both drills.
+    for (const telefono of [...ATIENDEN, ...OCUPADOS, ...SILENCIO]) {
+      const { id_telefono } = await api.ctx.db.kysely
+        .insertInto('telefonos')
+        .values({
+          telefono,
+          nombre: `Vecino ${telefono.slice(-2)}`,
+          id_estado: 1,
+          creado: Date.now(),
+        })
+        .returning('id_telefono')
+        .executeTakeFirstOrThrow();
+      await api.ctx.db.kysely
+        .updateTable('ejercicio_detalle')
+        .set({ id_telefono })
+        .where('telefono', '=', telefono)
+        .execute();
+    }
+    // No second attempt for the busy and the silent (the default waits 10 minutes).
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ reintentos: 0, destinatarios: 6 })
+      .where('id_ejercicio', '=', llamada)
+      .execute();
+    fs.writeFileSync(
+      path.join(dir, 'dialplan', 'pregon-llamadas.conf'),
+      await archivoLlamadas(api.ctx),
+    );
+    sim.recargar();
+    despachador = await arrancarDespachador(
+      api.ctx.db,
+      { ...CONFIG_PRUEBA, timbreMs: 3_000, leaseMs: 60_000 },
+      { eventos: api.ctx.eventos },
+    );
+    const token = await ingresar(api);
+    const r = await pedir(api.url, 'POST', '/ejercicio/calls/', {
+      token,
+      body: { id_ejercicio: llamada, time: 35000 },
+    });
+    expect(r.status).toBe(200);
+    await esperarCompletado(api.ctx.db, llamada, 60_000);
+    navegador = await lanzarNavegador();
+    const contexto = await navegador.newContext({
+      viewport: { width: 1366, height: 768 },
+      locale: 'es-MX',
+    });
+    page = await contexto.newPage();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  }, 300_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await capturar(page, 'fallo-seguimiento');
+  });
+
+  afterAll(async () => {
+    await navegador?.close();
+    await despachador?.detener();
+    await sim?.detener();
+    await smsc.detener();
+    await api?.cerrar();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the call drill ran: 2 heard it, 2 busy, 2 rang unanswered', async () => {
+    const r = await filas(api.ctx.db, llamada);
+    const de = (estatus: string) =>
+      r
+        .filter((f) => f.estatus === estatus)
+        .map((f) => f.telefono)
+        .sort();
+    expect(de('ocupado')).toEqual(OCUPADOS);
+    expect(de('no_contesto')).toEqual(SILENCIO);
+    expect(de('contestado')).toEqual(ATIENDEN);
+  });
+
+  it("'Reenviar a no alcanzados' → an SMS drill aimed at exactly the busy and the silent, which completes", async () => {
+    await page.getByRole('switch').click(); // 'Todos': the finished drill shows
+    await fila('Alerta de sismo por llamada')
+      .getByRole('button', { name: 'Reenviar a no alcanzados' })
+      .click();
+    const dialogo = page.getByRole('dialog').filter({ hasText: 'Reenviar a no alcanzados' });
+    const casillas = dialogo.locator('.grupos-seguimiento .ant-checkbox-wrapper');
+    await casillas.first().waitFor();
+    expect(await casillas.allInnerTexts()).toEqual([
+      'No contestó (2)',
+      'Ocupado (2)',
+      'Colgó antes del final (0)',
+      'Fallido, número inválido o incierto (0)',
+      'Cancelado (0)',
+    ]);
+    // Every set with someone in it comes checked; the empty ones cannot be.
+    expect(await dialogo.locator('.ant-checkbox-wrapper-checked').allInnerTexts()).toEqual([
+      'No contestó (2)',
+      'Ocupado (2)',
+    ]);
+    expect(await dialogo.locator('.ant-checkbox-wrapper-disabled').count()).toBe(3);
+    await capturar(page, 'seguimiento-grupos-1366');
+    await dialogo.getByRole('button', { name: 'Continuar a Crear ejercicio' }).click();
+
+    const crear = page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+    await crear.locator('.destinatarios-seguimiento').waitFor();
+    expect(await crear.locator('.destinatarios-seguimiento').innerText()).toBe(
+      'Destinatarios: 4 de «Alerta de sismo por llamada» (No contestó (2), Ocupado (2))',
+    );
+    expect(await crear.getByLabel('Nombre del ejercicio').inputValue()).toBe(
+      'Seguimiento de Alerta de sismo por llamada',
+    );
+    await elegirEn(page, crear.getByLabel('Tipo de trabajo', { exact: true }), 'SMS');
+    await elegirEn(page, crear.getByLabel('Equipo', { exact: true }), 'SMS Centro seguimiento');
+    await crear.getByLabel('Mensaje', { exact: true }).fill('Simulacro: confirme que está bien');
+    await crear.getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
+    await page.keyboard.press('Enter');
+    await crear.getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
+    await page.keyboard.press('Enter');
+    await crear.locator('.ant-modal-title').click();
+    await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').waitFor({
+      state: 'hidden',
+    });
+    expect(await crear.getByLabel('Estado', { exact: true }).isVisible()).toBe(false);
+    await crear.locator('.destinatarios-seguimiento').scrollIntoViewIfNeeded();
+    await capturar(page, 'seguimiento-crear-1366');
+    await crear.getByRole('button', { name: 'Confirmar', exact: true }).click();
+    await esperarAviso(page, 'EXITO');
+    await crear.waitFor({ state: 'hidden' });
+
+    const nuevo = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'origen_id', 'id_tipo_ejercicio', 'destinatarios'])
+      .where('titulo', '=', 'Seguimiento de Alerta de sismo por llamada')
+      .executeTakeFirstOrThrow();
+    expect(nuevo).toMatchObject({ origen_id: llamada, id_tipo_ejercicio: 1, destinatarios: 4 });
+    const aQuien = async () =>
+      (await filas(api.ctx.db, nuevo.id_ejercicio)).map((f) => f.telefono).sort();
+    expect(await aQuien()).toEqual([...OCUPADOS, ...SILENCIO].sort());
+
+    await iniciarConfirmando(page, fila('Seguimiento de Alerta de sismo por llamada'));
+    await esperarAviso(page, 'Ejercicio iniciado');
+    await esperarCompletado(api.ctx.db, nuevo.id_ejercicio, 60_000);
+    const enviados = await filas(api.ctx.db, nuevo.id_ejercicio);
+    expect(enviados.every((f) => f.estatus === 'entregado' || f.estatus === 'enviado')).toBe(true);
+    const alSmsc = smsc.registro.map((m) => m.telefono).sort();
+    // The gateway receives them in E.164 (Mexico's +52).
+    expect(alSmsc).toEqual([...OCUPADOS, ...SILENCIO].map((t) => `+52${t}`).sort());
+    expect(smsc.registro.every((m) => m.texto === 'Simulacro: confirme que está bien')).toBe(true);
+  });
+
+  it("a busy callee's history (from /telefonos): the SMS follow-up first, then the call", async () => {
+    await page.goto(`${api.url}/telefonos`);
+    await page.getByRole('button', { name: `Ver historial de ${OCUPADOS[0]}` }).click();
+    const h = page.getByRole('dialog').filter({ hasText: `Historial de ${OCUPADOS[0]}` });
+    const filas = h.locator('.tabla-historial tr.ant-table-row');
+    await expect.poll(() => filas.count()).toBe(2);
+    const primera = await filas.nth(0).innerText();
+    expect(primera).toContain('Seguimiento de Alerta de sismo por llamada');
+    expect(primera).toMatch(/SMS\s+(Entregado|Enviado)/);
+    const segunda = await filas.nth(1).innerText();
+    expect(segunda).toContain('Alerta de sismo por llamada');
+    expect(segunda).toMatch(/LLAMADA\s+Ocupado/);
+    await capturar(page, 'historial-telefono-1366');
+    await page.keyboard.press('Escape');
+  });
+
+  it('the dashboard of the source offers it too', async () => {
+    await page.goto(`${api.url}/dashboard/${llamada}`);
+    await page.getByRole('heading', { name: 'Alerta de sismo por llamada' }).waitFor();
+    await page.getByRole('button', { name: 'Reenviar a no alcanzados' }).waitFor();
+    await capturar(page, 'seguimiento-tablero-1366');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await capturar(page, 'seguimiento-tablero-1920');
+  });
+});
