@@ -68,6 +68,8 @@ export const MENSAJES = {
   sinDestinatariosAviso:
     'Ningún teléfono coincide con el estado y las categorías elegidos: el ejercicio se guardará sin destinatarios y no enviará nada. ¿Desea guardarlo así?',
   guardarSinDestinatarios: 'Guardar sin destinatarios',
+  pasoGuardandoEjercicio: 'Guardando los cambios del ejercicio…',
+  audioActual: 'Audio actual: {nombre} (elija otro archivo para cambiarlo)',
   iniciandoEjercicio: 'Iniciando "{ejercicio}": comprobando el equipo y los audios…',
   reporte1: 'Reporte 1',
   reporte2: 'Reporte 2',

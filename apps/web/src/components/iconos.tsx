@@ -8,6 +8,8 @@ import {
   ClockCircleOutlined as ClockCircle,
   CloseCircleFilled as CloseCircleRelleno,
   CloseOutlined as Close,
+  ContainerOutlined as Container,
+  CopyOutlined as Copy,
   DashboardOutlined as Dashboard,
   DeleteOutlined as Delete,
   DoubleLeftOutlined as DoubleLeft,
@@ -34,6 +36,7 @@ import {
   PhoneOutlined as Phone,
   PlusOutlined as Plus,
   RightOutlined as Right,
+  RollbackOutlined as Rollback,
   SearchOutlined as Search,
   SendOutlined as Send,
   SettingOutlined as Setting,
@@ -67,6 +70,8 @@ export const CheckCircleOutlined = decorativo(CheckCircle);
 export const ClockCircleOutlined = decorativo(ClockCircle);
 export const CloseCircleFilled = decorativo(CloseCircleRelleno);
 export const CloseOutlined = decorativo(Close);
+export const ContainerOutlined = decorativo(Container);
+export const CopyOutlined = decorativo(Copy);
 export const DashboardOutlined = decorativo(Dashboard);
 export const DeleteOutlined = decorativo(Delete);
 export const DoubleLeftOutlined = decorativo(DoubleLeft);
@@ -93,6 +98,7 @@ export const PauseOutlined = decorativo(Pause);
 export const PhoneOutlined = decorativo(Phone);
 export const PlusOutlined = decorativo(Plus);
 export const RightOutlined = decorativo(Right);
+export const RollbackOutlined = decorativo(Rollback);
 export const SearchOutlined = decorativo(Search);
 export const SendOutlined = decorativo(Send);
 export const SettingOutlined = decorativo(Setting);

@@ -243,7 +243,8 @@ export const editarEjercicio = endpoint({
   path: '/ejercicio/:id/',
   acceso: 'escritura',
   etiqueta: 'ejercicios',
-  resumen: 'Edita un ejercicio que no ha iniciado (regenera sus destinatarios si cambia la selección)',
+  resumen:
+    'Edita un ejercicio que no ha iniciado (regenera sus destinatarios si cambia la selección)',
   params: IdParamsSchema,
   body: CrearEjercicioSchema,
   respuesta: z.object({
