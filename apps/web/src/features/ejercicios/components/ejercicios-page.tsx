@@ -227,7 +227,7 @@ export function EjerciciosPage() {
           <InicioProgramado fila={f} />
           {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
           {f.en_espera && (
-            <Tag color="warning" className="en-espera">
+            <Tag color="warning" className="en-espera" style={{ whiteSpace: 'normal' }}>
               {f.en_espera}
             </Tag>
           )}
