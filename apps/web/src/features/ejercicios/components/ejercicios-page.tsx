@@ -402,10 +402,14 @@ export function EjerciciosPage() {
 }
 
 /** What the exercise is doing, beside the SPEC's tag (issue 26.3): 'Programado', 'Sin iniciar',
- * 'En curso', 'En pausa', 'En espera' or (stopped) nothing more, the 'Detenido' tag being there. */
+ * 'En curso', 'En pausa', 'En espera'; nothing more when a longer tag of the same cell says it
+ * (the schedule with its countdown, the waiting note, 'Detenido'). */
 function SituacionTag({ fila }: { fila: EjercicioFila }) {
   const texto = situacionEjercicio(fila);
   if (!texto || fila.detenido === '1') return null;
+  // Its longer tag says it already: 'Programado · {fecha} {hora}', 'En espera: sin conexión…'.
+  if (texto === msg('situacionProgramado') && fila.inicio_programado !== null) return null;
+  if (texto === msg('situacionEnEspera') && fila.en_espera) return null;
   const color =
     fila.en_proceso === '1' ? (fila.en_pausa === '1' ? 'gold' : 'processing') : 'default';
   return (
