@@ -363,9 +363,14 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .last()
         .locator('button')
         .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+    // Before its start it can also be edited, duplicated, archived and deleted (issue 26.1).
     expect(await botones()).toEqual([
       'Iniciar',
       'Programar inicio',
+      'Editar ejercicio',
+      'Duplicar',
+      'Archivar',
+      'Eliminar ejercicio',
       'Ver',
       'Descargar reporte',
       'Informe (.xlsx)',
@@ -380,14 +385,14 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await esperarAviso(page, /Ejercicio iniciado|Ejercicio reanudado/);
     await expect
       .poll(botones)
-      .toEqual(['Pausar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual(['Pausar', 'Detener', 'Duplicar', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
 
     await sms.getByRole('button', { name: 'Pausar' }).click();
     await esperarAviso(page, 'Ejercicio pausado');
     // A paused exercise is resumed, not started: 'Reanudar'.
     await expect
       .poll(botones)
-      .toEqual(['Reanudar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual(['Reanudar', 'Detener', 'Duplicar', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
 
     await sms.getByRole('button', { name: 'Detener' }).click();
     const detener = page.locator('.ant-popconfirm');
@@ -396,11 +401,14 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       .waitFor();
     await detener.getByRole('button', { name: 'Detener' }).click();
     await esperarAviso(page, 'Ejercicio detenido');
-    // 'Activos' hides the completed exercise; 'Todos' shows it with View and Download only.
+    // 'Activos' hides the completed exercise; 'Todos' shows it with View and Download (and, to
+    // clean up, Duplicate and Archive: issue 26.1).
     await sms.waitFor({ state: 'detached' });
     await page.getByRole('switch').click();
     await sms.getByText('Completado').waitFor();
-    await expect.poll(botones).toEqual(['Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+    await expect
+      .poll(botones)
+      .toEqual(['Duplicar', 'Archivar', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
     await page.getByRole('switch').click();
     await sms.waitFor({ state: 'detached' });
   });
