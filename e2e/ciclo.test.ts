@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ingresar, pedir } from '../apps/api/src/testing/entorno.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import {
   TAMANOS,
   capturar,
@@ -9,10 +10,12 @@ import {
   confirmar,
   elegirOpcion,
   esperarAviso,
+  levantarPbx,
   paginaConToken,
   prepararEscena,
   sembrar,
   type Datos,
+  type PbxDePrueba,
 } from './entorno.ts';
 
 // Issue 26.1 and 26.3 as an operator does them in Chromium: edit before the start, duplicate,
@@ -24,7 +27,11 @@ describe('web: ciclo de vida de los ejercicios (issue 26.1 y 26.3)', { timeout: 
   let datos: Datos;
   let token: string;
   let vacia: number;
+  let pbx: PbxDePrueba | undefined;
+  afterAll(() => pbx?.cerrar());
   const e = prepararEscena('ciclo', async ({ api }) => {
+    // The telephony agent: a quiz's copy writes its questionnaire's dialplan there.
+    pbx = await levantarPbx(api);
     datos = await sembrar(api, 25);
     token = await ingresar(api);
     vacia = (
@@ -153,6 +160,68 @@ describe('web: ciclo de vida de los ejercicios (issue 26.1 y 26.3)', { timeout: 
       .where('titulo', '=', 'Copia de Original para copiar')
       .executeTakeFirstOrThrow();
     expect(copia).toMatchObject({ accion: 'Simulacro: esto es una prueba', destinatarios: 13 });
+  });
+
+  it('duplicar un cuestionario copia también sus preguntas y respuestas', async () => {
+    const r = await pedir(e.api.url, 'POST', '/ejercicio/', {
+      token,
+      body: {
+        titulo: 'Encuesta original',
+        tipo_ejercicio: 4,
+        fecha_ini: '2026-12-01',
+        hora_ini: '10:30:00',
+        equipo: datos.equipos.quiz,
+        accion: '3',
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      },
+    });
+    const id = r.body.id_ejercicio as number;
+    const q = await pedir(e.api.url, 'POST', '/quiz/', {
+      token,
+      body: slotsCuestionario(id, [
+        { texto: '¿Escuchó la alerta?', audio: 'p1.gsm', respuestas: [] },
+      ]),
+    });
+    for (const [respuesta, digito] of [
+      ['Sí', 1],
+      ['No', 2],
+    ] as const) {
+      await pedir(e.api.url, 'POST', '/quiz/respuesta/', {
+        token,
+        body: {
+          id_cuestionario: q.body.id_cuestionario,
+          reactivo: 'reactivo_01',
+          respuesta,
+          digito,
+        },
+      });
+    }
+    await recargarLista();
+    await fila('Encuesta original').getByRole('button', { name: 'Duplicar' }).click();
+    const d = dialogo('Crear ejercicio');
+    await d.getByLabel('Nombre del ejercicio').waitFor();
+    expect(await d.getByLabel('Nombre del ejercicio').inputValue()).toBe(
+      'Copia de Encuesta original',
+    );
+    await d.getByRole('button', { name: 'Crear y clonar cuestionario' }).click();
+    await esperarAviso(e.page, 'Cuestionario recreado en el nuevo ejercicio');
+    await fila('Copia de Encuesta original').waitFor();
+    const copia = await k()
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'accion'])
+      .where('titulo', '=', 'Copia de Encuesta original')
+      .executeTakeFirstOrThrow();
+    expect(copia.accion).toBe('3');
+    const leido = await pedir(e.api.url, 'GET', `/quiz/${copia.id_ejercicio}/`, { token });
+    expect(leido.body).toHaveLength(1);
+    expect(leido.body[0].reactivo_text).toBe('¿Escuchó la alerta?');
+    expect(
+      leido.body[0].respuestas.map(
+        (x: { respuesta: string; digito_respuesta: number }) =>
+          `${x.respuesta}=${x.digito_respuesta}`,
+      ),
+    ).toEqual(['Sí=1', 'No=2']);
   });
 
   it('crear sin destinatarios avisa antes de guardar; Cancelar no guarda nada', async () => {

@@ -28,6 +28,8 @@ import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { paginaEjercicios, situacionEjercicio } from '@pregon/contract/rules/exercise-list';
+import { desdeLectura } from '@pregon/contract/rules/questionnaire';
+import { obtenerCuestionario } from '../../cuestionarios/api/cuestionario.ts';
 import { useVistaUrl } from '../../../hooks/use-vista-url.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
@@ -60,6 +62,8 @@ const CrearCuestionarioDialog = lazy(async () => ({
 interface Clon {
   preguntas: PreguntaEditor[];
   fuente: EjercicioFila;
+  /** 'Duplicar' on a quiz (issue 26.1): the copy's values, its name 'Copia de …'. */
+  inicial?: DatosIniciales;
 }
 
 /** The 'Crear ejercicio' dialog's initial data in the clone flow: the source without id or
@@ -180,6 +184,34 @@ export function EjerciciosPage() {
     setDialogo(true);
   };
 
+  /** 'Duplicar' (issue 26.1): the create dialog prefilled, 'Copia de {nombre}'; a quiz's copy
+   * gets its questionnaire too, through the SPEC's clone flow (rebuilt on the new id). */
+  const duplicar = async (fila: EjercicioFila) => {
+    const inicial: DatosIniciales = {
+      ...valoresDe(fila),
+      titulo: msg('copiaDe', { nombre: fila.ejercicio }),
+      // A copy never starts by itself unless chosen again.
+      inicio_automatico: false,
+    };
+    if (fila.id_tipo_ejercicio === TIPO_CUESTIONARIO) {
+      let leidas;
+      try {
+        leidas = await obtenerCuestionario(fila.id_ejercicio);
+      } catch (e) {
+        avisoError(mensajeError(e));
+        return;
+      }
+      if (leidas.length > 0) {
+        setEdicion(null);
+        setClon({ preguntas: desdeLectura(leidas), fuente: fila, inicial });
+        setDialogoUsado(true);
+        setDialogo(true);
+        return;
+      }
+    }
+    abrirCon({ modo: 'duplicar' }, inicial);
+  };
+
   const columnas: TableColumnsType<EjercicioFila> = [
     // The full name, wrapped (issue 26.3: long names were cut with no way to read them).
     {
@@ -251,17 +283,7 @@ export function EjerciciosPage() {
           alEditar={(fila) =>
             abrirCon({ modo: 'editar', id_ejercicio: fila.id_ejercicio }, valoresDe(fila))
           }
-          alDuplicar={(fila) =>
-            abrirCon(
-              { modo: 'duplicar' },
-              {
-                ...valoresDe(fila),
-                titulo: msg('copiaDe', { nombre: fila.ejercicio }),
-                // A copy never starts by itself unless chosen again.
-                inicio_automatico: false,
-              },
-            )
-          }
+          alDuplicar={(fila) => void duplicar(fila)}
           alArchivar={acciones.archivar}
           alEliminar={acciones.eliminar}
         />
@@ -371,9 +393,15 @@ export function EjerciciosPage() {
       {dialogoUsado && (
         <Suspense fallback={null}>
           <CrearEjercicioDialog
-            key={edicion ? JSON.stringify(edicion.modo) + edicion.inicial.titulo : 'crear'}
+            key={
+              edicion
+                ? JSON.stringify(edicion.modo) + edicion.inicial.titulo
+                : clon
+                  ? `clon-${clon.fuente.id_ejercicio}-${clon.inicial ? 'copia' : ''}`
+                  : 'crear'
+            }
             abierto={dialogo}
-            inicial={clon ? copiaDe(clon.fuente) : edicion?.inicial}
+            inicial={clon ? (clon.inicial ?? copiaDe(clon.fuente)) : edicion?.inicial}
             modo={clon ? { modo: 'clonar' } : edicion?.modo}
             alCrear={clon ? (id) => void recrear(id) : undefined}
             alCerrar={() => {
