@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ingresar, pedir } from '../apps/api/src/testing/entorno.ts';
@@ -139,6 +141,47 @@ describe('web: ciclo de vida de los ejercicios (issue 26.1 y 26.3)', { timeout: 
       .where('id_entidad', '=', String(id))
       .execute();
     expect(audit.map((a) => a.accion)).toContain('modificar');
+  });
+
+  it('editar una llamada conserva su audio si no se elige otro y reescribe su plan de marcado', async () => {
+    const r = await pedir(e.api.url, 'POST', '/ejercicio/', {
+      token,
+      body: {
+        titulo: 'Llamada con errata',
+        tipo_ejercicio: 2,
+        fecha_ini: '2026-12-01',
+        hora_ini: '10:30:00',
+        equipo: datos.equipos.llamadas,
+        tiempo: 2,
+        accion: 'alerta-sismo',
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      },
+    });
+    const id = r.body.id_ejercicio as number;
+    await recargarLista();
+    await fila('Llamada con errata').getByRole('button', { name: 'Editar ejercicio' }).click();
+    const d = dialogo('Editar ejercicio');
+    await d.getByText('Audio actual: alerta-sismo', { exact: false }).waitFor();
+    expect(await d.getByLabel('Tiempo (Minutos)').inputValue()).toBe('2');
+    await d.getByLabel('Nombre del ejercicio').fill('Llamada corregida');
+    await d.getByLabel('Tiempo (Minutos)').fill('3');
+    await d.getByRole('button', { name: 'Guardar cambios' }).click();
+    await esperarAviso(e.page, 'Cambios guardados');
+    await fila('Llamada corregida').waitFor();
+    const ej = await k()
+      .selectFrom('ejercicios')
+      .select(['accion', 'tiempo', 'destinatarios'])
+      .where('id_ejercicio', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(ej).toMatchObject({ accion: 'alerta-sismo', tiempo: 3, destinatarios: 13 });
+    const conf = fs.readFileSync(
+      path.join(pbx!.config.dialplanDir, 'pregon-llamadas.conf'),
+      'utf8',
+    );
+    const contexto = conf.split(`[pregon-llamada-${id}]`)[1]?.split('\n[')[0] ?? '';
+    expect(contexto).toContain('Playback(pregon/alerta-sismo)');
+    expect(contexto).toContain('Set(TIMEOUT(absolute)=180)');
   });
 
   it('duplica un ejercicio: el diálogo se abre con «Copia de …» y crea otro', async () => {

@@ -156,7 +156,11 @@ function paraValidar(v: ValoresDialogo): ValoresFormularioEjercicio {
     equipo: v.equipo,
     titulo: v.titulo,
     tiempo: v.tiempo,
-    accion: tipo === TIPO_LLAMADA ? (v.audio?.[0]?.name ?? v.audio_actual) : v.accion,
+    // An audio already on the agent is stored without its extension: it was a .gsm file.
+    accion:
+      tipo === TIPO_LLAMADA
+        ? (v.audio?.[0]?.name ?? (v.audio_actual ? `${v.audio_actual}.gsm` : undefined))
+        : v.accion,
     fecha_ini: v.fecha_ini?.format(FORMATO_FECHA),
     hora_ini: v.hora_ini?.format(FORMATO_HORA),
     estado: v.estado?.[0],
