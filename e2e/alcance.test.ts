@@ -172,8 +172,8 @@ describe('web: alcance de llamadas y ejercicio detenido', { timeout: 120_000 }, 
     expect(await etiqueta.allInnerTexts()).toEqual(['Colgó a los 1 s']);
     await page.locator('.luz-general').getByText('Luz general: Amarillo').waitFor();
 
+    // 'Volver' returns to the list as it was left, still on 'Todos' (issue 26.3).
     await page.getByRole('button', { name: 'Volver' }).click();
-    await page.getByRole('switch').click();
     const [d] = await Promise.all([
       page.waitForEvent('download'),
       fila('Alerta con quien colgó').getByRole('button', { name: 'Descargar reporte' }).click(),

@@ -87,8 +87,8 @@ describe('web: ejercicio detenido frente a terminado', { timeout: 120_000 }, () 
     await page.getByRole('heading', { name: 'Parado por operador' }).waitFor();
     await page.locator('.estado-detenido').getByText('Detenido').waitFor();
     await page.getByRole('button', { name: 'Volver' }).click();
-    // Back on the list, which starts on 'Activos' again: 'Todos' shows the finished one.
-    await page.getByRole('switch').click();
+    // Back on the list as it was left (issue 26.3): still on 'Todos', which shows the finished one.
+    expect(await page.getByRole('switch').getAttribute('aria-checked')).toBe('false');
     await fila('Terminado normal').getByRole('button', { name: 'Ver' }).click();
     await page.getByRole('heading', { name: 'Terminado normal' }).waitFor();
     await page.locator('.estado-ejercicio').waitFor();

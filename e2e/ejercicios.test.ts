@@ -363,9 +363,14 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .last()
         .locator('button')
         .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+    // Before its start it can also be edited, duplicated, archived and deleted (issue 26.1).
     expect(await botones()).toEqual([
       'Iniciar',
       'Programar inicio',
+      'Editar ejercicio',
+      'Duplicar',
+      'Archivar',
+      'Eliminar ejercicio',
       'Ver',
       'Descargar reporte',
       'Informe (.xlsx)',
@@ -380,7 +385,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await esperarAviso(page, /Ejercicio iniciado|Ejercicio reanudado/);
     await expect
       .poll(botones)
-      .toEqual(['Pausar', 'Detener', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual(['Pausar', 'Detener', 'Duplicar', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
 
     await sms.getByRole('button', { name: 'Pausar' }).click();
     await esperarAviso(page, 'Ejercicio pausado');
@@ -392,6 +397,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         'Reanudar',
         'Detener',
         'Reenviar a no alcanzados',
+        'Duplicar',
         'Ver',
         'Descargar reporte',
         'Informe (.xlsx)',
@@ -405,13 +411,20 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await detener.getByRole('button', { name: 'Detener' }).click();
     await esperarAviso(page, 'Ejercicio detenido');
     // 'Activos' hides the completed exercise; 'Todos' shows it with 'Reenviar a no alcanzados',
-    // View and Download only.
+    // View and Download (and, to clean up, Duplicate and Archive: issue 26.1).
     await sms.waitFor({ state: 'detached' });
     await page.getByRole('switch').click();
     await sms.getByText('Completado').waitFor();
     await expect
       .poll(botones)
-      .toEqual(['Reenviar a no alcanzados', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual([
+        'Reenviar a no alcanzados',
+        'Duplicar',
+        'Archivar',
+        'Ver',
+        'Descargar reporte',
+        'Informe (.xlsx)',
+      ]);
     await page.getByRole('switch').click();
     await sms.waitFor({ state: 'detached' });
   });

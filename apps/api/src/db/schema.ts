@@ -134,6 +134,8 @@ export interface EjerciciosTable {
   comprobado_en: number | null;
   /** Issue 24.5: every state it aims at, as '7,15,…'; null = just id_estado. */
   estados: string | null;
+  /** Issue 26.1: 1 when archived (listed only under 'Archivados'; never starts). */
+  archivado: Generated<number>;
   /** Issue 25.1: the drill this one follows up ('Reenviar a no alcanzados'); null otherwise. */
   origen_id: number | null;
 }

@@ -109,6 +109,8 @@ const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'POST /ejercicio/pausa/': { id_ejercicio: 1, proceso: 1, pausa: 1 },
   'POST /quiz/stop/': { id_ejercicio: 1 },
   'PUT /ejercicio/tiempo/': { id_ejercicio: 1, tiempo: 5 },
+  'PUT /ejercicio/{id}/': cuerpoEjercicio(1),
+  'PUT /ejercicio/archivar/': { id_ejercicio: 1, archivado: 1 },
   'POST /quiz/': { id_ejercicio: 1, file_01: 'audio_1', reactivo_01: 'Pregunta' },
   'POST /quiz/respuesta/': {
     id_cuestionario: 1,

@@ -17,7 +17,9 @@ export type AccionAuditada =
   | 'bloqueo_ingreso'
   | 'desbloquear'
   | 'restablecer_password'
-  | 'salida';
+  | 'salida'
+  | 'archivar'
+  | 'restaurar';
 
 /** Writes one audit row: who (null for the system), did what, to which entity, when. */
 export async function auditar(

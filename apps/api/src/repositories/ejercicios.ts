@@ -106,6 +106,12 @@ export async function actualizarEjercicio(k: Consultor, id: number, cambios: Cam
   await k.updateTable('ejercicios').set(cambios).where('id_ejercicio', '=', id).execute();
 }
 
+/** Deletes an exercise; its recipients, questionnaire, answers and audio records go by cascade
+ * (one that never started has no send-budget row in despacho_cupos). */
+export async function eliminarEjercicio(k: Consultor, id: number) {
+  await k.deleteFrom('ejercicios').where('id_ejercicio', '=', id).execute();
+}
+
 /** Whether any recipient of the exercise has left 'pendiente' (the exercise has been worked). */
 export async function hayDestinatariosTrabajados(k: Consultor, id: number): Promise<boolean> {
   const fila = await k

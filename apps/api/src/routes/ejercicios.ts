@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  archivarEjercicio,
   crearEjercicio,
   detenerEjercicio,
+  editarEjercicio,
+  eliminarEjercicio,
   generarDestinatarios,
   gruposSeguimiento,
   guardarTiempo,
@@ -20,7 +23,8 @@ import { ruta } from '../http/rutas.ts';
 import * as servicio from '../services/ejercicios.ts';
 import { filaReporte, reportePaginado } from '../services/reportes.ts';
 
-/** Exercise calls: list, create, recipients, start/pause/stop, run time, semáforo, report. */
+/** Exercise calls: list, create, edit, archive, delete, recipients, start/pause/stop, run time,
+ * semáforo, report. */
 export function rutasEjercicios(app: FastifyInstance, ctx: Contexto) {
   ruta(app, ctx, listarEjercicios, async ({ sesion }) => ({
     status: 200 as const,
@@ -31,6 +35,24 @@ export function rutasEjercicios(app: FastifyInstance, ctx: Contexto) {
     status: 200 as const,
     id_ejercicio: await servicio.crear(ctx, sesion, body),
     mensaje: msg('exito'),
+  }));
+
+  // Issue 26.1: the lifecycle beside the SPEC's calls. Static /ejercicio/archivar/ wins over
+  // /ejercicio/:id/.
+  ruta(app, ctx, editarEjercicio, async ({ params, body, sesion }) => ({
+    status: 200 as const,
+    ...(await servicio.editar(ctx, sesion, params.id, body)),
+    mensaje: msg('cambiosGuardados'),
+  }));
+
+  ruta(app, ctx, archivarEjercicio, async ({ body, sesion }) => ({
+    status: 200 as const,
+    mensaje: await servicio.archivar(ctx, sesion, body.id_ejercicio, body.archivado === 1),
+  }));
+
+  ruta(app, ctx, eliminarEjercicio, async ({ params, sesion }) => ({
+    status: 200 as const,
+    mensaje: await servicio.eliminar(ctx, sesion, params.id),
   }));
 
   ruta(app, ctx, generarDestinatarios, async ({ body, sesion }) => {

@@ -98,6 +98,7 @@ export function filaLista(
     en_pausa: bandera(e.en_pausa),
   };
   const detenido = bandera(e.detenido);
+  const archivado = bandera(e.archivado);
   return {
     id_ejercicio: e.id_ejercicio,
     ejercicio: e.titulo,
@@ -112,6 +113,7 @@ export function filaLista(
     id_tipo_ejercicio: e.id_tipo_ejercicio,
     ...flags,
     detenido,
+    archivado,
     estatus: estatusEjercicio({ completado: flags.completado, detenido }),
     id_equipo: e.id_equipo,
     protocolo: e.protocolo,
@@ -142,7 +144,10 @@ export function filaLista(
     iniciado: e.iniciado,
     terminado: e.terminado,
     origen_id: e.origen_id,
-    acciones: accionesFila({ ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio }, { soloLectura }),
+    acciones: accionesFila(
+      { ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio, iniciado: e.iniciado, archivado },
+      { soloLectura },
+    ),
   };
 }
 
@@ -245,33 +250,46 @@ export type CuerpoCrear = Omit<CrearEjercicio, 'inicio_automatico'> & {
   inicio_automatico?: boolean;
 };
 
+/** The exercise columns the create dialog's fields set (create and edit write the same). */
+function columnasFormulario(b: CuerpoCrear) {
+  const llamada = esLlamada(b.tipo_ejercicio);
+  return {
+    titulo: b.titulo,
+    id_tipo_ejercicio: b.tipo_ejercicio,
+    fecha_ini: b.fecha_ini,
+    hora_ini: b.hora_ini,
+    id_equipo: b.equipo,
+    tiempo: b.tiempo ?? null,
+    reintentos: llamada ? (b.reintentos ?? null) : null,
+    espera_reintento: llamada ? (b.espera_reintento ?? null) : null,
+    vigencia: b.tipo_ejercicio === TIPO_SMS ? (b.vigencia ?? null) : null,
+    numero_puertos: puertosDeRango(b),
+    puerto_ini: b.puerto_ini,
+    puerto_fin: b.puerto_fin,
+    accion: b.accion,
+    ...columnasEstados(b),
+    categorias: b.categorias.join(','),
+    ventana_inicio: b.ventana_inicio ?? null,
+    ventana_fin: b.ventana_fin ?? null,
+  };
+}
+
+/** The references of a create or edit body exist and its port range fits its device (400 naming
+ * the field otherwise; the SPEC's client sends 1/1/1, which every device has). */
+async function exigirFormulario(k: Consultor, b: CuerpoCrear) {
+  await exigirReferencias(k, b);
+  const equipo = await repo.capacidadEquipo(k, b.equipo);
+  const fuera = errorPuertos(b, { puertos: Number(equipo.puertos) });
+  if (fuera) throw new HttpError(400, fuera.mensaje, fuera.campo);
+}
+
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
 export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): Promise<number> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   const id = await ctx.db.kysely.transaction().execute(async (trx) => {
-    await exigirReferencias(trx, b);
-    // The ports are the device's: a range past its last port is refused naming the field, and the
-    // count stored is the range's (the SPEC's client sends 1/1/1, which every device has).
-    const equipo = await repo.capacidadEquipo(trx, b.equipo);
-    const fuera = errorPuertos(b, { puertos: Number(equipo.puertos) });
-    if (fuera) throw new HttpError(400, fuera.mensaje, fuera.campo);
+    await exigirFormulario(trx, b);
     const id = await repo.insertarEjercicio(trx, {
-      titulo: b.titulo,
-      id_tipo_ejercicio: b.tipo_ejercicio,
-      fecha_ini: b.fecha_ini,
-      hora_ini: b.hora_ini,
-      id_equipo: b.equipo,
-      tiempo: b.tiempo ?? null,
-      ...(esLlamada(b.tipo_ejercicio)
-        ? { reintentos: b.reintentos ?? null, espera_reintento: b.espera_reintento ?? null }
-        : {}),
-      ...(b.tipo_ejercicio === TIPO_SMS ? { vigencia: b.vigencia ?? null } : {}),
-      numero_puertos: puertosDeRango(b),
-      puerto_ini: b.puerto_ini,
-      puerto_fin: b.puerto_fin,
-      accion: b.accion,
-      ...columnasEstados(b),
-      categorias: b.categorias.join(','),
+      ...columnasFormulario(b),
       motivo_pausa: null,
       creado_por: actor.id_usuario > 0 ? actor.id_usuario : null,
       creado: ahora(),
@@ -280,8 +298,6 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
       inicio_automatico: programado === null ? 0 : 1,
       inicio_programado: programado,
       programado_por: programado !== null && actor.id_usuario > 0 ? actor.id_usuario : null,
-      ventana_inicio: b.ventana_inicio ?? null,
-      ventana_fin: b.ventana_fin ?? null,
       origen_id: b.origen ?? null,
     });
     const copia = b.origen !== undefined ? await copiarDeOrigen(trx, ctx, id, b) : null;
@@ -331,6 +347,127 @@ async function copiarDeOrigen(
   if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
   await repo.actualizarEjercicio(trx, id, { destinatarios: n });
   return n;
+}
+
+/**
+ * PUT /ejercicio/{id}/ (issue 26.1): writes every field of the create dialog to an exercise that
+ * never started (409 once started, 409 while archived), scheduled or not as asked; the recipients
+ * are generated again (in the same transaction) when its states or categories change, or when it
+ * had none. Audited with the fields that changed.
+ */
+export async function editar(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+  b: CuerpoCrear,
+): Promise<{ destinatarios: number; regenerados: boolean }> {
+  const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
+  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, id, true);
+    if (e.archivado) throw error(409, 'ejercicioArchivadoNoEdita');
+    if (
+      e.iniciado !== null ||
+      e.en_proceso ||
+      e.completado ||
+      (await repo.hayDestinatariosTrabajados(trx, id))
+    ) {
+      throw error(409, 'noEditableIniciado');
+    }
+    await exigirFormulario(trx, b);
+    const nuevas = columnasFormulario(b);
+    const antes: Record<string, unknown> = e;
+    const cambios = Object.fromEntries(
+      Object.entries(nuevas).filter(([k, v]) => String(antes[k] ?? '') !== String(v ?? '')),
+    );
+    const seleccion = ['id_estado', 'estados', 'categorias'].some((k) => k in cambios);
+    const regenerar = seleccion || Number(e.destinatarios) === 0;
+    let destinatarios = Number(e.destinatarios);
+    if (regenerar) {
+      await repo.borrarDestinatarios(trx, id);
+      destinatarios = await repo.insertarDestinatarios(
+        trx,
+        id,
+        estadosDe(b),
+        b.categorias,
+        e.orden as Orden,
+      );
+    }
+    await repo.actualizarEjercicio(trx, id, {
+      ...nuevas,
+      destinatarios,
+      inicio_automatico: programado === null ? 0 : 1,
+      ...(programado !== null
+        ? {
+            inicio_programado: programado,
+            programado_por: actor.id_usuario > 0 ? actor.id_usuario : null,
+          }
+        : {}),
+      inicio_nota: null,
+      comprobado_en: null,
+    });
+    await auditar(trx, actor, 'modificar', 'ejercicio', id, {
+      cambios,
+      ...(regenerar ? { destinatarios } : {}),
+      ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
+    });
+    return { destinatarios, regenerados: regenerar };
+  });
+  if (r.regenerados) await repo.analizarDestinatarios(ctx.db.kysely, ctx.db.engine);
+  ctx.eventos.emit('ejercicio', id);
+  return r;
+}
+
+/**
+ * PUT /ejercicio/archivar/ (issue 26.1): archives an exercise that is not running nor paused (its
+ * scheduled start, if any, is taken away so it never starts hidden), or restores it. Audited.
+ */
+export async function archivar(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+  archivado: boolean,
+): Promise<string> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, id, true);
+    if (!archivado) {
+      await repo.actualizarEjercicio(trx, id, { archivado: 0 });
+      await auditar(trx, actor, 'restaurar', 'ejercicio', id);
+      return;
+    }
+    if (!e.completado && e.en_proceso) throw error(409, 'noArchivableEnCurso');
+    await repo.actualizarEjercicio(trx, id, {
+      archivado: 1,
+      inicio_automatico: 0,
+      inicio_nota: null,
+      comprobado_en: null,
+    });
+    await auditar(trx, actor, 'archivar', 'ejercicio', id, {
+      ...(e.inicio_automatico ? { programado_quitado: true } : {}),
+    });
+  });
+  ctx.eventos.emit('ejercicio', id);
+  return msg(archivado ? 'ejercicioArchivadoAviso' : 'ejercicioRestaurado');
+}
+
+/**
+ * DELETE /ejercicio/{id}/ (issue 26.1): deletes an exercise that never started; its recipients,
+ * questionnaire and audio records go with it (foreign keys on delete cascade). 409 once it
+ * started. Audited with its name and type.
+ */
+export async function eliminar(ctx: CtxEjercicios, actor: Actor, id: number): Promise<string> {
+  const titulo = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await ejercicioOError(trx, ctx, id, true);
+    if (e.iniciado !== null || e.en_proceso) throw error(409, 'noEliminableIniciado');
+    await repo.eliminarEjercicio(trx, id);
+    await auditar(trx, actor, 'eliminar', 'ejercicio', id, {
+      titulo: e.titulo,
+      tipo: e.id_tipo_ejercicio,
+      destinatarios: Number(e.destinatarios),
+    });
+    return e.titulo;
+  });
+  ctx.eventos.emit('ejercicio', id);
+  return msg('ejercicioEliminado', { ejercicio: titulo });
 }
 
 /**
@@ -415,6 +552,7 @@ async function validarInicio(
 ) {
   const e = await ejercicioOError(k, ctx, id, bloquear);
   if (e.completado) throw error(409, 'ejercicioCompletado');
+  if (e.archivado) throw error(409, 'ejercicioArchivadoNoInicia');
   const plan = planInicio(
     { id_tipo_ejercicio: e.id_tipo_ejercicio, accion: e.accion, tiempo: e.tiempo },
     { whatsappDisponible: e.protocolo === 'whatsapp' },

@@ -3,15 +3,20 @@ import { Button, Popconfirm, Space, Tooltip } from 'antd';
 import {
   CalendarOutlined,
   CaretRightOutlined,
+  ContainerOutlined,
+  CopyOutlined,
+  DeleteOutlined,
   DownloadOutlined,
+  EditOutlined,
   EyeOutlined,
   FileExcelOutlined,
   FormOutlined,
   PauseOutlined,
   RetweetOutlined,
+  RollbackOutlined,
   StopOutlined,
 } from './iconos.tsx';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions';
@@ -42,12 +47,22 @@ export interface PropsAccionesFila {
   alInforme: (fila: EjercicioFila) => void;
   /** Hides the View button (on the dashboard itself). */
   sinVer?: boolean;
+  /** Issue 26.1, the list only (each button shows when its handler is given and the row allows
+   * it): open the dialog to edit, or prefilled with a copy; archive/restore; delete. */
+  alEditar?: (fila: EjercicioFila) => void;
+  alDuplicar?: (fila: EjercicioFila) => void;
+  alArchivar?: (fila: EjercicioFila, archivado: boolean) => void;
+  alEliminar?: (fila: EjercicioFila) => void;
 }
 
 /** The 'Acciones' cell: the buttons `accionesFila` allows for the row's flags (SPEC 2 and 4), plus
- * the after-action .xlsx; shared by the exercises list and the exercise dashboard. */
+ * the after-action .xlsx and the lifecycle (issue 26.1: edit, duplicate, archive or restore,
+ * delete); shared by the exercises list and the exercise dashboard. The buttons wrap onto a
+ * second line rather than being cut (issue 26.3). */
 export function AccionesFilaCelda(p: PropsAccionesFila) {
   const navegar = useNavigate();
+  // The list's search, switch and page go along, so the dashboard's 'Volver' returns to them.
+  const { search } = useLocation();
   const { fila } = p;
   const acciones =
     fila.acciones ?? accionesFila(fila, { soloLectura: !usuarioTieneRol(ROLES_OPERACION) });
@@ -66,7 +81,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   const etiquetaInicio = msg(fila.en_pausa === '1' ? 'accionReanudar' : 'accionIniciar');
 
   return (
-    <Space size={4}>
+    <Space size={4} wrap className="acciones-fila">
       {acciones.cuestionario && (
         <Tooltip title={msg('accionCuestionario')}>
           <Button
@@ -145,13 +160,84 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           />
         </Tooltip>
       )}
+      {acciones.editar && p.alEditar && (
+        <Tooltip title={msg('accionEditarEjercicio')}>
+          <Button
+            size="small"
+            icon={<EditOutlined />}
+            aria-label={msg('accionEditarEjercicio')}
+            disabled={ocupado}
+            onClick={() => p.alEditar?.(fila)}
+          />
+        </Tooltip>
+      )}
+      {acciones.duplicar && p.alDuplicar && (
+        <Tooltip title={msg('accionDuplicar')}>
+          <Button
+            size="small"
+            icon={<CopyOutlined />}
+            aria-label={msg('accionDuplicar')}
+            onClick={() => p.alDuplicar?.(fila)}
+          />
+        </Tooltip>
+      )}
+      {acciones.archivar && p.alArchivar && (
+        <Popconfirm
+          title={msg('accionArchivar')}
+          description={msg('confirmarArchivarEjercicio', { ejercicio: fila.ejercicio })}
+          okText={msg('accionArchivar')}
+          cancelText={msg('cancelar')}
+          onConfirm={() => p.alArchivar?.(fila, true)}
+        >
+          <Button
+            size="small"
+            icon={<ContainerOutlined />}
+            aria-label={msg('accionArchivar')}
+            title={msg('accionArchivar')}
+            loading={cargando('archivar')}
+            disabled={ocupado && !cargando('archivar')}
+          />
+        </Popconfirm>
+      )}
+      {acciones.restaurar && p.alArchivar && (
+        <Tooltip title={msg('accionRestaurar')}>
+          <Button
+            size="small"
+            icon={<RollbackOutlined />}
+            aria-label={msg('accionRestaurar')}
+            loading={cargando('restaurar')}
+            disabled={ocupado && !cargando('restaurar')}
+            onClick={() => p.alArchivar?.(fila, false)}
+          />
+        </Tooltip>
+      )}
+      {acciones.eliminar && p.alEliminar && (
+        <Popconfirm
+          title={msg('accionEliminarEjercicio')}
+          description={msg('confirmarEliminarEjercicio', { ejercicio: fila.ejercicio })}
+          okText={msg('eliminar')}
+          cancelText={msg('cancelar')}
+          okButtonProps={{ danger: true }}
+          onConfirm={() => p.alEliminar?.(fila)}
+        >
+          <Button
+            size="small"
+            danger
+            icon={<DeleteOutlined />}
+            aria-label={msg('accionEliminarEjercicio')}
+            title={msg('accionEliminarEjercicio')}
+            loading={cargando('eliminar')}
+            disabled={ocupado && !cargando('eliminar')}
+          />
+        </Popconfirm>
+      )}
       {!p.sinVer && (
         <Tooltip title={msg('accionVer')}>
           <Button
             size="small"
             icon={<EyeOutlined />}
             aria-label={msg('accionVer')}
-            onClick={() => navegar(`/dashboard/${fila.id_ejercicio}`)}
+            onClick={() => navegar(`/dashboard/${fila.id_ejercicio}`, { state: { desde: search } })}
           />
         </Tooltip>
       )}

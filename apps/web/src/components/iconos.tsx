@@ -8,6 +8,8 @@ import {
   ClockCircleOutlined as ClockCircle,
   CloseCircleFilled as CloseCircleRelleno,
   CloseOutlined as Close,
+  ContainerOutlined as Container,
+  CopyOutlined as Copy,
   DashboardOutlined as Dashboard,
   DeleteOutlined as Delete,
   DoubleLeftOutlined as DoubleLeft,
@@ -35,6 +37,7 @@ import {
   PlusOutlined as Plus,
   RetweetOutlined as Retweet,
   RightOutlined as Right,
+  RollbackOutlined as Rollback,
   SearchOutlined as Search,
   SendOutlined as Send,
   SettingOutlined as Setting,
@@ -68,6 +71,8 @@ export const CheckCircleOutlined = decorativo(CheckCircle);
 export const ClockCircleOutlined = decorativo(ClockCircle);
 export const CloseCircleFilled = decorativo(CloseCircleRelleno);
 export const CloseOutlined = decorativo(Close);
+export const ContainerOutlined = decorativo(Container);
+export const CopyOutlined = decorativo(Copy);
 export const DashboardOutlined = decorativo(Dashboard);
 export const DeleteOutlined = decorativo(Delete);
 export const DoubleLeftOutlined = decorativo(DoubleLeft);
@@ -95,6 +100,7 @@ export const PhoneOutlined = decorativo(Phone);
 export const PlusOutlined = decorativo(Plus);
 export const RetweetOutlined = decorativo(Retweet);
 export const RightOutlined = decorativo(Right);
+export const RollbackOutlined = decorativo(Rollback);
 export const SearchOutlined = decorativo(Search);
 export const SendOutlined = decorativo(Send);
 export const SettingOutlined = decorativo(Setting);

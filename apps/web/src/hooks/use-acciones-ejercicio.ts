@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { message } from 'antd';
 import { FilaReporteSchema, type EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { FilaReporte3Schema, FilaReporte4Schema } from '@pregon/contract/api/reportes';
 import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
@@ -15,12 +16,23 @@ import { obtenerReporte } from '../api/get-reporte.ts';
 import { obtenerReporte3 } from '../api/get-reporte3.ts';
 import { obtenerReporte4 } from '../api/get-reporte4.ts';
 import { iniciarEjercicioApi } from '../api/iniciar-ejercicio.ts';
+import { archivarEjercicioApi } from '../api/archivar-ejercicio.ts';
+import { eliminarEjercicioApi } from '../api/eliminar-ejercicio.ts';
 import { pausaEjercicioApi } from '../api/pausar-ejercicio.ts';
 
 /** An action in progress: which exercise and what, to show a spinner on that button only. */
 export interface AccionEnCurso {
   id: number;
-  accion: 'iniciar' | 'pausar' | 'detener' | Descarga | 'exportar' | 'informe';
+  accion:
+    | 'iniciar'
+    | 'pausar'
+    | 'detener'
+    | Descarga
+    | 'exportar'
+    | 'informe'
+    | 'archivar'
+    | 'restaurar'
+    | 'eliminar';
 }
 
 /**
@@ -56,6 +68,14 @@ export function useAccionesEjercicio() {
       return Promise.resolve();
     }
     return ejecutar({ id: fila.id_ejercicio, accion: 'iniciar' }, async () => {
+      // Start checks the device and the audios first (2-5 s): say so while it works (issue 26.3).
+      const clave = `iniciar-${fila.id_ejercicio}`;
+      void message.loading({
+        key: clave,
+        content: msg('iniciandoEjercicio', { ejercicio: fila.ejercicio }),
+        duration: 0,
+        className: 'iniciando-ejercicio',
+      });
       try {
         const r = await iniciarEjercicioApi({
           canal: plan.canal,
@@ -65,6 +85,7 @@ export function useAccionesEjercicio() {
         avisoExito(r.mensaje);
         await pausaEjercicioApi({ id_ejercicio: fila.id_ejercicio, proceso: 1, pausa: 0 });
       } finally {
+        message.destroy(clave);
         await recargar();
       }
     });
@@ -85,6 +106,26 @@ export function useAccionesEjercicio() {
       try {
         await detenerEjercicioApi(fila.id_ejercicio);
         avisoExito(msg('ejercicioDetenido'));
+      } finally {
+        await recargar();
+      }
+    });
+
+  /** Archives (issue 26.1) or restores the exercise. */
+  const archivar = (fila: EjercicioFila, archivado: boolean) =>
+    ejecutar({ id: fila.id_ejercicio, accion: archivado ? 'archivar' : 'restaurar' }, async () => {
+      try {
+        avisoExito(await archivarEjercicioApi(fila.id_ejercicio, archivado));
+      } finally {
+        await recargar();
+      }
+    });
+
+  /** Deletes an exercise that never started (the button asked first, naming it). */
+  const eliminar = (fila: EjercicioFila) =>
+    ejecutar({ id: fila.id_ejercicio, accion: 'eliminar' }, async () => {
+      try {
+        avisoExito(await eliminarEjercicioApi(fila.id_ejercicio));
       } finally {
         await recargar();
       }
@@ -121,5 +162,15 @@ export function useAccionesEjercicio() {
       descargarXlsx(msg('archivoEjercicios'), COLUMNAS_EXPORTACION, filas, msg('ejercicios')),
     );
 
-  return { enCurso, iniciar, pausar, detener, descargar, informe, exportarTodos };
+  return {
+    enCurso,
+    iniciar,
+    pausar,
+    detener,
+    archivar,
+    eliminar,
+    descargar,
+    informe,
+    exportarTodos,
+  };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { coincidenTerminos, terminosPlegados } from '@pregon/contract/rules/busqueda';
 
@@ -36,9 +36,23 @@ export function useVistaUrl() {
       tab: params.get('tab') ?? undefined,
     };
   }, [params]);
+  // The router applies a change in a transition: a second change before it re-renders (a click
+  // on the switch, then typing at once) would start from the old query and undo the first. Each
+  // change starts from the last one asked for until the URL shows it.
+  const pedido = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    pedido.current = null;
+  }, [params]);
   const cambiar = useCallback(
     (cambios: Partial<VistaUrl>) =>
-      setParams((antes) => conCambios(antes, cambios), { replace: true }),
+      setParams(
+        (antes) => {
+          const nuevo = conCambios(pedido.current ?? antes, cambios);
+          pedido.current = nuevo;
+          return nuevo;
+        },
+        { replace: true },
+      ),
     [setParams],
   );
   return { vista, cambiar };

@@ -105,6 +105,8 @@ export const EjercicioFilaSchema = z.object({
   // Extras
   /** '1' when an operator stopped it (completado '1' too): the dashboard's 'Detenido'. */
   detenido: BanderaSchema,
+  /** '1' when archived (issue 26.1): listed only under 'Archivados'. */
+  archivado: BanderaSchema,
   /** 'No completo', 'Completado' or 'Completado (Detenido)' (rules/exercise-list estatusEjercicio). */
   estatus: z.string(),
   id_equipo: z.number(),
@@ -261,6 +263,59 @@ export const crearEjercicio = endpoint({
   resumen: 'Crea un ejercicio',
   body: CrearEjercicioSchema,
   respuesta: z.object({ status: z.literal(200), id_ejercicio: z.number(), mensaje: z.string() }),
+});
+
+// ---------------------------------------------------------------- edit, archive, delete (issue 26.1)
+
+/** PUT /ejercicio/{id}/: every field of the creation body, before the exercise ever started; the
+ * recipients are generated again when its states or categories change. 409 once started. */
+export const editarEjercicio = endpoint({
+  method: 'PUT',
+  path: '/ejercicio/:id/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen:
+    'Edita un ejercicio que no ha iniciado (regenera sus destinatarios si cambia la selección)',
+  params: IdParamsSchema,
+  body: CrearEjercicioSchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    mensaje: z.string(),
+    /** The recipients it now has (generated again when the selection changed). */
+    destinatarios: z.number(),
+    /** Whether the recipients were generated again. */
+    regenerados: z.boolean(),
+  }),
+});
+
+/** Body of PUT /ejercicio/archivar/: archivado 1 archives, 0 restores. */
+export const ArchivarSchema = z.object({
+  id_ejercicio: idSchema('id_ejercicio'),
+  archivado: enteroSchema('archivado', 0, 1),
+});
+
+/** PUT /ejercicio/archivar/: hides an exercise that is not running (nor paused) under
+ * 'Archivados', or restores it; an archived exercise neither starts nor starts by itself. */
+export const archivarEjercicio = endpoint({
+  method: 'PUT',
+  path: '/ejercicio/archivar/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Archiva (archivado 1) o restaura (archivado 0) un ejercicio que no está en curso',
+  body: ArchivarSchema,
+  respuesta: z.object({ status: z.literal(200), mensaje: z.string() }),
+});
+
+/** DELETE /ejercicio/{id}/: deletes an exercise that never started, with its recipients and
+ * questionnaire; 409 once it started (archive it instead). */
+export const eliminarEjercicio = endpoint({
+  method: 'DELETE',
+  path: '/ejercicio/:id/',
+  acceso: 'escritura',
+  etiqueta: 'ejercicios',
+  resumen: 'Elimina un ejercicio que nunca inició (409 si ya inició: archívelo)',
+  params: IdParamsSchema,
+  respuesta: z.object({ status: z.literal(200), mensaje: z.string() }),
 });
 
 // ---------------------------------------------------------------- recipients

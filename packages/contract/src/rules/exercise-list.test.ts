@@ -5,6 +5,7 @@ import {
   ordenarEjercicios,
   paginaEjercicios,
   paginar,
+  situacionEjercicio,
   terminosBusqueda,
 } from './exercise-list.ts';
 
@@ -150,5 +151,47 @@ describe('the search ignores case and accents (issue 26.4)', () => {
     ['oaxaca', [3]],
   ])('%j → %j', (q, ids) => {
     expect(buscarEnFilas(filas, q).map((f) => f.id_ejercicio)).toEqual(ids);
+  });
+});
+
+describe('situacionEjercicio: the state beside the Estatus tag (issue 26.3)', () => {
+  it.each<[string, Parameters<typeof situacionEjercicio>[0], string | null]>([
+    ['never started', { completado: '0', en_proceso: '0', en_pausa: '0' }, 'Sin iniciar'],
+    [
+      'scheduled',
+      { completado: '0', en_proceso: '0', en_pausa: '0', inicio_automatico: true },
+      'Programado',
+    ],
+    ['running', { completado: '0', en_proceso: '1', en_pausa: '0' }, 'En curso'],
+    ['paused', { completado: '0', en_proceso: '1', en_pausa: '1' }, 'En pausa'],
+    [
+      'running, gateway unreachable',
+      { completado: '0', en_proceso: '1', en_pausa: '0', en_espera: 'En espera: sin conexión' },
+      'En espera',
+    ],
+    ['stopped', { completado: '1', en_proceso: '0', en_pausa: '0', detenido: '1' }, 'Detenido'],
+    ['finished by itself', { completado: '1', en_proceso: '0', en_pausa: '0' }, null],
+    ['numeric flags', { completado: 0, en_proceso: 1, en_pausa: 1 }, 'En pausa'],
+  ])('%s → %s', (_, flags, esperado) => {
+    expect(situacionEjercicio(flags)).toBe(esperado);
+  });
+});
+
+describe("paginaEjercicios: archived rows only under 'Archivados' (issue 26.1)", () => {
+  const filas = [
+    { id: 1, completado: '0', archivado: '0' },
+    { id: 2, completado: '1', archivado: '0' },
+    { id: 3, completado: '1', archivado: '1' },
+    { id: 4, completado: '0', archivado: '1' },
+  ];
+  it.each<[string, { soloActivos: boolean; archivados?: boolean }, number[]]>([
+    ['Activos', { soloActivos: true }, [1]],
+    ['Todos', { soloActivos: false }, [1, 2]],
+    ['Archivados', { soloActivos: true, archivados: true }, [4, 3]],
+    ['Archivados with Todos', { soloActivos: false, archivados: true }, [4, 3]],
+  ])('%s', (_, opciones, ids) => {
+    const r = paginaEjercicios(filas, opciones);
+    expect(r.filas.map((f) => f.id)).toEqual(ids);
+    expect(r.total).toBe(ids.length);
   });
 });

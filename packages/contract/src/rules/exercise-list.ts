@@ -9,6 +9,8 @@ import { coincidenTerminos, terminosPlegados } from './busqueda.ts';
 /** The list row fields the ordering and the 'Activos' filter read. */
 export interface FilaOrdenable {
   completado: string | number;
+  /** '1' when archived (issue 26.1); absent means not archived. */
+  archivado?: string | number;
 }
 
 /** The Estatus text of an exercise: 'No completo' while completado is '0', else 'Completado', with
@@ -19,6 +21,34 @@ export function estatusEjercicio(f: {
 }): string {
   if (String(f.completado).trim() === '0') return msg('noCompleto');
   return String(f.detenido ?? '0').trim() === '1' ? msg('completadoDetenido') : msg('completado');
+}
+
+/** The fields `situacionEjercicio` reads (a list row or a database row). */
+export interface FlagsSituacion {
+  completado: string | number;
+  en_proceso: string | number;
+  en_pausa: string | number;
+  detenido?: string | number | null;
+  inicio_automatico?: boolean | number | null;
+  en_espera?: string | null;
+}
+
+/**
+ * What an exercise is doing, shown beside the SPEC's 'No completo' / 'Completado' tag (issue
+ * 26.3): 'Programado' (waits for its scheduled start), 'Sin iniciar', 'En curso', 'En pausa',
+ * 'En espera' (running while its gateway cannot be reached) or 'Detenido' (stopped by an
+ * operator); null for one that finished by itself ('Completado' says it all).
+ */
+export function situacionEjercicio(f: FlagsSituacion): string | null {
+  const es = (v: unknown, x: string) => String(v ?? '0').trim() === x;
+  if (!es(f.completado, '0')) return es(f.detenido, '1') ? msg('detenido') : null;
+  if (es(f.en_proceso, '1')) {
+    if (es(f.en_pausa, '1')) return msg('estadoEnPausa');
+    return f.en_espera ? msg('situacionEnEspera') : msg('estatusEnCurso');
+  }
+  return f.inicio_automatico === true || f.inicio_automatico === 1
+    ? msg('situacionProgramado')
+    : msg('estadoSinIniciar');
 }
 
 /** Sorts by completado ascending (incomplete first), keeping the order of equal rows; returns a copy. */
@@ -65,13 +95,16 @@ export interface OpcionesPagina {
   texto?: string | null;
   /** The switch on 'Activos': keep only completado '0'. */
   soloActivos: boolean;
+  /** Issue 26.1: the 'Archivados' filter shows only archived rows; otherwise they are hidden. */
+  archivados?: boolean;
   /** Page number, from 1. */
   pagina?: number;
   tamano?: number;
 }
 
 /**
- * The visible page of the exercises list: sorted, searched, filtered by 'Activos', then sliced.
+ * The visible page of the exercises list: sorted, searched, filtered by 'Activos' (or, under
+ * 'Archivados', only the archived rows; elsewhere those are hidden), then sliced.
  * The filter runs before paging and `total` counts the filtered rows (ARCHITECTURE correction 2;
  * the original filtered after slicing and counted every exercise).
  */
@@ -79,8 +112,10 @@ export function paginaEjercicios<T extends FilaOrdenable>(
   rows: readonly T[],
   opciones: OpcionesPagina,
 ): { filas: T[]; total: number } {
-  const visibles = buscarEnFilas(ordenarEjercicios(rows), opciones.texto).filter(
-    (r) => !opciones.soloActivos || String(r.completado).trim() === '0',
+  const visibles = buscarEnFilas(ordenarEjercicios(rows), opciones.texto).filter((r) =>
+    String(r.archivado ?? '0').trim() === '1'
+      ? opciones.archivados === true
+      : !opciones.archivados && (!opciones.soloActivos || String(r.completado).trim() === '0'),
   );
   return {
     filas: paginar(visibles, opciones.pagina ?? 1, opciones.tamano ?? FILAS_POR_PAGINA),

@@ -76,6 +76,11 @@ describe('accionesFila: status flags (SPEC 4 table)', () => {
       ver: true,
       reenviar: false,
       descargas: ['reporte1', 'reporte2'],
+      editar: false,
+      duplicar: false,
+      archivar: false,
+      restaurar: false,
+      eliminar: false,
     });
   });
 
@@ -128,5 +133,115 @@ describe('accionesFila: type-dependent actions (SPEC 2 row actions)', () => {
       expect(a.cuestionario).toBe(cuestionario);
       expect(a.descargas).toEqual(descargas);
     }
+  });
+});
+
+describe('accionesFila: lifecycle actions (issue 26.1)', () => {
+  type Flags = Omit<FlagsEjercicio, 'id_tipo_ejercicio'>;
+  const base = { en_pausa: '0', archivado: '0' };
+  // [case, flags, editar, duplicar, archivar, restaurar, eliminar, iniciar]
+  it.each<[string, Flags, boolean, boolean, boolean, boolean, boolean, boolean]>([
+    [
+      'never started',
+      { ...base, completado: '0', en_proceso: '0', iniciado: null },
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+    ],
+    [
+      'running',
+      { ...base, completado: '0', en_proceso: '1', iniciado: 1 },
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ],
+    [
+      'paused',
+      { ...base, completado: '0', en_proceso: '1', en_pausa: '1', iniciado: 1 },
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+    ],
+    [
+      'completed',
+      { ...base, completado: '1', en_proceso: '0', iniciado: 1 },
+      false,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ],
+    [
+      'stopped before it started',
+      { ...base, completado: '1', en_proceso: '0', iniciado: null },
+      false,
+      true,
+      true,
+      false,
+      true,
+      false,
+    ],
+    [
+      'archived, never started',
+      { completado: '0', en_proceso: '0', en_pausa: '0', iniciado: null, archivado: '1' },
+      false,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ],
+    [
+      'archived, completed',
+      { completado: '1', en_proceso: '0', en_pausa: '0', iniciado: 5, archivado: 1 },
+      false,
+      true,
+      false,
+      true,
+      false,
+      false,
+    ],
+  ])('%s', (_, flags, editar, duplicar, archivar, restaurar, eliminar, iniciar) => {
+    const a = accionesFila({ ...flags, id_tipo_ejercicio: 1 });
+    expect({
+      editar: a.editar,
+      duplicar: a.duplicar,
+      archivar: a.archivar,
+      restaurar: a.restaurar,
+      eliminar: a.eliminar,
+      iniciar: a.iniciar,
+      programar: a.programar && !a.iniciar,
+    }).toEqual({ editar, duplicar, archivar, restaurar, eliminar, iniciar, programar: false });
+  });
+
+  it('a read-only user gets none of them', () => {
+    const a = accionesFila(
+      {
+        completado: '0',
+        en_proceso: '0',
+        en_pausa: '0',
+        iniciado: null,
+        archivado: '1',
+        id_tipo_ejercicio: 1,
+      },
+      { soloLectura: true },
+    );
+    expect([a.editar, a.duplicar, a.archivar, a.restaurar, a.eliminar]).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -15,6 +15,10 @@ export interface FlagsEjercicio {
   en_proceso: Bandera;
   en_pausa: Bandera;
   id_tipo_ejercicio: number | string;
+  /** Epoch ms of its first start; null (or absent) when it never started (issue 26.1). */
+  iniciado?: number | null;
+  /** '1' when archived (issue 26.1): hidden from 'Activos' and 'Todos'. */
+  archivado?: Bandera;
 }
 
 /** Report download buttons: one for types 1 to 3, 'Reporte 1' and 'Reporte 2' for type 4. */
@@ -34,6 +38,16 @@ export interface AccionesFila {
   /** 'Reenviar a no alcanzados' (issue 25.1): once finished, stopped or paused. */
   reenviar: boolean;
   descargas: readonly Descarga[];
+  /** Issue 26.1: changes every field of the create dialog; only before it ever started. */
+  editar: boolean;
+  /** Opens the create dialog prefilled with a copy ('Copia de {nombre}'); any exercise. */
+  duplicar: boolean;
+  /** Hides it under 'Archivados'; any exercise not running (nor paused). */
+  archivar: boolean;
+  /** Brings an archived exercise back to the list. */
+  restaurar: boolean;
+  /** Deletes it, after a confirmation naming it; only when it never started. */
+  eliminar: boolean;
 }
 
 /** Options of `accionesFila`. */
@@ -56,11 +70,17 @@ const es = (flag: Bandera, valor: '0' | '1'): boolean => String(flag).trim() ===
  * SPEC 2 row actions: Questionnaire whenever id_tipo_ejercicio is 4 (also when completed, so a
  * finished quiz can be cloned with 'Guardar como nuevo cuestionario'); View always; Download as
  * one 'reporte' button, or 'reporte1' and 'reporte2' for type 4.
+ * Issue 26.1 (never for a read-only user): Edit before the first start; Duplicate always; Archive
+ * unless running or paused; Restore when archived; Delete when it never started. An archived
+ * exercise offers none of Start, Pause, Stop, Schedule or Edit until restored.
  */
 export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}): AccionesFila {
   const esCuestionario = Number(ej.id_tipo_ejercicio) === TIPO_CUESTIONARIO;
-  const abierto = es(ej.completado, '0') && !opciones.soloLectura;
+  const archivado = es(ej.archivado ?? '0', '1');
+  const escribe = !opciones.soloLectura;
+  const abierto = es(ej.completado, '0') && escribe && !archivado;
   const enProceso = es(ej.en_proceso, '1');
+  const nuncaIniciado = (ej.iniciado ?? null) === null;
   const noIniciado = es(ej.en_proceso, '0');
   const enPausa = es(ej.en_pausa, '1');
   return {
@@ -72,5 +92,10 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
     ver: true,
     reenviar: !opciones.soloLectura && admiteSeguimiento(ej),
     descargas: esCuestionario ? ['reporte1', 'reporte2'] : ['reporte'],
+    editar: abierto && noIniciado && nuncaIniciado,
+    duplicar: escribe,
+    archivar: escribe && !archivado && !(es(ej.completado, '0') && enProceso),
+    restaurar: escribe && archivado,
+    eliminar: escribe && nuncaIniciado && !(es(ej.completado, '0') && enProceso),
   };
 }

@@ -218,7 +218,7 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
                   loading={progreso !== null}
                   onClick={() => void guardar()}
                 >
-                  {msg('guardarCambiosCuestionario')}
+                  {msg('guardarCambios')}
                 </Button>
               )}
             </Space>

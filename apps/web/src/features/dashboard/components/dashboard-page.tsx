@@ -16,7 +16,7 @@ import {
   Typography,
 } from 'antd';
 import { ArrowLeftOutlined } from '../../../components/iconos.tsx';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import {
   duracionTexto,
   estadoEjercicio,
@@ -131,6 +131,9 @@ function Semaforo({ t }: { t: TableroEjercicio }) {
 /** /dashboard/{id}: the live exercise dashboard (issue 14). */
 export function DashboardPage() {
   const navegar = useNavigate();
+  // 'Volver' returns to the list as it was (its search, switch and page, issue 26.3).
+  const desde = (useLocation().state as { desde?: unknown } | null)?.desde;
+  const volverCon = typeof desde === 'string' && desde.startsWith('?') ? desde : '';
   const id = Number(useParams().id);
   const tablero = useTablero(id);
   const acciones = useAccionesEjercicio();
@@ -160,7 +163,7 @@ export function DashboardPage() {
           <Button
             type="link"
             icon={<ArrowLeftOutlined />}
-            onClick={() => navegar('/')}
+            onClick={() => navegar(`/${volverCon}`)}
             style={{ paddingLeft: 0 }}
           >
             {msg('volver')}

@@ -5,6 +5,7 @@ import { nombreAudioPbx } from '@pregon/contract/rules/questionnaire';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
 import type { ClientePbx } from '../../../lib/pbx-client.ts';
 import { crearEjercicioApi } from './create-ejercicio.ts';
+import { editarEjercicioApi } from './editar-ejercicio.ts';
 import { generarDestinatariosApi } from './generar-destinatarios.ts';
 import { guardarTiempoApi, obtenerExtensionesLlamadas } from './telefonia.ts';
 
@@ -20,18 +21,18 @@ export type DatosLlamada = Omit<z.input<typeof CrearEjercicioSchema>, 'accion' |
  * already has the call's length), generate its recipients, GET /call/extensions/ and PUT
  * /calls/extensions/ {contenido: archivo_01}, then PUT /ejercicio/tiempo/. A failure before the
  * create leaves nothing behind; one after it names the exercise that exists without its dialplan
- * or tiempo. Returns the new id_ejercicio.
+ * or tiempo. `audio` may instead name a file already on the agent (a duplicate keeps its
+ * source's audio, issue 26.1): then nothing is uploaded. Returns the new id_ejercicio.
  */
 export async function crearEjercicioLlamada(
   pbx: ClientePbx,
   datos: DatosLlamada,
-  audio: File,
+  audio: File | string,
   alPaso: (texto: string) => void,
 ): Promise<number> {
-  alPaso(msg('pasoSubiendoAudio'));
-  const subida = await pbx.subirAudio(audio, nombreAudioPbx(audio.name));
+  const archivo = await subirSiHaceFalta(pbx, audio, alPaso);
   alPaso(msg('pasoCreandoEjercicio'));
-  const { id_ejercicio } = await crearEjercicioApi({ ...datos, accion: subida.filename });
+  const { id_ejercicio } = await crearEjercicioApi({ ...datos, accion: archivo });
   const fallo = (clave: 'llamadaSinPbx' | 'llamadaSinTiempo', e: unknown) => {
     const status = e instanceof ErrorApi ? e.status : 0;
     return new ErrorApi(
@@ -64,4 +65,35 @@ export async function crearEjercicioLlamada(
     throw fallo('llamadaSinTiempo', e);
   }
   return id_ejercicio;
+}
+
+/** The agent's file name of the audio: uploads a new File, or keeps the name of one already there. */
+async function subirSiHaceFalta(
+  pbx: ClientePbx,
+  audio: File | string,
+  alPaso: (texto: string) => void,
+): Promise<string> {
+  if (typeof audio === 'string') return audio;
+  alPaso(msg('pasoSubiendoAudio'));
+  return (await pbx.subirAudio(audio, nombreAudioPbx(audio.name))).filename;
+}
+
+/**
+ * Editing a call exercise that has not started (issue 26.1): upload the new audio if one was
+ * chosen, PUT /ejercicio/{id}/ with every field (its tiempo and audio; the server regenerates the
+ * recipients when the selection changed), then write the dialplan again so the agent plays the
+ * audio and length now saved.
+ */
+export async function editarEjercicioLlamada(
+  pbx: ClientePbx,
+  id: number,
+  datos: DatosLlamada,
+  audio: File | string,
+  alPaso: (texto: string) => void,
+): Promise<void> {
+  const archivo = await subirSiHaceFalta(pbx, audio, alPaso);
+  alPaso(msg('pasoCreandoEjercicio'));
+  await editarEjercicioApi(id, { ...datos, accion: archivo });
+  alPaso(msg('pasoPlanMarcado'));
+  await pbx.escribirLlamadas(await obtenerExtensionesLlamadas());
 }

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import {
   Alert,
+  App,
   Button,
   Checkbox,
   Col,
@@ -38,6 +39,7 @@ import {
   tipoPorId,
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { equiposParaTipo } from '@pregon/contract/rules/equipment';
 import {
   errorPuertos,
@@ -69,10 +71,11 @@ import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { useConfig, usePbx } from '../../../lib/pbx-client.ts';
 import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { crearEjercicioApi } from '../api/create-ejercicio.ts';
-import { crearEjercicioLlamada } from '../api/crear-llamada.ts';
+import { crearEjercicioLlamada, editarEjercicioLlamada } from '../api/crear-llamada.ts';
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
+import { editarEjercicioApi } from '../api/editar-ejercicio.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
-import { useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
+import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
@@ -91,6 +94,8 @@ const FORMATO_VENTANA = 'HH:mm';
 
 /** The form's raw values (antd controls). */
 interface ValoresDialogo {
+  /** A call's audio already on the agent (edit or duplicate), used when no file is chosen. */
+  audio_actual?: string;
   tipo_ejercicio: number | '';
   equipo?: number;
   titulo?: string;
@@ -120,8 +125,20 @@ interface ValoresDialogo {
 /** 'HH:mm' of a TimePicker's value, '' when empty. */
 const horaVentana = (d: Dayjs | null | undefined) => (d ? d.format(FORMATO_VENTANA) : '');
 
-/** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id. */
-export type DatosIniciales = Partial<Omit<ValoresDialogo, 'audio'>>;
+/** Initial values of the clone flow (SPEC 4): a copy of the source exercise without its id; for
+ * an edit or a duplicate (issue 26.1) the exercise's values, a call's audio by its agent name. */
+export type DatosIniciales = Partial<Omit<ValoresDialogo, 'audio'>> & {
+  /** A call's audio already on the agent: kept unless another file is chosen. */
+  audio_actual?: string;
+};
+
+/** What the dialog does (issue 26.1): create (empty or a duplicate), the SPEC's clone flow, or
+ * edit an exercise that has not started. */
+export type ModoDialogo =
+  | { modo: 'crear' }
+  | { modo: 'clonar' }
+  | { modo: 'duplicar' }
+  | { modo: 'editar'; id_ejercicio: number };
 
 /** Props of the dialog. */
 export interface PropsCrearEjercicio {
@@ -135,6 +152,8 @@ export interface PropsCrearEjercicio {
    * the server copies those recipients, so states, categories and the preview give way to the
    * count. */
   origen?: PedidoSeguimiento & { ejercicio: string };
+  /** Default: 'clonar' when opened with `inicial` (and no `origen`), else 'crear'. */
+  modo?: ModoDialogo;
 }
 
 /** The values the contract's form rule reads; type 2's accion is the chosen audio's file name. */
@@ -145,7 +164,11 @@ function paraValidar(v: ValoresDialogo): ValoresFormularioEjercicio {
     equipo: v.equipo,
     titulo: v.titulo,
     tiempo: v.tiempo,
-    accion: tipo === TIPO_LLAMADA ? v.audio?.[0]?.name : v.accion,
+    // An audio already on the agent is stored without its extension: it was a .gsm file.
+    accion:
+      tipo === TIPO_LLAMADA
+        ? (v.audio?.[0]?.name ?? (v.audio_actual ? `${v.audio_actual}.gsm` : undefined))
+        : v.accion,
     fecha_ini: v.fecha_ini?.format(FORMATO_FECHA),
     hora_ini: v.hora_ini?.format(FORMATO_HORA),
     estado: v.estado?.[0],
@@ -165,7 +188,10 @@ export function CrearEjercicioDialog({
   inicial,
   alCrear,
   origen,
+  modo: modoPedido,
 }: PropsCrearEjercicio) {
+  const modo: ModoDialogo = modoPedido ?? { modo: inicial && !origen ? 'clonar' : 'crear' };
+  const { modal } = App.useApp();
   const [form] = Form.useForm<ValoresDialogo>();
   const catalogos = useCatalogos(abierto);
   const cliente = useQueryClient();
@@ -229,8 +255,9 @@ export function CrearEjercicioDialog({
     const fueraVentana = errorVentana(ventana);
     setErrorHorario(fueraVentana);
     if (Object.keys(errores).length > 0 || fuera || fueraVentana) return;
-    // A call exercise is never created without its audio file in hand.
-    const audio = v.audio?.[0]?.originFileObj;
+    // A call exercise is never created without its audio file in hand (or, editing or
+    // duplicating, the one already on the agent).
+    const audio = v.audio?.[0]?.originFileObj ?? v.audio_actual;
     if (tipoElegido === TIPO_LLAMADA && !audio) {
       setErrores({ accion: msg('debesAdjuntarAudioGsm') });
       return;
@@ -258,6 +285,50 @@ export function CrearEjercicioDialog({
     };
     setEnviando(true);
     try {
+      // A selection without phones saves an exercise that sends nothing: ask first (issue 26.1).
+      // A follow-up's recipients are the source's chosen outcomes, counted when it was opened.
+      const seleccion = origen
+        ? { total: origen.destinatarios }
+        : await obtenerSeleccion({
+            estados: v.estado ?? [],
+            categorias: v.categorias ?? [],
+            q: '',
+            pagina: 1,
+          });
+      if (seleccion.total === 0) {
+        const seguir = await modal.confirm({
+          title: msg('sinDestinatariosTitulo'),
+          content: msg('sinDestinatariosAviso'),
+          okText: msg('guardarSinDestinatarios'),
+          cancelText: msg('cancelar'),
+          className: 'confirmar-sin-destinatarios',
+        });
+        if (!seguir) return;
+      }
+      if (modo.modo === 'editar') {
+        const accionTexto = conPlantilla
+          ? accionDePlantilla({
+              ...conPlantilla,
+              parametros: conPlantilla.parametros.map((p) => p.trim()),
+            })
+          : String(datos.accion ?? '').trim();
+        if (tipoElegido === TIPO_LLAMADA && audio) {
+          await editarEjercicioLlamada(
+            pbx,
+            modo.id_ejercicio,
+            { ...comun, tiempo: Number(datos.tiempo) },
+            audio,
+            setPaso,
+          );
+        } else {
+          setPaso(msg('pasoGuardandoEjercicio'));
+          await editarEjercicioApi(modo.id_ejercicio, { ...comun, accion: accionTexto });
+        }
+        avisoExito(msg('cambiosGuardados'));
+        cerrar();
+        await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+        return;
+      }
       let id: number;
       if (tipoElegido === TIPO_LLAMADA && audio) {
         id = await crearEjercicioLlamada(
@@ -353,6 +424,11 @@ export function CrearEjercicioDialog({
               <Button icon={<UploadOutlined />}>{t.accionLabel}</Button>
             </Upload>
           </Form.Item>
+          {!audioElegido && inicial?.audio_actual && (
+            <Typography.Text type="secondary" className="audio-actual">
+              {msg('audioActual', { nombre: nombreVisibleAudio(inicial.audio_actual) })}
+            </Typography.Text>
+          )}
           {audioElegido?.originFileObj && esAudioGsm(audioElegido.name) && (
             <div className="reproductor-dialogo">
               <ReproductorGsm fuente={audioElegido.originFileObj} />
@@ -416,7 +492,7 @@ export function CrearEjercicioDialog({
 
   return (
     <Modal
-      title={msg('crearEjercicio')}
+      title={modo.modo === 'editar' ? msg('accionEditarEjercicio') : msg('crearEjercicio')}
       open={abierto}
       width="60%"
       style={{ top: 24 }}
@@ -434,7 +510,11 @@ export function CrearEjercicioDialog({
           {msg('cancelar')}
         </Button>,
         <Button key="confirmar" type="primary" loading={enviando} onClick={() => void confirmar()}>
-          {inicial && !origen ? msg('crearYClonarCuestionario') : msg('confirmar')}
+          {modo.modo === 'clonar'
+            ? msg('crearYClonarCuestionario')
+            : modo.modo === 'editar'
+              ? msg('guardarCambios')
+              : msg('confirmar')}
         </Button>,
       ]}
     >

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import {
   Button,
   Card,
+  Checkbox,
   Empty,
   Pagination,
   Result,
@@ -16,12 +17,21 @@ import {
 } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '../../../components/iconos.tsx';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
-import { FILAS_POR_PAGINA, TIPO_LLAMADA } from '@pregon/contract/constants';
+import {
+  FILAS_POR_PAGINA,
+  ROLES_OPERACION,
+  TIPO_CUESTIONARIO,
+  TIPO_LLAMADA,
+} from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
-import { paginaEjercicios } from '@pregon/contract/rules/exercise-list';
+import { paginaEjercicios, situacionEjercicio } from '@pregon/contract/rules/exercise-list';
+import { desdeLectura } from '@pregon/contract/rules/questionnaire';
+import { obtenerCuestionario } from '../../cuestionarios/api/cuestionario.ts';
+import { useVistaUrl } from '../../../hooks/use-vista-url.ts';
+import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
@@ -31,7 +41,7 @@ import {
   guardarCuestionarioCompleto,
   type PreguntaEditor,
 } from '../../cuestionarios/api/guardar-cuestionario.ts';
-import type { DatosIniciales } from './crear-ejercicio-dialog.tsx';
+import type { DatosIniciales, ModoDialogo } from './crear-ejercicio-dialog.tsx';
 import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
 import { CLAVE_EJERCICIOS, useEjercicios } from '../../../api/get-ejercicios.ts';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
@@ -53,17 +63,45 @@ const CrearCuestionarioDialog = lazy(async () => ({
 interface Clon {
   preguntas: PreguntaEditor[];
   fuente: EjercicioFila;
+  /** 'Duplicar' on a quiz (issue 26.1): the copy's values, its name 'Copia de …'. */
+  inicial?: DatosIniciales;
 }
 
 /** The 'Crear ejercicio' dialog's initial data in the clone flow: the source without id or
  * titulo, its type from id_tipo_ejercicio. */
 function copiaDe(f: EjercicioFila): DatosIniciales {
+  return {
+    ...valoresDe(f),
+    titulo: '',
+    accion: f.accion === '' ? undefined : Number(f.accion),
+    inicio_automatico: false,
+  };
+}
+
+/** The dialog's values of an exercise (issue 26.1: edit and duplicate): every field, the action
+ * as its type holds it (a quiz's minutes as a number, a call's audio by its agent name). */
+function valoresDe(f: EjercicioFila): DatosIniciales {
   const inicio = dayjs(`${f.fecha_ini} ${f.hora_ini}`);
   return {
     tipo_ejercicio: f.id_tipo_ejercicio,
     equipo: f.id_equipo,
-    titulo: '',
-    accion: f.accion === '' ? undefined : Number(f.accion),
+    titulo: f.ejercicio,
+    ...(f.id_tipo_ejercicio === TIPO_LLAMADA
+      ? {
+          audio_actual: f.accion || undefined,
+          tiempo: f.tiempo === null ? undefined : String(f.tiempo),
+        }
+      : {
+          accion:
+            f.id_tipo_ejercicio === TIPO_CUESTIONARIO
+              ? f.accion === ''
+                ? undefined
+                : Number(f.accion)
+              : f.accion,
+        }),
+    puerto_ini: f.puerto_ini,
+    puerto_fin: f.puerto_fin,
+    inicio_automatico: f.inicio_automatico,
     fecha_ini: inicio.isValid() ? inicio : null,
     hora_ini: inicio.isValid() ? inicio : null,
     estado: f.estados,
@@ -90,10 +128,19 @@ function seguimientoDe(f: EjercicioFila): DatosIniciales {
 export function EjerciciosPage() {
   const consulta = useEjercicios();
   const acciones = useAccionesEjercicio();
-  const [texto, setTexto] = useState('');
-  const [soloActivos, setSoloActivos] = useState(true);
-  const [pagina, setPagina] = useState(1);
+  // Search, switch and page live in the URL (issue 26.3): back from a dashboard keeps them.
+  // tab: absent = 'Activos', 'todos' = 'Todos', 'archivados' = the archived exercises only.
+  const { vista: url, cambiar } = useVistaUrl();
+  const texto = url.q;
+  const pagina = url.page;
+  const archivados = url.tab === 'archivados';
+  const soloActivos = url.tab !== 'todos';
+  const puedeEscribir = usuarioTieneRol(ROLES_OPERACION);
   const [dialogo, setDialogo] = useState(false);
+  /** What the create dialog does when it opens: create, edit or duplicate (issue 26.1). */
+  const [edicion, setEdicion] = useState<{ modo: ModoDialogo; inicial: DatosIniciales } | null>(
+    null,
+  );
   const [dialogoUsado, setDialogoUsado] = useState(false);
   const [cuestionario, setCuestionario] = useState<EjercicioFila | null>(null);
   const [clon, setClon] = useState<Clon | null>(null);
@@ -141,6 +188,7 @@ export function EjerciciosPage() {
     const fuente = consulta.data.find((f) => f.id_ejercicio === pedidoSeguimiento.origen);
     if (fuente) {
       setClon(null);
+      setEdicion(null);
       setSeguimiento({ pedido: pedidoSeguimiento, fuente });
       setDialogoUsado(true);
       setDialogo(true);
@@ -148,12 +196,62 @@ export function EjerciciosPage() {
     navegar('.', { replace: true, state: null });
   }, [pedidoSeguimiento, consulta.data, navegar]);
   const vista = useMemo(
-    () => paginaEjercicios(filas, { texto, soloActivos, pagina, tamano: FILAS_POR_PAGINA }),
-    [filas, texto, soloActivos, pagina],
+    () =>
+      paginaEjercicios(filas, {
+        texto,
+        soloActivos,
+        archivados,
+        pagina,
+        tamano: FILAS_POR_PAGINA,
+      }),
+    [filas, texto, soloActivos, archivados, pagina],
   );
 
+  const abrirCon = (modo: ModoDialogo, inicial: DatosIniciales) => {
+    setClon(null);
+    setSeguimiento(null);
+    setEdicion({ modo, inicial });
+    setDialogoUsado(true);
+    setDialogo(true);
+  };
+
+  /** 'Duplicar' (issue 26.1): the create dialog prefilled, 'Copia de {nombre}'; a quiz's copy
+   * gets its questionnaire too, through the SPEC's clone flow (rebuilt on the new id). */
+  const duplicar = async (fila: EjercicioFila) => {
+    const inicial: DatosIniciales = {
+      ...valoresDe(fila),
+      titulo: msg('copiaDe', { nombre: fila.ejercicio }),
+      // A copy never starts by itself unless chosen again.
+      inicio_automatico: false,
+    };
+    if (fila.id_tipo_ejercicio === TIPO_CUESTIONARIO) {
+      let leidas;
+      try {
+        leidas = await obtenerCuestionario(fila.id_ejercicio);
+      } catch (e) {
+        avisoError(mensajeError(e));
+        return;
+      }
+      if (leidas.length > 0) {
+        setEdicion(null);
+        setSeguimiento(null);
+        setClon({ preguntas: desdeLectura(leidas), fuente: fila, inicial });
+        setDialogoUsado(true);
+        setDialogo(true);
+        return;
+      }
+    }
+    abrirCon({ modo: 'duplicar' }, inicial);
+  };
+
   const columnas: TableColumnsType<EjercicioFila> = [
-    { title: msg('columnaNombre'), dataIndex: 'ejercicio', key: 'ejercicio', ellipsis: true },
+    // The full name, wrapped (issue 26.3: long names were cut with no way to read them).
+    {
+      title: msg('columnaNombre'),
+      dataIndex: 'ejercicio',
+      key: 'ejercicio',
+      render: (n: string) => <span className="nombre-ejercicio">{n}</span>,
+    },
     {
       title: msg('columnaAccion'),
       dataIndex: 'accion',
@@ -188,10 +286,12 @@ export function EjerciciosPage() {
       render: (_, f) => (
         <Space size={4} wrap>
           <EstatusTag completado={f.completado} detenido={f.detenido} />
+          <SituacionTag fila={f} />
+          {f.archivado === '1' && <Tag className="tag-archivado">{msg('archivado')}</Tag>}
           <InicioProgramado fila={f} />
           {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
           {f.en_espera && (
-            <Tag color="warning" className="en-espera">
+            <Tag color="warning" className="en-espera" style={{ whiteSpace: 'normal' }}>
               {f.en_espera}
             </Tag>
           )}
@@ -212,6 +312,12 @@ export function EjerciciosPage() {
           alDetener={acciones.detener}
           alDescargar={acciones.descargar}
           alInforme={acciones.informe}
+          alEditar={(fila) =>
+            abrirCon({ modo: 'editar', id_ejercicio: fila.id_ejercicio }, valoresDe(fila))
+          }
+          alDuplicar={(fila) => void duplicar(fila)}
+          alArchivar={acciones.archivar}
+          alEliminar={acciones.eliminar}
         />
       ),
     },
@@ -228,19 +334,22 @@ export function EjerciciosPage() {
       <div className="pagina-cabecera">
         <Typography.Title level={2}>{msg('ejercicios')}</Typography.Title>
         <Space wrap>
-          <Tooltip title={msg('crearEjercicio')}>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              aria-label={msg('crearEjercicio')}
-              onClick={() => {
-                setClon(null);
-                setSeguimiento(null);
-                setDialogoUsado(true);
-                setDialogo(true);
-              }}
-            />
-          </Tooltip>
+          {puedeEscribir && (
+            <Tooltip title={msg('crearEjercicio')}>
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                aria-label={msg('crearEjercicio')}
+                onClick={() => {
+                  setClon(null);
+                  setEdicion(null);
+                  setSeguimiento(null);
+                  setDialogoUsado(true);
+                  setDialogo(true);
+                }}
+              />
+            </Tooltip>
+          )}
           <Tooltip title={msg('exportarEjercicios')}>
             <Button
               icon={<DownloadOutlined />}
@@ -254,23 +363,24 @@ export function EjerciciosPage() {
       </div>
       <Card className="tarjeta-tabla">
         <div className="barra-filtros">
-          <CajaBusqueda
-            valor={texto}
-            alCambiar={(t) => {
-              setTexto(t);
-              setPagina(1);
-            }}
-          />
+          <CajaBusqueda valor={texto} alCambiar={(t) => cambiar({ q: t })} />
           <Switch
             checked={soloActivos}
+            disabled={archivados}
             checkedChildren={msg('activos')}
             unCheckedChildren={msg('todos')}
             aria-label={soloActivos ? msg('activos') : msg('todos')}
-            onChange={(v) => {
-              setSoloActivos(v);
-              setPagina(1);
-            }}
+            onChange={(v) => cambiar({ tab: v ? undefined : 'todos' })}
           />
+          <Tooltip title={msg('ayudaArchivados')}>
+            <Checkbox
+              checked={archivados}
+              className="filtro-archivados"
+              onChange={(e) => cambiar({ tab: e.target.checked ? 'archivados' : undefined })}
+            >
+              {msg('archivados')}
+            </Checkbox>
+          </Tooltip>
         </div>
         {consulta.isError ? (
           <Result
@@ -298,7 +408,7 @@ export function EjerciciosPage() {
                 total={vista.total}
                 showSizeChanger={false}
                 showTotal={(total) => msg('total', { total })}
-                onChange={setPagina}
+                onChange={(p) => cambiar({ page: p })}
                 itemRender={(_, tipo, original) =>
                   tipo === 'prev' ? (
                     <Button size="small">{msg('anterior')}</Button>
@@ -316,23 +426,34 @@ export function EjerciciosPage() {
       {dialogoUsado && (
         <Suspense fallback={null}>
           <CrearEjercicioDialog
+            key={
+              edicion
+                ? JSON.stringify(edicion.modo) + edicion.inicial.titulo
+                : clon
+                  ? `clon-${clon.fuente.id_ejercicio}-${clon.inicial ? 'copia' : ''}`
+                  : seguimiento
+                    ? `seguimiento-${seguimiento.pedido.origen}`
+                    : 'crear'
+            }
             abierto={dialogo}
             inicial={
               clon
-                ? copiaDe(clon.fuente)
+                ? (clon.inicial ?? copiaDe(clon.fuente))
                 : seguimiento
                   ? seguimientoDe(seguimiento.fuente)
-                  : undefined
+                  : edicion?.inicial
             }
             origen={
               seguimiento
                 ? { ...seguimiento.pedido, ejercicio: seguimiento.fuente.ejercicio }
                 : undefined
             }
+            modo={clon ? { modo: 'clonar' } : seguimiento ? undefined : edicion?.modo}
             alCrear={clon ? (id) => void recrear(id) : undefined}
             alCerrar={() => {
               setDialogo(false);
               setSeguimiento(null);
+              setEdicion(null);
             }}
           />
         </Suspense>
@@ -344,6 +465,7 @@ export function EjerciciosPage() {
             alCerrar={() => setCuestionario(null)}
             alClonar={(preguntas, fuente) => {
               setSeguimiento(null);
+              setEdicion(null);
               setClon({ preguntas, fuente });
               setDialogoUsado(true);
               setDialogo(true);
@@ -352,5 +474,23 @@ export function EjerciciosPage() {
         </Suspense>
       )}
     </div>
+  );
+}
+
+/** What the exercise is doing, beside the SPEC's tag (issue 26.3): 'Programado', 'Sin iniciar',
+ * 'En curso', 'En pausa', 'En espera'; nothing more when a longer tag of the same cell says it
+ * (the schedule with its countdown, the waiting note, 'Detenido'). */
+function SituacionTag({ fila }: { fila: EjercicioFila }) {
+  const texto = situacionEjercicio(fila);
+  if (!texto || fila.detenido === '1') return null;
+  // Its longer tag says it already: 'Programado · {fecha} {hora}', 'En espera: sin conexión…'.
+  if (texto === msg('situacionProgramado') && fila.inicio_programado !== null) return null;
+  if (texto === msg('situacionEnEspera') && fila.en_espera) return null;
+  const color =
+    fila.en_proceso === '1' ? (fila.en_pausa === '1' ? 'gold' : 'processing') : 'default';
+  return (
+    <Tag color={color} className="situacion-ejercicio">
+      {texto}
+    </Tag>
   );
 }
