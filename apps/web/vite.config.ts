@@ -31,6 +31,11 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
+      treeshake: {
+        // components/iconos.tsx wraps each icon with `decorativo(Icon)` at import: without this,
+        // rollup must keep all 46 wrapped icons (and their SVG data) wherever any one is used.
+        manualPureFunctions: ['decorativo'],
+      },
       output: {
         manualChunks(id) {
           if (id.includes('node_modules/exceljs')) return 'exceljs';
