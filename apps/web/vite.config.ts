@@ -32,9 +32,30 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
       treeshake: {
-        // components/iconos.tsx wraps each icon with `decorativo(Icon)` at import: without this,
-        // rollup must keep all 46 wrapped icons (and their SVG data) wherever any one is used.
-        manualPureFunctions: ['decorativo'],
+        // Calls without side effects, so rollup drops those whose result nothing uses:
+        // components/iconos.tsx wraps each icon with `decorativo(Icon)` at import (all 46 icons
+        // and their SVG data were kept wherever one was used), and the contract declares every
+        // endpoint and schema at import (`endpoint({...})`, `z.object(...)` and their chains):
+        // a screen that imports one endpoint of a module no longer builds the module's other
+        // schemas when it loads. `z.config` (the Spanish messages) is not listed: it stays.
+        manualPureFunctions: [
+          'decorativo',
+          'endpoint',
+          ...[
+            'string',
+            'number',
+            'object',
+            'literal',
+            'array',
+            'enum',
+            'boolean',
+            'preprocess',
+            'record',
+            'email',
+            'union',
+            'discriminatedUnion',
+          ].map((f) => `z.${f}`),
+        ],
       },
       output: {
         manualChunks(id) {

@@ -2,9 +2,9 @@ import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import esES from 'antd/locale/es_ES';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { ErrorApi } from '../lib/api-client.ts';
+import { clienteConsultas } from './consultas.ts';
 import { router } from './router.tsx';
 import {
   CalendarOutlined,
@@ -20,17 +20,6 @@ import {
 } from '../components/iconos.tsx';
 
 dayjs.locale('es');
-
-const clienteConsultas = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // Expired sessions and refusals are not retried; network hiccups once.
-      retry: (intentos, e) => !(e instanceof ErrorApi && e.status >= 400) && intentos < 1,
-      refetchOnWindowFocus: false,
-      staleTime: 5_000,
-    },
-  },
-});
 
 /** The theme: the product's tokens, and Ant Design's zero-runtime mode. Its components' styles
  * come from the prebuilt antd/dist/antd.css (imported in main.tsx) instead of being generated

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
 import { registrarNavegacion } from '../lib/sesion.ts';
+import { clienteConsultas } from './consultas.ts';
 import { guardia, type AccesoRuta } from './guardia.ts';
 
 /** A route whose screen loads on demand (so the first screen carries only what it shows),
@@ -10,11 +11,27 @@ const pantalla = (
   path: string,
   cargar: () => Promise<ComponentType>,
   acceso?: AccesoRuta,
-): RouteObject => ({
-  path,
-  loader: guardia(acceso),
-  lazy: async () => ({ Component: await cargar() }),
-});
+  antes?: () => void,
+): RouteObject => {
+  const guardar = guardia(acceso);
+  return {
+    path,
+    loader: (args) => {
+      const decision = guardar(args);
+      if (!decision) antes?.();
+      return decision;
+    },
+    lazy: async () => ({ Component: await cargar() }),
+  };
+};
+
+/** The list's request, started by its route while the list's module loads (it would otherwise
+ * wait for the module and a first render); the list's query then finds it on its way or done. */
+function pedirEjercicios() {
+  void import('../api/get-ejercicios.ts').then((m) =>
+    clienteConsultas.prefetchQuery({ queryKey: m.CLAVE_EJERCICIOS, queryFn: m.obtenerEjercicios }),
+  );
+}
 
 /** A layout loaded on demand, with its screens. */
 const disposicion = (cargar: () => Promise<ComponentType>, children: RouteObject[]) => ({
@@ -54,6 +71,8 @@ export const rutas: RouteObject[] = [
             async () =>
               (await import('../features/ejercicios/components/ejercicios-page.tsx'))
                 .EjerciciosPage,
+            undefined,
+            pedirEjercicios,
           ),
           pantalla(
             '/users',

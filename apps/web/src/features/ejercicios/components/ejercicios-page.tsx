@@ -27,10 +27,7 @@ import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
-import {
-  guardarCuestionarioCompleto,
-  type PreguntaEditor,
-} from '../../cuestionarios/api/guardar-cuestionario.ts';
+import type { PreguntaEditor } from '../../cuestionarios/api/guardar-cuestionario.ts';
 import type { DatosIniciales } from './crear-ejercicio-dialog.tsx';
 import { CLAVE_EJERCICIOS, useEjercicios } from '../../../api/get-ejercicios.ts';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
@@ -92,6 +89,10 @@ export function EjerciciosPage() {
   /** Clone flow, once the new exercise exists: rebuild the questionnaire on its id. */
   const recrear = async (id_ejercicio: number) => {
     if (!clon) return;
+    // Loaded here, not with the list: it builds the questionnaire's schemas when imported.
+    const { guardarCuestionarioCompleto } = await import(
+      '../../cuestionarios/api/guardar-cuestionario.ts'
+    );
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id_ejercicio,
