@@ -90,9 +90,8 @@ export function EjerciciosPage() {
   const recrear = async (id_ejercicio: number) => {
     if (!clon) return;
     // Loaded here, not with the list: it builds the questionnaire's schemas when imported.
-    const { guardarCuestionarioCompleto } = await import(
-      '../../cuestionarios/api/guardar-cuestionario.ts'
-    );
+    const { guardarCuestionarioCompleto } =
+      await import('../../cuestionarios/api/guardar-cuestionario.ts');
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id_ejercicio,
