@@ -31,6 +31,32 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
+      treeshake: {
+        // Calls without side effects, so rollup drops those whose result nothing uses:
+        // components/iconos.tsx wraps each icon with `decorativo(Icon)` at import (all 46 icons
+        // and their SVG data were kept wherever one was used), and the contract declares every
+        // endpoint and schema at import (`endpoint({...})`, `z.object(...)` and their chains):
+        // a screen that imports one endpoint of a module no longer builds the module's other
+        // schemas when it loads. `z.config` (the Spanish messages) is not listed: it stays.
+        manualPureFunctions: [
+          'decorativo',
+          'endpoint',
+          ...[
+            'string',
+            'number',
+            'object',
+            'literal',
+            'array',
+            'enum',
+            'boolean',
+            'preprocess',
+            'record',
+            'email',
+            'union',
+            'discriminatedUnion',
+          ].map((f) => `z.${f}`),
+        ],
+      },
       output: {
         manualChunks(id) {
           if (id.includes('node_modules/exceljs')) return 'exceljs';

@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+// Ant Design's component styles, prebuilt (the theme's zeroRuntime, app/app.tsx); ours after them.
+import 'antd/dist/antd.css';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(

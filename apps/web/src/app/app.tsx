@@ -1,10 +1,10 @@
-import { App as AntApp, ConfigProvider } from 'antd';
+import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import esES from 'antd/locale/es_ES';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { ErrorApi } from '../lib/api-client.ts';
+import { clienteConsultas } from './consultas.ts';
 import { router } from './router.tsx';
 import {
   CalendarOutlined,
@@ -21,23 +21,22 @@ import {
 
 dayjs.locale('es');
 
-const clienteConsultas = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // Expired sessions and refusals are not retried; network hiccups once.
-      retry: (intentos, e) => !(e instanceof ErrorApi && e.status >= 400) && intentos < 1,
-      refetchOnWindowFocus: false,
-      staleTime: 5_000,
-    },
-  },
-});
+/** The theme: the product's tokens, and Ant Design's zero-runtime mode. Its components' styles
+ * come from the prebuilt antd/dist/antd.css (imported in main.tsx) instead of being generated
+ * by CSS-in-JS at each first render (style objects, stylis, hashing, one <style> per component):
+ * at CPU ×4 that was the largest part of the first screen's work (bench/primera-pantalla.ts).
+ * The tokens still apply: those styles read them as CSS variables, which antd sets from here. */
+const TEMA: ThemeConfig = {
+  zeroRuntime: true,
+  token: { colorPrimary: '#1d4ed8', borderRadius: 6, fontSize: 14 },
+};
 
 /** Providers: Spanish antd locale and theme, TanStack Query, and the router. */
 export function App() {
   return (
     <ConfigProvider
       locale={esES}
-      theme={{ token: { colorPrimary: '#1d4ed8', borderRadius: 6, fontSize: 14 } }}
+      theme={TEMA}
       // Ant Design's own icons in its controls, replaced by the same ones hidden from screen
       // readers (components/iconos.tsx): their names are English ('down', 'close-circle').
       select={{

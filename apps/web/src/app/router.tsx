@@ -1,10 +1,8 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
-import { DefaultLayout } from '../components/layouts/default-layout.tsx';
-import { LoginLayout } from '../components/layouts/login-layout.tsx';
-import { EjerciciosPage } from '../features/ejercicios/components/ejercicios-page.tsx';
 import { registrarNavegacion } from '../lib/sesion.ts';
+import { clienteConsultas } from './consultas.ts';
 import { guardia, type AccesoRuta } from './guardia.ts';
 
 /** A route whose screen loads on demand (so the first screen carries only what it shows),
@@ -13,76 +11,120 @@ const pantalla = (
   path: string,
   cargar: () => Promise<ComponentType>,
   acceso?: AccesoRuta,
-): RouteObject => ({
-  path,
-  loader: guardia(acceso),
+  antes?: () => void,
+): RouteObject => {
+  const guardar = guardia(acceso);
+  return {
+    path,
+    loader: (args) => {
+      const decision = guardar(args);
+      if (!decision) antes?.();
+      return decision;
+    },
+    lazy: async () => ({ Component: await cargar() }),
+  };
+};
+
+/** The list's request, started by its route while the list's module loads (it would otherwise
+ * wait for the module and a first render); the list's query then finds it on its way or done. */
+function pedirEjercicios() {
+  void import('../api/get-ejercicios.ts').then((m) =>
+    clienteConsultas.prefetchQuery({ queryKey: m.CLAVE_EJERCICIOS, queryFn: m.obtenerEjercicios }),
+  );
+}
+
+/** A layout loaded on demand, with its screens. */
+const disposicion = (cargar: () => Promise<ComponentType>, children: RouteObject[]) => ({
   lazy: async () => ({ Component: await cargar() }),
+  children,
 });
 
-/** The route table of SPEC 2: every route with its layout and the SPEC 6 guard; every screen
- * but the list is a `pantalla`. */
+/** What the first navigation shows while its guard runs and its screen's module arrives (a few
+ * hundred ms at most): an empty page marked busy, no spinner to flash. React Router renders it
+ * in place of the routes until then, and warns on every load when a route table has none. */
+function CargaInicial() {
+  return <div className="carga-inicial" aria-busy="true" />;
+}
+
+/** The route table of SPEC 2: every route with its layout and the SPEC 6 guard. Every layout and
+ * screen loads on demand (the sign-in page does not download the list's Table, nor the list
+ * the sign-in form), the root only holds the first navigation's fallback. */
 export const rutas: RouteObject[] = [
   {
-    element: <LoginLayout />,
+    HydrateFallback: CargaInicial,
     children: [
-      pantalla(
-        '/signin',
-        async () => (await import('../features/auth/components/signin-page.tsx')).SigninPage,
-        { publica: true },
+      disposicion(
+        async () => (await import('../components/layouts/login-layout.tsx')).LoginLayout,
+        [
+          pantalla(
+            '/signin',
+            async () => (await import('../features/auth/components/signin-page.tsx')).SigninPage,
+            { publica: true },
+          ),
+        ],
       ),
+      disposicion(
+        async () => (await import('../components/layouts/default-layout.tsx')).DefaultLayout,
+        [
+          pantalla(
+            '/',
+            async () =>
+              (await import('../features/ejercicios/components/ejercicios-page.tsx'))
+                .EjerciciosPage,
+            undefined,
+            pedirEjercicios,
+          ),
+          pantalla(
+            '/users',
+            async () =>
+              (await import('../features/usuarios/components/usuarios-page.tsx')).UsuariosPage,
+            { roles: [ROL_ADMINISTRADOR] },
+          ),
+          pantalla(
+            '/users/:id',
+            async () =>
+              (await import('../features/usuarios/components/usuario-page.tsx')).UsuarioPage,
+          ),
+          pantalla(
+            '/telefonos',
+            async () =>
+              (await import('../features/telefonos/components/telefonos-page.tsx')).TelefonosPage,
+          ),
+          pantalla(
+            '/equipos',
+            async () =>
+              (await import('../features/equipos/components/equipos-page.tsx')).EquiposPage,
+          ),
+          pantalla(
+            '/equipos/:id',
+            async () =>
+              (await import('../features/equipos/components/equipo-detalle-page.tsx'))
+                .EquipoDetallePage,
+          ),
+          pantalla(
+            '/dashboard/:id',
+            async () =>
+              (await import('../features/dashboard/components/dashboard-page.tsx')).DashboardPage,
+          ),
+          pantalla(
+            '/countries',
+            async () => (await import('../features/paises/components/paises-page.tsx')).PaisesPage,
+          ),
+          pantalla(
+            '/countries/:id',
+            async () => (await import('../features/paises/components/pais-page.tsx')).PaisPage,
+          ),
+          pantalla(
+            '/index_dash',
+            async () =>
+              (await import('../features/tablero-general/components/tablero-general-page.tsx'))
+                .TableroGeneralPage,
+          ),
+        ],
+      ),
+      { path: '*', loader: () => redirect('/') },
     ],
   },
-  {
-    element: <DefaultLayout />,
-    children: [
-      { path: '/', loader: guardia(), element: <EjerciciosPage /> },
-      pantalla(
-        '/users',
-        async () =>
-          (await import('../features/usuarios/components/usuarios-page.tsx')).UsuariosPage,
-        { roles: [ROL_ADMINISTRADOR] },
-      ),
-      pantalla(
-        '/users/:id',
-        async () => (await import('../features/usuarios/components/usuario-page.tsx')).UsuarioPage,
-      ),
-      pantalla(
-        '/telefonos',
-        async () =>
-          (await import('../features/telefonos/components/telefonos-page.tsx')).TelefonosPage,
-      ),
-      pantalla(
-        '/equipos',
-        async () => (await import('../features/equipos/components/equipos-page.tsx')).EquiposPage,
-      ),
-      pantalla(
-        '/equipos/:id',
-        async () =>
-          (await import('../features/equipos/components/equipo-detalle-page.tsx'))
-            .EquipoDetallePage,
-      ),
-      pantalla(
-        '/dashboard/:id',
-        async () =>
-          (await import('../features/dashboard/components/dashboard-page.tsx')).DashboardPage,
-      ),
-      pantalla(
-        '/countries',
-        async () => (await import('../features/paises/components/paises-page.tsx')).PaisesPage,
-      ),
-      pantalla(
-        '/countries/:id',
-        async () => (await import('../features/paises/components/pais-page.tsx')).PaisPage,
-      ),
-      pantalla(
-        '/index_dash',
-        async () =>
-          (await import('../features/tablero-general/components/tablero-general-page.tsx'))
-            .TableroGeneralPage,
-      ),
-    ],
-  },
-  { path: '*', loader: () => redirect('/') },
 ];
 
 /** The browser router of the app; session changes outside React navigate through it. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Popconfirm, Space, Tooltip } from 'antd';
 import {
   CalendarOutlined,
@@ -23,10 +23,14 @@ import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions'
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { planInicio } from '@pregon/contract/rules/start';
 import { ConfirmarInicio } from './confirmar-inicio.tsx';
-import { ProgramarInicio } from './programar-inicio.tsx';
 import { ReenviarNoAlcanzados } from './reenviar-no-alcanzados.tsx';
 import { usuarioTieneRol } from '../lib/sesion.ts';
 import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
+
+// The scheduling dialog (date and time pickers) loads the first time it opens, not with the list.
+const ProgramarInicio = lazy(async () => ({
+  default: (await import('./programar-inicio.tsx')).ProgramarInicio,
+}));
 
 const ETIQUETA_DESCARGA = {
   reporte: 'accionDescargarReporte',
@@ -274,7 +278,11 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         />
       </Tooltip>
       {reenviar && <ReenviarNoAlcanzados fila={fila} alCerrar={() => setReenviar(false)} />}
-      {programar && <ProgramarInicio fila={fila} alCerrar={() => setProgramar(false)} />}
+      {programar && (
+        <Suspense fallback={null}>
+          <ProgramarInicio fila={fila} alCerrar={() => setProgramar(false)} />
+        </Suspense>
+      )}
       {confirmar && (
         <ConfirmarInicio
           fila={fila}

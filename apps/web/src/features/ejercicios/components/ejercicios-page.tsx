@@ -37,10 +37,7 @@ import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
-import {
-  guardarCuestionarioCompleto,
-  type PreguntaEditor,
-} from '../../cuestionarios/api/guardar-cuestionario.ts';
+import type { PreguntaEditor } from '../../cuestionarios/api/guardar-cuestionario.ts';
 import type { DatosIniciales, ModoDialogo } from './crear-ejercicio-dialog.tsx';
 import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
 import { CLAVE_EJERCICIOS, useEjercicios } from '../../../api/get-ejercicios.ts';
@@ -154,6 +151,9 @@ export function EjerciciosPage() {
   /** Clone flow, once the new exercise exists: rebuild the questionnaire on its id. */
   const recrear = async (id_ejercicio: number) => {
     if (!clon) return;
+    // Loaded here, not with the list: it builds the questionnaire's schemas when imported.
+    const { guardarCuestionarioCompleto } =
+      await import('../../cuestionarios/api/guardar-cuestionario.ts');
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id_ejercicio,
