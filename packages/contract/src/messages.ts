@@ -447,6 +447,8 @@ export const MENSAJES = {
     'Crea, inicia, pausa y detiene ejercicios; administra teléfonos, equipos, países y categorías',
   ayudaRolConsulta: 'Solo consulta ejercicios, tableros y reportes, sin cambiar nada',
   rolObligatorio: 'Elija al menos un rol',
+  ayudaRolesSuman:
+    'Los roles se suman: con Operadores o Administradores el usuario cambia datos aunque también tenga Consulta. Para un usuario de solo lectura marque únicamente Consulta',
   correoInvalido: 'Escriba un correo válido, por ejemplo nombre@dominio.mx',
   campoContrasenaNueva: 'Nueva contraseña',
   campoContrasenaActual: 'Contraseña actual',

@@ -37,6 +37,8 @@ interface Valores {
 export interface PropsUsuarioDialog {
   usuario?: UsuarioVista;
   alCerrar: (id?: number) => void;
+  /** Rendered closed when the page opens (see DialogoFormulario's precalentar). */
+  precalentar?: boolean;
 }
 
 /** 'Agregar usuario' / 'Editar usuario' (administrators): usuario (fixed once created), nombre,
@@ -44,7 +46,7 @@ export interface PropsUsuarioDialog {
  * feedback (asking the current one when administrators change their own). Enter submits; the
  * field a 400 or a duplicate's 409 names shows the message; other refusals (the last active
  * administrator) show the server's message above the form. */
-export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
+export function UsuarioDialog({ usuario, alCerrar, precalentar }: PropsUsuarioDialog) {
   const [form] = Form.useForm<Valores>();
   const [rechazo, setRechazo] = useState<string | null>(null);
   const { errores, enviando, guardar } = useGuardarFormulario([CLAVE_USUARIOS], setRechazo);
@@ -84,6 +86,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
       alCancelar={() => alCerrar()}
       alGuardar={() => form.submit()}
       ancho={640}
+      precalentar={precalentar}
       estilo={{ top: 32 }}
     >
       {rechazo && (
@@ -97,7 +100,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
           usuario: usuario?.usuario ?? '',
           nombre: usuario?.nombre ?? '',
           correo: usuario?.correo ?? '',
-          role: usuario?.role ?? ['operadores'],
+          role: usuario?.role ?? [],
           activo: usuario?.activo ?? true,
         }}
         onFinish={(v) => void enviar(v)}
@@ -155,6 +158,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
         <Form.Item
           label={msg('columnaRoles')}
           name="role"
+          extra={msg('ayudaRolesSuman')}
           rules={[{ required: true, type: 'array', min: 1, message: msg('rolObligatorio') }]}
           {...errores.props('role')}
         >
