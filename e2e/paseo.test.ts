@@ -31,4 +31,19 @@ describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
       .executeTakeFirstOrThrow();
     expect(u.roles).toBe('consulta');
   });
+
+  it('un nombre de más de 200 caracteres se rechaza con un mensaje y no se corta', async () => {
+    const { page } = e;
+    await page.goto(`${e.api.url}/telefonos`);
+    await page.getByRole('button', { name: 'Agregar teléfono' }).click();
+    const d = page.getByRole('dialog').filter({ hasText: 'Agregar teléfono' });
+    const largo = 'Nombre de una persona muy largo '.repeat(8).trim();
+    await d.getByLabel('Nombre', { exact: true }).fill(largo);
+    expect(await d.getByLabel('Nombre', { exact: true }).inputValue()).toBe(largo);
+    await d
+      .getByText(`El nombre tiene ${largo.length} caracteres y el máximo es 200: acórtelo`)
+      .waitFor();
+    await capturar(page, 'paseo-nombre-largo-1366');
+    await d.getByRole('button', { name: 'Cancelar' }).click();
+  });
 });

@@ -122,6 +122,7 @@ export const MENSAJES = {
 
   // Exercise form validation (SPEC 5)
   nombreObligatorio: 'Nombre es obligatorio',
+  nombreMuyLargo: 'El nombre tiene {n} caracteres y el máximo es {max}: acórtelo',
   tipoObligatorio: 'Tipo obligatorio',
   fechaObligatoria: 'Fecha obligatoria',
   horaObligatoria: 'Hora obligatoria',

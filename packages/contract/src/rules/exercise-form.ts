@@ -5,6 +5,7 @@
  */
 import {
   IDS_TIPO_EJERCICIO,
+  MAX_LARGO_NOMBRE,
   MINUTOS_CUESTIONARIO,
   TIPO_CUESTIONARIO,
   TIPO_LLAMADA,
@@ -102,6 +103,11 @@ export function validarFormularioEjercicio(
   }
   if (vacio(values.equipo)) errores.equipo = msg('equipoObligatorio');
   if (vacio(values.titulo)) errores.titulo = msg('nombreObligatorio');
+  else if (String(values.titulo).trim().length > MAX_LARGO_NOMBRE)
+    errores.titulo = msg('nombreMuyLargo', {
+      n: String(values.titulo).trim().length,
+      max: MAX_LARGO_NOMBRE,
+    });
 
   if (tipo === TIPO_LLAMADA) {
     const tiempo = Number(values.tiempo);

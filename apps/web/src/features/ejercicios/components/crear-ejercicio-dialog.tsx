@@ -474,7 +474,7 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
             )}
             <Col xs={24} md={tipoElegido === TIPO_LLAMADA ? 12 : 24}>
               <Form.Item label={msg('campoNombreEjercicio')} name="titulo" {...error('titulo')}>
-                <Input aria-label={msg('campoNombreEjercicio')} maxLength={200} />
+                <Input aria-label={msg('campoNombreEjercicio')} />
               </Form.Item>
             </Col>
             {tipoElegido === TIPO_LLAMADA && (

@@ -2,6 +2,7 @@ import { Form, Input } from 'antd';
 import { MIN_PASSWORD } from '@pregon/contract/api/usuarios';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import type { useErroresCampo } from '../../../lib/errores-campo.ts';
+import { reglaNombreLargo } from '../../../lib/regla-nombre.ts';
 import { FuerzaContrasena } from './fuerza-contrasena.tsx';
 
 /** What `useErroresCampo().props(campo)` gives a Form.Item: the server's message for it. */
@@ -15,10 +16,11 @@ export function CampoNombre({ error, autoFocus }: { error: ErrorDelCampo; autoFo
       name="nombre"
       rules={[
         { required: true, whitespace: true, message: msg('campoObligatorio', { campo: 'nombre' }) },
+        reglaNombreLargo,
       ]}
       {...error}
     >
-      <Input aria-label={msg('columnaNombre')} maxLength={200} autoFocus={autoFocus} />
+      <Input aria-label={msg('columnaNombre')} autoFocus={autoFocus} />
     </Form.Item>
   );
 }
