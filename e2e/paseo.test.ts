@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { capturar, prepararEscena } from './entorno.ts';
+import { crearEjercicio } from '../apps/api/src/testing/fabrica.ts';
+import {
+  capturar,
+  capturarTamanos,
+  elegirOpcion,
+  esperarAviso,
+  prepararEscena,
+  sembrar,
+  type Datos,
+} from './entorno.ts';
 
 // Issue 26 point 7: what a first-use walk found, each item as a person sees it.
 describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
-  const e = prepararEscena('paseo');
+  let datos: Datos;
+  const e = prepararEscena('paseo', async (x) => {
+    datos = await sembrar(x.api, 5);
+  });
+  const crear = () => e.page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
 
   it('el diálogo de usuario no marca ningún rol, explica que se suman y conserva lo escrito al abrir', async () => {
     const { page } = e;
@@ -45,5 +58,37 @@ describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
       .waitFor();
     await capturar(page, 'paseo-nombre-largo-1366');
     await d.getByRole('button', { name: 'Cancelar' }).click();
+  });
+
+  it('llamada: .wav rechazado al elegirlo; Tiempo (Minutos) con unidad y ayuda; la fila del cuestionario dice sus minutos', async () => {
+    const { page } = e;
+    await crearEjercicio(e.api.ctx.db, {
+      id_equipo: datos.equipos.quiz,
+      tipo: 4,
+      accion: '2',
+      titulo: 'Encuesta de minutos',
+      iniciar: false,
+    });
+    await page.goto(`${e.api.url}/`);
+    const fila = page.locator('tr.ant-table-row').filter({ hasText: 'Encuesta de minutos' });
+    await fila.getByText('2 min por llamada').waitFor();
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await elegirOpcion(page, crear(), 'Tipo de trabajo', 'CUESTIONARIO');
+    await crear()
+      .getByText('Duración máxima de cada llamada del cuestionario, en minutos')
+      .waitFor();
+    await elegirOpcion(page, crear(), 'Tipo de trabajo', 'LLAMADA');
+    await crear().getByText('Tiempo (Minutos)', { exact: true }).waitFor();
+    await crear()
+      .getByText('Duración máxima de cada llamada, en minutos: al cumplirse se cuelga')
+      .waitFor();
+    await crear().locator('.ant-input-suffix').getByText('min', { exact: true }).waitFor();
+    await crear()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'saludo.wav', mimeType: 'audio/wav', buffer: Buffer.from('RIFF') });
+    await esperarAviso(page, 'El archivo debe tener extensión .GSM');
+    expect(await crear().locator('.ant-upload-list-item').count()).toBe(0);
+    await capturarTamanos(page, 'paseo-llamada-tiempo');
+    await crear().getByRole('button', { name: 'Cancelar' }).click();
   });
 });

@@ -69,6 +69,12 @@ export const MENSAJES = {
   campoEquipo: 'Equipo',
   campoNombreEjercicio: 'Nombre del ejercicio',
   campoTiempoMinutos: 'Tiempo (Minutos)',
+  ayudaTiempoLlamada:
+    'Duración máxima de cada llamada, en minutos: al cumplirse se cuelga. Ejemplo: 2 = hasta 2 minutos por llamada',
+  ayudaTiempoCuestionario:
+    'Duración máxima de cada llamada del cuestionario, en minutos: al cumplirse se cuelga aunque falten preguntas',
+  minutosPorLlamada: '{n} min por llamada',
+  unidadMinutos: 'min',
   reintentosLlamada: 'Reintentos de llamada',
   campoReintentos: 'Reintentos si está ocupado o no contesta',
   campoEsperaReintento: 'Minutos entre intentos',

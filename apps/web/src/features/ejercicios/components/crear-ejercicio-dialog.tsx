@@ -331,7 +331,12 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
             <Upload
               accept={`${EXTENSION_AUDIO},${EXTENSION_AUDIO.toUpperCase()}`}
               maxCount={1}
-              beforeUpload={() => false}
+              beforeUpload={(archivo) => {
+                // Refused at once, as the questionnaire dialog does (issue 26.7), not at Confirmar.
+                if (esAudioGsm(archivo.name)) return false;
+                avisoError(msg('archivoDebeSerGsm'));
+                return Upload.LIST_IGNORE;
+              }}
             >
               <Button icon={<UploadOutlined />}>{t.accionLabel}</Button>
             </Upload>
@@ -346,7 +351,12 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
     }
     if (t.id === TIPO_CUESTIONARIO) {
       return (
-        <Form.Item label={t.accionLabel} name="accion" {...error('accion')}>
+        <Form.Item
+          label={t.accionLabel}
+          name="accion"
+          extra={msg('ayudaTiempoCuestionario')}
+          {...error('accion')}
+        >
           <Select
             aria-label={t.accionLabel}
             placeholder={msg('seleccionaOpcion')}
@@ -479,8 +489,17 @@ export function CrearEjercicioDialog({ abierto, alCerrar, inicial, alCrear }: Pr
             </Col>
             {tipoElegido === TIPO_LLAMADA && (
               <Col xs={24} md={12}>
-                <Form.Item label={msg('campoTiempoMinutos')} name="tiempo" {...error('tiempo')}>
-                  <Input aria-label={msg('campoTiempoMinutos')} inputMode="numeric" />
+                <Form.Item
+                  label={msg('campoTiempoMinutos')}
+                  name="tiempo"
+                  extra={msg('ayudaTiempoLlamada')}
+                  {...error('tiempo')}
+                >
+                  <Input
+                    aria-label={msg('campoTiempoMinutos')}
+                    inputMode="numeric"
+                    suffix={msg('unidadMinutos')}
+                  />
                 </Form.Item>
               </Col>
             )}

@@ -16,7 +16,7 @@ import {
 } from 'antd';
 import { DownloadOutlined, PlusOutlined } from '../../../components/iconos.tsx';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
-import { FILAS_POR_PAGINA, TIPO_LLAMADA } from '@pregon/contract/constants';
+import { FILAS_POR_PAGINA, TIPO_CUESTIONARIO, TIPO_LLAMADA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
@@ -136,7 +136,9 @@ export function EjerciciosPage() {
         <>
           {f.id_tipo_ejercicio === TIPO_LLAMADA
             ? nombreVisibleAudio(a ?? '')
-            : accionVisible(a ?? '')}
+            : f.id_tipo_ejercicio === TIPO_CUESTIONARIO && a
+              ? msg('minutosPorLlamada', { n: a })
+              : accionVisible(a ?? '')}
           {f.sms_total !== null && f.destinatarios > 0 && (
             <div className="sms-total">
               <Typography.Text type="secondary">
