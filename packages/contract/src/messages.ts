@@ -184,6 +184,8 @@ export const MENSAJES = {
 
   // Requests and server errors (ARCHITECTURE 3 and 8)
   errorRed: 'Error de red: no se obtuvo respuesta del servidor',
+  agenteTelefoniaSinRespuesta:
+    'El agente de telefonía no responde en {url}: revise que esté en marcha y que este equipo pueda alcanzarlo',
   errorInterno:
     'Ocurrió un error interno en el servidor. Intente de nuevo; si persiste, avise al administrador',
   servicioNoDisponible:
