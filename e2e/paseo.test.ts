@@ -89,6 +89,14 @@ describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
     await esperarAviso(page, 'El archivo debe tener extensión .GSM');
     expect(await crear().locator('.ant-upload-list-item').count()).toBe(0);
     await capturarTamanos(page, 'paseo-llamada-tiempo');
+    // The retry help says what the server will do, in words (issue 26.7).
+    await crear().getByText('Reintentos de llamada').click();
+    await crear()
+      .getByText(
+        'a quien esté ocupado o no conteste se le llama 2 veces más, con 10 minutos entre intentos. Aparte, si la red o el conmutador fallan, cada llamada se intenta hasta 8 veces en total, con esperas de 1 segundo a 1 minuto.',
+      )
+      .waitFor();
+    await capturar(page, 'paseo-reintentos-1366');
     await crear().getByRole('button', { name: 'Cancelar' }).click();
   });
 });

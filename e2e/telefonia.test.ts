@@ -135,7 +135,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     // The exercise's own retry policy, folded away; the server's default is told.
     await d.getByText('Reintentos de llamada').click();
     await d
-      .getByText('Vacío: 2 reintentos, cada 10 minutos (lo configurado en el servidor).')
+      .getByText('se le llama 2 veces más, con 10 minutos entre intentos', { exact: false })
       .waitFor();
     await d.getByLabel('Reintentos si está ocupado o no contesta').fill('0');
     await d.getByLabel('Minutos entre intentos').fill('15');

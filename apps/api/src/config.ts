@@ -127,6 +127,10 @@ function politicaLlamadas(env: NodeJS.ProcessEnv) {
   return {
     reintentos: c.reintentosLlamada,
     espera_reintento: Math.round(c.esperaLlamadaMs / 60_000),
+    espera_reintento_s: Math.round(c.esperaLlamadaMs / 1000),
+    intentos_red: c.maxIntentos,
+    espera_red_min_s: Math.round(c.backoffMs / 1000),
+    espera_red_max_s: Math.round(c.backoffMaxMs / 1000),
   };
 }
 

@@ -79,7 +79,17 @@ export const MENSAJES = {
   campoReintentos: 'Reintentos si está ocupado o no contesta',
   campoEsperaReintento: 'Minutos entre intentos',
   reintentosPorDefecto:
-    'Vacío: {reintentos} reintentos, cada {espera} minutos (lo configurado en el servidor).',
+    'Si los deja vacíos, se usa lo configurado en el servidor: a quien esté ocupado o no conteste se le llama {veces}, con {espera} entre intentos.',
+  reintentosNinguno: 'Si los deja vacíos, se usa lo configurado en el servidor: a quien esté ocupado o no conteste no se le vuelve a llamar.',
+  reintentosRed:
+    'Aparte, si la red o el conmutador fallan, cada llamada se intenta hasta {intentos} veces en total, con esperas de {desde} a {hasta}.',
+  unaVezMas: 'una vez más',
+  vecesMas: '{n} veces más',
+  duracionUnSegundo: '1 segundo',
+  duracionSegundos: '{n} segundos',
+  duracionUnMinuto: '1 minuto',
+  duracionMinutos: '{n} minutos',
+  duracionMinutosSegundos: '{m} min {s} s',
   vigenciaSms: 'Vigencia del mensaje',
   campoVigencia: 'Minutos que la red intenta entregarlo',
   ayudaVigencia:

@@ -57,6 +57,10 @@ import {
   zonaDeEstado,
 } from '@pregon/contract/rules/ventanas';
 import { esAudioGsm } from '@pregon/contract/rules/questionnaire';
+import {
+  textoPoliticaReintentos,
+  type PoliticaReintentos,
+} from '@pregon/contract/rules/reintentos';
 import { accionDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
 import {
   validarFormularioEjercicio,
@@ -677,6 +681,16 @@ function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
 }
 
 /** The call retry policy of a call or quiz exercise; empty keeps the server's (GET /config/). */
+/** What a retry field shows while empty: the server's value (the wait in minutes, with a
+ * decimal when it is not whole: 30 s reads '0.5', not a rounded '1'). */
+const marcador = (
+  d: PoliticaReintentos,
+  campo: 'reintentos' | 'espera_reintento',
+): string =>
+  campo === 'reintentos'
+    ? String(d.reintentos)
+    : (d.espera_reintento_s / 60).toLocaleString('es-MX', { maximumFractionDigits: 2 });
+
 function CamposReintentos() {
   const config = useConfig();
   const defecto = config.data?.llamadas;
@@ -694,7 +708,7 @@ function CamposReintentos() {
               min={min}
               max={max}
               precision={0}
-              placeholder={defecto ? String(defecto[nombre]) : undefined}
+              placeholder={defecto ? marcador(defecto, nombre) : undefined}
               style={{ width: '100%' }}
             />
           </Form.Item>
@@ -703,10 +717,7 @@ function CamposReintentos() {
       {defecto && (
         <Col span={24}>
           <Typography.Text type="secondary">
-            {msg('reintentosPorDefecto', {
-              reintentos: defecto.reintentos,
-              espera: defecto.espera_reintento,
-            })}
+            {textoPoliticaReintentos(defecto)}
           </Typography.Text>
         </Col>
       )}
