@@ -5,8 +5,10 @@ import {
   capturarTamanos,
   elegirOpcion,
   esperarAviso,
+  ponerToken,
   prepararEscena,
   sembrar,
+  tokenFalso,
   type Datos,
 } from './entorno.ts';
 
@@ -98,5 +100,33 @@ describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
       .waitFor();
     await capturar(page, 'paseo-reintentos-1366');
     await crear().getByRole('button', { name: 'Cancelar' }).click();
+  });
+
+  it('una sesión que expira vuelve, tras ingresar, a la página que estaba abierta', async () => {
+    const { page } = e;
+    await page.goto(`${e.api.url}/telefonos?q=Persona`);
+    await page.getByRole('heading', { name: 'Teléfonos' }).waitFor();
+    // The server refuses the token from now on (a 401), as when it expires.
+    await ponerToken(
+      page,
+      tokenFalso({ role: ['administradores'], exp: Math.floor(Date.now() / 1000) + 3600 }),
+    );
+    await page.reload();
+    await esperarAviso(page, 'FALLO: SESION EXPIRADA');
+    await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/signin');
+    await page.getByLabel('Usuario').fill('admin');
+    await page.getByLabel('Contraseña').fill(e.api.adminPassword);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.getByRole('heading', { name: 'Teléfonos' }).waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname + url.search).toBe('/telefonos?q=Persona');
+    // 'Cerrar sesión' forgets it: signing in again opens the list.
+    await page.getByRole('button', { name: 'Configuración' }).click();
+    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+    await page.getByLabel('Usuario').fill('admin');
+    await page.getByLabel('Contraseña').fill(e.api.adminPassword);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
   });
 });
