@@ -129,4 +129,18 @@ describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
   });
+
+  it('los mensajes de validación nombran el campo por su etiqueta, no por su nombre en JSON', async () => {
+    const { page } = e;
+    await page.goto(`${e.api.url}/telefonos`);
+    await page.getByRole('button', { name: 'Agregar teléfono' }).click();
+    const d = page.getByRole('dialog').filter({ hasText: 'Agregar teléfono' });
+    await d.getByLabel('Número', { exact: true }).fill('12345');
+    await elegirOpcion(page, d, 'Estado', datos.estado.estado, { buscar: true });
+    await d.getByRole('button', { name: 'Guardar' }).click();
+    await d.getByText(/^El campo Número no es válido/).waitFor();
+    expect(await d.getByText(/El campo telefono/).count()).toBe(0);
+    await capturar(page, 'paseo-etiqueta-campo-1366');
+    await d.getByRole('button', { name: 'Cancelar' }).click();
+  });
 });

@@ -126,7 +126,7 @@ describe('validarFormularioEjercicio', () => {
       'unknown type',
       { ...SMS, tipo_ejercicio: 7 },
       {},
-      { tipo_ejercicio: 'El campo tipo_ejercicio debe ser un número entero entre 1 y 4' },
+      { tipo_ejercicio: 'El campo Tipo de trabajo debe ser un número entero entre 1 y 4' },
     ],
     [
       'date in another format',

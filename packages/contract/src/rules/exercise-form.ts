@@ -11,6 +11,7 @@ import {
   TIPO_LLAMADA,
   tipoPorId,
 } from '../constants.ts';
+import { etiquetaCampo } from '../etiquetas-campo.ts';
 import { msg } from '../messages.ts';
 import { esAudioGsm, PATRON_NOMBRE_AUDIO } from './questionnaire.ts';
 
@@ -96,7 +97,7 @@ export function validarFormularioEjercicio(
   if (tipo === null) errores.tipo_ejercicio = msg('tipoObligatorio');
   else if (!tipoPorId(tipo)) {
     errores.tipo_ejercicio = msg('campoEntero', {
-      campo: 'tipo_ejercicio',
+      campo: etiquetaCampo('tipo_ejercicio'),
       min: Math.min(...IDS_TIPO_EJERCICIO),
       max: Math.max(...IDS_TIPO_EJERCICIO),
     });

@@ -1,5 +1,6 @@
 import { Form, Input } from 'antd';
 import { MIN_PASSWORD } from '@pregon/contract/api/usuarios';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import type { useErroresCampo } from '../../../lib/errores-campo.ts';
 import { reglaNombreLargo } from '../../../lib/regla-nombre.ts';
@@ -15,7 +16,11 @@ export function CampoNombre({ error, autoFocus }: { error: ErrorDelCampo; autoFo
       label={msg('columnaNombre')}
       name="nombre"
       rules={[
-        { required: true, whitespace: true, message: msg('campoObligatorio', { campo: 'nombre' }) },
+        {
+          required: true,
+          whitespace: true,
+          message: msg('campoObligatorio', { campo: etiquetaCampo('nombre') }),
+        },
         reglaNombreLargo,
       ]}
       {...error}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Checkbox, Col, Form, Input, Row, Switch, Typography } from 'antd';
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL, ROLES, type Rol } from '@pregon/contract/constants';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
@@ -119,7 +120,7 @@ export function UsuarioDialog({ usuario, alCerrar, precalentar }: PropsUsuarioDi
                 {
                   required: true,
                   whitespace: true,
-                  message: msg('campoObligatorio', { campo: 'usuario' }),
+                  message: msg('campoObligatorio', { campo: etiquetaCampo('usuario') }),
                 },
                 { pattern: /^[A-Za-z0-9._@-]+$/, message: msg('ayudaUsuario') },
               ]}
