@@ -513,15 +513,18 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     const sms = fila('Simulacro SMS E2E');
     const { d, hoja } = await descargar(sms.getByRole('button', { name: 'Descargar reporte' }));
     expect(d.suggestedFilename()).toBe('Simulacro SMS E2E.xlsx');
-    expect(valores(hoja, 1).slice(0, 7)).toEqual([
-      'n',
-      'telefono',
-      'nombre',
-      'realizado',
-      'fecha_envio',
-      'hora_envio',
-      'recibida',
+    // Spanish headers and sheet name; the status once, in words (issue 26.7).
+    expect(valores(hoja, 1)).toEqual([
+      'N.º',
+      'Teléfono',
+      'Nombre',
+      'Realizado',
+      'Fecha de envío',
+      'Hora de envío',
+      'Recibida',
+      'Resultado',
     ]);
+    expect(hoja.name).toBe('Reporte');
     // Category 0 holds the even-indexed half of the seeded phones.
     const esperados = datos.telefonos.filter((_, i) => i % 2 === 0);
     expect(hoja.rowCount).toBe(1 + esperados.length);
@@ -532,16 +535,23 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     const quiz = fila('Encuesta E2E');
     const r1 = await descargar(quiz.getByRole('button', { name: 'Reporte 1' }));
     expect(r1.d.suggestedFilename()).toBe('Encuesta E2E - Reporte 1.xlsx');
-    expect(valores(r1.hoja, 1).slice(0, 4)).toEqual(['reactivo', 'total', 'orden', 'tipo']);
+    expect(valores(r1.hoja, 1).slice(0, 4)).toEqual([
+      'Pregunta o respuesta',
+      'Total',
+      'N.º de pregunta',
+      'Tipo',
+    ]);
+    expect(r1.hoja.name).toBe('Reporte 1 - Por pregunta');
     const r2 = await descargar(quiz.getByRole('button', { name: 'Reporte 2' }));
     expect(r2.d.suggestedFilename()).toBe('Encuesta E2E - Reporte 2.xlsx');
     expect(valores(r2.hoja, 1).slice(0, 5)).toEqual([
-      'nombre',
-      'recibida',
-      'telefono',
-      'fecha_envio',
-      'hora_envio',
+      'Nombre',
+      'Recibida',
+      'Teléfono',
+      'Fecha de envío',
+      'Hora de envío',
     ]);
+    expect(r2.hoja.name).toBe('Reporte 2 - Por persona');
     await page.getByRole('switch').click();
     await page.getByPlaceholder('Buscar...').first().fill('');
   });

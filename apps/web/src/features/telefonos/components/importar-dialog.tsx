@@ -173,21 +173,22 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
             .join(','),
         },
       ],
-      'telefonos',
+      msg('menuTelefonos'),
     );
 
   // The rejected rows keep the import's columns, so the file can be fixed and imported again
   // (the row number and reason go last; the import ignores columns it does not know).
   const rechazadas = () =>
     void descargarXlsx(
-      `rechazados-${imp?.archivo ?? 'importacion'}`,
+      // 'filas rechazadas de lista' for lista.csv: one extension, .xlsx (issue 26.7).
+      msg('archivoRechazados', { archivo: (imp?.archivo ?? 'importacion').replace(/\.[^.]+$/, '') }),
       [
         ...COLUMNAS.map((c) => ({ titulo: c, campo: c })),
         { titulo: msg('columnaFila'), campo: 'fila' },
         { titulo: msg('columnaMotivo'), campo: 'motivo' },
       ],
       imp?.errores ?? [],
-      'rechazados',
+      msg('hojaRechazados'),
     );
 
   const porcentaje = imp
