@@ -579,7 +579,7 @@ export const MENSAJES = {
   plantillaVistaPrevia: 'Vista previa: {texto}',
   plantillaTextoLibre: 'Texto libre (solo dentro de la ventana de 24 horas)',
   plantillaEnLista: 'Plantilla {plantilla} ({idioma}){parametros}',
-  plantillaParametrosFaltan: 'Escribe cada parámetro de la plantilla',
+  plantillaParametrosFaltan: 'Escriba cada parámetro de la plantilla',
   credencialesEquipoInvalidas:
     'Las credenciales del equipo {alias} no son válidas para {protocolo}: {detalle}',
   smppDireccionRechazada:
