@@ -302,8 +302,9 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await dialogo()
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.mp3', mimeType: 'audio/mpeg', buffer: Buffer.alloc(33) });
-    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
-    await dialogo().getByText('El archivo debe tener extensión .GSM').waitFor();
+    // Refused when chosen, not at Confirmar (issue 26.7).
+    await esperarAviso(page, 'El archivo debe tener extensión .GSM');
+    expect(await dialogo().getByText('saludo.mp3').count()).toBe(0);
     await dialogo()
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.gsm', mimeType: 'audio/x-gsm', buffer: Buffer.alloc(33) });
@@ -346,7 +347,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     expect(await sms.locator('td').nth(3).innerText()).toBe('SMS');
     await sms.getByText('No completo').waitFor();
     const quiz = fila('Encuesta E2E');
-    expect(await quiz.locator('td').nth(1).innerText()).toBe('3');
+    expect(await quiz.locator('td').nth(1).innerText()).toBe('3 min por llamada');
     await quiz.getByRole('button', { name: 'Reporte 1' }).waitFor();
     await quiz.getByRole('button', { name: 'Reporte 2' }).waitFor();
     await quiz.getByRole('button', { name: 'Cuestionario' }).waitFor();

@@ -143,4 +143,30 @@ describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
     await capturar(page, 'paseo-etiqueta-campo-1366');
     await d.getByRole('button', { name: 'Cancelar' }).click();
   });
+
+  it('tablero: cabecera con espacio entre valor y etiqueta, fechas en un solo formato', async () => {
+    const { page } = e;
+    const id = await crearEjercicio(e.api.ctx.db, {
+      id_equipo: datos.equipos.sms,
+      n: 40,
+      titulo: 'Tablero del paseo',
+      id_estado: datos.estado.id_estado,
+    });
+    await page.goto(`${e.api.url}/dashboard/${id}`);
+    await page.getByRole('heading', { name: 'Tablero del paseo' }).waitFor();
+    await page.getByText('Tiempo restante estimado').waitFor();
+    await capturarTamanos(page, 'paseo-tablero');
+    // One date format: 'Iniciado' reads as 'Fecha inicio' does (YYYY-MM-DD HH:mm:ss).
+    const iniciado = page
+      .locator('.cabecera-tablero .ant-descriptions-item')
+      .filter({ hasText: 'Iniciado' })
+      .locator('.ant-descriptions-item-content');
+    expect(await iniciado.innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    // The general dashboard names device types by their label, not the code.
+    await page.goto(`${e.api.url}/index_dash`);
+    const equipo = page.locator('tr.ant-table-row').filter({ hasText: 'SMS Centro' });
+    await equipo.getByText('SMPP', { exact: true }).waitFor();
+    expect(await page.getByRole('cell', { name: 'smpp', exact: true }).count()).toBe(0);
+    await capturarTamanos(page, 'paseo-tablero-general');
+  });
 });
