@@ -80,7 +80,8 @@ export const MENSAJES = {
   campoEsperaReintento: 'Minutos entre intentos',
   reintentosPorDefecto:
     'Si los deja vacíos, se usa lo configurado en el servidor: a quien esté ocupado o no conteste se le llama {veces}, con {espera} entre intentos.',
-  reintentosNinguno: 'Si los deja vacíos, se usa lo configurado en el servidor: a quien esté ocupado o no conteste no se le vuelve a llamar.',
+  reintentosNinguno:
+    'Si los deja vacíos, se usa lo configurado en el servidor: a quien esté ocupado o no conteste no se le vuelve a llamar.',
   reintentosRed:
     'Aparte, si la red o el conmutador fallan, cada llamada se intenta hasta {intentos} veces en total, con esperas de {desde} a {hasta}.',
   unaVezMas: 'una vez más',

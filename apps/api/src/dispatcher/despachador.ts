@@ -839,7 +839,8 @@ export class Despachador {
     this.desenlaces.push(d);
     if (!t) return;
     // The gateway took the send or the call reached the network: the device answered.
-    if (res.tipo === 'aceptado' || res.tipo === 'llamada') this.contactos.set(t.ej.id_equipo, ahora);
+    if (res.tipo === 'aceptado' || res.tipo === 'llamada')
+      this.contactos.set(t.ej.id_equipo, ahora);
     if (d.estatus === 'enviado' && d.id_gateway) {
       // A long SMS's parts each have their receipt, under the part's id.
       if (d.partes)

@@ -64,7 +64,9 @@ export function clientePbx(cliente: QueryClient) {
      * rendered and signed it (GET /call/extensions/). */
     async escribirLlamadas(plan: { contenido: string; firma: string }) {
       const c = await config();
-      return alAgente(c.base, () => llamar(escribirExtensionesLlamadas, { base: c.base, body: plan }));
+      return alAgente(c.base, () =>
+        llamar(escribirExtensionesLlamadas, { base: c.base, body: plan }),
+      );
     },
     /** PUT /quizzes/extensions/{id_quiz}/ {contenido, firma}: one questionnaire's context, as
      * the api rendered and signed it (GET /quiz/file/{id}/). */

@@ -36,7 +36,10 @@ export function tituloColumnaReporte(
   const p = PREGUNTA.exec(campo);
   if (p) {
     const n = Number(p[1]);
-    return msg('columnaPreguntaTexto', { n, texto: preguntas.get(n)?.trim() || msg('campoPregunta') });
+    return msg('columnaPreguntaTexto', {
+      n,
+      texto: preguntas.get(n)?.trim() || msg('campoPregunta'),
+    });
   }
   const clave = TITULOS[campo];
   return clave ? msg(clave) : campo;

@@ -683,10 +683,7 @@ function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
 /** The call retry policy of a call or quiz exercise; empty keeps the server's (GET /config/). */
 /** What a retry field shows while empty: the server's value (the wait in minutes, with a
  * decimal when it is not whole: 30 s reads '0.5', not a rounded '1'). */
-const marcador = (
-  d: PoliticaReintentos,
-  campo: 'reintentos' | 'espera_reintento',
-): string =>
+const marcador = (d: PoliticaReintentos, campo: 'reintentos' | 'espera_reintento'): string =>
   campo === 'reintentos'
     ? String(d.reintentos)
     : (d.espera_reintento_s / 60).toLocaleString('es-MX', { maximumFractionDigits: 2 });
@@ -716,9 +713,7 @@ function CamposReintentos() {
       ))}
       {defecto && (
         <Col span={24}>
-          <Typography.Text type="secondary">
-            {textoPoliticaReintentos(defecto)}
-          </Typography.Text>
+          <Typography.Text type="secondary">{textoPoliticaReintentos(defecto)}</Typography.Text>
         </Col>
       )}
     </Row>

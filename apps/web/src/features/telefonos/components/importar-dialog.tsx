@@ -181,7 +181,9 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
   const rechazadas = () =>
     void descargarXlsx(
       // 'filas rechazadas de lista' for lista.csv: one extension, .xlsx (issue 26.7).
-      msg('archivoRechazados', { archivo: (imp?.archivo ?? 'importacion').replace(/\.[^.]+$/, '') }),
+      msg('archivoRechazados', {
+        archivo: (imp?.archivo ?? 'importacion').replace(/\.[^.]+$/, ''),
+      }),
       [
         ...COLUMNAS.map((c) => ({ titulo: c, campo: c })),
         { titulo: msg('columnaFila'), campo: 'fila' },

@@ -143,7 +143,11 @@ export function UsuariosPage() {
       />
       <Suspense fallback={null}>
         {dialogo ? (
-          <UsuarioDialog key="abierto" usuario={dialogo.usuario} alCerrar={() => setDialogo(null)} />
+          <UsuarioDialog
+            key="abierto"
+            usuario={dialogo.usuario}
+            alCerrar={() => setDialogo(null)}
+          />
         ) : (
           <UsuarioDialog key="precalentado" alCerrar={() => undefined} precalentar />
         )}
