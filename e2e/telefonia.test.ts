@@ -203,7 +203,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await boton(d, 'Confirmar').click();
     await esperarAviso(
       page,
-      'El ejercicio "Llamada sin plan E2E" se creó, pero su plan de marcado no llegó al PBX: Error de red: no se obtuvo respuesta del servidor',
+      `El ejercicio "Llamada sin plan E2E" se creó, pero su plan de marcado no llegó al PBX: El agente de telefonía no responde en ${pbx.url}: revise que esté en marcha y que este equipo pueda alcanzarlo`,
     );
     await fila('Llamada sin plan E2E').waitFor();
     await page.unroute(`${pbx.url}/calls/extensions/`);
@@ -739,7 +739,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       .poll(avisos)
       .toEqual(
         expect.arrayContaining([
-          'ERROR al subir audio de la pregunta 1: Error de red: no se obtuvo respuesta del servidor',
+          `ERROR al subir audio de la pregunta 1: El agente de telefonía no responde en ${pbx.url}: revise que esté en marcha y que este equipo pueda alcanzarlo`,
         ]),
       );
     expect(await avisos()).not.toContain('EXITO');
