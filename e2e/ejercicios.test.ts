@@ -302,8 +302,9 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await dialogo()
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.mp3', mimeType: 'audio/mpeg', buffer: Buffer.alloc(33) });
-    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
-    await dialogo().getByText('El archivo debe tener extensión .GSM').waitFor();
+    // Refused when chosen, not at Confirmar (issue 26.7).
+    await esperarAviso(page, 'El archivo debe tener extensión .GSM');
+    expect(await dialogo().getByText('saludo.mp3').count()).toBe(0);
     await dialogo()
       .locator('input[type=file]')
       .setInputFiles({ name: 'saludo.gsm', mimeType: 'audio/x-gsm', buffer: Buffer.alloc(33) });
@@ -346,7 +347,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     expect(await sms.locator('td').nth(3).innerText()).toBe('SMS');
     await sms.getByText('No completo').waitFor();
     const quiz = fila('Encuesta E2E');
-    expect(await quiz.locator('td').nth(1).innerText()).toBe('3');
+    expect(await quiz.locator('td').nth(1).innerText()).toBe('3 min por llamada');
     await quiz.getByRole('button', { name: 'Reporte 1' }).waitFor();
     await quiz.getByRole('button', { name: 'Reporte 2' }).waitFor();
     await quiz.getByRole('button', { name: 'Cuestionario' }).waitFor();
@@ -537,15 +538,18 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     const sms = fila('Simulacro SMS E2E');
     const { d, hoja } = await descargar(sms.getByRole('button', { name: 'Descargar reporte' }));
     expect(d.suggestedFilename()).toBe('Simulacro SMS E2E.xlsx');
-    expect(valores(hoja, 1).slice(0, 7)).toEqual([
-      'n',
-      'telefono',
-      'nombre',
-      'realizado',
-      'fecha_envio',
-      'hora_envio',
-      'recibida',
+    // Spanish headers and sheet name; the status once, in words (issue 26.7).
+    expect(valores(hoja, 1)).toEqual([
+      'N.º',
+      'Teléfono',
+      'Nombre',
+      'Realizado',
+      'Fecha de envío',
+      'Hora de envío',
+      'Recibida',
+      'Resultado',
     ]);
+    expect(hoja.name).toBe('Reporte');
     // Category 0 holds the even-indexed half of the seeded phones.
     const esperados = datos.telefonos.filter((_, i) => i % 2 === 0);
     expect(hoja.rowCount).toBe(1 + esperados.length);
@@ -556,16 +560,23 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     const quiz = fila('Encuesta E2E');
     const r1 = await descargar(quiz.getByRole('button', { name: 'Reporte 1' }));
     expect(r1.d.suggestedFilename()).toBe('Encuesta E2E - Reporte 1.xlsx');
-    expect(valores(r1.hoja, 1).slice(0, 4)).toEqual(['reactivo', 'total', 'orden', 'tipo']);
+    expect(valores(r1.hoja, 1).slice(0, 4)).toEqual([
+      'Pregunta o respuesta',
+      'Total',
+      'N.º de pregunta',
+      'Tipo',
+    ]);
+    expect(r1.hoja.name).toBe('Reporte 1 - Por pregunta');
     const r2 = await descargar(quiz.getByRole('button', { name: 'Reporte 2' }));
     expect(r2.d.suggestedFilename()).toBe('Encuesta E2E - Reporte 2.xlsx');
     expect(valores(r2.hoja, 1).slice(0, 5)).toEqual([
-      'nombre',
-      'recibida',
-      'telefono',
-      'fecha_envio',
-      'hora_envio',
+      'Nombre',
+      'Recibida',
+      'Teléfono',
+      'Fecha de envío',
+      'Hora de envío',
     ]);
+    expect(r2.hoja.name).toBe('Reporte 2 - Por persona');
     await page.getByRole('switch').click();
     await page.getByPlaceholder('Buscar...').first().fill('');
   });

@@ -135,7 +135,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     // The exercise's own retry policy, folded away; the server's default is told.
     await d.getByText('Reintentos de llamada').click();
     await d
-      .getByText('Vacío: 2 reintentos, cada 10 minutos (lo configurado en el servidor).')
+      .getByText('se le llama 2 veces más, con 10 minutos entre intentos', { exact: false })
       .waitFor();
     await d.getByLabel('Reintentos si está ocupado o no contesta').fill('0');
     await d.getByLabel('Minutos entre intentos').fill('15');
@@ -203,7 +203,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await boton(d, 'Confirmar').click();
     await esperarAviso(
       page,
-      'El ejercicio "Llamada sin plan E2E" se creó, pero su plan de marcado no llegó al PBX: Error de red: no se obtuvo respuesta del servidor',
+      `El ejercicio "Llamada sin plan E2E" se creó, pero su plan de marcado no llegó al PBX: El agente de telefonía no responde en ${pbx.url}: revise que esté en marcha y que este equipo pueda alcanzarlo`,
     );
     await fila('Llamada sin plan E2E').waitFor();
     await page.unroute(`${pbx.url}/calls/extensions/`);
@@ -604,7 +604,13 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
         descargas,
       );
       expect(r1.d.suggestedFilename()).toBe('Encuesta clon AMI E2E - Reporte 1.xlsx');
-      expect(valoresFila(r1.hoja, 1)).toEqual(['reactivo', 'total', 'orden', 'tipo', 'digito']);
+      expect(valoresFila(r1.hoja, 1)).toEqual([
+        'Pregunta o respuesta',
+        'Total',
+        'N.º de pregunta',
+        'Tipo',
+        'Dígito',
+      ]);
       const totales = new Map<string, string>();
       for (let n = 2; n <= r1.hoja.rowCount; n++) {
         const [reactivo, total, orden, tipo] = valoresFila(r1.hoja, n);
@@ -621,12 +627,15 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       );
       const cabecera = valoresFila(r2.hoja, 1);
       const col = (nombre: string) => cabecera.indexOf(nombre);
+      // Each answer column is titled with its question's text (issue 26.7).
+      expect(cabecera).toContain('1. ¿Escuchó la alerta?');
+      const pregunta = (n: number) => cabecera.find((c) => c.startsWith(`${n}. `))!;
       expect(r2.hoja.rowCount).toBe(1 + destinatarios.length);
       for (let n = 2; n <= r2.hoja.rowCount; n++) {
         const v = valoresFila(r2.hoja, n);
-        const par = /[0-4]$/.test(v[col('telefono')]!);
-        expect(v[col('reactivo_texto_1')], v[col('telefono')]).toBe(par ? 'Sí' : 'No');
-        expect(v[col('reactivo_texto_2')], v[col('telefono')]).toBe(par ? 'No' : 'Sí');
+        const par = /[0-4]$/.test(v[col('Teléfono')]!);
+        expect(v[col(pregunta(1))], v[col('Teléfono')]).toBe(par ? 'Sí' : 'No');
+        expect(v[col(pregunta(2))], v[col('Teléfono')]).toBe(par ? 'No' : 'Sí');
       }
       await page.getByRole('switch').click();
 

@@ -240,11 +240,14 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
       page.waitForEvent('download'),
       d.getByRole('button', { name: 'Descargar filas rechazadas y duplicadas (.xlsx)' }).click(),
     ]);
+    // One extension, and a Spanish sheet name (issue 26.7: 'rechazados-lista.csv.xlsx', 'Hoja1').
+    expect(descarga.suggestedFilename()).toBe('filas rechazadas de lista.xlsx');
     const destino = path.join(descargas, descarga.suggestedFilename());
     await descarga.saveAs(destino);
     const libro = new ExcelJS.Workbook();
     await libro.xlsx.readFile(destino);
     const hoja = libro.worksheets[0]!;
+    expect(hoja.name).toBe('Filas rechazadas');
     expect(hoja.getRow(1).values).toEqual([
       undefined,
       'telefono',

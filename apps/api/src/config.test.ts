@@ -48,6 +48,11 @@ describe('configuración', () => {
     ['1d', 86400],
   ])('TOKEN_TTL %s = %i s', (texto, s) => expect(parseDuration(texto)).toBe(s));
 
+  it('la política de reintentos de llamada dice lo que hará el despachador (issue 26.7)', () => {
+    const c = loadConfig({ DESPACHO_LLAMADA_ESPERA_MS: '30000', DESPACHO_MAX_INTENTOS: '8' });
+    expect(c.llamadas).toMatchObject({ reintentos: 2, espera_reintento_s: 30, intentos_red: 8 });
+  });
+
   it('rechaza valores inválidos con un mensaje en español', () => {
     expect(() => loadConfig({ TOKEN_TTL: 'mucho' })).toThrow(/TOKEN_TTL inválido/);
     expect(() => loadConfig({ PORT: 'ochenta' })).toThrow(/PORT inválido/);

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { PoliticaReintentos } from '@pregon/contract/rules/reintentos';
 import path from 'node:path';
 import { IDIOMA_DEFECTO, idiomaValido } from '@pregon/contract/rules/dialplan';
 import { configDespachoDeEntorno } from './dispatcher/config.ts';
@@ -26,7 +27,7 @@ export interface Config {
   pbxIdioma: string;
   /** The call retry policy an exercise gets when it sets none (the dispatcher's DESPACHO_LLAMADA_*),
    * shown by GET /config/: extra attempts and minutes between them. */
-  llamadas: { reintentos: number; espera_reintento: number };
+  llamadas: PoliticaReintentos & { espera_reintento: number };
   /** The proxies allowed to report a client's address in X-Forwarded-For (TRUST_PROXY):
    * addresses, CIDR ranges or proxy-addr's names; empty trusts none. */
   trustProxy: string[];
@@ -127,6 +128,10 @@ function politicaLlamadas(env: NodeJS.ProcessEnv) {
   return {
     reintentos: c.reintentosLlamada,
     espera_reintento: Math.round(c.esperaLlamadaMs / 60_000),
+    espera_reintento_s: Math.round(c.esperaLlamadaMs / 1000),
+    intentos_red: c.maxIntentos,
+    espera_red_min_s: Math.round(c.backoffMs / 1000),
+    espera_red_max_s: Math.round(c.backoffMaxMs / 1000),
   };
 }
 

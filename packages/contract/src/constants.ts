@@ -8,6 +8,10 @@ import { MENSAJES, type ClaveMensaje } from './messages.ts';
 /** Name of the instant-messaging service used by type 3 (its label and equipment keyword). */
 export const NOMBRE_MENSAJERIA = 'WhatsApp';
 
+/** Longest name of an exercise, a phone's owner or a user: a longer one is refused with
+ * 'nombreMuyLargo', never cut (issue 26.7). */
+export const MAX_LARGO_NOMBRE = 200;
+
 /** The four exercise types: id, internal key, list label and the label of the action field. */
 export const TIPOS_EJERCICIO = [
   { id: 1, clave: 'sms', etiqueta: 'SMS', accionLabel: MENSAJES.etiquetaMensaje },

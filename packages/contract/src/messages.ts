@@ -102,11 +102,28 @@ export const MENSAJES = {
   campoEquipo: 'Equipo',
   campoNombreEjercicio: 'Nombre del ejercicio',
   campoTiempoMinutos: 'Tiempo (Minutos)',
+  ayudaTiempoLlamada:
+    'Duración máxima de cada llamada, en minutos: al cumplirse se cuelga. Ejemplo: 2 = hasta 2 minutos por llamada',
+  ayudaTiempoCuestionario:
+    'Duración máxima de cada llamada del cuestionario, en minutos: al cumplirse se cuelga aunque falten preguntas',
+  minutosPorLlamada: '{n} min por llamada',
+  unidadMinutos: 'min',
   reintentosLlamada: 'Reintentos de llamada',
   campoReintentos: 'Reintentos si está ocupado o no contesta',
   campoEsperaReintento: 'Minutos entre intentos',
   reintentosPorDefecto:
-    'Vacío: {reintentos} reintentos, cada {espera} minutos (lo configurado en el servidor).',
+    'Si los deja vacíos, se usa lo configurado en el servidor: a quien esté ocupado o no conteste se le llama {veces}, con {espera} entre intentos.',
+  reintentosNinguno:
+    'Si los deja vacíos, se usa lo configurado en el servidor: a quien esté ocupado o no conteste no se le vuelve a llamar.',
+  reintentosRed:
+    'Aparte, si la red o el conmutador fallan, cada llamada se intenta hasta {intentos} veces en total, con esperas de {desde} a {hasta}.',
+  unaVezMas: 'una vez más',
+  vecesMas: '{n} veces más',
+  duracionUnSegundo: '1 segundo',
+  duracionSegundos: '{n} segundos',
+  duracionUnMinuto: '1 minuto',
+  duracionMinutos: '{n} minutos',
+  duracionMinutosSegundos: '{m} min {s} s',
   vigenciaSms: 'Vigencia del mensaje',
   campoVigencia: 'Minutos que la red intenta entregarlo',
   ayudaVigencia:
@@ -155,6 +172,7 @@ export const MENSAJES = {
 
   // Exercise form validation (SPEC 5)
   nombreObligatorio: 'Nombre es obligatorio',
+  nombreMuyLargo: 'El nombre tiene {n} caracteres y el máximo es {max}: acórtelo',
   tipoObligatorio: 'Tipo obligatorio',
   fechaObligatoria: 'Fecha obligatoria',
   horaObligatoria: 'Hora obligatoria',
@@ -210,6 +228,8 @@ export const MENSAJES = {
 
   // Requests and server errors (ARCHITECTURE 3 and 8)
   errorRed: 'Error de red: no se obtuvo respuesta del servidor',
+  agenteTelefoniaSinRespuesta:
+    'El agente de telefonía no responde en {url}: revise que esté en marcha y que este equipo pueda alcanzarlo',
   errorInterno:
     'Ocurrió un error interno en el servidor. Intente de nuevo; si persiste, avise al administrador',
   servicioNoDisponible:
@@ -522,6 +542,8 @@ export const MENSAJES = {
     'Crea, inicia, pausa y detiene ejercicios; administra teléfonos, equipos, países y categorías',
   ayudaRolConsulta: 'Solo consulta ejercicios, tableros y reportes, sin cambiar nada',
   rolObligatorio: 'Elija al menos un rol',
+  ayudaRolesSuman:
+    'Los roles se suman: con Operadores o Administradores el usuario cambia datos aunque también tenga Consulta. Para un usuario de solo lectura marque únicamente Consulta',
   correoInvalido: 'Escriba un correo válido, por ejemplo nombre@dominio.mx',
   campoContrasenaNueva: 'Nueva contraseña',
   campoContrasenaActual: 'Contraseña actual',
@@ -633,7 +655,7 @@ export const MENSAJES = {
   plantillaVistaPrevia: 'Vista previa: {texto}',
   plantillaTextoLibre: 'Texto libre (solo dentro de la ventana de 24 horas)',
   plantillaEnLista: 'Plantilla {plantilla} ({idioma}){parametros}',
-  plantillaParametrosFaltan: 'Escribe cada parámetro de la plantilla',
+  plantillaParametrosFaltan: 'Escriba cada parámetro de la plantilla',
   credencialesEquipoInvalidas:
     'Las credenciales del equipo {alias} no son válidas para {protocolo}: {detalle}',
   smppDireccionRechazada:
@@ -827,6 +849,19 @@ export const MENSAJES = {
   columnaFechaEnvio: 'Fecha de envío',
   columnaHoraEnvio: 'Hora de envío',
   columnaPorcentaje: 'Porcentaje',
+  columnaNumeroFila: 'N.º',
+  columnaRealizado: 'Realizado',
+  columnaRecibida: 'Recibida',
+  columnaResultado: 'Resultado',
+  columnaTotalReporte: 'Total',
+  columnaOrden: 'N.º de pregunta',
+  columnaPreguntaORespuesta: 'Pregunta o respuesta',
+  columnaPreguntaTexto: '{n}. {texto}',
+  hojaReporte: 'Reporte',
+  hojaReporte1: 'Reporte 1 - Por pregunta',
+  hojaReporte2: 'Reporte 2 - Por persona',
+  hojaRechazados: 'Filas rechazadas',
+  archivoRechazados: 'filas rechazadas de {archivo}',
   informeDestinatarios: 'Destinatarios',
   informeRecibidas: 'Recibidas (acuse, mensaje escuchado completo o cuestionario respondido)',
   informeAlcanzados: 'Alcanzados (de todos los destinatarios)',

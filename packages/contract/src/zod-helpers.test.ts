@@ -45,7 +45,7 @@ describe('idSchema: el id de la base, de 1 a 2147483647', () => {
     expect(primerError(equipo.safeParse(undefined))).toBe(msg('equipoObligatorio'));
     expect(primerError(equipo.safeParse(0))).toBe(msg('equipoObligatorio'));
     expect(primerError(equipo.safeParse(2_147_483_648))).toBe(
-      msg('idInvalido', { campo: 'equipo', max: ID_MAXIMO }),
+      msg('idInvalido', { campo: 'Equipo', max: ID_MAXIMO }),
     );
   });
 });
@@ -68,16 +68,16 @@ describe('listaIdsSchema', () => {
     '%j: rechazado nombrando categorias',
     (v) => {
       expect(primerError(s.safeParse(v))).toBe(
-        msg('idInvalido', { campo: 'categorias', max: ID_MAXIMO }),
+        msg('idInvalido', { campo: 'Categorías', max: ID_MAXIMO }),
       );
     },
   );
   it('no una lista, más de 1000, o vacía cuando es obligatoria', () => {
     expect(primerError(s.safeParse({ a: 1 }))).toBe(
-      msg('listaIdsInvalida', { campo: 'categorias' }),
+      msg('listaIdsInvalida', { campo: 'Categorías' }),
     );
     expect(primerError(s.safeParse(Array.from({ length: 1001 }, (_, i) => i + 1)))).toBe(
-      msg('listaMuyLarga', { campo: 'categorias', max: 1000 }),
+      msg('listaMuyLarga', { campo: 'Categorías', max: 1000 }),
     );
     const obligatoria = listaIdsSchema('categorias', { obligatoria: msg('categoriaObligatoria') });
     expect(primerError(obligatoria.safeParse(''))).toBe(msg('categoriaObligatoria'));

@@ -3,11 +3,12 @@
  * so every schema of the contract reports errors the same way.
  */
 import { z } from 'zod';
+import { etiquetaCampo } from './etiquetas-campo.ts';
 import { msg } from './messages.ts';
 
 /** Integer field between min and max; numeric strings ('12') are accepted and converted. */
 export function enteroSchema(campo: string, min = 1, max = Number.MAX_SAFE_INTEGER) {
-  const error = msg('campoEntero', { campo, min, max });
+  const error = msg('campoEntero', { campo: etiquetaCampo(campo), min, max });
   return z.preprocess(
     (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
     z.number({ error }).int(error).min(min, error).max(max, error),
@@ -34,8 +35,8 @@ const idDeTexto = (v: unknown) => {
  * read it too (the SPEC's clients send 0 or '' for "none chosen").
  */
 export function idSchema(campo: string, mensaje?: string) {
-  const obligatorio = mensaje ?? msg('campoObligatorio', { campo });
-  const invalido = msg('idInvalido', { campo, max: ID_MAXIMO });
+  const obligatorio = mensaje ?? msg('campoObligatorio', { campo: etiquetaCampo(campo) });
+  const invalido = msg('idInvalido', { campo: etiquetaCampo(campo), max: ID_MAXIMO });
   const bajo = mensaje ?? invalido;
   return z.preprocess(
     idDeTexto,
@@ -57,7 +58,7 @@ export const MAX_IDS_LISTA = 1000;
  */
 export function listaIdsSchema(campo: string, { obligatoria }: { obligatoria?: string } = {}) {
   const lista = z.array(idSchema(campo), {
-    error: obligatoria ?? msg('listaIdsInvalida', { campo }),
+    error: obligatoria ?? msg('listaIdsInvalida', { campo: etiquetaCampo(campo) }),
   });
   return z.preprocess(
     (v) =>
@@ -70,7 +71,7 @@ export function listaIdsSchema(campo: string, { obligatoria }: { obligatoria?: s
           ? [v]
           : v,
     (obligatoria ? lista.min(1, obligatoria) : lista)
-      .max(MAX_IDS_LISTA, msg('listaMuyLarga', { campo, max: MAX_IDS_LISTA }))
+      .max(MAX_IDS_LISTA, msg('listaMuyLarga', { campo: etiquetaCampo(campo), max: MAX_IDS_LISTA }))
       .transform((ids) => [...new Set(ids)]),
   );
 }
@@ -78,10 +79,13 @@ export function listaIdsSchema(campo: string, { obligatoria }: { obligatoria?: s
 /** Text field of at most `max` characters; `min: 1` makes it required (spaces alone do not count). */
 export function textoSchema(campo: string, { min = 0, max }: { min?: number; max: number }) {
   const base = z
-    .string({ error: msg('campoTexto', { campo }) })
-    .max(max, msg('campoMuyLargo', { campo, max }));
+    .string({ error: msg('campoTexto', { campo: etiquetaCampo(campo) }) })
+    .max(max, msg('campoMuyLargo', { campo: etiquetaCampo(campo), max }));
   return min > 0
-    ? base.refine((s) => s.trim().length >= min, msg('campoObligatorio', { campo }))
+    ? base.refine(
+        (s) => s.trim().length >= min,
+        msg('campoObligatorio', { campo: etiquetaCampo(campo) }),
+      )
     : base;
 }
 

@@ -3,7 +3,7 @@ import { SimuladorAndroid } from '@pregon/simulators/android';
 import { duplicados } from '@pregon/simulators/comun';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { arrancarDespachador } from './index.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import {
@@ -90,10 +90,16 @@ describe.each(MOTORES)('despachador (%s)', (motor) => {
       url: smsc.url,
       credenciales: { system_id: 'pregon', password: 'secreto' },
     });
+    const antes = Date.now();
     const id = await crearEjercicio(api.ctx.db, { id_equipo, n: 300, extra: ['12ab'] });
     api.ctx.eventos.emit('ejercicio', id);
     await comprobar(id, smsc.registro, 300);
     expect(smsc.registro).toHaveLength(300);
+    // Real sends move the device's 'Último contacto' (issue 26.7: only test sends did).
+    const token = await ingresar(api);
+    const r = await pedir(api.url, 'GET', `/equipos/${id_equipo}/`, { token });
+    expect(r.body.data.ultimo_contacto).toBeGreaterThanOrEqual(antes);
+    expect(r.body.data.ultimo_contacto).toBeLessThanOrEqual(Date.now());
   });
 
   it('SMS por la pasarela Android: id idempotente, estado leído con GET /message/{id}', async () => {

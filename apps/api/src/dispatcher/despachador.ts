@@ -226,6 +226,8 @@ export class Despachador {
   private readonly hilos = new Set<Promise<void>>();
   private readonly canales = new Map<number, { firma: string; canal: Canal }>();
   private desenlaces: Desenlace[] = [];
+  /** Devices whose gateway answered since the last write, with when: their last contact. */
+  private contactos = new Map<number, number>();
   /** Buffered 'enviado' outcomes by device and gateway id: a receipt that arrives before the
    * outcome is written is folded into it (one write instead of two). */
   private porGateway = new Map<string, Desenlace>();
@@ -836,6 +838,9 @@ export class Despachador {
     }
     this.desenlaces.push(d);
     if (!t) return;
+    // The gateway took the send or the call reached the network: the device answered.
+    if (res.tipo === 'aceptado' || res.tipo === 'llamada')
+      this.contactos.set(t.ej.id_equipo, ahora);
     if (d.estatus === 'enviado' && d.id_gateway) {
       // A long SMS's parts each have their receipt, under the part's id.
       if (d.partes)
@@ -1012,6 +1017,15 @@ export class Despachador {
         for (const [k, d] of porGateway) this.porGateway.set(k, d);
         this.opts.bitacora?.error(`escritura de resultados: ${String(err)}`);
         return;
+      }
+      if (this.contactos.size) {
+        const cs = this.contactos;
+        this.contactos = new Map();
+        await this.store
+          .tocarEquipos(cs)
+          .catch((err: unknown) =>
+            this.opts.bitacora?.error(`último contacto de equipos: ${String(err)}`),
+          );
       }
       if (!this.recibos.length) return;
       const rs = this.recibos;

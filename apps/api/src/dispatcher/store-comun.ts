@@ -321,6 +321,18 @@ export async function contestadas(
   });
 }
 
+/** Devices whose gateway answered a send: their last contact (equipos.ultimo_contacto) moves
+ * forward to that moment, never back (issue 26.7: only test sends updated it). */
+export async function tocarEquipos(db: Db, contactos: ReadonlyMap<number, number>): Promise<void> {
+  for (const [id_equipo, en] of contactos)
+    await db.kysely
+      .updateTable('equipos')
+      .set({ ultimo_contacto: en })
+      .where('id_equipo', '=', id_equipo)
+      .where((w) => w.or([w('ultimo_contacto', 'is', null), w('ultimo_contacto', '<', en)]))
+      .execute();
+}
+
 /** The dispatcher's waiting note on an exercise (its gateway cannot be reached), or null. */
 export async function marcarEspera(db: Db, id_ejercicio: number, texto: string | null) {
   let q = db.kysely
@@ -454,6 +466,7 @@ export function comunes(db: Db) {
       prorrogar(db, ids, hasta, ahora),
     contestadas: (filas: Parameters<typeof contestadas>[1]) => contestadas(db, filas),
     marcarEspera: (id: number, texto: string | null) => marcarEspera(db, id, texto),
+    tocarEquipos: (contactos: ReadonlyMap<number, number>) => tocarEquipos(db, contactos),
     instalacion: () => instalacion(db),
     enviadosSinRecibo: (id: number) => enviadosSinRecibo(db, id),
     reponerCancelados: (filas: Parameters<typeof reponerCancelados>[1], ahora: number) =>

@@ -163,6 +163,8 @@ export interface Store {
   /** The dispatcher's waiting note on a running exercise (gateway unreachable), or null to clear
    * it. */
   marcarEspera(id_ejercicio: number, texto: string | null): Promise<void>;
+  /** Devices whose gateway answered a send, with when (epoch ms): their last contact. */
+  tocarEquipos(contactos: ReadonlyMap<number, number>): Promise<void>;
   /** Extends the lease of rows still en_curso to `hasta`. */
   prorrogar(ids: readonly number[], hasta: number, ahora: number): Promise<void>;
   /** Rows still en_curso become 'incierto' with `motivo`. */

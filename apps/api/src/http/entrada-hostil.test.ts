@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { sql } from 'kysely';
 import { msg } from '@pregon/contract/messages';
 import { RUTA_WEBHOOK_WHATSAPP } from '@pregon/contract/api/prueba';
@@ -231,7 +232,7 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
       if (op.requeridos.length) {
         const r = await pedir(api.url, op.metodo, ruta, { token, body: {} });
         esperar4xx(r, `${ctx} vacío`);
-        expect(r.body.message, ctx).toContain(op.requeridos[0]);
+        expect(r.body.message, ctx).toContain(etiquetaCampo(op.requeridos[0]!));
       }
       for (const campo of Object.keys(op.propiedades)) {
         const malo = await pedir(api.url, op.metodo, ruta, {
@@ -275,7 +276,7 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
           body: { [campo]: valor },
         });
         esperar4xx(r, `${op.metodo} ${op.ruta} ${JSON.stringify(valor)}`);
-        expect(r.body.message).toContain(campo);
+        expect(r.body.message).toContain(etiquetaCampo(campo));
       }
     }
   });
@@ -344,7 +345,7 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
       rawBody: `{"telefono":${'['.repeat(31)}${']'.repeat(31)}}`,
     });
     esperar4xx(r, 'POST /telefono/ con 32 niveles');
-    expect(r.body.message).toContain('telefono');
+    expect(r.body.message).toContain('Número');
     expect(await conteos(api)).toEqual(antes);
   });
 
@@ -376,7 +377,7 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
         if (
           r.status !== 400 ||
           !String(r.body.campo).startsWith(c.campo) ||
-          !String(r.body.message).startsWith(`El campo ${c.campo} `)
+          !String(r.body.message).startsWith(`El campo ${etiquetaCampo(c.campo)} `)
         )
           fallas.push(
             `${c.metodo} ${c.ruta} ${c.en} ${c.campo}=${JSON.stringify(valor)} → ${r.status} ${String(r.body.message).slice(0, 80)}`,

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 
 /** An error with an HTTP status and a Spanish message for the caller; thrown by services. */
@@ -19,7 +20,18 @@ export const error = (
   clave: ClaveMensaje,
   params?: Record<string, string | number>,
   campo?: string,
-) => new HttpError(status, msg(clave, params), campo);
+) =>
+  new HttpError(
+    status,
+    // 'El campo …' messages name the field by its form's label (issue 26.7).
+    msg(
+      clave,
+      params && typeof params.campo === 'string' && clave.startsWith('campo')
+        ? { ...params, campo: etiquetaCampo(params.campo) }
+        : params,
+    ),
+    campo,
+  );
 
 /** 401 with the SPEC's 'FALLO: SESION EXPIRADA'. */
 export const sesionExpirada = () => error(401, 'sesionExpirada');
@@ -57,11 +69,12 @@ export function respuestaDeError(err: FastifyError): {
     campo = ruta || CONTEXTO[err.validationContext ?? 'body'] || 'cuerpo';
     const faltante = v.keyword === 'invalid_type' && /indefinido|undefined/.test(v.message ?? '');
     // The contract's own messages already name the field ('El campo … '): kept as they are.
+    const etiqueta = etiquetaCampo(campo);
     message = faltante
-      ? msg('campoObligatorio', { campo })
+      ? msg('campoObligatorio', { campo: etiqueta })
       : v.message?.startsWith(NOMBRA_CAMPO)
         ? v.message
-        : msg('campoInvalido', { campo, detalle: v.message ?? '' });
+        : msg('campoInvalido', { campo: etiqueta, detalle: v.message ?? '' });
   } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
     status = 400;
     message = msg('jsonInvalido');

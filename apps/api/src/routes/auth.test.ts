@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
@@ -56,7 +57,7 @@ describe.each(MOTORES)('autenticación (%s)', (motor) => {
     const r = await pedir(api.url, 'POST', '/auth/signin/', { body });
     expect(r.status).toBe(400);
     expect(r.body.status).toBe(400);
-    expect(r.body.message).toContain(campo);
+    expect(r.body.message).toContain(etiquetaCampo(campo));
     expect(r.body.message).toMatch(/campo/);
   });
 

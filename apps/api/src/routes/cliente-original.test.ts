@@ -221,7 +221,14 @@ describe.each(MOTORES)('el cliente original de SPEC 7 (%s)', (motor) => {
 
   it('reintentos de llamada por ejercicio: vacíos toman lo configurado, se guardan para llamadas y cuestionarios, fuera de rango es 400 que nombra el campo', async () => {
     const config = await ok('GET', '/config/');
-    expect(config.llamadas).toEqual({ reintentos: 2, espera_reintento: 10 });
+    expect(config.llamadas).toEqual({
+      reintentos: 2,
+      espera_reintento: 10,
+      espera_reintento_s: 600,
+      intentos_red: 8,
+      espera_red_min_s: 1,
+      espera_red_max_s: 60,
+    });
     const fila = async (id: number) =>
       (await ok('GET', '/ejercicios/')).data.find(
         (f: { id_ejercicio: number }) => f.id_ejercicio === id,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   ESTADO_CDMX,
@@ -170,7 +171,7 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
     const r = await pedir(api.url, 'POST', '/ejercicio/', { token, body });
     expect(r.status).toBe(400);
     expect(r.body.status).toBe(400);
-    expect(r.body.message).toContain(campo);
+    expect(r.body.message).toContain(etiquetaCampo(campo));
   });
 
   it('los puertos son los del equipo: un rango hasta su último puerto se guarda, uno más allá se rechaza nombrando puerto_fin', async () => {
@@ -347,7 +348,7 @@ describe.each(MOTORES)('ejercicios (%s)', (motor) => {
       body: { ejercicio: id, estado: ESTADO_CDMX },
     });
     expect(r.status).toBe(400);
-    expect(r.body.message).toContain('categorias');
+    expect(r.body.message).toContain('Categorías');
     const r2 = await pedir(api.url, 'POST', '/ejercicio/generar/', {
       token,
       body: { ejercicio: 99999, estado: ESTADO_CDMX, categorias: '1' },

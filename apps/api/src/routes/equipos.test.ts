@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
@@ -155,7 +156,7 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
   ])('entrada inválida %j: 400 que nombra %s', async (body, campo) => {
     const r = await p('POST', '/equipos/', admin, body);
     expect(r.status).toBe(400);
-    expect(r.body.message).toContain(campo);
+    expect(r.body.message).toContain(etiquetaCampo(campo));
   });
 
   it('un equipo usado por un ejercicio no se elimina (409, nunca 500); uno libre sí', async () => {

@@ -55,10 +55,10 @@ describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
     );
     const mal = await p('POST', '/paises/', admin, { pais: 'X', codigo_iso: 'ABC', prefijo: '1' });
     expect(mal.status).toBe(400);
-    expect(mal.body.message).toContain('codigo_iso');
+    expect(mal.body.message).toContain('Código ISO');
     const falta = await p('POST', '/paises/', admin, { codigo_iso: 'AB', prefijo: '1' });
     expect(falta.status).toBe(400);
-    expect(falta.body.message).toBe('El campo pais es obligatorio');
+    expect(falta.body.message).toBe('El campo País es obligatorio');
     expect(
       (
         await p('PUT', `/paises/${id}/`, admin, {
@@ -139,7 +139,7 @@ describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
     expect(dup.status).toBe(409);
     const sinPais = await p('POST', '/estados/', admin, { estado: 'Atlántida', id_pais: 99999 });
     expect(sinPais.status).toBe(400);
-    expect(sinPais.body.message).toContain('id_pais');
+    expect(sinPais.body.message).toContain('País');
     const nuevo = await p('POST', '/estados/', admin, {
       estado: 'Isla Prueba',
       id_pais: mx.id_pais,

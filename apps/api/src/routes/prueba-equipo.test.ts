@@ -97,13 +97,13 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
       body: { telefono: 'abc' },
     });
     expect(r1.status).toBe(400);
-    expect(r1.body.message).toMatch(/telefono/);
+    expect(r1.body.message).toMatch(/Número/);
     const r0 = await pedir(api.url, 'POST', `/equipos/${equipos.android}/prueba/`, {
       token,
       body: {},
     });
     expect(r0.status).toBe(400);
-    expect(r0.body.message).toMatch(/telefono/);
+    expect(r0.body.message).toMatch(/Número/);
     const r2 = await pedir(api.url, 'POST', `/equipos/${equipos.asterisk}/prueba/`, {
       token,
       body: { telefono: '5512345678' },

@@ -386,12 +386,12 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
       id_estado: '999999',
     });
     expect(estado.status).toBe(400);
-    expect(estado.body.message).toContain('id_estado');
+    expect(estado.body.message).toContain('Estado');
     const cat = await subir(api, admin, 'a.csv', 'telefono\n5512345678\n', {
       categorias: '1,999999',
     });
     expect(cat.status).toBe(400);
-    expect(cat.body.message).toContain('categorias');
+    expect(cat.body.message).toContain('Categorías');
     // A multipart body without its boundary, or cut short inside the file, is the caller's
     // fault: 400 naming file (before: 500, and no answer at all for the cut one).
     for (const [tipo, cuerpo] of [

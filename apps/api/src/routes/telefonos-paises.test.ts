@@ -63,7 +63,7 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     });
     expect(r.status).toBe(400);
     expect(r.body.message).toBe(
-      'El campo telefono no es válido: El número 33 1234 5678 no es válido en el país del estado (GT; tiene 10 dígitos): revise el número o escríbalo con + y el código de su país',
+      'El campo Número no es válido: El número 33 1234 5678 no es válido en el país del estado (GT; tiene 10 dígitos): revise el número o escríbalo con + y el código de su país',
     );
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
@@ -95,7 +96,7 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
   ])('entrada inválida %j: 400 que nombra %s', async (body, campo, texto) => {
     const r = await p('POST', '/telefono/', admin, body);
     expect(r.status).toBe(400);
-    expect(r.body.message).toContain(campo);
+    expect(r.body.message).toContain(etiquetaCampo(campo));
     expect(r.body.message).toMatch(texto);
   });
 
@@ -349,7 +350,7 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     const r = await p('GET', `/telefonos/?${qs}`, consulta);
     expect(r.status).toBe(400);
     expect(r.body.campo).toBe(campo);
-    expect(r.body.message).toMatch(new RegExp(`^El campo ${campo} `));
+    expect(r.body.message).toMatch(new RegExp(`^El campo ${etiquetaCampo(campo)} `));
   });
 
   it('el conteo de GET /telefonos/ se detiene en el tope y no lee toda la tabla', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
@@ -98,7 +99,7 @@ describe.each(MOTORES)('usuarios (%s)', (motor) => {
   ])('entrada inválida %j: 400 que nombra %s', async (body, campo) => {
     const r = await p('POST', '/usuarios/', admin, body);
     expect(r.status).toBe(400);
-    expect(r.body.message).toContain(campo);
+    expect(r.body.message).toContain(etiquetaCampo(campo));
   });
 
   it('un usuario lee y cambia su propio perfil y contraseña, pero no su rol ni el de otros', async () => {

@@ -114,6 +114,21 @@ describe('lotes validados de la importación', () => {
     });
   });
 
+  it('un nombre de más de 200 caracteres rechaza su fila con el motivo, sin cortarlo (issue 26.7)', async () => {
+    const ruta = path.join(dir, 'largo.csv');
+    const largo = 'Nombre muy largo '.repeat(15).trim();
+    fs.writeFileSync(
+      ruta,
+      `telefono,nombre,estado\n5512345678,${largo},Jalisco\n5512345679,Ana,Jalisco\n`,
+    );
+    const [lote] = await todos(lotesValidados(origen(ruta)));
+    expect(lote!.filas.map((f) => f.nombre)).toEqual(['Ana']);
+    expect(lote!.errores[0]).toMatchObject({
+      fila: 2,
+      motivo: `El nombre tiene ${largo.length} caracteres y el máximo es 200: acórtelo`,
+    });
+  });
+
   it('un archivo sin columna de teléfono falla con SinColumnaTelefono', async () => {
     const ruta = path.join(dir, 'c.csv');
     fs.writeFileSync(ruta, 'nombre,estado\nAna,Jalisco\n');

@@ -1,4 +1,5 @@
 import { MAX_ERRORES_IMPORTACION, type ErrorImportacion } from '@pregon/contract/api/telefonos';
+import { MAX_LARGO_NOMBRE } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { FilaMasiva } from '../repositories/telefonos-masivo.ts';
 import { leerCsv, leerXlsx, type FilaLeida } from './importacion-lectores.ts';
@@ -185,7 +186,10 @@ function validarFila(
     if (!r.ok) return { motivo: r.motivo };
     if (r.valor.length > 0) categorias = r.valor;
   }
-  const nombre = idx.nombre >= 0 ? (celdas[idx.nombre] ?? '').trim().slice(0, 200) : '';
+  const nombre = idx.nombre >= 0 ? (celdas[idx.nombre] ?? '').trim() : '';
+  // A long name is refused with its row, never cut mid-word (issue 26.7).
+  if (nombre.length > MAX_LARGO_NOMBRE)
+    return { motivo: msg('nombreMuyLargo', { n: nombre.length, max: MAX_LARGO_NOMBRE }) };
   return { telefono: tel.telefono, nombre: nombre || null, id_estado, categorias };
 }
 

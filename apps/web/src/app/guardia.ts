@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunction } from 'react-router';
 import { decidirRuta } from '@pregon/contract/rules/route-guard';
-import { leerToken } from '../lib/sesion.ts';
+import { leerToken, recordarRegreso } from '../lib/sesion.ts';
 import { avisoError } from '../lib/notificar.ts';
 import { msg } from '@pregon/contract/messages';
 
@@ -12,7 +12,7 @@ export interface AccesoRuta {
 
 /** The SPEC 6 guard as a route loader: runs decidirRuta on every navigation to the route. */
 export function guardia(acceso: AccesoRuta = {}): LoaderFunction {
-  return () => {
+  return ({ request }) => {
     const decision = decidirRuta({
       token: leerToken(),
       ahoraMs: Date.now(),
@@ -20,6 +20,8 @@ export function guardia(acceso: AccesoRuta = {}): LoaderFunction {
       publica: acceso.publica ?? false,
     });
     if (decision.tipo === 'signin') {
+      const url = new URL(request.url);
+      recordarRegreso(url.pathname + url.search);
       if (decision.limpiar) {
         localStorage.clear();
         avisoError(msg('sesionExpirada'));

@@ -11,6 +11,9 @@ export interface PropsDialogoFormulario {
   alGuardar: () => void;
   ancho?: number;
   estilo?: ModalProps['style'];
+  /** Rendered closed, once, when its page opens: the first real opening then shows at once and
+   * keeps the first keys typed (issue 26.7: they were lost while its styles were built). */
+  precalentar?: boolean;
   children: ReactNode;
 }
 
@@ -21,7 +24,8 @@ export function DialogoFormulario(p: PropsDialogoFormulario) {
   return (
     <Modal
       title={p.titulo}
-      open
+      open={!p.precalentar}
+      forceRender={p.precalentar}
       width={p.ancho}
       style={p.estilo}
       maskClosable={false}

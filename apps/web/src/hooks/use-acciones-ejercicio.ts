@@ -139,15 +139,33 @@ export function useAccionesEjercicio() {
           fila.ejercicio,
           columnasDeFilas(filas, Object.keys(FilaReporteSchema.shape)),
           filas,
+          msg('hojaReporte'),
         );
       } else if (descarga === 'reporte1') {
         const filas = await obtenerReporte3(fila.id_ejercicio);
         const columnas = columnasDeFilas(filas, Object.keys(FilaReporte3Schema.shape));
-        await descargarXlsx(`${fila.ejercicio} - ${msg('reporte1')}`, columnas, filas);
+        await descargarXlsx(
+          `${fila.ejercicio} - ${msg('reporte1')}`,
+          columnas,
+          filas,
+          msg('hojaReporte1'),
+        );
       } else {
-        const filas = await obtenerReporte4(fila.id_ejercicio);
-        const columnas = columnasDeFilas(filas, Object.keys(FilaReporte4Schema.shape));
-        await descargarXlsx(`${fila.ejercicio} - ${msg('reporte2')}`, columnas, filas);
+        const [filas, resumen] = await Promise.all([
+          obtenerReporte4(fila.id_ejercicio),
+          obtenerReporte3(fila.id_ejercicio),
+        ]);
+        // Each answer column is titled with its question's text (Reporte 1's question rows).
+        const preguntas = new Map(
+          resumen.filter((r) => r.tipo === 'pregunta').map((r) => [r.orden, r.reactivo]),
+        );
+        const columnas = columnasDeFilas(filas, Object.keys(FilaReporte4Schema.shape), preguntas);
+        await descargarXlsx(
+          `${fila.ejercicio} - ${msg('reporte2')}`,
+          columnas,
+          filas,
+          msg('hojaReporte2'),
+        );
       }
     });
 

@@ -1,4 +1,6 @@
+import { msg } from '@pregon/contract/messages';
 import { celdaSinFormula } from '@pregon/contract/rules/spreadsheet';
+import { CAMPOS_OMITIDOS_HOJA, tituloColumnaReporte } from '@pregon/contract/rules/titulos-reporte';
 
 /** One column of a spreadsheet: its header and the row field it shows. */
 export interface ColumnaHoja {
@@ -6,15 +8,20 @@ export interface ColumnaHoja {
   campo: string;
 }
 
-/** Columns named after the row fields: `base` first (so an empty report keeps its header), then
- * any other field in order of first appearance (such as reactivo_texto_N). */
+/** A report's columns from its row fields: `base` first (so an empty report keeps its header),
+ * then any other field in order of first appearance (such as reactivo_texto_N), each titled in
+ * Spanish (tituloColumnaReporte: question N by its text from `preguntas`), without the status
+ * code that `resultado` already says (issue 26.7). */
 export function columnasDeFilas(
   filas: readonly object[],
   base: readonly string[] = [],
+  preguntas?: ReadonlyMap<number, string>,
 ): ColumnaHoja[] {
   const campos = new Set<string>(base);
   for (const f of filas) for (const k of Object.keys(f)) campos.add(k);
-  return [...campos].map((campo) => ({ titulo: campo, campo }));
+  return [...campos]
+    .filter((campo) => !CAMPOS_OMITIDOS_HOJA.has(campo))
+    .map((campo) => ({ titulo: tituloColumnaReporte(campo, preguntas), campo }));
 }
 
 /** One row of a spreadsheet keyed by field, in the columns' order: a missing field is empty, and
@@ -44,7 +51,7 @@ export function nombreArchivoSeguro(nombre: string): string {
 export async function libroXlsx(
   columnas: readonly ColumnaHoja[],
   filas: readonly object[],
-  hoja = 'Hoja1',
+  hoja = msg('hojaReporte'),
 ): Promise<ArrayBuffer> {
   const { default: ExcelJS } = await import('exceljs');
   const libro = new ExcelJS.Workbook();
@@ -67,7 +74,7 @@ export async function descargarXlsx(
   archivo: string,
   columnas: readonly ColumnaHoja[],
   filas: readonly object[],
-  hoja = 'Hoja1',
+  hoja = msg('hojaReporte'),
 ): Promise<void> {
   const buffer = await libroXlsx(columnas, filas, hoja);
   const blob = new Blob([buffer], {

@@ -6,7 +6,20 @@ import {
   leerConfig,
   subirAudio,
 } from '@pregon/contract/api/pbx';
-import { existe, leerBinario, llamar } from './api-client.ts';
+import { msg } from '@pregon/contract/messages';
+import { ErrorApi, existe, leerBinario, llamar } from './api-client.ts';
+
+/** Runs a call to the telephony agent at `base`: when nothing answers, the error names the agent
+ * and its address instead of the generic network error (issue 26.7). */
+async function alAgente<T>(base: string, hacer: () => Promise<T>): Promise<T> {
+  try {
+    return await hacer();
+  } catch (e) {
+    if (e instanceof ErrorApi && e.status === 0)
+      throw new ErrorApi(msg('agenteTelefoniaSinRespuesta', { url: base }), 0, null);
+    throw e;
+  }
+}
 
 /** Query key of GET /config/ (read once per page load). */
 export const CLAVE_CONFIG = ['config'] as const;
@@ -43,33 +56,39 @@ export function clientePbx(cliente: QueryClient) {
       const formulario = new FormData();
       formulario.append('filename', nombre);
       formulario.append('file', archivo, `${nombre}.gsm`);
-      return llamar(subirAudio, { base: c.base, params: { software: c.software }, formulario });
+      return alAgente(c.base, () =>
+        llamar(subirAudio, { base: c.base, params: { software: c.software }, formulario }),
+      );
     },
     /** PUT /calls/extensions/ {contenido, firma}: every call exercise's context, as the api
      * rendered and signed it (GET /call/extensions/). */
     async escribirLlamadas(plan: { contenido: string; firma: string }) {
       const c = await config();
-      return llamar(escribirExtensionesLlamadas, { base: c.base, body: plan });
+      return alAgente(c.base, () =>
+        llamar(escribirExtensionesLlamadas, { base: c.base, body: plan }),
+      );
     },
     /** PUT /quizzes/extensions/{id_quiz}/ {contenido, firma}: one questionnaire's context, as
      * the api rendered and signed it (GET /quiz/file/{id}/). */
     async escribirQuiz(id_quiz: number, plan: { contenido: string; firma: string }) {
       const c = await config();
-      return llamar(escribirExtensionesQuiz, {
-        base: c.base,
-        params: { id_quiz },
-        body: plan,
-      });
+      return alAgente(c.base, () =>
+        llamar(escribirExtensionesQuiz, { base: c.base, params: { id_quiz }, body: plan }),
+      );
     },
     /** HEAD /{software}/audio/{nombre}: whether the agent holds that audio. */
     async existeAudio(nombre: string) {
       const c = await config();
-      return existe(`${c.base}/${c.software}/audio/${encodeURIComponent(nombre)}`);
+      return alAgente(c.base, () =>
+        existe(`${c.base}/${c.software}/audio/${encodeURIComponent(nombre)}`),
+      );
     },
     /** GET /{software}/audio/{nombre}: the stored GSM frames of an uploaded audio. */
     async leerAudio(nombre: string) {
       const c = await config();
-      return leerBinario(`${c.base}/${c.software}/audio/${encodeURIComponent(nombre)}`);
+      return alAgente(c.base, () =>
+        leerBinario(`${c.base}/${c.software}/audio/${encodeURIComponent(nombre)}`),
+      );
     },
   };
 }

@@ -33,6 +33,10 @@ export function usuarioTieneRol(roles: readonly string[]): boolean {
   return tieneRol(payloadSesion(), roles);
 }
 
+/** Where the page to return to after signing in is kept: session storage, which the SPEC's
+ * clearing of local storage leaves alone and which dies with the tab. */
+const CLAVE_REGRESO = 'regreso';
+
 /** 'Cerrar sesión': ends the session on the server (its token is refused from then on, also if
  * it was copied), clears all local storage and goes to /signin. It does not wait for the
  * server: the request outlives the page (keepalive), and a failure changes nothing here. */
@@ -45,13 +49,29 @@ export function cerrarSesion(): void {
       keepalive: true,
     }).catch(() => {});
   localStorage.clear();
+  globalThis.sessionStorage?.removeItem(CLAVE_REGRESO);
   navegar('/signin');
+}
+
+/** Remembers `ruta` (path and query of this app) as the page to return to after signing in
+ * (issue 26.7: an expired session landed on / and lost the page). /signin itself is not kept. */
+export function recordarRegreso(ruta: string): void {
+  if (!ruta.startsWith('/') || ruta.startsWith('//') || ruta.startsWith('/signin')) return;
+  globalThis.sessionStorage?.setItem(CLAVE_REGRESO, ruta);
+}
+
+/** The page to go to after signing in (once; then forgotten), '/' when none was kept. */
+export function tomarRegreso(): string {
+  const ruta = sessionStorage.getItem(CLAVE_REGRESO);
+  sessionStorage.removeItem(CLAVE_REGRESO);
+  return ruta && ruta.startsWith('/') && !ruta.startsWith('//') ? ruta : '/';
 }
 
 let expirando = false;
 
 /** Session expiry (SPEC 8): error toast 'FALLO: SESION EXPIRADA', clear storage, go to /signin. */
 export function expirarSesion(): void {
+  if (typeof location !== 'undefined') recordarRegreso(location.pathname + location.search);
   localStorage.clear();
   if (!expirando) {
     expirando = true;

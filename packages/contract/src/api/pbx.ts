@@ -36,8 +36,17 @@ export const leerConfig = endpoint({
   respuesta: z.object({
     status: z.literal(200),
     pbx: z.object({ base: z.string(), software: z.string() }),
-    /** The retry policy of an exercise that sets none: extra attempts, minutes between them. */
-    llamadas: z.object({ reintentos: z.number(), espera_reintento: z.number() }),
+    /** The retry policy of an exercise that sets none: extra attempts for busy or unanswered
+     * recipients and the wait between them (minutes, rounded; exact in seconds), and the attempts
+     * in all of a call the network refuses with its shortest and longest wait (seconds). */
+    llamadas: z.object({
+      reintentos: z.number(),
+      espera_reintento: z.number(),
+      espera_reintento_s: z.number(),
+      intentos_red: z.number(),
+      espera_red_min_s: z.number(),
+      espera_red_max_s: z.number(),
+    }),
     /** The product's time zone (TZ): dates and hours of exercises, scheduled starts included. */
     zona_horaria: z.string(),
   }),

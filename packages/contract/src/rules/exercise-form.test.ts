@@ -67,6 +67,13 @@ describe('validarFormularioEjercicio', () => {
       },
     ],
     ['blank title', { ...SMS, titulo: '   ' }, {}, { titulo: 'Nombre es obligatorio' }],
+    ['a 200-character title fits', { ...SMS, titulo: 'a'.repeat(200) }, {}, {}],
+    [
+      'a 201-character title is refused, not cut (issue 26.7)',
+      { ...SMS, titulo: 'a'.repeat(201) },
+      {},
+      { titulo: 'El nombre tiene 201 caracteres y el máximo es 200: acórtelo' },
+    ],
     ['no categories', { ...SMS, categorias: [] }, {}, { categorias: 'Categoría obligatoria' }],
     [
       'empty category string',
@@ -119,7 +126,7 @@ describe('validarFormularioEjercicio', () => {
       'unknown type',
       { ...SMS, tipo_ejercicio: 7 },
       {},
-      { tipo_ejercicio: 'El campo tipo_ejercicio debe ser un número entero entre 1 y 4' },
+      { tipo_ejercicio: 'El campo Tipo de trabajo debe ser un número entero entre 1 y 4' },
     ],
     [
       'date in another format',

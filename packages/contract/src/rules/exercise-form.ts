@@ -5,11 +5,13 @@
  */
 import {
   IDS_TIPO_EJERCICIO,
+  MAX_LARGO_NOMBRE,
   MINUTOS_CUESTIONARIO,
   TIPO_CUESTIONARIO,
   TIPO_LLAMADA,
   tipoPorId,
 } from '../constants.ts';
+import { etiquetaCampo } from '../etiquetas-campo.ts';
 import { msg } from '../messages.ts';
 import { esAudioGsm, PATRON_NOMBRE_AUDIO } from './questionnaire.ts';
 
@@ -95,13 +97,18 @@ export function validarFormularioEjercicio(
   if (tipo === null) errores.tipo_ejercicio = msg('tipoObligatorio');
   else if (!tipoPorId(tipo)) {
     errores.tipo_ejercicio = msg('campoEntero', {
-      campo: 'tipo_ejercicio',
+      campo: etiquetaCampo('tipo_ejercicio'),
       min: Math.min(...IDS_TIPO_EJERCICIO),
       max: Math.max(...IDS_TIPO_EJERCICIO),
     });
   }
   if (vacio(values.equipo)) errores.equipo = msg('equipoObligatorio');
   if (vacio(values.titulo)) errores.titulo = msg('nombreObligatorio');
+  else if (String(values.titulo).trim().length > MAX_LARGO_NOMBRE)
+    errores.titulo = msg('nombreMuyLargo', {
+      n: String(values.titulo).trim().length,
+      max: MAX_LARGO_NOMBRE,
+    });
 
   if (tipo === TIPO_LLAMADA) {
     const tiempo = Number(values.tiempo);

@@ -3,7 +3,7 @@ import { LockOutlined, UserOutlined } from '../../../components/iconos.tsx';
 import { useNavigate } from 'react-router';
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { guardarToken } from '../../../lib/sesion.ts';
+import { guardarToken, tomarRegreso } from '../../../lib/sesion.ts';
 import { useIngresar } from '../api/signin.ts';
 
 interface Valores {
@@ -11,7 +11,8 @@ interface Valores {
   password: string;
 }
 
-/** /signin: usuario, contraseña and 'Ingresar'; shows the server's Spanish error on failure. */
+/** /signin: usuario, contraseña and 'Ingresar'; shows the server's Spanish error on failure; on
+ * success goes back to the page the expired session left (or /). */
 export function SigninPage() {
   const navegar = useNavigate();
   const ingresar = useIngresar();
@@ -22,7 +23,8 @@ export function SigninPage() {
       {
         onSuccess: (r) => {
           guardarToken(r.token);
-          navegar('/', { replace: true });
+          // Back to the page that was open when the session ended (issue 26.7), else /.
+          navegar(tomarRegreso(), { replace: true });
         },
       },
     );

@@ -31,12 +31,12 @@ import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
+import { fechaHoraTexto, horaTexto } from '../../../lib/fecha.ts';
 import { useTablero } from '../api/get-tablero.ts';
 import { CurvaAlcance, GraficaPregunta, GraficaResultados } from './graficas.tsx';
 
-const fechaHora = (ms: number | null) =>
-  ms === null ? '—' : new Date(ms).toLocaleString('es-MX', { hour12: false });
-const hora = (ms: number) => new Date(ms).toLocaleTimeString('es-MX', { hour12: false });
+const fechaHora = (ms: number | null) => fechaHoraTexto(ms);
+const hora = horaTexto;
 
 /** Milliseconds now, refreshed every second (the elapsed time ticks between updates). */
 function useAhora(activo: boolean) {
@@ -237,7 +237,11 @@ export function DashboardPage() {
       <Card loading={tablero.isPending} style={{ marginBottom: 16 }}>
         {t && e && (
           <>
-            <Descriptions column={{ xs: 1, md: 2, xl: 4 }} size="small">
+            <Descriptions
+              className="cabecera-tablero"
+              column={{ xs: 1, md: 2, xl: 4 }}
+              size="small"
+            >
               <Descriptions.Item label={msg('columnaTipo')}>{e.tipo_ejercicio}</Descriptions.Item>
               <Descriptions.Item label={msg('columnaDispositivo')}>{e.alias}</Descriptions.Item>
               {e.sms_total !== null && e.destinatarios > 0 && (

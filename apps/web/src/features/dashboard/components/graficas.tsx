@@ -16,16 +16,12 @@ import type { Hitos, PuntoCurva, TableroEjercicio } from '@pregon/contract/api/t
 import { msg } from '@pregon/contract/messages';
 import { ETIQUETA_RESULTADO, LUZ_RESULTADO, RESULTADOS } from '@pregon/contract/rules/alcance';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
+import { horaTexto } from '../../../lib/fecha.ts';
 
 // The dashboard's charts (recharts, imported only by the dashboard pages, so it stays out of the
 // list's first screen). Animations are off: data arrives every half second.
 
-const hora = (t: number) =>
-  new Date(t).toLocaleTimeString('es-MX', {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+const hora = horaTexto;
 
 /** Outcomes as bars (rules/alcance.ts: an answered call by how it went), one per outcome that
  * has any, coloured by its light. */
@@ -57,6 +53,31 @@ export function GraficaResultados({
   );
 }
 
+/** Share of the chart's width within which two marks' labels would overlap. */
+const CERCANIA_ETIQUETAS = 0.1;
+
+/**
+ * The reach marks as lines: each mark keeps its line, but marks closer than CERCANIA_ETIQUETAS of
+ * the time span share one label on the first of them ('90 % · 100 %'), so '90 %' and '100 %'
+ * reached seconds apart are not drawn over each other (issue 26.7).
+ */
+export function lineasHitos(
+  marcas: readonly (readonly [number, number])[],
+  curva: readonly PuntoCurva[],
+): { t: number; etiqueta?: string }[] {
+  const ts = curva.map((p) => p.t);
+  const span = ts.length ? Math.max(...ts) - Math.min(...ts) : 0;
+  const lineas: { t: number; etiquetas: string[] }[] = [];
+  for (const [pct, t] of [...marcas].sort((a, b) => a[1] - b[1])) {
+    const grupo = lineas.findLast((l) => l.etiquetas.length > 0);
+    if (grupo && t - grupo.t <= span * CERCANIA_ETIQUETAS) {
+      grupo.etiquetas.push(`${pct} %`);
+      if (t !== grupo.t) lineas.push({ t, etiquetas: [] });
+    } else lineas.push({ t, etiquetas: [`${pct} %`] });
+  }
+  return lineas.map((l) => ({ t: l.t, etiqueta: l.etiquetas.join(' · ') || undefined }));
+}
+
 /** The reach curve: recipients processed and reached over time, with the 50/90/100 % marks. */
 export function CurvaAlcance({ curva, hitos }: { curva: readonly PuntoCurva[]; hitos: Hitos }) {
   const marcas = (
@@ -66,10 +87,7 @@ export function CurvaAlcance({ curva, hitos }: { curva: readonly PuntoCurva[]; h
       [100, hitos.p100],
     ] as const
   ).filter((m): m is readonly [50 | 90 | 100, number] => m[1] !== null);
-  // Marks reached at the same instant share one line and one label ('90 % · 100 %'), so their
-  // labels are not drawn over each other.
-  const lineas = new Map<number, string[]>();
-  for (const [pct, t] of marcas) lineas.set(t, [...(lineas.get(t) ?? []), `${pct} %`]);
+  const lineas = lineasHitos(marcas, curva);
   return (
     <ResponsiveContainer width="100%" height={260}>
       <LineChart data={[...curva]} margin={{ top: 16, right: 16, bottom: 8, left: 8 }}>
@@ -101,13 +119,13 @@ export function CurvaAlcance({ curva, hitos }: { curva: readonly PuntoCurva[]; h
           dot={false}
           isAnimationActive={false}
         />
-        {[...lineas].map(([t, etiquetas]) => (
+        {lineas.map(({ t, etiqueta }) => (
           <ReferenceLine
             key={t}
             x={t}
             stroke="#1d4ed8"
             strokeDasharray="4 2"
-            label={{ value: etiquetas.join(' · '), position: 'top', fontSize: 12 }}
+            label={etiqueta ? { value: etiqueta, position: 'top', fontSize: 12 } : undefined}
           />
         ))}
       </LineChart>

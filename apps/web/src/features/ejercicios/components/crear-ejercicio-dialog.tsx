@@ -59,6 +59,10 @@ import {
   zonaDeEstado,
 } from '@pregon/contract/rules/ventanas';
 import { esAudioGsm } from '@pregon/contract/rules/questionnaire';
+import {
+  textoPoliticaReintentos,
+  type PoliticaReintentos,
+} from '@pregon/contract/rules/reintentos';
 import { accionDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
 import {
   validarFormularioEjercicio,
@@ -419,7 +423,12 @@ export function CrearEjercicioDialog({
             <Upload
               accept={`${EXTENSION_AUDIO},${EXTENSION_AUDIO.toUpperCase()}`}
               maxCount={1}
-              beforeUpload={() => false}
+              beforeUpload={(archivo) => {
+                // Refused at once, as the questionnaire dialog does (issue 26.7), not at Confirmar.
+                if (esAudioGsm(archivo.name)) return false;
+                avisoError(msg('archivoDebeSerGsm'));
+                return Upload.LIST_IGNORE;
+              }}
             >
               <Button icon={<UploadOutlined />}>{t.accionLabel}</Button>
             </Upload>
@@ -439,7 +448,12 @@ export function CrearEjercicioDialog({
     }
     if (t.id === TIPO_CUESTIONARIO) {
       return (
-        <Form.Item label={t.accionLabel} name="accion" {...error('accion')}>
+        <Form.Item
+          label={t.accionLabel}
+          name="accion"
+          extra={msg('ayudaTiempoCuestionario')}
+          {...error('accion')}
+        >
           <Select
             aria-label={t.accionLabel}
             placeholder={msg('seleccionaOpcion')}
@@ -571,13 +585,22 @@ export function CrearEjercicioDialog({
             )}
             <Col xs={24} md={tipoElegido === TIPO_LLAMADA ? 12 : 24}>
               <Form.Item label={msg('campoNombreEjercicio')} name="titulo" {...error('titulo')}>
-                <Input aria-label={msg('campoNombreEjercicio')} maxLength={200} />
+                <Input aria-label={msg('campoNombreEjercicio')} />
               </Form.Item>
             </Col>
             {tipoElegido === TIPO_LLAMADA && (
               <Col xs={24} md={12}>
-                <Form.Item label={msg('campoTiempoMinutos')} name="tiempo" {...error('tiempo')}>
-                  <Input aria-label={msg('campoTiempoMinutos')} inputMode="numeric" />
+                <Form.Item
+                  label={msg('campoTiempoMinutos')}
+                  name="tiempo"
+                  extra={msg('ayudaTiempoLlamada')}
+                  {...error('tiempo')}
+                >
+                  <Input
+                    aria-label={msg('campoTiempoMinutos')}
+                    inputMode="numeric"
+                    suffix={msg('unidadMinutos')}
+                  />
                 </Form.Item>
               </Col>
             )}
@@ -768,6 +791,13 @@ function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
 }
 
 /** The call retry policy of a call or quiz exercise; empty keeps the server's (GET /config/). */
+/** What a retry field shows while empty: the server's value (the wait in minutes, with a
+ * decimal when it is not whole: 30 s reads '0.5', not a rounded '1'). */
+const marcador = (d: PoliticaReintentos, campo: 'reintentos' | 'espera_reintento'): string =>
+  campo === 'reintentos'
+    ? String(d.reintentos)
+    : (d.espera_reintento_s / 60).toLocaleString('es-MX', { maximumFractionDigits: 2 });
+
 function CamposReintentos() {
   const config = useConfig();
   const defecto = config.data?.llamadas;
@@ -785,7 +815,7 @@ function CamposReintentos() {
               min={min}
               max={max}
               precision={0}
-              placeholder={defecto ? String(defecto[nombre]) : undefined}
+              placeholder={defecto ? marcador(defecto, nombre) : undefined}
               style={{ width: '100%' }}
             />
           </Form.Item>
@@ -793,12 +823,7 @@ function CamposReintentos() {
       ))}
       {defecto && (
         <Col span={24}>
-          <Typography.Text type="secondary">
-            {msg('reintentosPorDefecto', {
-              reintentos: defecto.reintentos,
-              espera: defecto.espera_reintento,
-            })}
-          </Typography.Text>
+          <Typography.Text type="secondary">{textoPoliticaReintentos(defecto)}</Typography.Text>
         </Col>
       )}
     </Row>

@@ -263,7 +263,9 @@ export function EjerciciosPage() {
         <>
           {f.id_tipo_ejercicio === TIPO_LLAMADA
             ? nombreVisibleAudio(a ?? '')
-            : accionVisible(a ?? '')}
+            : f.id_tipo_ejercicio === TIPO_CUESTIONARIO && a
+              ? msg('minutosPorLlamada', { n: a })
+              : accionVisible(a ?? '')}
           {f.sms_total !== null && f.destinatarios > 0 && (
             <div className="sms-total">
               <Typography.Text type="secondary">

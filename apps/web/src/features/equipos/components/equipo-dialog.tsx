@@ -22,6 +22,7 @@ import {
   tipoPorId,
   type Protocolo,
 } from '@pregon/contract/constants';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import {
@@ -184,7 +185,7 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
                 {
                   required: true,
                   whitespace: true,
-                  message: msg('campoObligatorio', { campo: 'alias' }),
+                  message: msg('campoObligatorio', { campo: etiquetaCampo('alias') }),
                 },
               ]}
               extra={msg('ayudaAlias')}

@@ -1,8 +1,7 @@
-import dayjs from 'dayjs';
-import { FORMATO_FECHA, FORMATO_HORA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { fechaHoraTexto } from '../../../lib/fecha.ts';
 
 /** A device's last contact (epoch ms) as date and time, or 'Nunca'. */
 export function ultimoContacto(ms: number | null): string {
-  return ms === null ? msg('nunca') : dayjs(ms).format(`${FORMATO_FECHA} ${FORMATO_HORA}`);
+  return fechaHoraTexto(ms, msg('nunca'));
 }

@@ -52,7 +52,7 @@ export function NombreDialog(p: PropsNombreDialog) {
             {
               required: true,
               whitespace: true,
-              message: msg('campoObligatorio', { campo: p.campo }),
+              message: msg('campoObligatorio', { campo: p.etiqueta }),
             },
           ]}
           {...errores.props(p.campo)}

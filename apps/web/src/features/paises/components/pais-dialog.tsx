@@ -1,5 +1,6 @@
 import { Col, Form, Input, Row } from 'antd';
 import type { Pais, PaisBody } from '@pregon/contract/api/paises';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { crearPaisApi } from '../api/create-pais.ts';
@@ -55,7 +56,7 @@ export function PaisDialog({ pais, alCerrar }: PropsPaisDialog) {
             {
               required: true,
               whitespace: true,
-              message: msg('campoObligatorio', { campo: 'pais' }),
+              message: msg('campoObligatorio', { campo: etiquetaCampo('pais') }),
             },
           ]}
           {...errores.props('pais')}

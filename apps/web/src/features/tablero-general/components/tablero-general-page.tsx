@@ -1,14 +1,19 @@
 import { Alert, Card, Col, Empty, Progress, Row, Space, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import type { TableroGeneral } from '@pregon/contract/api/tableros';
-import { ETIQUETA_ESTATUS, type EstatusDestinatario } from '@pregon/contract/constants';
+import {
+  ETIQUETA_ESTATUS,
+  ETIQUETA_PROTOCOLO,
+  type EstatusDestinatario,
+  type Protocolo,
+} from '@pregon/contract/constants';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
+import { fechaHoraTexto } from '../../../lib/fecha.ts';
 import { useTableroGeneral } from '../api/get-tablero-general.ts';
 
-const fechaHora = (ms: number | null) =>
-  ms === null ? msg('nunca') : new Date(ms).toLocaleString('es-MX', { hour12: false });
+const fechaHora = (ms: number | null) => fechaHoraTexto(ms, msg('nunca'));
 
 const VERBO: Record<string, ClaveMensaje> = {
   iniciar: 'auditoriaIniciar',
@@ -124,7 +129,13 @@ export function TableroGeneralPage() {
               rowClassName={(q) => (q.falla ? 'equipo-falla' : '')}
               columns={[
                 { title: msg('campoEquipo'), dataIndex: 'alias' },
-                { title: msg('columnaTipo'), dataIndex: 'protocolo' },
+                {
+                  title: msg('columnaTipo'),
+                  dataIndex: 'protocolo',
+                  // By its label, as on /equipos ('SMPP (SMSC)'), not the code (issue 26.7).
+                  render: (p: string) =>
+                    p in ETIQUETA_PROTOCOLO ? msg(ETIQUETA_PROTOCOLO[p as Protocolo]) : p,
+                },
                 {
                   title: msg('columnaUltimoContacto'),
                   dataIndex: 'ultimo_contacto',

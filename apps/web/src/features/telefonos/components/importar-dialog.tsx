@@ -182,7 +182,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
             .join(','),
         },
       ],
-      'telefonos',
+      msg('menuTelefonos'),
     );
 
   // Issue 25.5: the rejected rows and the duplicate rows (with what was done to each), by row.
@@ -194,14 +194,17 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
   // (the row number and reason go last; the import ignores columns it does not know).
   const rechazadas = () =>
     void descargarXlsx(
-      `rechazados-${imp?.archivo ?? 'importacion'}`,
+      // 'filas rechazadas de lista' for lista.csv: one extension, .xlsx (issue 26.7).
+      msg('archivoRechazados', {
+        archivo: (imp?.archivo ?? 'importacion').replace(/\.[^.]+$/, ''),
+      }),
       [
         ...COLUMNAS.map((c) => ({ titulo: c, campo: c })),
         { titulo: msg('columnaFila'), campo: 'fila' },
         { titulo: msg('columnaMotivo'), campo: 'motivo' },
       ],
       filas,
-      'rechazados',
+      msg('hojaRechazados'),
     );
 
   const porcentaje = imp

@@ -18,6 +18,7 @@ import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
 import { modificarTelefonoApi } from '../api/update-telefono.ts';
 import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
+import { reglaNombreLargo } from '../../../lib/regla-nombre.ts';
 
 interface Valores {
   telefono: string;
@@ -112,8 +113,13 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
         >
           <Input aria-label={msg('campoNumero')} autoFocus maxLength={40} inputMode="tel" />
         </Form.Item>
-        <Form.Item label={msg('columnaNombre')} name="nombre" {...errores.props('nombre')}>
-          <Input aria-label={msg('columnaNombre')} maxLength={200} />
+        <Form.Item
+          label={msg('columnaNombre')}
+          name="nombre"
+          rules={[reglaNombreLargo]}
+          {...errores.props('nombre')}
+        >
+          <Input aria-label={msg('columnaNombre')} />
         </Form.Item>
         <Form.Item
           label={msg('campoEstado')}

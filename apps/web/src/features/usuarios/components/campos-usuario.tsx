@@ -1,7 +1,9 @@
 import { Form, Input } from 'antd';
 import { MIN_PASSWORD } from '@pregon/contract/api/usuarios';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import type { useErroresCampo } from '../../../lib/errores-campo.ts';
+import { reglaNombreLargo } from '../../../lib/regla-nombre.ts';
 import { FuerzaContrasena } from './fuerza-contrasena.tsx';
 
 /** What `useErroresCampo().props(campo)` gives a Form.Item: the server's message for it. */
@@ -14,11 +16,16 @@ export function CampoNombre({ error, autoFocus }: { error: ErrorDelCampo; autoFo
       label={msg('columnaNombre')}
       name="nombre"
       rules={[
-        { required: true, whitespace: true, message: msg('campoObligatorio', { campo: 'nombre' }) },
+        {
+          required: true,
+          whitespace: true,
+          message: msg('campoObligatorio', { campo: etiquetaCampo('nombre') }),
+        },
+        reglaNombreLargo,
       ]}
       {...error}
     >
-      <Input aria-label={msg('columnaNombre')} maxLength={200} autoFocus={autoFocus} />
+      <Input aria-label={msg('columnaNombre')} autoFocus={autoFocus} />
     </Form.Item>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Checkbox, Col, Form, Input, Row, Switch, Typography } from 'antd';
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL, ROLES, type Rol } from '@pregon/contract/constants';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
@@ -37,6 +38,8 @@ interface Valores {
 export interface PropsUsuarioDialog {
   usuario?: UsuarioVista;
   alCerrar: (id?: number) => void;
+  /** Rendered closed when the page opens (see DialogoFormulario's precalentar). */
+  precalentar?: boolean;
 }
 
 /** 'Agregar usuario' / 'Editar usuario' (administrators): usuario (fixed once created), nombre,
@@ -44,7 +47,7 @@ export interface PropsUsuarioDialog {
  * feedback (asking the current one when administrators change their own). Enter submits; the
  * field a 400 or a duplicate's 409 names shows the message; other refusals (the last active
  * administrator) show the server's message above the form. */
-export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
+export function UsuarioDialog({ usuario, alCerrar, precalentar }: PropsUsuarioDialog) {
   const [form] = Form.useForm<Valores>();
   const [rechazo, setRechazo] = useState<string | null>(null);
   const { errores, enviando, guardar } = useGuardarFormulario([CLAVE_USUARIOS], setRechazo);
@@ -84,6 +87,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
       alCancelar={() => alCerrar()}
       alGuardar={() => form.submit()}
       ancho={640}
+      precalentar={precalentar}
       estilo={{ top: 32 }}
     >
       {rechazo && (
@@ -97,7 +101,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
           usuario: usuario?.usuario ?? '',
           nombre: usuario?.nombre ?? '',
           correo: usuario?.correo ?? '',
-          role: usuario?.role ?? ['operadores'],
+          role: usuario?.role ?? [],
           activo: usuario?.activo ?? true,
         }}
         onFinish={(v) => void enviar(v)}
@@ -116,7 +120,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
                 {
                   required: true,
                   whitespace: true,
-                  message: msg('campoObligatorio', { campo: 'usuario' }),
+                  message: msg('campoObligatorio', { campo: etiquetaCampo('usuario') }),
                 },
                 { pattern: /^[A-Za-z0-9._@-]+$/, message: msg('ayudaUsuario') },
               ]}
@@ -155,6 +159,7 @@ export function UsuarioDialog({ usuario, alCerrar }: PropsUsuarioDialog) {
         <Form.Item
           label={msg('columnaRoles')}
           name="role"
+          extra={msg('ayudaRolesSuman')}
           rules={[{ required: true, type: 'array', min: 1, message: msg('rolObligatorio') }]}
           {...errores.props('role')}
         >

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import {
   Alert,
@@ -34,9 +34,10 @@ import {
   CampoContrasenaNueva,
 } from './campos-usuario.tsx';
 
-const UsuarioDialog = lazy(async () => ({
-  default: (await import('./usuario-dialog.tsx')).UsuarioDialog,
-}));
+/** The dialog's code, fetched when the page opens (not on the click) so what is typed in its
+ * first moments lands in its first field instead of being lost while it loads. */
+const cargarDialogo = () => import('./usuario-dialog.tsx');
+const UsuarioDialog = lazy(async () => ({ default: (await cargarDialogo()).UsuarioDialog }));
 
 /** Saves one change of the user (field errors under the field, the users reloaded). */
 function useGuardarUsuario(id: number) {
@@ -155,6 +156,7 @@ export function UsuarioPage() {
   const admin = usuarioTieneRol([ROL_ADMINISTRADOR]);
   const propio = String(payloadSesion()?.sub) === String(id);
   const [editando, setEditando] = useState(false);
+  useEffect(() => void cargarDialogo(), []);
   const u = consulta.data;
 
   const cabecera = (

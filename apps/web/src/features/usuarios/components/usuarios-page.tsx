@@ -142,7 +142,15 @@ export function UsuariosPage() {
         anchoMinimo={1000}
       />
       <Suspense fallback={null}>
-        {dialogo && <UsuarioDialog usuario={dialogo.usuario} alCerrar={() => setDialogo(null)} />}
+        {dialogo ? (
+          <UsuarioDialog
+            key="abierto"
+            usuario={dialogo.usuario}
+            alCerrar={() => setDialogo(null)}
+          />
+        ) : (
+          <UsuarioDialog key="precalentado" alCerrar={() => undefined} precalentar />
+        )}
       </Suspense>
     </div>
   );
