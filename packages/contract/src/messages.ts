@@ -852,7 +852,6 @@ export const MENSAJES = {
   columnaNumeroFila: 'N.º',
   columnaRealizado: 'Realizado',
   columnaRecibida: 'Recibida',
-  columnaResultado: 'Resultado',
   columnaTotalReporte: 'Total',
   columnaOrden: 'N.º de pregunta',
   columnaPreguntaORespuesta: 'Pregunta o respuesta',
