@@ -1,7 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
-import { msg, type ClaveMensaje } from '@pregon/contract/messages';
+import { MENSAJES, msg, type ClaveMensaje } from '@pregon/contract/messages';
+
+/** How a catalogue message names the field it is about. */
+const NOMBRA_CAMPO_PLANTILLA = 'El campo {campo}';
 
 /** An error with an HTTP status and a Spanish message for the caller; thrown by services. */
 export class HttpError extends Error {
@@ -23,10 +26,10 @@ export const error = (
 ) =>
   new HttpError(
     status,
-    // 'El campo …' messages name the field by its form's label (issue 26.7).
+    // Every 'El campo {campo} …' message names the field by its form's label (issue 26.7).
     msg(
       clave,
-      params && typeof params.campo === 'string' && clave.startsWith('campo')
+      params && typeof params.campo === 'string' && MENSAJES[clave].includes(NOMBRA_CAMPO_PLANTILLA)
         ? { ...params, campo: etiquetaCampo(params.campo) }
         : params,
     ),

@@ -148,7 +148,15 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
     expect(r.body).toEqual({
       status: 200,
       pbx: { base: 'http://127.0.0.1:8090', software: 'asterisk' },
-      llamadas: { reintentos: 2, espera_reintento: 10 },
+      // The retry policy as the server applies it (issue 26.7: the help says what will happen).
+      llamadas: {
+        reintentos: 2,
+        espera_reintento: 10,
+        espera_reintento_s: 600,
+        intentos_red: 8,
+        espera_red_min_s: 1,
+        espera_red_max_s: 60,
+      },
       zona_horaria: 'America/Mexico_City',
     });
   });
