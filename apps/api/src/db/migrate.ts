@@ -20,6 +20,7 @@ import * as programacion from './migrations/0017-programacion.ts';
 import * as busqueda from './migrations/0018-busqueda.ts';
 import * as ventanas from './migrations/0019-ventanas.ts';
 import * as estados from './migrations/0020-estados.ts';
+import * as indicesDespacho from './migrations/0021-indices-despacho.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -44,6 +45,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0018-busqueda': busqueda,
   '0019-ventanas': ventanas,
   '0020-estados': estados,
+  '0021-indices-despacho': indicesDespacho,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a
