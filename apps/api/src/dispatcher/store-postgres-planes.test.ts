@@ -42,20 +42,18 @@ const accesos = (n: Nodo) =>
 /** A pool whose every query (and its clients' queries) is first explained (same text and
  * values), then run. */
 function conPlanes(pool: pg.Pool, planes: { sql: string; plan: Nodo }[]): pg.Pool {
-  const explicando =
-    (c: pg.Pool | pg.PoolClient) =>
-    async (texto: string, valores?: unknown[]) => {
-      const partes = texto.split(';');
-      const ultima = partes.length - 1;
-      if (/^\s*(select|update|with|insert|delete)\b/i.test(partes[ultima]!)) {
-        const explicado = [...partes.slice(0, ultima), ` explain (format json) ${partes[ultima]}`];
-        const r = (await c.query(explicado.join(';'), valores)) as pg.QueryResult | pg.QueryResult[];
-        const res = Array.isArray(r) ? r[r.length - 1]! : r;
-        const plan = (res.rows[0] as { 'QUERY PLAN': { Plan: Nodo }[] })['QUERY PLAN'][0]!.Plan;
-        planes.push({ sql: partes[ultima]!.trim(), plan });
-      }
-      return c.query(texto, valores);
-    };
+  const explicando = (c: pg.Pool | pg.PoolClient) => async (texto: string, valores?: unknown[]) => {
+    const partes = texto.split(';');
+    const ultima = partes.length - 1;
+    if (/^\s*(select|update|with|insert|delete)\b/i.test(partes[ultima]!)) {
+      const explicado = [...partes.slice(0, ultima), ` explain (format json) ${partes[ultima]}`];
+      const r = (await c.query(explicado.join(';'), valores)) as pg.QueryResult | pg.QueryResult[];
+      const res = Array.isArray(r) ? r[r.length - 1]! : r;
+      const plan = (res.rows[0] as { 'QUERY PLAN': { Plan: Nodo }[] })['QUERY PLAN'][0]!.Plan;
+      planes.push({ sql: partes[ultima]!.trim(), plan });
+    }
+    return c.query(texto, valores);
+  };
   const connect = async () => {
     const c = await pool.connect();
     return new Proxy(c, {
@@ -125,7 +123,9 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
     });
     await marcar('anunciar', () =>
       store.anunciar(
-        enVuelo.slice(50).map((id_detalle) => ({ id_detalle, id_gateway: null, hasta: ahora + 60_000 })),
+        enVuelo
+          .slice(50)
+          .map((id_detalle) => ({ id_detalle, id_gateway: null, hasta: ahora + 60_000 })),
         ahora,
       ),
     );
@@ -184,12 +184,22 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
       expect(planes.length, op).toBeGreaterThan(0);
       for (const plan of planes) {
         const vistos = accesos(plan);
-        if (process.env.PLANES) console.log(op, vistos.join(', '), nodos(plan).map((x) => x['Node Type']).join(' > '));
+        if (process.env.PLANES)
+          console.log(
+            op,
+            vistos.join(', '),
+            nodos(plan)
+              .map((x) => x['Node Type'])
+              .join(' > '),
+          );
         // Reached ejercicio_detalle by an expected index, never by a sequential scan.
         expect(vistos.length, `${op}: ${vistos.join(', ')}`).toBeGreaterThan(0);
         for (const a of vistos) {
           expect(a, `${op}: ${vistos.join(', ')}`).not.toMatch(/^Seq Scan/);
-          const indice = a.replace(/^(Index Only Scan|Index Scan|Bitmap Index Scan|Bitmap Heap Scan) ?/, '');
+          const indice = a.replace(
+            /^(Index Only Scan|Index Scan|Bitmap Index Scan|Bitmap Heap Scan) ?/,
+            '',
+          );
           if (indice) expect(esperados, `${op}: ${vistos.join(', ')}`).toContain(indice);
         }
         // No nested loop driven from the queue index: its outer side never reads the queue,

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
@@ -18,6 +19,11 @@ import { comunes, ejerciciosActivos, filasPartes, partesEntregadas } from './sto
 //    with its plan; store-postgres-planes.test.ts fails when one changes shape.
 
 const LLAVE_DESPACHO = 7_404_101; // first half of the advisory-lock key: "dispatcher claims"
+
+/** Benchmarks only (DESPACHO_TRAZA_RECIBOS = a file): each receipt batch appends its start
+ * (epoch ms), its time in the database (ms) and its size, for bench/dispatch-pg.ts's per-tenth
+ * figures. */
+const TRAZA_RECIBOS = process.env.DESPACHO_TRAZA_RECIBOS;
 
 /** `d.estatus = 'en_curso'` for statements that name their rows by primary key: written so it
  * does not match the predicate of the partial index detalle_en_curso, which the planner would
@@ -103,6 +109,41 @@ export function storePostgres(db: Db): Store {
       );
     }
     return marcadas.rows.map((x) => x.id_parte);
+  };
+
+  /** Applies a batch of receipts (Store.aplicarRecibos). */
+  const aplicarRecibos = async (rs: readonly Recibo[], ahora: number) => {
+    // Each receipt finds its rows by the gateway-id index (a lateral look-up the planner cannot
+    // turn into a scan of the table: OFFSET 0 keeps it a parameterized index scan per receipt),
+    // then the rows are updated by primary key. Neither step's plan depends on how many rows
+    // the statistics believe are sent or delivered, so a batch costs the same at any point of
+    // a drill.
+    const r = await pool.query<{ id_gateway: string }>(
+      `with m as (select d.id_detalle, v.id_gateway, v.entregado, v.motivo
+         from unnest($1::text[], $2::int[], $3::boolean[], $4::text[]) as v(id_gateway, id_equipo, entregado, motivo)
+         cross join lateral (select x.id_detalle from ejercicio_detalle x
+           where x.id_gateway = v.id_gateway and x.id_gateway is not null and x.estatus in ('enviado', 'entregado')
+             and exists (select 1 from ejercicios j where j.id_ejercicio = x.id_ejercicio and j.id_equipo = v.id_equipo)
+           offset 0) d)
+       update ejercicio_detalle d set recibida = 1,
+         estatus = case when m.entregado then 'entregado' else 'fallido' end,
+         motivo = case when m.entregado then d.motivo else coalesce(m.motivo, d.motivo) end, actualizado = $5
+       from m
+       where d.id_detalle = any(array(select id_detalle from m)) and d.id_detalle = m.id_detalle
+         and d.estatus in ('enviado', 'entregado')
+       returning m.id_gateway`,
+      [
+        rs.map((r) => r.id_gateway),
+        rs.map((r) => r.id_equipo),
+        rs.map((r) => r.entregado),
+        rs.map((r) => r.motivo ?? null),
+        ahora,
+      ],
+    );
+    const hechos = new Set(r.rows.map((x) => x.id_gateway));
+    const resto = rs.filter((x) => !hechos.has(x.id_gateway));
+    if (resto.length) for (const id of await recibosDePartes(resto, ahora)) hechos.add(id);
+    return hechos;
   };
 
   return {
@@ -199,36 +240,13 @@ export function storePostgres(db: Db): Store {
 
     aplicarRecibos: async (rs, ahora) => {
       if (!rs.length) return new Set();
-      // Each receipt finds its rows by the gateway-id index (a lateral look-up the planner cannot
-      // turn into a scan of the table: OFFSET 0 keeps it a parameterized index scan per receipt),
-      // then the rows are updated by primary key. Neither step's plan depends on how many rows
-      // the statistics believe are sent or delivered, so a batch costs the same at any point of
-      // a drill.
-      const r = await pool.query<{ id_gateway: string }>(
-        `with m as (select d.id_detalle, v.id_gateway, v.entregado, v.motivo
-           from unnest($1::text[], $2::int[], $3::boolean[], $4::text[]) as v(id_gateway, id_equipo, entregado, motivo)
-           cross join lateral (select x.id_detalle from ejercicio_detalle x
-             where x.id_gateway = v.id_gateway and x.id_gateway is not null and x.estatus in ('enviado', 'entregado')
-               and exists (select 1 from ejercicios j where j.id_ejercicio = x.id_ejercicio and j.id_equipo = v.id_equipo)
-             offset 0) d)
-         update ejercicio_detalle d set recibida = 1,
-           estatus = case when m.entregado then 'entregado' else 'fallido' end,
-           motivo = case when m.entregado then d.motivo else coalesce(m.motivo, d.motivo) end, actualizado = $5
-         from m
-         where d.id_detalle = any(array(select id_detalle from m)) and d.id_detalle = m.id_detalle
-           and d.estatus in ('enviado', 'entregado')
-         returning m.id_gateway`,
-        [
-          rs.map((r) => r.id_gateway),
-          rs.map((r) => r.id_equipo),
-          rs.map((r) => r.entregado),
-          rs.map((r) => r.motivo ?? null),
-          ahora,
-        ],
+      if (!TRAZA_RECIBOS) return aplicarRecibos(rs, ahora);
+      const t0 = performance.now();
+      const hechos = await aplicarRecibos(rs, ahora);
+      appendFileSync(
+        TRAZA_RECIBOS,
+        `${Date.now()} ${(performance.now() - t0).toFixed(2)} ${rs.length}\n`,
       );
-      const hechos = new Set(r.rows.map((x) => x.id_gateway));
-      const resto = rs.filter((x) => !hechos.has(x.id_gateway));
-      if (resto.length) for (const id of await recibosDePartes(resto, ahora)) hechos.add(id);
       return hechos;
     },
 
