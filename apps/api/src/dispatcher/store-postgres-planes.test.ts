@@ -18,7 +18,9 @@ import { storePostgres } from './store-postgres.ts';
 // (the plan that made a drill quadratic). A plan that changes shape fails here.
 
 const N = 20_000;
-const PUERTOS = 200;
+const PUERTOS = 600;
+/** Rows of each batch (the dispatcher's writes reach 500). */
+const LOTE = 500;
 
 interface Nodo {
   'Node Type': string;
@@ -103,7 +105,7 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
     const store = storePostgres({ ...db, pool: conPlanes(db.pool!, planes) });
     const { rows } = await sql<{ id_detalle: number; posicion: number }>`
       select id_detalle, posicion from ejercicio_detalle
-      where id_ejercicio = ${id} and estatus = 'en_curso' order by posicion limit 100`.execute(
+      where id_ejercicio = ${id} and estatus = 'en_curso' order by posicion limit ${LOTE + 50}`.execute(
       db.kysely,
     );
     const ahora = Date.now();
@@ -202,6 +204,13 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
           );
           if (indice) expect(esperados, `${op}: ${vistos.join(', ')}`).toContain(indice);
         }
+        // No nested loop re-running a function (unnest of the batch) for each row: quadratic in
+        // the batch.
+        for (const n of nodos(plan).filter((x) => x['Node Type'] === 'Nested Loop'))
+          expect(
+            nodos(n.Plans![1]!).some((x) => x['Node Type'] === 'Function Scan'),
+            `${op}: Nested Loop sobre unnest`,
+          ).toBe(false);
         // No nested loop driven from the queue index: its outer side never reads the queue,
         // unless under a Limit (the claim's batch).
         for (const n of nodos(plan).filter((x) => x['Node Type'] === 'Nested Loop')) {

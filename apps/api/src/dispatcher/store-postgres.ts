@@ -25,6 +25,13 @@ const LLAVE_DESPACHO = 7_404_101; // first half of the advisory-lock key: "dispa
  * figures. */
 const TRAZA_RECIBOS = process.env.DESPACHO_TRAZA_RECIBOS;
 
+// Statements that update a batch of rows named by id write `d.id_detalle = any(array(select
+// unnest($1)))` beside their join: an array the planner cannot see into (it assumes 10 elements),
+// so it reads the rows by the primary key and hashes them against the batch, whatever the
+// statistics and the batch's size (with the plain array, fresh statistics of a table of 20,000
+// rows chose a Seq Scan for a batch of 500, and stale ones a Nested Loop re-running unnest for
+// every row: quadratic in the batch).
+
 /** `d.estatus = 'en_curso'` for statements that name their rows by primary key: written so it
  * does not match the predicate of the partial index detalle_en_curso, which the planner would
  * otherwise read whole (every row in flight, of every exercise) and filter by id. */
@@ -204,7 +211,7 @@ export function storePostgres(db: Db): Store {
            $10::int[], $11::int[], $12::int[], $19::int[], $20::int[], $21::text[], $22::int[])
            as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok, intentos,
              alcance, respondidas)
-         where d.id_detalle = any($1::bigint[]) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE}`,
+         where d.id_detalle = any(array(select unnest($1::bigint[]))) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE}`,
         [
           ds.map((d) => d.id_detalle),
           ds.map((d) => d.estatus),
@@ -276,7 +283,7 @@ export function storePostgres(db: Db): Store {
         `update ejercicio_detalle d set intentos = d.intentos + 1, salio = 1, lease_hasta = v.hasta,
            id_gateway = coalesce(v.id_gateway, d.id_gateway), actualizado = $5
          from unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) as v(id, id_gateway, lease, hasta)
-         where d.id_detalle = any($1::bigint[]) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE} and d.salio = 0
+         where d.id_detalle = any(array(select unnest($1::bigint[]))) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE} and d.salio = 0
            and (v.lease is null or d.lease_hasta = v.lease)
          returning d.id_detalle`,
         [
