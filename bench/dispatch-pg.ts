@@ -5,10 +5,10 @@
 // (bind_transceiver + submit_sm, the same window of outstanding submits, answering the receipts)
 // against the same simulator, run right before each project run (alternating rounds, medians).
 // Per project run, besides msg/s and its ratio to the baseline:
-//  - WAL per message: the records of this run's database between the start and the last receipt
-//    (pg_walinspect, a temporary replication slot keeps the segments), with their commit records;
-//    bytes with and without full-page images; and the server's whole WAL over the same span
-//    (pg_current_wal_lsn, which other users of the server add to);
+//  - WAL per message: the records of this run's database (pg_walinspect; commit records, one per
+//    batch, not counted) in three windows of a few seconds at 10 %, 50 % and 85 % of the drill,
+//    per row claimed in the window; bytes with and without full-page images; and the server's
+//    whole WAL over the same windows (pg_current_wal_lsn, which other users of the server add to);
 //  - PostgreSQL CPU per message: user + system time of this database's backends (/proc), and
 //    the dispatchers' own;
 //  - receipt batches (DESPACHO_TRAZA_RECIBOS): ms per batch and µs per receipt in the first and
@@ -138,6 +138,8 @@ interface Ronda {
   walSinFpi: number;
   walRegistros: number;
   walServidor: number;
+  /** WAL bytes per message in each window (10 %, 50 %, 85 % of the drill). */
+  walVentanas: number[];
   cpuPg: number;
   cpuDespachadores: number;
   primerDecimo: { ms: number; usRecibo: number; lotes: number };
@@ -176,7 +178,6 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
     await admin.connect();
     await admin.query('create extension if not exists pg_walinspect');
     const slot = `pregon_bench_${process.pid}`;
-    await admin.query('select pg_create_physical_replication_slot($1, true, true)', [slot]);
 
     const trazas = Array.from({ length: k }, (_, i) => path.join(dir, `recibos-${i}.txt`));
     const listos = trazas.map(
@@ -219,7 +220,6 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
     const { rows: oid } = await admin.query<{ oid: number }>(
       'select oid from pg_database where datname = current_database()',
     );
-    const { rows: l0 } = await admin.query<{ lsn: string }>('select pg_current_wal_lsn() as lsn');
     // CPU of this database's backends (every one seen: a backend that ends keeps its last figure).
     const cpuBackends = new Map<number, number>();
     const muestrear = async () => {
@@ -242,16 +242,75 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
       .set({ en_proceso: 1, iniciado: Date.now() })
       .where('id_ejercicio', '=', id)
       .execute();
+    // WAL in three windows of the drill (at 10 %, 50 % and 85 % of the rows claimed), each a few
+    // seconds long: the records of this database between two LSNs (pg_walinspect; a temporary
+    // slot keeps the segments meanwhile), per row claimed in the window (in a steady drill every
+    // stage of a message runs at the claim's pace). Reading a whole drill's WAL record by record
+    // takes longer than the drill.
+    const avance = async () =>
+      Number(
+        (
+          await admin.query<{ p: number }>(
+            `select coalesce(min(posicion), $2::int + 1) - 1 as p from ejercicio_detalle
+             where id_ejercicio = $1 and estatus = 'pendiente'`,
+            [id, N],
+          )
+        ).rows[0]!.p,
+      );
+    const lsn = async () =>
+      (await admin.query<{ l: string }>('select pg_current_wal_lsn() as l')).rows[0]!.l;
+    const ventanas: {
+      msgs: number;
+      bytes: number;
+      fpi: number;
+      n: number;
+      servidor: number;
+      tipos: Map<string, [number, number]>;
+    }[] = [];
+    const medirVentanas = (async () => {
+      for (const f of [0.1, 0.5, 0.85]) {
+        while ((await avance()) < f * N) await new Promise((r) => setTimeout(r, 50));
+        await admin.query('select pg_create_physical_replication_slot($1, true, true)', [slot]);
+        const pa = await avance();
+        const a = await lsn();
+        const tv = performance.now();
+        while (performance.now() - tv < 3000 && (await avance()) < pa + N * 0.03)
+          await new Promise((r) => setTimeout(r, 50));
+        const b = await lsn();
+        const pb = await avance();
+        const { rows } = await admin.query<{ tipo: string; n: string; bytes: string; fpi: string }>(
+          `select resource_manager || ' ' || split_part(record_type, ' ', 1) || ' ' ||
+              coalesce(substring(block_ref from 'rel [0-9]+/[0-9]+/([0-9]+)'), '') as tipo,
+            count(*) as n, sum(record_length) as bytes, sum(fpi_length) as fpi
+           from pg_get_wal_records_info($1, $2) where block_ref like $3 group by 1`,
+          [a, b, `%/${oid[0]!.oid}/%`],
+        );
+        const { rows: sv } = await admin.query<{ d: string }>(
+          'select pg_wal_lsn_diff($2, $1) as d',
+          [a, b],
+        );
+        await admin.query('select pg_drop_replication_slot($1)', [slot]);
+        ventanas.push({
+          msgs: pb - pa,
+          bytes: rows.reduce((s, x) => s + Number(x.bytes), 0),
+          fpi: rows.reduce((s, x) => s + Number(x.fpi), 0),
+          n: rows.reduce((s, x) => s + Number(x.n), 0),
+          servidor: Number(sv[0]!.d),
+          tipos: new Map(rows.map((x) => [x.tipo, [Number(x.n), Number(x.bytes)]])),
+        });
+      }
+    })();
     await esperarCompletado(db, id, 7_200_000);
     const ms = performance.now() - t0;
-    // Every receipt applied: the WAL and CPU figures cover a message's whole life.
+    await medirVentanas;
+    // Every receipt applied (none left 'enviado'): the CPU figures cover a message's whole life.
     await esperarQue(
       async () => {
         const r = await admin.query<{ n: number }>(
-          `select count(*)::int as n from ejercicio_detalle where id_ejercicio = $1 and estatus = 'entregado'`,
+          `select count(*)::int as n from ejercicio_detalle where id_ejercicio = $1 and estatus = 'enviado'`,
           [id],
         );
-        return r.rows[0]!.n === N;
+        return r.rows[0]!.n === 0;
       },
       'todos los recibos aplicados',
       600_000,
@@ -259,48 +318,26 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
     clearInterval(muestreo);
     await muestrear();
     const cpuDespachadores = hijos.reduce((s, h, i) => s + cpuDe(h.pid!) - cpuHijos0[i]!, 0);
-    const { rows: l1 } = await admin.query<{ lsn: string; servidor: string }>(
-      `select pg_current_wal_lsn() as lsn, pg_wal_lsn_diff(pg_current_wal_lsn(), $1) as servidor`,
-      [l0[0]!.lsn],
-    );
-    const { rows: w } = await admin.query<{ n: number; bytes: number; fpi: number }>(
-      `with r as (select * from pg_get_wal_records_info($1, $2)),
-         nuestros as (select * from r where block_ref like $3),
-         xids as (select distinct xid from nuestros where xid <> 0)
-       select count(*)::bigint as n, coalesce(sum(record_length), 0)::bigint as bytes,
-         coalesce(sum(fpi_length), 0)::bigint as fpi
-       from (select record_length, fpi_length from nuestros
-             union all
-             select record_length, fpi_length from r
-             where resource_manager = 'Transaction' and xid in (select xid from xids)) t`,
-      [l0[0]!.lsn, l1[0]!.lsn, `%/${oid[0]!.oid}/%`],
-    );
+    const msgsV = ventanas.reduce((s, v) => s + v.msgs, 0);
     if (DETALLE_WAL) {
-      // Where the WAL goes: per record type, per message.
-      const { rows: d } = await admin.query<{ tipo: string; n: number; bytes: number }>(
-        `with r as (select * from pg_get_wal_records_info($1, $2)),
-           nuestros as (select * from r where block_ref like $3),
-           xids as (select distinct xid from nuestros where xid <> 0)
-         select resource_manager || ' ' || split_part(record_type, ' ', 1) || ' ' ||
-             coalesce(substring(block_ref from 'rel [0-9]+/[0-9]+/([0-9]+)'), '') as tipo,
-           count(*)::bigint as n, sum(record_length)::bigint as bytes
-         from (select * from nuestros union all
-               select * from r where resource_manager = 'Transaction' and xid in (select xid from xids)) t
-         group by 1 order by 3 desc limit 16`,
-        [l0[0]!.lsn, l1[0]!.lsn, `%/${oid[0]!.oid}/%`],
-      );
+      // Where the WAL goes: per record type and relation, per message.
       const { rows: rels } = await admin.query<{ nodo: string; nombre: string }>(
         `select pg_relation_filenode(c.oid)::text as nodo, c.relname as nombre from pg_class c
          where c.relname like 'ejercicio_detalle%' or c.relname like 'detalle_%' or c.relname like 'despacho%'
            or c.relname like 'ejercicios%' or c.relname like 'sms_partes%'`,
       );
       const nombre = new Map(rels.map((x) => [x.nodo, x.nombre]));
-      for (const x of d)
+      const tipos = new Map<string, [number, number]>();
+      for (const v of ventanas)
+        for (const [t, [n, b]] of v.tipos) {
+          const x = tipos.get(t) ?? [0, 0];
+          tipos.set(t, [x[0] + n, x[1] + b]);
+        }
+      for (const [t, [n, b]] of [...tipos].sort((x, y) => y[1][1] - x[1][1]).slice(0, 16))
         console.log(
-          `    ${x.tipo.replace(/ (\d+)$/, (_m, n: string) => ` ${nombre.get(n) ?? n}`).padEnd(60)} ${(Number(x.n) / N).toFixed(2)} registros/msg ${(Number(x.bytes) / N).toFixed(0)} B/msg`,
+          `    ${t.replace(/ (\d+)$/, (_m, x: string) => ` ${nombre.get(x) ?? x}`).padEnd(60)} ${(n / msgsV).toFixed(2)} registros/msg ${(b / msgsV).toFixed(0)} B/msg`,
         );
     }
-    await admin.query('select pg_drop_replication_slot($1)', [slot]);
 
     let cpuPg = 0;
     for (const [pid, c] of cpuBackends) if (pid > 0) cpuPg += c - (cpuBackends.get(-pid) ?? 0);
@@ -330,13 +367,15 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
         ),
       lotes: ls.length,
     });
-    const wal = w[0]!;
+    const suma = (f: (v: (typeof ventanas)[number]) => number) =>
+      ventanas.reduce((s, v) => s + f(v), 0);
     return {
       msgs: (N * 1000) / ms,
-      walBytes: Number(wal.bytes) / N,
-      walSinFpi: (Number(wal.bytes) - Number(wal.fpi)) / N,
-      walRegistros: Number(wal.n) / N,
-      walServidor: Number(l1[0]!.servidor) / N,
+      walBytes: suma((v) => v.bytes) / msgsV,
+      walSinFpi: suma((v) => v.bytes - v.fpi) / msgsV,
+      walRegistros: suma((v) => v.n) / msgsV,
+      walServidor: suma((v) => v.servidor) / msgsV,
+      walVentanas: ventanas.map((v) => v.bytes / Math.max(1, v.msgs)),
       cpuPg: (cpuPg * 1e6) / N,
       cpuDespachadores: (cpuDespachadores * 1e6) / N,
       primerDecimo: decimo(primero),
@@ -386,7 +425,7 @@ for (let r = 0; r < RONDAS; r++) {
     await sims.vaciar('smpp');
     console.log(
       `  ronda ${r + 1}, ${k} despachador(es): base ${x.base.at(-1)!.toFixed(0)} msg/s, proyecto ${ronda.msgs.toFixed(0)} msg/s, ` +
-        `WAL ${ronda.walBytes.toFixed(0)} B/msg (${ronda.walSinFpi.toFixed(0)} sin FPI, ${ronda.walRegistros.toFixed(1)} registros; servidor ${ronda.walServidor.toFixed(0)}), ` +
+        `WAL ${ronda.walBytes.toFixed(0)} B/msg [${ronda.walVentanas.map((x) => x.toFixed(0)).join(', ')}] (${ronda.walSinFpi.toFixed(0)} sin FPI, ${ronda.walRegistros.toFixed(1)} registros; servidor entero ${ronda.walServidor.toFixed(0)}), ` +
         `CPU PG ${ronda.cpuPg.toFixed(0)} µs/msg, despachadores ${ronda.cpuDespachadores.toFixed(0)} µs/msg, ` +
         `recibos: 1er décimo ${ronda.primerDecimo.ms.toFixed(1)} ms/lote ${ronda.primerDecimo.usRecibo.toFixed(0)} µs/recibo (${ronda.primerDecimo.lotes} lotes), ` +
         `último ${ronda.ultimoDecimo.ms.toFixed(1)} ms/lote ${ronda.ultimoDecimo.usRecibo.toFixed(0)} µs/recibo (${ronda.ultimoDecimo.lotes} lotes); carga ${carga()}`,
