@@ -20,6 +20,7 @@ import * as programacion from './migrations/0017-programacion.ts';
 import * as busqueda from './migrations/0018-busqueda.ts';
 import * as ventanas from './migrations/0019-ventanas.ts';
 import * as estados from './migrations/0020-estados.ts';
+import * as indicesDespacho from './migrations/0021-indices-despacho.ts';
 import * as archivado from './migrations/0022-archivado.ts';
 import * as seguimiento from './migrations/0024-seguimiento.ts';
 
@@ -46,6 +47,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0018-busqueda': busqueda,
   '0019-ventanas': ventanas,
   '0020-estados': estados,
+  '0021-indices-despacho': indicesDespacho,
   '0022-archivado': archivado,
   '0024-seguimiento': seguimiento,
 };

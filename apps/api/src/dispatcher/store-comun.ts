@@ -14,14 +14,18 @@ export async function completarSiTermino(
   ahora: number,
 ): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
-    const queda = await trx
-      .selectFrom('ejercicio_detalle')
-      .select('id_detalle')
-      .where('id_ejercicio', '=', id_ejercicio)
-      .where('estatus', 'in', ['pendiente', 'en_curso'])
-      .limit(1)
-      .executeTakeFirst();
-    if (queda) return false;
+    // One look-up per state, each by its partial index (detalle_pendiente, detalle_en_curso):
+    // `estatus in (…)` matches neither index's predicate and would read the whole exercise.
+    for (const estatus of ['pendiente', 'en_curso'] as const) {
+      const queda = await trx
+        .selectFrom('ejercicio_detalle')
+        .select('id_detalle')
+        .where('id_ejercicio', '=', id_ejercicio)
+        .where('estatus', '=', estatus)
+        .limit(1)
+        .executeTakeFirst();
+      if (queda) return false;
+    }
     const r = await trx
       .updateTable('ejercicios')
       .set({ completado: 1, en_proceso: 0, en_pausa: 0, terminado: ahora })

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
@@ -5,15 +6,36 @@ import type { Desenlace, FilaReclamada, Store } from './store.ts';
 import { comunes, ejerciciosActivos, filasPartes, partesEntregadas } from './store-comun.ts';
 
 // PostgreSQL store: any number of dispatchers on any number of machines share one database.
-//  - Claim: one transaction takes the exercise's advisory lock (so the count of rows en_curso and
-//    the claim are atomic across dispatchers: never more rows in flight than the exercise's
-//    ports), then `UPDATE … WHERE id_detalle IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)`.
+//  - Claim: one round trip, one implicit transaction: the exercise's advisory lock (so the count
+//    of rows en_curso and the claim are atomic across dispatchers: never more rows in flight than
+//    the exercise's ports), then `UPDATE … WHERE id_detalle = any(array(SELECT … FOR UPDATE SKIP
+//    LOCKED LIMIT n))`: the pending rows by position from the partial index detalle_pendiente,
+//    updated by primary key; the commit does not wait for its flush (the lock ends sooner).
 //  - Rate: despacho_cupos holds, per exercise, the current second and the sends granted in it;
 //    an upsert grants min(asked, limit − used) atomically, so the sum over dispatchers never
 //    passes the limit in any second.
-//  - Outcomes and receipts: one UPDATE … FROM unnest(arrays) per batch.
+//  - Outcomes and receipts: one UPDATE … FROM unnest(arrays) per batch, rows found by primary
+//    key (receipts: by the gateway-id index first). docs/despachador.md lists every hot statement
+//    with its plan; store-postgres-planes.test.ts fails when one changes shape.
 
 const LLAVE_DESPACHO = 7_404_101; // first half of the advisory-lock key: "dispatcher claims"
+
+/** Benchmarks only (DESPACHO_TRAZA_RECIBOS = a file): each receipt batch appends its start
+ * (epoch ms), its time in the database (ms) and its size, for bench/dispatch-pg.ts's per-tenth
+ * figures. */
+const TRAZA_RECIBOS = process.env.DESPACHO_TRAZA_RECIBOS;
+
+// Statements that update a batch of rows named by id write `d.id_detalle = any(array(select
+// unnest($1)))` beside their join: an array the planner cannot see into (it assumes 10 elements),
+// so it reads the rows by the primary key and hashes them against the batch, whatever the
+// statistics and the batch's size (with the plain array, fresh statistics of a table of 20,000
+// rows chose a Seq Scan for a batch of 500, and stale ones a Nested Loop re-running unnest for
+// every row: quadratic in the batch).
+
+/** `d.estatus = 'en_curso'` for statements that name their rows by primary key: written so it
+ * does not match the predicate of the partial index detalle_en_curso, which the planner would
+ * otherwise read whole (every row in flight, of every exercise) and filter by id. */
+const EN_CURSO_POR_CLAVE = `(d.estatus = 'en_curso') is true`;
 
 /** The dispatcher's Store over PostgreSQL. */
 export function storePostgres(db: Db): Store {
@@ -96,35 +118,79 @@ export function storePostgres(db: Db): Store {
     return marcadas.rows.map((x) => x.id_parte);
   };
 
+  /** Applies a batch of receipts (Store.aplicarRecibos). */
+  const aplicarRecibos = async (rs: readonly Recibo[], ahora: number) => {
+    // Each receipt finds its rows by the gateway-id index (a lateral look-up the planner cannot
+    // turn into a scan of the table: OFFSET 0 keeps it a parameterized index scan per receipt),
+    // then the rows are updated by primary key. Neither step's plan depends on how many rows
+    // the statistics believe are sent or delivered, so a batch costs the same at any point of
+    // a drill.
+    const r = await pool.query<{ id_gateway: string }>(
+      `with m as (select d.id_detalle, v.id_gateway, v.entregado, v.motivo
+         from unnest($1::text[], $2::int[], $3::boolean[], $4::text[]) as v(id_gateway, id_equipo, entregado, motivo)
+         cross join lateral (select x.id_detalle from ejercicio_detalle x
+           where x.id_gateway = v.id_gateway and x.id_gateway is not null and x.estatus in ('enviado', 'entregado')
+             and exists (select 1 from ejercicios j where j.id_ejercicio = x.id_ejercicio and j.id_equipo = v.id_equipo)
+           offset 0) d)
+       update ejercicio_detalle d set recibida = 1,
+         estatus = case when m.entregado then 'entregado' else 'fallido' end,
+         motivo = case when m.entregado then d.motivo else coalesce(m.motivo, d.motivo) end, actualizado = $5
+       from m
+       where d.id_detalle = any(array(select id_detalle from m)) and d.id_detalle = m.id_detalle
+         and d.estatus in ('enviado', 'entregado')
+       returning m.id_gateway`,
+      [
+        rs.map((r) => r.id_gateway),
+        rs.map((r) => r.id_equipo),
+        rs.map((r) => r.entregado),
+        rs.map((r) => r.motivo ?? null),
+        ahora,
+      ],
+    );
+    const hechos = new Set(r.rows.map((x) => x.id_gateway));
+    const resto = rs.filter((x) => !hechos.has(x.id_gateway));
+    if (resto.length) for (const id of await recibosDePartes(resto, ahora)) hechos.add(id);
+    return hechos;
+  };
+
   return {
     ejerciciosActivos: (protocolos) => ejerciciosActivos(db, protocolos),
 
-    reclamar: (ej, max, ahora, leaseHasta, estados) =>
-      enTx(async (c) => {
-        await c.query('select pg_advisory_xact_lock($1, $2)', [LLAVE_DESPACHO, ej.id_ejercicio]);
-        const act = await c.query(
-          `select 1 from ejercicios where id_ejercicio = $1 and completado = 0 and en_proceso = 1 and en_pausa = 0`,
-          [ej.id_ejercicio],
-        );
-        if (act.rowCount === 0) return [];
-        const { rows } = await c.query<{ n: number }>(
-          `select count(*)::int as n from ejercicio_detalle where id_ejercicio = $1 and estatus = 'en_curso'`,
-          [ej.id_ejercicio],
-        );
-        const cabe = Math.min(max, ej.puertos - rows[0]!.n);
-        if (cabe <= 0) return [];
-        const r = await c.query<FilaReclamada & { posicion: number }>(
-          `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = $1, salio = 0, actualizado = $2
-           where id_detalle in (select id_detalle from ejercicio_detalle
-             where id_ejercicio = $3 and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= $2)
-               and ($5::int[] is null or coalesce(id_estado, 0) = any($5::int[]))
-             order by posicion limit $4 for update skip locked)
-           returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion`,
-          [leaseHasta, ahora, ej.id_ejercicio, cabe, estados ? [...estados] : null],
-        );
-        r.rows.sort((a, b) => a.posicion - b.posicion);
-        return r.rows.map(({ posicion: _p, ...f }) => ({ ...f, id_detalle: Number(f.id_detalle) }));
-      }),
+    reclamar: async (ej, max, ahora, leaseHasta, estados) => {
+      // One round trip, one implicit transaction (a simple-protocol query of three statements):
+      // the exercise's advisory lock, then the claim, whose snapshot is taken after the lock so
+      // it counts every row other dispatchers claimed before. The lock ends at the commit, which
+      // does not wait for its WAL flush: the send's announcement (anunciar), a synchronous
+      // commit, flushes the claim before anything leaves.
+      const n = (x: number) => {
+        if (!Number.isSafeInteger(x)) throw new Error(`entero inválido en el reclamo: ${x}`);
+        return String(x);
+      };
+      const filtroEstados = estados
+        ? `coalesce(id_estado, 0) in (${estados.length ? estados.map(n).join(', ') : 'null'})`
+        : 'true';
+      const ej_ = n(ej.id_ejercicio);
+      const rs = (await pool.query(
+        `set local synchronous_commit = off;
+         select pg_advisory_xact_lock(${LLAVE_DESPACHO}, ${ej_});
+         with c as (select id_detalle from ejercicio_detalle
+             where id_ejercicio = ${ej_} and estatus = 'pendiente'
+               and (siguiente_intento is null or siguiente_intento <= ${n(ahora)}) and ${filtroEstados}
+               and exists (select 1 from ejercicios where id_ejercicio = ${ej_}
+                 and completado = 0 and en_proceso = 1 and en_pausa = 0)
+             order by posicion
+             limit greatest(0, least(${n(max)}, ${n(ej.puertos)} - (select count(*) from ejercicio_detalle
+               where id_ejercicio = ${ej_} and estatus = 'en_curso')))
+             for update skip locked)
+         update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${n(leaseHasta)}, salio = 0,
+           actualizado = ${n(ahora)}
+         where id_detalle = any(array(select id_detalle from c)) and estatus = 'pendiente'
+         returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion`,
+      )) as unknown as pg.QueryResult<FilaReclamada & { posicion: number }>[];
+      const rows = rs[2]!.rows;
+      rows.sort((a, b) => a.posicion - b.posicion);
+      return rows.map(({ posicion: _p, ...f }) => ({ ...f, id_detalle: Number(f.id_detalle) }));
+    },
 
     escribir: async (ds: readonly Desenlace[], ahora) => {
       if (!ds.length) return;
@@ -145,7 +211,7 @@ export function storePostgres(db: Db): Store {
            $10::int[], $11::int[], $12::int[], $19::int[], $20::int[], $21::text[], $22::int[])
            as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok, intentos,
              alcance, respondidas)
-         where d.id_detalle = v.id and d.estatus = 'en_curso'`,
+         where d.id_detalle = any(array(select unnest($1::bigint[]))) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE}`,
         [
           ds.map((d) => d.id_detalle),
           ds.map((d) => d.estatus),
@@ -174,33 +240,20 @@ export function storePostgres(db: Db): Store {
         `update ejercicio_detalle d set lease_hasta = null, intentos = d.intentos - d.salio, salio = 0, actualizado = $2,
            estatus = case when j.completado = 1 then 'cancelado' else 'pendiente' end
          from ejercicios j
-         where d.id_detalle = any($1::bigint[]) and d.estatus = 'en_curso' and j.id_ejercicio = d.id_ejercicio`,
+         where d.id_detalle = any($1::bigint[]) and ${EN_CURSO_POR_CLAVE} and j.id_ejercicio = d.id_ejercicio`,
         [ids, ahora],
       );
     },
 
     aplicarRecibos: async (rs, ahora) => {
       if (!rs.length) return new Set();
-      const r = await pool.query<{ id_gateway: string }>(
-        `update ejercicio_detalle d set recibida = 1,
-           estatus = case when v.entregado then 'entregado' else 'fallido' end,
-           motivo = case when v.entregado then d.motivo else coalesce(v.motivo, d.motivo) end, actualizado = $5
-         from unnest($1::text[], $2::int[], $3::boolean[], $4::text[]) as v(id_gateway, id_equipo, entregado, motivo),
-           ejercicios j
-         where d.id_gateway = v.id_gateway and d.estatus in ('enviado', 'entregado')
-           and j.id_ejercicio = d.id_ejercicio and j.id_equipo = v.id_equipo
-         returning d.id_gateway`,
-        [
-          rs.map((r) => r.id_gateway),
-          rs.map((r) => r.id_equipo),
-          rs.map((r) => r.entregado),
-          rs.map((r) => r.motivo ?? null),
-          ahora,
-        ],
+      if (!TRAZA_RECIBOS) return aplicarRecibos(rs, ahora);
+      const t0 = performance.now();
+      const hechos = await aplicarRecibos(rs, ahora);
+      appendFileSync(
+        TRAZA_RECIBOS,
+        `${Date.now()} ${(performance.now() - t0).toFixed(2)} ${rs.length}\n`,
       );
-      const hechos = new Set(r.rows.map((x) => x.id_gateway));
-      const resto = rs.filter((x) => !hechos.has(x.id_gateway));
-      if (resto.length) for (const id of await recibosDePartes(resto, ahora)) hechos.add(id);
       return hechos;
     },
 
@@ -230,7 +283,7 @@ export function storePostgres(db: Db): Store {
         `update ejercicio_detalle d set intentos = d.intentos + 1, salio = 1, lease_hasta = v.hasta,
            id_gateway = coalesce(v.id_gateway, d.id_gateway), actualizado = $5
          from unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) as v(id, id_gateway, lease, hasta)
-         where d.id_detalle = v.id and d.estatus = 'en_curso' and d.salio = 0
+         where d.id_detalle = any(array(select unnest($1::bigint[]))) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE} and d.salio = 0
            and (v.lease is null or d.lease_hasta = v.lease)
          returning d.id_detalle`,
         [

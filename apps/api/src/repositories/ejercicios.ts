@@ -124,7 +124,7 @@ export async function hayDestinatariosTrabajados(k: Consultor, id: number): Prom
   return fila !== undefined;
 }
 
-/** Whether the exercise has a pending recipient (pendiente); cheap (index detalle_cola). */
+/** Whether the exercise has a pending recipient (pendiente); cheap (partial index detalle_pendiente). */
 export async function hayPendientes(k: Consultor, id: number): Promise<boolean> {
   const fila = await k
     .selectFrom('ejercicio_detalle')

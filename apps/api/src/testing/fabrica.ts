@@ -56,51 +56,55 @@ export async function crearEjercicio(
     vigencia?: number;
   },
 ): Promise<number> {
-  const ahora = Date.now();
-  const n = o.n ?? 0;
-  const { id_ejercicio } = await db.kysely
-    .insertInto('ejercicios')
-    .values({
-      titulo: o.titulo ?? 'Simulacro de prueba',
-      id_tipo_ejercicio: o.tipo ?? 1,
-      fecha_ini: '2026-01-01',
-      hora_ini: '00:00:00',
-      id_equipo: o.id_equipo,
-      numero_puertos: o.puertos ?? 10,
-      puerto_ini: 1,
-      puerto_fin: o.puertos ?? 10,
-      accion: o.accion ?? 'Simulacro: esto es una prueba',
-      id_estado: o.id_estado ?? 1,
-      categorias: o.categorias ?? '1',
-      creado_por: o.creado_por ?? null,
-      creado: ahora,
-      en_proceso: o.iniciar === false ? 0 : 1,
-      iniciado: o.iniciar === false ? null : ahora,
-      vigencia: o.vigencia ?? null,
-    })
-    .returning('id_ejercicio')
-    .executeTakeFirstOrThrow();
-  const base = o.base ?? 0;
-  const tel =
-    db.engine === 'postgres'
-      ? sql<string>`'55' || lpad((s.i + ${base})::text, 8, '0')`
-      : sql<string>`'55' || substr('00000000' || cast(s.i + ${base} as integer), -8, 8)`;
-  const serie =
-    db.engine === 'postgres'
-      ? sql`select generate_series(1, ${n}) as i`
-      : sql`select 1 as i union all select i + 1 from s where i < ${n}`;
-  if (n > 0) {
-    await sql`with recursive s(i) as (${serie})
+  // One transaction: a running dispatcher never sees a started exercise without its rows (it
+  // would find nothing pending and complete it).
+  return db.kysely.transaction().execute(async (k) => {
+    const ahora = Date.now();
+    const n = o.n ?? 0;
+    const { id_ejercicio } = await k
+      .insertInto('ejercicios')
+      .values({
+        titulo: o.titulo ?? 'Simulacro de prueba',
+        id_tipo_ejercicio: o.tipo ?? 1,
+        fecha_ini: '2026-01-01',
+        hora_ini: '00:00:00',
+        id_equipo: o.id_equipo,
+        numero_puertos: o.puertos ?? 10,
+        puerto_ini: 1,
+        puerto_fin: o.puertos ?? 10,
+        accion: o.accion ?? 'Simulacro: esto es una prueba',
+        id_estado: o.id_estado ?? 1,
+        categorias: o.categorias ?? '1',
+        creado_por: o.creado_por ?? null,
+        creado: ahora,
+        en_proceso: o.iniciar === false ? 0 : 1,
+        iniciado: o.iniciar === false ? null : ahora,
+        vigencia: o.vigencia ?? null,
+      })
+      .returning('id_ejercicio')
+      .executeTakeFirstOrThrow();
+    const base = o.base ?? 0;
+    const tel =
+      db.engine === 'postgres'
+        ? sql<string>`'55' || lpad((s.i + ${base})::text, 8, '0')`
+        : sql<string>`'55' || substr('00000000' || cast(s.i + ${base} as integer), -8, 8)`;
+    const serie =
+      db.engine === 'postgres'
+        ? sql`select generate_series(1, ${n}) as i`
+        : sql`select 1 as i union all select i + 1 from s where i < ${n}`;
+    if (n > 0) {
+      await sql`with recursive s(i) as (${serie})
       insert into ejercicio_detalle (id_ejercicio, telefono, id_estado, posicion)
-      select ${id_ejercicio}, ${tel}, 1, s.i from s`.execute(db.kysely);
-  }
-  for (const [i, t] of (o.extra ?? []).entries()) {
-    await db.kysely
-      .insertInto('ejercicio_detalle')
-      .values({ id_ejercicio, telefono: t, id_estado: 1, posicion: n + i + 1 })
-      .execute();
-  }
-  return id_ejercicio;
+      select ${id_ejercicio}, ${tel}, 1, s.i from s`.execute(k);
+    }
+    for (const [i, t] of (o.extra ?? []).entries()) {
+      await k
+        .insertInto('ejercicio_detalle')
+        .values({ id_ejercicio, telefono: t, id_estado: 1, posicion: n + i + 1 })
+        .execute();
+    }
+    return id_ejercicio;
+  });
 }
 
 /** Writes a questionnaire for an exercise: one question per item ({archivo, respuestas}), numbered

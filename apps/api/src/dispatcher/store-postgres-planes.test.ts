@@ -1,0 +1,236 @@
+import type pg from 'pg';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { seed } from '../db/seed.ts';
+import { analizarDestinatarios } from '../repositories/ejercicios.ts';
+import { abrirBasePrueba } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { storePostgres } from './store-postgres.ts';
+
+// The plans of the dispatcher's hot statements on PostgreSQL (issue 28). Each statement the
+// store sends is explained (EXPLAIN (FORMAT JSON), with the same text and values) on a table in
+// the state of a drill half-way through: half its rows delivered, some awaiting a receipt, a
+// port's worth in flight, the rest pending. Twice: with the statistics `generar` leaves (taken
+// while every row was pending: the planner believes sent and delivered rows are rare) and with
+// fresh ones. Whatever the statistics, every statement must reach ejercicio_detalle only by the
+// indexes named here, never by a Seq Scan, and never by a Nested Loop driven from the queue
+// (the plan that made a drill quadratic). A plan that changes shape fails here.
+
+const N = 20_000;
+const PUERTOS = 600;
+/** Rows of each batch (the dispatcher's writes reach 500). */
+const LOTE = 500;
+
+interface Nodo {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: Nodo[];
+}
+
+/** Every node of a plan, parents before children. */
+const nodos = (n: Nodo): Nodo[] => [n, ...(n.Plans ?? []).flatMap(nodos)];
+/** Index names and access kinds of ejercicio_detalle in a plan. */
+const accesos = (n: Nodo) =>
+  nodos(n)
+    .filter(
+      (x) =>
+        (x['Relation Name'] === 'ejercicio_detalle' && x['Node Type'] !== 'ModifyTable') ||
+        x['Node Type'] === 'Bitmap Index Scan',
+    )
+    .map((x) => `${x['Node Type']}${x['Index Name'] ? ` ${x['Index Name']}` : ''}`);
+
+/** A pool whose every query (and its clients' queries) is first explained (same text and
+ * values), then run. */
+function conPlanes(pool: pg.Pool, planes: { sql: string; plan: Nodo }[]): pg.Pool {
+  const explicando = (c: pg.Pool | pg.PoolClient) => async (texto: string, valores?: unknown[]) => {
+    const partes = texto.split(';');
+    const ultima = partes.length - 1;
+    if (/^\s*(select|update|with|insert|delete)\b/i.test(partes[ultima]!)) {
+      const explicado = [...partes.slice(0, ultima), ` explain (format json) ${partes[ultima]}`];
+      const r = (await c.query(explicado.join(';'), valores)) as pg.QueryResult | pg.QueryResult[];
+      const res = Array.isArray(r) ? r[r.length - 1]! : r;
+      const plan = (res.rows[0] as { 'QUERY PLAN': { Plan: Nodo }[] })['QUERY PLAN'][0]!.Plan;
+      planes.push({ sql: partes[ultima]!.trim(), plan });
+    }
+    return c.query(texto, valores);
+  };
+  const connect = async () => {
+    const c = await pool.connect();
+    return new Proxy(c, {
+      get: (t, k) => (k === 'query' ? explicando(c) : Reflect.get(t, k)),
+    });
+  };
+  return new Proxy(pool, {
+    get: (t, k) =>
+      k === 'query' ? explicando(pool) : k === 'connect' ? connect : Reflect.get(t, k),
+  }) as pg.Pool;
+}
+
+describe('planes de las sentencias calientes del despachador (postgres)', () => {
+  let db: Db;
+  let limpiar: () => Promise<void>;
+  let id_equipo: number;
+  let id: number;
+
+  beforeAll(async () => {
+    ({ db, limpiar } = await abrirBasePrueba('postgres'));
+    await seed(db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+    id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: PUERTOS });
+    id = await crearEjercicio(db, { id_equipo, n: N, puertos: PUERTOS });
+    // What `generar` leaves: statistics taken while every row is pending.
+    await analizarDestinatarios(db.kysely, 'postgres');
+    // Half-way: positions 1..45 % delivered, then 5 % awaiting a receipt, PUERTOS in flight.
+    const entregados = Math.floor(N * 0.45);
+    const enviados = Math.floor(N * 0.05);
+    await sql`update ejercicio_detalle set
+        estatus = case when posicion <= ${entregados}::int then 'entregado'
+          when posicion <= ${entregados + enviados} then 'enviado' else 'en_curso' end,
+        recibida = case when posicion <= ${entregados} then 1 else 0 end,
+        id_gateway = case when posicion <= ${entregados + enviados} then 'g' || posicion end,
+        intentos = 1, salio = case when posicion <= ${entregados + enviados} then 1 else 0 end,
+        lease_hasta = case when posicion > ${entregados + enviados} then ${Date.now() + 60_000}::bigint end
+      where id_ejercicio = ${id} and posicion <= ${entregados + enviados + PUERTOS}`.execute(
+      db.kysely,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await limpiar?.();
+  });
+
+  /** Runs each hot operation of the store once and returns the plans of what it sent. */
+  async function planesDeUnaVuelta() {
+    const planes: { sql: string; plan: Nodo }[] = [];
+    const store = storePostgres({ ...db, pool: conPlanes(db.pool!, planes) });
+    const { rows } = await sql<{ id_detalle: number; posicion: number }>`
+      select id_detalle, posicion from ejercicio_detalle
+      where id_ejercicio = ${id} and estatus = 'en_curso' order by posicion limit ${LOTE + 50}`.execute(
+      db.kysely,
+    );
+    const ahora = Date.now();
+    const ej = { id_ejercicio: id, puertos: PUERTOS } as Parameters<typeof store.reclamar>[0];
+    const enVuelo = rows.map((r) => r.id_detalle);
+    const porOp: Record<string, Nodo[]> = {};
+    const marcar = async (op: string, f: () => Promise<unknown>) => {
+      const antes = planes.length;
+      await f();
+      porOp[op] = planes.slice(antes).map((p) => p.plan);
+    };
+    // The ports are full: free some (liberar) so the claim has room, then claim them back.
+    await marcar('liberar', () => store.liberar(enVuelo.slice(0, 50), ahora));
+    await marcar('reclamar', async () => {
+      const fs = await store.reclamar(ej, 50, ahora, ahora + 60_000);
+      expect(fs).toHaveLength(50);
+    });
+    await marcar('anunciar', () =>
+      store.anunciar(
+        enVuelo
+          .slice(50)
+          .map((id_detalle) => ({ id_detalle, id_gateway: null, hasta: ahora + 60_000 })),
+        ahora,
+      ),
+    );
+    await marcar('escribir', () =>
+      store.escribir(
+        rows.slice(50).map((r) => ({
+          id_detalle: r.id_detalle,
+          estatus: 'enviado' as const,
+          id_gateway: `n${r.posicion}`,
+          motivo: null,
+          fecha_envio: '2026-01-01',
+          hora_envio: '00:00:00',
+          siguiente_intento: null,
+          recibida: 0,
+        })),
+        ahora,
+      ),
+    );
+    await marcar('aplicarRecibos', async () => {
+      // Receipts of rows awaiting one (and of delivered rows again: a repeated receipt).
+      const ids = [
+        ...rows.slice(50).map((r) => `n${r.posicion}`),
+        ...Array.from({ length: 50 }, (_, k) => `g${Math.floor(N * 0.45) + 1 + k}`),
+        ...Array.from({ length: 10 }, (_, k) => `g${k + 1}`),
+      ];
+      const hechos = await store.aplicarRecibos(
+        ids.map((id_gateway) => ({ id_gateway, id_equipo, entregado: true })),
+        ahora,
+      );
+      expect(hechos.size).toBe(ids.length);
+    });
+    await marcar('recuperarVencidos', () => store.recuperarVencidos(ahora, ['smpp'], 'x', []));
+    // Put the claimed rows back as they were, for the next round.
+    await sql`update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${ahora + 60_000}
+      where id_detalle in (${sql.join(enVuelo)})`.execute(db.kysely);
+    return porOp;
+  }
+
+  /** Index names each operation may reach ejercicio_detalle by. */
+  const ESPERADOS: Record<string, string[]> = {
+    // (rows en_curso: the small partial index, or the primary key)
+    liberar: ['detalle_en_curso', 'ejercicio_detalle_pkey'],
+    reclamar: ['detalle_pendiente', 'detalle_en_curso', 'ejercicio_detalle_pkey'],
+    anunciar: ['ejercicio_detalle_pkey'],
+    escribir: ['ejercicio_detalle_pkey'],
+    aplicarRecibos: ['detalle_gateway', 'ejercicio_detalle_pkey'],
+    recuperarVencidos: ['detalle_en_curso'],
+  };
+
+  const comprobar = (porOp: Record<string, Nodo[]>) => {
+    for (const [op, esperados] of Object.entries(ESPERADOS)) {
+      // (the statements that touch ejercicio_detalle: not the advisory lock's select)
+      const planes = (porOp[op] ?? []).filter((p) =>
+        nodos(p).some((x) => x['Relation Name'] === 'ejercicio_detalle'),
+      );
+      expect(planes.length, op).toBeGreaterThan(0);
+      for (const plan of planes) {
+        const vistos = accesos(plan);
+        if (process.env.PLANES)
+          console.log(
+            op,
+            vistos.join(', '),
+            nodos(plan)
+              .map((x) => x['Node Type'])
+              .join(' > '),
+          );
+        // Reached ejercicio_detalle by an expected index, never by a sequential scan.
+        expect(vistos.length, `${op}: ${vistos.join(', ')}`).toBeGreaterThan(0);
+        for (const a of vistos) {
+          expect(a, `${op}: ${vistos.join(', ')}`).not.toMatch(/^Seq Scan/);
+          const indice = a.replace(
+            /^(Index Only Scan|Index Scan|Bitmap Index Scan|Bitmap Heap Scan) ?/,
+            '',
+          );
+          if (indice) expect(esperados, `${op}: ${vistos.join(', ')}`).toContain(indice);
+        }
+        // No nested loop re-running a function (unnest of the batch) for each row: quadratic in
+        // the batch.
+        for (const n of nodos(plan).filter((x) => x['Node Type'] === 'Nested Loop'))
+          expect(
+            nodos(n.Plans![1]!).some((x) => x['Node Type'] === 'Function Scan'),
+            `${op}: Nested Loop sobre unnest`,
+          ).toBe(false);
+        // No nested loop driven from the queue index: its outer side never reads the queue,
+        // unless under a Limit (the claim's batch).
+        for (const n of nodos(plan).filter((x) => x['Node Type'] === 'Nested Loop')) {
+          const exterior = nodos(n.Plans![0]!);
+          expect(
+            exterior.some((x) => x['Node Type'] === 'Limit') ||
+              !exterior.some((x) => x['Index Name'] === 'detalle_pendiente'),
+            `${op}: Nested Loop sobre la cola`,
+          ).toBe(true);
+        }
+      }
+    }
+  };
+
+  it('con las estadísticas que deja generar, cada sentencia va por sus índices', async () => {
+    comprobar(await planesDeUnaVuelta());
+  });
+
+  it('con estadísticas frescas, los mismos índices', async () => {
+    await sql`analyze ejercicio_detalle`.execute(db.kysely);
+    comprobar(await planesDeUnaVuelta());
+  });
+});

@@ -1,0 +1,463 @@
+// Benchmark: SMPP dispatch at scale on PostgreSQL (issue 28). Project: 1, 2 and 4 standalone
+// dispatcher processes (`npm run dispatcher`, each its own process) working one started exercise
+// of N recipients (100 000 by default) until it is completado, the SMPP simulator (its own
+// process) sending each receipt 500 ms after its submit. Baseline: a bare `smpp` client loop
+// (bind_transceiver + submit_sm, the same window of outstanding submits, answering the receipts)
+// against the same simulator, run right before each project run (alternating rounds, medians).
+// Per project run, besides msg/s and its ratio to the baseline:
+//  - WAL per message: the records of this run's database (pg_walinspect; commit records, one per
+//    batch, not counted) in three windows of a few seconds at 10 %, 50 % and 85 % of the drill,
+//    per row claimed in the window; bytes with and without full-page images; and the server's
+//    whole WAL over the same windows (pg_current_wal_lsn, which other users of the server add to);
+//  - PostgreSQL CPU per message: user + system time of this database's backends (/proc), and
+//    the dispatchers' own;
+//  - receipt batches (DESPACHO_TRAZA_RECIBOS): ms per batch and µs per receipt in the first and
+//    the last tenth of the drill (by receipts applied): a flat cost keeps them close.
+// Limits (issue 28): 1 dispatcher ≥ 0.8 of the baseline; 2 at least as fast as 1; last tenth's
+// receipt cost ≤ 1.5 × the first's; WAL ≤ 900 bytes per message.
+//
+//   npx tsx bench/dispatch-pg.ts [--rows 100000] [--despachadores 1,2,4] [--rondas 2] [--detalle-wal]
+//                                [--esquema 0021|0020|ff100|ff50…]
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import smpp from 'smpp';
+import { openDb } from '@pregon/api/db/database';
+import { migrate } from '@pregon/api/db/migrate';
+import { seed } from '@pregon/api/db/seed';
+import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
+import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
+import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
+import { esperarCompletado, esperarQue } from '@pregon/api/dispatcher/testing';
+import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { lanzarSimuladores } from './_simuladores.ts';
+
+const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (n: string, d: string) => {
+  const i = process.argv.indexOf(`--${n}`);
+  return i >= 0 ? process.argv[i + 1]! : d;
+};
+const N = Number(arg('rows', '100000'));
+const DESPACHADORES = arg('despachadores', '1,2,4').split(',').map(Number);
+const RONDAS = Number(arg('rondas', '2'));
+/** `--esquema`: the table as migration 0021 leaves it ('0021', default), as before it ('0020':
+ * detalle_cola, full gateway index, lease index, fillfactor 100), or 0021's indexes with another
+ * fillfactor ('ff100', 'ff50'…): which change bought what. */
+const ESQUEMA = arg('esquema', '0021');
+const VARIANTES: Record<string, string> = {
+  '0021': '',
+  '0020': `drop index detalle_pendiente; drop index detalle_enviado; drop index detalle_en_curso;
+    drop index detalle_gateway;
+    create index detalle_cola on ejercicio_detalle (id_ejercicio, estatus, posicion);
+    create index detalle_gateway on ejercicio_detalle (id_gateway);
+    create index detalle_en_curso on ejercicio_detalle (lease_hasta) where estatus = 'en_curso';
+    alter table ejercicio_detalle reset (fillfactor)`,
+};
+const variante = (e: string) =>
+  VARIANTES[e] ??
+  (/^ff\d+$/.test(e)
+    ? `alter table ejercicio_detalle set (fillfactor = ${e.slice(2)})`
+    : undefined);
+if (variante(ESQUEMA) === undefined) throw new Error(`--esquema desconocido: ${ESQUEMA}`);
+/** `--detalle-wal`: also print the run's WAL per record type and relation. */
+const DETALLE_WAL = process.argv.includes('--detalle-wal');
+const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
+const TEXTO = 'Simulacro: esto es una prueba';
+const CUERPO = codificarTexto(TEXTO).partes[0]!;
+const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
+
+interface Pdu {
+  command_status: number;
+  response(): object;
+}
+interface Sesion {
+  on(ev: string, f: (p: Pdu) => void): void;
+  send(p: object): boolean;
+  bind_transceiver(o: object, cb: (p: Pdu) => void): void;
+  submit_sm(o: object, cb: (p: Pdu) => void): void;
+  destroy(): void;
+}
+
+/** The bare client: bind, then keep VENTANA submit_sm outstanding until N are answered. */
+async function base(puerto: number): Promise<number> {
+  const s = smpp.connect({ host: '127.0.0.1', port: puerto, noDelay: true }) as unknown as Sesion;
+  s.on('deliver_sm', (p) => s.send(p.response()));
+  await new Promise<void>((r) => s.on('connect' as never, () => r()));
+  await new Promise<void>((r) =>
+    s.bind_transceiver({ system_id: 'bench', password: 'bench' }, () => r()),
+  );
+  const t0 = performance.now();
+  await new Promise<void>((fin) => {
+    let enviados = 0;
+    let respondidos = 0;
+    const siguiente = () => {
+      if (enviados >= N) return;
+      const i = enviados++;
+      s.submit_sm(
+        {
+          destination_addr: `5255${String(i).padStart(8, '0')}`,
+          dest_addr_ton: 1,
+          dest_addr_npi: 1,
+          registered_delivery: 1,
+          data_coding: CUERPO.data_coding,
+          short_message: CUERPO.cuerpo,
+        },
+        () => {
+          if (++respondidos === N) fin();
+          else siguiente();
+        },
+      );
+    };
+    for (let k = 0; k < VENTANA; k++) siguiente();
+  });
+  const ms = performance.now() - t0;
+  // The receipts of the last submits still come: let them, then hang up.
+  await new Promise((r) => setTimeout(r, 1000));
+  s.destroy();
+  return (N * 1000) / ms;
+}
+
+/** CPU seconds (user + system) of a process so far, from /proc; 0 once it is gone. */
+function cpuDe(pid: number): number {
+  try {
+    const campos = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(campos[11]) + Number(campos[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+interface Ronda {
+  msgs: number;
+  walBytes: number;
+  walSinFpi: number;
+  walRegistros: number;
+  walServidor: number;
+  /** WAL bytes per message in each window (10 %, 50 %, 85 % of the drill). */
+  walVentanas: number[];
+  cpuPg: number;
+  cpuDespachadores: number;
+  primerDecimo: { ms: number; usRecibo: number; lotes: number };
+  ultimoDecimo: { ms: number; usRecibo: number; lotes: number };
+}
+
+const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function proyecto(puerto: number, k: number): Promise<Ronda> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-pg-'));
+  const base = await crearBasePostgres();
+  const db = openDb({ databaseUrl: base.url });
+  const hijos: ChildProcess[] = [];
+  const admin = new pg.Client({ connectionString: base.url });
+  let muestreo: NodeJS.Timeout | undefined;
+  try {
+    await migrate(db);
+    // Before the list is written: a fillfactor applies to the pages written after it.
+    if (variante(ESQUEMA)) await db.pool!.query(variante(ESQUEMA)!);
+    await seed(db, { adminUser: 'admin', adminPassword: 'Bench-admin-1' });
+    const id_equipo = await crearEquipo(db, {
+      protocolo: 'smpp',
+      url: `smpp://127.0.0.1:${puerto}`,
+      tasa: 1_000_000,
+      puertos: 1000,
+    });
+    const id = await crearEjercicio(db, {
+      id_equipo,
+      n: N,
+      puertos: 1000,
+      iniciar: false,
+      accion: TEXTO,
+    });
+    // What `generar` does after writing the list: statistics taken while every row is pending.
+    await analizarDestinatarios(db.kysely, 'postgres');
+    await admin.connect();
+    await admin.query('create extension if not exists pg_walinspect');
+    const slot = `pregon_bench_${process.pid}`;
+
+    const trazas = Array.from({ length: k }, (_, i) => path.join(dir, `recibos-${i}.txt`));
+    const listos = trazas.map(
+      (traza) =>
+        new Promise<void>((listo, fallo) => {
+          const h = spawn(
+            process.execPath,
+            [
+              '--max-semi-space-size=2',
+              '--max-old-space-size=128',
+              '--import',
+              'tsx',
+              path.join(RAIZ, 'apps/api/src/dispatcher/main.ts'),
+            ],
+            {
+              cwd: RAIZ,
+              stdio: ['ignore', 'pipe', 'inherit'],
+              env: {
+                ...process.env,
+                DATABASE_URL: base.url,
+                DATA_DIR: dir,
+                LOG_LEVEL: 'info',
+                SIMULADORES: '0',
+                DESPACHO_EN_API: '0',
+                DESPACHO_SONDEO_MS: '50',
+                DESPACHO_TRAZA_RECIBOS: traza,
+              },
+            },
+          );
+          hijos.push(h);
+          const rl = readline.createInterface({ input: h.stdout! });
+          rl.on('line', (l) => {
+            if (l.includes('en marcha')) listo();
+          });
+          h.once('exit', (c) => fallo(new Error(`un despachador terminó (${c})`)));
+        }),
+    );
+    await Promise.all(listos);
+
+    const { rows: oid } = await admin.query<{ oid: number }>(
+      'select oid from pg_database where datname = current_database()',
+    );
+    // CPU of this database's backends (every one seen: a backend that ends keeps its last figure).
+    const cpuBackends = new Map<number, number>();
+    const muestrear = async () => {
+      const { rows } = await admin.query<{ pid: number }>(
+        `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      for (const { pid } of rows) {
+        const c = cpuDe(pid);
+        if (c > 0 && !cpuBackends.has(-pid)) cpuBackends.set(-pid, c); // its CPU before the run
+        if (c > 0) cpuBackends.set(pid, c);
+      }
+    };
+    await muestrear();
+    muestreo = setInterval(() => void muestrear().catch(() => {}), 250);
+    const cpuHijos0 = hijos.map((h) => cpuDe(h.pid!));
+
+    const t0 = performance.now();
+    await db.kysely
+      .updateTable('ejercicios')
+      .set({ en_proceso: 1, iniciado: Date.now() })
+      .where('id_ejercicio', '=', id)
+      .execute();
+    // WAL in three windows of the drill (at 10 %, 50 % and 85 % of the rows claimed), each a few
+    // seconds long: the records of this database between two LSNs (pg_walinspect; a temporary
+    // slot keeps the segments meanwhile), per row claimed in the window (in a steady drill every
+    // stage of a message runs at the claim's pace). Reading a whole drill's WAL record by record
+    // takes longer than the drill.
+    const avance = async () =>
+      Number(
+        (
+          await admin.query<{ p: number }>(
+            `select coalesce(min(posicion), $2::int + 1) - 1 as p from ejercicio_detalle
+             where id_ejercicio = $1 and estatus = 'pendiente'`,
+            [id, N],
+          )
+        ).rows[0]!.p,
+      );
+    const lsn = async () =>
+      // (flushed: pg_walinspect reads no further, and the claim's commits do not wait for it)
+      (await admin.query<{ l: string }>('select pg_current_wal_flush_lsn() as l')).rows[0]!.l;
+    const ventanas: {
+      msgs: number;
+      bytes: number;
+      fpi: number;
+      n: number;
+      servidor: number;
+      tipos: Map<string, [number, number]>;
+    }[] = [];
+    const medirVentanas = (async () => {
+      for (const f of [0.1, 0.5, 0.85]) {
+        while ((await avance()) < f * N) await new Promise((r) => setTimeout(r, 50));
+        await admin.query('select pg_create_physical_replication_slot($1, true, true)', [slot]);
+        const pa = await avance();
+        const a = await lsn();
+        const tv = performance.now();
+        while (performance.now() - tv < 3000 && (await avance()) < pa + N * 0.03)
+          await new Promise((r) => setTimeout(r, 50));
+        const b = await lsn();
+        const pb = await avance();
+        const { rows } = await admin.query<{ tipo: string; n: string; bytes: string; fpi: string }>(
+          `select resource_manager || ' ' || split_part(record_type, ' ', 1) || ' ' ||
+              coalesce(substring(block_ref from 'rel [0-9]+/[0-9]+/([0-9]+)'), '') as tipo,
+            count(*) as n, sum(record_length) as bytes, sum(fpi_length) as fpi
+           from pg_get_wal_records_info($1, $2) where block_ref like $3 group by 1`,
+          [a, b, `%/${oid[0]!.oid}/%`],
+        );
+        const { rows: sv } = await admin.query<{ d: string }>(
+          'select pg_wal_lsn_diff($2, $1) as d',
+          [a, b],
+        );
+        await admin.query('select pg_drop_replication_slot($1)', [slot]);
+        ventanas.push({
+          msgs: pb - pa,
+          bytes: rows.reduce((s, x) => s + Number(x.bytes), 0),
+          fpi: rows.reduce((s, x) => s + Number(x.fpi), 0),
+          n: rows.reduce((s, x) => s + Number(x.n), 0),
+          servidor: Number(sv[0]!.d),
+          tipos: new Map(rows.map((x) => [x.tipo, [Number(x.n), Number(x.bytes)]])),
+        });
+      }
+    })();
+    await esperarCompletado(db, id, 7_200_000);
+    const ms = performance.now() - t0;
+    await medirVentanas.catch((err: unknown) => console.log(`  WAL sin medir: ${String(err)}`));
+    // Every receipt applied (none left 'enviado'): the CPU figures cover a message's whole life.
+    await esperarQue(
+      async () => {
+        const r = await admin.query<{ n: number }>(
+          `select count(*)::int as n from ejercicio_detalle where id_ejercicio = $1 and estatus = 'enviado'`,
+          [id],
+        );
+        return r.rows[0]!.n === 0;
+      },
+      'todos los recibos aplicados',
+      600_000,
+    );
+    clearInterval(muestreo);
+    await muestrear();
+    const cpuDespachadores = hijos.reduce((s, h, i) => s + cpuDe(h.pid!) - cpuHijos0[i]!, 0);
+    const msgsV = ventanas.reduce((s, v) => s + v.msgs, 0);
+    if (DETALLE_WAL) {
+      // Where the WAL goes: per record type and relation, per message.
+      const { rows: rels } = await admin.query<{ nodo: string; nombre: string }>(
+        `select pg_relation_filenode(c.oid)::text as nodo, c.relname as nombre from pg_class c
+         where c.relname like 'ejercicio_detalle%' or c.relname like 'detalle_%' or c.relname like 'despacho%'
+           or c.relname like 'ejercicios%' or c.relname like 'sms_partes%'`,
+      );
+      const nombre = new Map(rels.map((x) => [x.nodo, x.nombre]));
+      const tipos = new Map<string, [number, number]>();
+      for (const v of ventanas)
+        for (const [t, [n, b]] of v.tipos) {
+          const x = tipos.get(t) ?? [0, 0];
+          tipos.set(t, [x[0] + n, x[1] + b]);
+        }
+      for (const [t, [n, b]] of [...tipos].sort((x, y) => y[1][1] - x[1][1]).slice(0, 16))
+        console.log(
+          `    ${t.replace(/ (\d+)$/, (_m, x: string) => ` ${nombre.get(x) ?? x}`).padEnd(60)} ${(n / msgsV).toFixed(2)} registros/msg ${(b / msgsV).toFixed(0)} B/msg`,
+        );
+    }
+
+    let cpuPg = 0;
+    for (const [pid, c] of cpuBackends) if (pid > 0) cpuPg += c - (cpuBackends.get(-pid) ?? 0);
+
+    // Receipt batches of every dispatcher, in time order; tenths by receipts applied.
+    const lotes = trazas
+      .flatMap((t) => (fs.existsSync(t) ? fs.readFileSync(t, 'utf8').trim().split('\n') : []))
+      .filter(Boolean)
+      .map((l) => l.split(' ').map(Number) as [number, number, number])
+      .sort((a, b) => a[0] - b[0]);
+    const total = lotes.reduce((s, l) => s + l[2], 0);
+    let acumulado = 0;
+    const primero: [number, number, number][] = [];
+    const ultimo: [number, number, number][] = [];
+    for (const l of lotes) {
+      if (acumulado < total / 10) primero.push(l);
+      else if (acumulado >= (total * 9) / 10) ultimo.push(l);
+      acumulado += l[2];
+    }
+    const decimo = (ls: [number, number, number][]) => ({
+      ms: mediana(ls.map((l) => l[1])),
+      usRecibo:
+        (ls.reduce((s, l) => s + l[1], 0) * 1000) /
+        Math.max(
+          1,
+          ls.reduce((s, l) => s + l[2], 0),
+        ),
+      lotes: ls.length,
+    });
+    const suma = (f: (v: (typeof ventanas)[number]) => number) =>
+      ventanas.reduce((s, v) => s + f(v), 0);
+    return {
+      msgs: (N * 1000) / ms,
+      walBytes: suma((v) => v.bytes) / msgsV,
+      walSinFpi: suma((v) => v.bytes - v.fpi) / msgsV,
+      walRegistros: suma((v) => v.n) / msgsV,
+      walServidor: suma((v) => v.servidor) / msgsV,
+      walVentanas: ventanas.map((v) => v.bytes / Math.max(1, v.msgs)),
+      cpuPg: (cpuPg * 1e6) / N,
+      cpuDespachadores: (cpuDespachadores * 1e6) / N,
+      primerDecimo: decimo(primero),
+      ultimoDecimo: decimo(ultimo),
+    };
+  } finally {
+    if (muestreo) clearInterval(muestreo);
+    await Promise.all(
+      hijos.map(
+        (h) =>
+          new Promise<void>((r) => {
+            if (h.exitCode !== null || h.signalCode !== null) return r();
+            h.once('exit', () => r());
+            h.kill('SIGTERM');
+          }),
+      ),
+    );
+    await admin.end().catch(() => {});
+    await db.close();
+    await base.borrar();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const carga = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+console.log(
+  `SMPP en PostgreSQL: ${N} mensajes, recibos a 500 ms, ventana ${VENTANA}, ${RONDAS} rondas alternadas, esquema ${ESQUEMA}; carga al empezar ${carga()} (${os.cpus().length} núcleos)`,
+);
+const sims = await lanzarSimuladores({ SIM_RETRASO_RECIBO_MS: '500' });
+const puerto = sims.puertos.smpp;
+const res = new Map<number, { base: number[]; rondas: Ronda[] }>(
+  DESPACHADORES.map((k) => [k, { base: [], rondas: [] }]),
+);
+for (let r = 0; r < RONDAS; r++) {
+  for (const k of DESPACHADORES) {
+    const x = res.get(k)!;
+    x.base.push(await base(puerto));
+    await sims.vaciar('smpp');
+    const ronda = await proyecto(puerto, k);
+    x.rondas.push(ronda);
+    const { recibidos } = await sims.info('smpp');
+    if (recibidos !== N) console.log(`  ¡el SMSC recibió ${recibidos} mensajes de ${N}!`);
+    await sims.vaciar('smpp');
+    console.log(
+      `  ronda ${r + 1}, ${k} despachador(es): base ${x.base.at(-1)!.toFixed(0)} msg/s, proyecto ${ronda.msgs.toFixed(0)} msg/s, ` +
+        `WAL ${ronda.walBytes.toFixed(0)} B/msg [${ronda.walVentanas.map((x) => x.toFixed(0)).join(', ')}] (${ronda.walSinFpi.toFixed(0)} sin FPI, ${ronda.walRegistros.toFixed(1)} registros; servidor entero ${ronda.walServidor.toFixed(0)}), ` +
+        `CPU PG ${ronda.cpuPg.toFixed(0)} µs/msg, despachadores ${ronda.cpuDespachadores.toFixed(0)} µs/msg, ` +
+        `recibos: 1er décimo ${ronda.primerDecimo.ms.toFixed(1)} ms/lote ${ronda.primerDecimo.usRecibo.toFixed(0)} µs/recibo (${ronda.primerDecimo.lotes} lotes), ` +
+        `último ${ronda.ultimoDecimo.ms.toFixed(1)} ms/lote ${ronda.ultimoDecimo.usRecibo.toFixed(0)} µs/recibo (${ronda.ultimoDecimo.lotes} lotes); carga ${carga()}`,
+    );
+  }
+}
+await sims.cerrar();
+
+console.log(`\nMedianas (${N} mensajes; carga al terminar ${carga()}):`);
+console.log(
+  '| despachadores | base msg/s | proyecto msg/s | proporción | WAL B/msg (sin FPI) | registros/msg | CPU PG µs/msg | CPU despachadores µs/msg | recibos µs/recibo 1er/último décimo |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
+let ok = true;
+const uno = mediana(res.get(DESPACHADORES[0]!)!.rondas.map((x) => x.msgs));
+for (const k of DESPACHADORES) {
+  const { base: bs, rondas } = res.get(k)!;
+  const b = mediana(bs);
+  const p = mediana(rondas.map((x) => x.msgs));
+  const m = (f: (x: Ronda) => number) => mediana(rondas.map(f));
+  const r1 = m((x) => x.primerDecimo.usRecibo);
+  const r9 = m((x) => x.ultimoDecimo.usRecibo);
+  console.log(
+    `| ${k} | ${b.toFixed(0)} | ${p.toFixed(0)} | ${(p / b).toFixed(3)} | ${m((x) => x.walBytes).toFixed(0)} (${m((x) => x.walSinFpi).toFixed(0)}) | ${m((x) => x.walRegistros).toFixed(1)} | ${m((x) => x.cpuPg).toFixed(0)} | ${m((x) => x.cpuDespachadores).toFixed(0)} | ${r1.toFixed(0)} / ${r9.toFixed(0)} |`,
+  );
+  if (k === 1 && p / b < 0.8) ok = false;
+  if (k === 2 && p < uno) ok = false;
+  if (r9 > 1.5 * r1) ok = false;
+  if (m((x) => x.walBytes) > 900) ok = false;
+}
+console.log(
+  `límites (1: ≥ 0.80 de la base; 2 ≥ 1; último décimo ≤ 1.5 × el primero; WAL ≤ 900 B/msg): ${ok ? 'PASS' : 'FAIL'}`,
+);
+process.exit(ok ? 0 : 1);
