@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
@@ -73,12 +74,12 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
     await capturar(page, 'equipo-detalle-1920');
     await page.setViewportSize({ width: 1366, height: 768 });
 
-    // A wrong number: the server's Spanish message.
+    // A wrong number: the server's Spanish message, naming the field by its label.
     await page.getByLabel('Teléfono que recibe la prueba').fill('abc');
     await page.getByRole('button', { name: 'Enviar prueba' }).click();
     await resultado
       .and(page.locator('.ant-alert-error'))
-      .getByText(/telefono/)
+      .getByText(`El campo ${etiquetaCampo('telefono')}`)
       .waitFor();
   });
 

@@ -197,9 +197,10 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     await crear.getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
     await page.keyboard.press('Enter');
     await crear.locator('.ant-modal-title').click();
-    await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').waitFor({
-      state: 'hidden',
-    });
+    // Both pickers (date and time) close; each may still be in its leave animation.
+    await expect
+      .poll(() => page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').count())
+      .toBe(0);
     expect(await crear.getByLabel('Estado', { exact: true }).isVisible()).toBe(false);
     await crear.locator('.destinatarios-seguimiento').scrollIntoViewIfNeeded();
     await capturar(page, 'seguimiento-crear-1366');
