@@ -188,7 +188,8 @@ describe('web: alcance de llamadas y ejercicio detenido', { timeout: 120_000 }, 
       return Array.from({ length: v.length - 1 }, (_, j) => String(v[j + 1] ?? ''));
     });
     const col = (c: string) => filas[0]!.indexOf(c);
-    expect(filas.slice(1).map((f) => [f[col('resultado')], f[col('realizado')]])).toEqual([
+    // Spanish headers (issue 26.7): 'Resultado' and 'Realizado'.
+    expect(filas.slice(1).map((f) => [f[col('Resultado')], f[col('Realizado')]])).toEqual([
       ['Colgó a los 1 s', 'No'],
       ['Escuchó el mensaje completo', 'Sí'],
     ]);
