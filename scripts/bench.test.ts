@@ -59,6 +59,9 @@ describe('arnés de los benchmarks', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.trim().split('\n')).toEqual([
       'bench/dispatch-memoria.ts --engine postgres',
+      // PostgreSQL's own dispatch benches (issue 28) take no engine: they run on it alone.
+      'bench/dispatch-pg-planes.ts',
+      'bench/dispatch-pg.ts',
       'bench/dispatch-rate.ts --engine postgres',
       'bench/dispatch-smpp.ts --engine postgres',
       'bench/web-size.ts',
