@@ -22,14 +22,19 @@ import { msg } from '@pregon/contract/messages';
 import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { planInicio } from '@pregon/contract/rules/start';
-import { ConfirmarInicio } from './confirmar-inicio.tsx';
-import { ReenviarNoAlcanzados } from './reenviar-no-alcanzados.tsx';
 import { usuarioTieneRol } from '../lib/sesion.ts';
 import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
 
-// The scheduling dialog (date and time pickers) loads the first time it opens, not with the list.
+// The dialogs a row opens (scheduling with its date and time pickers, the start confirmation,
+// the follow-up's outcome sets) load the first time one opens, not with the list (issue 27.3).
 const ProgramarInicio = lazy(async () => ({
   default: (await import('./programar-inicio.tsx')).ProgramarInicio,
+}));
+const ConfirmarInicio = lazy(async () => ({
+  default: (await import('./confirmar-inicio.tsx')).ConfirmarInicio,
+}));
+const ReenviarNoAlcanzados = lazy(async () => ({
+  default: (await import('./reenviar-no-alcanzados.tsx')).ReenviarNoAlcanzados,
 }));
 
 const ETIQUETA_DESCARGA = {
@@ -277,22 +282,28 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           onClick={() => p.alInforme(fila)}
         />
       </Tooltip>
-      {reenviar && <ReenviarNoAlcanzados fila={fila} alCerrar={() => setReenviar(false)} />}
+      {reenviar && (
+        <Suspense fallback={null}>
+          <ReenviarNoAlcanzados fila={fila} alCerrar={() => setReenviar(false)} />
+        </Suspense>
+      )}
       {programar && (
         <Suspense fallback={null}>
           <ProgramarInicio fila={fila} alCerrar={() => setProgramar(false)} />
         </Suspense>
       )}
       {confirmar && (
-        <ConfirmarInicio
-          fila={fila}
-          abierto={confirmar}
-          alConfirmar={() => {
-            setConfirmar(false);
-            p.alIniciar(fila);
-          }}
-          alCancelar={() => setConfirmar(false)}
-        />
+        <Suspense fallback={null}>
+          <ConfirmarInicio
+            fila={fila}
+            abierto={confirmar}
+            alConfirmar={() => {
+              setConfirmar(false);
+              p.alIniciar(fila);
+            }}
+            alCancelar={() => setConfirmar(false)}
+          />
+        </Suspense>
       )}
     </Space>
   );
