@@ -375,9 +375,10 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await pie().locator('.problema-cuestionario').waitFor({ state: 'detached' });
     await capturar(page, 'cuestionario-1366x768');
 
-    // The agent answers slowly (0.4 s a call): the progress bar names each step as it runs.
+    // The agent answers slowly (1.5 s a call): the progress bar names each step as it runs, long
+    // enough to be seen on a loaded machine.
     const lento = async (ruta: Route) => {
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 1500));
       await ruta.continue();
     };
     await page.route(`${pbx.url}/**`, lento);
