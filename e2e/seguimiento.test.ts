@@ -191,7 +191,7 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     );
     await elegirEn(page, crear.getByLabel('Tipo de trabajo', { exact: true }), 'SMS');
     await elegirEn(page, crear.getByLabel('Equipo', { exact: true }), 'SMS Centro seguimiento');
-    await crear.getByLabel('Mensaje', { exact: true }).fill('Simulacro: confirme que está bien');
+    await crear.getByLabel('Mensaje', { exact: true }).fill('Simulacro: confirme');
     await crear.getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
     await page.keyboard.press('Enter');
     await crear.getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
@@ -216,6 +216,23 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     expect(nuevo).toMatchObject({ origen_id: llamada, id_tipo_ejercicio: 1, destinatarios: 4 });
     const aQuien = async () =>
       (await filas(api.ctx.db, nuevo.id_ejercicio)).map((f) => f.telefono).sort();
+    expect(await aQuien()).toEqual([...OCUPADOS, ...SILENCIO].sort());
+
+    // Editing it before it starts keeps the copied recipients: no state nor category to choose.
+    await fila('Seguimiento de Alerta de sismo por llamada')
+      .getByRole('button', { name: 'Editar ejercicio' })
+      .click();
+    const editar = page.getByRole('dialog').filter({ hasText: 'Editar ejercicio' });
+    await editar.locator('.destinatarios-seguimiento').waitFor();
+    expect(await editar.locator('.destinatarios-seguimiento').innerText()).toBe(
+      'Destinatarios: 4 copiados de «Alerta de sismo por llamada»',
+    );
+    expect(await editar.getByLabel('Estado', { exact: true }).isVisible()).toBe(false);
+    await editar.getByLabel('Mensaje', { exact: true }).fill('Simulacro: confirme que está bien');
+    await capturar(page, 'seguimiento-editar-1366');
+    await editar.getByRole('button', { name: 'Guardar cambios' }).click();
+    await esperarAviso(page, 'Cambios guardados');
+    await editar.waitFor({ state: 'hidden' });
     expect(await aQuien()).toEqual([...OCUPADOS, ...SILENCIO].sort());
 
     await iniciarConfirmando(page, fila('Seguimiento de Alerta de sismo por llamada'));

@@ -791,6 +791,9 @@ export const MENSAJES = {
   seguimientoResultadoInvalido: 'El campo resultados admite solo: {valores}',
   seguimientoVacio:
     'Ningún destinatario de «{ejercicio}» tiene los resultados elegidos: no hay a quién reenviar',
+  seguimientoSeleccionFija:
+    'Los destinatarios de un seguimiento son los copiados de su ejercicio de origen: el estado y las categorías no se cambian',
+  seguimientoDestinatariosCopiados: 'Destinatarios: {N} copiados de «{ejercicio}»',
 
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',

@@ -163,6 +163,40 @@ describe.each(MOTORES)('reenviar a no alcanzados (%s)', (motor) => {
     await resultados(api, quiz, [['ocupado', null]]);
   });
 
+  it("editing a follow-up keeps its copied recipients; a new selection is refused, naming 'estado'", async () => {
+    const r = await seguimiento(quiz, ['ocupado']);
+    const id = r.body.id_ejercicio as number;
+    const e = await pedir(api.url, 'PUT', `/ejercicio/${id}/`, {
+      token,
+      body: cuerpoEjercicio(eq.sms, { titulo: 'Seguimiento corregido', accion: 'Otro texto' }),
+    });
+    expect(e.status, JSON.stringify(e.body)).toBe(200);
+    expect(e.body).toMatchObject({ destinatarios: 3, regenerados: false });
+    expect(await telefonos(api, id)).toEqual(en([1, 2, 3]));
+
+    const otra = await pedir(api.url, 'PUT', `/ejercicio/${id}/`, {
+      token,
+      body: cuerpoEjercicio(eq.sms, { titulo: 'Con otra selección', categorias: '1' }),
+    });
+    expect(otra.status).toBe(409);
+    expect(otra.body).toMatchObject({
+      campo: 'estado',
+      message:
+        'Los destinatarios de un seguimiento son los copiados de su ejercicio de origen: el estado y las categorías no se cambian',
+    });
+    const g = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token,
+      body: { ejercicio: id, estado: cuerpoEjercicio(eq.sms).estado, categorias: '1,2' },
+    });
+    expect(g.status).toBe(409);
+    expect(g.body.campo).toBe('estado');
+    expect(await telefonos(api, id)).toEqual(en([1, 2, 3]));
+    const fila = (await pedir(api.url, 'GET', '/ejercicios/', { token })).body.data.find(
+      (f: { id_ejercicio: number }) => f.id_ejercicio === id,
+    );
+    expect(fila).toMatchObject({ ejercicio: 'Seguimiento corregido', destinatarios: 3 });
+  });
+
   it('bad choices: 400 naming resultados, and nothing is written', async () => {
     const antes = await api.ctx.db.kysely
       .selectFrom('ejercicios')

@@ -380,7 +380,10 @@ export async function editar(
       Object.entries(nuevas).filter(([k, v]) => String(antes[k] ?? '') !== String(v ?? '')),
     );
     const seleccion = ['id_estado', 'estados', 'categorias'].some((k) => k in cambios);
-    const regenerar = seleccion || Number(e.destinatarios) === 0;
+    // A follow-up's recipients were copied from its source's outcomes (issue 25.1): a selection
+    // would replace them with everyone in the states and categories.
+    if (e.origen_id !== null && seleccion) throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
+    const regenerar = e.origen_id === null && (seleccion || Number(e.destinatarios) === 0);
     let destinatarios = Number(e.destinatarios);
     if (regenerar) {
       await repo.borrarDestinatarios(trx, id);
@@ -491,6 +494,7 @@ export async function generar(
     ) {
       throw error(409, 'yaIniciado');
     }
+    if (e.origen_id !== null) throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
     await repo.borrarDestinatarios(trx, e.id_ejercicio);
     const estados = columnasEstados(b);
     const n = await repo.insertarDestinatarios(

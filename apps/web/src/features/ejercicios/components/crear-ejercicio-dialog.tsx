@@ -142,7 +142,12 @@ export type ModoDialogo =
   | { modo: 'crear' }
   | { modo: 'clonar' }
   | { modo: 'duplicar' }
-  | { modo: 'editar'; id_ejercicio: number };
+  | {
+      modo: 'editar';
+      id_ejercicio: number;
+      /** A follow-up (issue 25.1): its recipients were copied from its source, they stay. */
+      copiados?: { destinatarios: number; ejercicio: string };
+    };
 
 /** Props of the dialog. */
 export interface PropsCrearEjercicio {
@@ -195,6 +200,8 @@ export function CrearEjercicioDialog({
   modo: modoPedido,
 }: PropsCrearEjercicio) {
   const modo: ModoDialogo = modoPedido ?? { modo: inicial && !origen ? 'clonar' : 'crear' };
+  const copiados = modo.modo === 'editar' ? modo.copiados : undefined;
+  const sinSeleccion = origen !== undefined || copiados !== undefined;
   const { modal } = App.useApp();
   const [form] = Form.useForm<ValoresDialogo>();
   const catalogos = useCatalogos(abierto);
@@ -293,7 +300,9 @@ export function CrearEjercicioDialog({
       // A follow-up's recipients are the source's chosen outcomes, counted when it was opened.
       const seleccion = origen
         ? { total: origen.destinatarios }
-        : await obtenerSeleccion({
+        : copiados
+          ? { total: copiados.destinatarios }
+          : await obtenerSeleccion({
             estados: v.estado ?? [],
             categorias: v.categorias ?? [],
             q: '',
@@ -637,7 +646,7 @@ export function CrearEjercicioDialog({
                 <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
             </Col>
-            <Col xs={24} md={12} style={origen ? OCULTO : undefined}>
+            <Col xs={24} md={12} style={sinSeleccion ? OCULTO : undefined}>
               <Form.Item label={msg('campoEstado')} name="estado" {...error('estado')}>
                 <Select
                   mode="multiple"
@@ -655,7 +664,7 @@ export function CrearEjercicioDialog({
                 />
               </Form.Item>
             </Col>
-            <Col xs={24} md={12} style={origen ? OCULTO : undefined}>
+            <Col xs={24} md={12} style={sinSeleccion ? OCULTO : undefined}>
               <Form.Item label={msg('campoCategoria')} name="categorias" {...error('categorias')}>
                 <Select
                   mode="multiple"
@@ -735,7 +744,7 @@ export function CrearEjercicioDialog({
           equipo={equipo}
           tipo={tipoElegido}
           estados={catalogos.data?.estados ?? []}
-          destinatarios={origen?.destinatarios}
+          destinatarios={origen?.destinatarios ?? copiados?.destinatarios}
         />
       )}
       <Divider style={{ margin: '4px 0 12px' }} />
@@ -747,6 +756,15 @@ export function CrearEjercicioDialog({
             N: origen.destinatarios.toLocaleString('es-MX'),
             ejercicio: origen.ejercicio,
             grupos: origen.detalle,
+          })}
+        />
+      ) : copiados ? (
+        <Alert
+          type="info"
+          className="destinatarios-seguimiento"
+          message={msg('seguimientoDestinatariosCopiados', {
+            N: copiados.destinatarios.toLocaleString('es-MX'),
+            ejercicio: copiados.ejercicio,
           })}
         />
       ) : (

@@ -111,6 +111,20 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
   };
 }
 
+/** 'Editar': a follow-up keeps the recipients copied from its source (named from the list). */
+function modoEditar(f: EjercicioFila, filas: readonly EjercicioFila[]): ModoDialogo {
+  if (f.origen_id === null) return { modo: 'editar', id_ejercicio: f.id_ejercicio };
+  const fuente = filas.find((x) => x.id_ejercicio === f.origen_id);
+  return {
+    modo: 'editar',
+    id_ejercicio: f.id_ejercicio,
+    copiados: {
+      destinatarios: f.destinatarios,
+      ejercicio: fuente?.ejercicio ?? `#${f.origen_id}`,
+    },
+  };
+}
+
 /** A follow-up (issue 25.1): any type and device, named 'Seguimiento de {nombre}'; the source's
  * states and categories stay as given (the recipients are copied from its outcomes). */
 function seguimientoDe(f: EjercicioFila): DatosIniciales {
@@ -314,9 +328,7 @@ export function EjerciciosPage() {
           alDetener={acciones.detener}
           alDescargar={acciones.descargar}
           alInforme={acciones.informe}
-          alEditar={(fila) =>
-            abrirCon({ modo: 'editar', id_ejercicio: fila.id_ejercicio }, valoresDe(fila))
-          }
+          alEditar={(fila) => abrirCon(modoEditar(fila, filas), valoresDe(fila))}
           alDuplicar={(fila) => void duplicar(fila)}
           alArchivar={acciones.archivar}
           alEliminar={acciones.eliminar}
