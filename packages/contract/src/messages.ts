@@ -398,6 +398,7 @@ export const MENSAJES = {
   sinTelefonos: 'Todavía no hay teléfonos registrados',
   sinCoincidencias: 'Ningún teléfono coincide con la búsqueda o los filtros',
   totalMasDe: 'Más de {total}',
+  contandoTelefonos: 'Contando teléfonos…',
   cursoresExcluyentes: 'use solo uno de despues, antes o ultima (recibidos: {campos})',
   cursorConPagina: 'page no se combina con {campo}: el cursor ya elige la página',
   primeraPagina: 'Primera',

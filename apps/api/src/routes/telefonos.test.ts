@@ -3,7 +3,7 @@ import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
-import { contar, contarHasta } from '../repositories/telefonos.ts';
+import { contar, contarHasta, contarPorTramos } from '../repositories/telefonos.ts';
 import { TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
 
 describe.each(MOTORES)('teléfonos (%s)', (motor) => {
@@ -221,6 +221,21 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     expect(ultima.data).toHaveLength(10);
     expect(ultima).toMatchObject({ total: n, total_exacto: true });
     expect(ultima.data.at(-1).telefono).toBe(String(4920000000 + n - 1));
+    // The exact count the list asks for past the bound (issue 26.7), searches included.
+    const conteo = await p('GET', `/telefonos/conteo/?estado=${zac}`, consulta);
+    expect(conteo.body).toEqual({ status: 200, total: n });
+    // Every word in the number, the name or the state's key (ZAC).
+    const buscados = filas.filter((f) =>
+      ['zac', '15'].every(
+        (w) => f.telefono.includes(w) || f.nombre.toLowerCase().includes(w) || w === 'zac',
+      ),
+    ).length;
+    expect(buscados).toBeGreaterThan(20);
+    expect((await p('GET', `/telefonos/conteo/?estado=${zac}&q=zac+15`, consulta)).body).toEqual({
+      status: 200,
+      total: buscados,
+    });
+    expect((await p('GET', `/telefonos/conteo/?estado=${zac}`)).status).toBe(401);
   });
 
   it('GET /telefonos/ pagina por cursor: siguiente, anterior y última, con filtros y con el cursor borrado', async () => {
@@ -362,6 +377,10 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     expect(await contarHasta(k, { estado: jalisco, q: '415' }, 3)).toBe(
       await contar(k, { estado: jalisco, q: '415' }),
     );
+    // Slices of 7 ids add up to the single count, with and without a search.
+    expect(await contarPorTramos(k, { estado: jalisco }, 7)).toBe(exacto);
+    expect(await contarPorTramos(k, { q: '415' }, 7)).toBe(await contar(k, { q: '415' }));
+    expect(await contarPorTramos(k, {}, 7)).toBe(await contar(k, {}));
   });
 
   it('PUT /telefono/{id}/ cambia número, nombre, estado y reemplaza categorías; duplicado 409', async () => {

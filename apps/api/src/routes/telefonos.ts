@@ -36,6 +36,10 @@ export function rutasTelefonos(app: FastifyInstance, ctx: Contexto) {
     status: 200 as const,
     ...(await svc.buscar(ctx, query)),
   }));
+  ruta(app, ctx, api.contarTelefonos, async ({ query }) => ({
+    status: 200 as const,
+    total: await svc.contarExacto(ctx, query),
+  }));
   ruta(app, ctx, api.modificarTelefono, async ({ params, body, sesion }) => {
     await svc.modificar(ctx, sesion, params.id, body);
     return ok('cambiosGuardados');

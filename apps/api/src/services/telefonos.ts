@@ -184,6 +184,18 @@ export async function seleccion(
   return { filas, total };
 }
 
+/** GET /telefonos/conteo/: the exact count of a filter (the list's 'Más de' made a number). */
+export async function contarExacto(
+  ctx: Contexto,
+  f: Pick<BuscarTelefonosQuery, 'q' | 'estado' | 'categoria'>,
+): Promise<number> {
+  return repo.contarPorTramos(ctx.db.kysely, {
+    q: f.q,
+    estado: f.estado,
+    ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
+  });
+}
+
 /** One page of the directory with each phone's categories, by cursor (keyset: `despues`, `antes`,
  * `ultima`) or by `page` (offset, for shallow pages and the SPEC's client). */
 export async function buscar(

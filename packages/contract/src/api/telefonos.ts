@@ -214,6 +214,21 @@ export const exportarTelefonosCsv = endpoint({
   respuesta: z.string(),
 });
 
+/** GET /telefonos/conteo/?q=&estado=&categoria= (issue 26.7): the exact number of phones of a
+ * filter, searches included, asked by the list when its page's bounded count (`total_exacto`
+ * false) says only 'more than'. Read in slices of the directory's ids, so counting millions never
+ * holds the server for long. */
+export const contarTelefonos = endpoint({
+  method: 'GET',
+  path: '/telefonos/conteo/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen:
+    'Cuenta exactamente los teléfonos del filtro (también con q); la lista lo pide cuando su página dice solo «Más de»',
+  query: FiltrosTelefonosSchema,
+  respuesta: z.object({ status: z.literal(200), total: z.number() }),
+});
+
 /** PUT /telefono/{id}/ */
 export const modificarTelefono = endpoint({
   method: 'PUT',

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { buscarTelefonos } from '@pregon/contract/api/telefonos';
+import { buscarTelefonos, contarTelefonos } from '@pregon/contract/api/telefonos';
 import { llamar } from '../../../lib/api-client.ts';
 
 /** What the phones list asks for: search, filters and the page (a cursor, or an old link's page). */
@@ -31,5 +31,20 @@ export function useTelefonos(f: FiltroTelefonos) {
     queryKey: [...CLAVE_TELEFONOS, f],
     queryFn: ({ signal }) => obtenerTelefonos(f, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /telefonos/conteo/: the exact count of the filter, asked only when the page's bounded
+ * count says 'more than' (`pedir`); kept a minute per filter, reloaded with the list. */
+export function useConteoTelefonos(
+  f: Pick<FiltroTelefonos, 'q' | 'estado' | 'categoria'>,
+  pedir: boolean,
+) {
+  const filtro = { q: f.q, estado: f.estado, categoria: f.categoria };
+  return useQuery({
+    queryKey: [...CLAVE_TELEFONOS, 'conteo', filtro],
+    queryFn: ({ signal }) => llamar(contarTelefonos, { query: filtro, signal }),
+    enabled: pedir,
+    staleTime: 60_000,
   });
 }

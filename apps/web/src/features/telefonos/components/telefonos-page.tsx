@@ -38,7 +38,7 @@ import {
   MAX_EXPORTAR,
 } from '../api/exportar-telefonos.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
-import { CLAVE_TELEFONOS, useTelefonos } from '../api/get-telefonos.ts';
+import { CLAVE_TELEFONOS, useConteoTelefonos, useTelefonos } from '../api/get-telefonos.ts';
 import { useFiltroUrl } from '../hooks/use-filtro-url.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 
@@ -62,11 +62,28 @@ type Dialogo =
   | { tipo: 'importar' }
   | null;
 
+/** The list's total: the page's own count when exact, else the exact count once it arrives
+ * ('Contando…' meanwhile; if it fails, what the page saw: 'Más de N'). */
+function textoTotal(
+  datos: { total: number; total_exacto: boolean },
+  conteo: { data?: { total: number }; isError: boolean },
+): string {
+  if (datos.total_exacto) return msg('total', { total: datos.total });
+  if (conteo.data) return msg('total', { total: conteo.data.total.toLocaleString('es-MX') });
+  if (conteo.isError) return msg('totalMasDe', { total: datos.total });
+  return msg('contandoTelefonos');
+}
+
 /** /telefonos: the phone directory paged on the server, with 'Buscar...', state and category
  * filters kept in the URL, add/edit/delete and the bulk import; read-only for role consulta. */
 export function TelefonosPage() {
   const { filtro, cambiar, irA } = useFiltroUrl();
   const consulta = useTelefonos(filtro);
+  // The page counts up to a bound; past it the exact number comes from its own request.
+  const conteo = useConteoTelefonos(
+    filtro,
+    consulta.data !== undefined && !consulta.isPlaceholderData && !consulta.data.total_exacto,
+  );
   const catalogos = useCatalogos();
   const escribe = usuarioTieneRol(ROLES_OPERACION);
   const [texto, setTexto] = useState(filtro.q ?? '');
@@ -262,11 +279,7 @@ export function TelefonosPage() {
             {datos && (datos.data.length > 0 || datos.hay_anterior) && (
               <nav className="paginacion" aria-label={msg('paginacionTelefonos')}>
                 <Typography.Text className="paginacion-total">
-                  {datos.total_exacto
-                    ? msg('total', { total: datos.total })
-                    : filtro.q
-                      ? ''
-                      : msg('totalMasDe', { total: datos.total })}
+                  {textoTotal(datos, conteo)}
                 </Typography.Text>
                 <Space size="small" wrap>
                   <Button
