@@ -25,6 +25,8 @@ export const ENTRADAS = {
   admin: 'apps/api/src/admin.ts',
   // The SQLite checkpoint thread (hilos/hilo.ts runs `<task>.mjs` beside the bundle).
   'checkpoints-tarea': 'apps/api/src/db/checkpoints-tarea.ts',
+  // The SQLite reading thread (long reads off the api's thread).
+  'lectura-tarea': 'apps/api/src/db/lectura-tarea.ts',
 };
 
 /** What the bundles are built from: a newer file here makes the build stale. */

@@ -16,6 +16,8 @@ export interface Db {
   sqlite?: Database.Database;
   /** The pg pool (PostgreSQL only), for COPY and LISTEN/NOTIFY. */
   pool?: pg.Pool;
+  /** Runs `f` when the database closes, before its connections (a thread reading the file). */
+  alCerrar?(f: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -51,7 +53,17 @@ export function openDb(opts: {
   const kysely = new Kysely<DB>({
     dialect: new SqliteDialect({ database: conSentenciasGuardadas(sqlite) }),
   });
-  return { kysely, engine: 'sqlite', sqlite, close: () => kysely.destroy() };
+  const cierres: (() => Promise<void>)[] = [];
+  return {
+    kysely,
+    engine: 'sqlite',
+    sqlite,
+    alCerrar: (f) => cierres.push(f),
+    close: async () => {
+      for (const f of cierres.splice(0)) await f();
+      await kysely.destroy();
+    },
+  };
 }
 
 /** Most prepared statements kept per SQLite database. */

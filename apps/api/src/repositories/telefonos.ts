@@ -10,6 +10,8 @@ import { plegar, terminosPlegados } from '@pregon/contract/rules/busqueda';
 
 import { jsonArrayFrom as jsonArrayFromPg } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as jsonArrayFromSqlite } from 'kysely/helpers/sqlite';
+import type { Db } from '../db/database.ts';
+import { leerFila } from '../db/lectura.ts';
 import { ejecutarPlantilla } from '../db/plantilla.ts';
 import type { DB } from '../db/schema.ts';
 
@@ -138,27 +140,14 @@ export async function contar(k: K, f: FiltroTelefonos): Promise<number> {
   return Number(r.n);
 }
 
-/** How many phones match, counted in slices of `tramo` ids with a turn of the event loop between
- * them: on SQLite a statement holds the process (and a search scans every row), so no slice may
- * hold it long; the slices' sum is exact for the snapshot each slice reads. */
-export async function contarPorTramos(k: K, f: FiltroTelefonos, tramo = 50_000): Promise<number> {
-  const { max } = await k
-    .selectFrom('telefonos')
-    .select((eb) => eb.fn.max('id_telefono').as('max'))
-    .executeTakeFirstOrThrow();
-  const hasta = Number(max ?? 0);
-  const ps = palabras(f.q);
-  let total = 0;
-  for (let desde = 0; desde < hasta; desde += tramo) {
-    const r = await base(k, f, ps)
-      .where('t.id_telefono', '>', desde)
-      .where('t.id_telefono', '<=', desde + tramo)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    total += Number(r.n);
-    await new Promise((listo) => setImmediate(listo));
-  }
-  return total;
+/** How many phones match, read off the api's thread on SQLite (db/lectura.ts): the exact count
+ * scans every match, and a search every phone. */
+export async function contarAparte(db: Db, f: FiltroTelefonos): Promise<number> {
+  const consulta = base(db.kysely, f, palabras(f.q))
+    .select((eb) => eb.fn.countAll().as('n'))
+    .compile();
+  const fila = await leerFila(db, consulta);
+  return Number(fila?.n ?? 0);
 }
 
 /** How many phones match, counting no further than `tope` (reads at most `tope` rows). */

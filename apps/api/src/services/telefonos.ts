@@ -189,11 +189,12 @@ export async function contarExacto(
   ctx: Contexto,
   f: Pick<BuscarTelefonosQuery, 'q' | 'estado' | 'categoria'>,
 ): Promise<number> {
-  return repo.contarPorTramos(ctx.db.kysely, {
+  const filtro = {
     q: f.q,
     estado: f.estado,
     ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
-  });
+  };
+  return repo.contarAparte(ctx.db, filtro);
 }
 
 /** One page of the directory with each phone's categories, by cursor (keyset: `despues`, `antes`,

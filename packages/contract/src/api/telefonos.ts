@@ -216,8 +216,8 @@ export const exportarTelefonosCsv = endpoint({
 
 /** GET /telefonos/conteo/?q=&estado=&categoria= (issue 26.7): the exact number of phones of a
  * filter, searches included, asked by the list when its page's bounded count (`total_exacto`
- * false) says only 'more than'. Read in slices of the directory's ids, so counting millions never
- * holds the server for long. */
+ * false) says only 'more than'. On SQLite it is read by a thread of its own, so counting millions
+ * never holds the server. */
 export const contarTelefonos = endpoint({
   method: 'GET',
   path: '/telefonos/conteo/',
