@@ -29,6 +29,8 @@ const ETIQUETAS: Readonly<Record<string, ClaveMensaje>> = {
   equipo: 'campoEquipo',
   fecha_ini: 'campoFechaInicio',
   hora_ini: 'campoHoraInicio',
+  respaldo_equipo: 'campoRespaldoEquipo',
+  respaldo_texto: 'campoRespaldoTexto',
 };
 
 /** The label of a field for messages: its form's label when it has one, else the name. */

@@ -124,6 +124,18 @@ export const MENSAJES = {
   duracionUnMinuto: '1 minuto',
   duracionMinutos: '{n} minutos',
   duracionMinutosSegundos: '{m} min {s} s',
+  // Issue 25.2: automatic fallback inside one exercise
+  respaldoSms: 'Si no se alcanza, enviar SMS',
+  ayudaRespaldoSms:
+    'A quien no se alcance tras el último intento (ocupado, no contestó, falló, colgó antes o no respondió todo) se le envía este SMS por el equipo elegido, una sola vez.',
+  campoRespaldoEquipo: 'Equipo del SMS de respaldo',
+  campoRespaldoTexto: 'Texto del SMS de respaldo',
+  respaldoSoloLlamadas: 'El SMS de respaldo solo aplica a llamadas y cuestionarios',
+  respaldoEquipoNoSms: 'El campo {campo} debe ser un equipo de SMS (SMPP o Android)',
+  tableroRespaldo: 'Respaldo por SMS: {enviados} enviados, {entregados} entregados',
+  tableroRespaldoCola: '{pendientes} por enviar',
+  columnaRespaldo: 'SMS de respaldo',
+  columnaRespaldoHora: 'Hora del SMS de respaldo',
   vigenciaSms: 'Vigencia del mensaje',
   campoVigencia: 'Minutos que la red intenta entregarlo',
   ayudaVigencia:

@@ -23,6 +23,7 @@ import * as estados from './migrations/0020-estados.ts';
 import * as indicesDespacho from './migrations/0021-indices-despacho.ts';
 import * as archivado from './migrations/0022-archivado.ts';
 import * as seguimiento from './migrations/0024-seguimiento.ts';
+import * as respaldo from './migrations/0026-respaldo.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -50,6 +51,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0021-indices-despacho': indicesDespacho,
   '0022-archivado': archivado,
   '0024-seguimiento': seguimiento,
+  '0026-respaldo': respaldo,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

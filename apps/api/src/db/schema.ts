@@ -138,6 +138,9 @@ export interface EjerciciosTable {
   archivado: Generated<number>;
   /** Issue 25.1: the drill this one follows up ('Reenviar a no alcanzados'); null otherwise. */
   origen_id: number | null;
+  /** Issue 25.2: set on the hidden companion of a call or quiz drill that holds its SMS fallback
+   * (device, text, and one row per recipient the drill did not reach): the drill's id. */
+  respaldo_de: Generated<number | null>;
 }
 
 /** ejercicio_detalle: one row per recipient; the dispatcher's queue and the report. */
@@ -173,6 +176,9 @@ export interface EjercicioDetalleTable {
   salio: Generated<number>;
   /** Calls: epoch ms the call was answered (kept for a call followed again after a restart). */
   contestada_en: number | null;
+  /** Issue 25.2: a fallback row (in the drill's companion exercise) names the drill's row whose
+   * recipient it stands for; null on every other row. */
+  respaldo_de: Generated<number | null>;
 }
 
 /** sms_partes: the SMSC ids of a long SMS's parts, so their receipts find the row (issue 15). */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { alcanzado, resultadoDe } from '@pregon/contract/rules/alcance';
+import { llevaRespaldo } from '@pregon/contract/rules/respaldo';
 import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
 import type { Eventos } from '../contexto.ts';
@@ -535,7 +536,7 @@ export class Despachador {
             await this.vaciar();
             if (await this.store.completarSiTermino(id, Date.now())) {
               this.opts.bitacora?.info(`ejercicio ${id} completado`);
-              this.opts.eventos?.emit('ejercicio', id);
+              this.avisarEjercicio(t.ej);
               return;
             }
             await t.senal.esperar(this.config.sondeoMs);
@@ -543,7 +544,7 @@ export class Despachador {
           }
           if (Date.now() - t.avisado > 1000) {
             t.avisado = Date.now();
-            this.opts.eventos?.emit('ejercicio', id);
+            this.avisarEjercicio(t.ej);
           }
         }
         await t.marcapasos.tomar();
@@ -575,6 +576,13 @@ export class Despachador {
       if (!t.activo && this.corriendo && t.canal.cancelar)
         await this.cancelarEnGateway(t.ej, t.canal);
     }
+  }
+
+  /** Tells live views an exercise changed; a fallback companion's progress is its drill's
+   * (issue 25.2: the drill's dashboard shows it). */
+  private avisarEjercicio(ej: EjercicioActivo): void {
+    this.opts.eventos?.emit('ejercicio', ej.id_ejercicio);
+    if (ej.respaldo_de) this.opts.eventos?.emit('ejercicio', ej.respaldo_de);
   }
 
   /** At start, for exercises no worker will run (paused, stopped or completed) with messages
@@ -836,6 +844,10 @@ export class Despachador {
         d.estatus = res.tipo;
         d.motivo = res.motivo;
     }
+    // Issue 25.2: the drill's last attempt for this recipient did not reach them: the same write
+    // queues the fallback SMS in the drill's companion (not after a stop).
+    if (ej?.respaldo && !t?.detenido && llevaRespaldo(d.estatus, d.alcance))
+      d.respaldo = ej.respaldo;
     this.desenlaces.push(d);
     if (!t) return;
     // The gateway took the send or the call reached the network: the device answered.

@@ -7,35 +7,61 @@ import type { Desenlace, LlamadaVencida } from './store.ts';
 // Queries both engines write the same way (Kysely); the hot paths live in store-sqlite.ts and
 // store-postgres.ts.
 
-/** Completes an active exercise with no row pendiente or en_curso; audits 'completar'. */
+/** The exercises that run as one (issue 25.2): a drill and its fallback companion, drill first;
+ * [id] alone for any other exercise. */
+async function familia(
+  k: Db['kysely'],
+  id_ejercicio: number,
+): Promise<{ raiz: number; ids: number[] }> {
+  const e = await k
+    .selectFrom('ejercicios')
+    .select(['respaldo_de'])
+    .where('id_ejercicio', '=', id_ejercicio)
+    .executeTakeFirst();
+  const raiz = e?.respaldo_de ?? id_ejercicio;
+  const companeros = await k
+    .selectFrom('ejercicios')
+    .select('id_ejercicio')
+    .where('respaldo_de', '=', raiz)
+    .execute();
+  return { raiz, ids: [raiz, ...companeros.map((c) => c.id_ejercicio)] };
+}
+
+/** Completes an active exercise with no row pendiente or en_curso; audits 'completar'. A drill
+ * with a fallback completes with its companion, when neither has such rows (issue 25.2). */
 export async function completarSiTermino(
   db: Db,
   id_ejercicio: number,
   ahora: number,
 ): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
+    const { raiz, ids } = await familia(trx, id_ejercicio);
     // One look-up per state, each by its partial index (detalle_pendiente, detalle_en_curso):
     // `estatus in (…)` matches neither index's predicate and would read the whole exercise.
-    for (const estatus of ['pendiente', 'en_curso'] as const) {
-      const queda = await trx
-        .selectFrom('ejercicio_detalle')
-        .select('id_detalle')
-        .where('id_ejercicio', '=', id_ejercicio)
-        .where('estatus', '=', estatus)
-        .limit(1)
-        .executeTakeFirst();
-      if (queda) return false;
-    }
+    // The drill's rows are looked at before its companion's: a drill row that leaves en_curso
+    // inserts its fallback in the same commit, so a check that missed the one sees the other.
+    for (const id of ids)
+      for (const estatus of ['pendiente', 'en_curso'] as const) {
+        const queda = await trx
+          .selectFrom('ejercicio_detalle')
+          .select('id_detalle')
+          .where('id_ejercicio', '=', id)
+          .where('estatus', '=', estatus)
+          .limit(1)
+          .executeTakeFirst();
+        if (queda) return false;
+      }
     const r = await trx
       .updateTable('ejercicios')
       .set({ completado: 1, en_proceso: 0, en_pausa: 0, terminado: ahora })
-      .where('id_ejercicio', '=', id_ejercicio)
+      .where('id_ejercicio', 'in', ids)
       .where('completado', '=', 0)
       .where('en_proceso', '=', 1)
       .where('en_pausa', '=', 0)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) return false;
-    await auditar(trx, null, 'completar', 'ejercicio', id_ejercicio, { por: 'despachador' });
+      .returning('id_ejercicio')
+      .execute();
+    if (!r.some((x) => x.id_ejercicio === raiz)) return false;
+    await auditar(trx, null, 'completar', 'ejercicio', raiz, { por: 'despachador' });
     return true;
   });
 }
@@ -45,16 +71,19 @@ export async function completarSiTermino(
  * resume and stop. */
 export async function pausar(db: Db, id_ejercicio: number, motivo: string): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
+    // A drill and its fallback companion pause together (issue 25.2), whichever device failed.
+    const { raiz, ids } = await familia(trx, id_ejercicio);
     const r = await trx
       .updateTable('ejercicios')
       .set({ en_pausa: 1, motivo_pausa: motivo })
-      .where('id_ejercicio', '=', id_ejercicio)
+      .where('id_ejercicio', 'in', ids)
       .where('completado', '=', 0)
       .where('en_proceso', '=', 1)
       .where('en_pausa', '=', 0)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) return false;
-    await auditar(trx, null, 'pausar', 'ejercicio', id_ejercicio, { por: 'despachador', motivo });
+      .returning('id_ejercicio')
+      .execute();
+    if (!r.some((x) => x.id_ejercicio === raiz)) return false;
+    await auditar(trx, null, 'pausar', 'ejercicio', raiz, { por: 'despachador', motivo });
     return true;
   });
 }
@@ -84,6 +113,14 @@ function conEquipo(db: Db) {
       'e.marcado',
       'j.ventana_inicio',
       'j.ventana_fin',
+      'j.respaldo_de',
+      (eb) =>
+        eb
+          .selectFrom('ejercicios as r')
+          .select('r.id_ejercicio')
+          .whereRef('r.respaldo_de', '=', 'j.id_ejercicio')
+          .limit(1)
+          .as('respaldo'),
       (eb) =>
         eb
           .selectFrom('preguntas as p')

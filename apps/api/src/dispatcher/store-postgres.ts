@@ -196,8 +196,14 @@ export function storePostgres(db: Db): Store {
       if (!ds.length) return;
       // A long SMS's part ids go in the same statement as its row (sms_partes, issue 15).
       const partes = filasPartes(ds);
-      await pool.query(
-        `with partes as (
+      const respaldos = ds.filter((d) => d.respaldo);
+      // Issue 25.2: a batch that ends drill rows not reached inserts their fallback rows in the
+      // same transaction (a crash leaves both or neither); other batches keep the one statement.
+      const q = respaldos.length ? await pool.connect() : pool;
+      if (q !== pool) await q.query('begin');
+      try {
+        await q.query(
+          `with partes as (
            insert into sms_partes (id_equipo, id_parte, id_detalle, parte, total, estado)
            select * from unnest($13::int[], $14::text[], $15::bigint[], $16::int[], $17::int[], $18::text[])
            on conflict do nothing)
@@ -212,26 +218,53 @@ export function storePostgres(db: Db): Store {
            as v(id, estatus, id_gateway, motivo, fecha, hora, sig, recibida, duracion, timbrado, causa, partes_ok, intentos,
              alcance, respondidas)
          where d.id_detalle = any(array(select unnest($1::bigint[]))) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE}`,
-        [
-          ds.map((d) => d.id_detalle),
-          ds.map((d) => d.estatus),
-          ds.map((d) => d.id_gateway),
-          ds.map((d) => d.motivo),
-          ds.map((d) => d.fecha_envio),
-          ds.map((d) => d.hora_envio),
-          ds.map((d) => d.siguiente_intento),
-          ds.map((d) => d.recibida),
-          ahora,
-          ds.map((d) => d.duracion ?? null),
-          ds.map((d) => d.timbrado ?? null),
-          ds.map((d) => d.causa ?? null),
-          ...[0, 1, 2, 3, 4, 5].map((k) => partes.map((p) => p[k])),
-          ds.map(partesEntregadas),
-          ds.map((d) => d.intentos ?? null),
-          ds.map((d) => d.alcance ?? null),
-          ds.map((d) => d.respondidas ?? null),
-        ],
-      );
+          [
+            ds.map((d) => d.id_detalle),
+            ds.map((d) => d.estatus),
+            ds.map((d) => d.id_gateway),
+            ds.map((d) => d.motivo),
+            ds.map((d) => d.fecha_envio),
+            ds.map((d) => d.hora_envio),
+            ds.map((d) => d.siguiente_intento),
+            ds.map((d) => d.recibida),
+            ahora,
+            ds.map((d) => d.duracion ?? null),
+            ds.map((d) => d.timbrado ?? null),
+            ds.map((d) => d.causa ?? null),
+            ...[0, 1, 2, 3, 4, 5].map((k) => partes.map((p) => p[k])),
+            ds.map(partesEntregadas),
+            ds.map((d) => d.intentos ?? null),
+            ds.map((d) => d.alcance ?? null),
+            ds.map((d) => d.respondidas ?? null),
+          ],
+        );
+        if (respaldos.length) {
+          // The companion's row is share-locked while the fallbacks go in: a stop (which writes the
+          // flags before it cancels what is pending) either waits for this commit and then cancels
+          // these rows, or has committed and no row goes in. The unique index on respaldo_de makes a
+          // second insert for one recipient a no-op.
+          await q.query(
+            `insert into ejercicio_detalle (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion, respaldo_de)
+           select v.companero, d.id_telefono, d.telefono, d.nombre, d.id_estado, d.posicion, d.id_detalle
+           from unnest($1::bigint[], $2::int[], $3::text[]) as v(id, companero, estatus)
+             join ejercicio_detalle d on d.id_detalle = v.id and d.estatus = v.estatus and d.respaldo_de is null
+           where v.companero in (select id_ejercicio from ejercicios
+             where id_ejercicio = any($2::int[]) and completado = 0 for share)
+           on conflict (respaldo_de) where respaldo_de is not null do nothing`,
+            [
+              respaldos.map((d) => d.id_detalle),
+              respaldos.map((d) => d.respaldo),
+              respaldos.map((d) => d.estatus),
+            ],
+          );
+          await q.query('commit');
+        }
+      } catch (err) {
+        if (q !== pool) await q.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        if (q !== pool) (q as pg.PoolClient).release();
+      }
     },
 
     liberar: async (ids, ahora) => {

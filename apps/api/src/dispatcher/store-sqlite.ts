@@ -16,7 +16,8 @@ export function storeSqlite(db: Db): Store {
     activos: s.prepare(
       `select j.id_ejercicio, j.id_equipo, j.accion, j.puerto_ini, j.puerto_fin, e.alias, e.url,
          e.protocolo, e.tasa, e.puertos as puertos_equipo, e.credenciales, j.id_tipo_ejercicio, j.tiempo, j.reintentos, j.vigencia,
-         j.espera_reintento, e.marcado, j.ventana_inicio, j.ventana_fin,
+         j.espera_reintento, e.marcado, j.ventana_inicio, j.ventana_fin, j.respaldo_de,
+         (select r.id_ejercicio from ejercicios r where r.respaldo_de = j.id_ejercicio limit 1) as respaldo,
          (select count(*) from preguntas p join cuestionarios c on c.id_cuestionario = p.id_cuestionario
            where c.id_ejercicio = j.id_ejercicio) as preguntas
        from ejercicios j join equipos e on e.id_equipo = j.id_equipo
@@ -52,6 +53,19 @@ export function storeSqlite(db: Db): Store {
          respondidas = v.value ->> 14, lease_hasta = null, actualizado = ?
        from json_each(?) v
        where ejercicio_detalle.id_detalle = v.value ->> 0 and ejercicio_detalle.estatus = 'en_curso'`,
+    ),
+    // Issue 25.2: the fallback rows of a batch whose drill row this write just ended not reached,
+    // in the drill's companion while it is not stopped; the unique index on respaldo_de makes a
+    // second insert for one recipient a no-op. Rows as a JSON array of [id_detalle, companion,
+    // estatus].
+    respaldos: s.prepare(
+      `insert into ejercicio_detalle (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion, respaldo_de)
+       select j.id_ejercicio, d.id_telefono, d.telefono, d.nombre, d.id_estado, d.posicion, d.id_detalle
+       from json_each(?) v
+         join ejercicio_detalle d on d.id_detalle = v.value ->> 0
+         join ejercicios j on j.id_ejercicio = v.value ->> 1
+       where d.estatus = v.value ->> 2 and d.respaldo_de is null and j.completado = 0
+       on conflict do nothing`,
     ),
     liberar: s.prepare(
       `update ejercicio_detalle set lease_hasta = null, intentos = intentos - salio, salio = 0, actualizado = ?,
@@ -163,6 +177,9 @@ export function storeSqlite(db: Db): Store {
     ]);
     st.escribir.run(ahora, JSON.stringify(filas));
     for (const p of filasPartes(ds)) st.parte.run(...p);
+    const respaldos = ds.filter((d) => d.respaldo);
+    if (respaldos.length)
+      st.respaldos.run(JSON.stringify(respaldos.map((d) => [d.id_detalle, d.respaldo, d.estatus])));
   });
   const liberarTx = tx((ids: readonly number[], ahora: number) => {
     for (const id of ids) st.liberar.run(ahora, id);

@@ -35,6 +35,10 @@ export interface EjercicioActivo {
   /** 'Horario permitido' (issue 24.4): 'HH:mm' in each recipient's local time; null when none. */
   ventana_inicio: string | null;
   ventana_fin: string | null;
+  /** Issue 25.2: a drill's fallback companion (its SMS to whoever the drill did not reach), when
+   * it has one; on the companion itself, the drill it belongs to. */
+  respaldo: number | null;
+  respaldo_de: number | null;
 }
 
 /** A recipient row claimed for sending ('en_curso'). `intentos` is the attempt this send will be
@@ -81,6 +85,9 @@ export interface Desenlace {
   respondidas?: number | null;
   /** A long SMS's part ids at its device (index i is part i + 1), stored in sms_partes, with the
    * receipts that came before the write folded in (estados[i]: 'entregado' or 'fallido'). */
+  /** Issue 25.2: the drill's last attempt for this recipient ended not reached and the drill has a
+   * fallback: the companion exercise that sends it (the write inserts its row, once). */
+  respaldo?: number | null;
   partes?: {
     id_equipo: number;
     ids: readonly string[];

@@ -14,25 +14,35 @@ export type Consultor = Kysely<DB>;
 
 /** An exercise joined with its device and type label, as the list and the lifecycle read it. */
 export async function listarEjercicios(k: Consultor) {
-  return consultaEjercicio(k).orderBy('e.id_ejercicio', 'desc').execute();
+  // A drill's fallback companion (issue 25.2) is part of its drill, never a row of its own.
+  return consultaEjercicio(k)
+    .where('e.respaldo_de', 'is', null)
+    .orderBy('e.id_ejercicio', 'desc')
+    .execute();
 }
 
 function consultaEjercicio(k: Consultor) {
-  return k
-    .selectFrom('ejercicios as e')
-    .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
-    .innerJoin('tipos_ejercicio as t', 't.id_tipo_ejercicio', 'e.id_tipo_ejercicio')
-    .selectAll('e')
-    .select([
-      'q.alias',
-      'q.serial',
-      'q.url',
-      'q.protocolo',
-      'q.activo as equipo_activo',
-      'q.puertos as puertos_equipo',
-      'q.tasa as tasa_equipo',
-      't.tipo_ejercicio as etiqueta_tipo',
-    ]);
+  return (
+    k
+      .selectFrom('ejercicios as e')
+      .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
+      .innerJoin('tipos_ejercicio as t', 't.id_tipo_ejercicio', 'e.id_tipo_ejercicio')
+      // Issue 25.2: its fallback SMS (device and text), from its hidden companion.
+      .leftJoin('ejercicios as r', 'r.respaldo_de', 'e.id_ejercicio')
+      .selectAll('e')
+      .select([
+        'r.id_equipo as respaldo_equipo',
+        'r.accion as respaldo_texto',
+        'q.alias',
+        'q.serial',
+        'q.url',
+        'q.protocolo',
+        'q.activo as equipo_activo',
+        'q.puertos as puertos_equipo',
+        'q.tasa as tasa_equipo',
+        't.tipo_ejercicio as etiqueta_tipo',
+      ])
+  );
 }
 
 /** Pending recipients of these exercises by state, with the state's name and zone override
@@ -101,9 +111,44 @@ export async function insertarEjercicio(k: Consultor, valores: Insertable<Ejerci
   return fila.id_ejercicio;
 }
 
-/** Changes columns of one exercise. */
+/** The lifecycle columns a drill's fallback companion (issue 25.2) always shares with it. */
+const CICLO = [
+  'en_proceso',
+  'en_pausa',
+  'completado',
+  'detenido',
+  'iniciado',
+  'terminado',
+] as const;
+
+/** Changes columns of one exercise; its lifecycle (start, pause, stop, completion) is its fallback
+ * companion's too, in the same transaction, so the dispatcher runs and stops both together. */
 export async function actualizarEjercicio(k: Consultor, id: number, cambios: CambioEjercicio) {
   await k.updateTable('ejercicios').set(cambios).where('id_ejercicio', '=', id).execute();
+  const ciclo = Object.fromEntries(
+    CICLO.filter((c) => c in cambios).map((c) => [c, cambios[c]]),
+  ) as CambioEjercicio;
+  if (Object.keys(ciclo).length)
+    await k.updateTable('ejercicios').set(ciclo).where('respaldo_de', '=', id).execute();
+}
+
+/** A device's protocol, to check it can send the fallback SMS; undefined when it does not exist. */
+export async function equipoDeRespaldo(k: Consultor, id_equipo: number) {
+  return k
+    .selectFrom('equipos')
+    .select(['protocolo'])
+    .where('id_equipo', '=', id_equipo)
+    .executeTakeFirst();
+}
+
+/** The fallback companion of a drill (issue 25.2): its id, device and text; undefined when the
+ * drill has none. */
+export async function respaldoDe(k: Consultor, id: number) {
+  return k
+    .selectFrom('ejercicios')
+    .select(['id_ejercicio', 'id_equipo', 'accion'])
+    .where('respaldo_de', '=', id)
+    .executeTakeFirst();
 }
 
 /** Deletes an exercise; its recipients, questionnaire, answers and audio records go by cascade
@@ -243,6 +288,15 @@ export async function cancelarPendientes(k: Consultor, id: number, ahora: number
     .where('id_ejercicio', '=', id)
     .where('estatus', '=', 'pendiente')
     .executeTakeFirst();
+  // A stop covers the fallback too (issue 25.2): its waiting SMS are cancelled, not counted.
+  const companero = await respaldoDe(k, id);
+  if (companero)
+    await k
+      .updateTable('ejercicio_detalle')
+      .set({ estatus: 'cancelado', actualizado: ahora })
+      .where('id_ejercicio', '=', companero.id_ejercicio)
+      .where('estatus', '=', 'pendiente')
+      .execute();
   return Number(r.numUpdatedRows);
 }
 

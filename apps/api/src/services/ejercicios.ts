@@ -144,6 +144,8 @@ export function filaLista(
     iniciado: e.iniciado,
     terminado: e.terminado,
     origen_id: e.origen_id,
+    respaldo_equipo: e.respaldo_equipo ?? null,
+    respaldo_texto: e.respaldo_texto ?? null,
     acciones: accionesFila(
       { ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio, iniciado: e.iniciado, archivado },
       { soloLectura },
@@ -281,6 +283,60 @@ async function exigirFormulario(k: Consultor, b: CuerpoCrear) {
   const equipo = await repo.capacidadEquipo(k, b.equipo);
   const fuera = errorPuertos(b, { puertos: Number(equipo.puertos) });
   if (fuera) throw new HttpError(400, fuera.mensaje, fuera.campo);
+  if (b.respaldo_equipo !== undefined) {
+    const campo = 'respaldo_equipo';
+    const r = await repo.equipoDeRespaldo(k, b.respaldo_equipo);
+    if (!r) throw error(400, 'referenciaInexistente', { campo, valor: b.respaldo_equipo }, campo);
+    if (!PROTOCOLOS_SMS.includes(r.protocolo))
+      throw error(400, 'respaldoEquipoNoSms', { campo }, campo);
+  }
+}
+
+/** Devices that send the fallback SMS (issue 25.2). */
+const PROTOCOLOS_SMS: readonly string[] = ['smpp', 'android'];
+
+/**
+ * Issue 25.2: writes the drill's fallback companion as the body asks: created, changed or removed
+ * ('' or absent fields = no fallback). The companion is a hidden SMS exercise of the fallback
+ * device (all its ports) with the drill's states, categories and calling window; it holds no
+ * recipient until the drill leaves one not reached. Returns what changed, for the audit.
+ */
+async function guardarRespaldo(trx: Consultor, id: number, b: CuerpoCrear) {
+  const previo = await repo.respaldoDe(trx, id);
+  const quiere = b.respaldo_equipo !== undefined && b.respaldo_texto !== undefined;
+  if (!quiere) {
+    if (previo) await repo.eliminarEjercicio(trx, previo.id_ejercicio);
+    return previo ? { respaldo: null } : {};
+  }
+  const equipo = b.respaldo_equipo!;
+  const texto = b.respaldo_texto!;
+  if (previo?.id_equipo === equipo && previo.accion === texto) return {};
+  const { puertos } = await repo.capacidadEquipo(trx, equipo);
+  const columnas = {
+    ...columnasFormulario(b),
+    id_tipo_ejercicio: TIPO_SMS,
+    id_equipo: equipo,
+    accion: texto,
+    tiempo: null,
+    reintentos: null,
+    espera_reintento: null,
+    vigencia: null,
+    numero_puertos: Number(puertos),
+    puerto_ini: 1,
+    puerto_fin: Math.max(1, Number(puertos)),
+  };
+  if (previo) await repo.actualizarEjercicio(trx, previo.id_ejercicio, columnas);
+  else
+    await repo.insertarEjercicio(trx, {
+      ...columnas,
+      motivo_pausa: null,
+      creado_por: null,
+      creado: ahora(),
+      iniciado: null,
+      terminado: null,
+      respaldo_de: id,
+    });
+  return { respaldo: { equipo, texto } };
 }
 
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
@@ -301,9 +357,11 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
       origen_id: b.origen ?? null,
     });
     const copia = b.origen !== undefined ? await copiarDeOrigen(trx, ctx, id, b) : null;
+    const respaldo = await guardarRespaldo(trx, id, b);
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
       titulo: b.titulo,
       tipo: b.tipo_ejercicio,
+      ...respaldo,
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
       ...(copia ? { origen: b.origen, resultados: b.resultados, destinatarios: copia } : {}),
     });
@@ -382,7 +440,8 @@ export async function editar(
     const seleccion = ['id_estado', 'estados', 'categorias'].some((k) => k in cambios);
     // A follow-up's recipients were copied from its source's outcomes (issue 25.1): a selection
     // would replace them with everyone in the states and categories.
-    if (e.origen_id !== null && seleccion) throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
+    if (e.origen_id !== null && seleccion)
+      throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
     const regenerar = e.origen_id === null && (seleccion || Number(e.destinatarios) === 0);
     let destinatarios = Number(e.destinatarios);
     if (regenerar) {
@@ -408,8 +467,9 @@ export async function editar(
       inicio_nota: null,
       comprobado_en: null,
     });
+    const respaldo = await guardarRespaldo(trx, id, b);
     await auditar(trx, actor, 'modificar', 'ejercicio', id, {
-      cambios,
+      cambios: { ...cambios, ...respaldo },
       ...(regenerar ? { destinatarios } : {}),
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
     });
@@ -828,7 +888,8 @@ export async function detener(ctx: CtxEjercicios, actor: Actor, id: number): Pro
     const e = await ejercicioOError(trx, ctx, id, true);
     if (e.completado) throw error(409, 'ejercicioCompletado');
     const momento = ahora();
-    const n = await repo.cancelarPendientes(trx, id, momento);
+    // Flags first, then the pending rows: a dispatcher inserting fallback rows share-locks the
+    // companion's row (issue 25.2), so it either sees the stop or its rows are cancelled here.
     await repo.actualizarEjercicio(trx, id, {
       completado: 1,
       en_proceso: 0,
@@ -836,6 +897,7 @@ export async function detener(ctx: CtxEjercicios, actor: Actor, id: number): Pro
       detenido: 1,
       terminado: momento,
     });
+    const n = await repo.cancelarPendientes(trx, id, momento);
     await auditar(trx, actor, 'detener', 'ejercicio', id, { cancelados: n });
     return n;
   });

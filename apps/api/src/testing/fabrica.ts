@@ -54,6 +54,8 @@ export async function crearEjercicio(
     base?: number;
     /** SMS: minutes each message may wait for delivery. */
     vigencia?: number;
+    /** Calls and quizzes (issue 25.2): the fallback SMS's device (its ports) and text. */
+    respaldo?: { id_equipo: number; texto: string; puertos?: number };
   },
 ): Promise<number> {
   // One transaction: a running dispatcher never sees a started exercise without its rows (it
@@ -103,6 +105,27 @@ export async function crearEjercicio(
         .values({ id_ejercicio, telefono: t, id_estado: 1, posicion: n + i + 1 })
         .execute();
     }
+    if (o.respaldo)
+      await k
+        .insertInto('ejercicios')
+        .values({
+          titulo: o.titulo ?? 'Simulacro de prueba',
+          id_tipo_ejercicio: 1,
+          fecha_ini: '2026-01-01',
+          hora_ini: '00:00:00',
+          id_equipo: o.respaldo.id_equipo,
+          numero_puertos: o.respaldo.puertos ?? 10,
+          puerto_ini: 1,
+          puerto_fin: o.respaldo.puertos ?? 10,
+          accion: o.respaldo.texto,
+          id_estado: o.id_estado ?? 1,
+          categorias: o.categorias ?? '1',
+          creado: ahora,
+          en_proceso: o.iniciar === false ? 0 : 1,
+          iniciado: o.iniciar === false ? null : ahora,
+          respaldo_de: id_ejercicio,
+        })
+        .execute();
     return id_ejercicio;
   });
 }

@@ -25,6 +25,8 @@ import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
 import { errorVentana } from '../rules/ventanas.ts';
+import { admiteRespaldo } from '../rules/respaldo.ts';
+import { etiquetaCampo } from '../etiquetas-campo.ts';
 import { GRUPOS_SEGUIMIENTO } from '../rules/seguimiento.ts';
 import {
   banderaSchema,
@@ -159,6 +161,9 @@ export const EjercicioFilaSchema = z.object({
   terminado: z.number().nullable(),
   /** Issue 25.1: the drill this one follows up ('Reenviar a no alcanzados'); null otherwise. */
   origen_id: z.number().nullable(),
+  /** Issue 25.2: the fallback SMS's device and text (calls and quizzes); null when none. */
+  respaldo_equipo: z.number().nullable(),
+  respaldo_texto: z.string().nullable(),
   /** The row actions this user may use (rules/row-actions.ts, read-only for 'consulta'). */
   acciones: z.custom<AccionesFila>(),
 });
@@ -229,8 +234,32 @@ export const CrearEjercicioSchema = z
      * recipients are copied (the server copies them; no POST /ejercicio/generar/ follows). */
     origen: vacioComoAusente(idSchema('origen').optional()),
     resultados: vacioComoAusente(ListaGruposSchema.optional()),
+    /** Issue 25.2, calls and quizzes: 'Si no se alcanza, enviar SMS', the SMS device and the text
+     * sent to whoever the drill did not reach; both or neither ('' = none). */
+    respaldo_equipo: vacioComoAusente(idSchema('respaldo_equipo').optional()),
+    respaldo_texto: vacioComoAusente(
+      textoSchema('respaldo_texto', { min: 1, max: 2000 })
+        .transform((s) => s.trim())
+        .optional(),
+    ),
   })
   .superRefine((b, ctx) => {
+    if (b.respaldo_equipo !== undefined || b.respaldo_texto !== undefined) {
+      if (!admiteRespaldo(b.tipo_ejercicio))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['respaldo_equipo'],
+          message: msg('respaldoSoloLlamadas'),
+        });
+      else
+        for (const campo of ['respaldo_equipo', 'respaldo_texto'] as const)
+          if (b[campo] === undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: [campo],
+              message: msg('campoObligatorio', { campo: etiquetaCampo(campo) }),
+            });
+    }
     if (b.origen !== undefined && !b.resultados?.length) {
       ctx.addIssue({
         code: 'custom',

@@ -1,0 +1,262 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { archivoLlamadas } from '../services/telefonia.ts';
+import { tonoGsm } from '../testing/audio.ts';
+import { arrancarDespachador } from './index.ts';
+import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from './testing.ts';
+
+// Issue 25.2: a call drill with an SMS fallback, against the AMI simulator (callees scripted by
+// their last digit) and the SMPP simulator (the witness of every SMS that reached the SMSC), on
+// both engines. The fallback goes once to exactly those the drill did not reach, after their
+// last attempt; pause, stop and a dispatcher restart in the middle of the fallbacks neither
+// send one twice nor count one that did not leave.
+
+const GUIONES: Guion[] = [
+  { patron: /2$/, accion: 'ocupado' },
+  { patron: /3$/, accion: 'no_contesta' },
+  // Hangs up 1.5 s into a 3 s audio: answered, not reached.
+  { patron: /6$/, accion: 'colgar', colgarTrasMs: 1500 },
+  { patron: /\d$/, accion: 'contestar' },
+];
+
+const TEXTO = 'Simulacro: no pudimos llamarle, esto es una prueba';
+
+describe.each(MOTORES)('respaldo por SMS de una llamada (%s)', { timeout: 90_000 }, (motor) => {
+  let api: ApiDePrueba;
+  let token: string;
+  let dir: string;
+  let ami: SimuladorAmi;
+  let smsc: SimuladorSmpp;
+  let llamadas: number;
+  let despachador: Awaited<ReturnType<typeof arrancarDespachador>> | undefined;
+
+  const arrancar = async () => {
+    despachador = await arrancarDespachador(
+      api.ctx.db,
+      { ...CONFIG_PRUEBA, timbreMs: 2_000, reintentosLlamada: 1, esperaLlamadaMs: 200 },
+      { eventos: api.ctx.eventos, bitacora: { info: () => {}, error: (t) => console.error(t) } },
+    );
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-respaldo-'));
+    for (const d of ['dialplan', 'sonidos']) fs.mkdirSync(path.join(dir, d));
+    tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 3);
+    ami = new SimuladorAmi({
+      usuario: 'pregon',
+      secreto: 'ami-secreto',
+      dirDialplan: path.join(dir, 'dialplan'),
+      dirSonidos: path.join(dir, 'sonidos'),
+      velocidad: 40,
+      guiones: GUIONES,
+    });
+    await ami.iniciar();
+    smsc = new SimuladorSmpp({ retrasoReciboMs: 50 });
+    await smsc.iniciar();
+    api = await levantarApi(motor);
+    token = await ingresar(api);
+    llamadas = await crearEquipo(api.ctx.db, {
+      protocolo: 'asterisk',
+      alias: 'LLAMADAS simulador',
+      url: ami.url,
+      credenciales: { usuario: 'pregon', secreto: 'ami-secreto', troncal: 'demo' },
+      tasa: 50,
+      puertos: 20,
+    });
+  });
+  afterEach(async () => {
+    await despachador?.detener();
+    despachador = undefined;
+  });
+  afterAll(async () => {
+    await smsc?.detener();
+    await ami?.detener();
+    await api?.cerrar();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A call drill of these phones with a fallback through a new SMPP device of `tasa` SMS/s. */
+  const drill = async (telefonos: string[], tasa: number) => {
+    const sms = await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smsc.url,
+      tasa,
+      puertos: 1,
+    });
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: llamadas,
+      tipo: 2,
+      puertos: 20,
+      accion: 'aviso',
+      iniciar: false,
+      extra: telefonos,
+      respaldo: { id_equipo: sms, texto: TEXTO, puertos: 1 },
+    });
+    const companero = (
+      await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select('id_ejercicio')
+        .where('respaldo_de', '=', id)
+        .executeTakeFirstOrThrow()
+    ).id_ejercicio;
+    return { id, companero };
+  };
+  const iniciar = async (id: number) => {
+    // Each call exercise has its own context in the dialplan the api writes.
+    fs.writeFileSync(
+      path.join(dir, 'dialplan', 'pregon-llamadas.conf'),
+      await archivoLlamadas(api.ctx),
+    );
+    ami.recargar();
+    const r = await pedir(api.url, 'POST', '/ejercicio/calls/', {
+      token,
+      body: { id_ejercicio: id, time: 35000 },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  };
+  /** SMS the SMSC read for each of these phones (its destination is the international form). */
+  const smsPor = (telefonos: readonly string[]) =>
+    new Map(
+      telefonos.map((t) => [t, smsc.submitsLeidos.filter((s) => s.destino.endsWith(t)).length]),
+    );
+  const leidos = (telefonos: readonly string[]) =>
+    [...smsPor(telefonos).values()].reduce((a, b) => a + b, 0);
+
+  /** 12 busy callees, fallbacks at 2 SMS/s: the middle of the fallbacks lasts seconds. */
+  const ocupados = (base: number) =>
+    Array.from({ length: 12 }, (_, i) => `57${String(base + i * 10).padStart(7, '0')}2`);
+  const enviadosYa = async (companero: number, n: number) =>
+    esperarQue(
+      async () =>
+        (await filas(api.ctx.db, companero)).filter((r) => r.estatus === 'entregado').length >= n,
+      `${n} respaldos entregados`,
+      30_000,
+    );
+
+  it('exactly the unreached get the SMS, once, after their last attempt; the drill completes with them', async () => {
+    const telefonos = Array.from(
+      { length: 20 },
+      (_, i) => `56${String(1000 + i).padStart(8, '0')}`,
+    );
+    const { id, companero } = await drill(telefonos, 50);
+    await arrancar();
+    await iniciar(id);
+    await esperarCompletado(api.ctx.db, id, 60_000);
+    // Completion does not wait for delivery receipts (as for any SMS exercise).
+    await enviadosYa(companero, 6);
+
+    const llamadasFilas = await filas(api.ctx.db, id);
+    const respaldos = await filas(api.ctx.db, companero);
+    const noAlcanzado = (t: string) => ['2', '3', '6'].includes(t.at(-1)!);
+    const esperados = telefonos.filter(noAlcanzado);
+    expect(esperados.length).toBe(6);
+    // One fallback row per unreached recipient, naming the drill row it stands for.
+    expect(respaldos.map((r) => r.telefono).sort()).toEqual([...esperados].sort());
+    for (const r of respaldos) {
+      const origen = llamadasFilas.find((f) => f.id_detalle === r.respaldo_de)!;
+      expect(origen.telefono).toBe(r.telefono);
+      expect(['ocupado', 'no_contesto', 'contestado']).toContain(origen.estatus);
+      if (origen.estatus === 'contestado') expect(origen.alcance).toBe('colgo');
+      // Busy and unanswered were called again first: the fallback follows the last attempt.
+      if (origen.estatus !== 'contestado') expect(origen.intentos).toBe(2);
+      expect(r.estatus, r.telefono).toBe('entregado');
+      expect(r.intentos).toBe(1);
+      expect(r.id_gateway).not.toBeNull();
+      expect(r.fecha_envio).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+    // The SMSC is the witness: each unreached phone got exactly one SMS, the reached none.
+    const porTelefono = smsPor(telefonos);
+    for (const t of telefonos) expect(porTelefono.get(t), t).toBe(noAlcanzado(t) ? 1 : 0);
+    expect(
+      smsc.registro
+        .filter((m) => telefonos.some((t) => m.telefono.endsWith(t)))
+        .map((m) => m.texto),
+    ).toEqual(esperados.map(() => TEXTO));
+    // Drill and companion completed together.
+    expect((await banderas(api.ctx.db, companero)).completado).toBe(1);
+  });
+
+  it('pause in the middle of the fallbacks: nothing more leaves while paused; resumed, each once', async () => {
+    const telefonos = ocupados(1000);
+    const { id, companero } = await drill(telefonos, 2);
+    await arrancar();
+    await iniciar(id);
+    await enviadosYa(companero, 3);
+    const p = await pedir(api.url, 'POST', '/ejercicio/pausa/', {
+      token,
+      body: { id_ejercicio: id, proceso: 0, pausa: 1 },
+    });
+    expect(p.status).toBe(200);
+    expect((await banderas(api.ctx.db, companero)).en_pausa).toBe(1);
+    await new Promise((r) => setTimeout(r, 700)); // what was in flight lands
+    const enPausa = leidos(telefonos);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(leidos(telefonos)).toBe(enPausa);
+    expect((await banderas(api.ctx.db, id)).completado).toBe(0);
+    expect(enPausa).toBeLessThan(12);
+
+    const s = await pedir(api.url, 'POST', '/ejercicio/pausa/', {
+      token,
+      body: { id_ejercicio: id, proceso: 1, pausa: 0 },
+    });
+    expect(s.status).toBe(200);
+    await esperarCompletado(api.ctx.db, id, 60_000);
+    await enviadosYa(companero, 12);
+    for (const [t, n] of smsPor(telefonos)) expect(n, t).toBe(1);
+    const rs = await filas(api.ctx.db, companero);
+    expect(rs.length).toBe(12);
+    expect(rs.every((r) => r.estatus === 'entregado' && r.intentos === 1)).toBe(true);
+  });
+
+  it('stop in the middle of the fallbacks: no more leave; what did not leave is cancelled, uncounted', async () => {
+    const telefonos = ocupados(2000);
+    const { id, companero } = await drill(telefonos, 2);
+    await arrancar();
+    await iniciar(id);
+    await enviadosYa(companero, 3);
+    const r = await pedir(api.url, 'POST', '/quiz/stop/', { token, body: { id_ejercicio: id } });
+    expect(r.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 700));
+    const alParar = leidos(telefonos);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(leidos(telefonos)).toBe(alParar);
+    expect(alParar).toBeLessThan(12);
+
+    const rs = await filas(api.ctx.db, companero);
+    const porTelefono = smsPor(telefonos);
+    for (const f of rs) {
+      const n = porTelefono.get(f.telefono)!;
+      expect(n, f.telefono).toBeLessThanOrEqual(1);
+      // Counted exactly when it left: sent rows have their attempt, cancelled ones none.
+      if (n === 1) expect(['enviado', 'entregado']).toContain(f.estatus);
+      else expect([f.estatus, f.intentos]).toEqual(['cancelado', 0]);
+    }
+    expect(rs.some((f) => f.estatus === 'pendiente' || f.estatus === 'en_curso')).toBe(false);
+    expect((await banderas(api.ctx.db, companero)).completado).toBe(1);
+  });
+
+  it('a dispatcher restart in the middle of the fallbacks: nobody gets the SMS twice', async () => {
+    const telefonos = ocupados(3000);
+    const { id, companero } = await drill(telefonos, 2);
+    await arrancar();
+    await iniciar(id);
+    await enviadosYa(companero, 3);
+    await despachador!.detener();
+    despachador = undefined;
+    const alDetener = leidos(telefonos);
+    expect(alDetener).toBeLessThan(12);
+    await arrancar();
+    await esperarCompletado(api.ctx.db, id, 60_000);
+    await enviadosYa(companero, 12);
+    for (const [t, n] of smsPor(telefonos)) expect(n, t).toBe(1);
+    const rs = await filas(api.ctx.db, companero);
+    expect(rs.length).toBe(12);
+    expect(rs.every((r) => r.estatus === 'entregado' && r.intentos === 1)).toBe(true);
+  });
+});
