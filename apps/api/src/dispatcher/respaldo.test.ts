@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import ExcelJS from 'exceljs';
+import { msg } from '@pregon/contract/messages';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -180,6 +182,39 @@ describe.each(MOTORES)('respaldo por SMS de una llamada (%s)', { timeout: 90_000
     ).toEqual(esperados.map(() => TEXTO));
     // Drill and companion completed together.
     expect((await banderas(api.ctx.db, companero)).completado).toBe(1);
+
+    // The dashboard counts the fallback; the list shows the drill alone, with its fallback.
+    const t = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
+    expect(t.status).toBe(200);
+    expect(t.body.respaldo).toEqual({ enviados: 6, entregados: 6, fallidos: 0, pendientes: 0 });
+    expect(msg('tableroRespaldo', t.body.respaldo)).toBe(
+      'Respaldo por SMS: 6 enviados, 6 entregados',
+    );
+    const lista = await pedir(api.url, 'GET', '/ejercicios/', { token });
+    const ids = lista.body.data.map((f: { id_ejercicio: number }) => f.id_ejercicio);
+    expect(ids).toContain(id);
+    expect(ids).not.toContain(companero);
+    const fila = lista.body.data.find((f: { id_ejercicio: number }) => f.id_ejercicio === id);
+    expect([fila.respaldo_texto, typeof fila.respaldo_equipo]).toEqual([TEXTO, 'number']);
+
+    // The after-action report's 'No alcanzados' sheet: what the fallback SMS did for each.
+    const res = await fetch(`${api.url}/reportes/xlsx/${id}/`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    const no = libro.getWorksheet('No alcanzados')!;
+    expect(no.getRow(1).getCell(8).value).toBe('SMS de respaldo');
+    expect(no.getRow(1).getCell(9).value).toBe('Hora del SMS de respaldo');
+    const hoja = new Map<string, unknown[]>();
+    for (let i = 2; i <= no.rowCount; i++) {
+      const r = no.getRow(i);
+      hoja.set(String(r.getCell(1).value), [r.getCell(8).value, r.getCell(9).value]);
+    }
+    expect([...hoja.keys()].sort()).toEqual([...esperados].sort());
+    for (const r of respaldos)
+      expect(hoja.get(r.telefono)).toEqual(['Entregado', `${r.fecha_envio} ${r.hora_envio}`]);
   });
 
   it('pause in the middle of the fallbacks: nothing more leaves while paused; resumed, each once', async () => {

@@ -346,7 +346,23 @@ export interface FilaDetalle {
   /** An answered call: how it went (rules/alcance.ts); a quiz: the questions answered. */
   alcance: string | null;
   respondidas: number | null;
+  /** Issue 25.2: the fallback SMS sent to this recipient (its row in the drill's companion):
+   * estatus, date and time; null when none was sent. */
+  respaldo_estatus: string | null;
+  respaldo_fecha: string | null;
+  respaldo_hora: string | null;
 }
+
+/** The fallback's columns (issue 25.2), from its row `r` joined by respaldo_de (unique index). */
+const COLUMNAS_RESPALDO = [
+  'r.estatus as respaldo_estatus',
+  'r.fecha_envio as respaldo_fecha',
+  'r.hora_envio as respaldo_hora',
+] as const;
+
+/** The recipients' columns and their fallback's, from `d` left-joined to `r`. */
+const SELECT_DETALLE = `select ${COLUMNAS_DETALLE.map((c) => `d.${c}`).join(', ')}, ${COLUMNAS_RESPALDO.join(', ')}
+  from ejercicio_detalle d left join ejercicio_detalle r on r.respaldo_de = d.id_detalle`;
 
 /** One page of recipients in generation order (id_detalle). */
 export async function paginaDetalle(
@@ -356,18 +372,25 @@ export async function paginaDetalle(
   offset: number,
 ): Promise<FilaDetalle[]> {
   return k
-    .selectFrom('ejercicio_detalle')
-    .select(COLUMNAS_DETALLE)
-    .where('id_ejercicio', '=', id)
-    .orderBy('id_detalle')
+    .selectFrom('ejercicio_detalle as d')
+    .leftJoin('ejercicio_detalle as r', 'r.respaldo_de', 'd.id_detalle')
+    .select(COLUMNAS_DETALLE.map((c) => `d.${c}` as const))
+    .select(COLUMNAS_RESPALDO)
+    .where('d.id_ejercicio', '=', id)
+    .orderBy('d.id_detalle')
     .limit(limit)
     .offset(offset)
     .execute();
 }
 
 /** Position of each column of COLUMNAS_DETALLE in a line of COPY output. */
-const POSICION_DETALLE = Object.fromEntries(COLUMNAS_DETALLE.map((c, i) => [c, i])) as Record<
-  (typeof COLUMNAS_DETALLE)[number],
+const POSICION_DETALLE = Object.fromEntries(
+  [...COLUMNAS_DETALLE, 'respaldo_estatus', 'respaldo_fecha', 'respaldo_hora'].map((c, i) => [
+    c,
+    i,
+  ]),
+) as Record<
+  (typeof COLUMNAS_DETALLE)[number] | 'respaldo_estatus' | 'respaldo_fecha' | 'respaldo_hora',
   number
 >;
 
@@ -378,8 +401,8 @@ export async function* detallePorCopia(
   id: number,
   tamano: number,
 ): AsyncGenerator<FilaDetalle[]> {
-  const consulta = `select ${COLUMNAS_DETALLE.join(', ')} from ejercicio_detalle
-    where id_ejercicio = ${enteroCopia(id)} order by id_detalle`;
+  const consulta = `${SELECT_DETALLE}
+    where d.id_ejercicio = ${enteroCopia(id)} order by d.id_detalle`;
   const i = POSICION_DETALLE;
   yield* lotesCopia(pool, consulta, tamano, (c): FilaDetalle => {
     const duracion = deCopia(c[i.duracion]!);
@@ -401,13 +424,16 @@ export async function* detallePorCopia(
       causa: causa === null ? null : Number(causa),
       alcance: deCopia(c[i.alcance]!),
       respondidas: respondidas === null ? null : Number(respondidas),
+      respaldo_estatus: deCopia(c[i.respaldo_estatus]!),
+      respaldo_fecha: deCopia(c[i.respaldo_fecha]!),
+      respaldo_hora: deCopia(c[i.respaldo_hora]!),
     };
   });
 }
 
 /** SQL of the SQLite streaming read (better-sqlite3 `.iterate()`): the same columns, one exercise. */
-export const SQL_DETALLE_SQLITE = `select ${COLUMNAS_DETALLE.join(', ')} from ejercicio_detalle
-  where id_ejercicio = ? order by id_detalle`;
+export const SQL_DETALLE_SQLITE = `${SELECT_DETALLE}
+  where d.id_ejercicio = ? order by d.id_detalle`;
 
 /** An audio an exercise plays, as fixed at its start: slot (0 = a call's audio, N = question N),
  * stored name, SHA-256 (hex) and seconds. */

@@ -85,23 +85,42 @@ export function consultaUltimosFallos(k: Consultor, id: number, n: number) {
 
 /** Running (or paused) exercises that have not completed, newest first. */
 export async function ejerciciosActivos(k: Consultor) {
+  return (
+    k
+      .selectFrom('ejercicios as e')
+      .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
+      .select([
+        'e.id_ejercicio',
+        'e.titulo',
+        'e.id_tipo_ejercicio',
+        'e.en_pausa',
+        'e.motivo_pausa',
+        'e.en_espera',
+        'e.iniciado',
+        'e.id_equipo',
+        'q.alias',
+      ])
+      .where('e.completado', '=', 0)
+      .where('e.en_proceso', '=', 1)
+      // A drill's fallback companion (issue 25.2) runs as part of its drill.
+      .where('e.respaldo_de', 'is', null)
+      .orderBy('e.id_ejercicio', 'desc')
+      .execute()
+  );
+}
+
+/** Issue 25.2: a drill's fallback rows per estatus, with those whose SMS left (an attempt). */
+export async function conteoRespaldo(k: Consultor, id: number) {
   return k
-    .selectFrom('ejercicios as e')
-    .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
+    .selectFrom('ejercicio_detalle as d')
+    .innerJoin('ejercicios as r', 'r.id_ejercicio', 'd.id_ejercicio')
     .select([
-      'e.id_ejercicio',
-      'e.titulo',
-      'e.id_tipo_ejercicio',
-      'e.en_pausa',
-      'e.motivo_pausa',
-      'e.en_espera',
-      'e.iniciado',
-      'e.id_equipo',
-      'q.alias',
+      'd.estatus',
+      (eb) => eb.fn.countAll<number>().as('total'),
+      sql<number>`sum(case when d.intentos > 0 then 1 else 0 end)`.as('salieron'),
     ])
-    .where('e.completado', '=', 0)
-    .where('e.en_proceso', '=', 1)
-    .orderBy('e.id_ejercicio', 'desc')
+    .where('r.respaldo_de', '=', id)
+    .groupBy('d.estatus')
     .execute();
 }
 

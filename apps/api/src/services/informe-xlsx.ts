@@ -15,6 +15,9 @@ import { lotesDetalle } from './reportes-csv.ts';
 import { segundosDe, type CtxTableros } from './tableros.ts';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
 
+/** An SMS row's fields for resultadoFila (the fallback's outcome is its estatus alone). */
+const SIN_LLAMADA = { alcance: null, duracion: null, respondidas: null } as const;
+
 // GET /reportes/xlsx/{id}/: the after-action report, written with exceljs's streaming writer
 // (each row is committed as it is added, sheets one after another) into the HTTP response, so a
 // million recipients never sit in memory. The writer is paused whenever the response's buffer is
@@ -277,6 +280,8 @@ async function escribir(
     ]).commit();
   d.commit();
 
+  // Issue 25.2: a drill with a fallback SMS shows, for each person not reached, what the SMS did.
+  const conRespaldo = e.respaldo_equipo !== null;
   const n = hoja(libro, 'hojaNoAlcanzados', [
     [msg('columnaTelefono'), 16],
     [msg('columnaNombre'), 30],
@@ -285,6 +290,12 @@ async function escribir(
     [msg('columnaIntentos'), 10],
     [msg('columnaFechaEnvio'), 16],
     [msg('columnaHoraEnvio'), 14],
+    ...(conRespaldo
+      ? ([
+          [msg('columnaRespaldo'), 18],
+          [msg('columnaRespaldoHora'), 20],
+        ] as [string, number][])
+      : []),
   ]);
   for await (const lote of lotesDetalle(ctx, id)) {
     for (const f of lote) {
@@ -300,6 +311,14 @@ async function escribir(
         Number(f.intentos),
         f.fecha_envio ?? '',
         f.hora_envio ?? '',
+        ...(conRespaldo
+          ? [
+              f.respaldo_estatus
+                ? resultadoFila({ ...SIN_LLAMADA, estatus: f.respaldo_estatus }).texto
+                : '',
+              f.respaldo_fecha ? `${f.respaldo_fecha} ${f.respaldo_hora ?? ''}`.trim() : '',
+            ]
+          : []),
       ]).commit();
     }
     await espacio(n);

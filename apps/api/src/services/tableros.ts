@@ -168,6 +168,24 @@ export async function tableroEjercicio(
     detencion: parada
       ? { usuario: parada.usuario || msg('sistema'), fecha: Number(parada.fecha) }
       : null,
+    respaldo: e.respaldo_equipo === null ? null : await respaldoTablero(ctx, id),
+  };
+}
+
+/** Issue 25.2: the fallback SMS of a drill as the dashboard counts them ('Respaldo por SMS: 120
+ * enviados, 98 entregados'): sent = left for the gateway (their attempt counted), whatever
+ * came after. */
+async function respaldoTablero(ctx: CtxTableros, id: number) {
+  const filas = await repoTableros.conteoRespaldo(ctx.db.kysely, id);
+  const de = (...estatus: string[]) =>
+    filas.filter((f) => estatus.includes(f.estatus)).reduce((a, f) => a + Number(f.total), 0);
+  return {
+    enviados: filas
+      .filter((f) => f.estatus !== 'pendiente' && f.estatus !== 'en_curso')
+      .reduce((a, f) => a + Number(f.salieron), 0),
+    entregados: de('entregado'),
+    fallidos: de('fallido', 'invalido'),
+    pendientes: de('pendiente', 'en_curso'),
   };
 }
 

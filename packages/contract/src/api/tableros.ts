@@ -162,6 +162,16 @@ export const TableroEjercicioSchema = z.object({
     .nullable(),
   /** A stopped drill: who stopped it (user name; 'Sistema' when nobody signed) and when (epoch ms). */
   detencion: z.object({ usuario: z.string(), fecha: z.number() }).nullable(),
+  /** Issue 25.2, a drill with a fallback SMS: fallback SMS that left for the gateway, delivered,
+   * failed (never delivered) and still to send; null when it has no fallback. */
+  respaldo: z
+    .object({
+      enviados: z.number(),
+      entregados: z.number(),
+      fallidos: z.number(),
+      pendientes: z.number(),
+    })
+    .nullable(),
 });
 /** The exercise dashboard. */
 export type TableroEjercicio = z.infer<typeof TableroEjercicioSchema>;

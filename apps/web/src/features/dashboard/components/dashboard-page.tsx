@@ -225,6 +225,23 @@ export function DashboardPage() {
           style={{ marginBottom: 16, fontSize: 16 }}
         />
       )}
+      {t?.respaldo && (
+        <Alert
+          type="info"
+          showIcon
+          className="respaldo-sms"
+          message={[
+            msg('tableroRespaldo', {
+              enviados: t.respaldo.enviados,
+              entregados: t.respaldo.entregados,
+            }),
+            ...(t.respaldo.pendientes
+              ? [msg('tableroRespaldoCola', { pendientes: t.respaldo.pendientes })]
+              : []),
+          ].join(' · ')}
+          style={{ marginBottom: 16, fontSize: 16 }}
+        />
+      )}
       {e?.motivo_pausa && e.en_pausa === '1' && (
         <Alert
           type="error"
