@@ -124,6 +124,9 @@ interface ValoresDialogo {
   /** Issue 24.4: 'Horario permitido' in each recipient's local time (both or none). */
   ventana_inicio?: Dayjs | null;
   ventana_fin?: Dayjs | null;
+  /** Issue 25.2, calls and quizzes: 'Si no se alcanza, enviar SMS' (device and text, or none). */
+  respaldo_equipo?: number | null;
+  respaldo_texto?: string;
 }
 
 /** 'HH:mm' of a TimePicker's value, '' when empty. */
@@ -292,6 +295,13 @@ export function CrearEjercicioDialog({
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
       ...(tipoElegido === TIPO_SMS ? { vigencia: v.vigencia ?? '' } : {}),
+      // Issue 25.2: '' for both is no fallback (an edit that clears them removes it).
+      ...(tipoElegido !== undefined && esLlamada(tipoElegido)
+        ? {
+            respaldo_equipo: v.respaldo_equipo ?? '',
+            respaldo_texto: (v.respaldo_texto ?? '').trim(),
+          }
+        : {}),
       ...(origen ? { origen: origen.origen, resultados: origen.resultados.join(',') } : {}),
     };
     setEnviando(true);
@@ -303,11 +313,11 @@ export function CrearEjercicioDialog({
         : copiados
           ? { total: copiados.destinatarios }
           : await obtenerSeleccion({
-            estados: v.estado ?? [],
-            categorias: v.categorias ?? [],
-            q: '',
-            pagina: 1,
-          });
+              estados: v.estado ?? [],
+              categorias: v.categorias ?? [],
+              q: '',
+              pagina: 1,
+            });
       if (seleccion.total === 0) {
         const seguir = await modal.confirm({
           title: msg('sinDestinatariosTitulo'),
@@ -725,6 +735,23 @@ export function CrearEjercicioDialog({
               <Col span={24}>
                 <Collapse
                   size="small"
+                  className="respaldo-sms"
+                  defaultActiveKey={inicial?.respaldo_equipo ? ['respaldo'] : []}
+                  items={[
+                    {
+                      key: 'respaldo',
+                      label: msg('respaldoSms'),
+                      forceRender: true,
+                      children: <CamposRespaldo equipos={catalogos.data?.equipos ?? []} />,
+                    },
+                  ]}
+                />
+              </Col>
+            )}
+            {tipoElegido !== undefined && esLlamada(tipoElegido) && (
+              <Col span={24}>
+                <Collapse
+                  size="small"
                   items={[
                     {
                       key: 'reintentos',
@@ -771,6 +798,41 @@ export function CrearEjercicioDialog({
         <TelefonosVistaPrevia estados={estado ?? []} categorias={categorias ?? []} />
       )}
     </Modal>
+  );
+}
+
+/** Issue 25.2, 'Si no se alcanza, enviar SMS': the SMS device (SMPP or Android) and the text,
+ * with the SMS counter of an SMS exercise's message. Both empty: no fallback. */
+function CamposRespaldo(p: {
+  equipos: readonly { id_equipo: number; alias: string; protocolo: string }[];
+}) {
+  const texto = Form.useWatch('respaldo_texto') as string | undefined;
+  const sms = p.equipos.filter((e) => e.protocolo === 'smpp' || e.protocolo === 'android');
+  return (
+    <Row gutter={16}>
+      <Col span={24}>
+        <Typography.Text type="secondary">{msg('ayudaRespaldoSms')}</Typography.Text>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label={msg('campoRespaldoEquipo')} name="respaldo_equipo">
+          <Select
+            aria-label={msg('campoRespaldoEquipo')}
+            placeholder={msg('seleccionaOpcion')}
+            allowClear
+            options={sms.map((e) => ({ value: e.id_equipo, label: e.alias }))}
+          />
+        </Form.Item>
+      </Col>
+      <Col span={24}>
+        <Form.Item
+          label={msg('campoRespaldoTexto')}
+          name="respaldo_texto"
+          extra={texto ? <ResumenSms texto={texto} /> : undefined}
+        >
+          <Input.TextArea aria-label={msg('campoRespaldoTexto')} rows={2} maxLength={2000} />
+        </Form.Item>
+      </Col>
+    </Row>
   );
 }
 

@@ -108,6 +108,8 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
     vigencia: f.vigencia,
     ventana_inicio: f.ventana_inicio ? dayjs(`2000-01-01T${f.ventana_inicio}`) : null,
     ventana_fin: f.ventana_fin ? dayjs(`2000-01-01T${f.ventana_fin}`) : null,
+    respaldo_equipo: f.respaldo_equipo,
+    respaldo_texto: f.respaldo_texto ?? undefined,
   };
 }
 
