@@ -130,7 +130,7 @@ export const MENSAJES = {
     'A quien no se alcance tras el último intento (ocupado, no contestó, falló, colgó antes o no respondió todo) se le envía este SMS por el equipo elegido, una sola vez.',
   campoRespaldoEquipo: 'Equipo del SMS de respaldo',
   campoRespaldoTexto: 'Texto del SMS de respaldo',
-  respaldoSoloLlamadas: 'El SMS de respaldo solo aplica a llamadas y cuestionarios',
+  respaldoSoloLlamadas: 'El campo {campo} solo aplica a llamadas y cuestionarios',
   respaldoEquipoNoSms: 'El campo {campo} debe ser un equipo de SMS (SMPP o Android)',
   tableroRespaldo: 'Respaldo por SMS: {enviados} enviados, {entregados} entregados',
   tableroRespaldoCola: '{pendientes} por enviar',

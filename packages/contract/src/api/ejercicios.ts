@@ -249,7 +249,7 @@ export const CrearEjercicioSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['respaldo_equipo'],
-          message: msg('respaldoSoloLlamadas'),
+          message: msg('respaldoSoloLlamadas', { campo: etiquetaCampo('respaldo_equipo') }),
         });
       else
         for (const campo of ['respaldo_equipo', 'respaldo_texto'] as const)
