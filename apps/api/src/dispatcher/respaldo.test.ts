@@ -8,7 +8,8 @@ import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { archivoLlamadas } from '../services/telefonia.ts';
+import { archivoLlamadas, archivoQuiz } from '../services/telefonia.ts';
+import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { tonoGsm } from '../testing/audio.ts';
 import { arrancarDespachador } from './index.ts';
 import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from './testing.ts';
@@ -22,6 +23,9 @@ import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from '.
 const GUIONES: Guion[] = [
   { patron: /2$/, accion: 'ocupado' },
   { patron: /3$/, accion: 'no_contesta' },
+  // Quiz: 1 answers all three questions, 8 only the first; the rest press nothing.
+  { patron: /1$/, accion: 'contestar', digitos: ['1', '2', '3'] },
+  { patron: /8$/, accion: 'contestar', digitos: ['1', '', '', '', '', '', ''] },
   // Hangs up 1.5 s into a 3 s audio: answered, not reached.
   { patron: /6$/, accion: 'colgar', colgarTrasMs: 1500 },
   { patron: /\d$/, accion: 'contestar' },
@@ -48,13 +52,16 @@ describe.each(MOTORES)('respaldo por SMS de una llamada (%s)', { timeout: 90_000
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-respaldo-'));
-    for (const d of ['dialplan', 'sonidos']) fs.mkdirSync(path.join(dir, d));
+    for (const d of ['dialplan', 'sonidos', 'sistema']) fs.mkdirSync(path.join(dir, d));
     tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 3);
+    for (const n of [1, 2, 3]) tonoGsm(path.join(dir, 'sonidos', `p${n}.gsm`), 2);
+    tonoGsm(path.join(dir, 'sistema', 'auth-thankyou.gsm'), 1);
     ami = new SimuladorAmi({
       usuario: 'pregon',
       secreto: 'ami-secreto',
       dirDialplan: path.join(dir, 'dialplan'),
       dirSonidos: path.join(dir, 'sonidos'),
+      dirSistema: path.join(dir, 'sistema'),
       velocidad: 40,
       guiones: GUIONES,
     });
@@ -129,6 +136,81 @@ describe.each(MOTORES)('respaldo por SMS de una llamada (%s)', { timeout: 90_000
     );
   const leidos = (telefonos: readonly string[]) =>
     [...smsPor(telefonos).values()].reduce((a, b) => a + b, 0);
+
+  it('a quiz: the fallback goes to who answered in part, not at all or was busy, not to who answered all', async () => {
+    const telefonos = ['5800000011', '5800000018', '5800000010', '5800000012'];
+    const sms = await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smsc.url,
+      tasa: 50,
+      puertos: 1,
+    });
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: llamadas,
+      tipo: 4,
+      puertos: 20,
+      accion: '2',
+      iniciar: false,
+      extra: telefonos,
+      respaldo: { id_equipo: sms, texto: TEXTO, puertos: 1 },
+    });
+    const preguntas = [1, 2, 3].map((k) => ({
+      texto: `Pregunta ${k}`,
+      audio: `p${k}.gsm`,
+      respuestas: [1, 2, 3].map((d) => ({ respuesta: `R${d} de ${k}`, digito: d })),
+    }));
+    const q = await pedir(api.url, 'POST', '/quiz/', {
+      token,
+      body: slotsCuestionario(id, preguntas),
+    });
+    expect(q.status).toBe(200);
+    for (const [i, p] of preguntas.entries())
+      for (const a of p.respuestas)
+        await pedir(api.url, 'POST', '/quiz/respuesta/', {
+          token,
+          body: {
+            id_cuestionario: q.body.id_cuestionario,
+            reactivo: `reactivo_0${i + 1}`,
+            respuesta: a.respuesta,
+            digito: a.digito,
+          },
+        });
+    fs.writeFileSync(
+      path.join(dir, 'dialplan', `pregon-quiz-${q.body.id_cuestionario}.conf`),
+      (await archivoQuiz(api.ctx, id)).salida,
+    );
+    await arrancar();
+    await iniciar(id);
+    await esperarCompletado(api.ctx.db, id, 60_000);
+    const rs = await filas(api.ctx.db, id);
+    expect(Object.fromEntries(rs.map((f) => [f.telefono, [f.estatus, f.alcance]]))).toEqual({
+      '5800000011': ['respondido', 'respondio_todo'],
+      '5800000018': ['contestado', 'respondio_parcial'],
+      '5800000010': ['contestado', 'sin_respuesta'],
+      '5800000012': ['ocupado', null],
+    });
+    const companero = (
+      await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select('id_ejercicio')
+        .where('respaldo_de', '=', id)
+        .executeTakeFirstOrThrow()
+    ).id_ejercicio;
+    const respaldos = await filas(api.ctx.db, companero);
+    expect(respaldos.map((r) => r.telefono).sort()).toEqual([
+      '5800000010',
+      '5800000012',
+      '5800000018',
+    ]);
+    expect(smsPor(telefonos)).toEqual(
+      new Map([
+        ['5800000011', 0],
+        ['5800000018', 1],
+        ['5800000010', 1],
+        ['5800000012', 1],
+      ]),
+    );
+  });
 
   /** 12 busy callees, fallbacks at 2 SMS/s: the middle of the fallbacks lasts seconds. */
   const ocupados = (base: number) =>
