@@ -741,7 +741,6 @@ export function CrearEjercicioDialog({
                     {
                       key: 'respaldo',
                       label: msg('respaldoSms'),
-                      forceRender: true,
                       children: <CamposRespaldo equipos={catalogos.data?.equipos ?? []} />,
                     },
                   ]}
