@@ -795,6 +795,9 @@ export const MENSAJES = {
   seguimientoSeleccionFija:
     'Los destinatarios de un seguimiento son los copiados de su ejercicio de origen: el estado y las categorías no se cambian',
   seguimientoDestinatariosCopiados: 'Destinatarios: {N} copiados de «{ejercicio}»',
+  borradorRecuperado:
+    'Se recuperó lo que había escrito antes de que expirara su sesión: revíselo y confirme.',
+  borradorAudioPerdido: 'Vuelva a elegir el archivo de audio.',
 
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',
