@@ -767,6 +767,8 @@ export const MENSAJES = {
   // How an answered call went (rules/alcance.ts ALCANCES): per recipient, and as a group
   resultadoEscucho: 'Escuchó el mensaje completo',
   resultadoColgo: 'Colgó a los {s} s',
+  resultadoColgoUnSegundo: 'Colgó al primer segundo',
+  resultadoColgoAlContestar: 'Colgó al contestar',
   resultadoColgoAntes: 'Colgó antes del final',
   resultadoRespondioTodo: 'Respondió todo',
   resultadoRespondioParcial: 'Respondió {n} de {m}',
