@@ -795,6 +795,23 @@ export const MENSAJES = {
     'Los destinatarios de un seguimiento son los copiados de su ejercicio de origen: el estado y las categorías no se cambian',
   seguimientoDestinatariosCopiados: 'Destinatarios: {N} copiados de «{ejercicio}»',
 
+  // One report for the follow-up chain (issue 25.3; rules/cadena.ts, api/cadena.ts)
+  cadenaSeguimiento: 'Cadena de seguimiento',
+  cadenaPersonas: 'Personas en la cadena',
+  cadenaAlcanzadas: 'Alcanzadas por algún intento',
+  cadenaNunca: 'Nunca alcanzadas',
+  cadenaCurva: 'Curva de alcance de la cadena',
+  cadenaEsteEjercicio: 'Este ejercicio',
+  cadenaAlcanzadosDe: '{alcanzados} de {destinatarios}',
+  cadenaEslabon: 'Eslabón',
+  cadenaOrigen: 'Sigue a',
+  hojaCadenaEslabones: 'Cadena - Eslabones',
+  hojaCadenaPersonas: 'Cadena - Por persona',
+  hojaCadenaNoAlcanzados: 'Cadena - No alcanzados',
+  columnaMejorResultado: 'Mejor resultado',
+  columnaAlcanzado: '¿Alcanzado?',
+  columnaCanal: 'Canal',
+
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',
   luzVerde: 'Verde',
