@@ -331,7 +331,8 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     const celdasHoja = (nombre: string) => {
       const h = libro.getWorksheet(nombre)!;
       return Array.from({ length: h.rowCount }, (_, i) =>
-        (h.getRow(i + 1).values as unknown[]).slice(1).map((v) => String(v ?? '')),
+        // Array.from, not map: an empty cell is a hole in exceljs's array.
+        Array.from((h.getRow(i + 1).values as unknown[]).slice(1), (v) => String(v ?? '')),
       );
     };
     const hojaEslabones = celdasHoja('Cadena - Eslabones');
