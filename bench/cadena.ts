@@ -16,7 +16,8 @@ import { crearContexto } from '@pregon/api/server';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import * as repoEjercicios from '@pregon/api/repositories/ejercicios';
-import { cadenaDe, idsCadena, lotesPersonas } from '@pregon/api/services/cadena';
+import * as repoCadena from '@pregon/api/repositories/cadena';
+import { cadenaDe, filasEslabones, idsCadena, lotesPersonas } from '@pregon/api/services/cadena';
 
 function opcion(nombre: string, omision: string) {
   const argv = process.argv.slice(2);
@@ -92,9 +93,18 @@ async function main() {
       );
     }
     const { ids } = await idsCadena(c, fuente);
+    const links = await filasEslabones(c, ids);
+    for (const [nombre, f] of [
+      ['porEslabonYSegundo', repoCadena.porEslabonYSegundo],
+      ['personasPorPrimerAlcance', repoCadena.personasPorPrimerAlcance],
+    ] as const) {
+      t = performance.now();
+      await f(k, links);
+      console.log(`    ${nombre}: ${(performance.now() - t).toFixed(0)} ms`);
+    }
     t = performance.now();
     let personas = 0;
-    for await (const lote of lotesPersonas(c, ids, false)) personas += lote.length;
+    for await (const lote of lotesPersonas(c, links, false)) personas += lote.length;
     console.log(
       `  mejor resultado por persona (flujo de la hoja): ${(performance.now() - t).toFixed(0)} ms, ${personas} personas`,
     );

@@ -21,18 +21,32 @@ const lista = (xs: readonly string[]) =>
  * through PostgreSQL's COPY, which takes no bound parameters. */
 const idsSql = (ids: readonly number[]) => sql.raw(ids.map(enteroCopia).join(', '));
 
+/** A link as the statements need it: its id and type (the channel of its recipient rows). */
+export interface LinkCadena {
+  id_ejercicio: number;
+  id_tipo_ejercicio: number;
+}
+
 /**
- * Every attempt of the chain's links: one row per attempt with its link, channel (exercise type),
- * person (telefono), outcome columns and send time. Today an attempt is a recipient row; the
- * automatic fallback of issue 25.2 joins here as a `union all` branch with the same columns (its
- * own channel and time), and every figure of the chain counts it.
+ * Every attempt of the chain's links: one row per attempt with its link, channel, person
+ * (telefono), outcome columns and send time. Today an attempt is a recipient row, its channel the
+ * link's type (inlined: no join per row); the automatic fallback of issue 25.2 joins here as a
+ * `union all` branch with the same columns (its own channel and time), and every figure of the
+ * chain counts it.
  */
-export function intentosSql(ids: readonly number[]): RawBuilder<unknown> {
-  return sql`select d.id_ejercicio, e.id_tipo_ejercicio as canal, d.telefono, d.nombre,
-      d.estatus, d.alcance, d.duracion, d.respondidas, d.intentos, d.fecha_envio, d.hora_envio
+export function intentosSql(links: readonly LinkCadena[]): RawBuilder<unknown> {
+  const canal = sql.join(
+    links.map(
+      (l) =>
+        sql`when ${sql.raw(enteroCopia(l.id_ejercicio))} then ${sql.raw(enteroCopia(l.id_tipo_ejercicio))}`,
+    ),
+    sql` `,
+  );
+  return sql`select d.id_ejercicio, (case d.id_ejercicio ${canal} end) as canal, d.telefono,
+      d.nombre, d.estatus, d.alcance, d.duracion, d.respondidas, d.intentos, d.fecha_envio,
+      d.hora_envio
     from ejercicio_detalle d
-    inner join ejercicios e on e.id_ejercicio = d.id_ejercicio
-    where d.id_ejercicio in (${idsSql(ids)})`;
+    where d.id_ejercicio in (${idsSql(links.map((l) => l.id_ejercicio))})`;
 }
 
 /** Reached (rules/alcance.ts) for an attempt row aliased `i`. */
@@ -103,45 +117,40 @@ export async function ejerciciosCadena(k: Consultor, ids: readonly number[]) {
     .execute();
 }
 
-/** Per link: recipients and those it reached. */
-export async function conteosEslabones(k: Consultor, ids: readonly number[]) {
-  const r = await sql<{ id_ejercicio: number; total: number; alcanzados: number | null }>`
-    select i.id_ejercicio, count(*) as total,
-      sum(case when ${ALCANZADO} then 1 else 0 end) as alcanzados
-    from (${intentosSql(ids)}) i
-    group by i.id_ejercicio`.execute(k);
+/**
+ * One pass over the links' attempts, per link and second of sending: attempts, those that
+ * reached, and those processed (the dashboard's links and the curve's processed line).
+ */
+export async function porEslabonYSegundo(k: Consultor, links: readonly LinkCadena[]) {
+  const r = await sql<{
+    id_ejercicio: number;
+    fecha_envio: string | null;
+    hora_envio: string | null;
+    total: number;
+    alcanzados: number | null;
+    procesados: number | null;
+  }>`
+    select i.id_ejercicio, i.fecha_envio, i.hora_envio, count(*) as total,
+      sum(case when ${ALCANZADO} then 1 else 0 end) as alcanzados,
+      sum(case when i.estatus not in (${NO_PROCESADO}) then 1 else 0 end) as procesados
+    from (${intentosSql(links)}) i
+    group by i.id_ejercicio, i.fecha_envio, i.hora_envio`.execute(k);
   return r.rows;
 }
 
-/** Persons (distinct phones) of the chain and those reached by any attempt. */
-export async function totalesCadena(k: Consultor, ids: readonly number[]) {
-  const r = await sql<{ personas: number; alcanzadas: number }>`
-    select count(distinct i.telefono) as personas,
-      count(distinct case when ${ALCANZADO} then i.telefono end) as alcanzadas
-    from (${intentosSql(ids)}) i`.execute(k);
-  return r.rows[0] ?? { personas: 0, alcanzadas: 0 };
-}
-
-/** Per second of sending over the chain: attempts processed. */
-export async function procesadosPorSegundo(k: Consultor, ids: readonly number[]) {
-  const r = await sql<{ fecha_envio: string; hora_envio: string; procesados: number }>`
-    select i.fecha_envio, i.hora_envio, count(*) as procesados
-    from (${intentosSql(ids)}) i
-    where i.fecha_envio is not null and i.hora_envio is not null
-      and i.estatus not in (${NO_PROCESADO})
-    group by i.fecha_envio, i.hora_envio`.execute(k);
-  return r.rows;
-}
-
-/** Per second: persons whose FIRST reaching attempt (over the chain) was sent then. */
-export async function primerAlcancePorSegundo(k: Consultor, ids: readonly number[]) {
-  const r = await sql<{ momento: string; alcanzados: number }>`
-    select t.momento, count(*) as alcanzados from (
-      select i.telefono, min(i.fecha_envio || ' ' || i.hora_envio) as momento
-      from (${intentosSql(ids)}) i
-      where i.fecha_envio is not null and i.hora_envio is not null and ${ALCANZADO}
+/**
+ * One pass over the persons (phones): per second of their FIRST reaching attempt, how many
+ * persons (momento null: never reached, or reached by an attempt without a send time), and
+ * whether they were reached. Its sum is the chain's persons.
+ */
+export async function personasPorPrimerAlcance(k: Consultor, links: readonly LinkCadena[]) {
+  const r = await sql<{ momento: string | null; alcanzada: number; personas: number }>`
+    select t.momento, t.alcanzada, count(*) as personas from (
+      select i.telefono, max(case when ${ALCANZADO} then 1 else 0 end) as alcanzada,
+        min(case when ${ALCANZADO} then i.fecha_envio || ' ' || i.hora_envio end) as momento
+      from (${intentosSql(links)}) i
       group by i.telefono) t
-    group by t.momento`.execute(k);
+    group by t.momento, t.alcanzada`.execute(k);
   return r.rows;
 }
 
@@ -181,7 +190,7 @@ export interface PersonaCadena {
  * link), with the sum of the recipient rows' attempts over the chain. `soloNoAlcanzadas` keeps
  * those whose best attempt did not reach them: never reached by any attempt.
  */
-export function consultaPersonas(ids: readonly number[], soloNoAlcanzadas: boolean) {
+export function consultaPersonas(links: readonly LinkCadena[], soloNoAlcanzadas: boolean) {
   return sql<PersonaCadena>`
     select ${sql.raw(COLUMNAS_PERSONA.join(', '))} from (
       select i.*, ${RANGO} as rango,
@@ -189,7 +198,7 @@ export function consultaPersonas(ids: readonly number[], soloNoAlcanzadas: boole
           case when ${RANGO} = ${sql.lit(RANGO_LUZ.verde)} then ${MOMENTO} else '' end,
           ${MOMENTO} desc, i.id_ejercicio desc) as n,
         sum(i.intentos) over (partition by i.telefono) as intentos_cadena
-      from (${intentosSql(ids)}) i) m
+      from (${intentosSql(links)}) i) m
     where m.n = 1 ${soloNoAlcanzadas ? sql`and m.rango < ${sql.lit(RANGO_LUZ.verde)}` : sql``}
     order by m.telefono`;
 }

@@ -5,7 +5,7 @@ import { tipoPorId } from '@pregon/contract/constants';
 import { esCadena } from '@pregon/contract/rules/cadena';
 import { deCopia, lotesCopia } from '../db/copia-pg.ts';
 import * as repo from '../repositories/cadena.ts';
-import type { PersonaCadena } from '../repositories/cadena.ts';
+import type { LinkCadena, PersonaCadena } from '../repositories/cadena.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import { ejercicioOError } from './ejercicios.ts';
 import { desfaseZona, epochDe, type CtxTableros } from './tableros.ts';
@@ -26,57 +26,31 @@ export async function idsCadena(ctx: CtxTableros, id: number) {
   return { ids, niveles };
 }
 
-/** The links of a chain in order, with their recipients and those each reached. */
-export async function eslabonesDe(
-  ctx: CtxTableros,
-  ids: readonly number[],
-  niveles: ReadonlyMap<number, number>,
-): Promise<Eslabon[]> {
-  const k = ctx.db.kysely;
-  const [filas, conteos] = await Promise.all([
-    repo.ejerciciosCadena(k, ids),
-    repo.conteosEslabones(k, ids),
-  ]);
+/** The links' exercise rows (with device), in the chain's order. */
+export async function filasEslabones(ctx: CtxTableros, ids: readonly number[]) {
+  const filas = await repo.ejerciciosCadena(ctx.db.kysely, ids);
   const porId = new Map(filas.map((f) => [f.id_ejercicio, f]));
-  const conteo = new Map(conteos.map((c) => [Number(c.id_ejercicio), c]));
-  return ids.flatMap((id) => {
-    const f = porId.get(id);
-    if (!f) return [];
-    const c = conteo.get(id);
-    return [
-      {
-        id_ejercicio: id,
-        ejercicio: f.titulo,
-        id_tipo_ejercicio: f.id_tipo_ejercicio,
-        tipo_ejercicio: tipoPorId(f.id_tipo_ejercicio)?.etiqueta ?? '',
-        alias: f.alias ?? '',
-        origen_id: f.origen_id,
-        nivel: niveles.get(id) ?? 1,
-        iniciado: f.iniciado === null ? null : Number(f.iniciado),
-        terminado: f.terminado === null ? null : Number(f.terminado),
-        completado: String(f.completado),
-        en_proceso: String(f.en_proceso),
-        en_pausa: String(f.en_pausa),
-        destinatarios: Number(c?.total ?? 0),
-        alcanzados: Number(c?.alcanzados ?? 0),
-      },
-    ];
-  });
+  return ids.flatMap((id) => porId.get(id) ?? []);
 }
 
-/** GET /tablero/cadena/{id}/: the chain of exercise `id` (404 if it does not exist), null when
- * it is alone. */
-export async function cadenaDe(ctx: CtxTableros, id: number): Promise<Cadena | null> {
+type FilaEslabon = Awaited<ReturnType<typeof filasEslabones>>[number];
+
+/**
+ * The chain's figures in two passes over its attempts: the links with their recipients and those
+ * each reached, the persons, those reached by any attempt, and the per-second points of the
+ * chain's curve (attempts processed; persons at their first reaching attempt).
+ */
+export async function figurasCadena(
+  ctx: CtxTableros,
+  filas: readonly FilaEslabon[],
+  niveles: ReadonlyMap<number, number>,
+) {
   const k = ctx.db.kysely;
-  await ejercicioOError(k, ctx, id);
-  const { ids, niveles } = await idsCadena(ctx, id);
-  if (!esCadena(ids)) return null;
-  const [eslabones, totales, procesados, primeros] = await Promise.all([
-    eslabonesDe(ctx, ids, niveles),
-    repo.totalesCadena(k, ids),
-    repo.procesadosPorSegundo(k, ids),
-    repo.primerAlcancePorSegundo(k, ids),
+  const [porSegundo, personas] = await Promise.all([
+    repo.porEslabonYSegundo(k, filas),
+    repo.personasPorPrimerAlcance(k, filas),
   ]);
+  const conteo = new Map<number, { total: number; alcanzados: number }>();
   // Both per-second series on one time line: attempts processed, persons first reached.
   const porMomento = new Map<string, { procesados: number; alcanzados: number }>();
   const en = (m: string) => {
@@ -84,25 +58,63 @@ export async function cadenaDe(ctx: CtxTableros, id: number): Promise<Cadena | n
     if (!p) porMomento.set(m, (p = { procesados: 0, alcanzados: 0 }));
     return p;
   };
-  for (const p of procesados)
-    en(`${p.fecha_envio} ${p.hora_envio}`).procesados += Number(p.procesados);
-  for (const p of primeros) en(p.momento).alcanzados += Number(p.alcanzados);
+  for (const f of porSegundo) {
+    const id = Number(f.id_ejercicio);
+    const c = conteo.get(id) ?? { total: 0, alcanzados: 0 };
+    c.total += Number(f.total);
+    c.alcanzados += Number(f.alcanzados ?? 0);
+    conteo.set(id, c);
+    if (f.fecha_envio !== null && f.hora_envio !== null && Number(f.procesados ?? 0) > 0)
+      en(`${f.fecha_envio} ${f.hora_envio}`).procesados += Number(f.procesados);
+  }
+  let total = 0;
+  let alcanzadas = 0;
+  for (const p of personas) {
+    total += Number(p.personas);
+    if (Number(p.alcanzada) === 1) alcanzadas += Number(p.personas);
+    if (p.momento !== null && Number(p.alcanzada) === 1)
+      en(p.momento).alcanzados += Number(p.personas);
+  }
   const desfase = desfaseZona(ctx.config.tz, Date.now());
   const segundos = [...porMomento]
     .map(([m, v]) => ({ t: epochDe(m.slice(0, 10), m.slice(11), desfase), ...v }))
     .sort((a, b) => a.t - b.t);
-  const curva = curvaAlcance(segundos);
-  const personas = Number(totales.personas);
-  const alcanzadas = Number(totales.alcanzadas);
+  const eslabones: Eslabon[] = filas.map((f) => ({
+    id_ejercicio: f.id_ejercicio,
+    ejercicio: f.titulo,
+    id_tipo_ejercicio: f.id_tipo_ejercicio,
+    tipo_ejercicio: tipoPorId(f.id_tipo_ejercicio)?.etiqueta ?? '',
+    alias: f.alias ?? '',
+    origen_id: f.origen_id,
+    nivel: niveles.get(f.id_ejercicio) ?? 1,
+    iniciado: f.iniciado === null ? null : Number(f.iniciado),
+    terminado: f.terminado === null ? null : Number(f.terminado),
+    completado: String(f.completado),
+    en_proceso: String(f.en_proceso),
+    en_pausa: String(f.en_pausa),
+    destinatarios: conteo.get(f.id_ejercicio)?.total ?? 0,
+    alcanzados: conteo.get(f.id_ejercicio)?.alcanzados ?? 0,
+  }));
+  return { eslabones, personas: total, alcanzadas, segundos };
+}
+
+/** GET /tablero/cadena/{id}/: the chain of exercise `id` (404 if it does not exist), null when
+ * it is alone. */
+export async function cadenaDe(ctx: CtxTableros, id: number): Promise<Cadena | null> {
+  await ejercicioOError(ctx.db.kysely, ctx, id);
+  const { ids, niveles } = await idsCadena(ctx, id);
+  if (!esCadena(ids)) return null;
+  const f = await figurasCadena(ctx, await filasEslabones(ctx, ids), niveles);
+  const curva = curvaAlcance(f.segundos);
   return {
     id_raiz: ids[0]!,
-    eslabones,
-    personas,
-    alcanzadas,
-    nunca: personas - alcanzadas,
+    eslabones: f.eslabones,
+    personas: f.personas,
+    alcanzadas: f.alcanzadas,
+    nunca: f.personas - f.alcanzadas,
     curva,
-    hitos: hitosAlcance(curva, personas),
-    en_marcha: eslabones.some(
+    hitos: hitosAlcance(curva, f.personas),
+    en_marcha: f.eslabones.some(
       (e) => e.en_proceso === '1' && e.en_pausa === '0' && e.completado === '0',
     ),
   };
@@ -126,11 +138,11 @@ const numeroONulo = (v: string | null) => (v === null ? null : Number(v));
  */
 export async function* lotesPersonas(
   ctx: CtxTableros,
-  ids: readonly number[],
+  links: readonly LinkCadena[],
   soloNoAlcanzadas: boolean,
 ): AsyncGenerator<PersonaCadena[]> {
   const k = ctx.db.kysely;
-  const consulta = repo.consultaPersonas(ids, soloNoAlcanzadas).compile(k);
+  const consulta = repo.consultaPersonas(links, soloNoAlcanzadas).compile(k);
   // Everything in it is an inlined literal: COPY takes no parameters.
   if (consulta.parameters.length > 0) throw new Error('consulta de personas con parámetros');
   const archivo = ctx.db.sqlite?.name;
@@ -168,5 +180,5 @@ export async function* lotesPersonas(
     }
     return;
   }
-  yield (await repo.consultaPersonas(ids, soloNoAlcanzadas).execute(k)).rows;
+  yield (await repo.consultaPersonas(links, soloNoAlcanzadas).execute(k)).rows;
 }

@@ -13,9 +13,14 @@ import { ejercicioOError } from './ejercicios.ts';
 import { audiosReporte, desgloses, reporte3, resultadoFila } from './reportes.ts';
 import { lotesDetalle } from './reportes-csv.ts';
 import { segundosDe, type CtxTableros } from './tableros.ts';
-import { eslabonesDe, idsCadena, lotesPersonas, preguntasEslabones } from './cadena.ts';
+import {
+  figurasCadena,
+  filasEslabones,
+  idsCadena,
+  lotesPersonas,
+  preguntasEslabones,
+} from './cadena.ts';
 import { esCadena } from '@pregon/contract/rules/cadena';
-import { totalesCadena } from '../repositories/cadena.ts';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
 
 // GET /reportes/xlsx/{id}/: the after-action report, written with exceljs's streaming writer
@@ -339,10 +344,8 @@ async function hojasCadena(
   const { ids, niveles } = await idsCadena(ctx, id);
   if (!esCadena(ids)) return;
   const tz = ctx.config.tz;
-  const [eslabones, totales] = await Promise.all([
-    eslabonesDe(ctx, ids, niveles),
-    totalesCadena(ctx.db.kysely, ids),
-  ]);
+  const filas = await filasEslabones(ctx, ids);
+  const { eslabones, personas, alcanzadas } = await figurasCadena(ctx, filas, niveles);
   const preguntas = await preguntasEslabones(ctx, eslabones);
   const titulo = new Map(eslabones.map((e) => [e.id_ejercicio, e.ejercicio]));
 
@@ -369,8 +372,6 @@ async function hojasCadena(
       e.destinatarios,
       e.alcanzados,
     ]).commit();
-  const personas = Number(totales.personas);
-  const alcanzadas = Number(totales.alcanzadas);
   l.addRow([]).commit();
   l.addRow([msg('cadenaPersonas'), personas]).commit();
   l.addRow([msg('cadenaAlcanzadas'), alcanzadas]).commit();
@@ -389,7 +390,7 @@ async function hojasCadena(
       [msg('columnaHoraEnvio'), 14],
       [msg('columnaIntentos'), 10],
     ]);
-    for await (const lote of lotesPersonas(ctx, ids, soloNo)) {
+    for await (const lote of lotesPersonas(ctx, filas, soloNo)) {
       for (const p of lote) {
         const r = resultadoFila(p, preguntas.get(Number(p.id_ejercicio)) ?? 0);
         h.addRow([

@@ -6,7 +6,7 @@
  *   walking origen_id up, and every exercise descending from it), or `cadena: null` when the
  *   exercise is alone. It is apart from the live dashboard: the chain's figures read every link's
  *   recipients, too much to compute at every change of one drill; the web reads it once and again
- *   every POLEO_CADENA_MS while a link runs.
+ *   while a link runs, every POLEO_CADENA_MS or ten times its last answer's time if longer.
  * - Persons are phones: one person reached by any attempt of any link is reached by the chain.
  */
 import { z } from 'zod';
@@ -14,7 +14,7 @@ import { IdParamsSchema } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 import { HitosSchema, PuntoCurvaSchema } from './tableros.ts';
 
-/** Refresh period of the chain section while one of its links runs (ms). */
+/** Shortest refresh period of the chain section while one of its links runs (ms). */
 export const POLEO_CADENA_MS = 5000;
 
 /** One link of the chain. */
