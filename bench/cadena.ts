@@ -1,12 +1,14 @@
 // Benchmark (issue 25.3): the follow-up chain's figures over a large chain, beside a larger
-// drill outside it. A call drill of N recipients (a third busy, a third unanswered, the rest
+// drill outside it (--otros). A call drill of N recipients (a third busy, a third unanswered, the rest
 // heard it), an SMS follow-up of its 2N/3 not reached (half delivered), a call follow-up of the
 // SMS's failures; plus an unrelated drill of 2N rows the chain's statements must not read. Prints
 // the time of the dashboard's chain (GET /tablero/cadena/{id}/ service) and of streaming every
 // person's best outcome (the report's per-person sheet), and on PostgreSQL the plan of the
 // links' counts (an index scan of (id_ejercicio, …), not a scan of the whole table).
 //
-//   npx tsx bench/cadena.ts [--engine sqlite|postgres] [--rows 300000]
+//   npx tsx bench/cadena.ts [--engine sqlite|postgres] [--rows 300000] [--otros 2]
+//
+// --otros: the unrelated drill's rows per chain source row (the chain is 2N rows).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +31,7 @@ async function main() {
   const engine = opcion('engine', 'sqlite');
   if (engine !== 'sqlite' && engine !== 'postgres') throw new Error('--engine sqlite|postgres');
   const rows = Number(opcion('rows', '300000'));
+  const otros = Number(opcion('otros', '2'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-cadena-'));
   const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
   const config = loadConfig({
@@ -44,9 +47,18 @@ async function main() {
     let t = performance.now();
     const llamadas = await crearEquipo(ctx.db, { alias: 'LLAMADAS bench', protocolo: 'asterisk' });
     const sms = await crearEquipo(ctx.db, { alias: 'SMS bench', protocolo: 'smpp' });
-    await crearEjercicio(ctx.db, { id_equipo: sms, n: 2 * rows, titulo: 'Otro', base: 5 * rows });
+    await crearEjercicio(ctx.db, {
+      id_equipo: sms,
+      n: otros * rows,
+      titulo: 'Otro',
+      base: 5 * rows,
+    });
     const fuente = await crearEjercicio(ctx.db, { id_equipo: llamadas, tipo: 2, n: rows });
-    const hora = sql`'10:' || substr('0' || ((posicion / 60) % 60), -2, 2) || ':' || substr('0' || (posicion % 60), -2, 2)`;
+    // 'HH:mm:ss' from the position, written alike on both engines (substr with a negative start
+    // differs between them).
+    const dos = (x: ReturnType<typeof sql>) =>
+      sql`(case when ${x} < 10 then '0' else '' end) || (${x})`;
+    const hora = sql`'10:' || ${dos(sql`(posicion / 60) % 60`)} || ':' || ${dos(sql`posicion % 60`)}`;
     const resultado = async (id: number, caso: ReturnType<typeof sql>) =>
       sql`update ejercicio_detalle set ${caso}, fecha_envio = '2026-11-20', hora_envio = ${hora},
         intentos = 1 where id_ejercicio = ${id}`.execute(k);
@@ -108,19 +120,17 @@ async function main() {
     console.log(
       `  mejor resultado por persona (flujo de la hoja): ${(performance.now() - t).toFixed(0)} ms, ${personas} personas`,
     );
+    // The plan of the links' pass: its rows come from the (id_ejercicio, id_detalle) index.
+    const q = repoCadena.consultaPorEslabonYSegundo(links).compile(k);
     if (engine === 'postgres') {
-      const plan = await sql<{ 'QUERY PLAN': string }>`explain select id_ejercicio, count(*)
-        from ejercicio_detalle where id_ejercicio in (${sql.join(ids)}) group by id_ejercicio`.execute(
-        k,
+      const plan = await ctx.db.pool!.query(`explain ${q.sql}`, [...q.parameters]);
+      console.log(
+        plan.rows.map((p: Record<string, string>) => `    ${p['QUERY PLAN']}`).join('\n'),
       );
-      console.log(plan.rows.map((p) => `    ${p['QUERY PLAN']}`).join('\n'));
     } else {
       const plan = ctx.db
-        .sqlite!.prepare(
-          `explain query plan select id_ejercicio, count(*) from ejercicio_detalle
-          where id_ejercicio in (${ids.join(',')}) group by id_ejercicio`,
-        )
-        .all() as { detail: string }[];
+        .sqlite!.prepare(`explain query plan ${q.sql}`)
+        .all(...(q.parameters as unknown[])) as { detail: string }[];
       console.log(plan.map((p) => `    ${p.detail}`).join('\n'));
     }
   } finally {

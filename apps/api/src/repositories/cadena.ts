@@ -122,7 +122,12 @@ export async function ejerciciosCadena(k: Consultor, ids: readonly number[]) {
  * reached, and those processed (the dashboard's links and the curve's processed line).
  */
 export async function porEslabonYSegundo(k: Consultor, links: readonly LinkCadena[]) {
-  const r = await sql<{
+  return (await consultaPorEslabonYSegundo(links).execute(k)).rows;
+}
+
+/** The statement of porEslabonYSegundo. */
+export function consultaPorEslabonYSegundo(links: readonly LinkCadena[]) {
+  return sql<{
     id_ejercicio: number;
     fecha_envio: string | null;
     hora_envio: string | null;
@@ -134,8 +139,7 @@ export async function porEslabonYSegundo(k: Consultor, links: readonly LinkCaden
       sum(case when ${ALCANZADO} then 1 else 0 end) as alcanzados,
       sum(case when i.estatus not in (${NO_PROCESADO}) then 1 else 0 end) as procesados
     from (${intentosSql(links)}) i
-    group by i.id_ejercicio, i.fecha_envio, i.hora_envio`.execute(k);
-  return r.rows;
+    group by i.id_ejercicio, i.fecha_envio, i.hora_envio`;
 }
 
 /**
