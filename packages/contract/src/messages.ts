@@ -801,6 +801,23 @@ export const MENSAJES = {
     'Se recuperó lo que había escrito antes de que expirara su sesión: revíselo y confirme.',
   borradorAudioPerdido: 'Vuelva a elegir el archivo de audio.',
 
+  // One report for the follow-up chain (issue 25.3; rules/cadena.ts, api/cadena.ts)
+  cadenaSeguimiento: 'Cadena de seguimiento',
+  cadenaPersonas: 'Personas en la cadena',
+  cadenaAlcanzadas: 'Alcanzadas por algún intento',
+  cadenaNunca: 'Nunca alcanzadas',
+  cadenaCurva: 'Curva de alcance de la cadena',
+  cadenaEsteEjercicio: 'Este ejercicio',
+  cadenaAlcanzadosDe: '{alcanzados} de {destinatarios}',
+  cadenaEslabon: 'Eslabón',
+  cadenaOrigen: 'Sigue a',
+  hojaCadenaEslabones: 'Cadena - Eslabones',
+  hojaCadenaPersonas: 'Cadena - Por persona',
+  hojaCadenaNoAlcanzados: 'Cadena - No alcanzados',
+  columnaMejorResultado: 'Mejor resultado',
+  columnaAlcanzado: '¿Alcanzado?',
+  columnaCanal: 'Canal',
+
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',
   luzVerde: 'Verde',
