@@ -148,14 +148,18 @@ export function consultaPorEslabonYSegundo(links: readonly LinkCadena[]) {
  * whether they were reached. Its sum is the chain's persons.
  */
 export async function personasPorPrimerAlcance(k: Consultor, links: readonly LinkCadena[]) {
-  const r = await sql<{ momento: string | null; alcanzada: number; personas: number }>`
+  return (await consultaPersonasPorPrimerAlcance(links).execute(k)).rows;
+}
+
+/** The statement of personasPorPrimerAlcance. */
+export function consultaPersonasPorPrimerAlcance(links: readonly LinkCadena[]) {
+  return sql<{ momento: string | null; alcanzada: number; personas: number }>`
     select t.momento, t.alcanzada, count(*) as personas from (
       select i.telefono, max(case when ${ALCANZADO} then 1 else 0 end) as alcanzada,
         min(case when ${ALCANZADO} then i.fecha_envio || ' ' || i.hora_envio end) as momento
       from (${intentosSql(links)}) i
       group by i.telefono) t
-    group by t.momento, t.alcanzada`.execute(k);
-  return r.rows;
+    group by t.momento, t.alcanzada`;
 }
 
 /** Columns of a person's best attempt, in the order of the per-person statement. */

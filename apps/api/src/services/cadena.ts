@@ -4,6 +4,7 @@ import { curvaAlcance, hitosAlcance } from '@pregon/contract/api/tableros';
 import { tipoPorId } from '@pregon/contract/constants';
 import { esCadena } from '@pregon/contract/rules/cadena';
 import { deCopia, lotesCopia } from '../db/copia-pg.ts';
+import { leerFilas } from '../db/lectura.ts';
 import * as repo from '../repositories/cadena.ts';
 import type { LinkCadena, PersonaCadena } from '../repositories/cadena.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
@@ -46,9 +47,10 @@ export async function figurasCadena(
   niveles: ReadonlyMap<number, number>,
 ) {
   const k = ctx.db.kysely;
+  // Two passes over every attempt of the chain: on SQLite off the api's thread (db/lectura.ts).
   const [porSegundo, personas] = await Promise.all([
-    repo.porEslabonYSegundo(k, filas),
-    repo.personasPorPrimerAlcance(k, filas),
+    leerFilas(ctx.db, repo.consultaPorEslabonYSegundo(filas).compile(k)),
+    leerFilas(ctx.db, repo.consultaPersonasPorPrimerAlcance(filas).compile(k)),
   ]);
   const conteo = new Map<number, { total: number; alcanzados: number }>();
   // Both per-second series on one time line: attempts processed, persons first reached.
