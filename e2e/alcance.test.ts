@@ -10,7 +10,7 @@ import { esperarAviso, ingresarUI, lanzarNavegador, levantarTodo } from './entor
 
 // Issue 23 in the browser: a call drill stopped by the operator after 25 of its 600 recipients
 // does not look like a success on its dashboard (23.5), and a callee who hung up after 1 s shows
-// as 'Colgó a los 1 s' on the dashboard and in the downloaded report (23.4).
+// as 'Colgó al primer segundo' on the dashboard and in the downloaded report (23.4).
 
 /** Writes the outcome of the first `n` pending recipients as answered calls. */
 async function contestadas(
@@ -162,14 +162,14 @@ describe('web: alcance de llamadas y ejercicio detenido', { timeout: 120_000 }, 
     expect(await tiempo100.locator('.ant-statistic-content-value').innerText()).toBe('—');
   });
 
-  it("a callee who hung up after 1 s: 'Colgó a los 1 s' on the dashboard and in the downloaded report", async () => {
+  it("a callee who hung up after 1 s: 'Colgó al primer segundo' on the dashboard and in the downloaded report", async () => {
     await page.getByRole('button', { name: 'Volver' }).click();
     await page.getByRole('switch').click();
     await fila('Alerta con quien colgó').getByRole('button', { name: 'Ver' }).click();
     await page.getByRole('heading', { name: 'Alerta con quien colgó' }).waitFor();
     const etiqueta = page.locator('.resultado-fallo');
     await etiqueta.waitFor();
-    expect(await etiqueta.allInnerTexts()).toEqual(['Colgó a los 1 s']);
+    expect(await etiqueta.allInnerTexts()).toEqual(['Colgó al primer segundo']);
     await page.locator('.luz-general').getByText('Luz general: Amarillo').waitFor();
 
     // 'Volver' returns to the list as it was left, still on 'Todos' (issue 26.3).
@@ -190,7 +190,7 @@ describe('web: alcance de llamadas y ejercicio detenido', { timeout: 120_000 }, 
     const col = (c: string) => filas[0]!.indexOf(c);
     // Spanish headers (issue 26.7): 'Resultado' and 'Realizado'.
     expect(filas.slice(1).map((f) => [f[col('Resultado')], f[col('Realizado')]])).toEqual([
-      ['Colgó a los 1 s', 'No'],
+      ['Colgó al primer segundo', 'No'],
       ['Escuchó el mensaje completo', 'Sí'],
     ]);
   });

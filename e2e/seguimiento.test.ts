@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { GUIONES_DEMO, SimuladorAmi } from '@pregon/simulators/ami';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
@@ -262,11 +263,126 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     await page.keyboard.press('Escape');
   });
 
-  it('the dashboard of the source offers it too', async () => {
+  it("the dashboard of the source offers it too, and shows the chain; its .xlsx has the chain's sheets", async () => {
     await page.goto(`${api.url}/dashboard/${llamada}`);
     await page.getByRole('heading', { name: 'Alerta de sismo por llamada' }).waitFor();
     await page.getByRole('button', { name: 'Reenviar a no alcanzados' }).waitFor();
     await capturar(page, 'seguimiento-tablero-1366');
+
+    // Issue 25.3: the call reached 2 of 6, its SMS follow-up the other 4: nobody is left.
+    const cadena = page.locator('.cadena-seguimiento');
+    await cadena.waitFor();
+    expect(await cadena.locator('.ant-card-head-title').innerText()).toBe('Cadena de seguimiento');
+    expect(await cadena.locator('.ant-statistic-title').allInnerTexts()).toEqual([
+      'Personas en la cadena',
+      'Alcanzadas por algún intento',
+      'Nunca alcanzadas',
+    ]);
+    expect(await cadena.locator('.ant-statistic-content-value').allInnerTexts()).toEqual([
+      '6',
+      '6',
+      '0',
+    ]);
+    expect(await cadena.locator('.cadena-eslabones th').allInnerTexts()).toEqual([
+      'Eslabón',
+      'Ejercicio',
+      'Tipo',
+      'Dispositivo',
+      'Iniciado',
+      'Terminado',
+      'Alcanzados',
+    ]);
+    const eslabones = cadena.locator('.cadena-eslabones tr.ant-table-row');
+    const celdas = async (n: number) => {
+      const c = await eslabones.nth(n).locator('td').allInnerTexts();
+      // Start and stop are real times: only their form is fixed.
+      expect(c[4]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(c[5]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      return [...c.slice(0, 4), c[6]];
+    };
+    expect(await eslabones.count()).toBe(2);
+    expect(await celdas(0)).toEqual([
+      '1',
+      'Alerta de sismo por llamada Este ejercicio',
+      'LLAMADA',
+      'LLAMADAS Simulador demo',
+      '2 de 6',
+    ]);
+    expect(await celdas(1)).toEqual([
+      '2',
+      'Seguimiento de Alerta de sismo por llamada',
+      'SMS',
+      'SMS Centro seguimiento',
+      '4 de 4',
+    ]);
+    expect(await cadena.getByText('Curva de alcance de la cadena').isVisible()).toBe(true);
+    expect(await cadena.locator('.cadena-curva').getAttribute('data-alcanzados')).toBe('6');
+    await cadena.locator('.cadena-curva').scrollIntoViewIfNeeded();
+    await capturar(page, 'cadena-tablero-1366');
+
+    const [d] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Informe (.xlsx)' }).click(),
+    ]);
+    const destino = path.join(dir, d.suggestedFilename());
+    await d.saveAs(destino);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.readFile(destino);
+    const celdasHoja = (nombre: string) => {
+      const h = libro.getWorksheet(nombre)!;
+      return Array.from({ length: h.rowCount }, (_, i) =>
+        // Array.from, not map: an empty cell is a hole in exceljs's array.
+        Array.from((h.getRow(i + 1).values as unknown[]).slice(1), (v) => String(v ?? '')),
+      );
+    };
+    const hojaEslabones = celdasHoja('Cadena - Eslabones');
+    expect(hojaEslabones.map((f) => [...f.slice(0, 5), ...f.slice(7)])).toEqual([
+      ['Eslabón', 'Ejercicio', 'Tipo', 'Dispositivo', 'Sigue a', 'Destinatarios', 'Alcanzados'],
+      ['1', 'Alerta de sismo por llamada', 'LLAMADA', 'LLAMADAS Simulador demo', '', '6', '2'],
+      [
+        '2',
+        'Seguimiento de Alerta de sismo por llamada',
+        'SMS',
+        'SMS Centro seguimiento',
+        'Alerta de sismo por llamada',
+        '4',
+        '4',
+      ],
+      [],
+      ['Personas en la cadena', '6'],
+      ['Alcanzadas por algún intento', '6'],
+      ['Nunca alcanzadas', '0'],
+    ]);
+    const personas = celdasHoja('Cadena - Por persona');
+    expect(personas[0]).toEqual([
+      'Teléfono',
+      'Nombre',
+      'Mejor resultado',
+      '¿Alcanzado?',
+      'Ejercicio',
+      'Canal',
+      'Fecha de envío',
+      'Hora de envío',
+      'Intentos',
+    ]);
+    // Phone, outcome, reached, link and channel of each person (the SMS receipt may not have come).
+    expect(personas.slice(1).map((f) => [f[0], f[2], f[3], f[4], f[5]])).toEqual(
+      [...ATIENDEN, ...OCUPADOS, ...SILENCIO]
+        .sort()
+        .map((t) =>
+          ATIENDEN.includes(t)
+            ? [t, 'Escuchó el mensaje completo', 'Sí', 'Alerta de sismo por llamada', 'LLAMADA']
+            : [
+                t,
+                expect.stringMatching(/^(Entregado|Enviado)$/),
+                'Sí',
+                'Seguimiento de Alerta de sismo por llamada',
+                'SMS',
+              ],
+        ),
+    );
+    expect(celdasHoja('Cadena - No alcanzados')).toHaveLength(1);
+
     await page.setViewportSize({ width: 1920, height: 1080 });
     await capturar(page, 'seguimiento-tablero-1920');
   });

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturar,
+  elegirEn,
   esperarAviso,
   ingresarUI,
   lanzarNavegador,
@@ -189,6 +190,57 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(ruta()).toBe('/signin');
     expect(await page.evaluate('localStorage.length')).toBe(0);
+  });
+
+  it('la sesión expira con «Crear ejercicio» a medio llenar: al ingresar de nuevo vuelve abierto con lo escrito', async () => {
+    await nuevaPagina();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const dialogo = page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+    await elegirEn(page, dialogo.getByLabel('Tipo de trabajo', { exact: true }), 'SMS');
+    await dialogo.getByLabel('Nombre del ejercicio').fill('Simulacro a medio llenar');
+    await dialogo.getByPlaceholder('Mensaje / número').fill('Texto que no se pierde');
+    await dialogo.getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
+    await page.keyboard.press('Enter');
+    // The session ends on the server (as when it expires); the next request is refused.
+    const token = String(await page.evaluate(`localStorage.getItem('token')`));
+    expect((await pedir(api.url, 'POST', '/auth/signout/', { token })).status).toBe(200);
+    // State and category ask the server for the preview's phones.
+    await elegirEn(page, dialogo.getByLabel('Estado', { exact: true }), datos.estado.estado, {
+      buscar: true,
+    });
+    await dialogo.locator('.ant-modal-title').click();
+    await elegirEn(
+      page,
+      dialogo.getByLabel('Categoría', { exact: true }),
+      datos.categorias[0]!.categoria,
+    );
+    await esperarAviso(page, 'FALLO: SESION EXPIRADA');
+    await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+    await page.getByLabel('Usuario').fill('admin');
+    await page.getByLabel('Contraseña').fill(api.adminPassword);
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await dialogo
+      .getByText(
+        'Se recuperó lo que había escrito antes de que expirara su sesión: revíselo y confirme.',
+      )
+      .waitFor();
+    expect(await dialogo.getByLabel('Nombre del ejercicio').inputValue()).toBe(
+      'Simulacro a medio llenar',
+    );
+    expect(await dialogo.getByPlaceholder('Mensaje / número').inputValue()).toBe(
+      'Texto que no se pierde',
+    );
+    expect(await dialogo.getByLabel('Fecha de inicio', { exact: true }).inputValue()).toBe(
+      '2026-12-01',
+    );
+    await capturar(page, 'borrador-recuperado-1366');
+    // Closed, it is forgotten: a reload opens the list alone.
+    await dialogo.getByRole('button', { name: 'Cancelar' }).click();
+    await dialogo.waitFor({ state: 'hidden' });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
   it('«Cerrar sesión» limpia el almacenamiento y vuelve a /signin; recargar una ruta cliente funciona', async () => {

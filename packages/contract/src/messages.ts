@@ -779,6 +779,8 @@ export const MENSAJES = {
   // How an answered call went (rules/alcance.ts ALCANCES): per recipient, and as a group
   resultadoEscucho: 'Escuchó el mensaje completo',
   resultadoColgo: 'Colgó a los {s} s',
+  resultadoColgoUnSegundo: 'Colgó al primer segundo',
+  resultadoColgoAlContestar: 'Colgó al contestar',
   resultadoColgoAntes: 'Colgó antes del final',
   resultadoRespondioTodo: 'Respondió todo',
   resultadoRespondioParcial: 'Respondió {n} de {m}',
@@ -807,6 +809,26 @@ export const MENSAJES = {
   seguimientoSeleccionFija:
     'Los destinatarios de un seguimiento son los copiados de su ejercicio de origen: el estado y las categorías no se cambian',
   seguimientoDestinatariosCopiados: 'Destinatarios: {N} copiados de «{ejercicio}»',
+  borradorRecuperado:
+    'Se recuperó lo que había escrito antes de que expirara su sesión: revíselo y confirme.',
+  borradorAudioPerdido: 'Vuelva a elegir el archivo de audio.',
+
+  // One report for the follow-up chain (issue 25.3; rules/cadena.ts, api/cadena.ts)
+  cadenaSeguimiento: 'Cadena de seguimiento',
+  cadenaPersonas: 'Personas en la cadena',
+  cadenaAlcanzadas: 'Alcanzadas por algún intento',
+  cadenaNunca: 'Nunca alcanzadas',
+  cadenaCurva: 'Curva de alcance de la cadena',
+  cadenaEsteEjercicio: 'Este ejercicio',
+  cadenaAlcanzadosDe: '{alcanzados} de {destinatarios}',
+  cadenaEslabon: 'Eslabón',
+  cadenaOrigen: 'Sigue a',
+  hojaCadenaEslabones: 'Cadena - Eslabones',
+  hojaCadenaPersonas: 'Cadena - Por persona',
+  hojaCadenaNoAlcanzados: 'Cadena - No alcanzados',
+  columnaMejorResultado: 'Mejor resultado',
+  columnaAlcanzado: '¿Alcanzado?',
+  columnaCanal: 'Canal',
 
   // Semáforo (constants LUCES_SEMAFORO)
   semaforo: 'Semáforo',

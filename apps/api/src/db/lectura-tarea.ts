@@ -4,8 +4,8 @@ import type { DatosHilo } from '../hilos/hilo.ts';
 import type { OpcionesLectura, PedidoLectura, RespuestaLectura } from './lectura.ts';
 
 // The reading thread's task: its own read-only connection to the SQLite file runs the long reads
-// the api's thread posts (a statement compiled there), one at a time, and posts each one's first
-// row back, until the api's thread posts 'fin'.
+// the api's thread posts (a statement compiled there), one at a time, and posts each one's rows
+// back, until the api's thread posts 'fin'.
 
 const { archivo } = (workerData as DatosHilo<OpcionesLectura>).datos;
 const puerto = parentPort!;
@@ -19,7 +19,7 @@ puerto.on('message', (m: PedidoLectura | 'fin') => {
   }
   let r: RespuestaLectura;
   try {
-    r = { id: m.id, fila: db.prepare(m.sql).get(...m.parametros) };
+    r = { id: m.id, filas: db.prepare(m.sql).all(...m.parametros) };
   } catch (e) {
     r = { id: m.id, error: (e as Error).message };
   }

@@ -5,7 +5,8 @@ import type { Db } from './database.ts';
 
 // Long reads off the api's thread on SQLite. better-sqlite3 runs a statement on the calling
 // thread: a count that scans a million rows (the phones list's exact total, a search's count)
-// held the api, and every request behind it, for its whole length (~100-330 ms measured). Such a
+// held the api, and every request behind it, for its whole length (~100-600 ms measured), and a
+// follow-up chain's figures for seconds. Such a
 // read goes to a thread with its own read-only connection (WAL lets it read beside the writer);
 // PostgreSQL runs a statement on the server, so there it runs as any other.
 
@@ -19,12 +20,12 @@ export interface PedidoLectura {
   sql: string;
   parametros: unknown[];
 }
-/** The first row of a statement, or its error's message. */
-export type RespuestaLectura = { id: number; fila?: unknown; error?: string };
+/** The rows of a statement, or its error's message. */
+export type RespuestaLectura = { id: number; filas?: unknown[]; error?: string };
 
 interface HiloLectura {
   hilo: Worker;
-  pendientes: Map<number, { ok: (f: unknown) => void; falla: (e: Error) => void }>;
+  pendientes: Map<number, { ok: (f: unknown[]) => void; falla: (e: Error) => void }>;
   siguiente: number;
 }
 
@@ -47,7 +48,7 @@ function hiloDe(db: Db): HiloLectura {
     const p = h.pendientes.get(r.id);
     h.pendientes.delete(r.id);
     if (r.error !== undefined) p?.falla(new Error(r.error));
-    else p?.ok(r.fila);
+    else p?.ok(r.filas ?? []);
   });
   hilo.on('error', fallarTodo);
   hilo.on('exit', () => fallarTodo(new Error('el hilo de lectura de SQLite terminó')));
@@ -64,15 +65,15 @@ function hiloDe(db: Db): HiloLectura {
   return h;
 }
 
-/** The first row of `consulta`: on SQLite from the reading thread (a file database; an in-memory
- * one has no file to share), else as any statement. */
-export async function leerFila<T>(db: Db, consulta: CompiledQuery<T>): Promise<T | undefined> {
+/** The rows of `consulta`: on SQLite from the reading thread (a file database; an in-memory one
+ * has no file to share), else as any statement. */
+export async function leerFilas<T>(db: Db, consulta: CompiledQuery<T>): Promise<T[]> {
   if (db.engine !== 'sqlite' || !db.sqlite || db.sqlite.memory || !db.alCerrar)
-    return (await db.kysely.executeQuery(consulta)).rows[0];
+    return (await db.kysely.executeQuery(consulta)).rows;
   const h = hiloDe(db);
   const id = ++h.siguiente;
-  return new Promise<T | undefined>((ok, falla) => {
-    h.pendientes.set(id, { ok: (f) => ok(f as T | undefined), falla });
+  return new Promise<T[]>((ok, falla) => {
+    h.pendientes.set(id, { ok: (f) => ok(f as T[]), falla });
     h.hilo.ref();
     h.hilo.postMessage({
       id,
@@ -82,4 +83,9 @@ export async function leerFila<T>(db: Db, consulta: CompiledQuery<T>): Promise<T
   }).finally(() => {
     if (h.pendientes.size === 0) h.hilo.unref();
   });
+}
+
+/** The first row of `consulta`, read as `leerFilas` does. */
+export async function leerFila<T>(db: Db, consulta: CompiledQuery<T>): Promise<T | undefined> {
+  return (await leerFilas(db, consulta))[0];
 }

@@ -77,7 +77,7 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("a call answered and hung up after 1 s is 'Colgó a los 1 s', amber and not reached; one heard to the end (PregonFin) is 'Escuchó el mensaje completo'", async () => {
+  it("a call answered and hung up after 1 s is 'Colgó al primer segundo', amber and not reached; one heard to the end (PregonFin) is 'Escuchó el mensaje completo'", async () => {
     // Real time (speed 1): the seconds listened are measured on the AMI socket.
     sim.ajustar({
       velocidad: 1,
@@ -122,11 +122,11 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
     expect(
       r2.body.data.map((f: Record<string, unknown>) => [f.resultado, f.realizado, f.recibida]),
     ).toEqual([
-      ['Colgó a los 1 s', 'No', 'No'],
+      ['Colgó al primer segundo', 'No', 'No'],
       ['Escuchó el mensaje completo', 'Sí', 'Sí'],
     ]);
     const rep = await pedir(api.url, 'GET', `/ejercicio/reporte/${id}/`, { token });
-    expect(rep.body.data[0]).toMatchObject({ resultado: 'Colgó a los 1 s', realizado: 'No' });
+    expect(rep.body.data[0]).toMatchObject({ resultado: 'Colgó al primer segundo', realizado: 'No' });
 
     const s = await pedir(api.url, 'GET', `/ejercicio/semaforo/${id}/`, { token });
     expect(s.body.semaforo).toMatchObject({
@@ -143,13 +143,13 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
     expect(t.body.recibidas).toBe(1);
     expect(t.body.porEstado[0]).toMatchObject({ total: 2, verde: 1, amarillo: 1 });
     expect(t.body.fallos).toEqual([
-      expect.objectContaining({ resultado: 'Colgó a los 1 s', luz: 'amarillo' }),
+      expect.objectContaining({ resultado: 'Colgó al primer segundo', luz: 'amarillo' }),
     ]);
     expect(t.body.hitos.p100).toBeNull();
 
     const no = await hojaXlsx(api, token, id, 'No alcanzados');
     expect(no).toHaveLength(2);
-    expect(no[1]!.slice(0, 3)).toEqual([rs[0]!.telefono, '', 'Colgó a los 1 s']);
+    expect(no[1]!.slice(0, 3)).toEqual([rs[0]!.telefono, '', 'Colgó al primer segundo']);
     const res = await hojaXlsx(api, token, id, 'Resultados');
     expect(res.find((f) => f[0] === 'Escuchó el mensaje completo')).toEqual([
       'Escuchó el mensaje completo',
@@ -269,7 +269,7 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
     const de = (d: string) =>
       (r2.body.data as Record<string, unknown>[]).find((f) => String(f.telefono).endsWith(d))!;
     expect(de('6')).toMatchObject({
-      resultado: 'Colgó a los 1 s',
+      resultado: 'Colgó al primer segundo',
       realizado: 'No',
       recibida: 'No',
     });

@@ -719,7 +719,11 @@ export class Despachador {
             Date.now(),
           )
           .then(
-            (hechos) => as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle))),
+            (hechos) => {
+              // Crash tests: this write's answer is being acted on (its sends leave next).
+              if (TRAZA_ANUNCIOS) fs.appendFileSync(TRAZA_ANUNCIOS, `${process.pid} ${lote} ok\n`);
+              as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle)));
+            },
             (err: unknown) => as.forEach((x) => x.fallo(err)),
           );
       });

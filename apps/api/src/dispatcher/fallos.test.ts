@@ -85,13 +85,13 @@ describe('despachador como proceso aparte sobre PostgreSQL', () => {
   });
 
   it(
-    'Android: 20 000 destinatarios, ≥5 SIGKILL: cada uno recibe exactamente un mensaje',
+    'Android: 8 000 destinatarios, ≥5 SIGKILL: cada uno recibe exactamente un mensaje',
     { timeout: 600_000 },
     async () => {
       const sim = new SimuladorAndroid({ latenciaMs: 2, retrasoReciboMs: 100 });
       await sim.iniciar();
       try {
-        const n = 20_000;
+        const n = 8_000;
         const id_equipo = await crearEquipo(db, {
           protocolo: 'android',
           url: sim.url,

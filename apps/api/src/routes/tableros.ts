@@ -9,6 +9,7 @@ import {
   type TableroEjercicio,
   type TableroGeneral,
 } from '@pregon/contract/api/tableros';
+import { tableroCadena } from '@pregon/contract/api/cadena';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import type { Contexto } from '../contexto.ts';
@@ -19,6 +20,7 @@ import { ejercicioNoEncontrado } from '../services/ejercicios.ts';
 import { contentDisposition } from '../services/reportes-csv.ts';
 import * as servicio from '../services/tableros.ts';
 import { informeXlsx } from '../services/informe-xlsx.ts';
+import { cadenaDe } from '../services/cadena.ts';
 import { CentroVivo, TEMA_GENERAL, temaEjercicio, type Fuente } from '../vivo/centro.ts';
 import { puentePostgres } from '../vivo/puente-pg.ts';
 import { claveFlujo, firmarTicket, verificarTicket } from '../vivo/ticket.ts';
@@ -179,6 +181,12 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
   );
 
   ruta(app, ctx, tableroGeneral, async () => servicio.tableroGeneral(ctx));
+
+  // Issue 25.3: the follow-up chain the exercise belongs to (null when it is alone).
+  ruta(app, ctx, tableroCadena, async ({ params }) => ({
+    status: 200 as const,
+    cadena: await cadenaDe(ctx, params.id),
+  }));
 
   ruta(app, ctx, reporteXlsx, async ({ params, reply }) => {
     const { archivo, flujo } = await informeXlsx(ctx, params.id);

@@ -13,6 +13,14 @@ import { ejercicioOError } from './ejercicios.ts';
 import { audiosReporte, desgloses, reporte3, resultadoFila } from './reportes.ts';
 import { lotesDetalle } from './reportes-csv.ts';
 import { segundosDe, type CtxTableros } from './tableros.ts';
+import {
+  figurasCadena,
+  filasEslabones,
+  idsCadena,
+  lotesPersonas,
+  preguntasEslabones,
+} from './cadena.ts';
+import { esCadena } from '@pregon/contract/rules/cadena';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
 
 /** An SMS row's fields for resultadoFila (the fallback's outcome is its estatus alone). */
@@ -336,5 +344,88 @@ async function escribir(
       q.addRow([f.orden, texto(f.reactivo), f.digito ?? '', f.total]).commit();
     q.commit();
   }
+  await hojasCadena(ctx, libro, id, espacio);
   await libro.commit();
+}
+
+/**
+ * Issue 25.3: for an exercise in a follow-up chain, the chain's sheets: its links (level,
+ * exercise, type, device, the link it follows, start, stop, recipients, reached) with the chain's
+ * totals below, every person with their best outcome over the chain (which link and channel, when;
+ * rules/cadena.ts), and the chain's 'No alcanzados': those never reached by any attempt.
+ */
+async function hojasCadena(
+  ctx: CtxTableros,
+  libro: ExcelJS.stream.xlsx.WorkbookWriter,
+  id: number,
+  espacio: (h: Hoja) => Promise<void>,
+) {
+  const { ids, niveles } = await idsCadena(ctx, id);
+  if (!esCadena(ids)) return;
+  const tz = ctx.config.tz;
+  const filas = await filasEslabones(ctx, ids);
+  const { eslabones, personas, alcanzadas } = await figurasCadena(ctx, filas, niveles);
+  const preguntas = await preguntasEslabones(ctx, eslabones);
+  const titulo = new Map(eslabones.map((e) => [e.id_ejercicio, e.ejercicio]));
+
+  const l = hoja(libro, 'hojaCadenaEslabones', [
+    [msg('cadenaEslabon'), 10],
+    [msg('columnaEjercicio'), 36],
+    [msg('columnaTipo'), 16],
+    [msg('columnaDispositivo'), 20],
+    [msg('cadenaOrigen'), 36],
+    [msg('informeIniciado'), 20],
+    [msg('informeTerminado'), 20],
+    [msg('informeDestinatarios'), 14],
+    [msg('alcanzados'), 14],
+  ]);
+  for (const e of eslabones)
+    l.addRow([
+      e.nivel,
+      texto(e.ejercicio),
+      e.tipo_ejercicio,
+      texto(e.alias),
+      e.origen_id === null ? '' : texto(titulo.get(e.origen_id)),
+      fechaTexto(e.iniciado, tz),
+      fechaTexto(e.terminado, tz),
+      e.destinatarios,
+      e.alcanzados,
+    ]).commit();
+  l.addRow([]).commit();
+  l.addRow([msg('cadenaPersonas'), personas]).commit();
+  l.addRow([msg('cadenaAlcanzadas'), alcanzadas]).commit();
+  l.addRow([msg('cadenaNunca'), personas - alcanzadas]).commit();
+  l.commit();
+
+  for (const soloNo of [false, true]) {
+    const h = hoja(libro, soloNo ? 'hojaCadenaNoAlcanzados' : 'hojaCadenaPersonas', [
+      [msg('columnaTelefono'), 16],
+      [msg('columnaNombre'), 30],
+      [msg('columnaMejorResultado'), 24],
+      ...(soloNo ? [] : ([[msg('columnaAlcanzado'), 12]] as [string, number][])),
+      [msg('columnaEjercicio'), 36],
+      [msg('columnaCanal'), 14],
+      [msg('columnaFechaEnvio'), 16],
+      [msg('columnaHoraEnvio'), 14],
+      [msg('columnaIntentos'), 10],
+    ]);
+    for await (const lote of lotesPersonas(ctx, filas, soloNo)) {
+      for (const p of lote) {
+        const r = resultadoFila(p, preguntas.get(Number(p.id_ejercicio)) ?? 0);
+        h.addRow([
+          texto(p.telefono),
+          texto(p.nombre),
+          r.texto,
+          ...(soloNo ? [] : [msg(r.alcanzado ? 'si' : 'no')]),
+          texto(titulo.get(Number(p.id_ejercicio))),
+          tipoPorId(p.canal)?.etiqueta ?? '',
+          p.fecha_envio ?? '',
+          p.hora_envio ?? '',
+          Number(p.intentos_cadena),
+        ]).commit();
+      }
+      await espacio(h);
+    }
+    h.commit();
+  }
 }

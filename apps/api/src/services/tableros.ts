@@ -147,7 +147,9 @@ export async function tableroEjercicio(
     // Every recipient counts, cancelled ones too: a stopped drill never reaches 100 %.
     hitos: hitosAlcance(curva, semaforo.total),
     tasa,
-    restanteMs: activo ? tiempoRestante(pendientes, tasa) : null,
+    restanteMs: activo
+      ? tiempoRestante(pendientes, tasa, { esperan: espera.esperan, ultima: espera.ultima, ahora })
+      : null,
     esperaVentana: { esperan: espera.esperan, abre: espera.abre, texto: espera.texto },
     fallos: fallos.map((f) => {
       const r = resultadoDe(f.estatus, f.alcance);

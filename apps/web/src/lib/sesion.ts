@@ -2,6 +2,7 @@ import { signout } from '@pregon/contract/api/auth';
 import { CLAVE_TOKEN } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { decodificarToken, tieneRol, type PayloadToken } from '@pregon/contract/rules/route-guard';
+import { guardarBorradores, olvidarBorradores } from './borradores.ts';
 import { avisoError } from './notificar.ts';
 
 type Navegar = (ruta: string) => void;
@@ -50,6 +51,7 @@ export function cerrarSesion(): void {
     }).catch(() => {});
   localStorage.clear();
   globalThis.sessionStorage?.removeItem(CLAVE_REGRESO);
+  olvidarBorradores();
   navegar('/signin');
 }
 
@@ -72,6 +74,7 @@ let expirando = false;
 /** Session expiry (SPEC 8): error toast 'FALLO: SESION EXPIRADA', clear storage, go to /signin. */
 export function expirarSesion(): void {
   if (typeof location !== 'undefined') recordarRegreso(location.pathname + location.search);
+  guardarBorradores(payloadSesion()?.usuario);
   localStorage.clear();
   if (!expirando) {
     expirando = true;

@@ -46,5 +46,13 @@ describe('reglas del tablero', () => {
     expect(tiempoRestante(1000, 10)).toBe(100_000);
     expect(tiempoRestante(0, 10)).toBeNull();
     expect(tiempoRestante(10, 0)).toBeNull();
+    // 400 of 1000 wait for a window that opens in an hour: not before it opens, plus their turn.
+    const ahora = Date.UTC(2026, 10, 25, 12);
+    expect(tiempoRestante(1000, 10, { esperan: 400, ultima: ahora + 3_600_000, ahora })).toBe(
+      3_600_000 + 40_000,
+    );
+    // A window about to open: the ones sending now take longer than the wait.
+    expect(tiempoRestante(1000, 10, { esperan: 400, ultima: ahora + 1_000, ahora })).toBe(60_000);
+    expect(tiempoRestante(1000, 10, { esperan: 0, ultima: null, ahora })).toBe(100_000);
   });
 });

@@ -315,10 +315,22 @@ export function tasaReciente(
   return Math.round((n / segundosTranscurridos) * 10) / 10;
 }
 
-/** Estimated ms to finish `pendientes` at `tasa` per second; null when nothing moves. */
-export function tiempoRestante(pendientes: number, tasa: number): number | null {
+/** Estimated ms to finish `pendientes` at `tasa` per second; null when nothing moves. With a
+ * calling window (issue 24.4), `espera` says how many of them wait for it and when the last zone's
+ * window opens: those cannot finish before it opens and they have gone at that rate. */
+export function tiempoRestante(
+  pendientes: number,
+  tasa: number,
+  espera?: { esperan: number; ultima: number | null; ahora: number },
+): number | null {
   if (pendientes <= 0 || tasa <= 0) return null;
-  return Math.round((pendientes / tasa) * 1000);
+  const esperan = Math.min(pendientes, espera?.esperan ?? 0);
+  const ya = ((pendientes - esperan) / tasa) * 1000;
+  const tras =
+    esperan > 0 && espera?.ultima != null
+      ? Math.max(0, espera.ultima - espera.ahora) + (esperan / tasa) * 1000
+      : (esperan / tasa) * 1000;
+  return Math.round(esperan > 0 ? Math.max(ya, tras) : ya);
 }
 
 /** Where an exercise stands, from its flags. */

@@ -40,6 +40,14 @@ describe('the outcome table: light, reached and text of every outcome', () => {
     expect(textoResultado(r, { duracion: 7, respondidas: 2, preguntas: 3 })).toBe(texto);
   });
 
+  it.each([
+    [0, 'Colgó al contestar'],
+    [1, 'Colgó al primer segundo'],
+    [2, 'Colgó a los 2 s'],
+  ])('a hang-up after %i s reads «%s»', (duracion, texto) => {
+    expect(textoResultado('colgo', { duracion })).toBe(texto);
+  });
+
   it('covers every estatus and every refinement once', () => {
     expect(RESULTADOS).toEqual([...ESTATUS_DESTINATARIO, ...ALCANCES]);
     expect(Object.keys(LUZ_RESULTADO).sort()).toEqual([...RESULTADOS].sort());

@@ -109,7 +109,13 @@ export function textoResultado(
   r: Resultado,
   d: { duracion?: number | null; respondidas?: number | null; preguntas?: number | null } = {},
 ): string {
-  if (r === 'colgo') return msg('resultadoColgo', { s: Number(d.duracion ?? 0) });
+  if (r === 'colgo') {
+    // 'a los 1 s' and 'a los 0 s' are not Spanish.
+    const s = Number(d.duracion ?? 0);
+    if (s < 1) return msg('resultadoColgoAlContestar');
+    if (s < 2) return msg('resultadoColgoUnSegundo');
+    return msg('resultadoColgo', { s });
+  }
   if (r === 'respondio_parcial')
     return msg('resultadoRespondioParcial', {
       n: Number(d.respondidas ?? 0),

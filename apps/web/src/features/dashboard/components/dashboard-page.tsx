@@ -33,6 +33,7 @@ import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
 import { fechaHoraTexto, horaTexto } from '../../../lib/fecha.ts';
 import { useTablero } from '../api/get-tablero.ts';
+import { CadenaSeguimiento } from './cadena-seguimiento.tsx';
 import { CurvaAlcance, GraficaPregunta, GraficaResultados } from './graficas.tsx';
 
 const fechaHora = (ms: number | null) => fechaHoraTexto(ms);
@@ -316,6 +317,8 @@ export function DashboardPage() {
       <Card title={msg('semaforo')} loading={tablero.isPending} style={{ marginBottom: 16 }}>
         {t && <Semaforo t={t} />}
       </Card>
+      {/* Issue 25.3: the follow-up chain, when the exercise is part of one. */}
+      <CadenaSeguimiento id={id} estado={estado} />
       {t && (
         <>
           <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>

@@ -90,7 +90,9 @@ export function CurvaAlcance({ curva, hitos }: { curva: readonly PuntoCurva[]; h
   const lineas = lineasHitos(marcas, curva);
   return (
     <ResponsiveContainer width="100%" height={260}>
-      <LineChart data={[...curva]} margin={{ top: 16, right: 16, bottom: 8, left: 8 }}>
+      {/* Room on the right for a mark's label centred on the last instant ('50 % · 90 % · 100 %'
+          on the curve's end was cut to '50 % · 90 %'). */}
+      <LineChart data={[...curva]} margin={{ top: 16, right: 64, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis
           dataKey="t"

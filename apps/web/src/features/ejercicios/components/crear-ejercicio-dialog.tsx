@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   App,
@@ -21,6 +21,12 @@ import {
   type UploadFile,
 } from 'antd';
 import { UploadOutlined } from '../../../components/iconos.tsx';
+import { registrarBorrador } from '../../../lib/borradores.ts';
+import {
+  aBorrador,
+  CLAVE_BORRADOR_EJERCICIO,
+  type BorradorEjercicio,
+} from '../borrador-ejercicio.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Dayjs } from 'dayjs';
 import {
@@ -166,6 +172,8 @@ export interface PropsCrearEjercicio {
   origen?: PedidoSeguimiento & { ejercicio: string };
   /** Default: 'clonar' when opened with `inicial` (and no `origen`), else 'crear'. */
   modo?: ModoDialogo;
+  /** Reopened with what was typed before the session expired (issue 26.7). */
+  recuperado?: { audioPerdido: boolean };
 }
 
 /** The values the contract's form rule reads; type 2's accion is the chosen audio's file name. */
@@ -201,6 +209,7 @@ export function CrearEjercicioDialog({
   alCrear,
   origen,
   modo: modoPedido,
+  recuperado,
 }: PropsCrearEjercicio) {
   const modo: ModoDialogo = modoPedido ?? { modo: inicial && !origen ? 'clonar' : 'crear' };
   const copiados = modo.modo === 'editar' ? modo.copiados : undefined;
@@ -232,6 +241,20 @@ export function CrearEjercicioDialog({
   const equipo = catalogos.data?.equipos.find((e) => e.id_equipo === equipoElegido);
   const [errorPuerto, setErrorPuerto] = useState<ReturnType<typeof errorPuertos>>(null);
   const [errorHorario, setErrorHorario] = useState<ReturnType<typeof errorVentana>>(null);
+
+  // While open, what is typed is kept if the session expires (not the clone flow: its copied
+  // questionnaire lives in the list's state, and would be lost with it).
+  useEffect(() => {
+    if (!abierto || modo.modo === 'clonar') return;
+    return registrarBorrador(
+      CLAVE_BORRADOR_EJERCICIO,
+      (): BorradorEjercicio => ({
+        modo,
+        ...(origen ? { origen } : {}),
+        ...aBorrador(form.getFieldsValue(true) as Record<string, unknown>),
+      }),
+    );
+  }, [abierto, modo, origen, form]);
 
   const [errores, setErrores] = useState<ErroresFormularioEjercicio>({});
   /** Props of a Form.Item showing the contract's message for its field. */
@@ -556,6 +579,19 @@ export function CrearEjercicioDialog({
           type="error"
           showIcon
           message={mensajeError(catalogos.error)}
+          style={{ marginBottom: 12 }}
+        />
+      )}
+      {recuperado && (
+        <Alert
+          type="info"
+          showIcon
+          className="borrador-recuperado"
+          message={
+            recuperado.audioPerdido
+              ? `${msg('borradorRecuperado')} ${msg('borradorAudioPerdido')}`
+              : msg('borradorRecuperado')
+          }
           style={{ marginBottom: 12 }}
         />
       )}

@@ -31,7 +31,13 @@ import { paginaEjercicios, situacionEjercicio } from '@pregon/contract/rules/exe
 import { desdeLectura } from '@pregon/contract/rules/questionnaire';
 import { obtenerCuestionario } from '../../cuestionarios/api/cuestionario.ts';
 import { useVistaUrl } from '../../../hooks/use-vista-url.ts';
-import { usuarioTieneRol } from '../../../lib/sesion.ts';
+import { payloadSesion, usuarioTieneRol } from '../../../lib/sesion.ts';
+import { leerBorrador, olvidarBorrador } from '../../../lib/borradores.ts';
+import {
+  CLAVE_BORRADOR_EJERCICIO,
+  deBorrador,
+  type BorradorEjercicio,
+} from '../borrador-ejercicio.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
@@ -113,6 +119,28 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
   };
 }
 
+/** What the create dialog opens with: its mode and data; a follow-up's source, and whether it
+ * was brought back after the session expired. */
+interface Edicion {
+  modo: ModoDialogo;
+  inicial: DatosIniciales;
+  origen?: BorradorEjercicio['origen'];
+  recuperado?: { audioPerdido: boolean };
+}
+
+/** The dialog kept when the session expired, for the user signed in now (forgotten when the
+ * dialog closes). */
+function recuperarBorrador(): Edicion | null {
+  const b = leerBorrador<BorradorEjercicio>(CLAVE_BORRADOR_EJERCICIO, payloadSesion()?.usuario);
+  if (!b) return null;
+  return {
+    modo: b.modo,
+    inicial: deBorrador(b.valores),
+    ...(b.origen ? { origen: b.origen } : {}),
+    recuperado: { audioPerdido: b.audioPerdido },
+  };
+}
+
 /** 'Editar': a follow-up keeps the recipients copied from its source (named from the list). */
 function modoEditar(f: EjercicioFila, filas: readonly EjercicioFila[]): ModoDialogo {
   if (f.origen_id === null) return { modo: 'editar', id_ejercicio: f.id_ejercicio };
@@ -149,12 +177,11 @@ export function EjerciciosPage() {
   const archivados = url.tab === 'archivados';
   const soloActivos = url.tab !== 'todos';
   const puedeEscribir = usuarioTieneRol(ROLES_OPERACION);
-  const [dialogo, setDialogo] = useState(false);
+  // A dialog left open when the session expired comes back open (issue 26.7).
+  const [edicion, setEdicion] = useState<Edicion | null>(recuperarBorrador);
+  const [dialogo, setDialogo] = useState(edicion !== null);
   /** What the create dialog does when it opens: create, edit or duplicate (issue 26.1). */
-  const [edicion, setEdicion] = useState<{ modo: ModoDialogo; inicial: DatosIniciales } | null>(
-    null,
-  );
-  const [dialogoUsado, setDialogoUsado] = useState(false);
+  const [dialogoUsado, setDialogoUsado] = useState(edicion !== null);
   const [cuestionario, setCuestionario] = useState<EjercicioFila | null>(null);
   const [clon, setClon] = useState<Clon | null>(null);
   const [seguimiento, setSeguimiento] = useState<{
@@ -462,11 +489,13 @@ export function EjerciciosPage() {
             origen={
               seguimiento
                 ? { ...seguimiento.pedido, ejercicio: seguimiento.fuente.ejercicio }
-                : undefined
+                : edicion?.origen
             }
             modo={clon ? { modo: 'clonar' } : seguimiento ? undefined : edicion?.modo}
+            recuperado={clon || seguimiento ? undefined : edicion?.recuperado}
             alCrear={clon ? (id) => void recrear(id) : undefined}
             alCerrar={() => {
+              olvidarBorrador(CLAVE_BORRADOR_EJERCICIO);
               setDialogo(false);
               setSeguimiento(null);
               setEdicion(null);
