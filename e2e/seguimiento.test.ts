@@ -40,6 +40,8 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
   let llamada: number;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-seguimiento-'));
   const smsc = new SimuladorSmpp({ retrasoReciboMs: 20 });
+  // The call drill's fallback SMS (issue 25.2) goes through a device of its own.
+  const smscRespaldo = new SimuladorSmpp({ retrasoReciboMs: 20 });
   let sim: SimuladorAmi;
   const fila = (nombre: string) =>
     page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: nombre });
@@ -47,6 +49,7 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     api = await levantarTodo();
     await smsc.iniciar();
+    await smscRespaldo.iniciar();
     for (const d of ['dialplan', 'sonidos']) fs.mkdirSync(path.join(dir, d));
     tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 2);
     sim = new SimuladorAmi({
@@ -73,8 +76,20 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
       tasa: 20,
       puertos: 2,
     });
+    const respaldo = await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smscRespaldo.url,
+      alias: 'SMS Respaldo',
+      tasa: 20,
+      puertos: 2,
+    });
     llamada = await crearEjercicio(api.ctx.db, {
       id_equipo: troncal,
+      respaldo: {
+        id_equipo: respaldo,
+        texto: 'Simulacro: le llamamos, confirme que está bien',
+        puertos: 2,
+      },
       tipo: 2,
       n: 0,
       puertos: 6,
@@ -142,11 +157,12 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     await despachador?.detener();
     await sim?.detener();
     await smsc.detener();
+    await smscRespaldo.detener();
     await api?.cerrar();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the call drill ran: 2 heard it, 2 busy, 2 rang unanswered', async () => {
+  it('the call drill ran: 2 heard it, 2 busy, 2 rang unanswered; the 4 unreached got its fallback SMS', async () => {
     const r = await filas(api.ctx.db, llamada);
     const de = (estatus: string) =>
       r
@@ -156,6 +172,15 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     expect(de('ocupado')).toEqual(OCUPADOS);
     expect(de('no_contesto')).toEqual(SILENCIO);
     expect(de('contestado')).toEqual(ATIENDEN);
+    // Each unreached callee got the fallback once, through its own device; nobody reached did.
+    expect(smscRespaldo.registro.map((m) => m.telefono).sort()).toEqual(
+      [...OCUPADOS, ...SILENCIO].map((t) => `+52${t}`).sort(),
+    );
+    expect(
+      smscRespaldo.registro.every(
+        (m) => m.texto === 'Simulacro: le llamamos, confirme que está bien',
+      ),
+    ).toBe(true);
   });
 
   it("'Reenviar a no alcanzados' → an SMS drill aimed at exactly the busy and the silent, which completes", async () => {
@@ -247,18 +272,21 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     expect(smsc.registro.every((m) => m.texto === 'Simulacro: confirme que está bien')).toBe(true);
   });
 
-  it("a busy callee's history (from /telefonos): the SMS follow-up first, then the call", async () => {
+  it("a busy callee's history (from /telefonos): the SMS follow-up first, then the call's fallback SMS, then the call", async () => {
     await page.goto(`${api.url}/telefonos`);
     await page.getByRole('button', { name: `Ver historial de ${OCUPADOS[0]}` }).click();
     const h = page.getByRole('dialog').filter({ hasText: `Historial de ${OCUPADOS[0]}` });
     const filas = h.locator('.tabla-historial tr.ant-table-row');
-    await expect.poll(() => filas.count()).toBe(2);
+    await expect.poll(() => filas.count()).toBe(3);
     const primera = await filas.nth(0).innerText();
     expect(primera).toContain('Seguimiento de Alerta de sismo por llamada');
     expect(primera).toMatch(/SMS\s+(Entregado|Enviado)/);
-    const segunda = await filas.nth(1).innerText();
-    expect(segunda).toContain('Alerta de sismo por llamada');
-    expect(segunda).toMatch(/LLAMADA\s+Ocupado/);
+    const respaldo = await filas.nth(1).innerText();
+    expect(respaldo).toContain('Alerta de sismo por llamada');
+    expect(respaldo).toMatch(/SMS de respaldo\s+(Entregado|Enviado)/);
+    const deLlamada = await filas.nth(2).innerText();
+    expect(deLlamada).toContain('Alerta de sismo por llamada');
+    expect(deLlamada).toMatch(/LLAMADA\s+Ocupado/);
     await capturar(page, 'historial-telefono-1366');
     await page.keyboard.press('Escape');
   });
@@ -267,6 +295,8 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     await page.goto(`${api.url}/dashboard/${llamada}`);
     await page.getByRole('heading', { name: 'Alerta de sismo por llamada' }).waitFor();
     await page.getByRole('button', { name: 'Reenviar a no alcanzados' }).waitFor();
+    // The fallback on the drill's own dashboard: 4 sent, 4 delivered.
+    await page.getByText('Respaldo por SMS: 4 enviados, 4 entregados', { exact: true }).waitFor();
     await capturar(page, 'seguimiento-tablero-1366');
 
     // Issue 25.3: the call reached 2 of 6, its SMS follow-up the other 4: nobody is left.

@@ -9,10 +9,13 @@ export function paginaHistorial(k: Kysely<DB>, id: number, limit: number, offset
   return k
     .selectFrom('ejercicio_detalle as d')
     .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
+    // A drill's fallback SMS (issue 25.2) lives in a hidden companion: named by its drill.
+    .leftJoin('ejercicios as o', 'o.id_ejercicio', 'e.respaldo_de')
     .select([
       'd.id_detalle',
       'd.id_ejercicio',
-      'e.titulo',
+      'e.respaldo_de',
+      (eb) => eb.fn.coalesce('o.titulo', 'e.titulo').as('titulo'),
       'e.id_tipo_ejercicio',
       'd.fecha_envio',
       'd.hora_envio',

@@ -1,4 +1,5 @@
 import { tipoPorId } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
 import { resultadoDe, textoResultado } from '@pregon/contract/rules/alcance';
 import type { Contexto } from '../contexto.ts';
 import { noEncontrado } from '../http/errores.ts';
@@ -32,9 +33,13 @@ export async function historial(ctx: Pick<Contexto, 'db'>, id: number, page: num
     nombre: tel.nombre,
     total,
     data: filas.map((f) => ({
-      id_ejercicio: f.id_ejercicio,
+      // A fallback SMS is shown as its drill's, and says it was the fallback.
+      id_ejercicio: f.respaldo_de ?? f.id_ejercicio,
       ejercicio: f.titulo,
-      tipo_ejercicio: tipoPorId(f.id_tipo_ejercicio)?.etiqueta ?? String(f.id_tipo_ejercicio),
+      tipo_ejercicio:
+        f.respaldo_de !== null
+          ? msg('columnaRespaldo')
+          : (tipoPorId(f.id_tipo_ejercicio)?.etiqueta ?? String(f.id_tipo_ejercicio)),
       fecha_envio: f.fecha_envio,
       hora_envio: f.hora_envio,
       estatus: f.estatus,
