@@ -187,12 +187,20 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
       expect(r.intentos, r.telefono).toBe(1);
       expect(r.motivo ?? '').not.toMatch(/Reintentos agotados/);
     }
-    // Every recipient was called exactly once.
+    // Every recipient was called once at most. An originate on its way as Asterisk went down
+    // (written to the socket, never read: CI caught one of 60) cannot be known to have left: its
+    // row is 'incierto' and never dialled again. At most the 4 ports had one in flight.
     const porNumero = new Map<string, number>();
     for (const l of sim.registro.filter((x) => x.contexto === `pregon-llamada-${id}`))
       porNumero.set(l.numero, (porNumero.get(l.numero) ?? 0) + 1);
-    expect(porNumero.size).toBe(n);
     expect([...porNumero.values()].every((k) => k === 1)).toBe(true);
+    const sinLlamada = rs.filter((r) => !porNumero.has(r.telefono));
+    expect(
+      sinLlamada.every((r) => r.estatus === 'incierto'),
+      JSON.stringify(sinLlamada),
+    ).toBe(true);
+    expect(sinLlamada.length).toBeLessThanOrEqual(4);
+    expect(porNumero.size).toBe(n - sinLlamada.length);
   }, 90_000);
 
   it(`Asterisk caído más de DESPACHO_PAUSA_SIN_CONEXION_MS: se pausa solo con el motivo, Iniciar lo reanuda`, async () => {
