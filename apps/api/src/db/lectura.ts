@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { iniciarHilo } from '../hilos/hilo.ts';
 import type { Db } from './database.ts';
@@ -88,4 +89,30 @@ export async function leerFilas<T>(db: Db, consulta: CompiledQuery<T>): Promise<
 /** The first row of `consulta`, read as `leerFilas` does. */
 export async function leerFila<T>(db: Db, consulta: CompiledQuery<T>): Promise<T | undefined> {
   return (await leerFilas(db, consulta))[0];
+}
+
+/** The rows of a statement in batches of `tamano`, iterated on a read-only connection of its own
+ * to the SQLite file `archivo`: the shared connection stays free for other requests while the
+ * statement is open (WAL lets readers and the writer work at once). For streams (reports, the
+ * chain's persons) whose rows must not all sit in memory. */
+export function* lotesLectorSqlite<T>(
+  archivo: string,
+  texto: string,
+  parametros: readonly unknown[],
+  tamano: number,
+): Generator<T[]> {
+  const lector = new Database(archivo, { readonly: true, fileMustExist: true });
+  try {
+    let lote: T[] = [];
+    for (const fila of lector.prepare(texto).iterate(...parametros)) {
+      lote.push(fila as T);
+      if (lote.length >= tamano) {
+        yield lote;
+        lote = [];
+      }
+    }
+    if (lote.length > 0) yield lote;
+  } finally {
+    lector.close();
+  }
 }

@@ -132,21 +132,19 @@ function base(k: K, f: Omit<FiltroTelefonos, 'q'>, ps: readonly string[]) {
   return q;
 }
 
+/** The statement counting the phones that match. */
+const consultaContar = (k: K, f: FiltroTelefonos) =>
+  base(k, f, palabras(f.q)).select((eb) => eb.fn.countAll().as('n'));
+
 /** How many phones match. */
 export async function contar(k: K, f: FiltroTelefonos): Promise<number> {
-  const r = await base(k, f, palabras(f.q))
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+  return Number((await consultaContar(k, f).executeTakeFirstOrThrow()).n);
 }
 
 /** How many phones match, read off the api's thread on SQLite (db/lectura.ts): the exact count
  * scans every match, and a search every phone. */
 export async function contarAparte(db: Db, f: FiltroTelefonos): Promise<number> {
-  const consulta = base(db.kysely, f, palabras(f.q))
-    .select((eb) => eb.fn.countAll().as('n'))
-    .compile();
-  const fila = await leerFila(db, consulta);
+  const fila = await leerFila(db, consultaContar(db.kysely, f).compile());
   return Number(fila?.n ?? 0);
 }
 

@@ -1,10 +1,9 @@
-import Database from 'better-sqlite3';
 import type { Cadena, Eslabon } from '@pregon/contract/api/cadena';
 import { curvaAlcance, hitosAlcance } from '@pregon/contract/api/tableros';
 import { tipoPorId } from '@pregon/contract/constants';
 import { esCadena } from '@pregon/contract/rules/cadena';
 import { deCopia, lotesCopia } from '../db/copia-pg.ts';
-import { leerFilas } from '../db/lectura.ts';
+import { leerFilas, lotesLectorSqlite } from '../db/lectura.ts';
 import * as repo from '../repositories/cadena.ts';
 import type { LinkCadena, PersonaCadena } from '../repositories/cadena.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
@@ -165,21 +164,7 @@ export async function* lotesPersonas(
     return;
   }
   if (archivo && archivo !== ':memory:') {
-    // A separate read-only connection: the shared one stays free while this statement is open.
-    const lector = new Database(archivo, { readonly: true, fileMustExist: true });
-    try {
-      let lote: PersonaCadena[] = [];
-      for (const fila of lector.prepare(consulta.sql).iterate()) {
-        lote.push(fila as PersonaCadena);
-        if (lote.length >= LOTE_PERSONAS) {
-          yield lote;
-          lote = [];
-        }
-      }
-      if (lote.length > 0) yield lote;
-    } finally {
-      lector.close();
-    }
+    yield* lotesLectorSqlite<PersonaCadena>(archivo, consulta.sql, [], LOTE_PERSONAS);
     return;
   }
   yield (await repo.consultaPersonas(links, soloNoAlcanzadas).execute(k)).rows;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import Database from 'better-sqlite3';
+import { lotesLectorSqlite } from '../db/lectura.ts';
 import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { TIPOS_CSV } from '@pregon/contract/api/reportes';
@@ -60,22 +60,7 @@ const lineas = (filas: readonly Record<string, unknown>[], columnas: readonly st
 export async function* lotesDetalle(ctx: CtxEjercicios, id: number): AsyncGenerator<FilaDetalle[]> {
   const archivo = ctx.db.sqlite?.name;
   if (ctx.db.engine === 'sqlite' && archivo && archivo !== ':memory:') {
-    // A separate read-only connection: the shared one stays free for other requests while this
-    // statement is open (WAL lets readers and the writer work at once).
-    const lector = new Database(archivo, { readonly: true, fileMustExist: true });
-    try {
-      let lote: FilaDetalle[] = [];
-      for (const fila of lector.prepare(repo.SQL_DETALLE_SQLITE).iterate(id)) {
-        lote.push(fila as FilaDetalle);
-        if (lote.length >= LOTE_CSV) {
-          yield lote;
-          lote = [];
-        }
-      }
-      if (lote.length > 0) yield lote;
-    } finally {
-      lector.close();
-    }
+    yield* lotesLectorSqlite<FilaDetalle>(archivo, repo.SQL_DETALLE_SQLITE, [id], LOTE_CSV);
     return;
   }
   yield* repo.detallePorCopia(ctx.db.pool!, id, LOTE_CSV);
