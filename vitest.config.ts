@@ -2,19 +2,39 @@ import { defineConfig } from 'vitest/config';
 
 // One test run for the whole workspace: unit tests beside the code, API tests over real HTTP
 // against SQLite and PostgreSQL, and the browser end-to-end suite in e2e/.
+//
+// Two projects. Most files spend their time waiting on sockets, receipts, call durations and
+// outages they stage, not on the CPU, so 'paralelo' runs two files at a time (scripts/pruebas.mjs
+// runs it with --maxWorkers=2; every test has its own ports, database and DATA_DIR). The
+// browser suite (CPU slowed on purpose, screens timed) and the crash tests (SIGKILLs at
+// moments chosen by the clock) run in 'secuencial', one file at a time, after the first.
+const SECUENCIALES = ['e2e/**/*.test.ts', 'apps/api/src/dispatcher/fallos*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'apps/*/src/**/*.test.ts',
-      'simulators/src/**/*.test.ts',
-      'e2e/**/*.test.ts',
-      'scripts/**/*.test.ts',
-    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     env: { TZ: 'America/Mexico_City' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'paralelo',
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.ts',
+            'simulators/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**', '**/dist/**', ...SECUENCIALES],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'secuencial', include: SECUENCIALES },
+      },
+    ],
   },
 });
