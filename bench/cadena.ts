@@ -74,7 +74,13 @@ async function main() {
         .set({ origen_id: origen })
         .where('id_ejercicio', '=', id)
         .execute();
-      await repoEjercicios.copiarDestinatarios(k, id, origen, res, 'telefono');
+      await repoEjercicios.copiarDestinatarios(
+        k,
+        id,
+        origen,
+        { propios: res, respaldo: null },
+        'telefono',
+      );
       return id;
     };
     const s1 = await seguimiento(fuente, 1, sms, ['ocupado', 'no_contesto']);

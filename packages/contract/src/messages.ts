@@ -135,6 +135,7 @@ export const MENSAJES = {
   tableroRespaldo: 'Respaldo por SMS: {enviados} enviados, {entregados} entregados',
   tableroRespaldoCola: '{pendientes} por enviar',
   columnaRespaldo: 'SMS de respaldo',
+  respaldoDeCanal: '{canal} de respaldo',
   columnaRespaldoHora: 'Hora del SMS de respaldo',
   vigenciaSms: 'Vigencia del mensaje',
   campoVigencia: 'Minutos que la red intenta entregarlo',

@@ -517,6 +517,9 @@ export const gruposSeguimiento = endpoint({
     ejercicio: z.string(),
     id_tipo_ejercicio: z.number(),
     grupos: z.array(z.object({ grupo: z.enum(GRUPOS_SEGUIMIENTO), total: z.number() })),
+    /** Recipients per combination of sets they are in: with a fallback (issue 25.2) one person
+     * may be in two ('Ocupado' and 'SMS no entregado'); a choice's total counts them once. */
+    celdas: z.array(z.object({ grupos: z.array(z.enum(GRUPOS_SEGUIMIENTO)), total: z.number() })),
   }),
 });
 
