@@ -3,11 +3,13 @@ import { lotesLectorSqlite } from '../db/lectura.ts';
 import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { TIPOS_CSV } from '@pregon/contract/api/reportes';
+import { CAMPOS_RESPALDO_REPORTE } from '@pregon/contract/api/ejercicios';
 import * as repo from '../repositories/ejercicios.ts';
 import type { FilaDetalle } from '../repositories/ejercicios.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import { ejercicioOError, filaLista, type CtxEjercicios } from './ejercicios.ts';
 import {
+  conRespaldo,
   filaReporte,
   filaReporte4,
   filaReporte2,
@@ -49,8 +51,8 @@ export const lineaCsv = (valores: readonly unknown[]): string =>
   `${valores.map(celdaCsv).join(',')}\r\n`;
 
 /** The line of a row as an object, its cells in the order of `columnas`. */
-const lineaDe = (f: Record<string, unknown>, columnas: readonly string[]) =>
-  lineaCsv(columnas.map((c) => f[c]));
+const lineaDe = (f: object, columnas: readonly string[]) =>
+  lineaCsv(columnas.map((c) => (f as Record<string, unknown>)[c]));
 
 /** Lines of rows as objects, in the order of `columnas`. */
 const lineas = (filas: readonly Record<string, unknown>[], columnas: readonly string[]) =>
@@ -99,9 +101,12 @@ async function* csvDetalle(
   ctx: CtxEjercicios,
   id: number,
   columnas: readonly string[],
-  fila: (d: FilaDetalle, n: number, preguntas: number) => Record<string, unknown>,
+  fila: (d: FilaDetalle, n: number, preguntas: number) => object,
 ) {
-  yield BOM + lineaCsv(columnas);
+  // A drill's fallback (issue 25.2): its columns last, only when it has one.
+  const { fila: conSuRespaldo, respaldo } = await conRespaldo(ctx.db.kysely, id, fila);
+  const todas = respaldo ? [...columnas, ...CAMPOS_RESPALDO_REPORTE] : columnas;
+  yield BOM + lineaCsv(todas);
   const preguntas = await repoQuiz.contarPreguntas(ctx.db.kysely, id);
   let n = 0;
   for await (const lote of lotesDetalle(ctx, id)) {
@@ -110,7 +115,7 @@ async function* csvDetalle(
     // could outlive two young-generation collections while waiting for the socket, and in some runs
     // ~100 MB of them piled up in the old heap (peak RSS 290–304 MB for a million recipients
     // against ~200 MB).
-    const texto = lote.map((d) => lineaDe(fila(d, ++n, preguntas), columnas));
+    const texto = lote.map((d) => lineaDe(conSuRespaldo(d, ++n, preguntas), todas));
     yield Buffer.from(texto.join(''));
   }
 }

@@ -1,4 +1,4 @@
-import type { EstatusDestinatario } from '@pregon/contract/constants';
+import { tipoPorId, type EstatusDestinatario } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import {
   alcanzado,
@@ -7,7 +7,7 @@ import {
   resultadoDe,
   textoResultado,
 } from '@pregon/contract/rules/alcance';
-import type { FilaReporte } from '@pregon/contract/api/ejercicios';
+import type { ColumnasRespaldo, FilaReporte } from '@pregon/contract/api/ejercicios';
 import type { AudioReporte, FilaReporte3, FilaReporte4 } from '@pregon/contract/api/reportes';
 import { huellaCorta, nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import * as repo from '../repositories/ejercicios.ts';
@@ -101,20 +101,62 @@ export async function audiosReporte(
   return { audios, audios_nota: nota };
 }
 
-/** GET /ejercicio/reporte/{id}/ and GET /reportes/reporte2/{id}/: one page of recipients. */
-export async function reportePaginado<T>(
+/**
+ * A drill's automatic fallback (issue 25.2) as columns of a person's report row, as the .xlsx's
+ * 'No alcanzados' shows it: the fallback's channel (the label of its companion's type, read from
+ * its row), outcome, send date and time; empty for a person who got none.
+ */
+export function columnasRespaldo(d: FilaDetalle, canal: string): Required<ColumnasRespaldo> {
+  const hay = d.respaldo_estatus !== null;
+  return {
+    respaldo_canal: hay ? canal : '',
+    respaldo_resultado: hay
+      ? resultadoFila({
+          estatus: d.respaldo_estatus!,
+          alcance: null,
+          duracion: null,
+          respondidas: null,
+        }).texto
+      : '',
+    respaldo_fecha: d.respaldo_fecha ?? '',
+    respaldo_hora: d.respaldo_hora ?? '',
+  };
+}
+
+/** The report row builder of exercise `id` with its fallback's columns when it has one. */
+export async function conRespaldo<T extends object>(
+  k: Consultor,
+  id: number,
+  fila: (d: FilaDetalle, n: number, preguntas: number) => T,
+): Promise<{
+  fila: (d: FilaDetalle, n: number, preguntas: number) => T & ColumnasRespaldo;
+  respaldo: boolean;
+}> {
+  const companero = await repo.respaldoDe(k, id);
+  if (!companero) return { fila, respaldo: false };
+  const canal = tipoPorId(companero.id_tipo_ejercicio)?.etiqueta ?? '';
+  return {
+    fila: (d, n, preguntas) => ({ ...fila(d, n, preguntas), ...columnasRespaldo(d, canal) }),
+    respaldo: true,
+  };
+}
+
+/** GET /ejercicio/reporte/{id}/ and GET /reportes/reporte2/{id}/: one page of recipients (with
+ * the fallback's columns when the drill has one). */
+export async function reportePaginado<T extends object>(
   ctx: CtxEjercicios,
   id: number,
   limit: number,
   offset: number,
-  fila: (d: FilaDetalle, n: number, preguntas: number) => T,
+  filaBase: (d: FilaDetalle, n: number, preguntas: number) => T,
 ) {
   const k = ctx.db.kysely;
   const e = await ejercicioOError(k, ctx, id);
-  const [filas, total, preguntas] = await Promise.all([
+  const [filas, total, preguntas, { fila }] = await Promise.all([
     repo.paginaDetalle(k, id, limit, offset),
     repo.contarDestinatarios(k, id),
     repoQuiz.contarPreguntas(k, id),
+    conRespaldo(k, id, filaBase),
   ]);
   return {
     status: 200 as const,
