@@ -282,6 +282,22 @@ export async function copiarDestinatarios(
   return Number(r.numAffectedRows ?? 0);
 }
 
+/** The fallback rows (issue 25.2) standing for these recipient rows (unique index on
+ * respaldo_de): outcome, date and time, by the row they stand for. */
+export async function respaldosDeFilas(k: Consultor, ids_detalle: readonly number[]) {
+  if (ids_detalle.length === 0) return [];
+  return k
+    .selectFrom('ejercicio_detalle')
+    .select([
+      'respaldo_de',
+      'estatus as respaldo_estatus',
+      'fecha_envio as respaldo_fecha',
+      'hora_envio as respaldo_hora',
+    ])
+    .where('respaldo_de', 'in', ids_detalle)
+    .execute();
+}
+
 /** Recipients per outcome of their own and of their fallback row (issue 25.2; null columns when
  * none), for the follow-up sets (contract rules/seguimiento.ts conteoGrupos). Without a fallback
  * the same as conteoPorEstatus. */

@@ -14,6 +14,7 @@ import { desfaseZona, epochDe } from '../services/tableros.ts';
 /** Phone of person N (the factory's numbering). */
 const tel = (n: number) => `55${String(n).padStart(8, '0')}`;
 const FECHA = '2026-11-20';
+const CAMPOS = ['respaldo_canal', 'respaldo_resultado', 'respaldo_fecha', 'respaldo_hora'];
 
 /** The call drill: [estatus, alcance, duracion, hora] of persons 1..5, and their fallback SMS. */
 const LLAMADA: [string, string | null, number | null, string][] = [
@@ -364,6 +365,94 @@ describe.each(MOTORES)(
           tipo,
         ).toEqual(esperado);
       }
+    });
+
+    it("25.2: a quiz's 'Reporte 2' (reporte4, JSON and CSV) carries its respondents' fallback", async () => {
+      const quiz = await crearEjercicio(api.ctx.db, {
+        id_equipo: eq.quiz,
+        tipo: 4,
+        n: 2,
+        base: 80,
+        titulo: 'Cuestionario con respaldo',
+        respaldo: { id_equipo: eq.sms, texto: 'Respaldo' },
+      });
+      const k = api.ctx.db.kysely;
+      const comp = await k
+        .selectFrom('ejercicios')
+        .select('id_ejercicio')
+        .where('respaldo_de', '=', quiz)
+        .executeTakeFirstOrThrow();
+      const d = await k
+        .selectFrom('ejercicio_detalle')
+        .select(['id_detalle', 'telefono'])
+        .where('id_ejercicio', '=', quiz)
+        .orderBy('telefono')
+        .execute();
+      await k
+        .updateTable('ejercicio_detalle')
+        .set({
+          estatus: 'contestado',
+          alcance: 'sin_respuesta',
+          fecha_envio: FECHA,
+          hora_envio: '09:00:00',
+        })
+        .where('id_detalle', '=', d[0]!.id_detalle)
+        .execute();
+      await k
+        .updateTable('ejercicio_detalle')
+        .set({
+          estatus: 'respondido',
+          alcance: 'respondio_todo',
+          fecha_envio: FECHA,
+          hora_envio: '09:00:01',
+        })
+        .where('id_detalle', '=', d[1]!.id_detalle)
+        .execute();
+      await k
+        .insertInto('ejercicio_detalle')
+        .values({
+          id_ejercicio: comp.id_ejercicio,
+          telefono: d[0]!.telefono,
+          id_estado: 1,
+          posicion: 1,
+          respaldo_de: d[0]!.id_detalle,
+          estatus: 'entregado',
+          fecha_envio: FECHA,
+          hora_envio: '09:01:00',
+          intentos: 1,
+        })
+        .execute();
+      const esperado = [
+        [d[0]!.telefono, 'SMS', 'Entregado', FECHA, '09:01:00'],
+        [d[1]!.telefono, '', '', '', ''],
+      ];
+      const r = await pedir(api.url, 'GET', `/reportes/reporte4/${quiz}/`, { token });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(
+        (r.body as Record<string, unknown>[]).map((f) => [
+          f.telefono,
+          f.respaldo_canal,
+          f.respaldo_resultado,
+          f.respaldo_fecha,
+          f.respaldo_hora,
+        ]),
+      ).toEqual(esperado);
+      const csv = await pedir(api.url, 'POST', '/csv/', {
+        token,
+        body: { tipo: 'reporte4', id_ejercicio: quiz },
+      });
+      const lineas = String(csv.body)
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
+      const cab = lineas[0]!.split(',');
+      expect(cab.slice(-4)).toEqual([...CAMPOS]);
+      expect(
+        lineas.slice(1).map((l) => {
+          const c = l.split(',');
+          return [c[cab.indexOf('telefono')], ...c.slice(-4)];
+        }),
+      ).toEqual(esperado);
     });
 
     it('25.2: a drill without a fallback keeps its report columns', async () => {

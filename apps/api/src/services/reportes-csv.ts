@@ -9,7 +9,9 @@ import type { FilaDetalle } from '../repositories/ejercicios.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import { ejercicioOError, filaLista, type CtxEjercicios } from './ejercicios.ts';
 import {
+  canalRespaldo,
   conRespaldo,
+  conRespaldo4,
   filaReporte,
   filaReporte4,
   filaReporte2,
@@ -123,6 +125,8 @@ async function* csvDetalle(
 async function* csvReporte4(ctx: CtxEjercicios, id: number) {
   const k = ctx.db.kysely;
   const textos = await textosCuestionario(k, id);
+  // A drill's fallback (issue 25.2): its columns after the answers, only when it has one.
+  const canal = await canalRespaldo(k, id);
   const columnas = [
     'nombre',
     'recibida',
@@ -131,13 +135,21 @@ async function* csvReporte4(ctx: CtxEjercicios, id: number) {
     'hora_envio',
     'resultado',
     ...textos.numeros.map((n) => `reactivo_texto_${n}`),
+    ...(canal === null ? [] : CAMPOS_RESPALDO_REPORTE),
   ];
   yield BOM + lineaCsv(columnas);
   if (ctx.db.engine === 'postgres') {
     // One COPY instead of two queries a page; each chunk leaves as bytes (see csvDetalle).
     for await (const lote of repoQuiz.respondientesPorCopia(ctx.db.pool!, id, LOTE_CSV)) {
-      const texto = lote.map((r) => lineaDe(filaReporte4(textos, r.persona, r.digitos), columnas));
-      yield Buffer.from(texto.join(''));
+      let filas = lote.map((r) => filaReporte4(textos, r.persona, r.digitos));
+      if (canal !== null)
+        filas = await conRespaldo4(
+          k,
+          lote.map((r) => r.persona),
+          filas,
+          canal,
+        );
+      yield Buffer.from(filas.map((f) => lineaDe(f, columnas)).join(''));
     }
     return;
   }
@@ -145,7 +157,7 @@ async function* csvReporte4(ctx: CtxEjercicios, id: number) {
   for (;;) {
     const personas = await repoQuiz.respondientes(k, id, { limit: LOTE_CSV, despuesDe: despues });
     if (personas.length === 0) return;
-    yield lineas(await filasReporte4(k, textos, personas), columnas);
+    yield lineas(await filasReporte4(k, textos, personas, canal), columnas);
     despues = Number(personas[personas.length - 1]!.id_detalle);
     if (personas.length < LOTE_CSV) return;
   }

@@ -106,7 +106,10 @@ export async function audiosReporte(
  * 'No alcanzados' shows it: the fallback's channel (the label of its companion's type, read from
  * its row), outcome, send date and time; empty for a person who got none.
  */
-export function columnasRespaldo(d: FilaDetalle, canal: string): Required<ColumnasRespaldo> {
+export function columnasRespaldo(
+  d: Pick<FilaDetalle, 'respaldo_estatus' | 'respaldo_fecha' | 'respaldo_hora'>,
+  canal: string,
+): Required<ColumnasRespaldo> {
   const hay = d.respaldo_estatus !== null;
   return {
     respaldo_canal: hay ? canal : '',
@@ -123,6 +126,13 @@ export function columnasRespaldo(d: FilaDetalle, canal: string): Required<Column
   };
 }
 
+/** The label of the channel of exercise `id`'s fallback (its companion's type: 'SMS'), null
+ * when it has none. */
+export async function canalRespaldo(k: Consultor, id: number): Promise<string | null> {
+  const companero = await repo.respaldoDe(k, id);
+  return companero ? (tipoPorId(companero.id_tipo_ejercicio)?.etiqueta ?? '') : null;
+}
+
 /** The report row builder of exercise `id` with its fallback's columns when it has one. */
 export async function conRespaldo<T extends object>(
   k: Consultor,
@@ -132,9 +142,8 @@ export async function conRespaldo<T extends object>(
   fila: (d: FilaDetalle, n: number, preguntas: number) => T & ColumnasRespaldo;
   respaldo: boolean;
 }> {
-  const companero = await repo.respaldoDe(k, id);
-  if (!companero) return { fila, respaldo: false };
-  const canal = tipoPorId(companero.id_tipo_ejercicio)?.etiqueta ?? '';
+  const canal = await canalRespaldo(k, id);
+  if (canal === null) return { fila, respaldo: false };
   return {
     fila: (d, n, preguntas) => ({ ...fila(d, n, preguntas), ...columnasRespaldo(d, canal) }),
     respaldo: true,
@@ -223,11 +232,13 @@ export async function textosCuestionario(k: Consultor, id: number) {
   };
 }
 
-/** Builds reporte4 rows for a batch of respondents (one query for their digits). */
+/** Builds reporte4 rows for a batch of respondents (one query for their digits, and with a
+ * fallback of channel `canal` one for its rows). */
 export async function filasReporte4(
   k: Consultor,
   textos: Awaited<ReturnType<typeof textosCuestionario>>,
   personas: Awaited<ReturnType<typeof repoQuiz.respondientes>>,
+  canal: string | null = null,
 ): Promise<FilaReporte4[]> {
   const digitos = await repoQuiz.digitosDe(
     k,
@@ -239,7 +250,28 @@ export async function filasReporte4(
     if (!porPersona.has(id)) porPersona.set(id, new Map());
     porPersona.get(id)!.set(d.numero, d.digito);
   }
-  return personas.map((p) => filaReporte4(textos, p, porPersona.get(Number(p.id_detalle))));
+  const filas = personas.map((p) => filaReporte4(textos, p, porPersona.get(Number(p.id_detalle))));
+  return canal === null ? filas : conRespaldo4(k, personas, filas, canal);
+}
+
+/** Reporte 2 rows of a drill with a fallback (issue 25.2): its columns after the answers, from
+ * one query for the batch's fallback rows. */
+export async function conRespaldo4(
+  k: Consultor,
+  personas: readonly { id_detalle: number | string }[],
+  filas: readonly FilaReporte4[],
+  canal: string,
+): Promise<FilaReporte4[]> {
+  const respaldos = await repo.respaldosDeFilas(
+    k,
+    personas.map((p) => Number(p.id_detalle)),
+  );
+  const porFila = new Map(respaldos.map((r) => [Number(r.respaldo_de), r]));
+  const ninguno = { respaldo_estatus: null, respaldo_fecha: null, respaldo_hora: null };
+  return filas.map((f, i) => ({
+    ...f,
+    ...columnasRespaldo(porFila.get(Number(personas[i]!.id_detalle)) ?? ninguno, canal),
+  }));
 }
 
 /** One reporte4 row: a recipient who answered the call, how it went ('Respondió todo',
@@ -270,12 +302,13 @@ export function filaReporte4(
 export async function reporte4(ctx: CtxEjercicios, id: number, limit: number, offset: number) {
   const k = ctx.db.kysely;
   await ejercicioOError(k, ctx, id);
-  const [textos, personas, total] = await Promise.all([
+  const [textos, personas, total, canal] = await Promise.all([
     textosCuestionario(k, id),
     repoQuiz.respondientes(k, id, { limit, offset }),
     repoQuiz.contarRespondientes(k, id),
+    canalRespaldo(k, id),
   ]);
-  return { filas: await filasReporte4(k, textos, personas), total };
+  return { filas: await filasReporte4(k, textos, personas, canal), total };
 }
 
 type Grupo = { total: number; verde: number; amarillo: number; rojo: number; cancelado: number };
