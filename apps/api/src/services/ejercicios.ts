@@ -12,8 +12,9 @@ import { msg } from '@pregon/contract/messages';
 import { conteoSemaforo } from '@pregon/contract/rules/alcance';
 import {
   admiteSeguimiento,
+  celdasSeguimiento,
   conteoGrupos,
-  resultadosDeGrupos,
+  copiaSeguimiento,
 } from '@pregon/contract/rules/seguimiento';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
@@ -398,10 +399,15 @@ async function copiarDeOrigen(
   if (!admiteSeguimiento(origen)) {
     throw error(409, 'seguimientoOrigenActivo', { ejercicio: origen.titulo }, 'origen');
   }
-  const resultados = resultadosDeGrupos(origen.id_tipo_ejercicio, b.resultados ?? []);
-  const n = resultados.length
-    ? await repo.copiarDestinatarios(trx, id, origen.id_ejercicio, resultados, 'telefono')
-    : 0;
+  // Its fallback (issue 25.2) is one more attempt: whom it delivered to is not copied, and its
+  // 'no entregado' set may be chosen (contract rules/seguimiento.ts).
+  const respaldo = await repo.respaldoDe(trx, origen.id_ejercicio);
+  const seleccion = copiaSeguimiento(
+    origen.id_tipo_ejercicio,
+    respaldo?.id_tipo_ejercicio ?? null,
+    b.resultados ?? [],
+  );
+  const n = await repo.copiarDestinatarios(trx, id, origen.id_ejercicio, seleccion, 'telefono');
   if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
   await repo.actualizarEjercicio(trx, id, { destinatarios: n });
   return n;
@@ -941,14 +947,18 @@ export async function semaforo(ctx: CtxEjercicios, id: number) {
 
 /** GET /ejercicio/seguimiento/{id}/: the follow-up sets of its type, with their counts now. */
 export async function gruposSeguimiento(ctx: CtxEjercicios, id: number) {
-  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
-  const conteo = await repo.conteoPorEstatus(ctx.db.kysely, id);
+  const k = ctx.db.kysely;
+  const e = await ejercicioOError(k, ctx, id);
+  // With a fallback (issue 25.2) each recipient counts by its own outcome and its fallback's.
+  const tipoRespaldo = (await repo.respaldoDe(k, id))?.id_tipo_ejercicio ?? null;
+  const conteo = await repo.conteoSeguimiento(k, id, tipoRespaldo !== null);
   return {
     status: 200 as const,
     id_ejercicio: id,
     ejercicio: e.titulo,
     id_tipo_ejercicio: e.id_tipo_ejercicio,
-    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo),
+    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo, tipoRespaldo),
+    celdas: celdasSeguimiento(e.id_tipo_ejercicio, conteo, tipoRespaldo),
   };
 }
 

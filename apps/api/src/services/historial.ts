@@ -1,6 +1,6 @@
 import { tipoPorId } from '@pregon/contract/constants';
-import { msg } from '@pregon/contract/messages';
 import { resultadoDe, textoResultado } from '@pregon/contract/rules/alcance';
+import { etiquetaRespaldo } from '@pregon/contract/rules/cadena';
 import type { Contexto } from '../contexto.ts';
 import { noEncontrado } from '../http/errores.ts';
 import * as repo from '../repositories/historial.ts';
@@ -38,7 +38,7 @@ export async function historial(ctx: Pick<Contexto, 'db'>, id: number, page: num
       ejercicio: f.titulo,
       tipo_ejercicio:
         f.respaldo_de !== null
-          ? msg('columnaRespaldo')
+          ? etiquetaRespaldo(f.id_tipo_ejercicio)
           : (tipoPorId(f.id_tipo_ejercicio)?.etiqueta ?? String(f.id_tipo_ejercicio)),
       fecha_envio: f.fecha_envio,
       hora_envio: f.hora_envio,

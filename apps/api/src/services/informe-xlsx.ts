@@ -367,6 +367,8 @@ async function hojasCadena(
   const { eslabones, personas, alcanzadas } = await figurasCadena(ctx, filas, niveles);
   const preguntas = await preguntasEslabones(ctx, eslabones);
   const titulo = new Map(eslabones.map((e) => [e.id_ejercicio, e.ejercicio]));
+  // A person's channel is their attempt's link type: 'SMS de respaldo' for a drill's fallback.
+  const canal = new Map(eslabones.map((e) => [e.id_ejercicio, e.tipo_ejercicio]));
 
   const l = hoja(libro, 'hojaCadenaEslabones', [
     [msg('cadenaEslabon'), 10],
@@ -385,7 +387,10 @@ async function hojasCadena(
       texto(e.ejercicio),
       e.tipo_ejercicio,
       texto(e.alias),
-      e.origen_id === null ? '' : texto(titulo.get(e.origen_id)),
+      // A fallback 'follows' its drill.
+      (e.origen_id ?? e.respaldo_de) === null
+        ? ''
+        : texto(titulo.get((e.origen_id ?? e.respaldo_de)!)),
       fechaTexto(e.iniciado, tz),
       fechaTexto(e.terminado, tz),
       e.destinatarios,
@@ -418,7 +423,7 @@ async function hojasCadena(
           r.texto,
           ...(soloNo ? [] : [msg(r.alcanzado ? 'si' : 'no')]),
           texto(titulo.get(Number(p.id_ejercicio))),
-          tipoPorId(p.canal)?.etiqueta ?? '',
+          canal.get(Number(p.id_ejercicio)) ?? '',
           p.fecha_envio ?? '',
           p.hora_envio ?? '',
           Number(p.intentos_cadena),

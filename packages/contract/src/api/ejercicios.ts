@@ -516,6 +516,9 @@ export const gruposSeguimiento = endpoint({
     ejercicio: z.string(),
     id_tipo_ejercicio: z.number(),
     grupos: z.array(z.object({ grupo: z.enum(GRUPOS_SEGUIMIENTO), total: z.number() })),
+    /** Recipients per combination of sets they are in: with a fallback (issue 25.2) one person
+     * may be in two ('Ocupado' and 'SMS no entregado'); a choice's total counts them once. */
+    celdas: z.array(z.object({ grupos: z.array(z.enum(GRUPOS_SEGUIMIENTO)), total: z.number() })),
   }),
 });
 
@@ -552,6 +555,25 @@ export const EjercicioReporteSchema = z.object({
  * when the recipient was reached (semáforo green) else 'No', recibida 'Sí'/'No', estatus the
  * outcome code and resultado its Spanish label.
  */
+/** A drill's automatic fallback (issue 25.2) in the per-person reports, only when the drill has
+ * one: its channel ('SMS'), outcome ('Entregado') and send date and time; '' for a person who got
+ * none (reached, or not yet). */
+export const CAMPOS_RESPALDO_REPORTE = [
+  'respaldo_canal',
+  'respaldo_resultado',
+  'respaldo_fecha',
+  'respaldo_hora',
+] as const;
+/** The fallback's columns of a report row (CAMPOS_RESPALDO_REPORTE), absent without a fallback. */
+export const ColumnasRespaldoSchema = z.object({
+  respaldo_canal: z.string().optional(),
+  respaldo_resultado: z.string().optional(),
+  respaldo_fecha: z.string().optional(),
+  respaldo_hora: z.string().optional(),
+});
+/** The fallback's columns of a report row. */
+export type ColumnasRespaldo = z.infer<typeof ColumnasRespaldoSchema>;
+
 export const FilaReporteSchema = z.object({
   n: z.number(),
   telefono: z.string(),
@@ -562,6 +584,7 @@ export const FilaReporteSchema = z.object({
   recibida: z.string(),
   estatus: z.enum(ESTATUS_DESTINATARIO),
   resultado: z.string(),
+  ...ColumnasRespaldoSchema.shape,
 });
 /** One send/contact report row. */
 export type FilaReporte = z.infer<typeof FilaReporteSchema>;
