@@ -1,6 +1,6 @@
 import { NOMBRE_MENSAJERIA, TIPO_SMS, TIPO_WHATSAPP, esLlamada, tipoPorId } from '../constants.ts';
 import { etiquetaCampo } from '../etiquetas-campo.ts';
-import { msg } from '../messages.ts';
+import { msg, type ClaveMensaje } from '../messages.ts';
 import { alcanzado, LUZ_RESULTADO, resultadoDe } from './alcance.ts';
 import { leerAccionWhatsapp, type PlantillaElegida } from './whatsapp.ts';
 
@@ -27,6 +27,10 @@ export const RESPALDO_POR_CANAL: Readonly<
       tipo: number;
       nombre: string;
       contenido: 'respaldo_texto' | 'respaldo_plantilla';
+      /** Its dashboard line, its label in a phone's history and the report's columns. */
+      tablero: ClaveMensaje;
+      columna: ClaveMensaje;
+      columnaHora: ClaveMensaje;
     }
   >
 > = {
@@ -35,12 +39,18 @@ export const RESPALDO_POR_CANAL: Readonly<
     tipo: TIPO_SMS,
     nombre: tipoPorId(TIPO_SMS)!.etiqueta,
     contenido: 'respaldo_texto',
+    tablero: 'tableroRespaldo',
+    columna: 'columnaRespaldo',
+    columnaHora: 'columnaRespaldoHora',
   },
   whatsapp: {
     protocolos: ['whatsapp'],
     tipo: TIPO_WHATSAPP,
     nombre: NOMBRE_MENSAJERIA,
     contenido: 'respaldo_plantilla',
+    tablero: 'tableroRespaldoWhatsapp',
+    columna: 'columnaRespaldoWhatsapp',
+    columnaHora: 'columnaRespaldoHoraWhatsapp',
   },
 };
 
