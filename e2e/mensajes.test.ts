@@ -198,10 +198,16 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
       .waitFor();
     // Only WhatsApp devices; the picker offers the device's approved templates, no free text.
     await elegir('Equipo de respaldo', 'WHATSAPP Meta');
+    const opciones = (texto: string) =>
+      page
+        .locator('.ant-select-dropdown')
+        .filter({ hasText: texto })
+        .locator('.ant-select-item-option')
+        .allInnerTexts();
+    expect(await opciones('WHATSAPP Meta')).toEqual(['WHATSAPP Meta', 'WHATSAPP Oficial']);
     await dialogo().getByLabel('Plantilla de WhatsApp de respaldo', { exact: true }).click();
-    const lista = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-    await lista.getByText('aviso_simulacro (es_MX)').waitFor();
-    expect(await lista.locator('.ant-select-item-option').allInnerTexts()).toEqual([
+    await page.locator('.ant-select-dropdown').getByText('aviso_simulacro (es_MX)').waitFor();
+    expect(await opciones('aviso_simulacro (es_MX)')).toEqual([
       'aviso_simulacro (es_MX)',
       'fin_simulacro (es_MX)',
     ]);
@@ -216,6 +222,7 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
       )
       .waitFor();
     await dialogo().getByLabel('Parámetro 2', { exact: true }).fill('la salida 3');
+    await dialogo().locator('.error-respaldo-plantilla').waitFor({ state: 'detached' });
     await capturar(page, 'dialogo-respaldo-whatsapp');
     await dialogo().getByRole('button', { name: 'Confirmar' }).click();
     await esperarAviso(page, 'EXITO');

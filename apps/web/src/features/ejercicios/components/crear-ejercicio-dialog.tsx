@@ -463,7 +463,15 @@ export function CrearEjercicioDialog({
     if (intentado) {
       const v = form.getFieldsValue(true) as ValoresDialogo;
       setErrores(validarFormularioEjercicio(paraValidar(v)));
+      revalidarRespaldo();
     }
+  };
+
+  /** After a Confirmar that found errors, the fallback's are checked again as it changes. */
+  const revalidarRespaldo = () => {
+    if (!intentado || tipoElegido === undefined || !esLlamada(tipoElegido)) return;
+    const v = form.getFieldsValue(true) as ValoresDialogo;
+    setErroresRespaldo(validarRespaldo(camposRespaldo(v, tipoElegido).campos));
   };
 
   const campoAccion = () => {
@@ -800,6 +808,7 @@ export function CrearEjercicioDialog({
                           form={form}
                           equipos={catalogos.data?.equipos ?? []}
                           errores={erroresRespaldo}
+                          revalidar={revalidarRespaldo}
                         />
                       ),
                     },
@@ -913,6 +922,8 @@ function CamposRespaldo(p: {
   form: FormInstance<ValoresDialogo>;
   equipos: readonly { id_equipo: number; alias: string; protocolo: string }[];
   errores: ErroresRespaldo;
+  /** Called after a change made outside the form's controls (the template). */
+  revalidar: () => void;
 }) {
   const canal = (Form.useWatch('respaldo_canal', p.form) as CanalRespaldo | undefined) ?? 'sms';
   const texto = Form.useWatch('respaldo_texto', p.form) as string | undefined;
@@ -980,7 +991,10 @@ function CamposRespaldo(p: {
             valor={plantilla ?? null}
             sinTextoLibre
             etiqueta={msg('campoRespaldoPlantilla')}
-            alCambiar={(nueva) => p.form.setFieldsValue({ respaldo_plantilla: nueva })}
+            alCambiar={(nueva) => {
+              p.form.setFieldsValue({ respaldo_plantilla: nueva });
+              p.revalidar();
+            }}
           />
           {p.errores.respaldo_plantilla && (
             <Typography.Text type="danger" className="error-respaldo-plantilla">
