@@ -313,7 +313,8 @@ async function exigirRespaldo(ctx: CtxEjercicios, b: CuerpoCrear) {
   const p = b.respaldo_plantilla;
   if (canal !== 'whatsapp' || !p) return;
   const equipo = await leerParaCanal(ctx.db.kysely, b.respaldo_equipo);
-  if (!equipo) throw error(400, 'referenciaInexistente', { campo, valor: b.respaldo_equipo }, campo);
+  if (!equipo)
+    throw error(400, 'referenciaInexistente', { campo, valor: b.respaldo_equipo }, campo);
   let aprobadas;
   try {
     aprobadas = await plantillasAprobadas({
@@ -362,11 +363,7 @@ async function guardarRespaldo(trx: Consultor, id: number, b: CuerpoCrear) {
   }
   const equipo = b.respaldo_equipo;
   const tipo = RESPALDO_POR_CANAL[canal].tipo;
-  if (
-    previo?.id_equipo === equipo &&
-    previo.id_tipo_ejercicio === tipo &&
-    previo.accion === accion
-  )
+  if (previo?.id_equipo === equipo && previo.id_tipo_ejercicio === tipo && previo.accion === accion)
     return {};
   const { puertos } = await repo.capacidadEquipo(trx, equipo);
   const columnas = {
