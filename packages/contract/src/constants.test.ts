@@ -9,17 +9,15 @@ import {
   ETIQUETA_ORDEN,
   ETIQUETA_PROTOCOLO,
   ETIQUETA_ROL,
-  EstatusDestinatarioSchema,
   LUCES_SEMAFORO,
   ORDENES,
   PROTOCOLOS,
-  ProtocoloSchema,
   ROLES,
-  RolSchema,
   TIPOS_EJERCICIO,
   tipoPorEtiqueta,
   tipoPorId,
 } from './constants.ts';
+import { EstatusDestinatarioSchema, ProtocoloSchema, RolSchema } from './esquemas.ts';
 import { MENSAJES } from './messages.ts';
 
 describe('exercise types', () => {

@@ -1,8 +1,7 @@
 /**
  * Business constants of SPEC section 9 and ARCHITECTURE, defined once. Database check
- * constraints, zod schemas and catalogue labels are all derived from these arrays.
+ * constraints, zod schemas (esquemas.ts) and catalogue labels are all derived from these arrays.
  */
-import { z } from 'zod';
 import { MENSAJES, type ClaveMensaje } from './messages.ts';
 
 /** Name of the instant-messaging service used by type 3 (its label and equipment keyword). */
@@ -74,8 +73,6 @@ export const TIPOS_ARRANCABLES = ['SMS', 'LLAMADA', 'CUESTIONARIO'] as const;
 export const CANALES = ['sms', 'calls', 'whatsapp'] as const;
 /** One start channel. */
 export type Canal = (typeof CANALES)[number];
-/** zod enum of the start channels. */
-export const CanalSchema = z.enum(CANALES);
 
 /** Questionnaire run-time options, in minutes (type 4 action field). */
 export const MINUTOS_CUESTIONARIO = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
@@ -119,8 +116,6 @@ export const LAYOUTS = ['default', 'login'] as const;
 export const ROLES = ['administradores', 'operadores', 'consulta'] as const;
 /** One user role. */
 export type Rol = (typeof ROLES)[number];
-/** zod enum of the user roles. */
-export const RolSchema = z.enum(ROLES);
 /** Role required by /users and the user-management calls. */
 export const ROL_ADMINISTRADOR: Rol = 'administradores';
 /** Roles allowed to create, start, pause, stop and edit (consulta is read-only). */
@@ -136,8 +131,6 @@ export const ETIQUETA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
 export const PROTOCOLOS = ['smpp', 'android', 'whatsapp', 'asterisk'] as const;
 /** One device protocol. */
 export type Protocolo = (typeof PROTOCOLOS)[number];
-/** zod enum of the device protocols. */
-export const ProtocoloSchema = z.enum(PROTOCOLOS);
 /** Catalogue label of each protocol. */
 export const ETIQUETA_PROTOCOLO: Readonly<Record<Protocolo, ClaveMensaje>> = {
   smpp: 'protocoloSmpp',
@@ -159,8 +152,6 @@ export const MARCADO_DEFECTO = 'PJSIP/{telefono}@{troncal}';
 export const ORDENES = ['telefono', 'aleatorio', 'estado'] as const;
 /** One recipient order. */
 export type Orden = (typeof ORDENES)[number];
-/** zod enum of the recipient orders. */
-export const OrdenSchema = z.enum(ORDENES);
 /** Catalogue label of each order. */
 export const ETIQUETA_ORDEN: Readonly<Record<Orden, ClaveMensaje>> = {
   telefono: 'ordenTelefono',
@@ -189,8 +180,6 @@ export const ESTATUS_DESTINATARIO = [
 ] as const;
 /** One recipient state. */
 export type EstatusDestinatario = (typeof ESTATUS_DESTINATARIO)[number];
-/** zod enum of the recipient states. */
-export const EstatusDestinatarioSchema = z.enum(ESTATUS_DESTINATARIO);
 /** Catalogue label of each recipient state. */
 export const ETIQUETA_ESTATUS: Readonly<Record<EstatusDestinatario, ClaveMensaje>> = {
   pendiente: 'estatusPendiente',

@@ -1,5 +1,6 @@
 import type { CryptoKey } from 'jose';
-import { RolSchema, type Rol } from '@pregon/contract/constants';
+import type { Rol } from '@pregon/contract/constants';
+import { RolSchema } from '@pregon/contract/esquemas';
 import { tokenDeCabecera, verificarToken, type Sesion } from './tokens.ts';
 
 // A token's signature says who signed in and until when; whether that session still stands, and

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify, type CryptoKey } from 'jose';
-import { RolSchema, type Rol } from '@pregon/contract/constants';
+import type { Rol } from '@pregon/contract/constants';
+import { RolSchema } from '@pregon/contract/esquemas';
 import { z } from 'zod';
 import { ALGORITMO } from './keys.ts';
 

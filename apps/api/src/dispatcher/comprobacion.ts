@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { ClienteAmi, destinoAmi } from '@pregon/ami';
-import { ProtocoloSchema } from '@pregon/contract/constants';
+import { ProtocoloSchema } from '@pregon/contract/esquemas';
 import {
   destinoEquipo,
   mensajeRed,

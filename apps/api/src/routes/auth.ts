@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { signin, signout, sesionActual, health } from '@pregon/contract/api/auth';
 import { msg } from '@pregon/contract/messages';
-import { RolSchema } from '@pregon/contract/constants';
+import { RolSchema } from '@pregon/contract/esquemas';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
 import { error } from '../http/errores.ts';

@@ -4,7 +4,8 @@ import {
   type EquipoVista,
   type ModificarEquipoBody,
 } from '@pregon/contract/api/equipos';
-import { MARCADO_DEFECTO, ProtocoloSchema } from '@pregon/contract/constants';
+import { MARCADO_DEFECTO } from '@pregon/contract/constants';
+import { ProtocoloSchema } from '@pregon/contract/esquemas';
 import { problemasEquipo } from '@pregon/contract/rules/equipment';
 import type { Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';

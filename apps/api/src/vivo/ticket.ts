@@ -1,7 +1,8 @@
 import { SignJWT, jwtVerify, type CryptoKey } from 'jose';
 import { z } from 'zod';
 import { TICKET_VIVO_S, type FlujoVivo } from '@pregon/contract/api/tableros';
-import { RolSchema, type Rol } from '@pregon/contract/constants';
+import type { Rol } from '@pregon/contract/constants';
+import { RolSchema } from '@pregon/contract/esquemas';
 import { ALGORITMO } from '../auth/keys.ts';
 import type { Sesion } from '../auth/tokens.ts';
 

@@ -1,4 +1,3 @@
-import { signout } from '@pregon/contract/api/auth';
 import { CLAVE_TOKEN } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { decodificarToken, tieneRol, type PayloadToken } from '@pregon/contract/rules/route-guard';
@@ -43,12 +42,18 @@ const CLAVE_REGRESO = 'regreso';
  * server: the request outlives the page (keepalive), and a failure changes nothing here. */
 export function cerrarSesion(): void {
   const token = leerToken();
+  // The endpoint's module is loaded here, not at the top: its schemas would bring zod into the
+  // first screen's chunk, which has no other use for it (issue 27.3).
   if (token)
-    void fetch(signout.path, {
-      method: 'POST',
-      headers: { authorization: token },
-      keepalive: true,
-    }).catch(() => {});
+    void import('@pregon/contract/api/auth')
+      .then(({ signout }) =>
+        fetch(signout.path, {
+          method: 'POST',
+          headers: { authorization: token },
+          keepalive: true,
+        }),
+      )
+      .catch(() => {});
   localStorage.clear();
   globalThis.sessionStorage?.removeItem(CLAVE_REGRESO);
   olvidarBorradores();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RolSchema } from '../constants.ts';
+import { RolSchema } from '../esquemas.ts';
 import { endpoint } from './endpoint.ts';
 
 /** Sign-in request: usuario and password (ARCHITECTURE section 3). */

@@ -11,16 +11,15 @@
  */
 import { z } from 'zod';
 import {
-  CanalSchema,
   ESTATUS_DESTINATARIO,
   IDS_TIPO_EJERCICIO,
-  OrdenSchema,
   ESPERA_REINTENTO_MAX,
   PUERTOS_DEFECTO,
   REINTENTOS_LLAMADA_MAX,
   VIGENCIA_SMS_MAX,
   type Semaforo,
 } from '../constants.ts';
+import { CanalSchema, OrdenSchema } from '../esquemas.ts';
 import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProtocoloSchema } from '../constants.ts';
+import { ProtocoloSchema } from '../esquemas.ts';
 import { msg } from '../messages.ts';
 import { problemasEquipo } from '../rules/equipment.ts';
 import { endpoint } from './endpoint.ts';

@@ -3,7 +3,7 @@
  * WhatsApp status webhook of the dispatcher (ARCHITECTURE 5).
  */
 import { z } from 'zod';
-import { EstatusDestinatarioSchema } from '../constants.ts';
+import { EstatusDestinatarioSchema } from '../esquemas.ts';
 import { idSchema, textoSchema } from '../zod-helpers.ts';
 import { endpoint } from './endpoint.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RolSchema } from '../constants.ts';
+import { RolSchema } from '../esquemas.ts';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
 
