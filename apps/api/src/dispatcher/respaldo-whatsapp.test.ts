@@ -151,7 +151,7 @@ describe.each(MOTORES)(
         30_000,
       );
 
-    it('exactly the unreached get the template once, after their last attempt; dashboard, list and report say WhatsApp', async () => {
+    it('exactly the unreached get the template once, after their last attempt; dashboard, list, report and history say WhatsApp', async () => {
       const telefonos = Array.from(
         { length: 20 },
         (_, i) => `56${String(2000 + i).padStart(8, '0')}`,
@@ -224,6 +224,31 @@ describe.each(MOTORES)(
         expect(no.getRow(i).getCell(8).value, String(no.getRow(i).getCell(1).value)).toBe(
           'Entregado',
         );
+
+      // A phone's history shows the fallback under its drill's name, as the WhatsApp fallback.
+      const uno = respaldos[0]!;
+      const { id_telefono } = await api.ctx.db.kysely
+        .insertInto('telefonos')
+        .values({ telefono: uno.telefono, nombre: null, id_estado: 1, creado: Date.now() })
+        .returning('id_telefono')
+        .executeTakeFirstOrThrow();
+      await api.ctx.db.kysely
+        .updateTable('ejercicio_detalle')
+        .set({ id_telefono })
+        .where('id_ejercicio', 'in', [id, companero])
+        .where('telefono', '=', uno.telefono)
+        .execute();
+      const h = await pedir(api.url, 'GET', `/telefono/${id_telefono}/historial/`, { token });
+      expect(h.status, JSON.stringify(h.body)).toBe(200);
+      expect(
+        h.body.data.map((x: { id_ejercicio: number; tipo_ejercicio: string }) => [
+          x.id_ejercicio,
+          x.tipo_ejercicio,
+        ]),
+      ).toEqual([
+        [id, 'WhatsApp de respaldo'],
+        [id, 'LLAMADA'],
+      ]);
     });
 
     it('pause in the middle of the fallbacks: nothing more leaves while paused; resumed, each once', async () => {
