@@ -27,12 +27,14 @@ function consultaEjercicio(k: Consultor) {
       .selectFrom('ejercicios as e')
       .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
       .innerJoin('tipos_ejercicio as t', 't.id_tipo_ejercicio', 'e.id_tipo_ejercicio')
-      // Issue 25.2: its fallback SMS (device and text), from its hidden companion.
+      // Issue 25.2: its fallback (device, and by the companion's type an SMS text or a WhatsApp
+      // template), from its hidden companion.
       .leftJoin('ejercicios as r', 'r.respaldo_de', 'e.id_ejercicio')
       .selectAll('e')
       .select([
         'r.id_equipo as respaldo_equipo',
-        'r.accion as respaldo_texto',
+        'r.id_tipo_ejercicio as respaldo_tipo',
+        'r.accion as respaldo_accion',
         'q.alias',
         'q.serial',
         'q.url',
@@ -132,21 +134,22 @@ export async function actualizarEjercicio(k: Consultor, id: number, cambios: Cam
     await k.updateTable('ejercicios').set(ciclo).where('respaldo_de', '=', id).execute();
 }
 
-/** A device's protocol, to check it can send the fallback SMS; undefined when it does not exist. */
+/** A device's protocol and alias, to check it can send the fallback's channel; undefined when
+ * it does not exist. */
 export async function equipoDeRespaldo(k: Consultor, id_equipo: number) {
   return k
     .selectFrom('equipos')
-    .select(['protocolo'])
+    .select(['protocolo', 'alias'])
     .where('id_equipo', '=', id_equipo)
     .executeTakeFirst();
 }
 
-/** The fallback companion of a drill (issue 25.2): its id, device, text and type (its channel);
- * undefined when the drill has none. */
+/** The fallback companion of a drill (issue 25.2): its id, type (SMS or WhatsApp), device and
+ * what it sends; undefined when the drill has none. */
 export async function respaldoDe(k: Consultor, id: number) {
   return k
     .selectFrom('ejercicios')
-    .select(['id_ejercicio', 'id_equipo', 'accion', 'id_tipo_ejercicio'])
+    .select(['id_ejercicio', 'id_tipo_ejercicio', 'id_equipo', 'accion'])
     .where('respaldo_de', '=', id)
     .executeTakeFirst();
 }

@@ -33,7 +33,7 @@ export async function historial(ctx: Pick<Contexto, 'db'>, id: number, page: num
     nombre: tel.nombre,
     total,
     data: filas.map((f) => ({
-      // A fallback SMS is shown as its drill's, and says it was the fallback.
+      // A fallback (SMS or WhatsApp) is shown as its drill's, and says it was the fallback.
       id_ejercicio: f.respaldo_de ?? f.id_ejercicio,
       ejercicio: f.titulo,
       tipo_ejercicio:

@@ -22,6 +22,7 @@ import {
 } from './cadena.ts';
 import { esCadena } from '@pregon/contract/rules/cadena';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
+import { RESPALDO_POR_CANAL, canalDeRespaldo } from '@pregon/contract/rules/respaldo';
 
 /** An SMS row's fields for resultadoFila (the fallback's outcome is its estatus alone). */
 const SIN_LLAMADA = { alcance: null, duracion: null, respondidas: null } as const;
@@ -288,8 +289,10 @@ async function escribir(
     ]).commit();
   d.commit();
 
-  // Issue 25.2: a drill with a fallback SMS shows, for each person not reached, what the SMS did.
-  const conRespaldo = e.respaldo_equipo !== null;
+  // Issue 25.2: a drill with a fallback shows, for each person not reached, what its SMS or
+  // WhatsApp did.
+  const canalRespaldo = canalDeRespaldo(e.respaldo_tipo);
+  const conRespaldo = canalRespaldo !== null;
   const n = hoja(libro, 'hojaNoAlcanzados', [
     [msg('columnaTelefono'), 16],
     [msg('columnaNombre'), 30],
@@ -300,8 +303,8 @@ async function escribir(
     [msg('columnaHoraEnvio'), 14],
     ...(conRespaldo
       ? ([
-          [msg('columnaRespaldo'), 18],
-          [msg('columnaRespaldoHora'), 20],
+          [msg(RESPALDO_POR_CANAL[canalRespaldo].columna), 18],
+          [msg(RESPALDO_POR_CANAL[canalRespaldo].columnaHora), 20],
         ] as [string, number][])
       : []),
   ]);

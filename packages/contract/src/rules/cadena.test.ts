@@ -48,6 +48,7 @@ describe('best outcome over a chain (issue 25.3)', () => {
 describe("a drill's fallback in the chain (issue 25.2)", () => {
   it('its label comes from its type; a follow-up keeps its type', () => {
     expect(etiquetaRespaldo(1)).toBe('SMS de respaldo');
+    expect(etiquetaRespaldo(3)).toBe('WhatsApp de respaldo');
     expect(etiquetaEslabon({ id_tipo_ejercicio: 1, respaldo_de: 7 })).toBe('SMS de respaldo');
     expect(etiquetaEslabon({ id_tipo_ejercicio: 1, respaldo_de: null })).toBe('SMS');
   });

@@ -21,6 +21,7 @@
 import { tipoPorId, type LuzSemaforo } from '../constants.ts';
 import { msg } from '../messages.ts';
 import { LUZ_RESULTADO, alcanzado, type Resultado } from './alcance.ts';
+import { RESPALDO_POR_CANAL, canalDeRespaldo } from './respaldo.ts';
 
 /** Rank of each light for the best outcome: higher is better. */
 export const RANGO_LUZ: Readonly<Record<LuzSemaforo | 'cancelado', number>> = {
@@ -66,7 +67,7 @@ export const esCadena = (eslabones: readonly unknown[]): boolean => eslabones.le
 /** The label of a fallback of channel `id_tipo_ejercicio` ('SMS de respaldo'): the chain's link
  * type and channel, and the phone's history. */
 export const etiquetaRespaldo = (id_tipo_ejercicio: number): string =>
-  msg('respaldoDeCanal', { canal: tipoPorId(id_tipo_ejercicio)?.etiqueta ?? '' });
+  msg(RESPALDO_POR_CANAL[canalDeRespaldo(id_tipo_ejercicio) ?? 'sms'].columna);
 
 /** The type label of a link of the chain: a fallback's says it is one. */
 export const etiquetaEslabon = (e: {
