@@ -1,7 +1,9 @@
 // Benchmark (issue 25.3): the follow-up chain's figures over a large chain, beside a larger
-// drill outside it (--otros). A call drill of N recipients (a third busy, a third unanswered, the rest
-// heard it), an SMS follow-up of its 2N/3 not reached (half delivered), a call follow-up of the
-// SMS's failures; plus an unrelated drill of 2N rows the chain's statements must not read. Prints
+// drill outside it (--otros). A call drill of N recipients (a third busy, a third unanswered, the
+// rest heard it) with an SMS fallback to its 2N/3 not reached (half delivered; issue 25.2: a link
+// of its own), an SMS follow-up of those 2N/3 by their call's outcome (half delivered), a call
+// follow-up of the SMS's failures; plus an unrelated drill of 2N rows the chain's statements must
+// not read. Prints
 // the time of the dashboard's chain (GET /tablero/cadena/{id}/ service) and of streaming every
 // person's best outcome (the report's per-person sheet), and on PostgreSQL the plan of the
 // links' counts (an index scan of (id_ejercicio, …), not a scan of the whole table).
@@ -53,7 +55,13 @@ async function main() {
       titulo: 'Otro',
       base: 5 * rows,
     });
-    const fuente = await crearEjercicio(ctx.db, { id_equipo: llamadas, tipo: 2, n: rows });
+    // The call drill has an SMS fallback (issue 25.2): a link of the chain of its own.
+    const fuente = await crearEjercicio(ctx.db, {
+      id_equipo: llamadas,
+      tipo: 2,
+      n: rows,
+      respaldo: { id_equipo: sms, texto: 'Respaldo' },
+    });
     // 'HH:mm:ss' from the position, written alike on both engines (substr with a negative start
     // differs between them).
     const dos = (x: ReturnType<typeof sql>) =>
@@ -67,6 +75,16 @@ async function main() {
       sql`estatus = case posicion % 3 when 0 then 'ocupado' when 1 then 'no_contesto' else 'contestado' end,
         alcance = case when posicion % 3 = 2 then 'escucho' end`,
     );
+    // Every busy or unanswered callee got the fallback SMS a minute later: every other delivered.
+    const companero = (await repoEjercicios.respaldoDe(k, fuente))!.id_ejercicio;
+    await sql`insert into ejercicio_detalle
+        (id_ejercicio, telefono, id_estado, posicion, respaldo_de, estatus, fecha_envio,
+         hora_envio, intentos)
+      select ${companero}, d.telefono, d.id_estado, d.posicion, d.id_detalle,
+        case when d.posicion % 2 = 0 then 'entregado' else 'fallido' end, d.fecha_envio,
+        '11' || substr(d.hora_envio, 3), 1
+      from ejercicio_detalle d
+      where d.id_ejercicio = ${fuente} and d.estatus <> 'contestado'`.execute(k);
     const seguimiento = async (origen: number, tipo: number, equipo: number, res: string[]) => {
       const id = await crearEjercicio(ctx.db, { id_equipo: equipo, tipo, n: 0, titulo: 'Seg' });
       await k
@@ -74,7 +92,13 @@ async function main() {
         .set({ origen_id: origen })
         .where('id_ejercicio', '=', id)
         .execute();
-      await repoEjercicios.copiarDestinatarios(k, id, origen, res, 'telefono');
+      await repoEjercicios.copiarDestinatarios(
+        k,
+        id,
+        origen,
+        { propios: res, respaldo: null },
+        'telefono',
+      );
       return id;
     };
     const s1 = await seguimiento(fuente, 1, sms, ['ocupado', 'no_contesto']);

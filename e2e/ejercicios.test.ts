@@ -806,7 +806,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await confirmacion.waitFor({ state: 'hidden' });
   });
 
-  it('un cuestionario con «Si no se alcanza, enviar SMS»: equipo de SMS, texto con su contador', async () => {
+  it('un cuestionario con «Si no se alcanza, enviar SMS o WhatsApp» por SMS: equipo de SMS, texto con su contador', async () => {
     await abrirDialogo();
     await llenar({
       tipo: 'CUESTIONARIO',
@@ -814,18 +814,18 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       nombre: 'Respaldo E2E',
       minutos: '3',
     });
-    await dialogo().getByText('Si no se alcanza, enviar SMS', { exact: true }).click();
+    await dialogo().getByText('Si no se alcanza, enviar SMS o WhatsApp', { exact: true }).click();
     await dialogo()
       .getByText(
         'A quien no se alcance tras el último intento (ocupado, no contestó, falló, colgó antes o no respondió todo) se le envía este SMS por el equipo elegido, una sola vez.',
       )
       .waitFor();
     // Only SMS devices (SMPP or Android) are offered.
-    const opciones = await opcionesDe('Equipo del SMS de respaldo');
+    const opciones = await opcionesDe('Equipo de respaldo');
     expect(opciones).toContain('SMS Centro');
     expect(opciones.some((o) => o.startsWith('QUIZ') || o.startsWith('LLAMADAS'))).toBe(false);
-    await elegir('Equipo del SMS de respaldo', 'SMS Centro');
-    await (await listaDe('Equipo del SMS de respaldo')).waitFor({ state: 'hidden' });
+    await elegir('Equipo de respaldo', 'SMS Centro');
+    await (await listaDe('Equipo de respaldo')).waitFor({ state: 'hidden' });
     await dialogo().getByLabel('Texto del SMS de respaldo').fill('No pudimos llamarle: simulacro');
     await dialogo()
       .getByText('30 caracteres, codificación GSM-7 · 1 SMS por destinatario, 30 de 160 caracteres')

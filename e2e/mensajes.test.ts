@@ -174,4 +174,71 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
       .getByText('Plantilla aviso_simulacro (es_MX): la Zona Norte, la salida 3')
       .waitFor();
   });
+
+  it('Respaldo por WhatsApp: un cuestionario elige el canal, un equipo de WhatsApp y una plantilla aprobada', async () => {
+    await page.reload();
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await elegir('Tipo de trabajo', 'CUESTIONARIO');
+    await elegir('Equipo', 'QUIZ Conmutador');
+    await elegir('Tiempo (minutos)', '3');
+    await dialogo().getByLabel('Nombre del ejercicio').fill('Respaldo WhatsApp E2E');
+    await dialogo().getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
+    await page.keyboard.press('Enter');
+    await dialogo().getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
+    await page.keyboard.press('Enter');
+    await elegir('Estado', datos.estado.estado);
+    await elegir('Categoría', datos.categorias[0]!.categoria);
+    await dialogo().locator('.ant-modal-title').click();
+    await dialogo().getByText('Si no se alcanza, enviar SMS o WhatsApp', { exact: true }).click();
+    await dialogo().getByRole('radio', { name: 'WhatsApp' }).check();
+    await dialogo()
+      .getByText(
+        'A quien no se alcance tras el último intento (ocupado, no contestó, falló, colgó antes o no respondió todo) se le envía esta plantilla de WhatsApp por el equipo elegido, una sola vez.',
+      )
+      .waitFor();
+    // Only WhatsApp devices; the picker offers the device's approved templates, no free text.
+    await elegir('Equipo de respaldo', 'WHATSAPP Meta');
+    const opciones = (texto: string) =>
+      page
+        .locator('.ant-select-dropdown')
+        .filter({ hasText: texto })
+        .locator('.ant-select-item-option')
+        .allInnerTexts();
+    expect(await opciones('WHATSAPP Meta')).toEqual(['WHATSAPP Meta', 'WHATSAPP Oficial']);
+    await dialogo().getByLabel('Plantilla de WhatsApp de respaldo', { exact: true }).click();
+    await page.locator('.ant-select-dropdown').getByText('aviso_simulacro (es_MX)').waitFor();
+    expect(await opciones('aviso_simulacro (es_MX)')).toEqual([
+      'aviso_simulacro (es_MX)',
+      'fin_simulacro (es_MX)',
+    ]);
+    await page.keyboard.press('Escape');
+    await elegir('Plantilla de WhatsApp de respaldo', 'aviso_simulacro (es_MX)');
+    // A parameter left empty: the contract's rule says so under the picker, nothing is saved.
+    await dialogo().getByLabel('Parámetro 1', { exact: true }).fill('la Zona Norte');
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    await dialogo()
+      .getByText(
+        'El campo Plantilla de WhatsApp de respaldo tiene parámetros vacíos: escriba cada parámetro de la plantilla',
+      )
+      .waitFor();
+    await dialogo().getByLabel('Parámetro 2', { exact: true }).fill('la salida 3');
+    await dialogo().locator('.error-respaldo-plantilla').waitFor({ state: 'detached' });
+    await capturar(page, 'dialogo-respaldo-whatsapp');
+    await dialogo().getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'EXITO');
+    await dialogo().waitFor({ state: 'hidden' });
+    const r = await pedir(api.url, 'GET', '/ejercicios/', { token: await ingresar(api) });
+    const f = r.body.data.find(
+      (x: { ejercicio: string }) => x.ejercicio === 'Respaldo WhatsApp E2E',
+    );
+    expect([f.respaldo_canal, f.respaldo_texto, f.respaldo_plantilla]).toEqual([
+      'whatsapp',
+      null,
+      {
+        plantilla: 'aviso_simulacro',
+        idioma: 'es_MX',
+        parametros: ['la Zona Norte', 'la salida 3'],
+      },
+    ]);
+  });
 });

@@ -40,8 +40,10 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
   let llamada: number;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-seguimiento-'));
   const smsc = new SimuladorSmpp({ retrasoReciboMs: 20 });
-  // The call drill's fallback SMS (issue 25.2) goes through a device of its own.
-  const smscRespaldo = new SimuladorSmpp({ retrasoReciboMs: 20 });
+  // The call drill's fallback SMS (issue 25.2) goes through a device of its own, whose network
+  // cannot deliver them (UNDELIV): the unreached stay unreached, and 'Reenviar a no alcanzados'
+  // offers them by their call's outcome and as 'SMS no entregado'.
+  const smscRespaldo = new SimuladorSmpp({ retrasoReciboMs: 20, recibos: { stat: 'UNDELIV' } });
   let sim: SimuladorAmi;
   const fila = (nombre: string) =>
     page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: nombre });
@@ -191,10 +193,12 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     const dialogo = page.getByRole('dialog').filter({ hasText: 'Reenviar a no alcanzados' });
     const casillas = dialogo.locator('.grupos-seguimiento .ant-checkbox-wrapper');
     await casillas.first().waitFor();
+    // The 4 whose fallback SMS was not delivered are in their call's set and in 'SMS no entregado'.
     expect(await casillas.allInnerTexts()).toEqual([
       'No contestó (2)',
       'Ocupado (2)',
       'Colgó antes del final (0)',
+      'SMS no entregado (sin acuse de entrega) (4)',
       'Fallido, número inválido o incierto (0)',
       'Cancelado (0)',
     ]);
@@ -202,6 +206,7 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     expect(await dialogo.locator('.ant-checkbox-wrapper-checked').allInnerTexts()).toEqual([
       'No contestó (2)',
       'Ocupado (2)',
+      'SMS no entregado (sin acuse de entrega) (4)',
     ]);
     expect(await dialogo.locator('.ant-checkbox-wrapper-disabled').count()).toBe(3);
     await capturar(page, 'seguimiento-grupos-1366');
@@ -209,8 +214,9 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
 
     const crear = page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
     await crear.locator('.destinatarios-seguimiento').waitFor();
+    // Each person once, though in two of the chosen sets.
     expect(await crear.locator('.destinatarios-seguimiento').innerText()).toBe(
-      'Destinatarios: 4 de «Alerta de sismo por llamada» (No contestó (2), Ocupado (2))',
+      'Destinatarios: 4 de «Alerta de sismo por llamada» (No contestó (2), Ocupado (2), SMS no entregado (sin acuse de entrega) (4))',
     );
     expect(await crear.getByLabel('Nombre del ejercicio').inputValue()).toBe(
       'Seguimiento de Alerta de sismo por llamada',
@@ -283,7 +289,7 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     expect(primera).toMatch(/SMS\s+(Entregado|Enviado)/);
     const respaldo = await filas.nth(1).innerText();
     expect(respaldo).toContain('Alerta de sismo por llamada');
-    expect(respaldo).toMatch(/SMS de respaldo\s+(Entregado|Enviado)/);
+    expect(respaldo).toMatch(/SMS de respaldo\s+Fallido/);
     const deLlamada = await filas.nth(2).innerText();
     expect(deLlamada).toContain('Alerta de sismo por llamada');
     expect(deLlamada).toMatch(/LLAMADA\s+Ocupado/);
@@ -295,11 +301,12 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     await page.goto(`${api.url}/dashboard/${llamada}`);
     await page.getByRole('heading', { name: 'Alerta de sismo por llamada' }).waitFor();
     await page.getByRole('button', { name: 'Reenviar a no alcanzados' }).waitFor();
-    // The fallback on the drill's own dashboard: 4 sent, 4 delivered.
-    await page.getByText('Respaldo por SMS: 4 enviados, 4 entregados', { exact: true }).waitFor();
+    // The fallback on the drill's own dashboard: 4 sent, none delivered.
+    await page.getByText('Respaldo por SMS: 4 enviados, 0 entregados', { exact: true }).waitFor();
     await capturar(page, 'seguimiento-tablero-1366');
 
-    // Issue 25.3: the call reached 2 of 6, its SMS follow-up the other 4: nobody is left.
+    // Issue 25.3: the call reached 2 of 6, its fallback SMS none, its SMS follow-up the other 4:
+    // nobody is left.
     const cadena = page.locator('.cadena-seguimiento');
     await cadena.waitFor();
     expect(await cadena.locator('.ant-card-head-title').innerText()).toBe('Cadena de seguimiento');
@@ -330,7 +337,7 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
       expect(c[5]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       return [...c.slice(0, 4), c[6]];
     };
-    expect(await eslabones.count()).toBe(2);
+    expect(await eslabones.count()).toBe(3);
     expect(await celdas(0)).toEqual([
       '1',
       'Alerta de sismo por llamada Este ejercicio',
@@ -338,7 +345,15 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
       'LLAMADAS Simulador demo',
       '2 de 6',
     ]);
+    // The drill's fallback: its own link, right after it (issue 25.2).
     expect(await celdas(1)).toEqual([
+      '1',
+      'Alerta de sismo por llamada',
+      'SMS de respaldo',
+      'SMS Respaldo',
+      '0 de 4',
+    ]);
+    expect(await celdas(2)).toEqual([
       '2',
       'Seguimiento de Alerta de sismo por llamada',
       'SMS',
@@ -369,6 +384,15 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     expect(hojaEslabones.map((f) => [...f.slice(0, 5), ...f.slice(7)])).toEqual([
       ['Eslabón', 'Ejercicio', 'Tipo', 'Dispositivo', 'Sigue a', 'Destinatarios', 'Alcanzados'],
       ['1', 'Alerta de sismo por llamada', 'LLAMADA', 'LLAMADAS Simulador demo', '', '6', '2'],
+      [
+        '1',
+        'Alerta de sismo por llamada',
+        'SMS de respaldo',
+        'SMS Respaldo',
+        'Alerta de sismo por llamada',
+        '4',
+        '0',
+      ],
       [
         '2',
         'Seguimiento de Alerta de sismo por llamada',

@@ -31,6 +31,8 @@ const ETIQUETAS: Readonly<Record<string, ClaveMensaje>> = {
   hora_ini: 'campoHoraInicio',
   respaldo_equipo: 'campoRespaldoEquipo',
   respaldo_texto: 'campoRespaldoTexto',
+  respaldo_canal: 'campoRespaldoCanal',
+  respaldo_plantilla: 'campoRespaldoPlantilla',
 };
 
 /** The label of a field for messages: its form's label when it has one, else the name. */

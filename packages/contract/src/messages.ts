@@ -125,17 +125,37 @@ export const MENSAJES = {
   duracionMinutos: '{n} minutos',
   duracionMinutosSegundos: '{m} min {s} s',
   // Issue 25.2: automatic fallback inside one exercise
-  respaldoSms: 'Si no se alcanza, enviar SMS',
+  respaldoSms: 'Si no se alcanza, enviar SMS o WhatsApp',
   ayudaRespaldoSms:
     'A quien no se alcance tras el último intento (ocupado, no contestó, falló, colgó antes o no respondió todo) se le envía este SMS por el equipo elegido, una sola vez.',
-  campoRespaldoEquipo: 'Equipo del SMS de respaldo',
+  ayudaRespaldoWhatsapp:
+    'A quien no se alcance tras el último intento (ocupado, no contestó, falló, colgó antes o no respondió todo) se le envía esta plantilla de WhatsApp por el equipo elegido, una sola vez.',
+  campoRespaldoCanal: 'Canal de respaldo',
+  campoRespaldoEquipo: 'Equipo de respaldo',
   campoRespaldoTexto: 'Texto del SMS de respaldo',
+  campoRespaldoPlantilla: 'Plantilla de WhatsApp de respaldo',
   respaldoSoloLlamadas: 'El campo {campo} solo aplica a llamadas y cuestionarios',
   respaldoEquipoNoSms: 'El campo {campo} debe ser un equipo de SMS (SMPP o Android)',
+  respaldoEquipoNoWhatsapp: 'El campo {campo} debe ser un equipo de WhatsApp',
+  respaldoSoloCanal: 'El campo {campo} solo aplica al respaldo por {canal}',
+  respaldoCanalInvalido: 'El campo {campo} debe ser sms o whatsapp',
+  respaldoPlantillaParametroVacio:
+    'El campo {campo} tiene parámetros vacíos: escriba cada parámetro de la plantilla',
+  respaldoPlantillaNoAprobada:
+    'El campo {campo} nombra la plantilla «{plantilla}» ({idioma}), que no existe o no está aprobada en {alias}',
+  respaldoPlantillaParametros:
+    'El campo {campo}: la plantilla «{plantilla}» lleva {esperados} parámetros y se dieron {dados}',
   tableroRespaldo: 'Respaldo por SMS: {enviados} enviados, {entregados} entregados',
+  tableroRespaldoWhatsapp: 'Respaldo por WhatsApp: {enviados} enviados, {entregados} entregados',
   tableroRespaldoCola: '{pendientes} por enviar',
   columnaRespaldo: 'SMS de respaldo',
+  columnaRespaldoCanal: 'Canal del respaldo',
+  columnaRespaldoResultado: 'Resultado del respaldo',
+  columnaRespaldoFecha: 'Fecha del respaldo',
+  columnaRespaldoHoraEnvio: 'Hora del respaldo',
   columnaRespaldoHora: 'Hora del SMS de respaldo',
+  columnaRespaldoWhatsapp: 'WhatsApp de respaldo',
+  columnaRespaldoHoraWhatsapp: 'Hora del WhatsApp de respaldo',
   vigenciaSms: 'Vigencia del mensaje',
   campoVigencia: 'Minutos que la red intenta entregarlo',
   ayudaVigencia:

@@ -268,7 +268,13 @@ describe.each(MOTORES)('respaldo por SMS de una llamada (%s)', { timeout: 90_000
     // The dashboard counts the fallback; the list shows the drill alone, with its fallback.
     const t = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
     expect(t.status).toBe(200);
-    expect(t.body.respaldo).toEqual({ enviados: 6, entregados: 6, fallidos: 0, pendientes: 0 });
+    expect(t.body.respaldo).toEqual({
+      canal: 'sms',
+      enviados: 6,
+      entregados: 6,
+      fallidos: 0,
+      pendientes: 0,
+    });
     expect(msg('tableroRespaldo', t.body.respaldo)).toBe(
       'Respaldo por SMS: 6 enviados, 6 entregados',
     );

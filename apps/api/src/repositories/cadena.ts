@@ -29,10 +29,11 @@ export interface LinkCadena {
 
 /**
  * Every attempt of the chain's links: one row per attempt with its link, channel, person
- * (telefono), outcome columns and send time. Today an attempt is a recipient row, its channel the
- * link's type (inlined: no join per row); the automatic fallback of issue 25.2 joins here as a
- * `union all` branch with the same columns (its own channel and time), and every figure of the
- * chain counts it.
+ * (telefono), outcome columns and send time. An attempt is a recipient row, its channel the
+ * link's type (inlined: no join per row). A drill's automatic fallback (issue 25.2) is a link of
+ * its own (its hidden companion, `respaldosCadena`): its rows are the fallback attempts with their
+ * own channel (the companion's type) and time, read by the same `in (…)`, so every figure of the
+ * chain counts them.
  */
 export function intentosSql(links: readonly LinkCadena[]): RawBuilder<unknown> {
   const canal = sql.join(
@@ -88,12 +89,24 @@ export async function nivelesCadena(k: Consultor, raiz: number): Promise<Map<num
       .selectFrom('ejercicios')
       .select('id_ejercicio')
       .where('origen_id', 'in', frontera)
+      // A fallback companion is its drill's link, never a follow-up (see respaldosCadena).
+      .where('respaldo_de', 'is', null)
       .orderBy('id_ejercicio')
       .execute();
     frontera = hijos.map((h) => h.id_ejercicio).filter((h) => !niveles.has(h));
     for (const h of frontera) niveles.set(h, nivel);
   }
   return niveles;
+}
+
+/** The fallback companions (issue 25.2) of these drills: their id and their drill's, by id. */
+export async function respaldosCadena(k: Consultor, ids: readonly number[]) {
+  return k
+    .selectFrom('ejercicios')
+    .select(['id_ejercicio', 'respaldo_de'])
+    .where('respaldo_de', 'in', ids)
+    .orderBy('id_ejercicio')
+    .execute();
 }
 
 /** The links' exercise rows with their device. */
@@ -106,6 +119,7 @@ export async function ejerciciosCadena(k: Consultor, ids: readonly number[]) {
       'e.titulo',
       'e.id_tipo_ejercicio',
       'e.origen_id',
+      'e.respaldo_de',
       'e.iniciado',
       'e.terminado',
       'e.completado',

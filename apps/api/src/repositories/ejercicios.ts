@@ -27,12 +27,14 @@ function consultaEjercicio(k: Consultor) {
       .selectFrom('ejercicios as e')
       .innerJoin('equipos as q', 'q.id_equipo', 'e.id_equipo')
       .innerJoin('tipos_ejercicio as t', 't.id_tipo_ejercicio', 'e.id_tipo_ejercicio')
-      // Issue 25.2: its fallback SMS (device and text), from its hidden companion.
+      // Issue 25.2: its fallback (device, and by the companion's type an SMS text or a WhatsApp
+      // template), from its hidden companion.
       .leftJoin('ejercicios as r', 'r.respaldo_de', 'e.id_ejercicio')
       .selectAll('e')
       .select([
         'r.id_equipo as respaldo_equipo',
-        'r.accion as respaldo_texto',
+        'r.id_tipo_ejercicio as respaldo_tipo',
+        'r.accion as respaldo_accion',
         'q.alias',
         'q.serial',
         'q.url',
@@ -132,21 +134,22 @@ export async function actualizarEjercicio(k: Consultor, id: number, cambios: Cam
     await k.updateTable('ejercicios').set(ciclo).where('respaldo_de', '=', id).execute();
 }
 
-/** A device's protocol, to check it can send the fallback SMS; undefined when it does not exist. */
+/** A device's protocol and alias, to check it can send the fallback's channel; undefined when
+ * it does not exist. */
 export async function equipoDeRespaldo(k: Consultor, id_equipo: number) {
   return k
     .selectFrom('equipos')
-    .select(['protocolo'])
+    .select(['protocolo', 'alias'])
     .where('id_equipo', '=', id_equipo)
     .executeTakeFirst();
 }
 
-/** The fallback companion of a drill (issue 25.2): its id, device and text; undefined when the
- * drill has none. */
+/** The fallback companion of a drill (issue 25.2): its id, type (SMS or WhatsApp), device and
+ * what it sends; undefined when the drill has none. */
 export async function respaldoDe(k: Consultor, id: number) {
   return k
     .selectFrom('ejercicios')
-    .select(['id_ejercicio', 'id_equipo', 'accion'])
+    .select(['id_ejercicio', 'id_tipo_ejercicio', 'id_equipo', 'accion'])
     .where('respaldo_de', '=', id)
     .executeTakeFirst();
 }
@@ -238,26 +241,84 @@ export async function insertarDestinatarios(
   return Number(r.numAffectedRows ?? 0);
 }
 
+const listaLit = (xs: readonly string[]) => sql.join(xs.map((x) => sql.lit(x)));
+
 /**
  * 'Reenviar a no alcanzados' (issue 25.1): writes into `id` one recipient per row of `origen` whose
- * outcome (rules/alcance.ts resultadoDe, in SQL) is one of `resultados`, as it stands now, numbered
- * in `orden`: a single INSERT…SELECT. Returns how many rows were written.
+ * outcome (rules/alcance.ts resultadoDe, in SQL) is one of `propios`, as it stands now, numbered
+ * in `orden`: a single INSERT…SELECT. With a fallback (issue 25.2; contract rules/seguimiento.ts
+ * copiaSeguimiento) each row is joined to its fallback row (unique index on respaldo_de): a row
+ * whose fallback outcome is in `entregados` is left out, and one whose fallback outcome is in
+ * `noEntregados` is copied too. A drill without a fallback runs the statement without the join.
+ * Returns how many rows were written.
  */
 export async function copiarDestinatarios(
   k: Consultor,
   id: number,
   origen: number,
-  resultados: readonly string[],
+  seleccion: {
+    propios: readonly string[];
+    respaldo: { entregados: readonly string[]; noEntregados: readonly string[] } | null;
+  },
   orden: Orden,
 ): Promise<number> {
+  const { propios, respaldo } = seleccion;
+  const condiciones: RawBuilder<unknown>[] = [];
+  if (respaldo === null) {
+    if (propios.length) condiciones.push(sql`${resultadoSql('d.')} in (${listaLit(propios)})`);
+  } else {
+    if (propios.length)
+      condiciones.push(sql`(${resultadoSql('d.')} in (${listaLit(propios)})
+        and (r.id_detalle is null or ${resultadoSql('r.')} not in (${listaLit(respaldo.entregados)})))`);
+    if (respaldo.noEntregados.length)
+      condiciones.push(sql`${resultadoSql('r.')} in (${listaLit(respaldo.noEntregados)})`);
+  }
+  if (condiciones.length === 0) return 0;
   const r = await sql`insert into ejercicio_detalle
       (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion)
     select ${id}, d.id_telefono, d.telefono, d.nombre, d.id_estado,
       row_number() over (order by ${ordenSql(orden, 'd')})
     from ejercicio_detalle d
+    ${respaldo === null ? sql`` : sql`left join ejercicio_detalle r on r.respaldo_de = d.id_detalle`}
     where d.id_ejercicio = ${origen}
-      and ${resultadoSql('d.')} in (${sql.join(resultados.map((x) => sql.lit(x)))})`.execute(k);
+      and (${sql.join(condiciones, sql` or `)})`.execute(k);
   return Number(r.numAffectedRows ?? 0);
+}
+
+/** The fallback rows (issue 25.2) standing for these recipient rows (unique index on
+ * respaldo_de): outcome, date and time, by the row they stand for. */
+export async function respaldosDeFilas(k: Consultor, ids_detalle: readonly number[]) {
+  if (ids_detalle.length === 0) return [];
+  return k
+    .selectFrom('ejercicio_detalle')
+    .select([
+      'respaldo_de',
+      'estatus as respaldo_estatus',
+      'fecha_envio as respaldo_fecha',
+      'hora_envio as respaldo_hora',
+    ])
+    .where('respaldo_de', 'in', ids_detalle)
+    .execute();
+}
+
+/** Recipients per outcome of their own and of their fallback row (issue 25.2; null columns when
+ * none), for the follow-up sets (contract rules/seguimiento.ts conteoGrupos). Without a fallback
+ * the same as conteoPorEstatus. */
+export async function conteoSeguimiento(k: Consultor, id: number, conRespaldo: boolean) {
+  if (!conRespaldo) return conteoPorEstatus(k, id);
+  return k
+    .selectFrom('ejercicio_detalle as d')
+    .leftJoin('ejercicio_detalle as r', 'r.respaldo_de', 'd.id_detalle')
+    .select([
+      'd.estatus',
+      'd.alcance',
+      'r.estatus as respaldo_estatus',
+      'r.alcance as respaldo_alcance',
+      (eb) => eb.fn.countAll<number>().as('total'),
+    ])
+    .where('d.id_ejercicio', '=', id)
+    .groupBy(['d.estatus', 'd.alcance', 'r.estatus', 'r.alcance'])
+    .execute();
 }
 
 /**

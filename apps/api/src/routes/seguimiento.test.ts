@@ -116,7 +116,16 @@ describe.each(MOTORES)('reenviar a no alcanzados (%s)', (motor) => {
         { grupo: 'fallido', total: 2 },
         { grupo: 'cancelado', total: 1 },
       ],
+      // Without a fallback each person is in one set: one combination per set with someone.
+      celdas: expect.arrayContaining([
+        { grupos: ['no_contesto'], total: 2 },
+        { grupos: ['ocupado'], total: 3 },
+        { grupos: ['cuestionario_incompleto'], total: 2 },
+        { grupos: ['fallido'], total: 2 },
+        { grupos: ['cancelado'], total: 1 },
+      ]),
     });
+    expect(g.body.celdas).toHaveLength(5);
   });
 
   it.each<[string, number[]]>([

@@ -1,7 +1,7 @@
 import type { Cadena, Eslabon } from '@pregon/contract/api/cadena';
 import { curvaAlcance, hitosAlcance } from '@pregon/contract/api/tableros';
 import { tipoPorId } from '@pregon/contract/constants';
-import { esCadena } from '@pregon/contract/rules/cadena';
+import { esCadena, etiquetaEslabon } from '@pregon/contract/rules/cadena';
 import { deCopia, lotesCopia } from '../db/copia-pg.ts';
 import { leerFilas, lotesLectorSqlite } from '../db/lectura.ts';
 import * as repo from '../repositories/cadena.ts';
@@ -17,20 +17,34 @@ import { desfaseZona, epochDe, type CtxTableros } from './tableros.ts';
 /** Persons per batch of the report's per-person sheets. */
 const LOTE_PERSONAS = 5000;
 
-/** The chain `id` belongs to: the links' ids, root first then by level and id, and each level.
- * A lone exercise is a chain of one link. */
+/** The chain `id` belongs to: the links' ids, root first then by level and id, each drill's
+ * fallback companion (issue 25.2) right after it at its level, and each level. A lone exercise
+ * without a fallback is a chain of one link. */
 export async function idsCadena(ctx: CtxTableros, id: number) {
   const k = ctx.db.kysely;
   const niveles = await repo.nivelesCadena(k, await repo.raizCadena(k, id));
-  const ids = [...niveles.keys()].sort((a, b) => niveles.get(a)! - niveles.get(b)! || a - b);
+  const drills = [...niveles.keys()].sort((a, b) => niveles.get(a)! - niveles.get(b)! || a - b);
+  const respaldos = new Map<number, number[]>();
+  for (const r of await repo.respaldosCadena(k, drills)) {
+    const de = Number(r.respaldo_de);
+    respaldos.set(de, [...(respaldos.get(de) ?? []), r.id_ejercicio]);
+    niveles.set(r.id_ejercicio, niveles.get(de) ?? 1);
+  }
+  const ids = drills.flatMap((d) => [d, ...(respaldos.get(d) ?? [])]);
   return { ids, niveles };
 }
 
-/** The links' exercise rows (with device), in the chain's order. */
+/** The links' exercise rows (with device), in the chain's order; a fallback companion carries
+ * its drill's name (the drill may have been renamed since). */
 export async function filasEslabones(ctx: CtxTableros, ids: readonly number[]) {
   const filas = await repo.ejerciciosCadena(ctx.db.kysely, ids);
   const porId = new Map(filas.map((f) => [f.id_ejercicio, f]));
-  return ids.flatMap((id) => porId.get(id) ?? []);
+  return ids.flatMap((id) => {
+    const f = porId.get(id);
+    if (!f) return [];
+    const drill = f.respaldo_de === null ? undefined : porId.get(f.respaldo_de);
+    return [drill ? { ...f, titulo: drill.titulo } : f];
+  });
 }
 
 type FilaEslabon = Awaited<ReturnType<typeof filasEslabones>>[number];
@@ -84,9 +98,10 @@ export async function figurasCadena(
     id_ejercicio: f.id_ejercicio,
     ejercicio: f.titulo,
     id_tipo_ejercicio: f.id_tipo_ejercicio,
-    tipo_ejercicio: tipoPorId(f.id_tipo_ejercicio)?.etiqueta ?? '',
+    tipo_ejercicio: etiquetaEslabon(f),
     alias: f.alias ?? '',
     origen_id: f.origen_id,
+    respaldo_de: f.respaldo_de,
     nivel: niveles.get(f.id_ejercicio) ?? 1,
     iniciado: f.iniciado === null ? null : Number(f.iniciado),
     terminado: f.terminado === null ? null : Number(f.terminado),

@@ -12,13 +12,16 @@ import { msg } from '@pregon/contract/messages';
 import { conteoSemaforo } from '@pregon/contract/rules/alcance';
 import {
   admiteSeguimiento,
+  celdasSeguimiento,
   conteoGrupos,
-  resultadosDeGrupos,
+  copiaSeguimiento,
 } from '@pregon/contract/rules/seguimiento';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import { smsTotal } from '@pregon/contract/rules/sms';
+import { RESPALDO_POR_CANAL, respaldoDeCompanero } from '@pregon/contract/rules/respaldo';
+import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
@@ -38,6 +41,9 @@ import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';
+import { leerParaCanal } from '../repositories/equipos.ts';
+import { leerCredenciales } from '../dispatcher/canal.ts';
+import { plantillasAprobadas } from '../dispatcher/plantillas-whatsapp.ts';
 import {
   audioEnPbx,
   comprobarEquipo,
@@ -145,7 +151,7 @@ export function filaLista(
     terminado: e.terminado,
     origen_id: e.origen_id,
     respaldo_equipo: e.respaldo_equipo ?? null,
-    respaldo_texto: e.respaldo_texto ?? null,
+    ...respaldoDeCompanero({ id_tipo_ejercicio: e.respaldo_tipo, accion: e.respaldo_accion }),
     acciones: accionesFila(
       { ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio, iniciado: e.iniciado, archivado },
       { soloLectura },
@@ -283,40 +289,89 @@ async function exigirFormulario(k: Consultor, b: CuerpoCrear) {
   const equipo = await repo.capacidadEquipo(k, b.equipo);
   const fuera = errorPuertos(b, { puertos: Number(equipo.puertos) });
   if (fuera) throw new HttpError(400, fuera.mensaje, fuera.campo);
-  if (b.respaldo_equipo !== undefined) {
-    const campo = 'respaldo_equipo';
-    const r = await repo.equipoDeRespaldo(k, b.respaldo_equipo);
-    if (!r) throw error(400, 'referenciaInexistente', { campo, valor: b.respaldo_equipo }, campo);
-    if (!PROTOCOLOS_SMS.includes(r.protocolo))
-      throw error(400, 'respaldoEquipoNoSms', { campo }, campo);
-  }
 }
 
-/** Devices that send the fallback SMS (issue 25.2). */
-const PROTOCOLOS_SMS: readonly string[] = ['smpp', 'android'];
+/**
+ * Issue 25.2: the fallback's device exists and sends its channel (a 400 naming respaldo_equipo
+ * otherwise); a WhatsApp template must be one of the device's approved templates with its number
+ * of parameters, read from the Cloud API as the dialog's picker reads them (a 400 naming
+ * respaldo_plantilla; 502 when Meta cannot be read). Run before the write's transaction: it may
+ * wait on the network.
+ */
+async function exigirRespaldo(ctx: CtxEjercicios, b: CuerpoCrear) {
+  if (b.respaldo_equipo === undefined) return;
+  const canal = b.respaldo_canal ?? 'sms';
+  const campo = 'respaldo_equipo';
+  const r = await repo.equipoDeRespaldo(ctx.db.kysely, b.respaldo_equipo);
+  if (!r) throw error(400, 'referenciaInexistente', { campo, valor: b.respaldo_equipo }, campo);
+  if (!RESPALDO_POR_CANAL[canal].protocolos.includes(r.protocolo))
+    throw error(
+      400,
+      canal === 'sms' ? 'respaldoEquipoNoSms' : 'respaldoEquipoNoWhatsapp',
+      { campo },
+      campo,
+    );
+  const p = b.respaldo_plantilla;
+  if (canal !== 'whatsapp' || !p) return;
+  const equipo = await leerParaCanal(ctx.db.kysely, b.respaldo_equipo);
+  if (!equipo)
+    throw error(400, 'referenciaInexistente', { campo, valor: b.respaldo_equipo }, campo);
+  let aprobadas;
+  try {
+    aprobadas = await plantillasAprobadas({
+      ...equipo,
+      credenciales: leerCredenciales(equipo.credenciales),
+    });
+  } catch (err) {
+    throw new HttpError(502, (err as Error).message, 'respaldo_plantilla');
+  }
+  const t = aprobadas.find((x) => x.nombre === p.plantilla && x.idioma === p.idioma);
+  const enPlantilla = { campo: 'respaldo_plantilla', plantilla: p.plantilla };
+  if (!t)
+    throw error(
+      400,
+      'respaldoPlantillaNoAprobada',
+      { ...enPlantilla, idioma: p.idioma, alias: equipo.alias },
+      'respaldo_plantilla',
+    );
+  if (t.parametros !== p.parametros.length)
+    throw error(
+      400,
+      'respaldoPlantillaParametros',
+      { ...enPlantilla, esperados: t.parametros, dados: p.parametros.length },
+      'respaldo_plantilla',
+    );
+}
 
 /**
  * Issue 25.2: writes the drill's fallback companion as the body asks: created, changed or removed
- * ('' or absent fields = no fallback). The companion is a hidden SMS exercise of the fallback
- * device (all its ports) with the drill's states, categories and calling window; it holds no
- * recipient until the drill leaves one not reached. Returns what changed, for the audit.
+ * ('' or absent fields = no fallback). The companion is a hidden exercise of the fallback's
+ * channel (an SMS exercise with its text, or a WhatsApp exercise with its template, stored as a
+ * WhatsApp exercise stores one) on the fallback device (all its ports), with the drill's states,
+ * categories and calling window; it holds no recipient until the drill leaves one not reached.
+ * Returns what changed, for the audit.
  */
 async function guardarRespaldo(trx: Consultor, id: number, b: CuerpoCrear) {
   const previo = await repo.respaldoDe(trx, id);
-  const quiere = b.respaldo_equipo !== undefined && b.respaldo_texto !== undefined;
-  if (!quiere) {
+  const canal = b.respaldo_canal ?? 'sms';
+  const accion =
+    canal === 'whatsapp'
+      ? b.respaldo_plantilla && accionDePlantilla(b.respaldo_plantilla)
+      : b.respaldo_texto;
+  if (b.respaldo_equipo === undefined || accion === undefined) {
     if (previo) await repo.eliminarEjercicio(trx, previo.id_ejercicio);
     return previo ? { respaldo: null } : {};
   }
-  const equipo = b.respaldo_equipo!;
-  const texto = b.respaldo_texto!;
-  if (previo?.id_equipo === equipo && previo.accion === texto) return {};
+  const equipo = b.respaldo_equipo;
+  const tipo = RESPALDO_POR_CANAL[canal].tipo;
+  if (previo?.id_equipo === equipo && previo.id_tipo_ejercicio === tipo && previo.accion === accion)
+    return {};
   const { puertos } = await repo.capacidadEquipo(trx, equipo);
   const columnas = {
     ...columnasFormulario(b),
-    id_tipo_ejercicio: TIPO_SMS,
+    id_tipo_ejercicio: tipo,
     id_equipo: equipo,
-    accion: texto,
+    accion,
     tiempo: null,
     reintentos: null,
     espera_reintento: null,
@@ -336,12 +391,13 @@ async function guardarRespaldo(trx: Consultor, id: number, b: CuerpoCrear) {
       terminado: null,
       respaldo_de: id,
     });
-  return { respaldo: { equipo, texto } };
+  return { respaldo: { canal, equipo, accion } };
 }
 
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
 export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): Promise<number> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
+  await exigirRespaldo(ctx, b);
   const id = await ctx.db.kysely.transaction().execute(async (trx) => {
     await exigirFormulario(trx, b);
     const id = await repo.insertarEjercicio(trx, {
@@ -398,10 +454,15 @@ async function copiarDeOrigen(
   if (!admiteSeguimiento(origen)) {
     throw error(409, 'seguimientoOrigenActivo', { ejercicio: origen.titulo }, 'origen');
   }
-  const resultados = resultadosDeGrupos(origen.id_tipo_ejercicio, b.resultados ?? []);
-  const n = resultados.length
-    ? await repo.copiarDestinatarios(trx, id, origen.id_ejercicio, resultados, 'telefono')
-    : 0;
+  // Its fallback (issue 25.2) is one more attempt: whom it delivered to is not copied, and its
+  // 'no entregado' set may be chosen (contract rules/seguimiento.ts).
+  const respaldo = await repo.respaldoDe(trx, origen.id_ejercicio);
+  const seleccion = copiaSeguimiento(
+    origen.id_tipo_ejercicio,
+    respaldo?.id_tipo_ejercicio ?? null,
+    b.resultados ?? [],
+  );
+  const n = await repo.copiarDestinatarios(trx, id, origen.id_ejercicio, seleccion, 'telefono');
   if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
   await repo.actualizarEjercicio(trx, id, { destinatarios: n });
   return n;
@@ -420,6 +481,7 @@ export async function editar(
   b: CuerpoCrear,
 ): Promise<{ destinatarios: number; regenerados: boolean }> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
+  await exigirRespaldo(ctx, b);
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
     if (e.archivado) throw error(409, 'ejercicioArchivadoNoEdita');
@@ -941,14 +1003,18 @@ export async function semaforo(ctx: CtxEjercicios, id: number) {
 
 /** GET /ejercicio/seguimiento/{id}/: the follow-up sets of its type, with their counts now. */
 export async function gruposSeguimiento(ctx: CtxEjercicios, id: number) {
-  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
-  const conteo = await repo.conteoPorEstatus(ctx.db.kysely, id);
+  const k = ctx.db.kysely;
+  const e = await ejercicioOError(k, ctx, id);
+  // With a fallback (issue 25.2) each recipient counts by its own outcome and its fallback's.
+  const tipoRespaldo = (await repo.respaldoDe(k, id))?.id_tipo_ejercicio ?? null;
+  const conteo = await repo.conteoSeguimiento(k, id, tipoRespaldo !== null);
   return {
     status: 200 as const,
     id_ejercicio: id,
     ejercicio: e.titulo,
     id_tipo_ejercicio: e.id_tipo_ejercicio,
-    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo),
+    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo, tipoRespaldo),
+    celdas: celdasSeguimiento(e.id_tipo_ejercicio, conteo, tipoRespaldo),
   };
 }
 

@@ -1,6 +1,6 @@
 import { tipoPorId } from '@pregon/contract/constants';
-import { msg } from '@pregon/contract/messages';
 import { resultadoDe, textoResultado } from '@pregon/contract/rules/alcance';
+import { etiquetaRespaldo } from '@pregon/contract/rules/cadena';
 import type { Contexto } from '../contexto.ts';
 import { noEncontrado } from '../http/errores.ts';
 import * as repo from '../repositories/historial.ts';
@@ -33,12 +33,12 @@ export async function historial(ctx: Pick<Contexto, 'db'>, id: number, page: num
     nombre: tel.nombre,
     total,
     data: filas.map((f) => ({
-      // A fallback SMS is shown as its drill's, and says it was the fallback.
+      // A fallback (SMS or WhatsApp) is shown as its drill's, and says it was the fallback.
       id_ejercicio: f.respaldo_de ?? f.id_ejercicio,
       ejercicio: f.titulo,
       tipo_ejercicio:
         f.respaldo_de !== null
-          ? msg('columnaRespaldo')
+          ? etiquetaRespaldo(f.id_tipo_ejercicio)
           : (tipoPorId(f.id_tipo_ejercicio)?.etiqueta ?? String(f.id_tipo_ejercicio)),
       fecha_envio: f.fecha_envio,
       hora_envio: f.hora_envio,

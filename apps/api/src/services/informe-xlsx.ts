@@ -22,6 +22,7 @@ import {
 } from './cadena.ts';
 import { esCadena } from '@pregon/contract/rules/cadena';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
+import { RESPALDO_POR_CANAL, canalDeRespaldo } from '@pregon/contract/rules/respaldo';
 
 /** An SMS row's fields for resultadoFila (the fallback's outcome is its estatus alone). */
 const SIN_LLAMADA = { alcance: null, duracion: null, respondidas: null } as const;
@@ -288,8 +289,10 @@ async function escribir(
     ]).commit();
   d.commit();
 
-  // Issue 25.2: a drill with a fallback SMS shows, for each person not reached, what the SMS did.
-  const conRespaldo = e.respaldo_equipo !== null;
+  // Issue 25.2: a drill with a fallback shows, for each person not reached, what its SMS or
+  // WhatsApp did.
+  const canalRespaldo = canalDeRespaldo(e.respaldo_tipo);
+  const conRespaldo = canalRespaldo !== null;
   const n = hoja(libro, 'hojaNoAlcanzados', [
     [msg('columnaTelefono'), 16],
     [msg('columnaNombre'), 30],
@@ -300,8 +303,8 @@ async function escribir(
     [msg('columnaHoraEnvio'), 14],
     ...(conRespaldo
       ? ([
-          [msg('columnaRespaldo'), 18],
-          [msg('columnaRespaldoHora'), 20],
+          [msg(RESPALDO_POR_CANAL[canalRespaldo].columna), 18],
+          [msg(RESPALDO_POR_CANAL[canalRespaldo].columnaHora), 20],
         ] as [string, number][])
       : []),
   ]);
@@ -367,6 +370,8 @@ async function hojasCadena(
   const { eslabones, personas, alcanzadas } = await figurasCadena(ctx, filas, niveles);
   const preguntas = await preguntasEslabones(ctx, eslabones);
   const titulo = new Map(eslabones.map((e) => [e.id_ejercicio, e.ejercicio]));
+  // A person's channel is their attempt's link type: 'SMS de respaldo' for a drill's fallback.
+  const canal = new Map(eslabones.map((e) => [e.id_ejercicio, e.tipo_ejercicio]));
 
   const l = hoja(libro, 'hojaCadenaEslabones', [
     [msg('cadenaEslabon'), 10],
@@ -385,7 +390,10 @@ async function hojasCadena(
       texto(e.ejercicio),
       e.tipo_ejercicio,
       texto(e.alias),
-      e.origen_id === null ? '' : texto(titulo.get(e.origen_id)),
+      // A fallback 'follows' its drill.
+      (e.origen_id ?? e.respaldo_de) === null
+        ? ''
+        : texto(titulo.get((e.origen_id ?? e.respaldo_de)!)),
       fechaTexto(e.iniciado, tz),
       fechaTexto(e.terminado, tz),
       e.destinatarios,
@@ -418,7 +426,7 @@ async function hojasCadena(
           r.texto,
           ...(soloNo ? [] : [msg(r.alcanzado ? 'si' : 'no')]),
           texto(titulo.get(Number(p.id_ejercicio))),
-          tipoPorId(p.canal)?.etiqueta ?? '',
+          canal.get(Number(p.id_ejercicio)) ?? '',
           p.fecha_envio ?? '',
           p.hora_envio ?? '',
           Number(p.intentos_cadena),

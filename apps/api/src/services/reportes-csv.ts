@@ -3,11 +3,15 @@ import { lotesLectorSqlite } from '../db/lectura.ts';
 import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { TIPOS_CSV } from '@pregon/contract/api/reportes';
+import { CAMPOS_RESPALDO_REPORTE } from '@pregon/contract/api/ejercicios';
 import * as repo from '../repositories/ejercicios.ts';
 import type { FilaDetalle } from '../repositories/ejercicios.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import { ejercicioOError, filaLista, type CtxEjercicios } from './ejercicios.ts';
 import {
+  canalRespaldo,
+  conRespaldo,
+  conRespaldo4,
   filaReporte,
   filaReporte4,
   filaReporte2,
@@ -49,8 +53,8 @@ export const lineaCsv = (valores: readonly unknown[]): string =>
   `${valores.map(celdaCsv).join(',')}\r\n`;
 
 /** The line of a row as an object, its cells in the order of `columnas`. */
-const lineaDe = (f: Record<string, unknown>, columnas: readonly string[]) =>
-  lineaCsv(columnas.map((c) => f[c]));
+const lineaDe = (f: object, columnas: readonly string[]) =>
+  lineaCsv(columnas.map((c) => (f as Record<string, unknown>)[c]));
 
 /** Lines of rows as objects, in the order of `columnas`. */
 const lineas = (filas: readonly Record<string, unknown>[], columnas: readonly string[]) =>
@@ -99,9 +103,12 @@ async function* csvDetalle(
   ctx: CtxEjercicios,
   id: number,
   columnas: readonly string[],
-  fila: (d: FilaDetalle, n: number, preguntas: number) => Record<string, unknown>,
+  fila: (d: FilaDetalle, n: number, preguntas: number) => object,
 ) {
-  yield BOM + lineaCsv(columnas);
+  // A drill's fallback (issue 25.2): its columns last, only when it has one.
+  const { fila: conSuRespaldo, respaldo } = await conRespaldo(ctx.db.kysely, id, fila);
+  const todas = respaldo ? [...columnas, ...CAMPOS_RESPALDO_REPORTE] : columnas;
+  yield BOM + lineaCsv(todas);
   const preguntas = await repoQuiz.contarPreguntas(ctx.db.kysely, id);
   let n = 0;
   for await (const lote of lotesDetalle(ctx, id)) {
@@ -110,7 +117,7 @@ async function* csvDetalle(
     // could outlive two young-generation collections while waiting for the socket, and in some runs
     // ~100 MB of them piled up in the old heap (peak RSS 290–304 MB for a million recipients
     // against ~200 MB).
-    const texto = lote.map((d) => lineaDe(fila(d, ++n, preguntas), columnas));
+    const texto = lote.map((d) => lineaDe(conSuRespaldo(d, ++n, preguntas), todas));
     yield Buffer.from(texto.join(''));
   }
 }
@@ -118,6 +125,8 @@ async function* csvDetalle(
 async function* csvReporte4(ctx: CtxEjercicios, id: number) {
   const k = ctx.db.kysely;
   const textos = await textosCuestionario(k, id);
+  // A drill's fallback (issue 25.2): its columns after the answers, only when it has one.
+  const canal = await canalRespaldo(k, id);
   const columnas = [
     'nombre',
     'recibida',
@@ -126,13 +135,21 @@ async function* csvReporte4(ctx: CtxEjercicios, id: number) {
     'hora_envio',
     'resultado',
     ...textos.numeros.map((n) => `reactivo_texto_${n}`),
+    ...(canal === null ? [] : CAMPOS_RESPALDO_REPORTE),
   ];
   yield BOM + lineaCsv(columnas);
   if (ctx.db.engine === 'postgres') {
     // One COPY instead of two queries a page; each chunk leaves as bytes (see csvDetalle).
     for await (const lote of repoQuiz.respondientesPorCopia(ctx.db.pool!, id, LOTE_CSV)) {
-      const texto = lote.map((r) => lineaDe(filaReporte4(textos, r.persona, r.digitos), columnas));
-      yield Buffer.from(texto.join(''));
+      let filas = lote.map((r) => filaReporte4(textos, r.persona, r.digitos));
+      if (canal !== null)
+        filas = await conRespaldo4(
+          k,
+          lote.map((r) => r.persona),
+          filas,
+          canal,
+        );
+      yield Buffer.from(filas.map((f) => lineaDe(f, columnas)).join(''));
     }
     return;
   }
@@ -140,7 +157,7 @@ async function* csvReporte4(ctx: CtxEjercicios, id: number) {
   for (;;) {
     const personas = await repoQuiz.respondientes(k, id, { limit: LOTE_CSV, despuesDe: despues });
     if (personas.length === 0) return;
-    yield lineas(await filasReporte4(k, textos, personas), columnas);
+    yield lineas(await filasReporte4(k, textos, personas, canal), columnas);
     despues = Number(personas[personas.length - 1]!.id_detalle);
     if (personas.length < LOTE_CSV) return;
   }

@@ -1,4 +1,4 @@
-import type { EstatusDestinatario } from '@pregon/contract/constants';
+import { tipoPorId, type EstatusDestinatario } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import {
   alcanzado,
@@ -7,7 +7,7 @@ import {
   resultadoDe,
   textoResultado,
 } from '@pregon/contract/rules/alcance';
-import type { FilaReporte } from '@pregon/contract/api/ejercicios';
+import type { ColumnasRespaldo, FilaReporte } from '@pregon/contract/api/ejercicios';
 import type { AudioReporte, FilaReporte3, FilaReporte4 } from '@pregon/contract/api/reportes';
 import { huellaCorta, nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import * as repo from '../repositories/ejercicios.ts';
@@ -101,20 +101,71 @@ export async function audiosReporte(
   return { audios, audios_nota: nota };
 }
 
-/** GET /ejercicio/reporte/{id}/ and GET /reportes/reporte2/{id}/: one page of recipients. */
-export async function reportePaginado<T>(
+/**
+ * A drill's automatic fallback (issue 25.2) as columns of a person's report row, as the .xlsx's
+ * 'No alcanzados' shows it: the fallback's channel (the label of its companion's type, read from
+ * its row), outcome, send date and time; empty for a person who got none.
+ */
+export function columnasRespaldo(
+  d: Pick<FilaDetalle, 'respaldo_estatus' | 'respaldo_fecha' | 'respaldo_hora'>,
+  canal: string,
+): Required<ColumnasRespaldo> {
+  const hay = d.respaldo_estatus !== null;
+  return {
+    respaldo_canal: hay ? canal : '',
+    respaldo_resultado: hay
+      ? resultadoFila({
+          estatus: d.respaldo_estatus!,
+          alcance: null,
+          duracion: null,
+          respondidas: null,
+        }).texto
+      : '',
+    respaldo_fecha: d.respaldo_fecha ?? '',
+    respaldo_hora: d.respaldo_hora ?? '',
+  };
+}
+
+/** The label of the channel of exercise `id`'s fallback (its companion's type: 'SMS'), null
+ * when it has none. */
+export async function canalRespaldo(k: Consultor, id: number): Promise<string | null> {
+  const companero = await repo.respaldoDe(k, id);
+  return companero ? (tipoPorId(companero.id_tipo_ejercicio)?.etiqueta ?? '') : null;
+}
+
+/** The report row builder of exercise `id` with its fallback's columns when it has one. */
+export async function conRespaldo<T extends object>(
+  k: Consultor,
+  id: number,
+  fila: (d: FilaDetalle, n: number, preguntas: number) => T,
+): Promise<{
+  fila: (d: FilaDetalle, n: number, preguntas: number) => T & ColumnasRespaldo;
+  respaldo: boolean;
+}> {
+  const canal = await canalRespaldo(k, id);
+  if (canal === null) return { fila, respaldo: false };
+  return {
+    fila: (d, n, preguntas) => ({ ...fila(d, n, preguntas), ...columnasRespaldo(d, canal) }),
+    respaldo: true,
+  };
+}
+
+/** GET /ejercicio/reporte/{id}/ and GET /reportes/reporte2/{id}/: one page of recipients (with
+ * the fallback's columns when the drill has one). */
+export async function reportePaginado<T extends object>(
   ctx: CtxEjercicios,
   id: number,
   limit: number,
   offset: number,
-  fila: (d: FilaDetalle, n: number, preguntas: number) => T,
+  filaBase: (d: FilaDetalle, n: number, preguntas: number) => T,
 ) {
   const k = ctx.db.kysely;
   const e = await ejercicioOError(k, ctx, id);
-  const [filas, total, preguntas] = await Promise.all([
+  const [filas, total, preguntas, { fila }] = await Promise.all([
     repo.paginaDetalle(k, id, limit, offset),
     repo.contarDestinatarios(k, id),
     repoQuiz.contarPreguntas(k, id),
+    conRespaldo(k, id, filaBase),
   ]);
   return {
     status: 200 as const,
@@ -181,11 +232,13 @@ export async function textosCuestionario(k: Consultor, id: number) {
   };
 }
 
-/** Builds reporte4 rows for a batch of respondents (one query for their digits). */
+/** Builds reporte4 rows for a batch of respondents (one query for their digits, and with a
+ * fallback of channel `canal` one for its rows). */
 export async function filasReporte4(
   k: Consultor,
   textos: Awaited<ReturnType<typeof textosCuestionario>>,
   personas: Awaited<ReturnType<typeof repoQuiz.respondientes>>,
+  canal: string | null = null,
 ): Promise<FilaReporte4[]> {
   const digitos = await repoQuiz.digitosDe(
     k,
@@ -197,7 +250,28 @@ export async function filasReporte4(
     if (!porPersona.has(id)) porPersona.set(id, new Map());
     porPersona.get(id)!.set(d.numero, d.digito);
   }
-  return personas.map((p) => filaReporte4(textos, p, porPersona.get(Number(p.id_detalle))));
+  const filas = personas.map((p) => filaReporte4(textos, p, porPersona.get(Number(p.id_detalle))));
+  return canal === null ? filas : conRespaldo4(k, personas, filas, canal);
+}
+
+/** Reporte 2 rows of a drill with a fallback (issue 25.2): its columns after the answers, from
+ * one query for the batch's fallback rows. */
+export async function conRespaldo4(
+  k: Consultor,
+  personas: readonly { id_detalle: number | string }[],
+  filas: readonly FilaReporte4[],
+  canal: string,
+): Promise<FilaReporte4[]> {
+  const respaldos = await repo.respaldosDeFilas(
+    k,
+    personas.map((p) => Number(p.id_detalle)),
+  );
+  const porFila = new Map(respaldos.map((r) => [Number(r.respaldo_de), r]));
+  const ninguno = { respaldo_estatus: null, respaldo_fecha: null, respaldo_hora: null };
+  return filas.map((f, i) => ({
+    ...f,
+    ...columnasRespaldo(porFila.get(Number(personas[i]!.id_detalle)) ?? ninguno, canal),
+  }));
 }
 
 /** One reporte4 row: a recipient who answered the call, how it went ('Respondió todo',
@@ -228,12 +302,13 @@ export function filaReporte4(
 export async function reporte4(ctx: CtxEjercicios, id: number, limit: number, offset: number) {
   const k = ctx.db.kysely;
   await ejercicioOError(k, ctx, id);
-  const [textos, personas, total] = await Promise.all([
+  const [textos, personas, total, canal] = await Promise.all([
     textosCuestionario(k, id),
     repoQuiz.respondientes(k, id, { limit, offset }),
     repoQuiz.contarRespondientes(k, id),
+    canalRespaldo(k, id),
   ]);
-  return { filas: await filasReporte4(k, textos, personas), total };
+  return { filas: await filasReporte4(k, textos, personas, canal), total };
 }
 
 type Grupo = { total: number; verde: number; amarillo: number; rojo: number; cancelado: number };

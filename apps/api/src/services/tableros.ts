@@ -15,6 +15,7 @@ import type { FilaReporte3 } from '@pregon/contract/api/reportes';
 import { tipoPorId } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { conteoSemaforo, LUZ_RESULTADO, resultadoDe } from '@pregon/contract/rules/alcance';
+import { canalDeRespaldo, type CanalRespaldo } from '@pregon/contract/rules/respaldo';
 import {
   esperaVentana,
   textoEsperaVentana,
@@ -170,18 +171,20 @@ export async function tableroEjercicio(
     detencion: parada
       ? { usuario: parada.usuario || msg('sistema'), fecha: Number(parada.fecha) }
       : null,
-    respaldo: e.respaldo_equipo === null ? null : await respaldoTablero(ctx, id),
+    respaldo: await respaldoTablero(ctx, id, canalDeRespaldo(e.respaldo_tipo)),
   };
 }
 
-/** Issue 25.2: the fallback SMS of a drill as the dashboard counts them ('Respaldo por SMS: 120
- * enviados, 98 entregados'): sent = left for the gateway (their attempt counted), whatever
- * came after. */
-async function respaldoTablero(ctx: CtxTableros, id: number) {
+/** Issue 25.2: the fallback of a drill as the dashboard counts it ('Respaldo por SMS: 120
+ * enviados, 98 entregados', or 'por WhatsApp'): sent = left for the gateway (their attempt
+ * counted), whatever came after; null without a fallback. */
+async function respaldoTablero(ctx: CtxTableros, id: number, canal: CanalRespaldo | null) {
+  if (canal === null) return null;
   const filas = await repoTableros.conteoRespaldo(ctx.db.kysely, id);
   const de = (...estatus: string[]) =>
     filas.filter((f) => estatus.includes(f.estatus)).reduce((a, f) => a + Number(f.total), 0);
   return {
+    canal,
     enviados: filas
       .filter((f) => f.estatus !== 'pendiente' && f.estatus !== 'en_curso')
       .reduce((a, f) => a + Number(f.salieron), 0),

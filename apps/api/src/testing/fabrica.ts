@@ -54,8 +54,9 @@ export async function crearEjercicio(
     base?: number;
     /** SMS: minutes each message may wait for delivery. */
     vigencia?: number;
-    /** Calls and quizzes (issue 25.2): the fallback SMS's device (its ports) and text. */
-    respaldo?: { id_equipo: number; texto: string; puertos?: number };
+    /** Calls and quizzes (issue 25.2): the fallback's device (its ports) and what it sends: an
+     * SMS text, or with `tipo` 3 a WhatsApp accion (a template's JSON). */
+    respaldo?: { id_equipo: number; texto: string; puertos?: number; tipo?: 1 | 3 };
   },
 ): Promise<number> {
   // One transaction: a running dispatcher never sees a started exercise without its rows (it
@@ -110,7 +111,7 @@ export async function crearEjercicio(
         .insertInto('ejercicios')
         .values({
           titulo: o.titulo ?? 'Simulacro de prueba',
-          id_tipo_ejercicio: 1,
+          id_tipo_ejercicio: o.respaldo.tipo ?? 1,
           fecha_ini: '2026-01-01',
           hora_ini: '00:00:00',
           id_equipo: o.respaldo.id_equipo,

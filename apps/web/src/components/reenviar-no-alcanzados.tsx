@@ -3,7 +3,11 @@ import { Alert, Checkbox, Modal, Space, Spin, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
-import { ETIQUETA_GRUPO, type GrupoSeguimiento } from '@pregon/contract/rules/seguimiento';
+import {
+  ETIQUETA_GRUPO,
+  totalElegido,
+  type GrupoSeguimiento,
+} from '@pregon/contract/rules/seguimiento';
 import { useGruposSeguimiento } from '../api/get-grupos-seguimiento.ts';
 import { mensajeError } from '../lib/api-client.ts';
 
@@ -29,7 +33,11 @@ export function ReenviarNoAlcanzados(p: { fila: EjercicioFila; alCerrar: () => v
   // By default every set that has someone in it.
   const marcados = elegidos ?? lista.filter((g) => g.total > 0).map((g) => g.grupo);
   const elegidas = lista.filter((g) => marcados.includes(g.grupo) && g.total > 0);
-  const total = elegidas.reduce((s, g) => s + g.total, 0);
+  // A person in two chosen sets (their call's and, with a fallback, 'SMS no entregado') is one.
+  const total = totalElegido(
+    grupos.data?.celdas ?? [],
+    elegidas.map((g) => g.grupo),
+  );
   const etiqueta = (g: { grupo: GrupoSeguimiento; total: number }) =>
     msg('grupoConTotal', {
       grupo: msg(ETIQUETA_GRUPO[g.grupo]),

@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { message } from 'antd';
-import { FilaReporteSchema, type EjercicioFila } from '@pregon/contract/api/ejercicios';
+import {
+  CAMPOS_RESPALDO_REPORTE,
+  FilaReporteSchema,
+  type EjercicioFila,
+} from '@pregon/contract/api/ejercicios';
 import { FilaReporte3Schema, FilaReporte4Schema } from '@pregon/contract/api/reportes';
 import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
@@ -137,7 +141,13 @@ export function useAccionesEjercicio() {
         const filas = await obtenerReporte(fila.id_ejercicio);
         await descargarXlsx(
           fila.ejercicio,
-          columnasDeFilas(filas, Object.keys(FilaReporteSchema.shape)),
+          // The fallback's columns (issue 25.2) come with the rows of a drill that has one.
+          columnasDeFilas(
+            filas,
+            Object.keys(FilaReporteSchema.shape).filter(
+              (c) => !(CAMPOS_RESPALDO_REPORTE as readonly string[]).includes(c),
+            ),
+          ),
           filas,
           msg('hojaReporte'),
         );

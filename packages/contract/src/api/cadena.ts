@@ -24,8 +24,10 @@ export const EslabonSchema = z.object({
   id_tipo_ejercicio: z.number(),
   tipo_ejercicio: z.string(),
   alias: z.string(),
-  /** The link it follows up; null for the root. */
+  /** The link it follows up; null for the root and for a fallback. */
   origen_id: z.number().nullable(),
+  /** A drill's automatic fallback (issue 25.2): the drill; its type reads 'SMS de respaldo'. */
+  respaldo_de: z.number().nullable(),
   /** 1 for the root, 2 for its follow-ups, 3 for theirs… */
   nivel: z.number(),
   iniciado: z.number().nullable(),

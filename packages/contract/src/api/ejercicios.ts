@@ -24,7 +24,8 @@ import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
 import { errorVentana } from '../rules/ventanas.ts';
-import { admiteRespaldo } from '../rules/respaldo.ts';
+import { CANALES_RESPALDO, erroresRespaldo } from '../rules/respaldo.ts';
+import { PlantillaElegidaSchema, type PlantillaElegida } from '../rules/whatsapp.ts';
 import { etiquetaCampo } from '../etiquetas-campo.ts';
 import { GRUPOS_SEGUIMIENTO } from '../rules/seguimiento.ts';
 import {
@@ -160,9 +161,12 @@ export const EjercicioFilaSchema = z.object({
   terminado: z.number().nullable(),
   /** Issue 25.1: the drill this one follows up ('Reenviar a no alcanzados'); null otherwise. */
   origen_id: z.number().nullable(),
-  /** Issue 25.2: the fallback SMS's device and text (calls and quizzes); null when none. */
+  /** Issue 25.2 (calls and quizzes): the fallback's channel ('sms' or 'whatsapp') and device, and
+   * the SMS's text or the WhatsApp template it sends; null when none (or not that channel). */
+  respaldo_canal: z.enum(CANALES_RESPALDO).nullable(),
   respaldo_equipo: z.number().nullable(),
   respaldo_texto: z.string().nullable(),
+  respaldo_plantilla: PlantillaElegidaSchema.nullable(),
   /** The row actions this user may use (rules/row-actions.ts, read-only for 'consulta'). */
   acciones: z.custom<AccionesFila>(),
 });
@@ -180,6 +184,34 @@ export const listarEjercicios = endpoint({
 });
 
 // ---------------------------------------------------------------- create
+
+const errorCanalRespaldo = msg('respaldoCanalInvalido', { campo: etiquetaCampo('respaldo_canal') });
+
+const errorPlantillaRespaldo = msg('campoFormato', {
+  campo: etiquetaCampo('respaldo_plantilla'),
+  formato: '{"plantilla": "nombre", "idioma": "es_MX", "parametros": ["…"]}',
+});
+
+/** Issue 25.2: a fallback's WhatsApp template, an object or its JSON text (a WhatsApp exercise's
+ * stored accion); parameters trimmed. */
+const PlantillaRespaldoSchema = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v;
+    }
+  },
+  z
+    .custom<PlantillaElegida>((v) => PlantillaElegidaSchema.safeParse(v).success, {
+      error: errorPlantillaRespaldo,
+    })
+    .transform((v) => {
+      const p = PlantillaElegidaSchema.parse(v);
+      return { ...p, parametros: p.parametros.map((x) => x.trim()) };
+    }),
+);
 
 const puerto = (campo: string) =>
   vacioComoAusente(enteroSchema(campo, 1, 10000).default(PUERTOS_DEFECTO));
@@ -233,32 +265,28 @@ export const CrearEjercicioSchema = z
      * recipients are copied (the server copies them; no POST /ejercicio/generar/ follows). */
     origen: vacioComoAusente(idSchema('origen').optional()),
     resultados: vacioComoAusente(ListaGruposSchema.optional()),
-    /** Issue 25.2, calls and quizzes: 'Si no se alcanza, enviar SMS', the SMS device and the text
-     * sent to whoever the drill did not reach; both or neither ('' = none). */
+    /** Issue 25.2, calls and quizzes: what whoever the drill did not reach gets. The channel
+     * ('sms', the default, or 'whatsapp'), the device of that channel, and the SMS's text or the
+     * approved WhatsApp template (as a WhatsApp exercise stores it: {plantilla, idioma,
+     * parametros}, an object or its JSON text). All absent or '' = none (rules/respaldo.ts). */
+    respaldo_canal: vacioComoAusente(
+      z
+        .string({ error: errorCanalRespaldo })
+        .transform((s) => s.trim().toLowerCase())
+        .pipe(z.enum(CANALES_RESPALDO, { error: errorCanalRespaldo }))
+        .optional(),
+    ),
     respaldo_equipo: vacioComoAusente(idSchema('respaldo_equipo').optional()),
     respaldo_texto: vacioComoAusente(
       textoSchema('respaldo_texto', { min: 1, max: 2000 })
         .transform((s) => s.trim())
         .optional(),
     ),
+    respaldo_plantilla: vacioComoAusente(PlantillaRespaldoSchema.optional()),
   })
   .superRefine((b, ctx) => {
-    if (b.respaldo_equipo !== undefined || b.respaldo_texto !== undefined) {
-      if (!admiteRespaldo(b.tipo_ejercicio))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['respaldo_equipo'],
-          message: msg('respaldoSoloLlamadas', { campo: etiquetaCampo('respaldo_equipo') }),
-        });
-      else
-        for (const campo of ['respaldo_equipo', 'respaldo_texto'] as const)
-          if (b[campo] === undefined)
-            ctx.addIssue({
-              code: 'custom',
-              path: [campo],
-              message: msg('campoObligatorio', { campo: etiquetaCampo(campo) }),
-            });
-    }
+    for (const { campo, mensaje } of erroresRespaldo(b))
+      ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });
     if (b.origen !== undefined && !b.resultados?.length) {
       ctx.addIssue({
         code: 'custom',
@@ -516,6 +544,9 @@ export const gruposSeguimiento = endpoint({
     ejercicio: z.string(),
     id_tipo_ejercicio: z.number(),
     grupos: z.array(z.object({ grupo: z.enum(GRUPOS_SEGUIMIENTO), total: z.number() })),
+    /** Recipients per combination of sets they are in: with a fallback (issue 25.2) one person
+     * may be in two ('Ocupado' and 'SMS no entregado'); a choice's total counts them once. */
+    celdas: z.array(z.object({ grupos: z.array(z.enum(GRUPOS_SEGUIMIENTO)), total: z.number() })),
   }),
 });
 
@@ -552,6 +583,25 @@ export const EjercicioReporteSchema = z.object({
  * when the recipient was reached (semáforo green) else 'No', recibida 'Sí'/'No', estatus the
  * outcome code and resultado its Spanish label.
  */
+/** A drill's automatic fallback (issue 25.2) in the per-person reports, only when the drill has
+ * one: its channel ('SMS'), outcome ('Entregado') and send date and time; '' for a person who got
+ * none (reached, or not yet). */
+export const CAMPOS_RESPALDO_REPORTE = [
+  'respaldo_canal',
+  'respaldo_resultado',
+  'respaldo_fecha',
+  'respaldo_hora',
+] as const;
+/** The fallback's columns of a report row (CAMPOS_RESPALDO_REPORTE), absent without a fallback. */
+export const ColumnasRespaldoSchema = z.object({
+  respaldo_canal: z.string().optional(),
+  respaldo_resultado: z.string().optional(),
+  respaldo_fecha: z.string().optional(),
+  respaldo_hora: z.string().optional(),
+});
+/** The fallback's columns of a report row. */
+export type ColumnasRespaldo = z.infer<typeof ColumnasRespaldoSchema>;
+
 export const FilaReporteSchema = z.object({
   n: z.number(),
   telefono: z.string(),
@@ -562,6 +612,7 @@ export const FilaReporteSchema = z.object({
   recibida: z.string(),
   estatus: z.enum(ESTATUS_DESTINATARIO),
   resultado: z.string(),
+  ...ColumnasRespaldoSchema.shape,
 });
 /** One send/contact report row. */
 export type FilaReporte = z.infer<typeof FilaReporteSchema>;

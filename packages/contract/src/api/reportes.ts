@@ -15,7 +15,11 @@ import { ESTATUS_DESTINATARIO, type Semaforo } from '../constants.ts';
 import { msg } from '../messages.ts';
 import { idSchema } from '../zod-helpers.ts';
 import { IdParamsSchema } from './comun.ts';
-import { EjercicioReporteSchema, PaginaReporteSchema } from './ejercicios.ts';
+import {
+  ColumnasRespaldoSchema,
+  EjercicioReporteSchema,
+  PaginaReporteSchema,
+} from './ejercicios.ts';
 import { endpoint } from './endpoint.ts';
 
 /** One row of reporte2: a recipient's call/send detail. duracion (talk) and timbrado (ring) in
@@ -35,6 +39,7 @@ export const FilaReporte2Schema = z.object({
   hora_envio: z.string(),
   recibida: z.string(),
   motivo: z.string(),
+  ...ColumnasRespaldoSchema.shape,
 });
 
 /** An audio the exercise played, as fixed when it started (issue 23.1): pregunta null for a

@@ -22,6 +22,7 @@ import { idSchema } from '../zod-helpers.ts';
 import { IdParamsSchema } from './comun.ts';
 import { EjercicioFilaSchema } from './ejercicios.ts';
 import { endpoint } from './endpoint.ts';
+import { CANALES_RESPALDO } from '../rules/respaldo.ts';
 
 /** Seconds a stream ticket may be used to open its stream. */
 export const TICKET_VIVO_S = 60;
@@ -162,10 +163,12 @@ export const TableroEjercicioSchema = z.object({
     .nullable(),
   /** A stopped drill: who stopped it (user name; 'Sistema' when nobody signed) and when (epoch ms). */
   detencion: z.object({ usuario: z.string(), fecha: z.number() }).nullable(),
-  /** Issue 25.2, a drill with a fallback SMS: fallback SMS that left for the gateway, delivered,
-   * failed (never delivered) and still to send; null when it has no fallback. */
+  /** Issue 25.2, a drill with a fallback: its channel ('Respaldo por SMS' or 'por WhatsApp'), the
+   * fallback messages that left for the gateway, delivered (a WhatsApp 'read' is delivered: the
+   * webhook folds it in), failed (never delivered) and still to send; null when it has none. */
   respaldo: z
     .object({
+      canal: z.enum(CANALES_RESPALDO),
       enviados: z.number(),
       entregados: z.number(),
       fallidos: z.number(),

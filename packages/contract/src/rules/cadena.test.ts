@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compararIntentos, esCadena, mejorIntento, rangoResultado } from './cadena.ts';
+import {
+  compararIntentos,
+  esCadena,
+  etiquetaEslabon,
+  etiquetaRespaldo,
+  mejorIntento,
+  rangoResultado,
+} from './cadena.ts';
 
 describe('best outcome over a chain (issue 25.3)', () => {
   const i = (id_ejercicio: number, resultado: string, momento: string | null) =>
@@ -35,5 +42,14 @@ describe('best outcome over a chain (issue 25.3)', () => {
   it('a chain is more than one link', () => {
     expect(esCadena([1])).toBe(false);
     expect(esCadena([1, 2])).toBe(true);
+  });
+});
+
+describe("a drill's fallback in the chain (issue 25.2)", () => {
+  it('its label comes from its type; a follow-up keeps its type', () => {
+    expect(etiquetaRespaldo(1)).toBe('SMS de respaldo');
+    expect(etiquetaRespaldo(3)).toBe('WhatsApp de respaldo');
+    expect(etiquetaEslabon({ id_tipo_ejercicio: 1, respaldo_de: 7 })).toBe('SMS de respaldo');
+    expect(etiquetaEslabon({ id_tipo_ejercicio: 1, respaldo_de: null })).toBe('SMS');
   });
 });

@@ -11,12 +11,17 @@
  * reach curve counts them. Among attempts of the same rank that did not reach the person, the
  * latest one tells where they stand now.
  *
- * An attempt is any try of a person on one channel: today a recipient row of one link (its
- * channel is the link's type); an automatic fallback inside a link (issue 25.2) is one more attempt
- * of the same person with its own channel and time, ranked by the same rule.
+ * An attempt is any try of a person on one channel: a recipient row of one link (its channel is
+ * the link's type). A drill's automatic fallback (issue 25.2) is a hidden companion exercise
+ * (`ejercicios.respaldo_de`) whose rows are one more attempt of the same persons with their own
+ * channel (the companion's type, read from its row: SMS today, maybe WhatsApp) and time, ranked by
+ * the same rule; the chain shows it as a link of its own right after its drill ('SMS de
+ * respaldo', same level), so its 'N de M' counts its own rows.
  */
-import type { LuzSemaforo } from '../constants.ts';
+import { tipoPorId, type LuzSemaforo } from '../constants.ts';
+import { msg } from '../messages.ts';
 import { LUZ_RESULTADO, alcanzado, type Resultado } from './alcance.ts';
+import { RESPALDO_POR_CANAL, canalDeRespaldo } from './respaldo.ts';
 
 /** Rank of each light for the best outcome: higher is better. */
 export const RANGO_LUZ: Readonly<Record<LuzSemaforo | 'cancelado', number>> = {
@@ -58,3 +63,17 @@ export function mejorIntento<T extends IntentoCadena>(intentos: readonly T[]): T
 
 /** A chain is shown (dashboard section, report sheets) when it has more than one link. */
 export const esCadena = (eslabones: readonly unknown[]): boolean => eslabones.length > 1;
+
+/** The label of a fallback of channel `id_tipo_ejercicio` ('SMS de respaldo'): the chain's link
+ * type and channel, and the phone's history. */
+export const etiquetaRespaldo = (id_tipo_ejercicio: number): string =>
+  msg(RESPALDO_POR_CANAL[canalDeRespaldo(id_tipo_ejercicio) ?? 'sms'].columna);
+
+/** The type label of a link of the chain: a fallback's says it is one. */
+export const etiquetaEslabon = (e: {
+  id_tipo_ejercicio: number;
+  respaldo_de: number | null;
+}): string =>
+  e.respaldo_de !== null
+    ? etiquetaRespaldo(e.id_tipo_ejercicio)
+    : (tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? '');

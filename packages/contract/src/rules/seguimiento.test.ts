@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { msg } from '../messages.ts';
 import {
+  celdasSeguimiento,
   conteoGrupos,
+  copiaSeguimiento,
+  efectoRespaldo,
   ETIQUETA_GRUPO,
   GRUPOS_SEGUIMIENTO,
+  gruposDeEjercicio,
+  gruposDePersona,
   gruposDeTipo,
+  totalElegido,
   RESULTADOS_GRUPO,
   resultadosDeGrupos,
 } from './seguimiento.ts';
@@ -68,5 +74,71 @@ describe("'Reenviar a no alcanzados' outcome sets (issue 25.1)", () => {
       'invalido',
       'incierto',
     ]);
+  });
+});
+
+describe("'Reenviar a no alcanzados' with a drill's fallback (issue 25.2)", () => {
+  const SMS = 1;
+  it('a call drill with an SMS fallback offers "SMS no entregado" in order; without one, not', () => {
+    expect(gruposDeEjercicio(2, SMS)).toEqual([
+      'no_contesto',
+      'ocupado',
+      'colgo',
+      'sms_no_entregado',
+      'fallido',
+      'cancelado',
+    ]);
+    expect(gruposDeEjercicio(4, 3)).toContain('whatsapp_no_entregado');
+    expect(gruposDeEjercicio(2, null)).toEqual(gruposDeTipo(2));
+  });
+
+  it('delivered: reached, in no set; not delivered: own set and "no entregado"; pending or cancelled: own set', () => {
+    expect(efectoRespaldo(SMS, 'entregado')).toBe('entregado');
+    for (const r of ['enviado', 'fallido', 'invalido'] as const)
+      expect(efectoRespaldo(SMS, r)).toBe('no_entregado');
+    for (const r of ['pendiente', 'en_curso', 'cancelado', null] as const)
+      expect(efectoRespaldo(SMS, r)).toBeNull();
+    expect(gruposDePersona(2, 'ocupado', SMS, 'entregado')).toEqual([]);
+    expect(gruposDePersona(2, 'ocupado', SMS, 'fallido')).toEqual(['ocupado', 'sms_no_entregado']);
+    expect(gruposDePersona(2, 'ocupado', SMS, 'pendiente')).toEqual(['ocupado']);
+    expect(gruposDePersona(2, 'ocupado', null, null)).toEqual(['ocupado']);
+    expect(gruposDePersona(2, 'escucho', SMS, null)).toEqual([]);
+  });
+
+  it('counts per set and per combination; a choice counts each person once', () => {
+    const filas = [
+      { estatus: 'ocupado', respaldo_estatus: 'entregado', total: 4 },
+      { estatus: 'ocupado', respaldo_estatus: 'enviado', total: '2' },
+      { estatus: 'no_contesto', respaldo_estatus: 'fallido', total: 1 },
+      { estatus: 'ocupado', respaldo_estatus: 'cancelado', total: 3 },
+      { estatus: 'contestado', alcance: 'escucho', respaldo_estatus: null, total: 9 },
+    ];
+    expect(conteoGrupos(2, filas, SMS)).toEqual([
+      { grupo: 'no_contesto', total: 1 },
+      { grupo: 'ocupado', total: 5 },
+      { grupo: 'colgo', total: 0 },
+      { grupo: 'sms_no_entregado', total: 3 },
+      { grupo: 'fallido', total: 0 },
+      { grupo: 'cancelado', total: 0 },
+    ]);
+    const celdas = celdasSeguimiento(2, filas, SMS);
+    expect(totalElegido(celdas, ['ocupado', 'sms_no_entregado'])).toBe(6);
+    expect(totalElegido(celdas, ['no_contesto', 'ocupado', 'sms_no_entregado'])).toBe(6);
+    expect(totalElegido(celdas, ['sms_no_entregado'])).toBe(3);
+  });
+
+  it('the copy: own outcomes, the fallback outcomes that leave out and those that bring in', () => {
+    const c = copiaSeguimiento(2, SMS, ['ocupado', 'sms_no_entregado']);
+    expect(c.propios).toEqual(['ocupado']);
+    expect(c.respaldo?.entregados).toContain('entregado');
+    expect(c.respaldo?.entregados).not.toContain('enviado');
+    expect(c.respaldo?.noEntregados).toEqual(
+      expect.arrayContaining(['enviado', 'fallido', 'invalido']),
+    );
+    expect(copiaSeguimiento(2, SMS, ['ocupado']).respaldo?.noEntregados).toEqual([]);
+    expect(copiaSeguimiento(2, null, ['ocupado', 'sms_no_entregado'])).toEqual({
+      propios: ['ocupado'],
+      respaldo: null,
+    });
   });
 });

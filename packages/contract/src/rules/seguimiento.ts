@@ -7,6 +7,19 @@
  * SMS and WhatsApp 'enviado' count as reached in the semáforo (the gateway took the message); as
  * a follow-up set they read 'no entregado': no delivery receipt came. WhatsApp 'read' is stored
  * as 'entregado' (the webhook does not keep it apart), so no 'not read' set is offered.
+ *
+ * A drill's automatic fallback (issue 25.2) is one more attempt of the same person, so the sets
+ * look at it too (`efectoRespaldo`). Decided here, for the counts and the server's copy alike:
+ * - whom the fallback delivered to (a reaching outcome outside its channel's 'no entregado' set:
+ *   'entregado') was reached: they are in no set, whatever their call did;
+ * - whom it did not deliver to (sent without a receipt, failed, invalid) stays in the set of their
+ *   own outcome ('Ocupado') AND is in the fallback channel's 'no entregado' set ('SMS no
+ *   entregado', offered by a drill with a fallback): the operator may re-call the busy or re-send
+ *   the undelivered messages; a person in two chosen sets is copied once, and the dialog counts
+ *   them once (`celdasSeguimiento`, `totalElegido`);
+ * - a fallback not sent yet, in flight, or cancelled by a stop changes nothing: their own set.
+ * The fallback's channel is its companion's type (SMS today; a WhatsApp one reads 'WhatsApp no
+ * entregado').
  */
 import {
   TIPO_CUESTIONARIO,
@@ -16,7 +29,7 @@ import {
   ESTATUS_DESTINATARIO,
 } from '../constants.ts';
 import type { ClaveMensaje } from '../messages.ts';
-import { resultadoDe, type Resultado } from './alcance.ts';
+import { alcanzado, RESULTADOS, resultadoDe, type Resultado } from './alcance.ts';
 
 /** The follow-up sets, in the dialog's order. */
 export const GRUPOS_SEGUIMIENTO = [
@@ -84,19 +97,140 @@ export function admiteSeguimiento(e: {
   return uno(e.completado) || (uno(e.en_proceso) && uno(e.en_pausa));
 }
 
-/** Recipients per set of the type, from `GROUP BY estatus, alcance` rows (counts may be strings). */
+/** The 'no entregado' set of a message channel (SMS, WhatsApp); null for calls and quizzes. */
+export function grupoNoEntregado(tipo: number): GrupoSeguimiento | null {
+  if (tipo === TIPO_SMS) return 'sms_no_entregado';
+  if (tipo === TIPO_WHATSAPP) return 'whatsapp_no_entregado';
+  return null;
+}
+
+/** The sets a drill offers: its type's, and with a fallback of type `tipoRespaldo` the fallback
+ * channel's 'no entregado' set, in the dialog's order. */
+export function gruposDeEjercicio(tipo: number, tipoRespaldo: number | null): GrupoSeguimiento[] {
+  const propios = gruposDeTipo(tipo);
+  const extra = tipoRespaldo === null ? null : grupoNoEntregado(tipoRespaldo);
+  if (extra === null || propios.includes(extra)) return propios;
+  return GRUPOS_SEGUIMIENTO.filter((g) => g === extra || propios.includes(g));
+}
+
+/** What a fallback attempt with outcome `r` means for the follow-up (see the note above):
+ * 'entregado' reached the person, 'no_entregado' ended without delivering, null changes nothing
+ * (never sent, pending, in flight or cancelled). */
+export function efectoRespaldo(
+  tipoRespaldo: number,
+  r: Resultado | null,
+): 'entregado' | 'no_entregado' | null {
+  if (r === null || r === 'pendiente' || r === 'en_curso' || r === 'cancelado') return null;
+  const ne = grupoNoEntregado(tipoRespaldo);
+  const noEntregado = ne !== null && RESULTADOS_GRUPO[ne].includes(r);
+  return alcanzado(r) && !noEntregado ? 'entregado' : 'no_entregado';
+}
+
+/** The fallback's outcomes with one effect, for SQL lists. */
+export const resultadosRespaldo = (tipoRespaldo: number, efecto: 'entregado' | 'no_entregado') =>
+  RESULTADOS.filter((r) => efectoRespaldo(tipoRespaldo, r) === efecto);
+
+/** The sets one recipient is in: by its own outcome and its fallback's (`respaldo`: the
+ * fallback's outcome, null without one; `tipoRespaldo` null when the drill has no fallback). */
+export function gruposDePersona(
+  tipo: number,
+  propio: Resultado,
+  tipoRespaldo: number | null,
+  respaldo: Resultado | null,
+): GrupoSeguimiento[] {
+  const propios = gruposDeTipo(tipo).filter((g) => RESULTADOS_GRUPO[g].includes(propio));
+  if (tipoRespaldo === null) return propios;
+  const efecto = efectoRespaldo(tipoRespaldo, respaldo);
+  if (efecto === 'entregado') return [];
+  const extra = grupoNoEntregado(tipoRespaldo);
+  if (efecto === null || extra === null || propios.includes(extra)) return propios;
+  return GRUPOS_SEGUIMIENTO.filter((g) => g === extra || propios.includes(g));
+}
+
+/** A row of `GROUP BY estatus, alcance` (and the fallback's, when the drill has one). */
+export interface FilaConteoSeguimiento {
+  estatus: string;
+  alcance?: string | null;
+  respaldo_estatus?: string | null;
+  respaldo_alcance?: string | null;
+  total: number | string;
+}
+
+const esEstatus = (e: string | null | undefined): e is string =>
+  typeof e === 'string' && (ESTATUS_DESTINATARIO as readonly string[]).includes(e);
+
+/** Recipients per combination of sets they are in (a person in no set is left out): the
+ * dialog's total of a choice counts each person once (`totalElegido`). Counts may be strings;
+ * unknown states are ignored. */
+export function celdasSeguimiento(
+  tipo: number,
+  rows: readonly FilaConteoSeguimiento[],
+  tipoRespaldo: number | null = null,
+): { grupos: GrupoSeguimiento[]; total: number }[] {
+  const celdas = new Map<string, { grupos: GrupoSeguimiento[]; total: number }>();
+  for (const row of rows) {
+    if (!esEstatus(row.estatus)) continue;
+    const respaldo = esEstatus(row.respaldo_estatus)
+      ? resultadoDe(row.respaldo_estatus, row.respaldo_alcance)
+      : null;
+    const grupos = gruposDePersona(
+      tipo,
+      resultadoDe(row.estatus, row.alcance),
+      tipoRespaldo,
+      respaldo,
+    );
+    if (grupos.length === 0) continue;
+    const clave = grupos.join(',');
+    const c = celdas.get(clave) ?? { grupos, total: 0 };
+    c.total += Number(row.total) || 0;
+    celdas.set(clave, c);
+  }
+  return [...celdas.values()].filter((c) => c.total > 0);
+}
+
+/** Recipients per set of the drill (its type's, and its fallback's 'no entregado' set), from
+ * `GROUP BY estatus, alcance` rows (with the fallback's columns when it has one). */
 export function conteoGrupos(
   tipo: number,
-  rows: readonly { estatus: string; alcance?: string | null; total: number | string }[],
+  rows: readonly FilaConteoSeguimiento[],
+  tipoRespaldo: number | null = null,
 ): { grupo: GrupoSeguimiento; total: number }[] {
-  const porResultado = new Map<Resultado, number>();
-  for (const row of rows) {
-    if (!(ESTATUS_DESTINATARIO as readonly string[]).includes(row.estatus)) continue;
-    const r = resultadoDe(row.estatus, row.alcance);
-    porResultado.set(r, (porResultado.get(r) ?? 0) + (Number(row.total) || 0));
-  }
-  return gruposDeTipo(tipo).map((grupo) => ({
+  const celdas = celdasSeguimiento(tipo, rows, tipoRespaldo);
+  return gruposDeEjercicio(tipo, tipoRespaldo).map((grupo) => ({
     grupo,
-    total: RESULTADOS_GRUPO[grupo].reduce((s, r) => s + (porResultado.get(r) ?? 0), 0),
+    total: celdas.filter((c) => c.grupos.includes(grupo)).reduce((s, c) => s + c.total, 0),
   }));
+}
+
+/** Recipients a choice of sets copies: each person once, however many chosen sets hold them. */
+export const totalElegido = (
+  celdas: readonly { grupos: readonly GrupoSeguimiento[]; total: number }[],
+  elegidos: readonly GrupoSeguimiento[],
+): number =>
+  celdas.filter((c) => c.grupos.some((g) => elegidos.includes(g))).reduce((s, c) => s + c.total, 0);
+
+/** What the server copies for a choice of sets: the drill's own outcomes, and with a fallback
+ * which of its outcomes leave a person out ('entregado') and, when its 'no entregado' set was
+ * chosen, which bring them in. */
+export function copiaSeguimiento(
+  tipo: number,
+  tipoRespaldo: number | null,
+  grupos: readonly GrupoSeguimiento[],
+) {
+  const validos = gruposDeEjercicio(tipo, tipoRespaldo);
+  const elegidos = grupos.filter((g) => validos.includes(g));
+  const extra = tipoRespaldo === null ? null : grupoNoEntregado(tipoRespaldo);
+  return {
+    propios: resultadosDeGrupos(tipo, elegidos),
+    respaldo:
+      tipoRespaldo === null
+        ? null
+        : {
+            entregados: resultadosRespaldo(tipoRespaldo, 'entregado'),
+            noEntregados:
+              extra !== null && elegidos.includes(extra) && !gruposDeTipo(tipo).includes(extra)
+                ? resultadosRespaldo(tipoRespaldo, 'no_entregado')
+                : [],
+          },
+  };
 }

@@ -11,6 +11,10 @@ describe('tituloColumnaReporte (issue 26.7)', () => {
     ['resultado', 'Resultado'],
     ['reactivo_texto_1', '1. ¿Escuchó la alerta?'],
     ['reactivo_texto_2', '2. Pregunta'],
+    ['respaldo_canal', 'Canal del respaldo'],
+    ['respaldo_resultado', 'Resultado del respaldo'],
+    ['respaldo_fecha', 'Fecha del respaldo'],
+    ['respaldo_hora', 'Hora del respaldo'],
     ['otro_campo', 'otro_campo'],
   ])('%s → %s', (campo, titulo) => expect(tituloColumnaReporte(campo, preguntas)).toBe(titulo));
 

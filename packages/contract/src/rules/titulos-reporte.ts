@@ -19,6 +19,11 @@ const TITULOS: Readonly<Record<string, ClaveMensaje>> = {
   orden: 'columnaOrden',
   tipo: 'columnaTipo',
   digito: 'columnaDigito',
+  // A drill's automatic fallback (issue 25.2).
+  respaldo_canal: 'columnaRespaldoCanal',
+  respaldo_resultado: 'columnaRespaldoResultado',
+  respaldo_fecha: 'columnaRespaldoFecha',
+  respaldo_hora: 'columnaRespaldoHoraEnvio',
 };
 
 /** Fields a report's spreadsheet leaves out: `estatus` is the code of what `resultado` says in

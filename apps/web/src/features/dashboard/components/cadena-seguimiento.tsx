@@ -8,8 +8,9 @@ import { useCadena } from '../api/get-cadena.ts';
 import { CurvaAlcance } from './graficas.tsx';
 
 /**
- * 'Cadena de seguimiento' (issue 25.3): on the dashboard of an exercise with follow-ups (or of a
- * follow-up), every link of the chain with its recipients reached, the persons of the chain
+ * 'Cadena de seguimiento' (issue 25.3): on the dashboard of an exercise with follow-ups or an
+ * automatic fallback (or of a follow-up), every link of the chain with its recipients reached (a
+ * drill's fallback as a link of its own, 'SMS de respaldo', right after its drill), the persons of the chain
  * reached by any attempt and never reached, and the chain's reach curve (each person counted once,
  * at the first attempt that reached them). Nothing when the exercise is alone.
  */
@@ -55,14 +56,17 @@ export function CadenaSeguimiento({ id, estado }: { id: number; estado: string |
           { title: msg('cadenaEslabon'), dataIndex: 'nivel', align: 'right' },
           {
             title: msg('columnaEjercicio'),
-            render: (_, e) =>
-              e.id_ejercicio === id ? (
+            render: (_, e) => {
+              // A drill's fallback (issue 25.2) has no dashboard of its own: its drill's.
+              const destino = e.respaldo_de ?? e.id_ejercicio;
+              if (destino !== id) return <Link to={`/dashboard/${destino}`}>{e.ejercicio}</Link>;
+              if (e.respaldo_de !== null) return e.ejercicio;
+              return (
                 <>
                   {e.ejercicio} <Tag>{msg('cadenaEsteEjercicio')}</Tag>
                 </>
-              ) : (
-                <Link to={`/dashboard/${e.id_ejercicio}`}>{e.ejercicio}</Link>
-              ),
+              );
+            },
           },
           { title: msg('columnaTipo'), dataIndex: 'tipo_ejercicio' },
           { title: msg('columnaDispositivo'), dataIndex: 'alias' },

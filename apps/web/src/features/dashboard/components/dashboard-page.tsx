@@ -25,6 +25,7 @@ import {
 } from '@pregon/contract/api/tableros';
 import { ETIQUETA_LUZ, LUCES_SEMAFORO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { RESPALDO_POR_CANAL } from '@pregon/contract/rules/respaldo';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
@@ -232,7 +233,7 @@ export function DashboardPage() {
           showIcon
           className="respaldo-sms"
           message={[
-            msg('tableroRespaldo', {
+            msg(RESPALDO_POR_CANAL[t.respaldo.canal].tablero, {
               enviados: t.respaldo.enviados,
               entregados: t.respaldo.entregados,
             }),

@@ -12,12 +12,14 @@ import {
   Input,
   InputNumber,
   Modal,
+  Radio,
   Row,
   Select,
   Spin,
   TimePicker,
   Typography,
   Upload,
+  type FormInstance,
   type UploadFile,
 } from 'antd';
 import { UploadOutlined } from '../../../components/iconos.tsx';
@@ -70,6 +72,14 @@ import {
   type PoliticaReintentos,
 } from '@pregon/contract/rules/reintentos';
 import { accionDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
+import {
+  CANALES_RESPALDO,
+  RESPALDO_POR_CANAL,
+  erroresRespaldo,
+  type CamposRespaldo as CamposRespaldoContrato,
+  type CanalRespaldo,
+  type ErrorRespaldo,
+} from '@pregon/contract/rules/respaldo';
 import {
   validarFormularioEjercicio,
   type CampoFormularioEjercicio,
@@ -130,9 +140,12 @@ interface ValoresDialogo {
   /** Issue 24.4: 'Horario permitido' in each recipient's local time (both or none). */
   ventana_inicio?: Dayjs | null;
   ventana_fin?: Dayjs | null;
-  /** Issue 25.2, calls and quizzes: 'Si no se alcanza, enviar SMS' (device and text, or none). */
+  /** Issue 25.2, calls and quizzes: what whoever is not reached gets: the channel (SMS unless
+   * WhatsApp is chosen), its device, and the SMS's text or the approved WhatsApp template. */
+  respaldo_canal?: CanalRespaldo;
   respaldo_equipo?: number | null;
   respaldo_texto?: string;
+  respaldo_plantilla?: PlantillaElegida | null;
 }
 
 /** 'HH:mm' of a TimePicker's value, '' when empty. */
@@ -246,17 +259,16 @@ export function CrearEjercicioDialog({
   // questionnaire lives in the list's state, and would be lost with it).
   useEffect(() => {
     if (!abierto || modo.modo === 'clonar') return;
-    return registrarBorrador(
-      CLAVE_BORRADOR_EJERCICIO,
-      (): BorradorEjercicio => ({
-        modo,
-        ...(origen ? { origen } : {}),
-        ...aBorrador(form.getFieldsValue(true) as Record<string, unknown>),
-      }),
-    );
+    return registrarBorrador(CLAVE_BORRADOR_EJERCICIO, (): BorradorEjercicio => ({
+      modo,
+      ...(origen ? { origen } : {}),
+      ...aBorrador(form.getFieldsValue(true) as Record<string, unknown>),
+    }));
   }, [abierto, modo, origen, form]);
 
   const [errores, setErrores] = useState<ErroresFormularioEjercicio>({});
+  /** Issue 25.2: the fallback's errors by field (contract rules/respaldo.ts). */
+  const [erroresRespaldo, setErroresRespaldo] = useState<ErroresRespaldo>({});
   /** Props of a Form.Item showing the contract's message for its field. */
   const error = (campo: CampoFormularioEjercicio) =>
     errores[campo]
@@ -270,6 +282,7 @@ export function CrearEjercicioDialog({
     setPlantilla(null);
     setIntentado(false);
     setErrores({});
+    setErroresRespaldo({});
     alCerrar();
   };
 
@@ -291,7 +304,17 @@ export function CrearEjercicioDialog({
     };
     const fueraVentana = errorVentana(ventana);
     setErrorHorario(fueraVentana);
-    if (Object.keys(errores).length > 0 || fuera || fueraVentana) return;
+    const respaldo =
+      tipoElegido !== undefined && esLlamada(tipoElegido) ? camposRespaldo(v, tipoElegido) : null;
+    const malRespaldo = respaldo ? validarRespaldo(respaldo.campos) : {};
+    setErroresRespaldo(malRespaldo);
+    if (
+      Object.keys(errores).length > 0 ||
+      fuera ||
+      fueraVentana ||
+      Object.keys(malRespaldo).length > 0
+    )
+      return;
     // A call exercise is never created without its audio file in hand (or, editing or
     // duplicating, the one already on the agent).
     const audio = v.audio?.[0]?.originFileObj ?? v.audio_actual;
@@ -318,13 +341,8 @@ export function CrearEjercicioDialog({
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
       ...(tipoElegido === TIPO_SMS ? { vigencia: v.vigencia ?? '' } : {}),
-      // Issue 25.2: '' for both is no fallback (an edit that clears them removes it).
-      ...(tipoElegido !== undefined && esLlamada(tipoElegido)
-        ? {
-            respaldo_equipo: v.respaldo_equipo ?? '',
-            respaldo_texto: (v.respaldo_texto ?? '').trim(),
-          }
-        : {}),
+      // Issue 25.2: '' for every field is no fallback (an edit that clears them removes it).
+      ...(respaldo?.cuerpo ?? {}),
       ...(origen ? { origen: origen.origen, resultados: origen.resultados.join(',') } : {}),
     };
     setEnviando(true);
@@ -445,7 +463,15 @@ export function CrearEjercicioDialog({
     if (intentado) {
       const v = form.getFieldsValue(true) as ValoresDialogo;
       setErrores(validarFormularioEjercicio(paraValidar(v)));
+      revalidarRespaldo();
     }
+  };
+
+  /** After a Confirmar that found errors, the fallback's are checked again as it changes. */
+  const revalidarRespaldo = () => {
+    if (!intentado || tipoElegido === undefined || !esLlamada(tipoElegido)) return;
+    const v = form.getFieldsValue(true) as ValoresDialogo;
+    setErroresRespaldo(validarRespaldo(camposRespaldo(v, tipoElegido).campos));
   };
 
   const campoAccion = () => {
@@ -777,7 +803,14 @@ export function CrearEjercicioDialog({
                     {
                       key: 'respaldo',
                       label: msg('respaldoSms'),
-                      children: <CamposRespaldo equipos={catalogos.data?.equipos ?? []} />,
+                      children: (
+                        <CamposRespaldo
+                          form={form}
+                          equipos={catalogos.data?.equipos ?? []}
+                          errores={erroresRespaldo}
+                          revalidar={revalidarRespaldo}
+                        />
+                      ),
                     },
                   ]}
                 />
@@ -836,37 +869,140 @@ export function CrearEjercicioDialog({
   );
 }
 
-/** Issue 25.2, 'Si no se alcanza, enviar SMS': the SMS device (SMPP or Android) and the text,
- * with the SMS counter of an SMS exercise's message. Both empty: no fallback. */
+/** Issue 25.2: the fallback's errors by field name. */
+type ErroresRespaldo = Partial<Record<ErrorRespaldo['campo'], string>>;
+
+/** The fallback as the contract's rule reads it and as the api gets it: the chosen channel's
+ * fields, the other channel's sent as '' (an edit that switches channel, or clears every field,
+ * leaves no stale one); nothing chosen is no fallback. */
+function camposRespaldo(v: ValoresDialogo, tipo: number) {
+  const canal = v.respaldo_canal ?? 'sms';
+  const texto = (v.respaldo_texto ?? '').trim();
+  const p = v.respaldo_plantilla ?? null;
+  const equipo = v.respaldo_equipo ?? undefined;
+  const alguno = equipo !== undefined || (canal === 'sms' ? texto !== '' : p !== null);
+  const campos: CamposRespaldoContrato = alguno
+    ? {
+        tipo_ejercicio: tipo,
+        respaldo_canal: canal,
+        respaldo_equipo: equipo,
+        ...(canal === 'sms'
+          ? { respaldo_texto: texto || undefined }
+          : { respaldo_plantilla: p ?? undefined }),
+      }
+    : { tipo_ejercicio: tipo };
+  return {
+    campos,
+    cuerpo: {
+      respaldo_canal: alguno ? canal : '',
+      respaldo_equipo: alguno ? (equipo ?? '') : '',
+      respaldo_texto: alguno && canal === 'sms' ? texto : '',
+      respaldo_plantilla:
+        alguno && canal === 'whatsapp' && p
+          ? accionDePlantilla({ ...p, parametros: p.parametros.map((x) => x.trim()) })
+          : '',
+    },
+  };
+}
+
+/** The contract's rule on the dialog's fallback, by field. */
+function validarRespaldo(c: CamposRespaldoContrato): ErroresRespaldo {
+  const r: ErroresRespaldo = {};
+  for (const e of erroresRespaldo(c)) r[e.campo] ??= e.mensaje;
+  return r;
+}
+
+/**
+ * Issue 25.2, 'Si no se alcanza, enviar SMS o WhatsApp': the channel; for SMS a device of SMS
+ * (SMPP or Android) and the text with the SMS counter of an SMS exercise's message; for WhatsApp
+ * a WhatsApp device and one of its approved templates (the picker of a WhatsApp exercise, without
+ * free text: outside the 24-hour window only a template arrives). Nothing chosen: no fallback.
+ */
 function CamposRespaldo(p: {
+  form: FormInstance<ValoresDialogo>;
   equipos: readonly { id_equipo: number; alias: string; protocolo: string }[];
+  errores: ErroresRespaldo;
+  /** Called after a change made outside the form's controls (the template). */
+  revalidar: () => void;
 }) {
-  const texto = Form.useWatch('respaldo_texto') as string | undefined;
-  const sms = p.equipos.filter((e) => e.protocolo === 'smpp' || e.protocolo === 'android');
+  const canal = (Form.useWatch('respaldo_canal', p.form) as CanalRespaldo | undefined) ?? 'sms';
+  const texto = Form.useWatch('respaldo_texto', p.form) as string | undefined;
+  const equipo = Form.useWatch('respaldo_equipo', p.form) as number | null | undefined;
+  // Not a form control: watched in the form's store.
+  const plantilla = Form.useWatch('respaldo_plantilla', { form: p.form, preserve: true }) as
+    PlantillaElegida | null | undefined;
+  const delCanal = p.equipos.filter((e) =>
+    RESPALDO_POR_CANAL[canal].protocolos.includes(e.protocolo),
+  );
+  const error = (campo: keyof ErroresRespaldo) =>
+    p.errores[campo] ? { validateStatus: 'error' as const, help: p.errores[campo] } : {};
   return (
     <Row gutter={16}>
       <Col span={24}>
-        <Typography.Text type="secondary">{msg('ayudaRespaldoSms')}</Typography.Text>
-      </Col>
-      <Col xs={24} md={12}>
-        <Form.Item label={msg('campoRespaldoEquipo')} name="respaldo_equipo">
-          <Select
-            aria-label={msg('campoRespaldoEquipo')}
-            placeholder={msg('seleccionaOpcion')}
-            allowClear
-            options={sms.map((e) => ({ value: e.id_equipo, label: e.alias }))}
+        <Form.Item label={msg('campoRespaldoCanal')} name="respaldo_canal" initialValue="sms">
+          <Radio.Group
+            aria-label={msg('campoRespaldoCanal')}
+            options={CANALES_RESPALDO.map((c) => ({
+              value: c,
+              label: RESPALDO_POR_CANAL[c].nombre,
+            }))}
+            onChange={() =>
+              // Another channel: its own devices and content.
+              p.form.setFieldsValue({ respaldo_equipo: undefined, respaldo_plantilla: null })
+            }
           />
         </Form.Item>
       </Col>
       <Col span={24}>
+        <Typography.Text type="secondary">
+          {msg(canal === 'sms' ? 'ayudaRespaldoSms' : 'ayudaRespaldoWhatsapp')}
+        </Typography.Text>
+      </Col>
+      <Col xs={24} md={12}>
         <Form.Item
-          label={msg('campoRespaldoTexto')}
-          name="respaldo_texto"
-          extra={texto ? <ResumenSms texto={texto} /> : undefined}
+          label={msg('campoRespaldoEquipo')}
+          name="respaldo_equipo"
+          {...error('respaldo_equipo')}
         >
-          <Input.TextArea aria-label={msg('campoRespaldoTexto')} rows={2} maxLength={2000} />
+          <Select
+            aria-label={msg('campoRespaldoEquipo')}
+            placeholder={msg('seleccionaOpcion')}
+            allowClear
+            options={delCanal.map((e) => ({ value: e.id_equipo, label: e.alias }))}
+            onChange={() => p.form.setFieldsValue({ respaldo_plantilla: null })}
+          />
         </Form.Item>
       </Col>
+      {canal === 'sms' ? (
+        <Col span={24}>
+          <Form.Item
+            label={msg('campoRespaldoTexto')}
+            name="respaldo_texto"
+            extra={texto ? <ResumenSms texto={texto} /> : undefined}
+            {...error('respaldo_texto')}
+          >
+            <Input.TextArea aria-label={msg('campoRespaldoTexto')} rows={2} maxLength={2000} />
+          </Form.Item>
+        </Col>
+      ) : (
+        <Col xs={24} md={12} className="respaldo-plantilla">
+          <PlantillaWhatsapp
+            idEquipo={equipo ?? undefined}
+            valor={plantilla ?? null}
+            sinTextoLibre
+            etiqueta={msg('campoRespaldoPlantilla')}
+            alCambiar={(nueva) => {
+              p.form.setFieldsValue({ respaldo_plantilla: nueva });
+              p.revalidar();
+            }}
+          />
+          {p.errores.respaldo_plantilla && (
+            <Typography.Text type="danger" className="error-respaldo-plantilla">
+              {p.errores.respaldo_plantilla}
+            </Typography.Text>
+          )}
+        </Col>
+      )}
     </Row>
   );
 }

@@ -114,8 +114,10 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
     vigencia: f.vigencia,
     ventana_inicio: f.ventana_inicio ? dayjs(`2000-01-01T${f.ventana_inicio}`) : null,
     ventana_fin: f.ventana_fin ? dayjs(`2000-01-01T${f.ventana_fin}`) : null,
+    respaldo_canal: f.respaldo_canal ?? undefined,
     respaldo_equipo: f.respaldo_equipo,
     respaldo_texto: f.respaldo_texto ?? undefined,
+    respaldo_plantilla: f.respaldo_plantilla,
   };
 }
 

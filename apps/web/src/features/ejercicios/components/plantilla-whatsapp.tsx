@@ -10,13 +10,24 @@ export interface PropsPlantillaWhatsapp {
   valor: PlantillaElegida | null;
   /** Called with the new choice and the text the recipient will read. */
   alCambiar: (p: PlantillaElegida | null, vistaPrevia: string) => void;
+  /** Only templates (a fallback, issue 25.2: outside the 24-hour window only a template
+   * arrives): no 'Texto libre' option. */
+  sinTextoLibre?: boolean;
+  /** The picker's label (default 'Plantilla'). */
+  etiqueta?: string;
 }
 
 /**
  * Beside a type-3 exercise's action field: the device's approved WhatsApp templates (or free
  * text, delivered only inside the 24-hour window), one input per body parameter and a preview.
  */
-export function PlantillaWhatsapp({ idEquipo, valor, alCambiar }: PropsPlantillaWhatsapp) {
+export function PlantillaWhatsapp({
+  idEquipo,
+  valor,
+  alCambiar,
+  sinTextoLibre = false,
+  etiqueta = msg('plantillaElegir'),
+}: PropsPlantillaWhatsapp) {
   const consulta = usePlantillas(idEquipo);
   const lista = consulta.data?.data ?? [];
   const clave = (n: string, i: string) => `${n}|${i}`;
@@ -29,12 +40,13 @@ export function PlantillaWhatsapp({ idEquipo, valor, alCambiar }: PropsPlantilla
   };
   return (
     <>
-      <Form.Item label={msg('plantillaElegir')}>
+      <Form.Item label={etiqueta}>
         <Select
-          aria-label={msg('plantillaElegir')}
+          aria-label={etiqueta}
           loading={consulta.isFetching}
           disabled={idEquipo === undefined}
-          value={valor ? clave(valor.plantilla, valor.idioma) : ''}
+          placeholder={msg('seleccionaOpcion')}
+          value={valor ? clave(valor.plantilla, valor.idioma) : sinTextoLibre ? undefined : ''}
           onChange={(v: string) => {
             const p = lista.find((x) => clave(x.nombre, x.idioma) === v);
             cambiar(
@@ -48,7 +60,7 @@ export function PlantillaWhatsapp({ idEquipo, valor, alCambiar }: PropsPlantilla
             );
           }}
           options={[
-            { value: '', label: msg('plantillaTextoLibre') },
+            ...(sinTextoLibre ? [] : [{ value: '', label: msg('plantillaTextoLibre') }]),
             ...lista.map((p) => ({
               value: clave(p.nombre, p.idioma),
               label: `${p.nombre} (${p.idioma})`,
