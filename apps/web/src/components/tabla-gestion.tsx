@@ -4,6 +4,7 @@ import { msg } from '@pregon/contract/messages';
 import { filtrarPorTexto, useVistaUrl } from '../hooks/use-vista-url.ts';
 import { CajaBusqueda } from './caja-busqueda.tsx';
 import { ErrorCarga } from './error-carga.tsx';
+import { anchoMinimo } from '../lib/tabla-ancha.ts';
 
 /** Rows per page of the management lists. */
 const TAMANO_PAGINA = 20;
@@ -48,7 +49,8 @@ export function TablaGestion<T extends object>(p: PropsTablaGestion<T>) {
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : (
         <Table<T>
-          className="tabla-rayada"
+          className={p.anchoMinimo ? 'tabla-rayada tabla-ancha' : 'tabla-rayada'}
+          style={p.anchoMinimo ? anchoMinimo(p.anchoMinimo) : undefined}
           rowKey={p.filaId}
           size="middle"
           columns={p.columnas}
@@ -69,7 +71,6 @@ export function TablaGestion<T extends object>(p: PropsTablaGestion<T>) {
               </Empty>
             ),
           }}
-          scroll={p.anchoMinimo ? { x: p.anchoMinimo } : undefined}
         />
       )}
       {p.soloLectura && (

@@ -52,6 +52,7 @@ import { useAudiosFaltantes } from '../api/audios-faltantes.ts';
 import { EstatusTag } from '../../../components/estatus-tag.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
+import { anchoMinimo } from '../../../lib/tabla-ancha.ts';
 
 // The dialogs (forms, date and time pickers, upload) load the first time they open.
 const CrearEjercicioDialog = lazy(async () => ({
@@ -437,14 +438,14 @@ export function EjerciciosPage() {
         ) : (
           <>
             <Table<EjercicioFila>
-              className="tabla-rayada"
+              className="tabla-rayada tabla-ancha"
+              style={anchoMinimo(900)}
               rowKey="id_ejercicio"
               size="middle"
               columns={columnas}
               dataSource={vista.filas}
               pagination={false}
               locale={{ emptyText: vacio }}
-              scroll={{ x: 900 }}
             />
             <div className="paginacion">
               <Pagination
