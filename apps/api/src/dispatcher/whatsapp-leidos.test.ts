@@ -1,0 +1,121 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+
+// Issue 25.1: a WhatsApp 'read' is kept apart. Meta's signed webhook over real HTTP, on both
+// engines: a 'read' leaves the row 'entregado' (delivered counts keep it) with alcance 'leido';
+// it may come before or without 'delivered', a later 'delivered' keeps the read, a repeated
+// webhook changes nothing; the dashboard shows 'Leídos' beside the delivered.
+
+const SECRETO = 'secreto-leidos';
+const TELEFONO_ID = '2000000001';
+
+describe.each(MOTORES)('WhatsApp: leídos aparte (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let token: string;
+  let id_ejercicio = 0;
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    token = await ingresar(api);
+    const id_equipo = await crearEquipo(api.ctx.db, {
+      protocolo: 'whatsapp',
+      url: 'http://127.0.0.1:9/wa',
+      credenciales: { token: 'tok', phone_number_id: TELEFONO_ID, app_secret: SECRETO },
+    });
+    id_ejercicio = await crearEjercicio(api.ctx.db, { id_equipo, tipo: 3, n: 5, titulo: 'Aviso WA' });
+    // Five messages sent, each with Meta's id.
+    for (let p = 1; p <= 5; p++)
+      await api.ctx.db.kysely
+        .updateTable('ejercicio_detalle')
+        .set({ estatus: 'enviado', intentos: 1, id_gateway: `wamid.${p}` })
+        .where('id_ejercicio', '=', id_ejercicio)
+        .where('posicion', '=', p)
+        .execute();
+  });
+  afterAll(async () => api?.cerrar());
+
+  /** POSTs one signed delivery of statuses ([wamid, status]) and expects 200. */
+  const webhook = async (estados: [string, string][]) => {
+    const cuerpo = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'WABA',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { phone_number_id: TELEFONO_ID },
+                statuses: estados.map(([id, status]) => ({ id, status, recipient_id: '52' })),
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const r = await fetch(`${api.url}/webhooks/whatsapp/`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': `sha256=${crypto.createHmac('sha256', SECRETO).update(cuerpo).digest('hex')}`,
+      },
+      body: cuerpo,
+    });
+    expect(r.status).toBe(200);
+  };
+
+  /** [estatus, alcance, recibida] of each message by its position. */
+  const filas = async () =>
+    (
+      await api.ctx.db.kysely
+        .selectFrom('ejercicio_detalle')
+        .select(['estatus', 'alcance', 'recibida'])
+        .where('id_ejercicio', '=', id_ejercicio)
+        .orderBy('posicion')
+        .execute()
+    ).map((f) => [f.estatus, f.alcance, Number(f.recibida)]);
+
+  it("'read' before or without 'delivered', a late 'delivered', repeats: the read is kept", async () => {
+    // 1: delivered then read; 2: read only; 3: read then delivered; 4: delivered only; 5: nothing.
+    await webhook([
+      ['wamid.1', 'delivered'],
+      ['wamid.2', 'read'],
+      ['wamid.3', 'read'],
+      ['wamid.4', 'delivered'],
+    ]);
+    await webhook([
+      ['wamid.1', 'read'],
+      ['wamid.3', 'delivered'],
+    ]);
+    const esperado = [
+      ['entregado', 'leido', 1],
+      ['entregado', 'leido', 1],
+      ['entregado', 'leido', 1],
+      ['entregado', null, 1],
+      ['enviado', null, 0],
+    ];
+    expect(await filas()).toEqual(esperado);
+    // Meta repeats deliveries until answered 200: the same statuses again change nothing.
+    await webhook([
+      ['wamid.1', 'read'],
+      ['wamid.2', 'read'],
+      ['wamid.3', 'delivered'],
+      ['wamid.4', 'delivered'],
+    ]);
+    expect(await filas()).toEqual(esperado);
+  });
+
+  it("the dashboard: 'Leídos' beside the delivered, who still count as delivered", async () => {
+    const t = await pedir(api.url, 'GET', `/tablero/ejercicio/${id_ejercicio}/`, { token });
+    expect(t.status).toBe(200);
+    expect(t.body.mensajes).toEqual({ entregados: 4, leidos: 3 });
+    expect(t.body.recibidas).toBe(4);
+    expect(t.body.semaforo.porEstatus).toMatchObject({ entregado: 4, enviado: 1 });
+    expect(t.body.semaforo.porResultado).toMatchObject({ entregado: 1, leido: 3, enviado: 1 });
+    // Read is reached (green), like delivered and sent.
+    expect(t.body.semaforo.verde).toBe(5);
+    expect(t.body.respaldo).toBeNull();
+  });
+});
