@@ -1,6 +1,19 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { openDb } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { seed } from '../db/seed.ts';
+import {
+  MOTORES,
+  crearBasePostgres,
+  ingresar,
+  levantarApi,
+  pedir,
+  type ApiDePrueba,
+} from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 
 // Issue 25.1: a WhatsApp 'read' is kept apart. Meta's signed webhook over real HTTP, on both
@@ -117,5 +130,45 @@ describe.each(MOTORES)('WhatsApp: leídos aparte (%s)', (motor) => {
     // Read is reached (green), like delivered and sent.
     expect(t.body.semaforo.verde).toBe(5);
     expect(t.body.respaldo).toBeNull();
+  });
+});
+
+describe.each(MOTORES)("la migración 0029 admite alcance 'leido' (%s)", (motor) => {
+  it("a database of before: its alcances stay, 'leido' is admitted, anything else still refused", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-0029-'));
+    const pg = motor === 'postgres' ? await crearBasePostgres() : undefined;
+    const db = openDb(pg ? { databaseUrl: pg.url } : { sqliteFile: path.join(dir, 'pregon.db') });
+    try {
+      await migrate(db, '0026-respaldo');
+      await seed(db, { adminUser: 'admin', adminPassword: 'Admin-prueba-1' });
+      const id_equipo = await crearEquipo(db, { protocolo: 'whatsapp', url: 'http://127.0.0.1:9/' });
+      const id = await crearEjercicio(db, { id_equipo, tipo: 3, n: 2 });
+      const fijar = (posicion: number, estatus: string, alcance: string) =>
+        db.kysely
+          .updateTable('ejercicio_detalle')
+          .set({ estatus, alcance })
+          .where('id_ejercicio', '=', id)
+          .where('posicion', '=', posicion)
+          .execute();
+      await fijar(1, 'contestado', 'escucho');
+      await expect(fijar(2, 'entregado', 'leido')).rejects.toThrow();
+      await migrate(db);
+      await fijar(2, 'entregado', 'leido');
+      await expect(fijar(2, 'entregado', 'inventado')).rejects.toThrow();
+      const filas = await db.kysely
+        .selectFrom('ejercicio_detalle')
+        .select(['estatus', 'alcance'])
+        .where('id_ejercicio', '=', id)
+        .orderBy('posicion')
+        .execute();
+      expect(filas).toEqual([
+        { estatus: 'contestado', alcance: 'escucho' },
+        { estatus: 'entregado', alcance: 'leido' },
+      ]);
+    } finally {
+      await db.close();
+      await pg?.borrar();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
