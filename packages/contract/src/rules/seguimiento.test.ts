@@ -9,6 +9,7 @@ import {
   GRUPOS_SEGUIMIENTO,
   gruposDeEjercicio,
   gruposDePersona,
+  marcadoDeInicio,
   gruposDeTipo,
   totalElegido,
   RESULTADOS_GRUPO,
@@ -62,6 +63,8 @@ describe("'Reenviar a no alcanzados' outcome sets (issue 25.1)", () => {
     expect(efectoRespaldo(3, 'entregado')).toBe('entregado');
     expect(gruposDePersona(2, 'ocupado', 3, 'leido')).toEqual([]);
     expect(gruposDeEjercicio(2, 3)).not.toContain('whatsapp_no_leido');
+    // Offered, not checked from the start: they got the message.
+    expect(GRUPOS_SEGUIMIENTO.filter((g) => !marcadoDeInicio(g))).toEqual(['whatsapp_no_leido']);
   });
 
   it('labels: the catalogue text of each set', () => {

@@ -75,6 +75,11 @@ export const ETIQUETA_GRUPO: Readonly<Record<GrupoSeguimiento, ClaveMensaje>> = 
   cancelado: 'estatusCancelado',
 };
 
+/** Whether the dialog checks a set with someone in it from the start: every set but 'WhatsApp
+ * entregado, no leído', whose people got the message (and may only have read receipts off), so
+ * re-sending to them is the operator's explicit choice. */
+export const marcadoDeInicio = (g: GrupoSeguimiento): boolean => g !== 'whatsapp_no_leido';
+
 /** The sets an exercise type offers: the outcomes its channel can produce. */
 export function gruposDeTipo(tipo: number): GrupoSeguimiento[] {
   if (tipo === TIPO_SMS) return ['sms_no_entregado', 'fallido', 'cancelado'];

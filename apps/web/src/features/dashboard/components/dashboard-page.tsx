@@ -125,13 +125,15 @@ function Semaforo({ t }: { t: TableroEjercicio }) {
           {msg('total', { total: s.total })} ·{' '}
           {msg('alcanzadosDe', { n: s.verde, pct: s.porcentajes.verde })}
           {t.mensajes && (
-            <span className="entregados-leidos">
+            <>
               {' · '}
-              {msg('tableroEntregadosLeidos', {
-                entregados: t.mensajes.entregados,
-                leidos: t.mensajes.leidos,
-              })}
-            </span>
+              <span className="entregados-leidos">
+                {msg('tableroEntregadosLeidos', {
+                  entregados: t.mensajes.entregados,
+                  leidos: t.mensajes.leidos,
+                })}
+              </span>
+            </>
           )}
         </Typography.Text>
       </Col>
