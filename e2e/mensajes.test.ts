@@ -173,6 +173,67 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
       .filter({ hasText: 'Plantilla E2E' })
       .getByText('Plantilla aviso_simulacro (es_MX): la Zona Norte, la salida 3')
       .waitFor();
+
+    // Issue 25.1: once sent, the dashboard counts the read beside the delivered, and the
+    // follow-up offers 'WhatsApp entregado, no leído'.
+    const token = await ingresar(api);
+    const { id_ejercicio } = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select('id_ejercicio')
+      .where('titulo', '=', 'Plantilla E2E')
+      .executeTakeFirstOrThrow();
+    const generado = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token,
+      body: {
+        ejercicio: id_ejercicio,
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      },
+    });
+    expect(generado.body.total).toBe(6);
+    const resultados: [string, string | null][] = [
+      ['entregado', 'leido'],
+      ['entregado', 'leido'],
+      ['entregado', null],
+      ['entregado', null],
+      ['enviado', null],
+      ['fallido', null],
+    ];
+    for (const [i, [estatus, alcance]] of resultados.entries())
+      await api.ctx.db.kysely
+        .updateTable('ejercicio_detalle')
+        .set({ estatus, alcance, intentos: 1 })
+        .where('id_ejercicio', '=', id_ejercicio)
+        .where('posicion', '=', i + 1)
+        .execute();
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ completado: 1, en_proceso: 0, iniciado: Date.now() })
+      .where('id_ejercicio', '=', id_ejercicio)
+      .execute();
+    await page.goto(`${api.url}/dashboard/${id_ejercicio}`);
+    await page.locator('.entregados-leidos').waitFor();
+    expect(await page.locator('.alcanzados-de').innerText()).toBe(
+      'Total: 6 · Alcanzados: 5 (83.3 % de todos) · Entregados: 4 · Leídos: 2',
+    );
+    await page.getByRole('button', { name: 'Reenviar a no alcanzados' }).click();
+    const reenviar = page.getByRole('dialog').filter({ hasText: 'Reenviar a no alcanzados' });
+    const casillas = reenviar.locator('.grupos-seguimiento .ant-checkbox-wrapper');
+    await casillas.first().waitFor();
+    expect(await casillas.allInnerTexts()).toEqual([
+      'WhatsApp no entregado (sin aviso de entrega) (1)',
+      'WhatsApp entregado, no leído (sin aviso de lectura) (2)',
+      'Fallido, número inválido o incierto (1)',
+      'Cancelado (0)',
+    ]);
+    // The delivered not read got the message: their set is there to choose, not checked.
+    expect(await reenviar.locator('.ant-checkbox-wrapper-checked').allInnerTexts()).toEqual([
+      'WhatsApp no entregado (sin aviso de entrega) (1)',
+      'Fallido, número inválido o incierto (1)',
+    ]);
+    await capturar(page, 'seguimiento-whatsapp-leidos');
+    await page.keyboard.press('Escape');
+    await page.goto(api.url);
   });
 
   it('Respaldo por WhatsApp: un cuestionario elige el canal, un equipo de WhatsApp y una plantilla aprobada', async () => {

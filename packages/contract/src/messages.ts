@@ -146,7 +146,10 @@ export const MENSAJES = {
   respaldoPlantillaParametros:
     'El campo {campo}: la plantilla «{plantilla}» lleva {esperados} parámetros y se dieron {dados}',
   tableroRespaldo: 'Respaldo por SMS: {enviados} enviados, {entregados} entregados',
-  tableroRespaldoWhatsapp: 'Respaldo por WhatsApp: {enviados} enviados, {entregados} entregados',
+  tableroRespaldoWhatsapp:
+    'Respaldo por WhatsApp: {enviados} enviados, {entregados} entregados, {leidos} leídos',
+  // A WhatsApp drill's dashboard: delivered (read ones included) and read (issue 25.1)
+  tableroEntregadosLeidos: 'Entregados: {entregados} · Leídos: {leidos}',
   tableroRespaldoCola: '{pendientes} por enviar',
   columnaRespaldo: 'SMS de respaldo',
   columnaRespaldoCanal: 'Canal del respaldo',
@@ -806,6 +809,8 @@ export const MENSAJES = {
   resultadoRespondioParcial: 'Respondió {n} de {m}',
   resultadoRespondioEnParte: 'Respondió en parte',
   resultadoSinRespuesta: 'Colgó sin responder',
+  // A delivered WhatsApp message Meta reported read (rules/alcance.ts ALCANCES_MENSAJE)
+  resultadoLeido: 'Leído',
 
   // 'Reenviar a no alcanzados' (issue 25.1; rules/seguimiento.ts GRUPOS_SEGUIMIENTO)
   accionReenviar: 'Reenviar a no alcanzados',
@@ -817,6 +822,7 @@ export const MENSAJES = {
   grupoCuestionarioIncompleto: 'Respondió en parte o nada',
   grupoSmsNoEntregado: 'SMS no entregado (sin acuse de entrega)',
   grupoWhatsappNoEntregado: 'WhatsApp no entregado (sin aviso de entrega)',
+  grupoWhatsappNoLeido: 'WhatsApp entregado, no leído (sin aviso de lectura)',
   grupoFallido: 'Fallido, número inválido o incierto',
   seguimientoDe: 'Seguimiento de {nombre}',
   seguimientoDestinatarios: 'Destinatarios: {N} de «{ejercicio}» ({grupos})',

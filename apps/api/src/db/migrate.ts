@@ -1,6 +1,7 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Db } from './database.ts';
 import * as inicial from './migrations/0001-inicial.ts';
+import * as leido from './migrations/0029-leido.ts';
 import * as despacho from './migrations/0003-despacho.ts';
 import * as detallePorEjercicio from './migrations/0002-detalle-por-ejercicio.ts';
 import * as enlacesSinRowid from './migrations/0004-enlaces-sin-rowid.ts';
@@ -52,6 +53,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0022-archivado': archivado,
   '0024-seguimiento': seguimiento,
   '0026-respaldo': respaldo,
+  '0029-leido': leido,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

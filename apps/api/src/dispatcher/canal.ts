@@ -125,6 +125,9 @@ export interface Recibo {
   id_equipo: number;
   id_gateway: string;
   entregado: boolean;
+  /** A WhatsApp 'read' status (issue 25.1): delivered and read (alcance 'leido'); a later
+   * 'delivered' keeps the read. */
+  leido?: boolean;
   motivo?: string;
 }
 

@@ -192,11 +192,13 @@ describe.each(MOTORES)(
         canal: 'whatsapp',
         enviados: 6,
         entregados: 6,
+        leidos: 0,
         fallidos: 0,
         pendientes: 0,
       });
+      // The simulator sends no 'read' status: none read (issue 25.1).
       expect(msg('tableroRespaldoWhatsapp', t.body.respaldo)).toBe(
-        'Respaldo por WhatsApp: 6 enviados, 6 entregados',
+        'Respaldo por WhatsApp: 6 enviados, 6 entregados, 0 leídos',
       );
       const lista = await pedir(api.url, 'GET', '/ejercicios/', { token });
       const ids = lista.body.data.map((f: { id_ejercicio: number }) => f.id_ejercicio);

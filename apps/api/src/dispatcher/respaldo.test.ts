@@ -272,6 +272,7 @@ describe.each(MOTORES)('respaldo por SMS de una llamada (%s)', { timeout: 90_000
       canal: 'sms',
       enviados: 6,
       entregados: 6,
+      leidos: 0,
       fallidos: 0,
       pendientes: 0,
     });

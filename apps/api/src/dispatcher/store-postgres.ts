@@ -126,15 +126,16 @@ export function storePostgres(db: Db): Store {
     // the statistics believe are sent or delivered, so a batch costs the same at any point of
     // a drill.
     const r = await pool.query<{ id_gateway: string }>(
-      `with m as (select d.id_detalle, v.id_gateway, v.entregado, v.motivo
-         from unnest($1::text[], $2::int[], $3::boolean[], $4::text[]) as v(id_gateway, id_equipo, entregado, motivo)
+      `with m as (select d.id_detalle, v.id_gateway, v.entregado, v.motivo, v.leido
+         from unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $6::boolean[]) as v(id_gateway, id_equipo, entregado, motivo, leido)
          cross join lateral (select x.id_detalle from ejercicio_detalle x
            where x.id_gateway = v.id_gateway and x.id_gateway is not null and x.estatus in ('enviado', 'entregado')
              and exists (select 1 from ejercicios j where j.id_ejercicio = x.id_ejercicio and j.id_equipo = v.id_equipo)
            offset 0) d)
        update ejercicio_detalle d set recibida = 1,
          estatus = case when m.entregado then 'entregado' else 'fallido' end,
-         motivo = case when m.entregado then d.motivo else coalesce(m.motivo, d.motivo) end, actualizado = $5
+         motivo = case when m.entregado then d.motivo else coalesce(m.motivo, d.motivo) end, actualizado = $5,
+         alcance = case when m.entregado and m.leido then 'leido' else d.alcance end
        from m
        where d.id_detalle = any(array(select id_detalle from m)) and d.id_detalle = m.id_detalle
          and d.estatus in ('enviado', 'entregado')
@@ -145,6 +146,7 @@ export function storePostgres(db: Db): Store {
         rs.map((r) => r.entregado),
         rs.map((r) => r.motivo ?? null),
         ahora,
+        rs.map((r) => r.leido === true),
       ],
     );
     const hechos = new Set(r.rows.map((x) => x.id_gateway));

@@ -74,7 +74,8 @@ export function storeSqlite(db: Db): Store {
        where id_detalle = ? and estatus = 'en_curso'`,
     ),
     recibo: s.prepare(
-      `update ejercicio_detalle set recibida = 1, estatus = ?, motivo = coalesce(?, motivo), actualizado = ?
+      `update ejercicio_detalle set recibida = 1, estatus = ?, motivo = coalesce(?, motivo), actualizado = ?,
+         alcance = case when ? = 1 then 'leido' else alcance end
        where id_gateway = ? and estatus in ('enviado', 'entregado')
          and id_ejercicio in (select id_ejercicio from ejercicios where id_equipo = ?)`,
     ),
@@ -191,6 +192,7 @@ export function storeSqlite(db: Db): Store {
         r.entregado ? 'entregado' : 'fallido',
         r.entregado ? null : (r.motivo ?? null),
         ahora,
+        r.entregado && r.leido ? 1 : 0,
         r.id_gateway,
         r.id_equipo,
       );

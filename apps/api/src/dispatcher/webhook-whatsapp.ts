@@ -19,7 +19,9 @@ import { storePara } from './index.ts';
 // the app subscribes to, so an authentic delivery is always answered 200: the `messages` field's
 // statuses are applied for the devices whose phone_number_id and app_secret match; the rest is
 // ignored (template status updates, account updates, users' messages, errors, statuses of a
-// phone_number_id no device has). 'delivered'/'read' set recibida and 'entregado'; 'failed'
+// phone_number_id no device has). 'delivered'/'read' set recibida and 'entregado'; a 'read' also
+// sets alcance 'leido' (issue 25.1: outcome 'Leído', rules/alcance.ts), which a 'delivered' that
+// comes after it (Meta does not promise the order) or a repeated webhook leaves alone; 'failed'
 // sets 'fallido' with a Spanish reason that keeps Meta's code and title. A status whose row is
 // not written yet is tried again shortly.
 
@@ -167,6 +169,7 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
                 id_equipo: equipo.id_equipo,
                 id_gateway: s.id,
                 entregado: s.status !== 'failed',
+                leido: s.status === 'read',
                 motivo,
               });
           }

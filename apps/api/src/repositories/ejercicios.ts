@@ -286,7 +286,7 @@ export async function copiarDestinatarios(
 }
 
 /** The fallback rows (issue 25.2) standing for these recipient rows (unique index on
- * respaldo_de): outcome, date and time, by the row they stand for. */
+ * respaldo_de): outcome (estatus and alcance), date and time, by the row they stand for. */
 export async function respaldosDeFilas(k: Consultor, ids_detalle: readonly number[]) {
   if (ids_detalle.length === 0) return [];
   return k
@@ -294,6 +294,7 @@ export async function respaldosDeFilas(k: Consultor, ids_detalle: readonly numbe
     .select([
       'respaldo_de',
       'estatus as respaldo_estatus',
+      'alcance as respaldo_alcance',
       'fecha_envio as respaldo_fecha',
       'hora_envio as respaldo_hora',
     ])
@@ -408,8 +409,9 @@ export interface FilaDetalle {
   alcance: string | null;
   respondidas: number | null;
   /** Issue 25.2: the fallback SMS sent to this recipient (its row in the drill's companion):
-   * estatus, date and time; null when none was sent. */
+   * estatus, alcance (a WhatsApp fallback read: 'leido'), date and time; null when none was sent. */
   respaldo_estatus: string | null;
+  respaldo_alcance: string | null;
   respaldo_fecha: string | null;
   respaldo_hora: string | null;
 }
@@ -417,6 +419,7 @@ export interface FilaDetalle {
 /** The fallback's columns (issue 25.2), from its row `r` joined by respaldo_de (unique index). */
 const COLUMNAS_RESPALDO = [
   'r.estatus as respaldo_estatus',
+  'r.alcance as respaldo_alcance',
   'r.fecha_envio as respaldo_fecha',
   'r.hora_envio as respaldo_hora',
 ] as const;
@@ -446,12 +449,19 @@ export async function paginaDetalle(
 
 /** Position of each column of COLUMNAS_DETALLE in a line of COPY output. */
 const POSICION_DETALLE = Object.fromEntries(
-  [...COLUMNAS_DETALLE, 'respaldo_estatus', 'respaldo_fecha', 'respaldo_hora'].map((c, i) => [
-    c,
-    i,
-  ]),
+  [
+    ...COLUMNAS_DETALLE,
+    'respaldo_estatus',
+    'respaldo_alcance',
+    'respaldo_fecha',
+    'respaldo_hora',
+  ].map((c, i) => [c, i]),
 ) as Record<
-  (typeof COLUMNAS_DETALLE)[number] | 'respaldo_estatus' | 'respaldo_fecha' | 'respaldo_hora',
+  | (typeof COLUMNAS_DETALLE)[number]
+  | 'respaldo_estatus'
+  | 'respaldo_alcance'
+  | 'respaldo_fecha'
+  | 'respaldo_hora',
   number
 >;
 
@@ -486,6 +496,7 @@ export async function* detallePorCopia(
       alcance: deCopia(c[i.alcance]!),
       respondidas: respondidas === null ? null : Number(respondidas),
       respaldo_estatus: deCopia(c[i.respaldo_estatus]!),
+      respaldo_alcance: deCopia(c[i.respaldo_alcance]!),
       respaldo_fecha: deCopia(c[i.respaldo_fecha]!),
       respaldo_hora: deCopia(c[i.respaldo_hora]!),
     };

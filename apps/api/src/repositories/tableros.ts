@@ -118,6 +118,7 @@ export async function conteoRespaldo(k: Consultor, id: number) {
       'd.estatus',
       (eb) => eb.fn.countAll<number>().as('total'),
       sql<number>`sum(case when d.intentos > 0 then 1 else 0 end)`.as('salieron'),
+      sql<number>`sum(case when ${resultadoSql('d.')} = 'leido' then 1 else 0 end)`.as('leidos'),
     ])
     .where('r.respaldo_de', '=', id)
     .groupBy('d.estatus')

@@ -273,6 +273,52 @@ describe.each(MOTORES)('reenviar a no alcanzados (%s)', (motor) => {
     expect(await telefonos(api, r.body.id_ejercicio as number)).toEqual(en([102, 103]));
   });
 
+  it("a WhatsApp drill: 'entregado, no leído' counts and copies the delivered not read, not the read", async () => {
+    const wa = await crearEjercicio(api.ctx.db, {
+      id_equipo: eq.whatsapp,
+      tipo: 3,
+      n: 6,
+      titulo: 'Aviso WhatsApp',
+      base: 200,
+    });
+    await resultados(api, wa, [
+      ['entregado', 'leido'],
+      ['entregado', null],
+      ['enviado', null],
+      ['entregado', null],
+      ['fallido', null],
+      ['entregado', 'leido'],
+    ]);
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ completado: 1, en_proceso: 0 })
+      .where('id_ejercicio', '=', wa)
+      .execute();
+    const g = await pedir(api.url, 'GET', `/ejercicio/seguimiento/${wa}/`, { token });
+    expect(g.body.grupos).toEqual([
+      { grupo: 'whatsapp_no_entregado', total: 1 },
+      { grupo: 'whatsapp_no_leido', total: 2 },
+      { grupo: 'fallido', total: 1 },
+      { grupo: 'cancelado', total: 0 },
+    ]);
+    const copia = async (grupos: string) => {
+      const r = await pedir(api.url, 'POST', '/ejercicio/', {
+        token,
+        body: cuerpoEjercicio(eq.sms, {
+          titulo: 'Seguimiento de Aviso WhatsApp',
+          origen: wa,
+          resultados: grupos,
+        }),
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return telefonos(api, r.body.id_ejercicio as number);
+    };
+    expect(await copia('whatsapp_no_leido')).toEqual(en([202, 204]));
+    // The existing set keeps its meaning: sent without a delivery status.
+    expect(await copia('whatsapp_no_entregado')).toEqual(en([203]));
+    expect(await copia('whatsapp_no_entregado,whatsapp_no_leido')).toEqual(en([202, 203, 204]));
+  });
+
   it("the paused drill's list row offers 'Reenviar a no alcanzados'", async () => {
     const lista = await pedir(api.url, 'GET', '/ejercicios/', { token });
     const fila = lista.body.data.find((f: { id_ejercicio: number }) => f.id_ejercicio === quiz);

@@ -325,7 +325,11 @@ async function escribir(
         ...(conRespaldo
           ? [
               f.respaldo_estatus
-                ? resultadoFila({ ...SIN_LLAMADA, estatus: f.respaldo_estatus }).texto
+                ? resultadoFila({
+                    ...SIN_LLAMADA,
+                    estatus: f.respaldo_estatus,
+                    alcance: f.respaldo_alcance,
+                  }).texto
                 : '',
               f.respaldo_fecha ? `${f.respaldo_fecha} ${f.respaldo_hora ?? ''}`.trim() : '',
             ]

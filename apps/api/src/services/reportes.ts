@@ -107,7 +107,10 @@ export async function audiosReporte(
  * its row), outcome, send date and time; empty for a person who got none.
  */
 export function columnasRespaldo(
-  d: Pick<FilaDetalle, 'respaldo_estatus' | 'respaldo_fecha' | 'respaldo_hora'>,
+  d: Pick<
+    FilaDetalle,
+    'respaldo_estatus' | 'respaldo_alcance' | 'respaldo_fecha' | 'respaldo_hora'
+  >,
   canal: string,
 ): Required<ColumnasRespaldo> {
   const hay = d.respaldo_estatus !== null;
@@ -116,7 +119,7 @@ export function columnasRespaldo(
     respaldo_resultado: hay
       ? resultadoFila({
           estatus: d.respaldo_estatus!,
-          alcance: null,
+          alcance: d.respaldo_alcance,
           duracion: null,
           respondidas: null,
         }).texto
@@ -267,7 +270,12 @@ export async function conRespaldo4(
     personas.map((p) => Number(p.id_detalle)),
   );
   const porFila = new Map(respaldos.map((r) => [Number(r.respaldo_de), r]));
-  const ninguno = { respaldo_estatus: null, respaldo_fecha: null, respaldo_hora: null };
+  const ninguno = {
+    respaldo_estatus: null,
+    respaldo_alcance: null,
+    respaldo_fecha: null,
+    respaldo_hora: null,
+  };
   return filas.map((f, i) => ({
     ...f,
     ...columnasRespaldo(porFila.get(Number(personas[i]!.id_detalle)) ?? ninguno, canal),

@@ -12,7 +12,7 @@ import {
 } from '@pregon/contract/api/tableros';
 import { sql } from 'kysely';
 import type { FilaReporte3 } from '@pregon/contract/api/reportes';
-import { tipoPorId } from '@pregon/contract/constants';
+import { TIPO_WHATSAPP, tipoPorId } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { conteoSemaforo, LUZ_RESULTADO, resultadoDe } from '@pregon/contract/rules/alcance';
 import { canalDeRespaldo, type CanalRespaldo } from '@pregon/contract/rules/respaldo';
@@ -171,13 +171,19 @@ export async function tableroEjercicio(
     detencion: parada
       ? { usuario: parada.usuario || msg('sistema'), fecha: Number(parada.fecha) }
       : null,
+    // Issue 25.1: delivered counts every 'entregado' row, read or not; read is outcome 'leido'.
+    mensajes:
+      e.id_tipo_ejercicio === TIPO_WHATSAPP
+        ? { entregados: semaforo.porEstatus.entregado, leidos: semaforo.porResultado.leido ?? 0 }
+        : null,
     respaldo: await respaldoTablero(ctx, id, canalDeRespaldo(e.respaldo_tipo)),
   };
 }
 
 /** Issue 25.2: the fallback of a drill as the dashboard counts it ('Respaldo por SMS: 120
- * enviados, 98 entregados', or 'por WhatsApp'): sent = left for the gateway (their attempt
- * counted), whatever came after; null without a fallback. */
+ * enviados, 98 entregados', or 'por WhatsApp' with ', 40 leídos'): sent = left for the gateway
+ * (their attempt counted), whatever came after; delivered includes the read; null without a
+ * fallback. */
 async function respaldoTablero(ctx: CtxTableros, id: number, canal: CanalRespaldo | null) {
   if (canal === null) return null;
   const filas = await repoTableros.conteoRespaldo(ctx.db.kysely, id);
@@ -189,6 +195,7 @@ async function respaldoTablero(ctx: CtxTableros, id: number, canal: CanalRespald
       .filter((f) => f.estatus !== 'pendiente' && f.estatus !== 'en_curso')
       .reduce((a, f) => a + Number(f.salieron), 0),
     entregados: de('entregado'),
+    leidos: filas.reduce((a, f) => a + Number(f.leidos), 0),
     fallidos: de('fallido', 'invalido'),
     pendientes: de('pendiente', 'en_curso'),
   };

@@ -5,6 +5,7 @@ import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import {
   ETIQUETA_GRUPO,
+  marcadoDeInicio,
   totalElegido,
   type GrupoSeguimiento,
 } from '@pregon/contract/rules/seguimiento';
@@ -30,8 +31,9 @@ export function ReenviarNoAlcanzados(p: { fila: EjercicioFila; alCerrar: () => v
   const grupos = useGruposSeguimiento(p.fila.id_ejercicio, true);
   const [elegidos, setElegidos] = useState<GrupoSeguimiento[] | null>(null);
   const lista = grupos.data?.grupos ?? [];
-  // By default every set that has someone in it.
-  const marcados = elegidos ?? lista.filter((g) => g.total > 0).map((g) => g.grupo);
+  // By default every set that has someone in it, but 'WhatsApp entregado, no leído'.
+  const marcados =
+    elegidos ?? lista.filter((g) => g.total > 0 && marcadoDeInicio(g.grupo)).map((g) => g.grupo);
   const elegidas = lista.filter((g) => marcados.includes(g.grupo) && g.total > 0);
   // A person in two chosen sets (their call's and, with a fallback, 'SMS no entregado') is one.
   const total = totalElegido(

@@ -163,14 +163,18 @@ export const TableroEjercicioSchema = z.object({
     .nullable(),
   /** A stopped drill: who stopped it (user name; 'Sistema' when nobody signed) and when (epoch ms). */
   detencion: z.object({ usuario: z.string(), fecha: z.number() }).nullable(),
+  /** Issue 25.1, a WhatsApp drill: its messages delivered (read ones included) and read (Meta's
+   * 'read' status, outcome 'leido'); null for every other type. */
+  mensajes: z.object({ entregados: z.number(), leidos: z.number() }).nullable(),
   /** Issue 25.2, a drill with a fallback: its channel ('Respaldo por SMS' or 'por WhatsApp'), the
-   * fallback messages that left for the gateway, delivered (a WhatsApp 'read' is delivered: the
-   * webhook folds it in), failed (never delivered) and still to send; null when it has none. */
+   * fallback messages that left for the gateway, delivered (read ones included), read (a WhatsApp
+   * 'read' status; 0 for SMS), failed (never delivered) and still to send; null when it has none. */
   respaldo: z
     .object({
       canal: z.enum(CANALES_RESPALDO),
       enviados: z.number(),
       entregados: z.number(),
+      leidos: z.number(),
       fallidos: z.number(),
       pendientes: z.number(),
     })

@@ -34,6 +34,7 @@ describe('the outcome table: light, reached and text of every outcome', () => {
     ['respondio_todo', 'verde', true, 'Respondió todo'],
     ['respondio_parcial', 'amarillo', false, 'Respondió 2 de 3'],
     ['sin_respuesta', 'amarillo', false, 'Colgó sin responder'],
+    ['leido', 'verde', true, 'Leído'],
   ])('%s → %s, reached %s, «%s»', (r, luz, si, texto) => {
     expect(LUZ_RESULTADO[r]).toBe(luz);
     expect(alcanzado(r)).toBe(si);
@@ -66,6 +67,12 @@ describe('resultadoDe', () => {
     // Only an answered call is refined.
     ['cancelado', 'colgo', 'cancelado'],
     ['entregado', null, 'entregado'],
+    // A delivered message read (a WhatsApp 'read', issue 25.1); only a delivered one.
+    ['entregado', 'leido', 'leido'],
+    ['enviado', 'leido', 'enviado'],
+    ['fallido', 'leido', 'fallido'],
+    ['contestado', 'leido', 'contestado'],
+    ['entregado', 'escucho', 'entregado'],
   ] as const)('%s + %s → %s', (estatus, alcance, r) => {
     expect(resultadoDe(estatus, alcance)).toBe(r);
   });

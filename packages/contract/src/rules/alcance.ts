@@ -7,7 +7,9 @@
  * - calls: 'escucho' when the audio reached its end (the dialplan's `PregonFin` UserEvent came),
  *   'colgo' when the callee hung up (or the call was cut) before;
  * - quizzes: 'respondio_todo' (every question answered), 'respondio_parcial' (some), and
- *   'sin_respuesta' (none).
+ *   'sin_respuesta' (none);
+ * - WhatsApp messages: 'leido' when Meta's webhook said the message was read (the row stays
+ *   'entregado', so every count of delivered keeps it; a read is delivered and reached).
  * Reached means green: delivered or sent messages, a call heard to its end, a quiz answered in
  * full. A partly heard call or a partly answered quiz is amber and not reached; a cancelled
  * recipient (a stopped drill) is not reached either, and every percentage is of all recipients.
@@ -27,15 +29,25 @@ import {
 import { msg, type ClaveMensaje } from '../messages.ts';
 
 /** How an answered call went; null for everything else (and for calls answered before issue 23). */
-export const ALCANCES = [
+export const ALCANCES_LLAMADA = [
   'escucho',
   'colgo',
   'respondio_todo',
   'respondio_parcial',
   'sin_respuesta',
 ] as const;
-/** One refinement of an answered call. */
+/** How a delivered message went: read (a WhatsApp 'read' status, issue 25.1). */
+export const ALCANCES_MENSAJE = ['leido'] as const;
+/** Every refinement an estatus may have. */
+export const ALCANCES = [...ALCANCES_LLAMADA, ...ALCANCES_MENSAJE] as const;
+/** One refinement of an answered call or a delivered message. */
 export type Alcance = (typeof ALCANCES)[number];
+
+/** The estatus each kind of refinement refines: answered calls, delivered messages. */
+export const ESTATUS_REFINADOS = {
+  llamada: ['contestado', 'respondido'],
+  mensaje: ['entregado'],
+} as const satisfies Record<string, readonly EstatusDestinatario[]>;
 
 /** A recipient's outcome: its estatus, or for an answered call how it went. */
 export type Resultado = EstatusDestinatario | Alcance;
@@ -55,6 +67,7 @@ export const LUZ_RESULTADO: Readonly<Record<Resultado, LuzSemaforo | 'cancelado'
   respondio_todo: 'verde',
   respondio_parcial: 'amarillo',
   sin_respuesta: 'amarillo',
+  leido: 'verde',
 };
 
 /** Catalogue label of each outcome as a group (charts, the results sheet). */
@@ -65,15 +78,20 @@ export const ETIQUETA_RESULTADO: Readonly<Record<Resultado, ClaveMensaje>> = {
   respondio_todo: 'resultadoRespondioTodo',
   respondio_parcial: 'resultadoRespondioEnParte',
   sin_respuesta: 'resultadoSinRespuesta',
+  leido: 'resultadoLeido',
 };
 
-const esAlcance = (a: unknown): a is Alcance =>
-  typeof a === 'string' && (ALCANCES as readonly string[]).includes(a);
+const en = (xs: readonly string[], x: unknown): boolean =>
+  typeof x === 'string' && xs.includes(x);
 
-/** The outcome of a recipient row: `alcance` refines only an answered call (contestado or
- * respondido); anything else is its estatus. */
+/** The outcome of a recipient row: `alcance` refines an answered call (contestado or respondido)
+ * with a call's refinement and a delivered message (entregado) with 'leido'; anything else is its
+ * estatus. */
 export function resultadoDe(estatus: string, alcance?: string | null): Resultado {
-  if ((estatus === 'contestado' || estatus === 'respondido') && esAlcance(alcance)) return alcance;
+  if (en(ESTATUS_REFINADOS.llamada, estatus) && en(ALCANCES_LLAMADA, alcance))
+    return alcance as Alcance;
+  if (en(ESTATUS_REFINADOS.mensaje, estatus) && en(ALCANCES_MENSAJE, alcance))
+    return alcance as Alcance;
   return estatus as Resultado;
 }
 

@@ -9,6 +9,7 @@ import {
   GRUPOS_SEGUIMIENTO,
   gruposDeEjercicio,
   gruposDePersona,
+  marcadoDeInicio,
   gruposDeTipo,
   totalElegido,
   RESULTADOS_GRUPO,
@@ -20,21 +21,50 @@ describe("'Reenviar a no alcanzados' outcome sets (issue 25.1)", () => {
   it.each([
     [1, ['sms_no_entregado', 'fallido', 'cancelado']],
     [2, ['no_contesto', 'ocupado', 'colgo', 'fallido', 'cancelado']],
-    [3, ['whatsapp_no_entregado', 'fallido', 'cancelado']],
+    [3, ['whatsapp_no_entregado', 'whatsapp_no_leido', 'fallido', 'cancelado']],
     [4, ['no_contesto', 'ocupado', 'cuestionario_incompleto', 'fallido', 'cancelado']],
     [9, []],
   ])('type %i offers %j', (tipo, grupos) => {
     expect(gruposDeTipo(tipo)).toEqual(grupos);
   });
 
-  it('no set holds a reached outcome but the undelivered messages, and none holds pending', () => {
+  it('no set holds a reached outcome but the undelivered or unread messages, and none holds pending', () => {
+    const mensajes = ['sms_no_entregado', 'whatsapp_no_entregado', 'whatsapp_no_leido'];
     for (const g of GRUPOS_SEGUIMIENTO) {
       for (const r of RESULTADOS_GRUPO[g]) {
         expect(RESULTADOS).toContain(r);
-        expect(alcanzado(r)).toBe(g === 'sms_no_entregado' || g === 'whatsapp_no_entregado');
+        expect(alcanzado(r)).toBe(mensajes.includes(g));
+        expect(r).not.toBe('leido');
         expect(['pendiente', 'en_curso']).not.toContain(r);
       }
     }
+  });
+
+  it("a WhatsApp drill: 'entregado, no leído' holds the delivered not read; a WhatsApp fallback read reached", () => {
+    expect(msg(ETIQUETA_GRUPO.whatsapp_no_leido)).toBe(
+      'WhatsApp entregado, no leído (sin aviso de lectura)',
+    );
+    const filas = [
+      { estatus: 'entregado', alcance: 'leido', total: 4 },
+      { estatus: 'entregado', alcance: null, total: '3' },
+      { estatus: 'enviado', alcance: null, total: 2 },
+      { estatus: 'fallido', alcance: null, total: 1 },
+    ];
+    expect(conteoGrupos(3, filas)).toEqual([
+      { grupo: 'whatsapp_no_entregado', total: 2 },
+      { grupo: 'whatsapp_no_leido', total: 3 },
+      { grupo: 'fallido', total: 1 },
+      { grupo: 'cancelado', total: 0 },
+    ]);
+    expect(resultadosDeGrupos(3, ['whatsapp_no_leido'])).toEqual(['entregado']);
+    // SMS offers no 'no leído': its 'entregado' is in no set.
+    expect(resultadosDeGrupos(1, ['whatsapp_no_leido'])).toEqual([]);
+    expect(efectoRespaldo(3, 'leido')).toBe('entregado');
+    expect(efectoRespaldo(3, 'entregado')).toBe('entregado');
+    expect(gruposDePersona(2, 'ocupado', 3, 'leido')).toEqual([]);
+    expect(gruposDeEjercicio(2, 3)).not.toContain('whatsapp_no_leido');
+    // Offered, not checked from the start: they got the message.
+    expect(GRUPOS_SEGUIMIENTO.filter((g) => !marcadoDeInicio(g))).toEqual(['whatsapp_no_leido']);
   });
 
   it('labels: the catalogue text of each set', () => {

@@ -5,8 +5,10 @@
  * agree on who was not reached.
  *
  * SMS and WhatsApp 'enviado' count as reached in the semáforo (the gateway took the message); as
- * a follow-up set they read 'no entregado': no delivery receipt came. WhatsApp 'read' is stored
- * as 'entregado' (the webhook does not keep it apart), so no 'not read' set is offered.
+ * a follow-up set they read 'no entregado': no delivery receipt came. A WhatsApp 'read' is kept
+ * apart (outcome 'leido', rules/alcance.ts), so a WhatsApp drill also offers 'WhatsApp entregado,
+ * no leído': outcome 'entregado', delivered with no read status (the recipient may have turned
+ * read receipts off, so it is 'no read status came', like 'no entregado' is 'no receipt came').
  *
  * A drill's automatic fallback (issue 25.2) is one more attempt of the same person, so the sets
  * look at it too (`efectoRespaldo`). Decided here, for the counts and the server's copy alike:
@@ -19,7 +21,8 @@
  *   them once (`celdasSeguimiento`, `totalElegido`);
  * - a fallback not sent yet, in flight, or cancelled by a stop changes nothing: their own set.
  * The fallback's channel is its companion's type (SMS today; a WhatsApp one reads 'WhatsApp no
- * entregado').
+ * entregado'). A fallback WhatsApp delivered or read reached the person: there is no 'no leído'
+ * set of a fallback.
  */
 import {
   TIPO_CUESTIONARIO,
@@ -39,6 +42,7 @@ export const GRUPOS_SEGUIMIENTO = [
   'cuestionario_incompleto',
   'sms_no_entregado',
   'whatsapp_no_entregado',
+  'whatsapp_no_leido',
   'fallido',
   'cancelado',
 ] as const;
@@ -53,6 +57,7 @@ export const RESULTADOS_GRUPO: Readonly<Record<GrupoSeguimiento, readonly Result
   cuestionario_incompleto: ['respondio_parcial', 'sin_respuesta'],
   sms_no_entregado: ['enviado'],
   whatsapp_no_entregado: ['enviado'],
+  whatsapp_no_leido: ['entregado'],
   fallido: ['fallido', 'invalido', 'incierto'],
   cancelado: ['cancelado'],
 };
@@ -65,14 +70,21 @@ export const ETIQUETA_GRUPO: Readonly<Record<GrupoSeguimiento, ClaveMensaje>> = 
   cuestionario_incompleto: 'grupoCuestionarioIncompleto',
   sms_no_entregado: 'grupoSmsNoEntregado',
   whatsapp_no_entregado: 'grupoWhatsappNoEntregado',
+  whatsapp_no_leido: 'grupoWhatsappNoLeido',
   fallido: 'grupoFallido',
   cancelado: 'estatusCancelado',
 };
 
+/** Whether the dialog checks a set with someone in it from the start: every set but 'WhatsApp
+ * entregado, no leído', whose people got the message (and may only have read receipts off), so
+ * re-sending to them is the operator's explicit choice. */
+export const marcadoDeInicio = (g: GrupoSeguimiento): boolean => g !== 'whatsapp_no_leido';
+
 /** The sets an exercise type offers: the outcomes its channel can produce. */
 export function gruposDeTipo(tipo: number): GrupoSeguimiento[] {
   if (tipo === TIPO_SMS) return ['sms_no_entregado', 'fallido', 'cancelado'];
-  if (tipo === TIPO_WHATSAPP) return ['whatsapp_no_entregado', 'fallido', 'cancelado'];
+  if (tipo === TIPO_WHATSAPP)
+    return ['whatsapp_no_entregado', 'whatsapp_no_leido', 'fallido', 'cancelado'];
   if (tipo === TIPO_LLAMADA) return ['no_contesto', 'ocupado', 'colgo', 'fallido', 'cancelado'];
   if (tipo === TIPO_CUESTIONARIO)
     return ['no_contesto', 'ocupado', 'cuestionario_incompleto', 'fallido', 'cancelado'];

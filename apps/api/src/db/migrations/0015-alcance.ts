@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { ALCANCES } from '@pregon/contract/rules/alcance';
 import type { Engine } from '../database.ts';
 
 // How an answered call went (issue 23.4): whether a call's audio reached its end or the callee
@@ -11,6 +10,10 @@ const lista = (xs: readonly string[]) =>
     xs.map((x) => sql.lit(x)),
     sql`, `,
   );
+
+/** The refinements of this step, as they were: a migration's schema must not follow later code
+ * (0029 widens the list for a WhatsApp 'read'). */
+const ALCANCES = ['escucho', 'colgo', 'respondio_todo', 'respondio_parcial', 'sin_respuesta'];
 
 /** Adds ejercicio_detalle.alcance (one of ALCANCES) and .respondidas (quiz answers). */
 export async function up(db: Kysely<unknown>, _engine: Engine): Promise<void> {

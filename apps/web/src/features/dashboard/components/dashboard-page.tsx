@@ -124,6 +124,17 @@ function Semaforo({ t }: { t: TableroEjercicio }) {
         <Typography.Text type="secondary" className="alcanzados-de">
           {msg('total', { total: s.total })} ·{' '}
           {msg('alcanzadosDe', { n: s.verde, pct: s.porcentajes.verde })}
+          {t.mensajes && (
+            <>
+              {' · '}
+              <span className="entregados-leidos">
+                {msg('tableroEntregadosLeidos', {
+                  entregados: t.mensajes.entregados,
+                  leidos: t.mensajes.leidos,
+                })}
+              </span>
+            </>
+          )}
         </Typography.Text>
       </Col>
     </Row>
@@ -236,6 +247,7 @@ export function DashboardPage() {
             msg(RESPALDO_POR_CANAL[t.respaldo.canal].tablero, {
               enviados: t.respaldo.enviados,
               entregados: t.respaldo.entregados,
+              leidos: t.respaldo.leidos,
             }),
             ...(t.respaldo.pendientes
               ? [msg('tableroRespaldoCola', { pendientes: t.respaldo.pendientes })]
