@@ -1,11 +1,19 @@
 import { sql, type Kysely } from 'kysely';
-import { ALCANCES } from '@pregon/contract/rules/alcance';
 import type { Engine } from '../database.ts';
 
 // A WhatsApp 'read' kept apart (issue 25.1): the row stays 'entregado' and its alcance says
 // 'leido'. 0015 allowed only an answered call's refinements in alcance; this step widens the
-// check to every refinement of the contract (rules/alcance.ts ALCANCES). Every existing value
-// stays valid.
+// check to them and 'leido' (the contract's ALCANCES today, written out: a migration's schema
+// must not follow later code). Every existing value stays valid.
+
+const ALCANCES = [
+  'escucho',
+  'colgo',
+  'respondio_todo',
+  'respondio_parcial',
+  'sin_respuesta',
+  'leido',
+];
 
 const lista = (xs: readonly string[]) =>
   sql.join(
