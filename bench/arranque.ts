@@ -94,6 +94,8 @@ const web = path.join(dataDir, 'web');
 fs.mkdirSync(web);
 fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Pregón</title>');
 const envBase = {
+  // As scripts/start.mjs runs the servers.
+  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   ...process.env,
   HOST: '127.0.0.1',
   DATA_DIR: path.join(dataDir, 'data'),
