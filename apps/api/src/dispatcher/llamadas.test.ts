@@ -444,9 +444,14 @@ describe.each(MOTORES)('llamadas y cuestionarios por AMI (%s)', (motor) => {
         for (const f of inciertas) {
           expect(despuesDelCorte.has(f.telefono), f.telefono).toBe(false);
           expect(porNumero.get(f.telefono) ?? 0, f.telefono).toBeLessThanOrEqual(1);
-          expect([msg('llamadaTerminoSinAviso'), msg('llamadaSinRespuestaAmi')]).toContain(
-            f.motivo,
-          );
+          // Its reason: gone at reconnection, its watchdog, or its Originate's answer lost with
+          // the link ('Sin conexión con Asterisk (AMI): …', seen in CI with two files at a time).
+          const sinConexion = msg('amiSinConexion', { detalle: '' });
+          expect(
+            [msg('llamadaTerminoSinAviso'), msg('llamadaSinRespuestaAmi')].includes(f.motivo!) ||
+              f.motivo!.startsWith(sinConexion),
+            f.motivo!,
+          ).toBe(true);
         }
         for (const f of rs) {
           if (f.estatus === 'incierto') continue;
