@@ -17,7 +17,7 @@
 // receipt cost ≤ 1.5 × the first's; WAL ≤ 900 bytes per message.
 //
 //   npx tsx bench/dispatch-pg.ts [--rows 100000] [--despachadores 1,2,4] [--rondas 2] [--detalle-wal]
-//                                [--esquema 0021|0020|ff100|ff50…]
+//                                [--esquema actual|ff100|ff50…]
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,24 +45,17 @@ const arg = (n: string, d: string) => {
 const N = Number(arg('rows', '100000'));
 const DESPACHADORES = arg('despachadores', '1,2,4').split(',').map(Number);
 const RONDAS = Number(arg('rondas', '2'));
-/** `--esquema`: the table as migration 0021 leaves it ('0021', default), as before it ('0020':
- * detalle_cola, full gateway index, lease index, fillfactor 100), or 0021's indexes with another
- * fillfactor ('ff100', 'ff50'…): which change bought what. */
-const ESQUEMA = arg('esquema', '0021');
-const VARIANTES: Record<string, string> = {
-  '0021': '',
-  '0020': `drop index detalle_pendiente; drop index detalle_enviado; drop index detalle_en_curso;
-    drop index detalle_gateway;
-    create index detalle_cola on ejercicio_detalle (id_ejercicio, estatus, posicion);
-    create index detalle_gateway on ejercicio_detalle (id_gateway);
-    create index detalle_en_curso on ejercicio_detalle (lease_hasta) where estatus = 'en_curso';
-    alter table ejercicio_detalle reset (fillfactor)`,
-};
+/** `--esquema`: the table as the migrations leave it ('actual', default), or with another
+ * fillfactor ('ff100', 'ff50'…; the migrations set 70), set before the list is generated: which
+ * change bought what. A version of the statements and indexes before a change is measured by
+ * running this script from a checkout of that commit (`git worktree add`). */
+const ESQUEMA = arg('esquema', 'actual');
 const variante = (e: string) =>
-  VARIANTES[e] ??
-  (/^ff\d+$/.test(e)
-    ? `alter table ejercicio_detalle set (fillfactor = ${e.slice(2)})`
-    : undefined);
+  e === 'actual'
+    ? ''
+    : /^ff\d+$/.test(e)
+      ? `alter table ejercicio_detalle set (fillfactor = ${e.slice(2)})`
+      : undefined;
 if (variante(ESQUEMA) === undefined) throw new Error(`--esquema desconocido: ${ESQUEMA}`);
 /** `--detalle-wal`: also print the run's WAL per record type and relation. */
 const DETALLE_WAL = process.argv.includes('--detalle-wal');

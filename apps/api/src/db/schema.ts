@@ -179,6 +179,9 @@ export interface EjercicioDetalleTable {
   /** Issue 25.2: a fallback row (in the drill's companion exercise) names the drill's row whose
    * recipient it stands for; null on every other row. */
   respaldo_de: Generated<number | null>;
+  /** Generated from estatus (migration 0030, db/cola.ts): 0 pendiente, 1 en_curso, else null.
+   * The queue's partial indexes name it on PostgreSQL. Never written. */
+  cola: Generated<number | null>;
 }
 
 /** sms_partes: the SMSC ids of a long SMS's parts, so their receipts find the row (issue 15). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { enCola } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz } from './canal.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
@@ -36,17 +37,18 @@ export async function completarSiTermino(
 ): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     const { raiz, ids } = await familia(trx, id_ejercicio);
-    // One look-up per state, each by its partial index (detalle_pendiente, detalle_en_curso):
-    // `estatus in (…)` matches neither index's predicate and would read the whole exercise.
-    // The drill's rows are looked at before its companion's: a drill row that leaves en_curso
-    // inserts its fallback in the same commit, so a check that missed the one sees the other.
+    // One look-up per state, each by its partial index (detalle_pendiente, detalle_en_curso;
+    // db/cola.ts): `estatus in (…)` matches neither index's predicate and would read the whole
+    // exercise. The drill's rows are looked at before its companion's: a drill row that leaves
+    // en_curso inserts its fallback in the same commit, so a check that missed the one sees the
+    // other.
     for (const id of ids)
-      for (const estatus of ['pendiente', 'en_curso'] as const) {
+      for (const estado of ['pendiente', 'en_curso'] as const) {
         const queda = await trx
           .selectFrom('ejercicio_detalle')
           .select('id_detalle')
           .where('id_ejercicio', '=', id)
-          .where('estatus', '=', estatus)
+          .where(enCola(estado))
           .limit(1)
           .executeTakeFirst();
         if (queda) return false;
@@ -220,7 +222,8 @@ export async function idsEsperandoAcuse(
 
 /** Devices of the given protocols with rows still 'enviado' (awaiting their receipt) in exercises
  * started since `desde`: a dispatcher that starts binds to them so the gateway can deliver the
- * receipts it held meanwhile. One indexed look-up per recent exercise. */
+ * receipts it held meanwhile. One look-up per recent exercise (detalle_ejercicio_id: no index
+ * holds the rows awaiting a receipt, so a receipt touches none; migration 0030). */
 export async function equiposEsperandoAcuses(db: Db, protocolos: readonly string[], desde: number) {
   if (protocolos.length === 0) return [];
   return db.kysely
@@ -314,7 +317,7 @@ export async function llamadasVencidas(
       'd.id_gateway',
       'd.contestada_en',
     ])
-    .where('d.estatus', '=', 'en_curso')
+    .where(enCola('en_curso', 'd'))
     .where('d.salio', '=', 1)
     .where('d.lease_hasta', '<', ahora)
     .where('e.protocolo', 'in', [...protocolos])

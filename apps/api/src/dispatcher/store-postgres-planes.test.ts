@@ -234,3 +234,96 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
     comprobar(await planesDeUnaVuelta());
   });
 });
+
+// A delivery receipt and a send's announcement change no indexed column (migration 0030: the
+// queue's partial indexes name `cola`, which both leave as it was), so PostgreSQL makes them HOT
+// updates: no index entry, a smaller WAL record. Counted by pg_stat_xact_user_tables, which
+// holds the current transaction's updates: each operation runs on one connection inside a
+// transaction that is then rolled back, on a table VACUUM FULL rewrote at its fillfactor (a page
+// keeps room for the next versions of a few of its rows; a HOT update needs its page to have it).
+describe('actualizaciones HOT del despachador (postgres)', () => {
+  let db: Db;
+  let limpiar: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, limpiar } = await abrirBasePrueba('postgres'));
+    await seed(db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+  }, 60_000);
+  afterAll(async () => {
+    await limpiar?.();
+  });
+
+  /** Runs `f` with a store bound to one connection, in a transaction rolled back after; returns
+   * the rows of ejercicio_detalle it updated and how many of them were HOT. */
+  async function contarActualizaciones(f: (s: ReturnType<typeof storePostgres>) => Promise<void>) {
+    const c = await db.pool!.connect();
+    // (the view also holds this connection's earlier transactions not yet reported: a difference)
+    const contadores = async () => {
+      const { rows } = await c.query<{ upd: string; hot: string }>(
+        `select n_tup_upd as upd, n_tup_hot_upd as hot from pg_stat_xact_user_tables
+         where relname = 'ejercicio_detalle'`,
+      );
+      return { actualizadas: Number(rows[0]?.upd ?? 0), hot: Number(rows[0]?.hot ?? 0) };
+    };
+    try {
+      await c.query('begin');
+      const antes = await contadores();
+      const pool = { query: (...a: unknown[]) => (c.query as (...x: unknown[]) => unknown)(...a) };
+      await f(storePostgres({ ...db, pool: pool as unknown as pg.Pool }));
+      const despues = await contadores();
+      return {
+        actualizadas: despues.actualizadas - antes.actualizadas,
+        hot: despues.hot - antes.hot,
+      };
+    } finally {
+      await c.query('rollback');
+      c.release();
+    }
+  }
+
+  it('el anuncio de un envío y su acuse de recibo son actualizaciones HOT', async () => {
+    const id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: 50 });
+    const id_ejercicio = await crearEjercicio(db, { id_equipo, n: 200, puertos: 50 });
+    const store = storePostgres(db);
+    const ahora = Date.now();
+    const ej = { id_ejercicio, puertos: 50 } as Parameters<typeof store.reclamar>[0];
+    const filas = await store.reclamar(ej, 5, ahora, ahora + 60_000);
+    expect(filas).toHaveLength(5);
+    const anuncios = filas.map((f) => ({
+      id_detalle: f.id_detalle,
+      id_gateway: null,
+      hasta: ahora + 60_000,
+    }));
+    await sql`vacuum full ejercicio_detalle`.execute(db.kysely);
+    expect(await contarActualizaciones((s) => s.anunciar(anuncios, ahora).then(() => {}))).toEqual({
+      actualizadas: 5,
+      hot: 5,
+    });
+
+    await store.anunciar(anuncios, ahora);
+    await store.escribir(
+      filas.map((f) => ({
+        id_detalle: f.id_detalle,
+        estatus: 'enviado' as const,
+        id_gateway: `h${f.id_detalle}`,
+        motivo: null,
+        fecha_envio: '2026-01-01',
+        hora_envio: '00:00:00',
+        siguiente_intento: null,
+        recibida: 0,
+      })),
+      ahora,
+    );
+    await sql`vacuum full ejercicio_detalle`.execute(db.kysely);
+    const recibos = filas.map((f) => ({
+      id_gateway: `h${f.id_detalle}`,
+      id_equipo,
+      entregado: true,
+    }));
+    expect(
+      await contarActualizaciones(async (s) => {
+        expect((await s.aplicarRecibos(recibos, ahora)).size).toBe(5);
+      }),
+    ).toEqual({ actualizadas: 5, hot: 5 });
+  });
+});

@@ -8,9 +8,10 @@ import { comunes, ejerciciosActivos, filasPartes, partesEntregadas } from './sto
 // PostgreSQL store: any number of dispatchers on any number of machines share one database.
 //  - Claim: one round trip, one implicit transaction: the exercise's advisory lock (so the count
 //    of rows en_curso and the claim are atomic across dispatchers: never more rows in flight than
-//    the exercise's ports), then `UPDATE … WHERE id_detalle = any(array(SELECT … FOR UPDATE SKIP
-//    LOCKED LIMIT n))`: the pending rows by position from the partial index detalle_pendiente,
-//    updated by primary key; the commit does not wait for its flush (the lock ends sooner).
+//    the exercise's ports), then `UPDATE … WHERE id_detalle = any(array(SELECT … LIMIT n))`: the
+//    pending rows by position from the partial index detalle_pendiente, updated by primary key;
+//    the commit does not wait for its flush (the lock ends sooner). The queue's indexes name
+//    `cola`, not estatus (db/cola.ts), so a receipt is a HOT update.
 //  - Rate: despacho_cupos holds, per exercise, the current second and the sends granted in it;
 //    an upsert grants min(asked, limit − used) atomically, so the sum over dispatchers never
 //    passes the limit in any second.
@@ -32,10 +33,10 @@ const TRAZA_RECIBOS = process.env.DESPACHO_TRAZA_RECIBOS;
 // rows chose a Seq Scan for a batch of 500, and stale ones a Nested Loop re-running unnest for
 // every row: quadratic in the batch).
 
-/** `d.estatus = 'en_curso'` for statements that name their rows by primary key: written so it
- * does not match the predicate of the partial index detalle_en_curso, which the planner would
- * otherwise read whole (every row in flight, of every exercise) and filter by id. */
-const EN_CURSO_POR_CLAVE = `(d.estatus = 'en_curso') is true`;
+/** `d.estatus = 'en_curso'` for statements that name their rows by primary key: it does not name
+ * `cola`, the column of detalle_en_curso's predicate, so the planner does not read that index
+ * whole (every row in flight, of every exercise) and filter it by id. */
+const EN_CURSO_POR_CLAVE = `d.estatus = 'en_curso'`;
 
 /** The dispatcher's Store over PostgreSQL. */
 export function storePostgres(db: Db): Store {
@@ -176,14 +177,13 @@ export function storePostgres(db: Db): Store {
         `set local synchronous_commit = off;
          select pg_advisory_xact_lock(${LLAVE_DESPACHO}, ${ej_});
          with c as (select id_detalle from ejercicio_detalle
-             where id_ejercicio = ${ej_} and estatus = 'pendiente'
+             where id_ejercicio = ${ej_} and cola = 0
                and (siguiente_intento is null or siguiente_intento <= ${n(ahora)}) and ${filtroEstados}
                and exists (select 1 from ejercicios where id_ejercicio = ${ej_}
                  and completado = 0 and en_proceso = 1 and en_pausa = 0)
              order by posicion
              limit greatest(0, least(${n(max)}, ${n(ej.puertos)} - (select count(*) from ejercicio_detalle
-               where id_ejercicio = ${ej_} and estatus = 'en_curso')))
-             for update skip locked)
+               where id_ejercicio = ${ej_} and cola = 1))))
          update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${n(leaseHasta)}, salio = 0,
            actualizado = ${n(ahora)}
          where id_detalle = any(array(select id_detalle from c)) and estatus = 'pendiente'
@@ -302,7 +302,7 @@ export function storePostgres(db: Db): Store {
            siguiente_intento = case when d.salio = 0 then d.siguiente_intento else null end,
            lease_hasta = null, actualizado = $1
          from ejercicios j, equipos e
-         where d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
+         where d.cola = 1 and d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
            and e.id_equipo = j.id_equipo and (d.salio = 0 or not (e.protocolo = any($4::text[])))
          returning d.id_ejercicio`,
         [ahora, idempotentes, motivo, excluidos],

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
 import type pg from 'pg';
+import { enCola } from '../db/cola.ts';
 import { deCopia, enteroCopia, lotesCopia } from '../db/copia-pg.ts';
 import { resultadoSql } from './alcance-sql.ts';
 import type { Engine } from '../db/database.ts';
@@ -60,7 +61,7 @@ export function pendientesPorEstado(k: Consultor, ids: readonly number[]) {
       (eb) => eb.fn.countAll<number>().as('n'),
     ])
     .where('d.id_ejercicio', 'in', [...ids])
-    .where('d.estatus', '=', 'pendiente')
+    .where(enCola('pendiente', 'd'))
     .groupBy(['d.id_ejercicio', 'd.id_estado', 's.estado', 's.zona_horaria'])
     .execute();
 }
@@ -178,7 +179,7 @@ export async function hayPendientes(k: Consultor, id: number): Promise<boolean> 
     .selectFrom('ejercicio_detalle')
     .select('id_detalle')
     .where('id_ejercicio', '=', id)
-    .where('estatus', '=', 'pendiente')
+    .where(enCola('pendiente'))
     .limit(1)
     .executeTakeFirst();
   return fila !== undefined;
@@ -337,7 +338,7 @@ export async function renumerarPendientes(k: Consultor, id: number, orden: Orden
   const r = await sql`update ejercicio_detalle set posicion = s.rn
     from (select id_detalle, row_number() over (order by ${ordenSql(orden, 'x')}) as rn
           from ejercicio_detalle x
-          where x.id_ejercicio = ${id} and x.estatus = 'pendiente') s
+          where x.id_ejercicio = ${id} and ${enCola('pendiente', 'x')}) s
     where ejercicio_detalle.id_detalle = s.id_detalle`.execute(k);
   return Number(r.numAffectedRows ?? 0);
 }
@@ -348,7 +349,7 @@ export async function cancelarPendientes(k: Consultor, id: number, ahora: number
     .updateTable('ejercicio_detalle')
     .set({ estatus: 'cancelado', actualizado: ahora })
     .where('id_ejercicio', '=', id)
-    .where('estatus', '=', 'pendiente')
+    .where(enCola('pendiente'))
     .executeTakeFirst();
   // A stop covers the fallback too (issue 25.2): its waiting SMS are cancelled, not counted.
   const companero = await respaldoDe(k, id);
@@ -357,7 +358,7 @@ export async function cancelarPendientes(k: Consultor, id: number, ahora: number
       .updateTable('ejercicio_detalle')
       .set({ estatus: 'cancelado', actualizado: ahora })
       .where('id_ejercicio', '=', companero.id_ejercicio)
-      .where('estatus', '=', 'pendiente')
+      .where(enCola('pendiente'))
       .execute();
   return Number(r.numUpdatedRows);
 }
