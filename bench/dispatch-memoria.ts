@@ -17,6 +17,7 @@ import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { argumentosDespachador } from './_despachador.ts';
 import { lanzarSimuladores, picoRssMb } from './_simuladores.ts';
 
 const arg = (n: string, d: string) => {
@@ -50,13 +51,8 @@ try {
   console.log(`  ${N} destinatarios generados en ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   // The same command as `npm run dispatcher` (its node flags included).
-  const paquete = JSON.parse(fs.readFileSync(path.join(raiz, 'package.json'), 'utf8')) as {
-    scripts: { dispatcher: string };
-  };
-  const comando = process.env.BENCH_DESPACHADOR ?? paquete.scripts.dispatcher;
-  const [programa, ...argumentos] = comando.split(/\s+/);
-  if (programa !== 'node') throw new Error(`scripts.dispatcher debe empezar con node: ${comando}`);
-  console.log(`  despachador: ${comando}`);
+  const argumentos = argumentosDespachador(raiz);
+  console.log(`  despachador: node ${argumentos.join(' ')}`);
   const hijo = spawn(process.execPath, argumentos, {
     cwd: raiz,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -17,7 +17,7 @@
 // receipt cost ≤ 1.5 × the first's; WAL ≤ 900 bytes per message.
 //
 //   npx tsx bench/dispatch-pg.ts [--rows 100000] [--despachadores 1,2,4] [--rondas 2] [--detalle-wal]
-//                                [--esquema actual|ff100|ff50…]
+//                                [--esquema actual|ff100|ff50…] [--perfil DIR]
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +35,7 @@ import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
 import { esperarCompletado, esperarQue } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { argumentosDespachador } from './_despachador.ts';
 import { lanzarSimuladores } from './_simuladores.ts';
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,7 +47,7 @@ const N = Number(arg('rows', '100000'));
 const DESPACHADORES = arg('despachadores', '1,2,4').split(',').map(Number);
 const RONDAS = Number(arg('rondas', '2'));
 /** `--esquema`: the table as the migrations leave it ('actual', default), or with another
- * fillfactor ('ff100', 'ff50'…; the migrations set 70), set before the list is generated: which
+ * fillfactor ('ff100', 'ff70'…; the migrations set 50), set before the list is generated: which
  * change bought what. A version of the statements and indexes before a change is measured by
  * running this script from a checkout of that commit (`git worktree add`). */
 const ESQUEMA = arg('esquema', 'actual');
@@ -57,6 +58,7 @@ const variante = (e: string) =>
       ? `alter table ejercicio_detalle set (fillfactor = ${e.slice(2)})`
       : undefined;
 if (variante(ESQUEMA) === undefined) throw new Error(`--esquema desconocido: ${ESQUEMA}`);
+const PERFIL = process.argv.includes('--perfil') ? path.resolve(arg('perfil', '')) : undefined;
 /** `--detalle-wal`: also print the run's WAL per record type and relation. */
 const DETALLE_WAL = process.argv.includes('--detalle-wal');
 const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
@@ -178,12 +180,10 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
         new Promise<void>((listo, fallo) => {
           const h = spawn(
             process.execPath,
+            // `npm run dispatcher`'s command; `--perfil DIR`: each writes a CPU profile there.
             [
-              '--max-semi-space-size=2',
-              '--max-old-space-size=128',
-              '--import',
-              'tsx',
-              path.join(RAIZ, 'apps/api/src/dispatcher/main.ts'),
+              ...(PERFIL ? ['--cpu-prof', `--cpu-prof-dir=${PERFIL}`] : []),
+              ...argumentosDespachador(RAIZ),
             ],
             {
               cwd: RAIZ,
