@@ -125,7 +125,7 @@ try {
       const ahora = Date.now();
       const ej = { id_ejercicio: id, puertos: 2 * PUERTOS } as Parameters<typeof store.reclamar>[0];
       const { rows: vuelo } = await sql<{ id_detalle: number; posicion: number }>`
-        select id_detalle, posicion from ejercicio_detalle where id_ejercicio = ${id} and estatus = 'en_curso'
+        select id_detalle, posicion from ejercicio_detalle where id_ejercicio = ${id} and cola = 1
         order by posicion limit ${LOTE}`.execute(db.kysely);
       const ops: [string, () => Promise<unknown>][] = [
         ['reclamar', () => store.reclamar(ej, LOTE, ahora, ahora + 60_000)],

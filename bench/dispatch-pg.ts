@@ -245,7 +245,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
         (
           await admin.query<{ p: number }>(
             `select coalesce(min(posicion), $2::int + 1) - 1 as p from ejercicio_detalle
-             where id_ejercicio = $1 and estatus = 'pendiente'`,
+             where id_ejercicio = $1 and cola = 0`,
             [id, N],
           )
         ).rows[0]!.p,
