@@ -1,9 +1,19 @@
-import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, pedir } from '../testing/entorno.ts';
 import { crearEjercicio } from '../testing/fabrica.ts';
-import { cuerpoEjercicio, sembrarEquipos, type Equipos } from '../testing/ejercicios.ts';
-import { desfaseZona, epochDe } from '../services/tableros.ts';
+import { cuerpoEjercicio } from '../testing/ejercicios.ts';
+import {
+  FECHA,
+  cadenaDe,
+  curva,
+  entornoDeCadena,
+  eslabones,
+  filas,
+  libro,
+  persona,
+  tel,
+  terminar,
+} from './testing-cadena.ts';
 
 // Issue 25.2 in 25.1 and 25.3: a drill's automatic fallback SMS is "an attempt of the same
 // recipient in the same exercise ... shown on the dashboard and in every report". The chain counts
@@ -11,9 +21,9 @@ import { desfaseZona, epochDe } from '../services/tableros.ts';
 // reached); 'Reenviar a no alcanzados' leaves out whom the fallback delivered to and offers 'SMS
 // no entregado' for whom it did not; Reporte, reporte2 and their CSVs carry its columns.
 
-/** Phone of person N (the factory's numbering). */
-const tel = (n: number) => `55${String(n).padStart(8, '0')}`;
-const FECHA = '2026-11-20';
+/** The drill's and its fallback's exercise and channel, as the chain's sheets name them. */
+const EN_LLAMADA = ['Simulacro con respaldo', 'LLAMADA'] as const;
+const EN_RESPALDO = ['Simulacro con respaldo', 'SMS de respaldo'] as const;
 const CAMPOS = ['respaldo_canal', 'respaldo_resultado', 'respaldo_fecha', 'respaldo_hora'];
 
 /** The call drill: [estatus, alcance, duracion, hora] of persons 1..5, and their fallback SMS. */
@@ -35,16 +45,12 @@ const RESPALDO: Record<number, [string, string | null, number]> = {
 describe.each(MOTORES)(
   'el SMS de respaldo en la cadena, el reenvío y los reportes (%s)',
   (motor) => {
-    let api: ApiDePrueba;
-    let token: string;
-    let eq: Equipos;
+    const p = entornoDeCadena(motor);
     let drill: number;
     let companero: number;
 
     beforeAll(async () => {
-      api = await levantarApi(motor);
-      token = await ingresar(api);
-      eq = await sembrarEquipos(api);
+      const { api, eq } = p;
       drill = await crearEjercicio(api.ctx.db, {
         id_equipo: eq.llamadas,
         tipo: 2,
@@ -100,35 +106,17 @@ describe.each(MOTORES)(
           })
           .execute();
       }
-      const t = Date.UTC(2026, 10, 20, 16);
-      for (const id of [drill, companero])
-        await k
-          .updateTable('ejercicios')
-          .set({ completado: 1, en_proceso: 0, iniciado: t, terminado: t + 60_000 })
-          .where('id_ejercicio', '=', id)
-          .execute();
+      for (const id of [drill, companero]) await terminar(api, id, Date.UTC(2026, 10, 20, 16));
     }, 60_000);
-    afterAll(async () => api?.cerrar());
 
     it('25.3: a drill whose only link is its fallback has a chain; the fallback counts per person, in the curve and as its own link', async () => {
-      const desfase = desfaseZona(api.ctx.config.tz, Date.now());
-      const t = (hora: string) => epochDe(FECHA, hora, desfase);
-      const r = await pedir(api.url, 'GET', `/tablero/cadena/${drill}/`, { token });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      const c = r.body.cadena;
+      const c = await cadenaDe(p, drill);
       expect(c).not.toBeNull();
       expect(
-        c.eslabones.map((e: Record<string, unknown>) => [
-          e.id_ejercicio,
-          e.nivel,
-          e.origen_id,
-          e.respaldo_de,
-          e.ejercicio,
-          e.tipo_ejercicio,
-          e.alias,
-          e.destinatarios,
-          e.alcanzados,
-        ]),
+        eslabones(
+          c,
+          'id_ejercicio nivel origen_id respaldo_de ejercicio tipo_ejercicio alias destinatarios alcanzados',
+        ),
       ).toEqual([
         [drill, 1, null, null, 'Simulacro con respaldo', 'LLAMADA', 'LLAMADAS troncal', 5, 1],
         [
@@ -146,7 +134,7 @@ describe.each(MOTORES)(
       // Reached: 1 by the call, 2 (delivered) and 4 ('enviado': the gateway took it) by the SMS.
       expect([c.personas, c.alcanzadas, c.nunca]).toEqual([5, 3, 2]);
       expect(c.curva).toEqual(
-        [
+        curva(p, [
           ['10:00:01', 1, 1],
           ['10:00:02', 2, 1],
           ['10:00:03', 3, 1],
@@ -155,27 +143,12 @@ describe.each(MOTORES)(
           ['10:00:30', 6, 2],
           ['10:00:31', 7, 2],
           ['10:00:32', 8, 3],
-        ].map(([h, procesados, alcanzados]) => ({ t: t(h as string), procesados, alcanzados })),
+        ]),
       );
     });
 
-    const libro = async (id: number) => {
-      const res = await fetch(`${api.url}/reportes/xlsx/${id}/`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(res.status).toBe(200);
-      const l = new ExcelJS.Workbook();
-      await l.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
-      return l;
-    };
-    const filas = (h: ExcelJS.Worksheet | undefined) => {
-      const out: unknown[][] = [];
-      h!.eachRow({ includeEmpty: true }, (f) => out.push((f.values as unknown[]).slice(1)));
-      return out;
-    };
-
     it('25.3: the chain sheets of the .xlsx show the fallback link, its outcome per person and the never reached', async () => {
-      const l = await libro(drill);
+      const l = await libro(p, drill);
       const eslabones = filas(l.getWorksheet('Cadena - Eslabones'));
       expect(eslabones.slice(1, 3).map((f) => [f[0], f[1], f[2], f[3], f[4], f[7], f[8]])).toEqual([
         [1, 'Simulacro con respaldo', 'LLAMADA', 'LLAMADAS troncal', undefined, 5, 1],
@@ -196,61 +169,11 @@ describe.each(MOTORES)(
       ]);
       const personas = filas(l.getWorksheet('Cadena - Por persona'));
       expect(personas.slice(1)).toEqual([
-        [
-          tel(1),
-          'Persona 1',
-          'Escuchó el mensaje completo',
-          'Sí',
-          'Simulacro con respaldo',
-          'LLAMADA',
-          FECHA,
-          '10:00:01',
-          1,
-        ],
-        [
-          tel(2),
-          'Persona 2',
-          'Entregado',
-          'Sí',
-          'Simulacro con respaldo',
-          'SMS de respaldo',
-          FECHA,
-          '10:00:30',
-          2,
-        ],
-        [
-          tel(3),
-          'Persona 3',
-          'Fallido',
-          'No',
-          'Simulacro con respaldo',
-          'SMS de respaldo',
-          FECHA,
-          '10:00:31',
-          2,
-        ],
-        [
-          tel(4),
-          'Persona 4',
-          'Enviado',
-          'Sí',
-          'Simulacro con respaldo',
-          'SMS de respaldo',
-          FECHA,
-          '10:00:32',
-          2,
-        ],
-        [
-          tel(5),
-          'Persona 5',
-          'Ocupado',
-          'No',
-          'Simulacro con respaldo',
-          'LLAMADA',
-          FECHA,
-          '10:00:05',
-          1,
-        ],
+        persona(1, 'Escuchó el mensaje completo', 'Sí', EN_LLAMADA, '10:00:01', 1),
+        persona(2, 'Entregado', 'Sí', EN_RESPALDO, '10:00:30', 2),
+        persona(3, 'Fallido', 'No', EN_RESPALDO, '10:00:31', 2),
+        persona(4, 'Enviado', 'Sí', EN_RESPALDO, '10:00:32', 2),
+        persona(5, 'Ocupado', 'No', EN_LLAMADA, '10:00:05', 1),
       ]);
       expect(filas(l.getWorksheet('Cadena - No alcanzados')).map((f) => f[0])).toEqual([
         'Teléfono',
@@ -260,6 +183,7 @@ describe.each(MOTORES)(
     });
 
     it('25.1: the sets leave out whom the fallback delivered to and add "SMS no entregado"', async () => {
+      const { api, token } = p;
       const g = await pedir(api.url, 'GET', `/ejercicio/seguimiento/${drill}/`, { token });
       expect(g.status, JSON.stringify(g.body)).toBe(200);
       // Person 2 (busy, fallback delivered) is reached: in no set. Persons 3 and 4 (fallback failed,
@@ -284,6 +208,7 @@ describe.each(MOTORES)(
     });
 
     const seguir = async (resultados: string) => {
+      const { api, token, eq } = p;
       const r = await pedir(api.url, 'POST', '/ejercicio/', {
         token,
         body: cuerpoEjercicio(eq.sms, {
@@ -309,8 +234,7 @@ describe.each(MOTORES)(
       const ambos = await seguir('no_contesto,colgo,sms_no_entregado');
       expect(ambos.telefonos).toEqual([tel(3), tel(4)]);
       // The chain from a follow-up still shows the drill's fallback right after its drill.
-      const c = (await pedir(api.url, 'GET', `/tablero/cadena/${ambos.id}/`, { token })).body
-        .cadena;
+      const c = await cadenaDe(p, ambos.id);
       expect(c.eslabones.slice(0, 2).map((e: { id_ejercicio: number }) => e.id_ejercicio)).toEqual([
         drill,
         companero,
@@ -319,6 +243,7 @@ describe.each(MOTORES)(
     });
 
     it('25.2: Reporte and reporte2 (JSON and CSV) carry the fallback per person: channel, outcome, date and time', async () => {
+      const { api, token } = p;
       const esperado = [
         [tel(1), '', '', '', ''],
         [tel(2), 'SMS', 'Entregado', FECHA, '10:00:30'],
@@ -368,6 +293,7 @@ describe.each(MOTORES)(
     });
 
     it("25.2: a quiz's 'Reporte 2' (reporte4, JSON and CSV) carries its respondents' fallback", async () => {
+      const { api, token, eq } = p;
       const quiz = await crearEjercicio(api.ctx.db, {
         id_equipo: eq.quiz,
         tipo: 4,
@@ -388,26 +314,17 @@ describe.each(MOTORES)(
         .where('id_ejercicio', '=', quiz)
         .orderBy('telefono')
         .execute();
-      await k
-        .updateTable('ejercicio_detalle')
-        .set({
-          estatus: 'contestado',
-          alcance: 'sin_respuesta',
-          fecha_envio: FECHA,
-          hora_envio: '09:00:00',
-        })
-        .where('id_detalle', '=', d[0]!.id_detalle)
-        .execute();
-      await k
-        .updateTable('ejercicio_detalle')
-        .set({
-          estatus: 'respondido',
-          alcance: 'respondio_todo',
-          fecha_envio: FECHA,
-          hora_envio: '09:00:01',
-        })
-        .where('id_detalle', '=', d[1]!.id_detalle)
-        .execute();
+      // The first answered without answering, the second answered all.
+      const resultados = [
+        ['contestado', 'sin_respuesta', '09:00:00'],
+        ['respondido', 'respondio_todo', '09:00:01'],
+      ] as const;
+      for (const [i, [estatus, alcance, hora]] of resultados.entries())
+        await k
+          .updateTable('ejercicio_detalle')
+          .set({ estatus, alcance, fecha_envio: FECHA, hora_envio: hora })
+          .where('id_detalle', '=', d[i]!.id_detalle)
+          .execute();
       await k
         .insertInto('ejercicio_detalle')
         .values({
@@ -456,6 +373,7 @@ describe.each(MOTORES)(
     });
 
     it('25.2: a drill without a fallback keeps its report columns', async () => {
+      const { api, token, eq } = p;
       const solo = await crearEjercicio(api.ctx.db, { id_equipo: eq.sms, n: 1, base: 70 });
       const r1 = await pedir(api.url, 'GET', `/ejercicio/reporte/${solo}/`, { token });
       expect(Object.keys(r1.body.data[0])).not.toContain('respaldo_canal');

@@ -1,17 +1,31 @@
-import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MOTORES, pedir } from '../testing/entorno.ts';
 import { crearEjercicio } from '../testing/fabrica.ts';
-import { cuerpoEjercicio, sembrarEquipos, type Equipos } from '../testing/ejercicios.ts';
-import { desfaseZona, epochDe } from '../services/tableros.ts';
+import { cuerpoEjercicio } from '../testing/ejercicios.ts';
+import {
+  FECHA,
+  cadenaDe,
+  curva,
+  entornoDeCadena,
+  eslabones,
+  filas,
+  instante,
+  libro,
+  persona,
+  sinAlcanzado,
+  tel,
+  terminar,
+} from './testing-cadena.ts';
 
 // Issue 25.3, one report for the chain: a quiz drill, an SMS follow-up of its not reached, and a
 // call follow-up of the SMS's failures. Per person the best outcome over every attempt of every
 // link; 'No alcanzados' of the chain: never reached by any attempt; the reach curve over the
 // whole chain counts each person once, at their first reaching attempt.
 
-/** Phone of person N (the factory's numbering). */
-const tel = (n: number) => `55${String(n).padStart(8, '0')}`;
+/** Each link's exercise and channel, as the chain's sheets name them. */
+const EN_QUIZ = ['Simulacro sismo', 'CUESTIONARIO'] as const;
+const EN_SMS = ['Seguimiento de Simulacro sismo', 'SMS'] as const;
+const EN_LLAMADA = ['Llamada a los que faltan', 'LLAMADA'] as const;
 
 type Resultado = {
   estatus: string;
@@ -21,12 +35,8 @@ type Resultado = {
   intentos?: number;
 };
 
-const FECHA = '2026-11-20';
-
 describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
-  let api: ApiDePrueba;
-  let token: string;
-  let eq: Equipos;
+  const p = entornoDeCadena(motor);
   let fuente: number;
   let sms: number;
   let llamada: number;
@@ -34,7 +44,7 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
 
   /** Writes the outcome of person N in exercise `id`. */
   const poner = async (id: number, n: number, r: Resultado) =>
-    api.ctx.db.kysely
+    p.api.ctx.db.kysely
       .updateTable('ejercicio_detalle')
       .set({
         estatus: r.estatus,
@@ -48,16 +58,9 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
       .where('telefono', '=', tel(n))
       .execute();
 
-  const terminar = (id: number, t: number) =>
-    api.ctx.db.kysely
-      .updateTable('ejercicios')
-      .set({ completado: 1, en_proceso: 0, iniciado: t, terminado: t + 60_000 })
-      .where('id_ejercicio', '=', id)
-      .execute();
-
   const seguir = async (origen: number, resultados: string, cuerpo: Record<string, unknown>) => {
-    const r = await pedir(api.url, 'POST', '/ejercicio/', {
-      token,
+    const r = await pedir(p.api.url, 'POST', '/ejercicio/', {
+      token: p.token,
       body: { ...cuerpo, origen, resultados },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -65,9 +68,7 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
   };
 
   beforeAll(async () => {
-    api = await levantarApi(motor);
-    token = await ingresar(api);
-    eq = await sembrarEquipos(api);
+    const { api, eq } = p;
     fuente = await crearEjercicio(api.ctx.db, {
       id_equipo: eq.quiz,
       tipo: 4,
@@ -93,7 +94,7 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
     });
     await poner(fuente, 5, { estatus: 'fallido', hora: '10:00:05' });
     await poner(fuente, 6, { estatus: 'ocupado', hora: '10:00:06' });
-    await terminar(fuente, Date.UTC(2026, 10, 20, 16));
+    await terminar(api, fuente, Date.UTC(2026, 10, 20, 16));
 
     sms = await seguir(
       fuente,
@@ -105,7 +106,7 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
     await poner(sms, 4, { estatus: 'enviado', hora: '10:01:02' });
     await poner(sms, 5, { estatus: 'fallido', hora: '10:01:03' });
     await poner(sms, 6, { estatus: 'cancelado', intentos: 0 });
-    await terminar(sms, Date.UTC(2026, 10, 20, 16, 1));
+    await terminar(api, sms, Date.UTC(2026, 10, 20, 16, 1));
 
     llamada = await seguir(
       sms,
@@ -125,7 +126,7 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
       hora: '10:02:01',
     });
     await poner(llamada, 6, { estatus: 'no_contesto', hora: '10:02:02' });
-    await terminar(llamada, Date.UTC(2026, 10, 20, 16, 2));
+    await terminar(api, llamada, Date.UTC(2026, 10, 20, 16, 2));
 
     solo = await crearEjercicio(api.ctx.db, {
       id_equipo: eq.sms,
@@ -134,27 +135,16 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
       base: 50,
     });
   }, 60_000);
-  afterAll(async () => api?.cerrar());
 
   it('the chain from any link: links in order, best outcome per person in the totals, and the curve', async () => {
-    const desfase = desfaseZona(api.ctx.config.tz, Date.now());
-    const t = (hora: string) => epochDe(FECHA, hora, desfase);
     for (const id of [fuente, sms, llamada]) {
-      const r = await pedir(api.url, 'GET', `/tablero/cadena/${id}/`, { token });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      const c = r.body.cadena;
+      const c = await cadenaDe(p, id);
       expect(c.id_raiz).toBe(fuente);
       expect(
-        c.eslabones.map((e: Record<string, unknown>) => [
-          e.id_ejercicio,
-          e.nivel,
-          e.origen_id,
-          e.ejercicio,
-          e.tipo_ejercicio,
-          e.alias,
-          e.destinatarios,
-          e.alcanzados,
-        ]),
+        eslabones(
+          c,
+          'id_ejercicio nivel origen_id ejercicio tipo_ejercicio alias destinatarios alcanzados',
+        ),
       ).toEqual([
         [fuente, 1, null, 'Simulacro sismo', 'CUESTIONARIO', 'QUIZ troncal', 6, 1],
         [sms, 2, fuente, 'Seguimiento de Simulacro sismo', 'SMS', 'SMS principal', 5, 2],
@@ -166,7 +156,7 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
       expect([c.personas, c.alcanzadas, c.nunca, c.en_marcha]).toEqual([6, 4, 2, false]);
       // Attempts processed (the cancelled SMS is not) and persons reached, per second.
       expect(c.curva).toEqual(
-        [
+        curva(p, [
           ['10:00:01', 1, 1],
           ['10:00:02', 2, 1],
           ['10:00:03', 3, 1],
@@ -180,9 +170,9 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
           ['10:02:00', 11, 4],
           ['10:02:01', 12, 4],
           ['10:02:02', 13, 4],
-        ].map(([h, procesados, alcanzados]) => ({ t: t(h as string), procesados, alcanzados })),
+        ]),
       );
-      expect(c.hitos).toEqual({ p50: t('10:01:02'), p90: null, p100: null });
+      expect(c.hitos).toEqual({ p50: instante(p, '10:01:02'), p90: null, p100: null });
     }
   });
 
@@ -191,15 +181,16 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
     const otra = await seguir(
       sms,
       'sms_no_entregado',
-      cuerpoEjercicio(eq.sms, { titulo: 'Otra vez SMS' }),
+      cuerpoEjercicio(p.eq.sms, { titulo: 'Otra vez SMS' }),
     );
     await poner(otra, 4, { estatus: 'entregado', hora: '10:03:00' });
-    await api.ctx.db.kysely
+    const k = p.api.ctx.db.kysely;
+    await k
       .updateTable('ejercicios')
       .set({ en_proceso: 1, iniciado: Date.now() })
       .where('id_ejercicio', '=', otra)
       .execute();
-    const c = (await pedir(api.url, 'GET', `/tablero/cadena/${fuente}/`, { token })).body.cadena;
+    const c = await cadenaDe(p, fuente);
     expect(
       c.eslabones.map((e: { id_ejercicio: number; nivel: number }) => [e.id_ejercicio, e.nivel]),
     ).toEqual([
@@ -210,43 +201,26 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
     ]);
     expect([c.personas, c.alcanzadas, c.nunca, c.en_marcha]).toEqual([6, 4, 2, true]);
     expect(c.curva.at(-1)).toMatchObject({ procesados: 14, alcanzados: 4 });
-    await api.ctx.db.kysely
-      .deleteFrom('ejercicio_detalle')
-      .where('id_ejercicio', '=', otra)
-      .execute();
-    await api.ctx.db.kysely.deleteFrom('ejercicios').where('id_ejercicio', '=', otra).execute();
+    await k.deleteFrom('ejercicio_detalle').where('id_ejercicio', '=', otra).execute();
+    await k.deleteFrom('ejercicios').where('id_ejercicio', '=', otra).execute();
   });
 
   it('a lone exercise has no chain; unknown is 404; no session is 401', async () => {
+    const { api, token } = p;
     const r = await pedir(api.url, 'GET', `/tablero/cadena/${solo}/`, { token });
     expect(r.body).toEqual({ status: 200, cadena: null });
     expect((await pedir(api.url, 'GET', '/tablero/cadena/999999/', { token })).status).toBe(404);
     expect((await pedir(api.url, 'GET', `/tablero/cadena/${fuente}/`)).status).toBe(401);
   });
 
-  const libro = async (id: number) => {
-    const res = await fetch(`${api.url}/reportes/xlsx/${id}/`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(res.status).toBe(200);
-    const l = new ExcelJS.Workbook();
-    await l.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
-    return l;
-  };
-  const filas = (h: ExcelJS.Worksheet | undefined) => {
-    const out: unknown[][] = [];
-    h!.eachRow({ includeEmpty: true }, (f) => out.push((f.values as unknown[]).slice(1)));
-    return out;
-  };
-
   it(
     'the .xlsx of a link: links, every person with the best outcome, the never reached',
     { timeout: 60_000 },
     async () => {
-      const l = await libro(sms);
+      const l = await libro(p, sms);
       const fecha = (ms: number) =>
         new Intl.DateTimeFormat('sv-SE', {
-          timeZone: api.ctx.config.tz,
+          timeZone: p.api.ctx.config.tz,
           year: 'numeric',
           month: '2-digit',
           day: '2-digit',
@@ -311,96 +285,18 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
       const personas = filas(l.getWorksheet('Cadena - Por persona'));
       expect(personas[0]).toEqual(cabecera);
       expect(personas.slice(1)).toEqual([
-        [
-          tel(1),
-          'Persona 1',
-          'Respondió todo',
-          'Sí',
-          'Simulacro sismo',
-          'CUESTIONARIO',
-          FECHA,
-          '10:00:01',
-          1,
-        ],
-        [
-          tel(2),
-          'Persona 2',
-          'Entregado',
-          'Sí',
-          'Seguimiento de Simulacro sismo',
-          'SMS',
-          FECHA,
-          '10:01:00',
-          2,
-        ],
-        [
-          tel(3),
-          'Persona 3',
-          'Escuchó el mensaje completo',
-          'Sí',
-          'Llamada a los que faltan',
-          'LLAMADA',
-          FECHA,
-          '10:02:00',
-          3,
-        ],
-        [
-          tel(4),
-          'Persona 4',
-          'Enviado',
-          'Sí',
-          'Seguimiento de Simulacro sismo',
-          'SMS',
-          FECHA,
-          '10:01:02',
-          2,
-        ],
-        [
-          tel(5),
-          'Persona 5',
-          'Colgó a los 4 s',
-          'No',
-          'Llamada a los que faltan',
-          'LLAMADA',
-          FECHA,
-          '10:02:01',
-          3,
-        ],
-        [
-          tel(6),
-          'Persona 6',
-          'No contestó',
-          'No',
-          'Llamada a los que faltan',
-          'LLAMADA',
-          FECHA,
-          '10:02:02',
-          2,
-        ],
+        persona(1, 'Respondió todo', 'Sí', EN_QUIZ, '10:00:01', 1),
+        persona(2, 'Entregado', 'Sí', EN_SMS, '10:01:00', 2),
+        persona(3, 'Escuchó el mensaje completo', 'Sí', EN_LLAMADA, '10:02:00', 3),
+        persona(4, 'Enviado', 'Sí', EN_SMS, '10:01:02', 2),
+        persona(5, 'Colgó a los 4 s', 'No', EN_LLAMADA, '10:02:01', 3),
+        persona(6, 'No contestó', 'No', EN_LLAMADA, '10:02:02', 2),
       ]);
       const nunca = filas(l.getWorksheet('Cadena - No alcanzados'));
       expect(nunca[0]).toEqual(cabecera.filter((c) => c !== '¿Alcanzado?'));
       expect(nunca.slice(1)).toEqual([
-        [
-          tel(5),
-          'Persona 5',
-          'Colgó a los 4 s',
-          'Llamada a los que faltan',
-          'LLAMADA',
-          FECHA,
-          '10:02:01',
-          3,
-        ],
-        [
-          tel(6),
-          'Persona 6',
-          'No contestó',
-          'Llamada a los que faltan',
-          'LLAMADA',
-          FECHA,
-          '10:02:02',
-          2,
-        ],
+        sinAlcanzado(persona(5, 'Colgó a los 4 s', 'No', EN_LLAMADA, '10:02:01', 3)),
+        sinAlcanzado(persona(6, 'No contestó', 'No', EN_LLAMADA, '10:02:02', 2)),
       ]);
       // The exercise's own sheets stay: its 'No alcanzados' are its own recipients not reached.
       expect(filas(l.getWorksheet('No alcanzados')).map((f) => f[0])).toEqual([
@@ -413,7 +309,7 @@ describe.each(MOTORES)('cadena de seguimiento (%s)', (motor) => {
   );
 
   it('a lone exercise’s .xlsx has no chain sheets', { timeout: 60_000 }, async () => {
-    const l = await libro(solo);
+    const l = await libro(p, solo);
     expect(l.worksheets.map((h) => h.name).filter((n) => n.startsWith('Cadena'))).toEqual([]);
   });
 });
