@@ -403,12 +403,26 @@ const normalizar = (x: string) =>
     .trim()
     .toLowerCase()
     .replace(/^0+(?=.)/, '');
-/** The value of an id read as hexadecimal, or as decimal, in decimal; undefined when it cannot be. */
+/** The value of an id read as hexadecimal, or as decimal, in decimal; undefined when it cannot be.
+ * (Up to 13 hex digits the value is below 2^53: a Number holds it exactly, and is cheaper than a
+ * BigInt; a decimal's value in decimal is its digits without leading zeros.) */
 const comoHex = (x: string) =>
-  /^[0-9a-f]{1,32}$/i.test(x) ? BigInt(`0x${x}`).toString() : undefined;
-const comoDecimal = (x: string) => (/^\d{1,38}$/.test(x) ? BigInt(x).toString() : undefined);
+  !/^[0-9a-f]{1,32}$/i.test(x)
+    ? undefined
+    : x.length <= 13
+      ? parseInt(x, 16).toString()
+      : BigInt(`0x${x}`).toString();
+const comoDecimal = (x: string) => (/^\d{1,38}$/.test(x) ? x.replace(/^0+(?=.)/, '') : undefined);
 /** How a receipt's id matched its submit's: as is, submit hex → receipt decimal, or the reverse. */
 type Forma = 'igual' | 'hexDecimal' | 'decimalHex';
+const FORMAS: readonly Forma[] = ['igual', 'hexDecimal', 'decimalHex'];
+/** A remembered id: until when, and its keys in each form. */
+interface Claves {
+  hasta: number;
+  igual: string;
+  hex: string | undefined;
+  dec: string | undefined;
+}
 
 /**
  * The message ids a channel got from submit_sm_resp, found again from a receipt's id whatever its
@@ -419,7 +433,7 @@ type Forma = 'igual' | 'hexDecimal' | 'decimalHex';
  * Bounded: at most `max` ids, each kept `ms` (ids beyond are matched only as is, by the store).
  */
 export class IndiceIds {
-  private readonly vence = new Map<string, number>();
+  private readonly vence = new Map<string, Claves>();
   private readonly igual = new Map<string, string>();
   private readonly hex = new Map<string, string>();
   private readonly dec = new Map<string, string>();
@@ -434,62 +448,65 @@ export class IndiceIds {
   /** Remembers a submit's id until its receipt. */
   agregar(id: string, ahora = Date.now()): void {
     this.quitar(id);
-    this.vence.set(id, ahora + this.ms);
-    this.igual.set(normalizar(id), id);
-    const h = comoHex(id);
-    if (h !== undefined) this.hex.set(h, id);
-    const d = comoDecimal(id);
-    if (d !== undefined) this.dec.set(d, id);
+    const c: Claves = {
+      hasta: ahora + this.ms,
+      igual: normalizar(id),
+      hex: comoHex(id),
+      dec: comoDecimal(id),
+    };
+    this.vence.set(id, c);
+    this.igual.set(c.igual, id);
+    if (c.hex !== undefined) this.hex.set(c.hex, id);
+    if (c.dec !== undefined) this.dec.set(c.dec, id);
     if (this.vence.size > this.max) this.quitar(this.vence.keys().next().value!);
   }
 
   /** Forgets an id (its final receipt came). */
   quitar(id: string): void {
-    if (!this.vence.delete(id)) return;
-    const borrar = (m: Map<string, string>, k: string | undefined) => {
-      if (k !== undefined && m.get(k) === id) m.delete(k);
-    };
-    borrar(this.igual, normalizar(id));
-    borrar(this.hex, comoHex(id));
-    borrar(this.dec, comoDecimal(id));
+    const c = this.vence.get(id);
+    if (!c) return;
+    this.vence.delete(id);
+    if (this.igual.get(c.igual) === id) this.igual.delete(c.igual);
+    if (c.hex !== undefined && this.hex.get(c.hex) === id) this.hex.delete(c.hex);
+    if (c.dec !== undefined && this.dec.get(c.dec) === id) this.dec.delete(c.dec);
   }
 
   /** The submit id a receipt's id stands for, or undefined when none is known. */
   buscar(r: string): string | undefined {
     const t = r.trim();
-    const c: [Forma, string | undefined][] = [
-      ['igual', this.igual.get(normalizar(t))],
-      [
-        'hexDecimal',
-        (() => {
-          const d = comoDecimal(t);
-          return d === undefined ? undefined : this.hex.get(d);
-        })(),
-      ],
-      [
-        'decimalHex',
-        (() => {
-          const h = comoHex(t);
-          return h === undefined ? undefined : this.dec.get(h);
-        })(),
-      ],
+    const d = comoDecimal(t);
+    const h = comoHex(t);
+    // The candidates in FORMAS' order: as is, submit hex → receipt decimal, the reverse.
+    const ids = [
+      this.igual.get(normalizar(t)),
+      d === undefined ? undefined : this.hex.get(d),
+      h === undefined ? undefined : this.dec.get(h),
     ];
-    const hallados = c.filter(([, id]) => id !== undefined) as [Forma, string][];
-    if (hallados.length === 0) return undefined;
-    const distintos = new Set(hallados.map(([, id]) => id));
-    if (distintos.size === 1) {
-      if (hallados.length === 1) this.votos[hallados[0]![0]]++;
-      return hallados[0]![1];
+    let hallados = 0;
+    let primero = -1;
+    let distintos = false;
+    for (let i = 0; i < ids.length; i++) {
+      if (ids[i] === undefined) continue;
+      hallados++;
+      if (primero < 0) primero = i;
+      else if (ids[i] !== ids[primero]) distintos = true;
     }
-    // Ambiguous: the form this SMSC has used most (ties: as is).
-    hallados.sort((a, b) => this.votos[b[0]] - this.votos[a[0]]);
-    return hallados[0]![1];
+    if (primero < 0) return undefined;
+    if (!distintos) {
+      if (hallados === 1) this.votos[FORMAS[primero]!]++;
+      return ids[primero];
+    }
+    // Ambiguous: the form this SMSC has used most (ties: in FORMAS' order, as is first).
+    let mejor = primero;
+    for (let i = primero + 1; i < ids.length; i++)
+      if (ids[i] !== undefined && this.votos[FORMAS[i]!] > this.votos[FORMAS[mejor]!]) mejor = i;
+    return ids[mejor];
   }
 
   /** Drops the ids whose time is over. */
   barrer(ahora: number): void {
-    for (const [id, hasta] of this.vence) {
-      if (hasta > ahora) break;
+    for (const [id, c] of this.vence) {
+      if (c.hasta > ahora) break;
       this.quitar(id);
     }
   }

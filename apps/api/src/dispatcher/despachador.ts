@@ -229,6 +229,9 @@ export class Despachador {
   private desenlaces: Desenlace[] = [];
   /** Devices whose gateway answered since the last write, with when: their last contact. */
   private contactos = new Map<number, number>();
+  /** When the last contacts were written: a moment people read, written at most once a second
+   * (not once per batch of outcomes). */
+  private contactosEscritos = 0;
   /** Buffered 'enviado' outcomes by device and gateway id: a receipt that arrives before the
    * outcome is written is folded into it (one write instead of two). */
   private porGateway = new Map<string, Desenlace>();
@@ -1034,9 +1037,10 @@ export class Despachador {
         this.opts.bitacora?.error(`escritura de resultados: ${String(err)}`);
         return;
       }
-      if (this.contactos.size) {
+      if (this.contactos.size && (!this.corriendo || Date.now() - this.contactosEscritos >= 1000)) {
         const cs = this.contactos;
         this.contactos = new Map();
+        this.contactosEscritos = Date.now();
         await this.store
           .tocarEquipos(cs)
           .catch((err: unknown) =>

@@ -112,12 +112,16 @@ export function storeSqlite(db: Db): Store {
            then 'cancelado' else 'pendiente' end
        where id_detalle = ? and estatus = 'en_curso' and salio = 0`,
     ),
-    // The send is about to leave: its attempt counts now.
+    // The sends about to leave: their attempts count now. The rows of one tick in one statement,
+    // as a JSON array of [id_detalle, id_gateway, lease_hasta as claimed, new lease_hasta].
     anunciar: s.prepare(
-      `update ejercicio_detalle set intentos = intentos + 1, salio = 1, lease_hasta = @hasta,
-         id_gateway = coalesce(@id_gateway, id_gateway), actualizado = @ahora
-       where id_detalle = @id_detalle and estatus = 'en_curso' and salio = 0
-         and (@lease is null or lease_hasta = @lease)`,
+      `update ejercicio_detalle set intentos = intentos + 1, salio = 1, lease_hasta = v.value ->> 3,
+         id_gateway = coalesce(v.value ->> 1, id_gateway), actualizado = ?
+       from json_each(?) v
+       where ejercicio_detalle.id_detalle = v.value ->> 0 and ejercicio_detalle.estatus = 'en_curso'
+         and ejercicio_detalle.salio = 0
+         and (v.value ->> 2 is null or ejercicio_detalle.lease_hasta = v.value ->> 2)
+       returning ejercicio_detalle.id_detalle`,
     ),
     reponer: s.prepare(
       `update ejercicio_detalle set estatus = 'pendiente', lease_hasta = null, siguiente_intento = null, actualizado = ?
@@ -128,7 +132,19 @@ export function storeSqlite(db: Db): Store {
        where id_detalle = ? and estatus = 'en_curso'`,
     ),
   };
-  const conLock = <T>(f: () => T): Promise<T> => db.kysely.connection().execute(async () => f());
+  // A statement of the dispatcher must not land inside a transaction the api has open on the same
+  // handle (Kysely's transactions span awaits): while one is open it waits for Kysely's connection
+  // lock. Otherwise it runs at once: better-sqlite3 runs it to the end before anything else can
+  // start, so nothing can interleave, and the lock's promises are spared (most of the
+  // dispatcher's writes find no transaction open).
+  const conLock = <T>(f: () => T): Promise<T> => {
+    if (s.inTransaction) return db.kysely.connection().execute(async () => f());
+    try {
+      return Promise.resolve(f());
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  };
   const tx = <A extends unknown[], T>(f: (...a: A) => T) => s.transaction(f);
 
   const reclamarTx = tx(
@@ -252,19 +268,11 @@ export function storeSqlite(db: Db): Store {
       }[],
       ahora: number,
     ) => {
-      const hechos = new Set<number>();
-      for (const f of fs)
-        if (
-          st.anunciar.run({
-            id_detalle: f.id_detalle,
-            id_gateway: f.id_gateway,
-            lease: f.lease_hasta ?? null,
-            hasta: f.hasta,
-            ahora,
-          }).changes > 0
-        )
-          hechos.add(f.id_detalle);
-      return hechos;
+      const filas = st.anunciar.all(
+        ahora,
+        JSON.stringify(fs.map((f) => [f.id_detalle, f.id_gateway, f.lease_hasta ?? null, f.hasta])),
+      ) as { id_detalle: number }[];
+      return new Set(filas.map((f) => f.id_detalle));
     },
   );
 
