@@ -17,6 +17,7 @@ import { seed } from '@pregon/api/db/seed';
 import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { storePostgres } from '@pregon/api/dispatcher/store-postgres';
+import { desenlaceEnviado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 
 const arg = (n: string, d: string) => {
@@ -145,16 +146,7 @@ try {
           'escribir',
           () =>
             store.escribir(
-              vuelo.map((v) => ({
-                id_detalle: v.id_detalle,
-                estatus: 'enviado' as const,
-                id_gateway: `n${v.posicion}`,
-                motivo: null,
-                fecha_envio: '2026-01-01',
-                hora_envio: '00:00:00',
-                siguiente_intento: null,
-                recibida: 0,
-              })),
+              vuelo.map((v) => desenlaceEnviado(v.id_detalle, `n${v.posicion}`)),
               ahora,
             ),
         ],

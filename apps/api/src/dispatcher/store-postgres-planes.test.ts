@@ -7,6 +7,7 @@ import { analizarDestinatarios } from '../repositories/ejercicios.ts';
 import { abrirBasePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storePostgres } from './store-postgres.ts';
+import { desenlaceEnviado } from './testing.ts';
 
 // The plans of the dispatcher's hot statements on PostgreSQL (issue 28). Each statement the
 // store sends is explained (EXPLAIN (FORMAT JSON), with the same text and values) on a table in
@@ -133,16 +134,7 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
     );
     await marcar('escribir', () =>
       store.escribir(
-        rows.slice(50).map((r) => ({
-          id_detalle: r.id_detalle,
-          estatus: 'enviado' as const,
-          id_gateway: `n${r.posicion}`,
-          motivo: null,
-          fecha_envio: '2026-01-01',
-          hora_envio: '00:00:00',
-          siguiente_intento: null,
-          recibida: 0,
-        })),
+        rows.slice(50).map((r) => desenlaceEnviado(r.id_detalle, `n${r.posicion}`)),
         ahora,
       ),
     );
@@ -302,16 +294,7 @@ describe('actualizaciones HOT del despachador (postgres)', () => {
 
     await store.anunciar(anuncios, ahora);
     await store.escribir(
-      filas.map((f) => ({
-        id_detalle: f.id_detalle,
-        estatus: 'enviado' as const,
-        id_gateway: `h${f.id_detalle}`,
-        motivo: null,
-        fecha_envio: '2026-01-01',
-        hora_envio: '00:00:00',
-        siguiente_intento: null,
-        recibida: 0,
-      })),
+      filas.map((f) => desenlaceEnviado(f.id_detalle, `h${f.id_detalle}`)),
       ahora,
     );
     await sql`vacuum full ejercicio_detalle`.execute(db.kysely);

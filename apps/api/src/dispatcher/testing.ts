@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Detalle } from '../db/schema.ts';
 import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from './config.ts';
+import type { Desenlace } from './store.ts';
 
 // Configuration, waits and queries for the dispatcher's tests and benchmarks (the device and
 // exercise factories are in ../testing/fabrica.ts).
@@ -19,6 +20,21 @@ export const CONFIG_PRUEBA: ConfigDespachador = {
   androidSondeoMs: 100,
   androidSondeoMaxMs: 1_000,
 };
+
+/** The outcome a gateway's acceptance writes ('enviado' with its id), for tests and benches that
+ * drive a Store by hand. */
+export function desenlaceEnviado(id_detalle: number, id_gateway: string): Desenlace {
+  return {
+    id_detalle,
+    estatus: 'enviado',
+    id_gateway,
+    motivo: null,
+    fecha_envio: '2026-01-01',
+    hora_envio: '00:00:00',
+    siguiente_intento: null,
+    recibida: 0,
+  };
+}
 
 /** Polls `f` every 50 ms until it returns a truthy value or `ms` pass (then throws with `que`
  * and what `detalle` tells of the state at that moment). */
