@@ -15,9 +15,8 @@ import { openDb } from '@pregon/api/db/database';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
-import { porEstatus } from '@pregon/api/dispatcher/testing';
+import { argumentosDespachador, porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { argumentosDespachador } from './_despachador.ts';
 import { lanzarSimuladores, picoRssMb } from './_simuladores.ts';
 
 const arg = (n: string, d: string) => {
@@ -51,7 +50,7 @@ try {
   console.log(`  ${N} destinatarios generados en ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   // The same command as `npm run dispatcher` (its node flags included).
-  const argumentos = argumentosDespachador(raiz);
+  const argumentos = argumentosDespachador(process.env.BENCH_DESPACHADOR);
   console.log(`  despachador: node ${argumentos.join(' ')}`);
   const hijo = spawn(process.execPath, argumentos, {
     cwd: raiz,

@@ -11,6 +11,7 @@
 import os from 'node:os';
 import type pg from 'pg';
 import { sql } from 'kysely';
+import { enCola } from '@pregon/api/db/cola';
 import { openDb } from '@pregon/api/db/database';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
@@ -126,7 +127,7 @@ try {
       const ahora = Date.now();
       const ej = { id_ejercicio: id, puertos: 2 * PUERTOS } as Parameters<typeof store.reclamar>[0];
       const { rows: vuelo } = await sql<{ id_detalle: number; posicion: number }>`
-        select id_detalle, posicion from ejercicio_detalle where id_ejercicio = ${id} and cola = 1
+        select id_detalle, posicion from ejercicio_detalle where id_ejercicio = ${id} and ${enCola('en_curso')}
         order by posicion limit ${LOTE}`.execute(db.kysely);
       const ops: [string, () => Promise<unknown>][] = [
         ['reclamar', () => store.reclamar(ej, LOTE, ahora, ahora + 60_000)],

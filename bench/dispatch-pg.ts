@@ -26,6 +26,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import smpp from 'smpp';
+import { COLA } from '@pregon/api/db/cola';
 import { openDb } from '@pregon/api/db/database';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
@@ -33,9 +34,12 @@ import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
-import { esperarCompletado, esperarQue } from '@pregon/api/dispatcher/testing';
+import {
+  argumentosDespachador,
+  esperarCompletado,
+  esperarQue,
+} from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { argumentosDespachador } from './_despachador.ts';
 import { lanzarSimuladores } from './_simuladores.ts';
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -183,7 +187,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
             // `npm run dispatcher`'s command; `--perfil DIR`: each writes a CPU profile there.
             [
               ...(PERFIL ? ['--cpu-prof', `--cpu-prof-dir=${PERFIL}`] : []),
-              ...argumentosDespachador(RAIZ),
+              ...argumentosDespachador(process.env.BENCH_DESPACHADOR),
             ],
             {
               cwd: RAIZ,
@@ -245,7 +249,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
         (
           await admin.query<{ p: number }>(
             `select coalesce(min(posicion), $2::int + 1) - 1 as p from ejercicio_detalle
-             where id_ejercicio = $1 and cola = 0`,
+             where id_ejercicio = $1 and cola = ${COLA.pendiente}`,
             [id, N],
           )
         ).rows[0]!.p,

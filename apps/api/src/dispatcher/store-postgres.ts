@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
+import { COLA } from '../db/cola.ts';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
@@ -177,13 +178,13 @@ export function storePostgres(db: Db): Store {
         `set local synchronous_commit = off;
          select pg_advisory_xact_lock(${LLAVE_DESPACHO}, ${ej_});
          with c as (select id_detalle from ejercicio_detalle
-             where id_ejercicio = ${ej_} and cola = 0
+             where id_ejercicio = ${ej_} and cola = ${COLA.pendiente}
                and (siguiente_intento is null or siguiente_intento <= ${n(ahora)}) and ${filtroEstados}
                and exists (select 1 from ejercicios where id_ejercicio = ${ej_}
                  and completado = 0 and en_proceso = 1 and en_pausa = 0)
              order by posicion
              limit greatest(0, least(${n(max)}, ${n(ej.puertos)} - (select count(*) from ejercicio_detalle
-               where id_ejercicio = ${ej_} and cola = 1))))
+               where id_ejercicio = ${ej_} and cola = ${COLA.en_curso}))))
          update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${n(leaseHasta)}, salio = 0,
            actualizado = ${n(ahora)}
          where id_detalle = any(array(select id_detalle from c)) and estatus = 'pendiente'
@@ -302,7 +303,7 @@ export function storePostgres(db: Db): Store {
            siguiente_intento = case when d.salio = 0 then d.siguiente_intento else null end,
            lease_hasta = null, actualizado = $1
          from ejercicios j, equipos e
-         where d.cola = 1 and d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
+         where d.cola = ${COLA.en_curso} and d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
            and e.id_equipo = j.id_equipo and (d.salio = 0 or not (e.protocolo = any($4::text[])))
          returning d.id_ejercicio`,
         [ahora, idempotentes, motivo, excluidos],

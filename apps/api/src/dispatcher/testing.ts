@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Detalle } from '../db/schema.ts';
@@ -102,6 +103,21 @@ export async function porEstatus(db: Db, id: number): Promise<Record<string, num
 }
 
 const RAIZ = path.resolve(import.meta.dirname, '../../../..');
+
+/** The node arguments of the command an operator runs for a standalone dispatcher: the root
+ * package's `dispatcher` script (its node flags included), or `comando` in the same form (a
+ * bench trying other flags). Run from the repository's root. */
+export function argumentosDespachador(
+  comando = (
+    JSON.parse(fs.readFileSync(path.join(RAIZ, 'package.json'), 'utf8')) as {
+      scripts: { dispatcher: string };
+    }
+  ).scripts.dispatcher,
+): string[] {
+  const [programa, ...argumentos] = comando.split(/\s+/);
+  if (programa !== 'node') throw new Error(`scripts.dispatcher debe empezar con node: ${comando}`);
+  return argumentos;
+}
 
 /** Standalone dispatchers (`dispatcher/main.ts`) run as child processes by the crash tests:
  * `lanzar` starts one with the given environment (node with tsx's loader, not the tsx CLI, whose

@@ -9,20 +9,13 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
+import { argumentosDespachador } from '../dispatcher/testing.ts';
 
 // On PostgreSQL the live dashboards cross processes: an api without a dispatcher streams a
 // drill run by a standalone `npm run dispatcher` process, whose progress and completion reach
 // the api through LISTEN/NOTIFY (and the api's start reaches the dispatcher the same way).
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-
-/** The node arguments of the root package's `dispatcher` script (the command an operator runs). */
-function argumentosDespachador(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(RAIZ, 'package.json'), 'utf8'));
-  const partes = (pkg.scripts.dispatcher as string).split(/\s+/);
-  expect(partes[0]).toBe('node');
-  return partes.slice(1);
-}
 
 describe('tablero en vivo entre procesos (postgres)', () => {
   let api: ApiDePrueba;
