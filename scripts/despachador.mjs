@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run dispatcher`: a standalone dispatcher, run as on a host of its own: the compiled
 // bundle dist/servidores/despachador.mjs (apps/api/src/dispatcher/main.ts), built first when it
-// is missing or older than the sources (well under a second, in a process of its own so esbuild
-// stays out of this one), then run in this process with the npm script's node flags.
+// is missing or older than the sources (well under a second, in a process of its own: esbuild's
+// service never starts in this one), then run in this process with the npm script's node flags.
 // SERVIDORES_TSX=1 runs the TypeScript through tsx instead, as `npm start` does.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
