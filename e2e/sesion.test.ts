@@ -254,8 +254,9 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.getByRole('button', { name: 'Configuración' }).click();
     await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
     // The route first, then the screen: a failure tells a click that did not navigate from a
-    // sign-in screen that did not render.
-    await expect.poll(ruta).toBe('/signin');
+    // sign-in screen that did not render. (Signing out loads its module and asks the server
+    // first: under a loaded CI it took longer than expect.poll's default second.)
+    await expect.poll(ruta, { timeout: 10_000 }).toBe('/signin');
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(await page.evaluate('localStorage.length')).toBe(0);
     // The session ended on the server too: the token, had it been copied, no longer works.
