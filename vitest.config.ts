@@ -33,7 +33,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'secuencial', include: SECUENCIALES },
+        test: {
+          name: 'secuencial',
+          include: SECUENCIALES,
+          // A screen's change waits as long as a locator does (CI's load stretched a sign-out past
+          // expect.poll's default second); a wrong value still fails, only later.
+          expect: { poll: { timeout: 10_000 } },
+        },
       },
     ],
   },

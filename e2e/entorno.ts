@@ -208,7 +208,17 @@ export async function ingresarUI(page: Page, base: string, usuario: string, pass
 
 /** Waits for a toast with the text (antd message). */
 export async function esperarAviso(page: Page, texto: string | RegExp) {
-  await page.locator('.ant-message-notice').filter({ hasText: texto }).first().waitFor();
+  try {
+    await page.locator('.ant-message-notice').filter({ hasText: texto }).first().waitFor();
+  } catch (e) {
+    // What the page showed instead: the toasts and the field errors on screen.
+    const avisos = await page.locator('.ant-message-notice').allInnerTexts();
+    const errores = await page.locator('.ant-form-item-explain-error').allInnerTexts();
+    throw new Error(
+      `${(e as Error).message}\navisos en pantalla: ${JSON.stringify(avisos)}\nerrores de campo: ${JSON.stringify(errores)}`,
+      { cause: e },
+    );
+  }
 }
 
 /** Saves a screenshot under artifacts/screenshots. */

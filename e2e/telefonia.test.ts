@@ -200,6 +200,9 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
       mimeType: 'audio/x-gsm',
       buffer: gsm('vm-goodbye.gsm'),
     });
+    // The upload list takes the file a few ticks after the input's change (rc-upload's promise
+    // chain); a person sees its name before clicking Confirmar.
+    await d.getByText('sin-plan.gsm', { exact: true }).first().waitFor();
     await boton(d, 'Confirmar').click();
     await esperarAviso(
       page,

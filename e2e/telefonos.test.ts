@@ -206,6 +206,7 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     const d = dialogo('Importar teléfonos');
     await d.getByText('telefono es obligatoria').waitFor();
     await d.locator('input[type=file]').setInputFiles(archivo);
+    await d.getByText(path.basename(archivo), { exact: true }).first().waitFor();
     await elegir(d, 'Estado', datos.estado.estado);
     if (duplicados) await d.getByRole('radio', { name: duplicados }).check();
     await d.getByRole('button', { name: 'Importar', exact: true }).click();
