@@ -26,7 +26,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import smpp from 'smpp';
-import { COLA } from '@pregon/api/db/cola';
+import { EN_COLA } from '@pregon/api/db/cola';
 import { openDb } from '@pregon/api/db/database';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
@@ -249,7 +249,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
         (
           await admin.query<{ p: number }>(
             `select coalesce(min(posicion), $2::int + 1) - 1 as p from ejercicio_detalle
-             where id_ejercicio = $1 and cola = ${COLA.pendiente}`,
+             where id_ejercicio = $1 and cola = ${EN_COLA} and estatus = 'pendiente'`,
             [id, N],
           )
         ).rows[0]!.p,

@@ -322,6 +322,15 @@ export async function llamadasVencidas(
     .where('d.lease_hasta', '<', ahora)
     .where('e.protocolo', 'in', [...protocolos])
     .execute();
+  return conContexto(db, filas);
+}
+
+/** Calls past their lease (llamadasVencidas' rows) with their exercise, device and stored quiz
+ * answers. */
+export async function conContexto(
+  db: Db,
+  filas: readonly LlamadaVencida['fila'][],
+): Promise<LlamadaVencida[]> {
   if (!filas.length) return [];
   const ids = [...new Set(filas.map((f) => f.id_ejercicio))];
   const ejercicios = new Map(
