@@ -173,7 +173,8 @@ export async function hayDestinatariosTrabajados(k: Consultor, id: number): Prom
   return fila !== undefined;
 }
 
-/** Whether the exercise has a pending recipient (pendiente); cheap (partial index detalle_pendiente). */
+/** Whether the exercise has a pending recipient (pendiente); cheap (the queue's partial index:
+ * detalle_cola on PostgreSQL, detalle_pendiente on SQLite). */
 export async function hayPendientes(k: Consultor, id: number): Promise<boolean> {
   const fila = await k
     .selectFrom('ejercicio_detalle')
