@@ -51,7 +51,7 @@ const N = Number(arg('rows', '100000'));
 const DESPACHADORES = arg('despachadores', '1,2,4').split(',').map(Number);
 const RONDAS = Number(arg('rondas', '2'));
 /** `--esquema`: the table as the migrations leave it ('actual', default), or with another
- * fillfactor ('ff100', 'ff70'…; the migrations set 50), set before the list is generated: which
+ * fillfactor ('ff100', 'ff70'…; the migrations set 35), set before the list is generated: which
  * change bought what. A version of the statements and indexes before a change is measured by
  * running this script from a checkout of that commit (`git worktree add`). */
 const ESQUEMA = arg('esquema', 'actual');
