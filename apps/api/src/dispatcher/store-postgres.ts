@@ -349,7 +349,8 @@ export function storePostgres(db: Db): Store {
          from despacho_frontera f
            join ejercicios j on j.id_ejercicio = f.id_ejercicio
            join equipos e on e.id_equipo = j.id_equipo and e.protocolo = any($2::text[])
-           cross join lateral (select x.* from ejercicio_detalle x
+           cross join lateral (select x.id_detalle, x.id_ejercicio, x.telefono, x.intentos, x.id_gateway,
+               x.contestada_en from ejercicio_detalle x
              where x.id_ejercicio = f.id_ejercicio and x.cola = ${EN_COLA} and x.posicion <= f.posicion
                and x.estatus = 'en_curso' and x.salio = 1 and x.lease_hasta < $1
              offset 0) d`,
