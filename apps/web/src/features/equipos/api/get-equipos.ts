@@ -5,6 +5,9 @@ import { llamar } from '../../../lib/api-client.ts';
 /** Query key prefix of the devices; invalidating it reloads the list and the detail. */
 export const CLAVE_EQUIPOS = ['equipos'] as const;
 
+/** Query key of the devices list. */
+export const CLAVE_LISTA_EQUIPOS = [...CLAVE_EQUIPOS, 'lista'] as const;
+
 /** GET /equipos/: every device (without credentials). */
 export async function obtenerEquipos() {
   return (await llamar(listarEquipos)).data;
@@ -12,5 +15,5 @@ export async function obtenerEquipos() {
 
 /** The devices list. */
 export function useEquipos() {
-  return useQuery({ queryKey: [...CLAVE_EQUIPOS, 'lista'], queryFn: obtenerEquipos });
+  return useQuery({ queryKey: CLAVE_LISTA_EQUIPOS, queryFn: obtenerEquipos });
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import {
   Alert,
   Button,
@@ -27,8 +27,10 @@ import { tiposParaAlias } from '@pregon/contract/rules/equipment';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
+import { useVolverALista } from '../../../hooks/use-volver-a-lista.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { useEquipo } from '../api/get-equipo.ts';
+import { CLAVE_LISTA_EQUIPOS } from '../api/get-equipos.ts';
 import { useProbarEquipo } from '../api/probar-equipo.ts';
 import { ActividadEquipo } from './actividad-equipo.tsx';
 import { useEliminarEquipo } from './equipos-page.tsx';
@@ -45,7 +47,7 @@ export function EquipoDetallePage() {
   const consulta = useEquipo(id);
   const prueba = useProbarEquipo(id);
   const eliminar = useEliminarEquipo();
-  const navegar = useNavigate();
+  const volverALista = useVolverALista(CLAVE_LISTA_EQUIPOS, '/equipos');
   const escribe = usuarioTieneRol(ROLES_OPERACION);
   const [editando, setEditando] = useState(false);
   const e = consulta.data;
@@ -60,7 +62,7 @@ export function EquipoDetallePage() {
           <BotonEliminar
             pregunta={msg('confirmarEliminarEquipo', { alias: e.alias })}
             alConfirmar={async () => {
-              if (await eliminar(e)) void navegar('/equipos');
+              if (await eliminar(e)) await volverALista();
             }}
           />
         </Space>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import {
   Button,
   Card,
@@ -18,11 +18,13 @@ import { AccionesFila, columnaAcciones } from '../../../components/acciones-gest
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
+import { useVolverALista } from '../../../hooks/use-volver-a-lista.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { crearEstadoApi } from '../api/create-estado.ts';
 import { eliminarEstadoApi } from '../api/delete-estado.ts';
 import { eliminarPaisApi } from '../api/delete-pais.ts';
 import { usePais } from '../api/get-pais.ts';
+import { CLAVE_LISTA_PAISES } from '../api/get-paises.ts';
 import { modificarEstadoApi } from '../api/update-estado.ts';
 import { useEliminar } from '../hooks/use-cambios.ts';
 import { NombreDialog } from './nombre-dialog.tsx';
@@ -40,7 +42,7 @@ export function PaisPage() {
   const id = Number(useParams().id);
   const consulta = usePais(id);
   const eliminar = useEliminar();
-  const navegar = useNavigate();
+  const volverALista = useVolverALista(CLAVE_LISTA_PAISES, '/countries');
   const escribe = usuarioTieneRol(ROLES_OPERACION);
   const [dialogo, setDialogo] = useState<Dialogo>(null);
   const p = consulta.data;
@@ -76,7 +78,7 @@ export function PaisPage() {
             <BotonEliminar
               pregunta={msg('confirmarEliminarPais', { pais: p.pais })}
               alConfirmar={async () => {
-                if (await eliminar(() => eliminarPaisApi(p.id_pais))) void navegar('/countries');
+                if (await eliminar(() => eliminarPaisApi(p.id_pais))) await volverALista();
               }}
             />
           </Space>
