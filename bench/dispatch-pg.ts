@@ -26,7 +26,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import smpp from 'smpp';
-import { COLA } from '@pregon/api/db/cola';
+import { EN_COLA } from '@pregon/api/db/cola';
 import { openDb } from '@pregon/api/db/database';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
@@ -51,7 +51,7 @@ const N = Number(arg('rows', '100000'));
 const DESPACHADORES = arg('despachadores', '1,2,4').split(',').map(Number);
 const RONDAS = Number(arg('rondas', '2'));
 /** `--esquema`: the table as the migrations leave it ('actual', default), or with another
- * fillfactor ('ff100', 'ff70'…; the migrations set 50), set before the list is generated: which
+ * fillfactor ('ff100', 'ff70'…; the migrations set 35), set before the list is generated: which
  * change bought what. A version of the statements and indexes before a change is measured by
  * running this script from a checkout of that commit (`git worktree add`). */
 const ESQUEMA = arg('esquema', 'actual');
@@ -249,7 +249,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
         (
           await admin.query<{ p: number }>(
             `select coalesce(min(posicion), $2::int + 1) - 1 as p from ejercicio_detalle
-             where id_ejercicio = $1 and cola = ${COLA.pendiente}`,
+             where id_ejercicio = $1 and cola = ${EN_COLA} and estatus = 'pendiente'`,
             [id, N],
           )
         ).rows[0]!.p,

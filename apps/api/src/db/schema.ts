@@ -179,8 +179,8 @@ export interface EjercicioDetalleTable {
   /** Issue 25.2: a fallback row (in the drill's companion exercise) names the drill's row whose
    * recipient it stands for; null on every other row. */
   respaldo_de: Generated<number | null>;
-  /** Generated from estatus (migration 0030, db/cola.ts): 0 pendiente, 1 en_curso, else null.
-   * The queue's partial indexes name it on PostgreSQL. Never written. */
+  /** Generated from estatus (migration 0031, db/cola.ts): 0 while pendiente or en_curso, else
+   * null. The queue's partial index names it on PostgreSQL. Never written. */
   cola: Generated<number | null>;
 }
 

@@ -37,9 +37,9 @@ export async function completarSiTermino(
 ): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     const { raiz, ids } = await familia(trx, id_ejercicio);
-    // One look-up per state, each by its partial index (detalle_pendiente, detalle_en_curso;
-    // db/cola.ts): `estatus in (…)` matches neither index's predicate and would read the whole
-    // exercise. The drill's rows are looked at before its companion's: a drill row that leaves
+    // One look-up per state, each by the queue's partial index (db/cola.ts: detalle_cola on
+    // PostgreSQL, detalle_pendiente and detalle_en_curso on SQLite): `estatus in (…)` matches no
+    // index's predicate and would read the whole exercise. The drill's rows are looked at before its companion's: a drill row that leaves
     // en_curso inserts its fallback in the same commit, so a check that missed the one sees the
     // other.
     for (const id of ids)
@@ -322,6 +322,15 @@ export async function llamadasVencidas(
     .where('d.lease_hasta', '<', ahora)
     .where('e.protocolo', 'in', [...protocolos])
     .execute();
+  return conContexto(db, filas);
+}
+
+/** Calls past their lease (llamadasVencidas' rows) with their exercise, device and stored quiz
+ * answers. */
+export async function conContexto(
+  db: Db,
+  filas: readonly LlamadaVencida['fila'][],
+): Promise<LlamadaVencida[]> {
   if (!filas.length) return [];
   const ids = [...new Set(filas.map((f) => f.id_ejercicio))];
   const ejercicios = new Map(

@@ -95,6 +95,9 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
       where id_ejercicio = ${id} and posicion <= ${entregados + enviados + PUERTOS}`.execute(
       db.kysely,
     );
+    // (the claims that took them moved the exercise's frontier past them: migration 0031)
+    await sql`insert into despacho_frontera (id_ejercicio, posicion)
+      values (${id}, ${entregados + enviados + PUERTOS})`.execute(db.kysely);
   }, 120_000);
   afterAll(async () => {
     await limpiar?.();
@@ -152,6 +155,7 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
       expect(hechos.size).toBe(ids.length);
     });
     await marcar('recuperarVencidos', () => store.recuperarVencidos(ahora, ['smpp'], 'x', []));
+    await marcar('llamadasVencidas', () => store.llamadasVencidas(ahora, ['smpp']));
     // Put the claimed rows back as they were, for the next round.
     await sql`update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${ahora + 60_000}
       where id_detalle in (${sql.join(enVuelo)})`.execute(db.kysely);
@@ -160,13 +164,14 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
 
   /** Index names each operation may reach ejercicio_detalle by. */
   const ESPERADOS: Record<string, string[]> = {
-    // (rows en_curso: the small partial index, or the primary key)
-    liberar: ['detalle_en_curso', 'ejercicio_detalle_pkey'],
-    reclamar: ['detalle_pendiente', 'detalle_en_curso', 'ejercicio_detalle_pkey'],
+    // (the queue, rows pending and in flight, read up to the frontier; or the primary key)
+    liberar: ['ejercicio_detalle_pkey'],
+    reclamar: ['detalle_cola', 'ejercicio_detalle_pkey'],
     anunciar: ['ejercicio_detalle_pkey'],
     escribir: ['ejercicio_detalle_pkey'],
     aplicarRecibos: ['detalle_gateway', 'ejercicio_detalle_pkey'],
-    recuperarVencidos: ['detalle_en_curso'],
+    recuperarVencidos: ['detalle_cola', 'ejercicio_detalle_pkey'],
+    llamadasVencidas: ['detalle_cola'],
   };
 
   const comprobar = (porOp: Record<string, Nodo[]>) => {
@@ -209,7 +214,7 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
           const exterior = nodos(n.Plans![0]!);
           expect(
             exterior.some((x) => x['Node Type'] === 'Limit') ||
-              !exterior.some((x) => x['Index Name'] === 'detalle_pendiente'),
+              !exterior.some((x) => x['Index Name'] === 'detalle_cola'),
             `${op}: Nested Loop sobre la cola`,
           ).toBe(true);
         }
@@ -227,9 +232,9 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
   });
 });
 
-// A delivery receipt and a send's announcement change no indexed column (migration 0030: the
-// queue's partial indexes name `cola`, which both leave as it was), so PostgreSQL makes them HOT
-// updates: no index entry, a smaller WAL record. Counted by pg_stat_xact_user_tables, which
+// A row's claim, its send's announcement and its delivery receipt change no indexed column
+// (migrations 0030 and 0031: the queue's partial index names `cola`, which all three leave as it
+// was), so PostgreSQL makes them HOT updates: no index entry, a smaller WAL record. Counted by pg_stat_xact_user_tables, which
 // holds the current transaction's updates: each operation runs on one connection inside a
 // transaction that is then rolled back, on a table VACUUM FULL rewrote at its fillfactor (a page
 // keeps room for the next versions of a few of its rows; a HOT update needs its page to have it).
@@ -273,12 +278,18 @@ describe('actualizaciones HOT del despachador (postgres)', () => {
     }
   }
 
-  it('el anuncio de un envío y su acuse de recibo son actualizaciones HOT', async () => {
+  it('el reclamo de una fila, el anuncio de su envío y su acuse de recibo son actualizaciones HOT', async () => {
     const id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: 50 });
     const id_ejercicio = await crearEjercicio(db, { id_equipo, n: 200, puertos: 50 });
     const store = storePostgres(db);
     const ahora = Date.now();
     const ej = { id_ejercicio, puertos: 50 } as Parameters<typeof store.reclamar>[0];
+    await sql`vacuum full ejercicio_detalle`.execute(db.kysely);
+    expect(
+      await contarActualizaciones(async (s) => {
+        expect(await s.reclamar(ej, 5, ahora, ahora + 60_000)).toHaveLength(5);
+      }),
+    ).toEqual({ actualizadas: 5, hot: 5 });
     const filas = await store.reclamar(ej, 5, ahora, ahora + 60_000);
     expect(filas).toHaveLength(5);
     const anuncios = filas.map((f) => ({

@@ -1,18 +1,27 @@
 import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
-import { COLA } from '../db/cola.ts';
+import { EN_COLA } from '../db/cola.ts';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
-import { comunes, ejerciciosActivos, filasPartes, partesEntregadas } from './store-comun.ts';
+import {
+  comunes,
+  conContexto,
+  ejerciciosActivos,
+  filasPartes,
+  partesEntregadas,
+} from './store-comun.ts';
 
 // PostgreSQL store: any number of dispatchers on any number of machines share one database.
 //  - Claim: one round trip, one implicit transaction: the exercise's advisory lock (so the count
 //    of rows en_curso and the claim are atomic across dispatchers: never more rows in flight than
 //    the exercise's ports), then `UPDATE … WHERE id_detalle = any(array(SELECT … LIMIT n))`: the
-//    pending rows by position from the partial index detalle_pendiente, updated by primary key;
-//    the commit does not wait for its flush (the lock ends sooner). The queue's indexes name
-//    `cola`, not estatus (db/cola.ts), so a receipt is a HOT update.
+//    pending rows by position from the partial index detalle_cola, updated by primary key; the
+//    commit does not wait for its flush (the lock ends sooner). detalle_cola holds rows pending
+//    and in flight alike and names `cola`, not estatus (db/cola.ts), so the claim, the
+//    announcement and the receipt are HOT updates. Rows in flight are counted, and swept, up to
+//    the exercise's frontier (despacho_frontera: the highest position claimed, which the claim
+//    moves forward in the same statement).
 //  - Rate: despacho_cupos holds, per exercise, the current second and the sends granted in it;
 //    an upsert grants min(asked, limit − used) atomically, so the sum over dispatchers never
 //    passes the limit in any second.
@@ -35,8 +44,8 @@ const TRAZA_RECIBOS = process.env.DESPACHO_TRAZA_RECIBOS;
 // every row: quadratic in the batch).
 
 /** `d.estatus = 'en_curso'` for statements that name their rows by primary key: it does not name
- * `cola`, the column of detalle_en_curso's predicate, so the planner does not read that index
- * whole (every row in flight, of every exercise) and filter it by id. */
+ * `cola`, the column of detalle_cola's predicate, so the planner does not read that index whole
+ * (every row queued, of every exercise) and filter it by id. */
 const EN_CURSO_POR_CLAVE = `d.estatus = 'en_curso'`;
 
 /** The dispatcher's Store over PostgreSQL. */
@@ -174,21 +183,30 @@ export function storePostgres(db: Db): Store {
         ? `coalesce(id_estado, 0) in (${estados.length ? estados.map(n).join(', ') : 'null'})`
         : 'true';
       const ej_ = n(ej.id_ejercicio);
+      // Every row en_curso lies at or before the frontier (each was claimed, and the claim that
+      // took it moved the frontier past it; positions change only while pending), so the count
+      // reads detalle_cola up to there: the rows in flight and the pending ones between them.
       const rs = (await pool.query(
         `set local synchronous_commit = off;
          select pg_advisory_xact_lock(${LLAVE_DESPACHO}, ${ej_});
          with c as (select id_detalle from ejercicio_detalle
-             where id_ejercicio = ${ej_} and cola = ${COLA.pendiente}
+             where id_ejercicio = ${ej_} and cola = ${EN_COLA} and estatus = 'pendiente'
                and (siguiente_intento is null or siguiente_intento <= ${n(ahora)}) and ${filtroEstados}
                and exists (select 1 from ejercicios where id_ejercicio = ${ej_}
                  and completado = 0 and en_proceso = 1 and en_pausa = 0)
              order by posicion
              limit greatest(0, least(${n(max)}, ${n(ej.puertos)} - (select count(*) from ejercicio_detalle
-               where id_ejercicio = ${ej_} and cola = ${COLA.en_curso}))))
-         update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${n(leaseHasta)}, salio = 0,
-           actualizado = ${n(ahora)}
-         where id_detalle = any(array(select id_detalle from c)) and estatus = 'pendiente'
-         returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion`,
+               where id_ejercicio = ${ej_} and cola = ${EN_COLA} and estatus = 'en_curso'
+                 and posicion <= (select f.posicion from despacho_frontera f where f.id_ejercicio = ${ej_}))))),
+           u as (update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${n(leaseHasta)}, salio = 0,
+               actualizado = ${n(ahora)}
+             where id_detalle = any(array(select id_detalle from c)) and estatus = 'pendiente'
+             returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion),
+           f as (insert into despacho_frontera (id_ejercicio, posicion)
+             select ${ej_}, max(posicion) from u having count(*) > 0
+             on conflict (id_ejercicio) do update set posicion = excluded.posicion
+             where despacho_frontera.posicion < excluded.posicion)
+         select * from u`,
       )) as unknown as pg.QueryResult<FilaReclamada & { posicion: number }>[];
       const rows = rs[2]!.rows;
       rows.sort((a, b) => a.posicion - b.posicion);
@@ -294,8 +312,16 @@ export function storePostgres(db: Db): Store {
     },
 
     recuperarVencidos: async (ahora, idempotentes, motivo, excluidos) => {
+      // Rows in flight lie at or before their exercise's frontier: each exercise's part of
+      // detalle_cola is read up to it (a lateral look-up, kept parameterized by OFFSET 0, as the
+      // receipts' is), not every pending row of every drill.
       const r = await pool.query<{ id_ejercicio: number }>(
-        `update ejercicio_detalle d set
+        `with v as (select x.id_detalle from despacho_frontera f
+           cross join lateral (select d.id_detalle from ejercicio_detalle d
+             where d.id_ejercicio = f.id_ejercicio and d.cola = ${EN_COLA} and d.posicion <= f.posicion
+               and d.estatus = 'en_curso' and d.lease_hasta < $1
+             offset 0) x)
+         update ejercicio_detalle d set
            estatus = case when d.salio = 0 then case when j.completado = 1 then 'cancelado' else 'pendiente' end
              when e.protocolo = any($2::text[]) and j.completado = 0 then 'pendiente' else 'incierto' end,
            motivo = case when d.salio = 0 or (e.protocolo = any($2::text[]) and j.completado = 0) then d.motivo
@@ -303,7 +329,8 @@ export function storePostgres(db: Db): Store {
            siguiente_intento = case when d.salio = 0 then d.siguiente_intento else null end,
            lease_hasta = null, actualizado = $1
          from ejercicios j, equipos e
-         where d.cola = ${COLA.en_curso} and d.estatus = 'en_curso' and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
+         where d.id_detalle = any(array(select id_detalle from v)) and ${EN_CURSO_POR_CLAVE}
+           and d.lease_hasta < $1 and j.id_ejercicio = d.id_ejercicio
            and e.id_equipo = j.id_equipo and (d.salio = 0 or not (e.protocolo = any($4::text[])))
          returning d.id_ejercicio`,
         [ahora, idempotentes, motivo, excluidos],
@@ -312,6 +339,25 @@ export function storePostgres(db: Db): Store {
     },
 
     ...comunes(db),
+
+    llamadasVencidas: async (ahora, protocolos) => {
+      if (!protocolos.length) return [];
+      // As in recuperarVencidos: detalle_cola up to each exercise's frontier, of the exercises
+      // on these devices.
+      const r = await pool.query<FilaReclamada>(
+        `select d.id_detalle, d.id_ejercicio, d.telefono, d.intentos, d.id_gateway, d.contestada_en
+         from despacho_frontera f
+           join ejercicios j on j.id_ejercicio = f.id_ejercicio
+           join equipos e on e.id_equipo = j.id_equipo and e.protocolo = any($2::text[])
+           cross join lateral (select x.id_detalle, x.id_ejercicio, x.telefono, x.intentos, x.id_gateway,
+               x.contestada_en from ejercicio_detalle x
+             where x.id_ejercicio = f.id_ejercicio and x.cola = ${EN_COLA} and x.posicion <= f.posicion
+               and x.estatus = 'en_curso' and x.salio = 1 and x.lease_hasta < $1
+             offset 0) d`,
+        [ahora, protocolos],
+      );
+      return conContexto(db, r.rows);
+    },
 
     anunciar: async (fs, ahora) => {
       if (!fs.length) return new Set<number>();

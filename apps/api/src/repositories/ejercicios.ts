@@ -173,7 +173,8 @@ export async function hayDestinatariosTrabajados(k: Consultor, id: number): Prom
   return fila !== undefined;
 }
 
-/** Whether the exercise has a pending recipient (pendiente); cheap (partial index detalle_pendiente). */
+/** Whether the exercise has a pending recipient (pendiente); cheap (the queue's partial index:
+ * detalle_cola on PostgreSQL, detalle_pendiente on SQLite). */
 export async function hayPendientes(k: Consultor, id: number): Promise<boolean> {
   const fila = await k
     .selectFrom('ejercicio_detalle')
@@ -333,13 +334,16 @@ export async function analizarDestinatarios(k: Consultor, engine: Engine) {
   if (engine === 'postgres') await sql`analyze ejercicio_detalle`.execute(k);
 }
 
-/** Renumbers the pending recipients 1..n in `orden`; returns how many were renumbered. */
+/** Renumbers the pending recipients 1..n in `orden`; returns how many were renumbered. A row a
+ * dispatcher claims meanwhile keeps its position (the claim's frontier, migration 0031, must
+ * stay at or past every row in flight): the update checks the row it finds is still pending. */
 export async function renumerarPendientes(k: Consultor, id: number, orden: Orden): Promise<number> {
   const r = await sql`update ejercicio_detalle set posicion = s.rn
     from (select id_detalle, row_number() over (order by ${ordenSql(orden, 'x')}) as rn
           from ejercicio_detalle x
           where x.id_ejercicio = ${id} and ${enCola('pendiente', 'x')}) s
-    where ejercicio_detalle.id_detalle = s.id_detalle`.execute(k);
+    where ejercicio_detalle.id_detalle = s.id_detalle
+      and ejercicio_detalle.estatus = 'pendiente'`.execute(k);
   return Number(r.numAffectedRows ?? 0);
 }
 
