@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { Engine } from './database.ts';
 
 // The dispatcher's queue in ejercicio_detalle (migrations 0030, 0031): `cola` is generated from
 // estatus, 0 while a row is pendiente or en_curso, null once it has an outcome. PostgreSQL's
@@ -16,4 +17,14 @@ export const EN_COLA = 0;
 export function enCola(estado: 'pendiente' | 'en_curso', alias?: string): RawBuilder<boolean> {
   const p = alias ? `${alias}.` : '';
   return sql<boolean>`(${sql.ref(`${p}estatus`)} = ${sql.lit(estado)} and ${sql.ref(`${p}cola`)} = ${sql.lit(EN_COLA)})`;
+}
+
+/** Conditions that together select every queued row (pendiente or en_curso), each served by one
+ * of `engine`'s partial indexes on its own: PostgreSQL's detalle_cola holds both states; SQLite
+ * has one index per state. */
+export function partesDeLaCola(engine: Engine, alias?: string): RawBuilder<boolean>[] {
+  const p = alias ? `${alias}.` : '';
+  return engine === 'postgres'
+    ? [sql<boolean>`${sql.ref(`${p}cola`)} = ${sql.lit(EN_COLA)}`]
+    : [enCola('pendiente', alias), enCola('en_curso', alias)];
 }

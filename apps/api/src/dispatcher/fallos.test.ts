@@ -99,15 +99,36 @@ describe('despachador como proceso aparte sobre PostgreSQL', () => {
           puertos: 50,
         });
         const id = await crearEjercicio(db, { id_equipo, n, puertos: 50 });
-        const kills = await conMuertes(id, n, 6);
+        // On a failure, what the rows and the gateway hold says which side lost or doubled one.
+        const diagnostico = async () => {
+          const rs = await filas(db, id);
+          const dup = duplicados(sim.registro);
+          console.log(
+            'Android',
+            await porEstatus(db, id),
+            await banderas(db, id),
+            rs.filter((r) => r.estatus !== 'enviado' && r.estatus !== 'entregado').slice(0, 20),
+            `registro ${sim.registro.length}, duplicados ${dup.size}`,
+            [...dup].slice(0, 10),
+          );
+        };
+        const kills = await conMuertes(id, n, 6).catch(async (e) => {
+          await diagnostico();
+          throw e;
+        });
         expect(kills).toBeGreaterThanOrEqual(5);
         const rs = await filas(db, id);
-        expect(rs.every((r) => r.estatus === 'enviado' || r.estatus === 'entregado')).toBe(true);
-        expect(sim.registro).toHaveLength(n);
-        expect(duplicados(sim.registro).size).toBe(0);
-        expect(new Set(sim.registro.map((m) => m.telefono.replace(/^\+52/, '')))).toEqual(
-          new Set(rs.map((r) => r.telefono)),
-        );
+        try {
+          expect(rs.every((r) => r.estatus === 'enviado' || r.estatus === 'entregado')).toBe(true);
+          expect(sim.registro).toHaveLength(n);
+          expect(duplicados(sim.registro).size).toBe(0);
+          expect(new Set(sim.registro.map((m) => m.telefono.replace(/^\+52/, '')))).toEqual(
+            new Set(rs.map((r) => r.telefono)),
+          );
+        } catch (e) {
+          await diagnostico();
+          throw e;
+        }
         console.log(
           `Android: ${kills} SIGKILL, ${sim.duplicadosRechazados} reenvíos con el mismo id rechazados por la pasarela, ` +
             `${rs.filter((r) => r.intentos > 1).length} filas con más de un intento`,

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { enCola } from '../db/cola.ts';
+import { enCola, partesDeLaCola } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz } from './canal.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
@@ -37,22 +37,30 @@ export async function completarSiTermino(
 ): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     const { raiz, ids } = await familia(trx, id_ejercicio);
-    // One look-up per state, each by the queue's partial index (db/cola.ts: detalle_cola on
-    // PostgreSQL, detalle_pendiente and detalle_en_curso on SQLite): `estatus in (…)` matches no
-    // index's predicate and would read the whole exercise. The drill's rows are looked at before its companion's: a drill row that leaves
-    // en_curso inserts its fallback in the same commit, so a check that missed the one sees the
-    // other.
-    for (const id of ids)
-      for (const estado of ['pendiente', 'en_curso'] as const) {
-        const queda = await trx
-          .selectFrom('ejercicio_detalle')
-          .select('id_detalle')
-          .where('id_ejercicio', '=', id)
-          .where(enCola(estado))
-          .limit(1)
-          .executeTakeFirst();
-        if (queda) return false;
-      }
+    // Whether any row of the family is still queued, asked in ONE statement: on PostgreSQL
+    // (READ COMMITTED) each statement has its own snapshot, and a row moves between the two
+    // states at any moment (a claim: pendiente → en_curso; a release or the lease sweep of a dead
+    // dispatcher's rows: en_curso → pendiente). Two look-ups could each miss it, the row having
+    // moved between them, and the drill would complete with it still pending, never sent. One
+    // snapshot sees every row in one state or the other, and nothing enters the queue from
+    // outside it (a fallback row goes in with the commit that takes its drill row out).
+    // The queue's first row by position, for each exercise (coalesce stops at the first found):
+    // a scan of each of the queue's partial indexes in its own order (db/cola.ts) reads one
+    // entry. Without the order, PostgreSQL, with the statistics `generar` leaves (every row
+    // pending), scans the table from its start, past every row already sent.
+    const primera = (id: number, parte: RawBuilder<boolean>) =>
+      trx
+        .selectFrom('ejercicio_detalle')
+        .select('posicion')
+        .where('id_ejercicio', '=', id)
+        .where(parte)
+        .orderBy('posicion')
+        .limit(1);
+    const primeras = ids.flatMap((id) => partesDeLaCola(db.engine).map((p) => primera(id, p)));
+    const { queda } = await trx
+      .selectNoFrom((eb) => eb.fn<number | null>('coalesce', primeras).as('queda'))
+      .executeTakeFirstOrThrow();
+    if (queda !== null) return false;
     const r = await trx
       .updateTable('ejercicios')
       .set({ completado: 1, en_proceso: 0, en_pausa: 0, terminado: ahora })
