@@ -153,6 +153,9 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
   const db = openDb({ databaseUrl: base.url });
   const hijos: ChildProcess[] = [];
   const admin = new pg.Client({ connectionString: base.url });
+  // The CPU sampler's own connection: its timer fires while `admin` runs the WAL windows' queries
+  // (one client runs one query at a time; pg@9 refuses a second).
+  const monitor = new pg.Client({ connectionString: base.url });
   let muestreo: NodeJS.Timeout | undefined;
   try {
     await migrate(db);
@@ -175,6 +178,9 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
     // What `generar` does after writing the list: statistics taken while every row is pending.
     await analizarDestinatarios(db.kysely, 'postgres');
     await admin.connect();
+    await monitor.connect();
+    // (neither the bench's connections' CPU: pg_walinspect's reads are not the product's)
+    const pidAdmin = (await admin.query<{ p: number }>('select pg_backend_pid() as p')).rows[0]!.p;
     await admin.query('create extension if not exists pg_walinspect');
     const slot = `pregon_bench_${process.pid}`;
 
@@ -220,8 +226,10 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
     // CPU of this database's backends (every one seen: a backend that ends keeps its last figure).
     const cpuBackends = new Map<number, number>();
     const muestrear = async () => {
-      const { rows } = await admin.query<{ pid: number }>(
-        `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+      const { rows } = await monitor.query<{ pid: number }>(
+        `select pid from pg_stat_activity where datname = current_database()
+           and pid not in (pg_backend_pid(), $1)`,
+        [pidAdmin],
       );
       for (const { pid } of rows) {
         const c = cpuDe(pid);
@@ -230,7 +238,14 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
       }
     };
     await muestrear();
-    muestreo = setInterval(() => void muestrear().catch(() => {}), 250);
+    let muestreando = false; // (a slow sample is not overlapped by the next)
+    muestreo = setInterval(() => {
+      if (muestreando) return;
+      muestreando = true;
+      void muestrear()
+        .catch(() => {})
+        .finally(() => (muestreando = false));
+    }, 250);
     const cpuHijos0 = hijos.map((h) => cpuDe(h.pid!));
 
     const t0 = performance.now();
@@ -392,6 +407,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
       ),
     );
     await admin.end().catch(() => {});
+    await monitor.end().catch(() => {});
     await db.close();
     await base.borrar();
     fs.rmSync(dir, { recursive: true, force: true });
