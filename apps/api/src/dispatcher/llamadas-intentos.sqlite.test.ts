@@ -1,0 +1,3 @@
+import { casosLlamadasIntentos } from './llamadas-intentos.casos.ts';
+
+casosLlamadasIntentos('sqlite');
