@@ -1085,6 +1085,9 @@ export class Despachador {
       );
       for (const id of ids) this.opts.eventos?.emit('ejercicio', id);
       if (ids.length) this.senal.avisar();
+      // After the sweep, which may have put rows of a drill stopped meanwhile back in its queue.
+      for (const id of await this.store.cancelarTrasDetener(ahora, ahora - ESPERA_RECIBOS_MS))
+        this.opts.eventos?.emit('ejercicio', id);
     } catch (err) {
       this.opts.bitacora?.error(`recuperación: ${String(err)}`);
     } finally {

@@ -287,6 +287,42 @@ export async function detenido(db: Db, id_ejercicio: number): Promise<boolean> {
   return f?.completado === 1;
 }
 
+/** Rows left 'pendiente' in exercises stopped since `desde` become 'cancelado', as the stop made
+ * the rest; returns the exercises changed. A stop cancels the rows pending when it runs, but a
+ * row in flight then can come back to the queue after it: an outcome that schedules a retry (the
+ * worker has not seen the stop yet), a release, or the lease sweep whose snapshot was taken before
+ * the stop committed. Nothing claims a stopped exercise's rows, so without this such a row would
+ * read 'pendiente' for ever. One stopped exercise at a time, its first rows by position from the
+ * queue's partial index (the order keeps PostgreSQL on it: the statistics `generar` left call
+ * every row of the exercise pending, and a join over all of them chose a scan of the table). */
+export async function cancelarTrasDetener(db: Db, ahora: number, desde: number): Promise<number[]> {
+  const detenidos = await db.kysely
+    .selectFrom('ejercicios')
+    .select('id_ejercicio')
+    .where('detenido', '=', 1)
+    .where('terminado', '>=', desde)
+    .execute();
+  const cambiados: number[] = [];
+  for (const { id_ejercicio } of detenidos) {
+    const r = await db.kysely
+      .updateTable('ejercicio_detalle')
+      .set({ estatus: 'cancelado', actualizado: ahora })
+      .where('id_detalle', 'in', (eb) =>
+        eb
+          .selectFrom('ejercicio_detalle')
+          .select('id_detalle')
+          .where('id_ejercicio', '=', id_ejercicio)
+          .where(enCola('pendiente'))
+          .orderBy('posicion')
+          .limit(1_000),
+      )
+      .where('estatus', '=', 'pendiente')
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) > 0) cambiados.push(id_ejercicio);
+  }
+  return cambiados;
+}
+
 /** Stores quiz digits; a later digit for the same recipient and question replaces the earlier. */
 export async function guardarDigitos(db: Db, ds: readonly DigitoQuiz[]): Promise<void> {
   if (!ds.length) return;
@@ -515,6 +551,7 @@ export function comunes(db: Db) {
     completarSiTermino: (id: number, ahora: number) => completarSiTermino(db, id, ahora),
     guardarDigitos: (ds: Parameters<typeof guardarDigitos>[1]) => guardarDigitos(db, ds),
     detenido: (id: number) => detenido(db, id),
+    cancelarTrasDetener: (ahora: number, desde: number) => cancelarTrasDetener(db, ahora, desde),
     equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>
       equiposEsperandoAcuses(db, protocolos, desde),
     idsEsperandoAcuse: (id_equipo: number, desde: number) =>

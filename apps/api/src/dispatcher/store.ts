@@ -185,6 +185,9 @@ export interface Store {
   guardarDigitos(ds: readonly DigitoQuiz[]): Promise<void>;
   /** True when the exercise was stopped (completado 1): its live calls are hung up. */
   detenido(id_ejercicio: number): Promise<boolean>;
+  /** Rows back in the queue ('pendiente') of exercises stopped since `desde` become 'cancelado';
+   * returns the exercises changed. */
+  cancelarTrasDetener(ahora: number, desde: number): Promise<number[]>;
   /** This database's installation id (ajustes 'instalacion'), part of the Android message ids. */
   instalacion(): Promise<string>;
   /** Rows of the exercise 'enviado' without a receipt, with their gateway id: what a gateway
