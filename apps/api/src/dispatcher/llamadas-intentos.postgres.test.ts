@@ -1,3 +1,0 @@
-import { casosLlamadasIntentos } from './llamadas-intentos.casos.ts';
-
-casosLlamadasIntentos('postgres');
