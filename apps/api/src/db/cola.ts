@@ -22,9 +22,8 @@ export function enCola(estado: 'pendiente' | 'en_curso', alias?: string): RawBui
 /** Conditions that together select every queued row (pendiente or en_curso), each served by one
  * of `engine`'s partial indexes on its own: PostgreSQL's detalle_cola holds both states; SQLite
  * has one index per state. */
-export function partesDeLaCola(engine: Engine, alias?: string): RawBuilder<boolean>[] {
-  const p = alias ? `${alias}.` : '';
+export function partesDeLaCola(engine: Engine): RawBuilder<boolean>[] {
   return engine === 'postgres'
-    ? [sql<boolean>`${sql.ref(`${p}cola`)} = ${sql.lit(EN_COLA)}`]
-    : [enCola('pendiente', alias), enCola('en_curso', alias)];
+    ? [sql<boolean>`${sql.ref('cola')} = ${sql.lit(EN_COLA)}`]
+    : [enCola('pendiente'), enCola('en_curso')];
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, abrirBasePrueba } from '../testing/entorno.ts';
+import { MOTORES, abrirBaseSembrada } from '../testing/entorno.ts';
 import type { Db } from './database.ts';
-import { seed } from './seed.ts';
 import { ejecutarPlantilla } from './plantilla.ts';
 
 // A query compiled once per shape answers every later call with that call's values, on both
@@ -10,8 +9,7 @@ describe.each(MOTORES)('consultas compiladas por forma (%s)', (motor) => {
   let db: Db;
   let limpiar: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, limpiar } = await abrirBasePrueba(motor));
-    await seed(db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+    ({ db, limpiar } = await abrirBaseSembrada(motor));
   });
   afterAll(() => limpiar?.());
 

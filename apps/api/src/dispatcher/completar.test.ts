@@ -1,8 +1,7 @@
 import { sql, type KyselyPlugin, type QueryId } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
-import { seed } from '../db/seed.ts';
-import { abrirBasePrueba } from '../testing/entorno.ts';
+import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { completarSiTermino } from './store-comun.ts';
 import { banderas, porEstatus } from './testing.ts';
@@ -18,8 +17,7 @@ describe('fin del ejercicio con filas que cambian de estado a la vez (postgres)'
   let limpiar: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, limpiar } = await abrirBasePrueba('postgres'));
-    await seed(db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+    ({ db, limpiar } = await abrirBaseSembrada('postgres'));
   }, 60_000);
   afterAll(async () => {
     await limpiar?.();

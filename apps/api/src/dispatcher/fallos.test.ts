@@ -115,13 +115,12 @@ describe('despachador como proceso aparte sobre PostgreSQL', () => {
             [...dup].slice(0, 10),
           );
         };
-        const kills = await conMuertes(id, n, 6).catch(async (e) => {
-          await diagnostico();
-          throw e;
-        });
-        expect(kills).toBeGreaterThanOrEqual(5);
-        const rs = await filas(db, id);
+        let kills = 0;
+        let rs: Awaited<ReturnType<typeof filas>> = [];
         try {
+          kills = await conMuertes(id, n, 6);
+          expect(kills).toBeGreaterThanOrEqual(5);
+          rs = await filas(db, id);
           expect(rs.every((r) => r.estatus === 'enviado' || r.estatus === 'entregado')).toBe(true);
           expect(sim.registro).toHaveLength(n);
           expect(duplicados(sim.registro).size).toBe(0);

@@ -7,7 +7,7 @@ import { openDb, type Db } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { seed } from '../db/seed.ts';
 import { renumerarPendientes } from '../repositories/ejercicios.ts';
-import { MOTORES, abrirBasePrueba, crearBasePostgres } from '../testing/entorno.ts';
+import { MOTORES, abrirBaseSembrada, crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storePostgres } from './store-postgres.ts';
 import { desenlaceEnviado } from './testing.ts';
@@ -24,8 +24,7 @@ describe('frontera del reclamo (postgres)', () => {
   const PUERTOS = 30;
 
   beforeAll(async () => {
-    ({ db, limpiar } = await abrirBasePrueba('postgres'));
-    await seed(db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+    ({ db, limpiar } = await abrirBaseSembrada('postgres'));
   }, 60_000);
   afterAll(async () => {
     await limpiar?.();

@@ -2,9 +2,8 @@ import type pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.ts';
-import { seed } from '../db/seed.ts';
 import { analizarDestinatarios } from '../repositories/ejercicios.ts';
-import { abrirBasePrueba } from '../testing/entorno.ts';
+import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storePostgres } from './store-postgres.ts';
 import { desenlaceEnviado } from './testing.ts';
@@ -76,8 +75,7 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
   let id: number;
 
   beforeAll(async () => {
-    ({ db, limpiar } = await abrirBasePrueba('postgres'));
-    await seed(db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+    ({ db, limpiar } = await abrirBaseSembrada('postgres'));
     id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: PUERTOS });
     id = await crearEjercicio(db, { id_equipo, n: N, puertos: PUERTOS });
     // What `generar` leaves: statistics taken while every row is pending.
@@ -243,8 +241,7 @@ describe('actualizaciones HOT del despachador (postgres)', () => {
   let limpiar: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, limpiar } = await abrirBasePrueba('postgres'));
-    await seed(db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+    ({ db, limpiar } = await abrirBaseSembrada('postgres'));
   }, 60_000);
   afterAll(async () => {
     await limpiar?.();

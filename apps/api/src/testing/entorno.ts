@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import { openDb, type Db, type Engine } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { seed } from '../db/seed.ts';
 import { buildApp, crearContexto } from '../server.ts';
 import type { Contexto } from '../contexto.ts';
 
@@ -66,6 +67,16 @@ export async function abrirBasePrueba(
     db,
     limpiar: async () => (await db.close(), fs.rmSync(dir, { recursive: true, force: true })),
   };
+}
+
+/** abrirBasePrueba with the seed (catalogues, admin 'admin' / 'Prueba-admin-1'): what tests that
+ * drive the repositories or the dispatcher's store need. */
+export async function abrirBaseSembrada(
+  motor: Engine,
+): Promise<{ db: Db; limpiar: () => Promise<void> }> {
+  const base = await abrirBasePrueba(motor);
+  await seed(base.db, { adminUser: 'admin', adminPassword: 'Prueba-admin-1' });
+  return base;
 }
 
 /** A running api on a real socket over a fresh database of the given engine. */
