@@ -353,6 +353,23 @@ export function prepararEscena(prefijo: string, preparar?: (e: Escena) => Promis
   return e;
 }
 
+/** Opens the dropdown menu of the button named `boton` and clicks its item `item`, once the menu
+ * has finished opening. Ant Design's menu opens with a slide (rc-motion's `-enter`/`-appear`
+ * classes: scaled down from its top, then animated); a click whose point was measured in that
+ * state lands one item above once the menu is full size. Seen under load: «Cerrar sesión» clicked,
+ * the pointer left on «Tablero general», the menu still open and the route unchanged. */
+export async function elegirEnMenu(page: Page, boton: string, item: string) {
+  await page.getByRole('button', { name: boton }).click();
+  await menuAbierto(page).getByRole('menuitem', { name: item }).click();
+}
+
+/** The dropdown menu on screen once it has finished opening (see elegirEnMenu). */
+export function menuAbierto(page: Page): Locator {
+  return page.locator(
+    '.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-enter"]):not([class*="-appear"])',
+  );
+}
+
 /** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito` (see elegirEn). */
 export function elegirOpcion(
   page: Page,

@@ -6,6 +6,7 @@ import {
   capturarTamanos,
   confirmar,
   confirmarEnFila,
+  elegirEnMenu,
   esperarAviso,
   paginaConToken,
   prepararEscena,
@@ -52,8 +53,7 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
 
   it('agrega un país con Enter y lo edita; sus estados se agregan, renombran y eliminan', async () => {
     const { page } = e;
-    await page.getByRole('button', { name: 'Configuración' }).click();
-    await page.getByRole('menuitem', { name: 'Países' }).click();
+    await elegirEnMenu(page, 'Configuración', 'Países');
     await fila('México').waitFor();
     await capturarTamanos(page, 'paises');
 

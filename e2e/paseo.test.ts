@@ -3,6 +3,7 @@ import { crearEjercicio } from '../apps/api/src/testing/fabrica.ts';
 import {
   capturar,
   capturarTamanos,
+  elegirEnMenu,
   elegirOpcion,
   esperarAviso,
   ponerToken,
@@ -122,8 +123,7 @@ describe('web: hallazgos del paseo (issue 26.7)', { timeout: 240_000 }, () => {
     const url = new URL(page.url());
     expect(url.pathname + url.search).toBe('/telefonos?q=Persona');
     // 'Cerrar sesión' forgets it: signing in again opens the list.
-    await page.getByRole('button', { name: 'Configuración' }).click();
-    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+    await elegirEnMenu(page, 'Configuración', 'Cerrar sesión');
     await page.getByLabel('Usuario').fill('admin');
     await page.getByLabel('Contraseña').fill(e.api.adminPassword);
     await page.getByRole('button', { name: 'Ingresar' }).click();

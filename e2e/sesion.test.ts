@@ -4,10 +4,12 @@ import { pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturar,
   elegirEn,
+  elegirEnMenu,
   esperarAviso,
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
+  menuAbierto,
   ponerToken,
   sembrar,
   tokenFalso,
@@ -141,11 +143,10 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     for (const item of ['Usuarios', 'Países', 'Tablero general', 'Cerrar sesión']) {
       await page.getByRole('menuitem', { name: item }).waitFor();
     }
-    await page.getByRole('menuitem', { name: 'Países' }).click();
+    await menuAbierto(page).getByRole('menuitem', { name: 'Países' }).click();
     await page.getByRole('heading', { name: 'Países' }).waitFor();
     expect(ruta()).toBe('/countries');
-    await page.getByRole('button', { name: 'Configuración' }).click();
-    await page.getByRole('menuitem', { name: 'Usuarios' }).click();
+    await elegirEnMenu(page, 'Configuración', 'Usuarios');
     await page.getByRole('heading', { name: 'Usuarios' }).waitFor();
     expect(ruta()).toBe('/users');
   });
@@ -251,8 +252,7 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await page.reload();
     await page.getByRole('heading', { name: 'Tablero general' }).waitFor();
     const token = String(await page.evaluate(`localStorage.getItem('token')`));
-    await page.getByRole('button', { name: 'Configuración' }).click();
-    await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+    await elegirEnMenu(page, 'Configuración', 'Cerrar sesión');
     // The route first, then the screen: a failure tells a click that did not navigate from a
     // sign-in screen that did not render. (Signing out loads its module and asks the server
     // first: under a loaded CI it took longer than expect.poll's default second.)

@@ -5,6 +5,7 @@ import {
   capturar,
   capturarTamanos,
   confirmarEnFila,
+  elegirEnMenu,
   esperarAviso,
   ingresarUI,
   paginaConToken,
@@ -34,8 +35,7 @@ describe('web: pantallas de usuarios', { timeout: 180_000 }, () => {
       await new Promise((listo) => setTimeout(listo, 1500));
       await r.fulfill({ status: 500, json: { status: 500, message: 'Base de datos caída' } });
     });
-    await page.getByRole('button', { name: 'Configuración' }).click();
-    await page.getByRole('menuitem', { name: 'Usuarios' }).click();
+    await elegirEnMenu(page, 'Configuración', 'Usuarios');
     await page.getByRole('heading', { name: 'Usuarios' }).waitFor();
     await page.locator('.ant-skeleton').waitFor();
     await capturar(page, 'usuarios-cargando-1366');
@@ -193,8 +193,7 @@ describe('web: pantallas de usuarios', { timeout: 180_000 }, () => {
     const { api, navegador } = e;
     const { token, id } = await tokenConRol(api, 'consulta', 'dora');
     const page = await paginaConToken(navegador, api, token, '/');
-    await page.getByRole('button', { name: 'Configuración' }).click();
-    await page.getByRole('menuitem', { name: 'Mi perfil' }).click();
+    await elegirEnMenu(page, 'Configuración', 'Mi perfil');
     await page.getByRole('heading', { name: 'Usuario consulta' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/users/${id}`);
     // Not an administrator: no way back to the list, no account editing.
