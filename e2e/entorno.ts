@@ -382,24 +382,30 @@ export function elegirOpcion(
 }
 
 /** Chooses `opcion` in the Ant Design select whose search input is `control` (typing it first
- * when `buscar`), and waits until the select shows it. A click on an option while its list is
- * still opening can be lost (seen in CI under load: the list stayed open, nothing chosen), so the
- * choice is tried again. */
+ * when `buscar`), and waits until the select shows it, or until `basta` shows. The option is
+ * clicked once its list has finished opening; a click can still be lost (seen in CI under load:
+ * the list stayed open, nothing chosen), so the choice is tried again. */
 export async function elegirEn(
   page: Page,
   control: Locator,
   opcion: string,
-  o: { buscar?: boolean } = {},
+  o: { buscar?: boolean; basta?: Locator } = {},
 ) {
   const id = await control.getAttribute('id');
   const lista = page
     .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
     .filter({ has: page.locator(`[id="${id}_list"]`) });
-  const elegida = page
+  const mostrada = page
     .locator('.ant-select')
     .filter({ has: page.locator(`[id="${id}"]`) })
     .filter({ hasText: opcion });
+  // What the choice may bring at once instead of showing it (a refused request's sign-in screen).
+  const elegida = o.basta ? mostrada.or(o.basta) : mostrada;
   const enLista = lista.locator(`.ant-select-item-option[title="${opcion}"]`);
+  // Clicked once the list has finished opening: it slides in scaled down (see elegirEnMenu).
+  const enListaAbierta = lista
+    .and(page.locator(':not([class*="-enter"]):not([class*="-appear"])'))
+    .locator(`.ant-select-item-option[title="${opcion}"]`);
   const abrir = async () => {
     await control.click();
     if (o.buscar) await page.keyboard.type(opcion);
@@ -412,7 +418,7 @@ export async function elegirEn(
       // since clicking the control of an open list closes it.
       if (!(await enLista.isVisible())) await abrir();
     } else await abrir();
-    await enLista.click();
+    await enListaAbierta.click();
     try {
       await elegida.waitFor({ timeout: intento < 3 ? 5_000 : 30_000 });
       return;
