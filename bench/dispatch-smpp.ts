@@ -6,8 +6,12 @@
 // ≥ 1 000 msg/s. `--texto ucs2-2` sends a two-part UCS-2 text (each message is two submit_sm
 // with a UDH, each with its receipt; the baseline sends the same parts) and reports parts/s too.
 //
+// `--estadisticas` runs ANALYZE on SQLite once the drill is generated, every row pending (what an
+// ANALYZE or `PRAGMA optimize` by hand leaves; the product runs none): the hot statements' plans
+// must not change with it (store-sqlite-planes.test.ts).
+//
 //   npx tsx bench/dispatch-smpp.ts [--rows 100000] [--engine sqlite|postgres] [--rondas 3]
-//                                  [--texto corto|ucs2-2]
+//                                  [--texto corto|ucs2-2] [--estadisticas]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +41,7 @@ const TEXTOS: Record<string, string> = {
     'Simulacro de evacuación: diríjase a la zona de menor riesgo más cercana, ¡sin correr! ¿Dudas? 🚨 Llame al 911.',
 };
 const TEXTO = TEXTOS[arg('texto', 'corto')]!;
+const ESTADISTICAS = process.argv.includes('--estadisticas');
 /** The text's submit_sm bodies as the channel sends them (encoded once, outside the timing). */
 const CODIFICADO = codificarTexto(TEXTO);
 const PARTES = CODIFICADO.partes.length;
@@ -136,6 +141,7 @@ async function proyecto(puerto: number): Promise<number> {
       iniciar: false,
       accion: TEXTO,
     });
+    if (ESTADISTICAS && db.sqlite) db.sqlite.exec('analyze');
     const d = await arrancarDespachador(db, { ...CONFIG_DESPACHO_DEFECTO, sondeoMs: 50 });
     const t0 = performance.now();
     const c0 = process.cpuUsage();

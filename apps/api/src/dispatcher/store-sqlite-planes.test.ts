@@ -1,0 +1,209 @@
+import type Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { abrirBaseSembrada } from '../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { storeSqlite } from './store-sqlite.ts';
+import { desenlaceEnviado } from './testing.ts';
+
+// The plans of the dispatcher's hot statements on SQLite (issue 28.3), as the PostgreSQL ones in
+// store-postgres-planes.test.ts. Each statement the store runs is first explained (EXPLAIN QUERY
+// PLAN, same text and values) on a table half-way through a drill. Three times: with no
+// statistics (what the product leaves: it never runs ANALYZE on SQLite), with statistics taken
+// while every row was pending (an ANALYZE or `PRAGMA optimize` run by hand before the drill, or a
+// file restored from a copy that had them), and with fresh ones. With the first kind, the
+// planner believed no row is in flight, and the announcement and the outcome scanned the
+// in-flight index and ran the batch's json_each again for each row in flight: 62-73 µs per message
+// instead of 7 (announcement), 168-193 instead of 11-12 (outcome). A plan that changes shape
+// fails here.
+
+const N = 20_000;
+const PUERTOS = 600;
+const LOTE = 500;
+
+/** A handle whose statements are each explained (same text and values) before they run. */
+function conPlanes(s: Database.Database, planes: { sql: string; plan: string[] }[]) {
+  const explicar = (sql: string, args: unknown[]) => {
+    if (!/^\s*(select|update|insert|delete|with)\b/i.test(sql)) return;
+    const filas = s.prepare(`explain query plan ${sql}`).all(...args) as { detail: string }[];
+    planes.push({ sql, plan: filas.map((f) => f.detail) });
+  };
+  const sentencia = (st: Database.Statement) =>
+    new Proxy(st, {
+      get: (t, k) => {
+        const v = Reflect.get(t, k) as unknown;
+        if (k === 'run' || k === 'all' || k === 'get')
+          return (...args: unknown[]) => {
+            explicar(t.source, args);
+            return (v as (...a: unknown[]) => unknown).apply(t, args);
+          };
+        return typeof v === 'function' ? (v as () => unknown).bind(t) : v;
+      },
+    });
+  return new Proxy(s, {
+    get: (t, k) => {
+      if (k === 'prepare') return (sql: string) => sentencia(t.prepare(sql));
+      const v = Reflect.get(t, k) as unknown;
+      return typeof v === 'function' ? (v as () => unknown).bind(t) : v;
+    },
+  });
+}
+
+/** The plan's lines that read ejercicio_detalle (named or as `d`). */
+const accesos = (plan: string[]) =>
+  plan.filter((l) => /^(SCAN|SEARCH) (ejercicio_detalle|d)\b/.test(l));
+
+describe('planes de las sentencias calientes del despachador (sqlite)', () => {
+  let db: Db;
+  let s: Database.Database;
+  let limpiar: () => Promise<void>;
+  let id_equipo: number;
+  let id: number;
+  /** sqlite_stat1 as an ANALYZE of the table with every row pending left it. */
+  let estadisticasIniciales: unknown[];
+
+  beforeAll(async () => {
+    ({ db, limpiar } = await abrirBaseSembrada('sqlite'));
+    s = db.sqlite as Database.Database;
+    id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: PUERTOS });
+    id = await crearEjercicio(db, { id_equipo, n: N, puertos: PUERTOS });
+    s.exec('analyze');
+    estadisticasIniciales = s.prepare('select * from sqlite_stat1').all();
+    // Half-way: positions 1..45 % delivered, then 5 % awaiting a receipt, PUERTOS in flight.
+    const entregados = Math.floor(N * 0.45);
+    const hastaEnviados = entregados + Math.floor(N * 0.05);
+    s.prepare(
+      `update ejercicio_detalle set
+        estatus = case when posicion <= @entregados then 'entregado'
+          when posicion <= @hastaEnviados then 'enviado' else 'en_curso' end,
+        recibida = case when posicion <= @entregados then 1 else 0 end,
+        id_gateway = case when posicion <= @hastaEnviados then 'g' || posicion end,
+        intentos = 1, salio = case when posicion <= @hastaEnviados then 1 else 0 end,
+        lease_hasta = case when posicion > @hastaEnviados then @lease end
+      where id_ejercicio = @id and posicion <= @hastaEnviados + @puertos`,
+    ).run({ entregados, hastaEnviados, lease: Date.now() + 60_000, id, puertos: PUERTOS });
+    // No statistics to begin with (the planner reads sqlite_stat1 again after `analyze
+    // sqlite_schema`).
+    s.exec('delete from sqlite_stat1; analyze sqlite_schema');
+  }, 120_000);
+  afterAll(async () => {
+    await limpiar?.();
+  });
+
+  /** Runs each hot operation of the store once and returns the plans of what it ran. */
+  async function planesDeUnaVuelta() {
+    const planes: { sql: string; plan: string[] }[] = [];
+    const store = storeSqlite({ ...db, sqlite: conPlanes(s, planes) });
+    const rows = s
+      .prepare(
+        `select id_detalle, posicion from ejercicio_detalle
+         where id_ejercicio = ? and estatus = 'en_curso' order by posicion limit ?`,
+      )
+      .all(id, LOTE + 50) as { id_detalle: number; posicion: number }[];
+    const ahora = Date.now();
+    const ej = { id_ejercicio: id, puertos: PUERTOS } as Parameters<typeof store.reclamar>[0];
+    const enVuelo = rows.map((r) => r.id_detalle);
+    const porOp: Record<string, string[][]> = {};
+    const marcar = async (op: string, f: () => Promise<unknown>) => {
+      const antes = planes.length;
+      await f();
+      porOp[op] = planes.slice(antes).map((p) => p.plan);
+    };
+    // The ports are full: free some (liberar) so the claim has room, then claim them back.
+    await marcar('liberar', () => store.liberar(enVuelo.slice(0, 50), ahora));
+    await marcar('reclamar', async () => {
+      const fs = await store.reclamar(ej, 50, ahora, ahora + 60_000);
+      expect(fs).toHaveLength(50);
+    });
+    await marcar('anunciar', async () => {
+      const anunciadas = await store.anunciar(
+        enVuelo
+          .slice(50)
+          .map((id_detalle) => ({ id_detalle, id_gateway: null, hasta: ahora + 60_000 })),
+        ahora,
+      );
+      expect(anunciadas.size).toBe(LOTE);
+    });
+    await marcar('escribir', () =>
+      store.escribir(
+        rows.slice(50).map((r) => desenlaceEnviado(r.id_detalle, `n${r.posicion}`)),
+        ahora,
+      ),
+    );
+    await marcar('aplicarRecibos', async () => {
+      // Receipts of rows awaiting one (and of delivered rows again: a repeated receipt).
+      const ids = [
+        ...rows.slice(50).map((r) => `n${r.posicion}`),
+        ...Array.from({ length: 50 }, (_, k) => `g${Math.floor(N * 0.45) + 1 + k}`),
+        ...Array.from({ length: 10 }, (_, k) => `g${k + 1}`),
+      ];
+      const hechos = await store.aplicarRecibos(
+        ids.map((id_gateway) => ({ id_gateway, id_equipo, entregado: true })),
+        ahora,
+      );
+      expect(hechos.size).toBe(ids.length);
+    });
+    await marcar('recuperarVencidos', () => store.recuperarVencidos(ahora, ['smpp'], 'x', []));
+    // Put the rows back as they were, for the next round.
+    s.prepare(
+      `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ?, salio = 0, id_gateway = null,
+         recibida = 0 where id_detalle in (select value from json_each(?))`,
+    ).run(ahora + 60_000, JSON.stringify(enVuelo));
+    return porOp;
+  }
+
+  /** How each operation may read ejercicio_detalle: every line of its plans that reads the table
+   * matches one of these. Never a SCAN of the table, nor of an index but the in-flight one (the
+   * lease sweep reads every row in flight, as many as the ports). */
+  const ESPERADOS: Record<string, RegExp[]> = {
+    liberar: [/^SEARCH ejercicio_detalle USING INTEGER PRIMARY KEY \(rowid=\?\)$/],
+    reclamar: [
+      /^SEARCH ejercicio_detalle USING (COVERING )?INDEX detalle_en_curso \(id_ejercicio=\?\)$/,
+      /^SEARCH ejercicio_detalle USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      /^SEARCH ejercicio_detalle USING INDEX detalle_pendiente \(id_ejercicio=\?\)$/,
+    ],
+    anunciar: [/^SEARCH ejercicio_detalle USING INTEGER PRIMARY KEY \(rowid=\?\)$/],
+    escribir: [
+      /^SEARCH ejercicio_detalle USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      // (the fallback rows' insert, only with a fallback)
+      /^SEARCH d USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+    ],
+    aplicarRecibos: [/^SEARCH ejercicio_detalle USING INDEX detalle_gateway \(id_gateway=\?\)$/],
+    recuperarVencidos: [
+      /^(SCAN d USING INDEX detalle_en_curso|SEARCH d USING INDEX detalle_en_curso \(id_ejercicio=\?\))$/,
+      /^SEARCH ejercicio_detalle USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+    ],
+  };
+
+  const comprobar = (porOp: Record<string, string[][]>) => {
+    for (const [op, esperados] of Object.entries(ESPERADOS)) {
+      const planes = (porOp[op] ?? []).filter((p) => accesos(p).length > 0);
+      expect(planes.length, op).toBeGreaterThan(0);
+      for (const plan of planes) {
+        if (process.env.PLANES) console.log(op, plan.join(' | '));
+        for (const a of accesos(plan))
+          expect(
+            esperados.some((e) => e.test(a)),
+            `${op}: ${plan.join(' | ')}`,
+          ).toBe(true);
+      }
+    }
+  };
+
+  it('sin estadísticas (las que deja el producto), cada sentencia va por sus índices', async () => {
+    comprobar(await planesDeUnaVuelta());
+  });
+
+  it('con las estadísticas de la tabla toda pendiente, los mismos índices', async () => {
+    const insertar = s.prepare('insert into sqlite_stat1 (tbl, idx, stat) values (?, ?, ?)');
+    for (const f of estadisticasIniciales as { tbl: string; idx: string | null; stat: string }[])
+      insertar.run(f.tbl, f.idx, f.stat);
+    s.exec('analyze sqlite_schema');
+    comprobar(await planesDeUnaVuelta());
+  });
+
+  it('con estadísticas frescas, los mismos índices', async () => {
+    s.exec('analyze');
+    comprobar(await planesDeUnaVuelta());
+  });
+});
