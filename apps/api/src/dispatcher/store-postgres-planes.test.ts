@@ -6,7 +6,7 @@ import { analizarDestinatarios } from '../repositories/ejercicios.ts';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storePostgres } from './store-postgres.ts';
-import { desenlaceEnviado } from './testing.ts';
+import { desenlaceEnviado, unaVueltaDelStore } from './testing.ts';
 
 // The plans of the dispatcher's hot statements on PostgreSQL (issue 28). Each statement the
 // store sends is explained (EXPLAIN (FORMAT JSON), with the same text and values) on a table in
@@ -111,53 +111,26 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
       db.kysely,
     );
     const ahora = Date.now();
-    const ej = { id_ejercicio: id, puertos: PUERTOS } as Parameters<typeof store.reclamar>[0];
     const enVuelo = rows.map((r) => r.id_detalle);
-    const porOp: Record<string, Nodo[]> = {};
-    const marcar = async (op: string, f: () => Promise<unknown>) => {
-      const antes = planes.length;
-      await f();
-      porOp[op] = planes.slice(antes).map((p) => p.plan);
-    };
-    // The ports are full: free some (liberar) so the claim has room, then claim them back.
-    await marcar('liberar', () => store.liberar(enVuelo.slice(0, 50), ahora));
-    await marcar('reclamar', async () => {
-      const fs = await store.reclamar(ej, 50, ahora, ahora + 60_000);
-      expect(fs).toHaveLength(50);
-    });
-    await marcar('anunciar', () =>
-      store.anunciar(
-        enVuelo
-          .slice(50)
-          .map((id_detalle) => ({ id_detalle, id_gateway: null, hasta: ahora + 60_000 })),
+    const r = await unaVueltaDelStore(
+      store,
+      {
+        id,
+        id_equipo,
+        puertos: PUERTOS,
+        filas: rows,
+        primeraEnviada: Math.floor(N * 0.45) + 1,
         ahora,
-      ),
+      },
+      planes,
     );
-    await marcar('escribir', () =>
-      store.escribir(
-        rows.slice(50).map((r) => desenlaceEnviado(r.id_detalle, `n${r.posicion}`)),
-        ahora,
-      ),
-    );
-    await marcar('aplicarRecibos', async () => {
-      // Receipts of rows awaiting one (and of delivered rows again: a repeated receipt).
-      const ids = [
-        ...rows.slice(50).map((r) => `n${r.posicion}`),
-        ...Array.from({ length: 50 }, (_, k) => `g${Math.floor(N * 0.45) + 1 + k}`),
-        ...Array.from({ length: 10 }, (_, k) => `g${k + 1}`),
-      ];
-      const hechos = await store.aplicarRecibos(
-        ids.map((id_gateway) => ({ id_gateway, id_equipo, entregado: true })),
-        ahora,
-      );
-      expect(hechos.size).toBe(ids.length);
-    });
-    await marcar('recuperarVencidos', () => store.recuperarVencidos(ahora, ['smpp'], 'x', []));
-    await marcar('llamadasVencidas', () => store.llamadasVencidas(ahora, ['smpp']));
+    expect(r.reclamadas).toBe(50);
+    expect(r.aplicados).toBe(r.recibos);
+    await r.marcar('llamadasVencidas', () => store.llamadasVencidas(ahora, ['smpp']));
     // Put the claimed rows back as they were, for the next round.
     await sql`update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${ahora + 60_000}
       where id_detalle in (${sql.join(enVuelo)})`.execute(db.kysely);
-    return porOp;
+    return r.porOp;
   }
 
   /** Index names each operation may reach ejercicio_detalle by. */

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storeSqlite } from './store-sqlite.ts';
-import { desenlaceEnviado } from './testing.ts';
+import { unaVueltaDelStore } from './testing.ts';
 
 // The plans of the dispatcher's hot statements on SQLite (issue 28.3), as the PostgreSQL ones in
 // store-postgres-planes.test.ts. Each statement the store runs is first explained (EXPLAIN QUERY
@@ -101,55 +101,31 @@ describe('planes de las sentencias calientes del despachador (sqlite)', () => {
       )
       .all(id, LOTE + 50) as { id_detalle: number; posicion: number }[];
     const ahora = Date.now();
-    const ej = { id_ejercicio: id, puertos: PUERTOS } as Parameters<typeof store.reclamar>[0];
     const enVuelo = rows.map((r) => r.id_detalle);
-    const porOp: Record<string, string[][]> = {};
-    const marcar = async (op: string, f: () => Promise<unknown>) => {
-      const antes = planes.length;
-      await f();
-      porOp[op] = planes.slice(antes).map((p) => p.plan);
-    };
-    // The ports are full: free some (liberar) so the claim has room, then claim them back.
-    await marcar('liberar', () => store.liberar(enVuelo.slice(0, 50), ahora));
-    await marcar('reclamar', async () => {
-      const fs = await store.reclamar(ej, 50, ahora, ahora + 60_000);
-      expect(fs).toHaveLength(50);
-    });
-    await marcar('anunciar', async () => {
-      const anunciadas = await store.anunciar(
-        enVuelo
-          .slice(50)
-          .map((id_detalle) => ({ id_detalle, id_gateway: null, hasta: ahora + 60_000 })),
+    const r = await unaVueltaDelStore(
+      store,
+      {
+        id,
+        id_equipo,
+        puertos: PUERTOS,
+        filas: rows,
+        primeraEnviada: Math.floor(N * 0.45) + 1,
         ahora,
-      );
-      expect(anunciadas.size).toBe(LOTE);
-    });
-    await marcar('escribir', () =>
-      store.escribir(
-        rows.slice(50).map((r) => desenlaceEnviado(r.id_detalle, `n${r.posicion}`)),
-        ahora,
-      ),
+      },
+      planes,
     );
-    await marcar('aplicarRecibos', async () => {
-      // Receipts of rows awaiting one (and of delivered rows again: a repeated receipt).
-      const ids = [
-        ...rows.slice(50).map((r) => `n${r.posicion}`),
-        ...Array.from({ length: 50 }, (_, k) => `g${Math.floor(N * 0.45) + 1 + k}`),
-        ...Array.from({ length: 10 }, (_, k) => `g${k + 1}`),
-      ];
-      const hechos = await store.aplicarRecibos(
-        ids.map((id_gateway) => ({ id_gateway, id_equipo, entregado: true })),
-        ahora,
-      );
-      expect(hechos.size).toBe(ids.length);
-    });
-    await marcar('recuperarVencidos', () => store.recuperarVencidos(ahora, ['smpp'], 'x', []));
+    expect([r.reclamadas, r.anunciadas, r.recibos, r.aplicados]).toEqual([
+      50,
+      LOTE,
+      LOTE + 60,
+      LOTE + 60,
+    ]);
     // Put the rows back as they were, for the next round.
     s.prepare(
       `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ?, salio = 0, id_gateway = null,
          recibida = 0 where id_detalle in (select value from json_each(?))`,
     ).run(ahora + 60_000, JSON.stringify(enVuelo));
-    return porOp;
+    return r.porOp;
   }
 
   /** How each operation may read ejercicio_detalle: every line of its plans that reads the table

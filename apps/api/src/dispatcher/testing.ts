@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { Detalle } from '../db/schema.ts';
 import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from './config.ts';
-import type { Desenlace } from './store.ts';
+import type { Desenlace, EjercicioActivo, Store } from './store.ts';
 
 // Configuration, waits and queries for the dispatcher's tests and benchmarks (the device and
 // exercise factories are in ../testing/fabrica.ts).
@@ -142,4 +142,65 @@ export function despachadoresHijos(stdout: 'ignore' | 'pipe' = 'ignore') {
       h.kill(senal);
     });
   return { lanzar, matar, todos: () => [...hijos] };
+}
+
+/** Runs each hot operation of a store once on a drill half-way through (the plan tests of both
+ * engines): frees 50 of `filas` (rows in flight, by position) and claims 50 back, announces and
+ * writes the others as sent, applies their receipts with 50 of rows awaiting one (`g` + position,
+ * from `primeraEnviada`) and 10 repeated ones, and sweeps expired leases. `planes` is where the
+ * store's handle records the plan of each statement it runs; returns them by operation, and what
+ * the operations answered, for the test to check. */
+export async function unaVueltaDelStore<P>(
+  store: Store,
+  o: {
+    id: number;
+    id_equipo: number;
+    puertos: number;
+    filas: readonly { id_detalle: number; posicion: number }[];
+    primeraEnviada: number;
+    ahora: number;
+  },
+  planes: readonly { plan: P }[],
+) {
+  const porOp: Record<string, P[]> = {};
+  const marcar = async (op: string, f: () => Promise<unknown>) => {
+    const antes = planes.length;
+    await f();
+    porOp[op] = planes.slice(antes).map((p) => p.plan);
+  };
+  const { filas, ahora } = o;
+  const ej = { id_ejercicio: o.id, puertos: o.puertos } as EjercicioActivo;
+  const enVuelo = filas.map((r) => r.id_detalle);
+  const r = { reclamadas: 0, anunciadas: 0, recibos: 0, aplicados: 0 };
+  // The ports are full: free some (liberar) so the claim has room, then claim them back.
+  await marcar('liberar', () => store.liberar(enVuelo.slice(0, 50), ahora));
+  await marcar('reclamar', async () => {
+    r.reclamadas = (await store.reclamar(ej, 50, ahora, ahora + 60_000)).length;
+  });
+  await marcar('anunciar', async () => {
+    const hasta = ahora + 60_000;
+    const fs = enVuelo.slice(50).map((id_detalle) => ({ id_detalle, id_gateway: null, hasta }));
+    r.anunciadas = (await store.anunciar(fs, ahora)).size;
+  });
+  await marcar('escribir', () =>
+    store.escribir(
+      filas.slice(50).map((f) => desenlaceEnviado(f.id_detalle, `n${f.posicion}`)),
+      ahora,
+    ),
+  );
+  await marcar('aplicarRecibos', async () => {
+    const ids = [
+      ...filas.slice(50).map((f) => `n${f.posicion}`),
+      ...Array.from({ length: 50 }, (_, k) => `g${o.primeraEnviada + k}`),
+      ...Array.from({ length: 10 }, (_, k) => `g${k + 1}`),
+    ];
+    r.recibos = ids.length;
+    const hechos = await store.aplicarRecibos(
+      ids.map((id_gateway) => ({ id_gateway, id_equipo: o.id_equipo, entregado: true })),
+      ahora,
+    );
+    r.aplicados = hechos.size;
+  });
+  await marcar('recuperarVencidos', () => store.recuperarVencidos(ahora, ['smpp'], 'x', []));
+  return { ...r, porOp, marcar };
 }
