@@ -6,7 +6,7 @@ import { analizarDestinatarios } from '../repositories/ejercicios.ts';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storePostgres } from './store-postgres.ts';
-import { desenlaceEnviado, unaVueltaDelStore } from './testing.ts';
+import { desenlaceEnviado, ponerAMitad, unaVueltaDelStore } from './testing.ts';
 
 // The plans of the dispatcher's hot statements on PostgreSQL (issue 28). Each statement the
 // store sends is explained (EXPLAIN (FORMAT JSON), with the same text and values) on a table in
@@ -80,22 +80,10 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
     id = await crearEjercicio(db, { id_equipo, n: N, puertos: PUERTOS });
     // What `generar` leaves: statistics taken while every row is pending.
     await analizarDestinatarios(db.kysely, 'postgres');
-    // Half-way: positions 1..45 % delivered, then 5 % awaiting a receipt, PUERTOS in flight.
-    const entregados = Math.floor(N * 0.45);
-    const enviados = Math.floor(N * 0.05);
-    await sql`update ejercicio_detalle set
-        estatus = case when posicion <= ${entregados}::int then 'entregado'
-          when posicion <= ${entregados + enviados} then 'enviado' else 'en_curso' end,
-        recibida = case when posicion <= ${entregados} then 1 else 0 end,
-        id_gateway = case when posicion <= ${entregados + enviados} then 'g' || posicion end,
-        intentos = 1, salio = case when posicion <= ${entregados + enviados} then 1 else 0 end,
-        lease_hasta = case when posicion > ${entregados + enviados} then ${Date.now() + 60_000}::bigint end
-      where id_ejercicio = ${id} and posicion <= ${entregados + enviados + PUERTOS}`.execute(
-      db.kysely,
-    );
+    const frontera = await ponerAMitad(db, id, N, PUERTOS);
     // (the claims that took them moved the exercise's frontier past them: migration 0031)
     await sql`insert into despacho_frontera (id_ejercicio, posicion)
-      values (${id}, ${entregados + enviados + PUERTOS})`.execute(db.kysely);
+      values (${id}, ${frontera})`.execute(db.kysely);
   }, 120_000);
   afterAll(async () => {
     await limpiar?.();
@@ -105,31 +93,15 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
   async function planesDeUnaVuelta() {
     const planes: { sql: string; plan: Nodo }[] = [];
     const store = storePostgres({ ...db, pool: conPlanes(db.pool!, planes) });
-    const { rows } = await sql<{ id_detalle: number; posicion: number }>`
-      select id_detalle, posicion from ejercicio_detalle
-      where id_ejercicio = ${id} and estatus = 'en_curso' order by posicion limit ${LOTE + 50}`.execute(
-      db.kysely,
-    );
-    const ahora = Date.now();
-    const enVuelo = rows.map((r) => r.id_detalle);
     const r = await unaVueltaDelStore(
+      db,
       store,
-      {
-        id,
-        id_equipo,
-        puertos: PUERTOS,
-        filas: rows,
-        primeraEnviada: Math.floor(N * 0.45) + 1,
-        ahora,
-      },
+      { id, id_equipo, n: N, puertos: PUERTOS, lote: LOTE },
       planes,
+      (marcar, ahora) => marcar('llamadasVencidas', () => store.llamadasVencidas(ahora, ['smpp'])),
     );
     expect(r.reclamadas).toBe(50);
     expect(r.aplicados).toBe(r.recibos);
-    await r.marcar('llamadasVencidas', () => store.llamadasVencidas(ahora, ['smpp']));
-    // Put the claimed rows back as they were, for the next round.
-    await sql`update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${ahora + 60_000}
-      where id_detalle in (${sql.join(enVuelo)})`.execute(db.kysely);
     return r.porOp;
   }
 

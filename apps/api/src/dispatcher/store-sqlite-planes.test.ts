@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storeSqlite } from './store-sqlite.ts';
-import { unaVueltaDelStore } from './testing.ts';
+import { ponerAMitad, unaVueltaDelStore } from './testing.ts';
 
 // The plans of the dispatcher's hot statements on SQLite (issue 28.3), as the PostgreSQL ones in
 // store-postgres-planes.test.ts. Each statement the store runs is first explained (EXPLAIN QUERY
@@ -69,19 +69,7 @@ describe('planes de las sentencias calientes del despachador (sqlite)', () => {
     id = await crearEjercicio(db, { id_equipo, n: N, puertos: PUERTOS });
     s.exec('analyze');
     estadisticasIniciales = s.prepare('select * from sqlite_stat1').all();
-    // Half-way: positions 1..45 % delivered, then 5 % awaiting a receipt, PUERTOS in flight.
-    const entregados = Math.floor(N * 0.45);
-    const hastaEnviados = entregados + Math.floor(N * 0.05);
-    s.prepare(
-      `update ejercicio_detalle set
-        estatus = case when posicion <= @entregados then 'entregado'
-          when posicion <= @hastaEnviados then 'enviado' else 'en_curso' end,
-        recibida = case when posicion <= @entregados then 1 else 0 end,
-        id_gateway = case when posicion <= @hastaEnviados then 'g' || posicion end,
-        intentos = 1, salio = case when posicion <= @hastaEnviados then 1 else 0 end,
-        lease_hasta = case when posicion > @hastaEnviados then @lease end
-      where id_ejercicio = @id and posicion <= @hastaEnviados + @puertos`,
-    ).run({ entregados, hastaEnviados, lease: Date.now() + 60_000, id, puertos: PUERTOS });
+    await ponerAMitad(db, id, N, PUERTOS);
     // No statistics to begin with (the planner reads sqlite_stat1 again after `analyze
     // sqlite_schema`).
     s.exec('delete from sqlite_stat1; analyze sqlite_schema');
@@ -94,24 +82,10 @@ describe('planes de las sentencias calientes del despachador (sqlite)', () => {
   async function planesDeUnaVuelta() {
     const planes: { sql: string; plan: string[] }[] = [];
     const store = storeSqlite({ ...db, sqlite: conPlanes(s, planes) });
-    const rows = s
-      .prepare(
-        `select id_detalle, posicion from ejercicio_detalle
-         where id_ejercicio = ? and estatus = 'en_curso' order by posicion limit ?`,
-      )
-      .all(id, LOTE + 50) as { id_detalle: number; posicion: number }[];
-    const ahora = Date.now();
-    const enVuelo = rows.map((r) => r.id_detalle);
     const r = await unaVueltaDelStore(
+      db,
       store,
-      {
-        id,
-        id_equipo,
-        puertos: PUERTOS,
-        filas: rows,
-        primeraEnviada: Math.floor(N * 0.45) + 1,
-        ahora,
-      },
+      { id, id_equipo, n: N, puertos: PUERTOS, lote: LOTE },
       planes,
     );
     expect([r.reclamadas, r.anunciadas, r.recibos, r.aplicados]).toEqual([
@@ -120,11 +94,6 @@ describe('planes de las sentencias calientes del despachador (sqlite)', () => {
       LOTE + 60,
       LOTE + 60,
     ]);
-    // Put the rows back as they were, for the next round.
-    s.prepare(
-      `update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ?, salio = 0, id_gateway = null,
-         recibida = 0 where id_detalle in (select value from json_each(?))`,
-    ).run(ahora + 60_000, JSON.stringify(enVuelo));
     return r.porOp;
   }
 

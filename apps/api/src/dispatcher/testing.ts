@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Detalle } from '../db/schema.ts';
 import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from './config.ts';
@@ -144,23 +145,42 @@ export function despachadoresHijos(stdout: 'ignore' | 'pipe' = 'ignore') {
   return { lanzar, matar, todos: () => [...hijos] };
 }
 
-/** Runs each hot operation of a store once on a drill half-way through (the plan tests of both
- * engines): frees 50 of `filas` (rows in flight, by position) and claims 50 back, announces and
- * writes the others as sent, applies their receipts with 50 of rows awaiting one (`g` + position,
- * from `primeraEnviada`) and 10 repeated ones, and sweeps expired leases. `planes` is where the
+/** The plan tests' drill half-way through (both engines): of its `n` rows, positions 1..45 %
+ * delivered (gateway id `g` + position), the next 5 % awaiting a receipt, then `puertos` in
+ * flight, the rest pending. Returns the position just past the rows in flight. */
+export async function ponerAMitad(db: Db, id: number, n: number, puertos: number) {
+  const entregados = Math.floor(n * 0.45);
+  const enviados = entregados + Math.floor(n * 0.05);
+  await sql`update ejercicio_detalle set
+      estatus = case when posicion <= cast(${entregados} as integer) then 'entregado'
+        when posicion <= cast(${enviados} as integer) then 'enviado' else 'en_curso' end,
+      recibida = case when posicion <= cast(${entregados} as integer) then 1 else 0 end,
+      id_gateway = case when posicion <= cast(${enviados} as integer) then 'g' || posicion end,
+      intentos = 1, salio = case when posicion <= cast(${enviados} as integer) then 1 else 0 end,
+      lease_hasta = case when posicion > cast(${enviados} as integer)
+        then cast(${Date.now() + 60_000} as bigint) end
+    where id_ejercicio = ${id} and posicion <= cast(${enviados + puertos} as integer)`.execute(
+    db.kysely,
+  );
+  return enviados + puertos;
+}
+
+/** Runs each hot operation of a store once on the drill `ponerAMitad` left (the plan tests of
+ * both engines), over its first `lote` + 50 rows in flight: frees 50 and claims 50 back,
+ * announces and writes the others as sent, applies their receipts with 50 of rows awaiting one
+ * and 10 repeated ones, and sweeps expired leases; then puts those rows back in flight as they
+ * were, for the next round (`mas` runs the engine's own operations first). `planes` is where the
  * store's handle records the plan of each statement it runs; returns them by operation, and what
- * the operations answered, for the test to check. */
+ * the operations answered. */
 export async function unaVueltaDelStore<P>(
+  db: Db,
   store: Store,
-  o: {
-    id: number;
-    id_equipo: number;
-    puertos: number;
-    filas: readonly { id_detalle: number; posicion: number }[];
-    primeraEnviada: number;
-    ahora: number;
-  },
+  o: { id: number; id_equipo: number; n: number; puertos: number; lote: number },
   planes: readonly { plan: P }[],
+  mas?: (
+    marcar: (op: string, f: () => Promise<unknown>) => Promise<void>,
+    ahora: number,
+  ) => Promise<void>,
 ) {
   const porOp: Record<string, P[]> = {};
   const marcar = async (op: string, f: () => Promise<unknown>) => {
@@ -168,7 +188,15 @@ export async function unaVueltaDelStore<P>(
     await f();
     porOp[op] = planes.slice(antes).map((p) => p.plan);
   };
-  const { filas, ahora } = o;
+  const filas = await db.kysely
+    .selectFrom('ejercicio_detalle')
+    .select(['id_detalle', 'posicion'])
+    .where('id_ejercicio', '=', o.id)
+    .where('estatus', '=', 'en_curso')
+    .orderBy('posicion')
+    .limit(o.lote + 50)
+    .execute();
+  const ahora = Date.now();
   const ej = { id_ejercicio: o.id, puertos: o.puertos } as EjercicioActivo;
   const enVuelo = filas.map((r) => r.id_detalle);
   const r = { reclamadas: 0, anunciadas: 0, recibos: 0, aplicados: 0 };
@@ -189,9 +217,10 @@ export async function unaVueltaDelStore<P>(
     ),
   );
   await marcar('aplicarRecibos', async () => {
+    const primeraEnviada = Math.floor(o.n * 0.45) + 1;
     const ids = [
       ...filas.slice(50).map((f) => `n${f.posicion}`),
-      ...Array.from({ length: 50 }, (_, k) => `g${o.primeraEnviada + k}`),
+      ...Array.from({ length: 50 }, (_, k) => `g${primeraEnviada + k}`),
       ...Array.from({ length: 10 }, (_, k) => `g${k + 1}`),
     ];
     r.recibos = ids.length;
@@ -202,5 +231,17 @@ export async function unaVueltaDelStore<P>(
     r.aplicados = hechos.size;
   });
   await marcar('recuperarVencidos', () => store.recuperarVencidos(ahora, ['smpp'], 'x', []));
-  return { ...r, porOp, marcar };
+  await mas?.(marcar, ahora);
+  await db.kysely
+    .updateTable('ejercicio_detalle')
+    .set({
+      estatus: 'en_curso',
+      lease_hasta: ahora + 60_000,
+      salio: 0,
+      id_gateway: null,
+      recibida: 0,
+    })
+    .where('id_detalle', 'in', enVuelo)
+    .execute();
+  return { ...r, porOp };
 }
