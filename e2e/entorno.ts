@@ -363,11 +363,13 @@ export async function elegirEnMenu(page: Page, boton: string, item: string) {
   await menuAbierto(page).getByRole('menuitem', { name: item }).click();
 }
 
+/** What an Ant Design popup (menu, select list) no longer carries once it has finished opening:
+ * rc-motion's `-enter`/`-appear` classes. */
+const YA_ABIERTO = ':not([class*="-enter"]):not([class*="-appear"])';
+
 /** The dropdown menu on screen once it has finished opening (see elegirEnMenu). */
 export function menuAbierto(page: Page): Locator {
-  return page.locator(
-    '.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-enter"]):not([class*="-appear"])',
-  );
+  return page.locator(`.ant-dropdown:not(.ant-dropdown-hidden)${YA_ABIERTO}`);
 }
 
 /** Chooses `opcion` in the Ant Design select labelled `etiqueta` inside `ambito` (see elegirEn). */
@@ -404,7 +406,7 @@ export async function elegirEn(
   const enLista = lista.locator(`.ant-select-item-option[title="${opcion}"]`);
   // Clicked once the list has finished opening: it slides in scaled down (see elegirEnMenu).
   const enListaAbierta = lista
-    .and(page.locator(':not([class*="-enter"]):not([class*="-appear"])'))
+    .and(page.locator(YA_ABIERTO))
     .locator(`.ant-select-item-option[title="${opcion}"]`);
   const abrir = async () => {
     await control.click();
