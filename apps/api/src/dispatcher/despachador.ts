@@ -245,6 +245,12 @@ export class Despachador {
   private temporizadores: NodeJS.Timeout[] = [];
   private bucle: Promise<void> | undefined;
   private recuperando = false;
+  /** Calls live in this dispatcher (placed by it, or followed again after a crash): row → the end
+   * of its lease as last written. renovarLlamadas keeps each leased while the call lasts, so the
+   * calls of a dispatcher that died come back to the sweep one lease after its last renewal, not
+   * after the longest a call could last. */
+  private readonly llamadasVivas = new Map<number, number>();
+  private renovando = false;
   private escuchando: Promise<void> = Promise.resolve();
   private cancelando: Promise<void> = Promise.resolve();
   /** This database's installation id (part of the Android message ids). */
@@ -293,6 +299,7 @@ export class Despachador {
     this.temporizadores.push(
       setInterval(() => void this.vaciar(), this.config.escrituraMs),
       setInterval(() => void this.recuperar(Date.now()), this.config.recuperacionMs),
+      setInterval(() => void this.renovarLlamadas(), Math.max(50, this.config.leaseMs / 4)),
     );
     this.bucle = this.ciclo();
   }
@@ -646,8 +653,9 @@ export class Despachador {
     }
   }
 
-  /** How long a claimed row stays leased: a message's send, or a whole call (ring, its absolute
-   * length and a margin), so no sweep calls a live call uncertain. */
+  /** How long a claimed row stays leased before its send leaves: a message's send, or for a call
+   * its ring, its absolute length and a margin (calls are paced slowly, and a claimed row may wait
+   * its turn). Once a call is placed its lease is leaseMs, renewed while it lasts. */
   private leaseDe(t: Trabajo): number {
     if (!t.llamada) return this.config.leaseMs;
     return this.config.timbreMs + t.llamada.segundos * 1000 + this.config.leaseMs;
@@ -663,17 +671,19 @@ export class Despachador {
     let ajena = false;
     const salir = async () => {
       const id_gateway = t.canal.idPrevio?.(fila) ?? null;
+      const hasta = Date.now() + (t.llamada ? this.config.leaseMs : this.leaseDe(t));
       const ok = await this.anunciar({
         id_detalle: fila.id_detalle,
         id_gateway,
         lease_hasta: fila.lease_hasta,
-        hasta: Date.now() + this.leaseDe(t),
+        hasta,
       });
       if (!ok) {
         ajena = true;
         throw new Error('la fila ya no es de este despachador');
       }
       salio = true;
+      if (t.llamada) this.llamadasVivas.set(fila.id_detalle, hasta);
     };
     try {
       res = !numero.ok
@@ -692,6 +702,7 @@ export class Despachador {
     } catch (err) {
       res = { tipo: 'incierto', motivo: String(err) };
     }
+    this.llamadasVivas.delete(fila.id_detalle);
     if (ajena) {
       // Its lease ended and another dispatcher took it: nothing of ours to write.
       t.enVuelo--;
@@ -1095,6 +1106,30 @@ export class Despachador {
     }
   }
 
+  /** Renews the lease of this dispatcher's live calls whose lease is half spent, one write for
+   * all: a call may last minutes (a quiz), a lease is leaseMs. While this dispatcher lives no sweep
+   * takes them; once it dies they are past their lease within leaseMs, and the next sweep (its
+   * restart's, or another dispatcher's on PostgreSQL) asks Asterisk and follows the ones still
+   * live. A write that fails is tried again at the next tick, with half a lease left. */
+  private async renovarLlamadas(): Promise<void> {
+    if (this.renovando || !this.llamadasVivas.size) return;
+    this.renovando = true;
+    try {
+      const ahora = Date.now();
+      const hasta = ahora + this.config.leaseMs;
+      const ids: number[] = [];
+      for (const [id, vence] of this.llamadasVivas)
+        if (vence - ahora < this.config.leaseMs / 2) ids.push(id);
+      if (!ids.length) return;
+      await this.store.prorrogar(ids, hasta, ahora);
+      for (const id of ids) if (this.llamadasVivas.has(id)) this.llamadasVivas.set(id, hasta);
+    } catch (err) {
+      this.opts.bitacora?.error(`renovación de llamadas en vuelo: ${String(err)}`);
+    } finally {
+      this.renovando = false;
+    }
+  }
+
   /** Calls whose row is en_curso past its lease (or, at an SQLite start, every one: the dispatcher
    * that placed them died) are checked with Asterisk (CoreShowChannels): a live one keeps its row
    * in flight, leased again, and its outcome is written when it hangs up; one never dialled (the
@@ -1109,8 +1144,6 @@ export class Despachador {
     for (const vs of porEquipo.values()) {
       const canal = this.canalPara(vs[0]!.ej);
       if (!canal.reconciliar) continue;
-      const leaseDe = (v: LlamadaVencida) =>
-        this.config.timbreMs + (datosLlamada(v.ej)?.segundos ?? 0) * 1000 + this.config.leaseMs;
       let estado: Map<number, Promise<ResultadoEnvio> | 'propia' | 'no_marcada'>;
       try {
         estado = await canal.reconciliar(
@@ -1149,16 +1182,25 @@ export class Despachador {
         sinMarcar.map((v) => v.fila.id_detalle),
         t,
       );
-      const porLease = new Map<number, number[]>();
-      for (const v of vivas)
-        porLease.set(leaseDe(v), [...(porLease.get(leaseDe(v)) ?? []), v.fila.id_detalle]);
-      for (const [lease, ids] of porLease) await this.store.prorrogar(ids, t + lease, t);
+      // Live calls are this dispatcher's now (or were already, 'propia'): leased as any it
+      // placed, and renewed while they last.
+      await this.store.prorrogar(
+        vivas.map((v) => v.fila.id_detalle),
+        t + this.config.leaseMs,
+        t,
+      );
       for (const v of vivas) {
         const p = estado.get(v.fila.id_detalle);
-        if (!(p instanceof Promise)) continue;
+        if (!(p instanceof Promise)) {
+          if (this.llamadasVivas.has(v.fila.id_detalle))
+            this.llamadasVivas.set(v.fila.id_detalle, t + this.config.leaseMs);
+          continue;
+        }
+        this.llamadasVivas.set(v.fila.id_detalle, t + this.config.leaseMs);
         const hilo: Promise<void> = p
           .then((res) => this.anotar(undefined, v.fila, res, v.ej))
           .finally(() => {
+            this.llamadasVivas.delete(v.fila.id_detalle);
             this.hilos.delete(hilo);
             this.alEvento(v.fila.id_ejercicio);
           });
