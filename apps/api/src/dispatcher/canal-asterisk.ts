@@ -298,7 +298,7 @@ class CanalAsterisk implements Canal {
         preguntas: ll.preguntas,
         respondidas: new Set(),
         inicio: Date.now(),
-        maxMs: (ll.segundos + 30) * 1000,
+        maxMs: ll.segundos * 1000 + this.o.config.margenLlamadaMs,
         cadena,
         fin: (r) => {
           clearTimeout(llamada.temporizador);
@@ -309,7 +309,11 @@ class CanalAsterisk implements Canal {
       };
       this.llamadas.set(id, llamada);
       // Nothing heard within the ring time and a margin: the call may exist; never resend it.
-      this.vigilar(llamada, this.o.config.timbreMs + 30_000, 'llamadaSinRespuestaAmi');
+      this.vigilar(
+        llamada,
+        this.o.config.timbreMs + this.o.config.margenLlamadaMs,
+        'llamadaSinRespuestaAmi',
+      );
       const destino = ll.aplicacion
         ? { Application: ll.aplicacion, Data: ll.datos ?? '' }
         : { Context: ll.contexto, Exten: 's', Priority: 1 };
@@ -603,7 +607,7 @@ class CanalAsterisk implements Canal {
         preguntas: h.llamada.preguntas,
         respondidas: new Set(h.respondidas),
         inicio: Date.now(),
-        maxMs: (h.llamada.segundos + 30) * 1000,
+        maxMs: h.llamada.segundos * 1000 + this.o.config.margenLlamadaMs,
         fin: (r) => {
           clearTimeout(l.temporizador);
           if (this.llamadas.get(uid) !== l) return;
@@ -634,7 +638,11 @@ class CanalAsterisk implements Canal {
         this.seguir(l, v, contestadas.get(uid));
       }
       if (!l.contestada && !l.temporizador && this.llamadas.get(uid) === l)
-        this.vigilar(l, this.o.config.timbreMs + 30_000, 'llamadaSinRespuestaAmi');
+        this.vigilar(
+          l,
+          this.o.config.timbreMs + this.o.config.margenLlamadaMs,
+          'llamadaSinRespuestaAmi',
+        );
       res.set(l.id_detalle, promesa);
     }
     return res;

@@ -29,6 +29,9 @@ export interface ConfigDespachador {
   enquireLinkS: number;
   /** Ring time of a call before it counts as not answered (Originate's Timeout), ms. */
   timbreMs: number;
+  /** Calls: how long past its ring time (no answer to its Originate) or past its absolute length
+   * (no hangup) a call Asterisk says nothing of is waited for, ms, before it is 'incierto'. */
+  margenLlamadaMs: number;
   /** More attempts for a busy or unanswered call (ARCHITECTURE 6: 2). */
   reintentosLlamada: number;
   /** Wait before calling a busy or unanswered recipient again, ms (10 minutes). */
@@ -76,6 +79,7 @@ export const CONFIG_DESPACHO_DEFECTO: ConfigDespachador = {
   ventanaSmpp: 100,
   enquireLinkS: 30,
   timbreMs: 30_000,
+  margenLlamadaMs: 30_000,
   reintentosLlamada: 2,
   esperaLlamadaMs: 10 * 60_000,
   androidCola: 20,
@@ -103,6 +107,7 @@ const VARIABLES: Record<Exclude<keyof ConfigDespachador, 'tz'>, string> = {
   ventanaSmpp: 'DESPACHO_VENTANA_SMPP',
   enquireLinkS: 'DESPACHO_ENQUIRE_LINK_S',
   timbreMs: 'DESPACHO_TIMBRE_MS',
+  margenLlamadaMs: 'DESPACHO_LLAMADA_MARGEN_MS',
   reintentosLlamada: 'DESPACHO_LLAMADA_REINTENTOS',
   esperaLlamadaMs: 'DESPACHO_LLAMADA_ESPERA_MS',
   androidCola: 'DESPACHO_ANDROID_COLA',
