@@ -93,12 +93,6 @@ export async function socketAmi(
   return { accion, cerrar: () => s.destroy() };
 }
 
-/** Reads `--name value` from the command line, with a default. */
-export function arg(n: string, d: string): string {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-}
-
 /** The p-th percentile (0..100) of sorted numbers. */
 export function percentil(ordenados: number[], p: number): number {
   if (!ordenados.length) return NaN;

@@ -21,11 +21,8 @@ import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarCompletado, esperarQue, porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { arg } from './_args.ts';
 
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const N = Number(arg('n', '2000'));
 const RITMO = Number(arg('ritmo', '50'));
 const engine = arg('engine', 'sqlite');

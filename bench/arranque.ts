@@ -15,13 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { construirServidores, SALIDA } from '../scripts/construir-servidores.mjs';
+import { argNum } from './_args.ts';
 
 const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (n: string, d: number) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : d;
-};
-const RONDAS = arg('rondas', 2);
+const RONDAS = argNum('rondas', 2);
 /** Idle means 25 s after ready: V8's memory reducer gives back the startup's heap 15-20 s after
  * the start (read earlier, every server shows the peak of its startup instead). */
 const REPOSO_MS = 25_000;

@@ -18,11 +18,8 @@ import { seed } from '@pregon/api/db/seed';
 import { argumentosDespachador, porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores, picoRssMb } from './_simuladores.ts';
+import { arg } from './_args.ts';
 
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const N = Number(arg('rows', '1000000'));
 const SEGUNDOS = Number(arg('segundos', '60'));
 const LIMITE_MB = 200;

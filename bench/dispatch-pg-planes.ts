@@ -20,11 +20,8 @@ import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { storePostgres } from '@pregon/api/dispatcher/store-postgres';
 import { desenlaceEnviado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { arg } from './_args.ts';
 
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const N = Number(arg('rows', '1000000'));
 const PUERTOS = 1000;
 const LOTE = 500;

@@ -41,12 +41,9 @@ import {
 } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
+import { arg, bandera } from './_args.ts';
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const N = Number(arg('rows', '100000'));
 const DESPACHADORES = arg('despachadores', '1,2,4').split(',').map(Number);
 const RONDAS = Number(arg('rondas', '2'));
@@ -62,9 +59,9 @@ const variante = (e: string) =>
       ? `alter table ejercicio_detalle set (fillfactor = ${e.slice(2)})`
       : undefined;
 if (variante(ESQUEMA) === undefined) throw new Error(`--esquema desconocido: ${ESQUEMA}`);
-const PERFIL = process.argv.includes('--perfil') ? path.resolve(arg('perfil', '')) : undefined;
+const PERFIL = bandera('perfil') ? path.resolve(arg('perfil', '')) : undefined;
 /** `--detalle-wal`: also print the run's WAL per record type and relation. */
-const DETALLE_WAL = process.argv.includes('--detalle-wal');
+const DETALLE_WAL = bandera('detalle-wal');
 const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
 const TEXTO = 'Simulacro: esto es una prueba';
 const CUERPO = codificarTexto(TEXTO).partes[0]!;

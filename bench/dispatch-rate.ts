@@ -18,11 +18,8 @@ import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarQue } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
+import { arg } from './_args.ts';
 
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const SEGUNDOS = Number(arg('segundos', '60'));
 const TASA = Number(arg('tasa', '100'));
 const engine = arg('engine', 'sqlite');

@@ -26,11 +26,8 @@ import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
+import { arg, bandera } from './_args.ts';
 
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const N = Number(arg('rows', '100000'));
 const engine = arg('engine', 'sqlite');
 const RONDAS = Number(arg('rondas', '3'));
@@ -41,7 +38,7 @@ const TEXTOS: Record<string, string> = {
     'Simulacro de evacuación: diríjase a la zona de menor riesgo más cercana, ¡sin correr! ¿Dudas? 🚨 Llame al 911.',
 };
 const TEXTO = TEXTOS[arg('texto', 'corto')]!;
-const ESTADISTICAS = process.argv.includes('--estadisticas');
+const ESTADISTICAS = bandera('estadisticas');
 /** The text's submit_sm bodies as the channel sends them (encoded once, outside the timing). */
 const CODIFICADO = codificarTexto(TEXTO);
 const PARTES = CODIFICADO.partes.length;

@@ -14,7 +14,8 @@ import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import type { Db } from '@pregon/api/db/database';
-import { AMI, arg, entornoLlamadas, percentil } from './_ami.ts';
+import { AMI, entornoLlamadas, percentil } from './_ami.ts';
+import { arg } from './_args.ts';
 
 const SEGUNDOS = Number(arg('segundos', '60'));
 const engine = arg('engine', 'sqlite');

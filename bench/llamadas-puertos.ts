@@ -16,7 +16,8 @@ import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { AMI, arg, entornoLlamadas } from './_ami.ts';
+import { AMI, entornoLlamadas } from './_ami.ts';
+import { arg } from './_args.ts';
 
 const N = Number(arg('destinatarios', '2000'));
 const engine = arg('engine', 'sqlite');

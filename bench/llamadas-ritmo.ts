@@ -12,7 +12,8 @@ import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarQue } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { AMI, arg, entornoLlamadas, socketAmi } from './_ami.ts';
+import { AMI, entornoLlamadas, socketAmi } from './_ami.ts';
+import { arg } from './_args.ts';
 
 const SEGUNDOS = Number(arg('segundos', '60'));
 const TASAS = arg('tasas', '10,50').split(',').map(Number);

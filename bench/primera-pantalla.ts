@@ -26,6 +26,7 @@ import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import compress from '@fastify/compress';
 import { chromium } from 'playwright-core';
+import { arg, argNum, bandera } from './_args.ts';
 import { CLAVE_TOKEN } from '@pregon/contract/constants';
 import { levantarApi } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
@@ -36,18 +37,12 @@ const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.WEB_DIST
   ? path.resolve(process.env.WEB_DIST)
   : path.join(raiz, 'apps/web/dist');
-const arg = (n: string, d: number) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : d;
-};
-const RONDAS = arg('rondas', 5);
-const QUIETO_MS = arg('quieto', 5000);
-const CPU = arg('cpu', 4);
+const RONDAS = argNum('rondas', 5);
+const QUIETO_MS = argNum('quieto', 5000);
+const CPU = argNum('cpu', 4);
 /** --perfil DIR: after the figures, one more load of each case under the CDP Profiler, written
  * as DIR/<pantalla>-<lado>.cpuprofile (open it in Chrome DevTools' Performance panel). */
-const PERFIL = process.argv.includes('--perfil')
-  ? path.resolve(process.argv[process.argv.indexOf('--perfil') + 1]!)
-  : null;
+const PERFIL = bandera('perfil') ? path.resolve(arg('perfil', '')) : null;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Rows of the project's list (one page of FILAS_POR_PAGINA) and of the baseline's table. */
 const FILAS_PROYECTO = 10;

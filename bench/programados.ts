@@ -18,11 +18,8 @@ import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
+import { arg } from './_args.ts';
 
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const N = Number(arg('ejercicios', '20'));
 const EN_S = Number(arg('en', '12'));
 const ZONA = process.env.TZ || 'America/Mexico_City';

@@ -15,11 +15,8 @@ import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { storeSqlite } from '@pregon/api/dispatcher/store-sqlite';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { arg } from './_args.ts';
 
-const arg = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const EJERCICIOS = Number(arg('ejercicios', '10000'));
 const RONDAS = Number(arg('rondas', '3'));
 const N = 20_000;

@@ -28,15 +28,12 @@ import type { Contexto } from '@pregon/api/contexto';
 import { buildApp, crearContexto } from '@pregon/api/server';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { arg, argNum } from './_args.ts';
 
 const PASSWORD = 'Bench-admin-1';
-const opcion = (nombre: string) => {
-  const i = process.argv.indexOf(`--${nombre}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const RONDAS = Number(opcion('rondas') ?? 10);
-const PETICIONES = Number(opcion('peticiones') ?? 1000);
-const EJERCICIOS = Number(opcion('ejercicios') ?? 50);
+const RONDAS = argNum('rondas', 10);
+const PETICIONES = argNum('peticiones', 1000);
+const EJERCICIOS = argNum('ejercicios', 50);
 const LIMITE = 1.1;
 
 /** The api before issue 22: trusts what the token's signature says (roles included). */
@@ -233,7 +230,7 @@ async function medir(motor: 'sqlite' | 'postgres'): Promise<boolean> {
   }
 }
 
-const elegido = opcion('engine') ?? 'ambos';
+const elegido = arg('engine', 'ambos');
 const motores =
   elegido === 'ambos' ? (['sqlite', 'postgres'] as const) : [elegido as 'sqlite' | 'postgres'];
 let fallos = 0;

@@ -20,6 +20,7 @@ import {
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
+import { arg, argNum } from './_args.ts';
 
 const VUELTAS = Number(process.env.VUELTAS ?? 7);
 
@@ -43,9 +44,8 @@ async function conRetencion(fn: () => Promise<unknown>): Promise<[number, number
 }
 
 async function main() {
-  const arg = (n: string) => process.argv[process.argv.indexOf(`--${n}`) + 1];
-  const engine = process.argv.includes('--engine') ? arg('engine') : 'sqlite';
-  const rows = process.argv.includes('--rows') ? Number(arg('rows')) : 1_000_000;
+  const engine = arg('engine', 'sqlite');
+  const rows = argNum('rows', 1_000_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-conteo-'));
   const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
   const config = loadConfig({

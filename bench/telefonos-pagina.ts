@@ -23,6 +23,7 @@ import {
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
+import { arg, argNum } from './_args.ts';
 
 const TAMANO = 20;
 const VUELTAS = Number(process.env.VUELTAS ?? 200);
@@ -52,9 +53,8 @@ async function medir(...fns: (() => Promise<unknown>)[]): Promise<[number, numbe
 }
 
 async function main() {
-  const arg = (n: string) => process.argv[process.argv.indexOf(`--${n}`) + 1];
-  const engine = process.argv.includes('--engine') ? arg('engine') : 'sqlite';
-  const rows = process.argv.includes('--rows') ? Number(arg('rows')) : 1_000_000;
+  const engine = arg('engine', 'sqlite');
+  const rows = argNum('rows', 1_000_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-pagina-'));
   const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
   const config = loadConfig({

@@ -1,23 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialplanLlamadas } from '@pregon/contract/rules/dialplan';
-import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
-import { openDb, type Db } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { seed } from '../db/seed.ts';
-import { MOTORES, crearBasePostgres } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import {
-  banderas,
-  despachadoresHijos,
-  esperarCompletado,
-  esperarQue,
-  filas,
-  porEstatus,
-} from './testing.ts';
-import { tonoGsm } from '../testing/audio.ts';
+import { describe, expect, it } from 'vitest';
+import type { Guion } from '@pregon/simulators/ami';
+import { MOTORES } from '../testing/entorno.ts';
+import { escenaHijosAmi } from './testing-ami.ts';
+import { banderas, esperarCompletado, esperarQue, filas, porEstatus } from './testing.ts';
 
 // Crash tolerance of calls with real processes: a standalone dispatcher (`dispatcher/main.ts`)
 // places a 2,000-call exercise through the AMI simulator and is SIGKILLed at least 5 times
@@ -42,21 +27,15 @@ const esperado = (telefono: string) =>
   ({ '2': 'ocupado', '3': 'no_contesto', '5': 'invalido' })[telefono.at(-1)!] ?? 'contestado';
 
 describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (motor) => {
-  let db: Db;
-  let url: string | undefined;
-  let borrar: (() => Promise<void>) | undefined;
-  let sim: SimuladorAmi;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-fallos-llamadas-'));
-  let seguidas = 0;
-  let inciertasAlReiniciar = 0;
-  let sinMarcar = 0;
-
-  const { lanzar: lanzarCon, matar, todos } = despachadoresHijos('pipe');
-  const lanzar = () => {
-    const h = lanzarCon({
-      DATABASE_URL: url ?? '',
-      DATA_DIR: dir,
-      LOG_LEVEL: 'info',
+  // 15 s of audio at speed 2: an answered call lives about 8 s, longer than a restart, so the
+  // calls live at a kill are still live when the next dispatcher asks.
+  const e = escenaHijosAmi(motor, 'fallos-llamadas', {
+    audioS: 15,
+    velocidad: 2,
+    guiones: GUIONES,
+  });
+  const lanzar = () =>
+    e.lanzar({
       DESPACHO_LEASE_MS: '2000',
       DESPACHO_RECUPERACION_MS: '500',
       DESPACHO_SONDEO_MS: '200',
@@ -65,78 +44,18 @@ describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (mot
       DESPACHO_TIMBRE_MS: '3000',
       DESPACHO_LLAMADA_REINTENTOS: '1',
       DESPACHO_LLAMADA_ESPERA_MS: '500',
-    });
-    // "llamadas en vuelo de un despachador anterior: N siguen vivas, M sin marcar vuelven a la
-    // cola, K inciertas"
-    h.stdout!.setEncoding('utf8').on('data', (t: string) => {
-      for (const m of t.matchAll(
-        /(\d+) siguen vivas, (\d+) sin marcar vuelven a la cola, (\d+) inciertas/g,
-      )) {
-        seguidas += Number(m[1]);
-        sinMarcar += Number(m[2]);
-        inciertasAlReiniciar += Number(m[3]);
-      }
-    });
-    return h;
-  };
+    }).h;
   const terminados = async (id: number) => {
-    const c = await porEstatus(db, id);
+    const c = await porEstatus(e.db, id);
     return N - (c.pendiente ?? 0) - (c.en_curso ?? 0);
   };
-
-  beforeAll(async () => {
-    if (motor === 'postgres') {
-      ({ url, borrar } = await crearBasePostgres());
-      db = openDb({ databaseUrl: url });
-      db.pool?.on('error', () => {});
-    } else db = openDb({ sqliteFile: path.join(dir, 'pregon.db') });
-    await migrate(db);
-    await seed(db, { adminUser: 'admin', adminPassword: 'Admin-prueba-1' });
-    for (const d of ['dialplan', 'sonidos']) fs.mkdirSync(path.join(dir, d));
-    // 15 s of audio at speed 2: an answered call lives about 8 s, longer than a restart, so the
-    // calls live at a kill are still live when the next dispatcher asks.
-    tonoGsm(path.join(dir, 'sonidos', 'aviso.gsm'), 15);
-    sim = new SimuladorAmi({
-      usuario: 'pregon',
-      secreto: 'ami-secreto',
-      dirDialplan: path.join(dir, 'dialplan'),
-      dirSonidos: path.join(dir, 'sonidos'),
-      velocidad: 2,
-      guiones: GUIONES,
-    });
-    await sim.iniciar();
-  });
-  afterAll(async () => {
-    await Promise.all(todos().map((h) => matar(h, 'SIGKILL')));
-    await sim?.detener();
-    await db?.close();
-    await borrar?.();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
 
   it(
     `${N} llamadas, ≥5 SIGKILL: nadie recibe dos llamadas, nadie se pierde`,
     { timeout: 600_000 },
     async () => {
-      const id_equipo = await crearEquipo(db, {
-        protocolo: 'asterisk',
-        url: sim.url,
-        credenciales: { usuario: 'pregon', secreto: 'ami-secreto', troncal: 'demo' },
-        tasa: 1,
-        puertos: PUERTOS,
-      });
-      const id = await crearEjercicio(db, {
-        id_equipo,
-        tipo: 2,
-        n: N,
-        puertos: PUERTOS,
-        accion: 'aviso',
-      });
-      fs.writeFileSync(
-        path.join(dir, 'dialplan', 'pregon-llamadas.conf'),
-        dialplanLlamadas([{ id_ejercicio: id, audio: 'aviso', segundos: 35 }]),
-      );
-      sim.recargar();
+      const { db, sim } = e;
+      const id = await e.ejercicio({ n: N, puertos: PUERTOS, tasa: 1 });
 
       let h = lanzar();
       let kills = 0;
@@ -151,12 +70,12 @@ describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (mot
         await new Promise((r) => setTimeout(r, 300 + Math.random() * 1500));
         if ((await banderas(db, id)).completado) break;
         vivasAlMorir += sim.vivasAhora;
-        await matar(h, 'SIGKILL');
+        await e.matar(h, 'SIGKILL');
         kills++;
         h = lanzar();
       }
       await esperarCompletado(db, id, 300_000, async () => ({ vivas: sim.vivasAhora }));
-      await matar(h, 'SIGTERM');
+      await e.matar(h, 'SIGTERM');
       expect(kills).toBeGreaterThanOrEqual(5);
 
       const rs = await filas(db, id);
@@ -206,11 +125,11 @@ describe.each(MOTORES)('llamadas con el despachador muerto a SIGKILL (%s)', (mot
       // Calls live at a kill are followed: SQLite's only dispatcher checks Asterisk at start;
       // on PostgreSQL the dead dispatcher's calls are past their 2 s lease (it renewed them while
       // it lived) long before they end.
-      expect(seguidas).toBeGreaterThan(0);
+      expect(e.hallado.vivas).toBeGreaterThan(0);
       console.log(
         `llamadas (${motor}): ${kills} SIGKILL con ${vivasAlMorir} llamadas vivas en total al morir; ` +
-          `${seguidas} seguidas tras reiniciar, ${sinMarcar} sin marcar devueltas a la cola, ` +
-          `${inciertasAlReiniciar} inciertas al reiniciar (${inciertas} al final, ` +
+          `${e.hallado.vivas} seguidas tras reiniciar, ${e.hallado.sinMarcar} sin marcar devueltas a la cola, ` +
+          `${e.hallado.inciertas} inciertas al reiniciar (${inciertas} al final, ` +
           `${inciertasSinLlamada} sin originate); ${mios.length} originates para ${N} destinatarios`,
       );
     },
