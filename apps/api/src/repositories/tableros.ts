@@ -186,16 +186,27 @@ export async function actividadEquipos(k: Consultor, ids: readonly number[], des
       ])
       .groupBy('e.id_equipo')
       .execute(),
-    // The latest written row per device (ties broken by id): is it an error?
-    base
-      .select(['e.id_equipo', 'd.estatus', 'd.motivo', 'd.actualizado'])
-      .where(
-        'd.actualizado',
-        '=',
-        sql<number>`(select max(d2.actualizado) from ejercicio_detalle d2
-          inner join ejercicios e2 on e2.id_ejercicio = d2.id_ejercicio
-          where e2.id_equipo = e.id_equipo and d2.id_ejercicio in (${sql.join(ids)}))`,
+    // The latest written row per device (ties broken by id): is it an error? One pass over the
+    // hour's rows, numbered per device. It used to be a subquery per row (the latest of the
+    // device's rows, for each row written since `desde`), which read the whole drill again for
+    // every row of the hour: quadratic, 18 ms a row on SQLite at 200,000 recipients; a join to
+    // each device's latest time, tried next, was a nested loop over the grouped rows on
+    // PostgreSQL (0.6 ms a row), its statistics believing the hour empty.
+    k
+      .selectFrom(
+        base
+          .select([
+            'e.id_equipo',
+            'd.estatus',
+            'd.motivo',
+            'd.actualizado',
+            sql<number>`row_number() over (partition by e.id_equipo
+              order by d.actualizado desc, d.id_detalle desc)`.as('orden'),
+          ])
+          .as('u'),
       )
+      .select(['u.id_equipo', 'u.estatus', 'u.motivo', 'u.actualizado'])
+      .where('u.orden', '=', 1)
       .execute(),
   ]);
   return { totales, ultimos };
