@@ -671,7 +671,9 @@ export class Despachador {
     let ajena = false;
     const salir = async () => {
       const id_gateway = t.canal.idPrevio?.(fila) ?? null;
-      const hasta = Date.now() + (t.llamada ? this.config.leaseMs : this.leaseDe(t));
+      // A message's send and a placed call are leased alike; a call's lease is renewed while it
+      // lasts (renovarLlamadas).
+      const hasta = Date.now() + this.config.leaseMs;
       const ok = await this.anunciar({
         id_detalle: fila.id_detalle,
         id_gateway,
