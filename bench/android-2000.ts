@@ -21,7 +21,7 @@ import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarCompletado, esperarQue, porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const N = Number(arg('n', '2000'));
 const RITMO = Number(arg('ritmo', '50'));

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { construirServidores, SALIDA } from '../scripts/construir-servidores.mjs';
-import { argNum } from './_args.ts';
+import { argNum, mediana } from './_comun.ts';
 
 const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RONDAS = argNum('rondas', 2);
@@ -47,11 +47,6 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-const mediana = (xs: number[]) => {
-  const o = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(o.length / 2);
-  return o.length % 2 ? o[m]! : (o[m - 1]! + o[m]!) / 2;
-};
 const espera = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resolves when `f` holds (asked every 25 ms); rejects after `ms` or when `h` exits. */

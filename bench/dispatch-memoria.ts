@@ -18,7 +18,7 @@ import { seed } from '@pregon/api/db/seed';
 import { argumentosDespachador, porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores, picoRssMb } from './_simuladores.ts';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const N = Number(arg('rows', '1000000'));
 const SEGUNDOS = Number(arg('segundos', '60'));

@@ -20,7 +20,7 @@ import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { storePostgres } from '@pregon/api/dispatcher/store-postgres';
 import { desenlaceEnviado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const N = Number(arg('rows', '1000000'));
 const PUERTOS = 1000;

@@ -41,7 +41,7 @@ import {
 } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
-import { arg, bandera } from './_args.ts';
+import { arg, bandera, medianaAlta } from './_comun.ts';
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const N = Number(arg('rows', '100000'));
@@ -142,7 +142,7 @@ interface Ronda {
   ultimoDecimo: { ms: number; usRecibo: number; lotes: number };
 }
 
-const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const mediana = (xs: number[]) => (xs.length ? medianaAlta(xs) : 0);
 
 async function proyecto(puerto: number, k: number): Promise<Ronda> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-pg-'));

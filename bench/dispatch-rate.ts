@@ -18,7 +18,7 @@ import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarQue } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const SEGUNDOS = Number(arg('segundos', '60'));
 const TASA = Number(arg('tasa', '100'));

@@ -26,7 +26,7 @@ import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
-import { arg, bandera } from './_args.ts';
+import { arg, bandera, medianaAlta } from './_comun.ts';
 
 const N = Number(arg('rows', '100000'));
 const engine = arg('engine', 'sqlite');
@@ -184,9 +184,8 @@ for (let r = 0; r < RONDAS; r++) {
   await sims.vaciar('smpp');
 }
 await sims.cerrar();
-const mediana = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const b = mediana(bases);
-const p = mediana(proyectos);
+const b = medianaAlta(bases);
+const p = medianaAlta(proyectos);
 const ratio = p / b;
 const ok = ratio >= 0.8 && p >= 1000 && perdidos === 0;
 const lista = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
@@ -194,10 +193,10 @@ console.log(
   `SMPP ${N} mensajes de ${PARTES} parte(s) (data_coding ${CODIFICADO.partes[0]!.data_coding}), ventana ${VENTANA} (${engine}), ${RONDAS} rondas alternadas`,
 );
 console.log(
-  `  base (cliente smpp desnudo): mediana ${b.toFixed(0)} msg/s, ${(b * PARTES).toFixed(0)} partes/s [${lista(bases)}], ${mediana(cpuBase).toFixed(0)} µs de CPU/msg`,
+  `  base (cliente smpp desnudo): mediana ${b.toFixed(0)} msg/s, ${(b * PARTES).toFixed(0)} partes/s [${lista(bases)}], ${medianaAlta(cpuBase).toFixed(0)} µs de CPU/msg`,
 );
 console.log(
-  `  proyecto (despachador):      mediana ${p.toFixed(0)} msg/s, ${(p * PARTES).toFixed(0)} partes/s [${lista(proyectos)}], ${mediana(cpuProyecto).toFixed(0)} µs de CPU/msg`,
+  `  proyecto (despachador):      mediana ${p.toFixed(0)} msg/s, ${(p * PARTES).toFixed(0)} partes/s [${lista(proyectos)}], ${medianaAlta(cpuProyecto).toFixed(0)} µs de CPU/msg`,
 );
 console.log(
   `  proporción ${ratio.toFixed(2)} (mínimo 0.80) y ≥ 1000 msg/s: ${ok ? 'PASS' : 'FAIL'}`,

@@ -15,7 +15,7 @@ import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import type { Db } from '@pregon/api/db/database';
 import { AMI, entornoLlamadas, percentil } from './_ami.ts';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const SEGUNDOS = Number(arg('segundos', '60'));
 const engine = arg('engine', 'sqlite');

@@ -14,7 +14,7 @@ import { porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { picoRssMb } from './_simuladores.ts';
 import { AMI, entornoLlamadas } from './_ami.ts';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const N = Number(arg('rows', '100000'));
 const SEGUNDOS = Number(arg('segundos', '60'));

@@ -17,7 +17,7 @@ import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { AMI, entornoLlamadas } from './_ami.ts';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const N = Number(arg('destinatarios', '2000'));
 const engine = arg('engine', 'sqlite');

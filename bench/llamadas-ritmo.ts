@@ -13,7 +13,7 @@ import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarQue } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { AMI, entornoLlamadas, socketAmi } from './_ami.ts';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const SEGUNDOS = Number(arg('segundos', '60'));
 const TASAS = arg('tasas', '10,50').split(',').map(Number);

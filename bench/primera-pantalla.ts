@@ -26,7 +26,7 @@ import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import compress from '@fastify/compress';
 import { chromium } from 'playwright-core';
-import { arg, argNum, bandera } from './_args.ts';
+import { arg, argNum, bandera, mediana } from './_comun.ts';
 import { CLAVE_TOKEN } from '@pregon/contract/constants';
 import { levantarApi } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
@@ -53,11 +53,6 @@ const carga = () =>
     .loadavg()
     .map((x) => x.toFixed(2))
     .join(' ');
-const mediana = (xs: number[]) => {
-  const o = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(o.length / 2);
-  return o.length % 2 ? o[m]! : (o[m - 1]! + o[m]!) / 2;
-};
 
 // 1. The project's web build, rebuilt when older than the web's or the contract's sources.
 function masReciente(dir: string): number {

@@ -18,7 +18,7 @@ import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
-import { arg } from './_args.ts';
+import { arg } from './_comun.ts';
 
 const N = Number(arg('ejercicios', '20'));
 const EN_S = Number(arg('en', '12'));

@@ -18,6 +18,7 @@ import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import * as ejercicios from '@pregon/api/services/ejercicios';
 import { ESTADO_CDMX } from '@pregon/api/testing/ejercicios';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { mediana } from './_comun.ts';
 
 const LIMITE = 1.3;
 
@@ -37,12 +38,6 @@ function opciones(argv: string[]) {
     throw new Error('--rondas debe ser un entero positivo');
   return { engine, rows, rondas } as const;
 }
-
-const mediana = (xs: number[]) => {
-  const o = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(o.length / 2);
-  return o.length % 2 ? o[m]! : (o[m - 1]! + o[m]!) / 2;
-};
 
 async function main() {
   const { engine, rows, rondas } = opciones(process.argv.slice(2));

@@ -28,7 +28,7 @@ import type { Contexto } from '@pregon/api/contexto';
 import { buildApp, crearContexto } from '@pregon/api/server';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { arg, argNum } from './_args.ts';
+import { arg, argNum, mediana } from './_comun.ts';
 
 const PASSWORD = 'Bench-admin-1';
 const RONDAS = argNum('rondas', 10);
@@ -77,10 +77,6 @@ const BUILDS: Build[] = ['con', 'sin', 'estricta'];
 
 const pct = (ms: number[], q: number) =>
   [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * q) - 1]!;
-const mediana = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const carga = () =>
   os
     .loadavg()

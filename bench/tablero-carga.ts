@@ -20,6 +20,7 @@ import { buildApp, crearContexto } from '@pregon/api/server';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { abrirFlujoSse, type FlujoAbierto } from '@pregon/api/testing/flujo-sse';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { mediana } from './_comun.ts';
 
 const PASSWORD = 'Bench-admin-1';
 const opcion = (argv: string[], nombre: string) => {
@@ -48,11 +49,6 @@ async function servidor(argv: string[]) {
     JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0, smsc: smsc.url }),
   );
 }
-
-const mediana = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function main(argv: string[]) {
   const rows = Number(opcion(argv, 'rows') ?? 100_000);

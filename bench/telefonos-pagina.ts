@@ -23,7 +23,7 @@ import {
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
-import { arg, argNum } from './_args.ts';
+import { arg, argNum } from './_comun.ts';
 
 const TAMANO = 20;
 const VUELTAS = Number(process.env.VUELTAS ?? 200);
