@@ -11,6 +11,8 @@ const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A running simulators process. */
 export interface Simuladores {
+  /** The simulators' process (its CPU time is read from /proc by the benches). */
+  pid: number;
   puertos: { smpp: number; android: number; whatsapp: number; ami: number; control: number };
   info(
     sim: string,
@@ -51,6 +53,7 @@ export async function lanzarSimuladores(env: Record<string, string> = {}): Promi
   const puertos = (JSON.parse(linea) as { simuladores: Simuladores['puertos'] }).simuladores;
   const base = `http://127.0.0.1:${puertos.control}`;
   return {
+    pid: h.pid!,
     puertos,
     info: async (sim) => (await fetch(`${base}/${sim}/`)).json() as never,
     registro: async (sim) => (await fetch(`${base}/${sim}/registro/`)).json() as never,

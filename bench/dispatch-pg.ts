@@ -10,7 +10,10 @@
 //    per row claimed in the window; bytes with and without full-page images; and the server's
 //    whole WAL over the same windows (pg_current_wal_lsn, which other users of the server add to);
 //  - PostgreSQL CPU per message: user + system time of this database's backends (/proc), and
-//    the dispatchers' own;
+//    the dispatchers' own; the SMSC simulator's in both runs, and the bare client's;
+//  - the project's CPU ceiling: the machine's cores divided by the CPU per message of PostgreSQL,
+//    the dispatchers and the SMSC, in msg/s and as a share of the baseline: on one machine the
+//    ratio cannot pass it unless that CPU per message goes down;
 //  - receipt batches (DESPACHO_TRAZA_RECIBOS): ms per batch and µs per receipt in the first and
 //    the last tenth of the drill (by receipts applied): a flat cost keeps them close.
 // Limits (issue 28): 1 dispatcher ≥ 0.8 of the baseline; 2 at least as fast as 1; last tenth's
@@ -79,8 +82,15 @@ interface Sesion {
   destroy(): void;
 }
 
+/** A bare client's run: msg/s, and the CPU µs per message of the client and of the SMSC. */
+interface Base {
+  msgs: number;
+  cpuCliente: number;
+  cpuSmsc: number;
+}
+
 /** The bare client: bind, then keep VENTANA submit_sm outstanding until N are answered. */
-async function base(puerto: number): Promise<number> {
+async function base(puerto: number, pidSmsc: number): Promise<Base> {
   const s = smpp.connect({ host: '127.0.0.1', port: puerto, noDelay: true }) as unknown as Sesion;
   s.on('deliver_sm', (p) => s.send(p.response()));
   await new Promise<void>((r) => s.on('connect' as never, () => r()));
@@ -88,6 +98,8 @@ async function base(puerto: number): Promise<number> {
     s.bind_transceiver({ system_id: 'bench', password: 'bench' }, () => r()),
   );
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const smsc0 = cpuDe(pidSmsc);
   await new Promise<void>((fin) => {
     let enviados = 0;
     let respondidos = 0;
@@ -114,8 +126,10 @@ async function base(puerto: number): Promise<number> {
   const ms = performance.now() - t0;
   // The receipts of the last submits still come: let them, then hang up.
   await new Promise((r) => setTimeout(r, 1000));
+  const c = process.cpuUsage(c0);
+  const cpuSmsc = ((cpuDe(pidSmsc) - smsc0) * 1e6) / N;
   s.destroy();
-  return (N * 1000) / ms;
+  return { msgs: (N * 1000) / ms, cpuCliente: (c.user + c.system) / N, cpuSmsc };
 }
 
 /** CPU seconds (user + system) of a process so far, from /proc; 0 once it is gone. */
@@ -138,13 +152,15 @@ interface Ronda {
   walVentanas: number[];
   cpuPg: number;
   cpuDespachadores: number;
+  /** The SMSC simulator's CPU µs per message over the same span. */
+  cpuSmsc: number;
   primerDecimo: { ms: number; usRecibo: number; lotes: number };
   ultimoDecimo: { ms: number; usRecibo: number; lotes: number };
 }
 
 const mediana = (xs: number[]) => (xs.length ? medianaAlta(xs) : 0);
 
-async function proyecto(puerto: number, k: number): Promise<Ronda> {
+async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ronda> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-pg-'));
   const base = await crearBasePostgres();
   const db = openDb({ databaseUrl: base.url });
@@ -244,6 +260,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
         .finally(() => (muestreando = false));
     }, 250);
     const cpuHijos0 = hijos.map((h) => cpuDe(h.pid!));
+    const cpuSmsc0 = cpuDe(pidSmsc);
 
     const t0 = performance.now();
     await db.kysely
@@ -328,6 +345,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
     clearInterval(muestreo);
     await muestrear();
     const cpuDespachadores = hijos.reduce((s, h, i) => s + cpuDe(h.pid!) - cpuHijos0[i]!, 0);
+    const cpuSmsc = cpuDe(pidSmsc) - cpuSmsc0;
     const msgsV = ventanas.reduce((s, v) => s + v.msgs, 0);
     if (DETALLE_WAL) {
       // Where the WAL goes: per record type and relation, per message.
@@ -388,6 +406,7 @@ async function proyecto(puerto: number, k: number): Promise<Ronda> {
       walVentanas: ventanas.map((v) => v.bytes / Math.max(1, v.msgs)),
       cpuPg: (cpuPg * 1e6) / N,
       cpuDespachadores: (cpuDespachadores * 1e6) / N,
+      cpuSmsc: (cpuSmsc * 1e6) / N,
       primerDecimo: decimo(primero),
       ultimoDecimo: decimo(ultimo),
     };
@@ -421,23 +440,32 @@ console.log(
 );
 const sims = await lanzarSimuladores({ SIM_RETRASO_RECIBO_MS: '500' });
 const puerto = sims.puertos.smpp;
-const res = new Map<number, { base: number[]; rondas: Ronda[] }>(
+const res = new Map<number, { base: Base[]; rondas: Ronda[] }>(
   DESPACHADORES.map((k) => [k, { base: [], rondas: [] }]),
 );
+const NUCLEOS = os.cpus().length;
+/** The project's CPU per message (PostgreSQL's backends, the dispatchers, the SMSC): what the
+ * machine's cores allow at that cost, in msg/s. The bench's own process and PostgreSQL's
+ * background writers are left out, so the true ceiling is lower. */
+const cpuProyecto = (x: Ronda) => x.cpuPg + x.cpuDespachadores + x.cpuSmsc;
+const techo = (x: Ronda) => (NUCLEOS * 1e6) / cpuProyecto(x);
 for (let r = 0; r < RONDAS; r++) {
   for (const k of DESPACHADORES) {
     const x = res.get(k)!;
-    x.base.push(await base(puerto));
+    x.base.push(await base(puerto, sims.pid));
     await sims.vaciar('smpp');
-    const ronda = await proyecto(puerto, k);
+    const ronda = await proyecto(puerto, sims.pid, k);
     x.rondas.push(ronda);
     const { recibidos } = await sims.info('smpp');
     if (recibidos !== N) console.log(`  ¡el SMSC recibió ${recibidos} mensajes de ${N}!`);
     await sims.vaciar('smpp');
+    const b = x.base.at(-1)!;
     console.log(
-      `  ronda ${r + 1}, ${k} despachador(es): base ${x.base.at(-1)!.toFixed(0)} msg/s, proyecto ${ronda.msgs.toFixed(0)} msg/s, ` +
+      `  ronda ${r + 1}, ${k} despachador(es): base ${b.msgs.toFixed(0)} msg/s, proyecto ${ronda.msgs.toFixed(0)} msg/s, ` +
         `WAL ${ronda.walBytes.toFixed(0)} B/msg [${ronda.walVentanas.map((x) => x.toFixed(0)).join(', ')}] (${ronda.walSinFpi.toFixed(0)} sin FPI, ${ronda.walRegistros.toFixed(1)} registros; servidor entero ${ronda.walServidor.toFixed(0)}), ` +
-        `CPU PG ${ronda.cpuPg.toFixed(0)} µs/msg, despachadores ${ronda.cpuDespachadores.toFixed(0)} µs/msg, ` +
+        `CPU PG ${ronda.cpuPg.toFixed(0)} µs/msg, despachadores ${ronda.cpuDespachadores.toFixed(0)} µs/msg, SMSC ${ronda.cpuSmsc.toFixed(0)} µs/msg ` +
+        `(base: cliente ${b.cpuCliente.toFixed(0)}, SMSC ${b.cpuSmsc.toFixed(0)}); ` +
+        `techo de CPU del proyecto en ${NUCLEOS} núcleos ${techo(ronda).toFixed(0)} msg/s (${(techo(ronda) / b.msgs).toFixed(2)} de la base), ` +
         `recibos: 1er décimo ${ronda.primerDecimo.ms.toFixed(1)} ms/lote ${ronda.primerDecimo.usRecibo.toFixed(0)} µs/recibo (${ronda.primerDecimo.lotes} lotes), ` +
         `último ${ronda.ultimoDecimo.ms.toFixed(1)} ms/lote ${ronda.ultimoDecimo.usRecibo.toFixed(0)} µs/recibo (${ronda.ultimoDecimo.lotes} lotes); carga ${carga()}`,
     );
@@ -447,20 +475,21 @@ await sims.cerrar();
 
 console.log(`\nMedianas (${N} mensajes; carga al terminar ${carga()}):`);
 console.log(
-  '| despachadores | base msg/s | proyecto msg/s | proporción | WAL B/msg (sin FPI) | registros/msg | CPU PG µs/msg | CPU despachadores µs/msg | recibos µs/recibo 1er/último décimo |',
+  '| despachadores | base msg/s | proyecto msg/s | proporción | WAL B/msg (sin FPI) | registros/msg | CPU PG µs/msg | CPU despachadores µs/msg | CPU SMSC µs/msg (base) | CPU cliente desnudo µs/msg | techo de CPU msg/s (proporción) | recibos µs/recibo 1er/último décimo |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 let ok = true;
 const uno = mediana(res.get(DESPACHADORES[0]!)!.rondas.map((x) => x.msgs));
 for (const k of DESPACHADORES) {
   const { base: bs, rondas } = res.get(k)!;
-  const b = mediana(bs);
+  const b = mediana(bs.map((x) => x.msgs));
   const p = mediana(rondas.map((x) => x.msgs));
   const m = (f: (x: Ronda) => number) => mediana(rondas.map(f));
+  const mb = (f: (x: Base) => number) => mediana(bs.map(f));
   const r1 = m((x) => x.primerDecimo.usRecibo);
   const r9 = m((x) => x.ultimoDecimo.usRecibo);
   console.log(
-    `| ${k} | ${b.toFixed(0)} | ${p.toFixed(0)} | ${(p / b).toFixed(3)} | ${m((x) => x.walBytes).toFixed(0)} (${m((x) => x.walSinFpi).toFixed(0)}) | ${m((x) => x.walRegistros).toFixed(1)} | ${m((x) => x.cpuPg).toFixed(0)} | ${m((x) => x.cpuDespachadores).toFixed(0)} | ${r1.toFixed(0)} / ${r9.toFixed(0)} |`,
+    `| ${k} | ${b.toFixed(0)} | ${p.toFixed(0)} | ${(p / b).toFixed(3)} | ${m((x) => x.walBytes).toFixed(0)} (${m((x) => x.walSinFpi).toFixed(0)}) | ${m((x) => x.walRegistros).toFixed(1)} | ${m((x) => x.cpuPg).toFixed(0)} | ${m((x) => x.cpuDespachadores).toFixed(0)} | ${m((x) => x.cpuSmsc).toFixed(0)} (${mb((x) => x.cpuSmsc).toFixed(0)}) | ${mb((x) => x.cpuCliente).toFixed(0)} | ${m(techo).toFixed(0)} (${(m(techo) / b).toFixed(2)}) | ${r1.toFixed(0)} / ${r9.toFixed(0)} |`,
   );
   if (k === 1 && p / b < 0.8) ok = false;
   if (k === 2 && p < uno) ok = false;
