@@ -251,6 +251,9 @@ export class Despachador {
    * after the longest a call could last. */
   private readonly llamadasVivas = new Map<number, number>();
   private renovando = false;
+  /** The sweeps and lease renewals its timers started that have not ended: detener waits for
+   * them, so none is left writing once the database is closed. */
+  private readonly periodicas = new Set<Promise<void>>();
   private escuchando: Promise<void> = Promise.resolve();
   private cancelando: Promise<void> = Promise.resolve();
   /** This database's installation id (part of the Android message ids). */
@@ -279,13 +282,13 @@ export class Despachador {
     private readonly opts: { eventos?: Eventos; bitacora?: Bitacora; unico?: boolean } = {},
   ) {}
 
-  /** Starts polling; with `unico` (SQLite: the only dispatcher) rows left en_curso by a previous
-   * run are recovered at once instead of after their lease. */
   /** True from iniciar() until detener() (GET /health reports it). */
   get enMarcha(): boolean {
     return this.corriendo;
   }
 
+  /** Starts polling; with `unico` (SQLite: the only dispatcher) rows left en_curso by a previous
+   * run are recovered at once instead of after their lease. */
   async iniciar(): Promise<void> {
     this.corriendo = true;
     this.instalacion = await this.store.instalacion().catch((err: unknown) => {
@@ -298,8 +301,11 @@ export class Despachador {
     this.opts.eventos?.on('ejercicio', this.alEvento);
     this.temporizadores.push(
       setInterval(() => void this.vaciar(), this.config.escrituraMs),
-      setInterval(() => void this.recuperar(Date.now()), this.config.recuperacionMs),
-      setInterval(() => void this.renovarLlamadas(), Math.max(50, this.config.leaseMs / 4)),
+      setInterval(() => this.periodica(this.recuperar(Date.now())), this.config.recuperacionMs),
+      setInterval(
+        () => this.periodica(this.renovarLlamadas()),
+        Math.max(50, this.config.leaseMs / 4),
+      ),
     );
     this.bucle = this.ciclo();
   }
@@ -319,9 +325,16 @@ export class Despachador {
     await this.escuchando;
     await this.cancelando;
     for (const t of this.temporizadores) clearInterval(t);
+    await Promise.allSettled([...this.periodicas]);
     await this.vaciar();
     await Promise.allSettled([...this.canales.values()].map((c) => c.canal.cerrar()));
     this.canales.clear();
+  }
+
+  /** Keeps a timer's task until it ends (they catch their own errors). */
+  private periodica(p: Promise<void>): void {
+    this.periodicas.add(p);
+    void p.finally(() => this.periodicas.delete(p));
   }
 
   /** What each exercise's worker is doing, for logs and for tests that fail. */
