@@ -1,5 +1,7 @@
-// What the benches share: their command line (`--name value` options and `--flag` switches)
-// and their medians.
+import fs from 'node:fs';
+
+// What the benches share: their command line (`--name value` options and `--flag` switches),
+// their medians and the CPU time of the processes they run.
 
 /** `--name value` from the command line, or `d` when absent. */
 export function arg(n: string, d: string): string {
@@ -28,4 +30,17 @@ export function mediana(xs: readonly number[]): number {
  * never a mean of two). */
 export function medianaAlta(xs: readonly number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+/** USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s. */
+const TICKS = 100;
+
+/** CPU seconds (user + system) of a process so far, from /proc; 0 once it is gone. */
+export function cpuDe(pid: number): number {
+  try {
+    const campos = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(campos[11]) + Number(campos[12])) / TICKS;
+  } catch {
+    return 0;
+  }
 }

@@ -44,7 +44,7 @@ import {
 } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
-import { arg, bandera, medianaAlta } from './_comun.ts';
+import { arg, bandera, cpuDe, medianaAlta } from './_comun.ts';
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const N = Number(arg('rows', '100000'));
@@ -68,7 +68,6 @@ const DETALLE_WAL = bandera('detalle-wal');
 const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
 const TEXTO = 'Simulacro: esto es una prueba';
 const CUERPO = codificarTexto(TEXTO).partes[0]!;
-const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
 
 interface Pdu {
   command_status: number;
@@ -130,16 +129,6 @@ async function base(puerto: number, pidSmsc: number): Promise<Base> {
   const cpuSmsc = ((cpuDe(pidSmsc) - smsc0) * 1e6) / N;
   s.destroy();
   return { msgs: (N * 1000) / ms, cpuCliente: (c.user + c.system) / N, cpuSmsc };
-}
-
-/** CPU seconds (user + system) of a process so far, from /proc; 0 once it is gone. */
-function cpuDe(pid: number): number {
-  try {
-    const campos = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(campos[11]) + Number(campos[12])) / TICKS;
-  } catch {
-    return 0;
-  }
 }
 
 interface Ronda {

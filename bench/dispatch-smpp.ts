@@ -26,7 +26,7 @@ import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
-import { arg, bandera, medianaAlta } from './_comun.ts';
+import { arg, bandera, cpuDe, medianaAlta } from './_comun.ts';
 
 const N = Number(arg('rows', '100000'));
 const engine = arg('engine', 'sqlite');
@@ -44,7 +44,7 @@ const CODIFICADO = codificarTexto(TEXTO);
 const PARTES = CODIFICADO.partes.length;
 /** CPU microseconds of this process per message during each timed phase (diagnostic: on a
  * shared machine the msg/s figures follow the CPU each process gets). */
-const cpu = { base: 0, proyecto: 0 };
+const cpu = { base: 0, proyecto: 0, smscBase: 0, smscProyecto: 0 };
 const cpuDesde = (c: NodeJS.CpuUsage) => {
   const d = process.cpuUsage(c);
   return (d.user + d.system) / N;
@@ -63,7 +63,7 @@ interface Sesion {
 }
 
 /** The bare client: bind, then keep VENTANA submit_sm outstanding until N are answered. */
-async function base(puerto: number): Promise<number> {
+async function base(puerto: number, pidSmsc: number): Promise<number> {
   // noDelay as the project's channel sets it (Nagle's algorithm off).
   const s = smpp.connect({ host: '127.0.0.1', port: puerto, noDelay: true }) as unknown as Sesion;
   s.on('deliver_sm', (p) => s.send(p.response()));
@@ -73,6 +73,7 @@ async function base(puerto: number): Promise<number> {
   );
   const t0 = performance.now();
   const c0 = process.cpuUsage();
+  const smsc0 = cpuDe(pidSmsc);
   await new Promise<void>((fin) => {
     // One slot of the window per submit, as the channel takes them; a message's parts go together.
     let enviados = 0;
@@ -114,11 +115,12 @@ async function base(puerto: number): Promise<number> {
   });
   const ms = performance.now() - t0;
   cpu.base = cpuDesde(c0);
+  cpu.smscBase = ((cpuDe(pidSmsc) - smsc0) * 1e6) / N;
   s.destroy();
   return (N * 1000) / ms;
 }
 
-async function proyecto(puerto: number): Promise<number> {
+async function proyecto(puerto: number, pidSmsc: number): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-smpp-'));
   const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
   const db = openDb(pg ? { databaseUrl: pg.url } : { sqliteFile: path.join(dir, 'pregon.db') });
@@ -142,6 +144,7 @@ async function proyecto(puerto: number): Promise<number> {
     const d = await arrancarDespachador(db, { ...CONFIG_DESPACHO_DEFECTO, sondeoMs: 50 });
     const t0 = performance.now();
     const c0 = process.cpuUsage();
+    const smsc0 = cpuDe(pidSmsc);
     await db.kysely
       .updateTable('ejercicios')
       .set({ en_proceso: 1, iniciado: Date.now() })
@@ -151,6 +154,7 @@ async function proyecto(puerto: number): Promise<number> {
     await esperarCompletado(db, id, 3_600_000);
     const ms = performance.now() - t0;
     cpu.proyecto = cpuDesde(c0);
+    cpu.smscProyecto = ((cpuDe(pidSmsc) - smsc0) * 1e6) / N;
     await d.detener();
     return (N * 1000) / ms;
   } finally {
@@ -169,13 +173,17 @@ const bases: number[] = [];
 const proyectos: number[] = [];
 const cpuBase: number[] = [];
 const cpuProyecto: number[] = [];
+const smscBase: number[] = [];
+const smscProyecto: number[] = [];
 let perdidos = 0;
 for (let r = 0; r < RONDAS; r++) {
-  bases.push(await base(puerto));
+  bases.push(await base(puerto, sims.pid));
   cpuBase.push(cpu.base);
+  smscBase.push(cpu.smscBase);
   await sims.vaciar('smpp');
-  proyectos.push(await proyecto(puerto));
+  proyectos.push(await proyecto(puerto, sims.pid));
   cpuProyecto.push(cpu.proyecto);
+  smscProyecto.push(cpu.smscProyecto);
   const { recibidos, partes } = await sims.info('smpp');
   if (recibidos !== N || partes !== N * PARTES) {
     console.log(`  ¡el SMSC recibió ${recibidos} mensajes de ${N} (${partes} partes)!`);
@@ -193,10 +201,16 @@ console.log(
   `SMPP ${N} mensajes de ${PARTES} parte(s) (data_coding ${CODIFICADO.partes[0]!.data_coding}), ventana ${VENTANA} (${engine}), ${RONDAS} rondas alternadas`,
 );
 console.log(
-  `  base (cliente smpp desnudo): mediana ${b.toFixed(0)} msg/s, ${(b * PARTES).toFixed(0)} partes/s [${lista(bases)}], ${medianaAlta(cpuBase).toFixed(0)} µs de CPU/msg`,
+  `  base (cliente smpp desnudo): mediana ${b.toFixed(0)} msg/s, ${(b * PARTES).toFixed(0)} partes/s [${lista(bases)}], ${medianaAlta(cpuBase).toFixed(0)} µs de CPU/msg; el SMSC ${medianaAlta(smscBase).toFixed(0)}`,
 );
 console.log(
-  `  proyecto (despachador):      mediana ${p.toFixed(0)} msg/s, ${(p * PARTES).toFixed(0)} partes/s [${lista(proyectos)}], ${medianaAlta(cpuProyecto).toFixed(0)} µs de CPU/msg`,
+  `  proyecto (despachador):      mediana ${p.toFixed(0)} msg/s, ${(p * PARTES).toFixed(0)} partes/s [${lista(proyectos)}], ${medianaAlta(cpuProyecto).toFixed(0)} µs de CPU/msg; el SMSC ${medianaAlta(smscProyecto).toFixed(0)}`,
+);
+// The SMSC simulator runs on one thread: at its CPU per message it cannot answer faster than
+// this, and a side that reaches it is bound by the SMSC, not by itself.
+const techoSmsc = 1e6 / medianaAlta(smscBase);
+console.log(
+  `  techo del SMSC (un hilo, ${medianaAlta(smscBase).toFixed(0)} µs/msg): ${techoSmsc.toFixed(0)} msg/s; la base llega al ${((100 * b) / techoSmsc).toFixed(0)} %`,
 );
 console.log(
   `  proporción ${ratio.toFixed(2)} (mínimo 0.80) y ≥ 1000 msg/s: ${ok ? 'PASS' : 'FAIL'}`,
