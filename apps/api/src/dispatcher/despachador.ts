@@ -258,6 +258,9 @@ export class Despachador {
   private cancelando: Promise<void> = Promise.resolve();
   /** This database's installation id (part of the Android message ids). */
   private instalacion: string | undefined;
+  /** An announcement write on its way / one programmed for the next tick (escribirAnuncios). */
+  private anunciando = false;
+  private anunciosProgramados = false;
   private anuncios: {
     fila: {
       id_detalle: number;
@@ -728,34 +731,47 @@ export class Despachador {
   }
 
   /** Counts a row's attempt (and binds its gateway id) right before its send leaves; the rows
-   * asked for in the same tick go in one write. True when the row is still this dispatcher's. */
+   * asked for while the previous write is on its way go together in the next one (one write at a
+   * time: the batch grows with the database's latency instead of the statements multiplying).
+   * True when the row is still this dispatcher's. */
   private anunciar(fila: (typeof this.anuncios)[number]['fila']): Promise<boolean> {
     return new Promise<boolean>((listo, fallo) => {
       this.anuncios.push({ fila, listo, fallo });
-      if (this.anuncios.length > 1) return;
-      setImmediate(() => {
-        const as = this.anuncios;
-        this.anuncios = [];
-        const lote = ++this.lotesAnunciados;
-        if (TRAZA_ANUNCIOS)
-          fs.appendFileSync(
-            TRAZA_ANUNCIOS,
-            as.map((x) => `${process.pid} ${lote} ${x.fila.id_detalle}\n`).join(''),
-          );
-        this.store
-          .anunciar(
-            as.map((x) => x.fila),
-            Date.now(),
-          )
-          .then(
-            (hechos) => {
-              // Crash tests: this write's answer is being acted on (its sends leave next).
-              if (TRAZA_ANUNCIOS) fs.appendFileSync(TRAZA_ANUNCIOS, `${process.pid} ${lote} ok\n`);
-              as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle)));
-            },
-            (err: unknown) => as.forEach((x) => x.fallo(err)),
-          );
-      });
+      this.escribirAnuncios();
+    });
+  }
+
+  private escribirAnuncios(): void {
+    if (this.anunciando || this.anunciosProgramados || !this.anuncios.length) return;
+    this.anunciosProgramados = true;
+    setImmediate(() => {
+      this.anunciosProgramados = false;
+      const as = this.anuncios;
+      this.anuncios = [];
+      this.anunciando = true;
+      const lote = ++this.lotesAnunciados;
+      if (TRAZA_ANUNCIOS)
+        fs.appendFileSync(
+          TRAZA_ANUNCIOS,
+          as.map((x) => `${process.pid} ${lote} ${x.fila.id_detalle}\n`).join(''),
+        );
+      this.store
+        .anunciar(
+          as.map((x) => x.fila),
+          Date.now(),
+        )
+        .then(
+          (hechos) => {
+            // Crash tests: this write's answer is being acted on (its sends leave next).
+            if (TRAZA_ANUNCIOS) fs.appendFileSync(TRAZA_ANUNCIOS, `${process.pid} ${lote} ok\n`);
+            as.forEach((x) => x.listo(hechos.has(x.fila.id_detalle)));
+          },
+          (err: unknown) => as.forEach((x) => x.fallo(err)),
+        )
+        .finally(() => {
+          this.anunciando = false;
+          this.escribirAnuncios();
+        });
     });
   }
 
