@@ -125,6 +125,9 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
   };
 
   const agregarPregunta = () => {
+    // Not before the saved questionnaire is in the editor: its arrival would replace what was
+    // added meanwhile (the button is disabled until then; this also covers the keyboard).
+    if (!cargado) return;
     if (!puedeAgregarPregunta(preguntas.length)) {
       avisoError(msg('limitePreguntas'));
       return;
@@ -272,7 +275,7 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
                 type="primary"
                 icon={<PlusOutlined />}
                 aria-label={msg('agregarPregunta')}
-                disabled={progreso !== null}
+                disabled={progreso !== null || !cargado}
                 onClick={agregarPregunta}
               />
             </Tooltip>
