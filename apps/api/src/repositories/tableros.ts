@@ -173,6 +173,11 @@ export async function totalesDelDia(k: Consultor, ids: readonly number[], fecha:
  * back to pending with a gateway error), the time of the last accepted send, and the latest
  * written row's estatus and reason.
  */
+/** Each row's rank within its group, the latest written first (ties: the higher id): 'orden'. */
+const ultimoPrimero = (grupo: string, t: 'd' | 'x') =>
+  sql<number>`row_number() over (partition by ${sql.ref(grupo)}
+    order by ${sql.ref(`${t}.actualizado`)} desc, ${sql.ref(`${t}.id_detalle`)} desc)`.as('orden');
+
 export async function actividadEquipos(k: Consultor, ids: readonly number[], desde: number) {
   if (ids.length === 0) return { totales: [], ultimos: [] };
   // The hour's rows are read without a join and reduced per exercise first; only those few
@@ -226,8 +231,7 @@ export async function actividadEquipos(k: Consultor, ids: readonly number[], des
                 'd.estatus',
                 'd.motivo',
                 'd.actualizado',
-                sql<number>`row_number() over (partition by d.id_ejercicio
-                  order by d.actualizado desc, d.id_detalle desc)`.as('orden'),
+                ultimoPrimero('d.id_ejercicio', 'd'),
               ])
               .as('x'),
           )
@@ -238,8 +242,7 @@ export async function actividadEquipos(k: Consultor, ids: readonly number[], des
             'x.estatus',
             'x.motivo',
             'x.actualizado',
-            sql<number>`row_number() over (partition by e.id_equipo
-              order by x.actualizado desc, x.id_detalle desc)`.as('orden'),
+            ultimoPrimero('e.id_equipo', 'x'),
           ])
           .as('u'),
       )
