@@ -168,16 +168,16 @@ export async function totalesDelDia(k: Consultor, ids: readonly number[], fecha:
     .execute();
 }
 
-/**
- * Per device, among `ids`' recipients written since `desde`: sends (green), errors (red, or put
- * back to pending with a gateway error), the time of the last accepted send, and the latest
- * written row's estatus and reason.
- */
 /** Each row's rank within its group, the latest written first (ties: the higher id): 'orden'. */
 const ultimoPrimero = (grupo: string, t: 'd' | 'x') =>
   sql<number>`row_number() over (partition by ${sql.ref(grupo)}
     order by ${sql.ref(`${t}.actualizado`)} desc, ${sql.ref(`${t}.id_detalle`)} desc)`.as('orden');
 
+/**
+ * Per device, among `ids`' recipients written since `desde`: sends (green), errors (red, or put
+ * back to pending with a gateway error), the time of the last accepted send, and the latest
+ * written row's estatus and reason.
+ */
 export async function actividadEquipos(k: Consultor, ids: readonly number[], desde: number) {
   if (ids.length === 0) return { totales: [], ultimos: [] };
   // The hour's rows are read without a join and reduced per exercise first; only those few
