@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 // What the benches share: their command line (`--name value` options and `--flag` switches),
-// their medians and the CPU time of the processes they run.
+// their medians, and the CPU time and memory of the processes they run (Linux /proc).
 
 /** `--name value` from the command line, or `d` when absent. */
 export function arg(n: string, d: string): string {
@@ -40,6 +40,26 @@ export function cpuDe(pid: number): number {
   try {
     const campos = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(campos[11]) + Number(campos[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** A mark of a process's CPU: the function returned gives its µs of CPU (user + system) per item
+ * since the mark, for `n` items. */
+export function marcaCpu(pid: number): (n: number) => number {
+  const c0 = cpuDe(pid);
+  return (n) => ((cpuDe(pid) - c0) * 1e6) / n;
+}
+
+/** Resident memory of a process in MB, from /proc: now (VmRSS) or its peak (VmHWM); 0 once it is
+ * gone. */
+export function memoriaMb(pid: number, campo: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`${campo}:\\s+(\\d+) kB`).exec(
+      fs.readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
+    return m ? Number(m[1]) / 1024 : 0;
   } catch {
     return 0;
   }

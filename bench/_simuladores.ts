@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -66,15 +65,4 @@ export async function lanzarSimuladores(env: Record<string, string> = {}): Promi
         h.kill('SIGTERM');
       }),
   };
-}
-
-/** Peak resident set (VmHWM) of a process, in MB, from /proc. */
-export function picoRssMb(pid: number): number {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /VmHWM:\s+(\d+) kB/.exec(s);
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
 }

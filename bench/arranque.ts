@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { construirServidores, SALIDA } from '../scripts/construir-servidores.mjs';
-import { argNum, mediana } from './_comun.ts';
+import { argNum, mediana, memoriaMb } from './_comun.ts';
 
 const raiz = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RONDAS = argNum('rondas', 2);
@@ -39,12 +39,6 @@ async function puertoLibre(): Promise<number> {
   const p = (s.address() as net.AddressInfo).port;
   await new Promise((r) => s.close(r));
   return p;
-}
-
-/** Resident memory now (VmRSS) of a process, in MB. */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
 }
 
 const espera = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -130,7 +124,7 @@ async function medir(servidor: Servidor, modo: Modo): Promise<{ ms: number; rss:
     });
     const ms = performance.now() - inicio;
     await espera(REPOSO_MS);
-    return { ms, rss: rssMb(h.pid!) };
+    return { ms, rss: memoriaMb(h.pid!, 'VmRSS') };
   } finally {
     await parar(h);
   }

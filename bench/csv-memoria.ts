@@ -21,6 +21,7 @@ import {
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
 import { crearEquipo } from '@pregon/api/testing/fabrica';
+import { memoriaMb } from './_comun.ts';
 
 const LIMITE_MB = 300;
 const PASSWORD = 'Bench-admin-1';
@@ -51,13 +52,6 @@ async function servidor(argv: string[]) {
   console.log(
     JSON.stringify({ pid: process.pid, port: typeof addr === 'object' && addr ? addr.port : 0 }),
   );
-}
-
-/** VmRSS or VmHWM of a process, in MB (Linux /proc). */
-function memoria(pid: number, campo: 'VmRSS' | 'VmHWM'): number {
-  const texto = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = new RegExp(`${campo}:\\s+(\\d+) kB`).exec(texto);
-  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 async function main(argv: string[]) {
@@ -137,8 +131,8 @@ async function main(argv: string[]) {
     const { token } = (await ingreso.json()) as { token: string };
     // Warm up (JIT, first queries) and measure the idle baseline.
     await (await fetch(`${base}/ejercicios/`, { headers: { authorization: token } })).text();
-    const reposo = memoria(pid, 'VmRSS');
-    const picoPrevio = memoria(pid, 'VmHWM');
+    const reposo = memoriaMb(pid, 'VmRSS');
+    const picoPrevio = memoriaMb(pid, 'VmHWM');
     // Reset the peak (Linux: 5 → clear_refs) so VmHWM measures the export alone, not the
     // start-up or the argon2 sign-in; if the kernel refuses, the earlier peak stays included.
     let reiniciado = true;
@@ -151,7 +145,7 @@ async function main(argv: string[]) {
     t = performance.now();
     let maxMuestreado = 0;
     const muestreo = setInterval(() => {
-      maxMuestreado = Math.max(maxMuestreado, memoria(pid, 'VmRSS'));
+      maxMuestreado = Math.max(maxMuestreado, memoriaMb(pid, 'VmRSS'));
     }, 50);
     const res = await fetch(`${base}/csv/`, {
       method: 'POST',
@@ -168,7 +162,7 @@ async function main(argv: string[]) {
     }
     clearInterval(muestreo);
     const segundos = (performance.now() - t) / 1000;
-    const pico = memoria(pid, 'VmHWM');
+    const pico = memoriaMb(pid, 'VmHWM');
     if (lineas !== total + 1)
       throw new Error(`el CSV trae ${lineas} líneas, se esperaban ${total + 1}`);
     console.log(

@@ -17,8 +17,8 @@ import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { argumentosDespachador, porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { lanzarSimuladores, picoRssMb } from './_simuladores.ts';
-import { arg } from './_comun.ts';
+import { lanzarSimuladores } from './_simuladores.ts';
+import { arg, memoriaMb } from './_comun.ts';
 
 const N = Number(arg('rows', '1000000'));
 const SEGUNDOS = Number(arg('segundos', '60'));
@@ -55,7 +55,7 @@ try {
     env: { ...process.env, DATA_DIR: dir, DATABASE_URL: pg?.url ?? '', LOG_LEVEL: 'silent' },
   });
   await new Promise((r) => setTimeout(r, 5000));
-  const reposo = picoRssMb(hijo.pid!);
+  const reposo = memoriaMb(hijo.pid!, 'VmHWM');
   await db.kysely
     .updateTable('ejercicios')
     .set({ en_proceso: 1, iniciado: Date.now() })
@@ -65,7 +65,7 @@ try {
   let pico = reposo;
   while (Date.now() < fin) {
     await new Promise((r) => setTimeout(r, 1000));
-    pico = Math.max(pico, picoRssMb(hijo.pid!));
+    pico = Math.max(pico, memoriaMb(hijo.pid!, 'VmHWM'));
     const f = await db.kysely
       .selectFrom('ejercicios')
       .select('completado')

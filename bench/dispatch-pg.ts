@@ -44,7 +44,7 @@ import {
 } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
-import { arg, bandera, cpuDe, medianaAlta } from './_comun.ts';
+import { arg, bandera, cpuDe, marcaCpu, medianaAlta } from './_comun.ts';
 
 const RAIZ = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const N = Number(arg('rows', '100000'));
@@ -98,7 +98,7 @@ async function base(puerto: number, pidSmsc: number): Promise<Base> {
   );
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const smsc0 = cpuDe(pidSmsc);
+  const cpuSmscDesde = marcaCpu(pidSmsc);
   await new Promise<void>((fin) => {
     let enviados = 0;
     let respondidos = 0;
@@ -126,7 +126,7 @@ async function base(puerto: number, pidSmsc: number): Promise<Base> {
   // The receipts of the last submits still come: let them, then hang up.
   await new Promise((r) => setTimeout(r, 1000));
   const c = process.cpuUsage(c0);
-  const cpuSmsc = ((cpuDe(pidSmsc) - smsc0) * 1e6) / N;
+  const cpuSmsc = cpuSmscDesde(N);
   s.destroy();
   return { msgs: (N * 1000) / ms, cpuCliente: (c.user + c.system) / N, cpuSmsc };
 }
@@ -249,7 +249,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
         .finally(() => (muestreando = false));
     }, 250);
     const cpuHijos0 = hijos.map((h) => cpuDe(h.pid!));
-    const cpuSmsc0 = cpuDe(pidSmsc);
+    const cpuSmsc = marcaCpu(pidSmsc);
 
     const t0 = performance.now();
     await db.kysely
@@ -334,7 +334,6 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
     clearInterval(muestreo);
     await muestrear();
     const cpuDespachadores = hijos.reduce((s, h, i) => s + cpuDe(h.pid!) - cpuHijos0[i]!, 0);
-    const cpuSmsc = cpuDe(pidSmsc) - cpuSmsc0;
     const msgsV = ventanas.reduce((s, v) => s + v.msgs, 0);
     if (DETALLE_WAL) {
       // Where the WAL goes: per record type and relation, per message.
@@ -395,7 +394,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
       walVentanas: ventanas.map((v) => v.bytes / Math.max(1, v.msgs)),
       cpuPg: (cpuPg * 1e6) / N,
       cpuDespachadores: (cpuDespachadores * 1e6) / N,
-      cpuSmsc: (cpuSmsc * 1e6) / N,
+      cpuSmsc: cpuSmsc(N),
       primerDecimo: decimo(primero),
       ultimoDecimo: decimo(ultimo),
     };

@@ -26,7 +26,7 @@ import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
-import { arg, bandera, cpuDe, medianaAlta } from './_comun.ts';
+import { arg, bandera, marcaCpu, medianaAlta } from './_comun.ts';
 
 const N = Number(arg('rows', '100000'));
 const engine = arg('engine', 'sqlite');
@@ -73,7 +73,7 @@ async function base(puerto: number, pidSmsc: number): Promise<number> {
   );
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const smsc0 = cpuDe(pidSmsc);
+  const cpuSmsc = marcaCpu(pidSmsc);
   await new Promise<void>((fin) => {
     // One slot of the window per submit, as the channel takes them; a message's parts go together.
     let enviados = 0;
@@ -115,7 +115,7 @@ async function base(puerto: number, pidSmsc: number): Promise<number> {
   });
   const ms = performance.now() - t0;
   cpu.base = cpuDesde(c0);
-  cpu.smscBase = ((cpuDe(pidSmsc) - smsc0) * 1e6) / N;
+  cpu.smscBase = cpuSmsc(N);
   s.destroy();
   return (N * 1000) / ms;
 }
@@ -144,7 +144,7 @@ async function proyecto(puerto: number, pidSmsc: number): Promise<number> {
     const d = await arrancarDespachador(db, { ...CONFIG_DESPACHO_DEFECTO, sondeoMs: 50 });
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    const smsc0 = cpuDe(pidSmsc);
+    const cpuSmsc = marcaCpu(pidSmsc);
     await db.kysely
       .updateTable('ejercicios')
       .set({ en_proceso: 1, iniciado: Date.now() })
@@ -154,7 +154,7 @@ async function proyecto(puerto: number, pidSmsc: number): Promise<number> {
     await esperarCompletado(db, id, 3_600_000);
     const ms = performance.now() - t0;
     cpu.proyecto = cpuDesde(c0);
-    cpu.smscProyecto = ((cpuDe(pidSmsc) - smsc0) * 1e6) / N;
+    cpu.smscProyecto = cpuSmsc(N);
     await d.detener();
     return (N * 1000) / ms;
   } finally {

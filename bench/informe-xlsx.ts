@@ -18,6 +18,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '@pregon/api/config';
 import { buildApp, crearContexto } from '@pregon/api/server';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
+import { memoriaMb } from './_comun.ts';
 
 const LIMITE_MB = 300;
 const PASSWORD = 'Bench-admin-1';
@@ -35,13 +36,6 @@ const entorno = (dataDir: string) =>
     ADMIN_PASSWORD: PASSWORD,
     LOG_LEVEL: 'silent',
   });
-
-/** VmRSS or VmHWM of a process, in MB (Linux /proc). */
-function memoria(pid: number, campo: 'VmRSS' | 'VmHWM'): number {
-  const texto = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = new RegExp(`${campo}:\\s+(\\d+) kB`).exec(texto);
-  return m ? Number(m[1]) / 1024 : NaN;
-}
 
 /** Child mode: serve the api and print {pid, port}. */
 async function servidor(argv: string[]) {
@@ -99,7 +93,7 @@ async function base(argv: string[]) {
       segundos: (performance.now() - t) / 1000,
       bytes,
       filas,
-      pico: memoria(process.pid, 'VmHWM'),
+      pico: memoriaMb(process.pid, 'VmHWM'),
     }),
   );
 }
@@ -164,7 +158,7 @@ async function main(argv: string[]) {
     });
     const { token } = (await ingreso.json()) as { token: string };
     await (await fetch(`${url}/ejercicios/`, { headers: { authorization: token } })).text();
-    const reposo = memoria(pid, 'VmRSS');
+    const reposo = memoriaMb(pid, 'VmRSS');
     let reiniciado = true;
     try {
       fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -181,7 +175,7 @@ async function main(argv: string[]) {
     }
     await new Promise<void>((r) => salida.end(() => r()));
     const segundos = (performance.now() - t) / 1000;
-    const pico = memoria(pid, 'VmHWM');
+    const pico = memoriaMb(pid, 'VmHWM');
     // The file must open and hold every not-reached row.
     const lector = new ExcelJS.stream.xlsx.WorkbookReader(archivo, {});
     let hojas = 0;

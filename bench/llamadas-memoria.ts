@@ -12,9 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { porEstatus } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { picoRssMb } from './_simuladores.ts';
 import { AMI, entornoLlamadas } from './_ami.ts';
-import { arg } from './_comun.ts';
+import { arg, memoriaMb } from './_comun.ts';
 
 const N = Number(arg('rows', '100000'));
 const SEGUNDOS = Number(arg('segundos', '60'));
@@ -59,7 +58,7 @@ try {
   });
   try {
     await new Promise((r) => setTimeout(r, 5000));
-    const reposo = picoRssMb(hijo.pid!);
+    const reposo = memoriaMb(hijo.pid!, 'VmHWM');
     await env.db.kysely
       .updateTable('ejercicios')
       .set({ en_proceso: 1, iniciado: Date.now() })
@@ -69,7 +68,7 @@ try {
     let pico = reposo;
     while (Date.now() < fin) {
       await new Promise((r) => setTimeout(r, 1000));
-      pico = Math.max(pico, picoRssMb(hijo.pid!));
+      pico = Math.max(pico, memoriaMb(hijo.pid!, 'VmHWM'));
       const f = await env.db.kysely
         .selectFrom('ejercicios')
         .select('completado')
