@@ -6,8 +6,8 @@ import { defineConfig } from 'vitest/config';
 // Two projects. Most files spend their time waiting on sockets, receipts, call durations and
 // outages they stage, not on the CPU, so 'paralelo' runs three files at a time (scripts/pruebas.mjs
 // runs it with --maxWorkers=3; every test has its own ports, database and DATA_DIR). The
-// browser suite (screens timed) and the crash tests (SIGKILLs at moments chosen by the clock) run
-// in 'secuencial', one file at a time, after the first.
+// browser suite (CPU slowed on purpose, screens timed) and the crash tests (SIGKILLs at
+// moments chosen by the clock) run in 'secuencial', one file at a time, after the first.
 const SECUENCIALES = ['e2e/**/*.test.ts', 'apps/api/src/dispatcher/fallos*.test.ts'];
 
 export default defineConfig({

@@ -52,15 +52,12 @@ export function marcaCpu(pid: number): (n: number) => number {
   return (n) => ((cpuDe(pid) - c0) * 1e6) / n;
 }
 
-/** Resident memory of a process in MB, from /proc: now (VmRSS) or its peak (VmHWM); 0 once it is
- * gone. */
+/** Resident memory of a process in MB, from /proc: now (VmRSS) or its peak (VmHWM). Throws when
+ * the process is gone or the field missing: a memory limit is never passed on a reading of 0. */
 export function memoriaMb(pid: number, campo: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const m = new RegExp(`${campo}:\\s+(\\d+) kB`).exec(
-      fs.readFileSync(`/proc/${pid}/status`, 'utf8'),
-    );
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
+  const m = new RegExp(`${campo}:\\s+(\\d+) kB`).exec(
+    fs.readFileSync(`/proc/${pid}/status`, 'utf8'),
+  );
+  if (!m) throw new Error(`/proc/${pid}/status sin ${campo}`);
+  return Number(m[1]) / 1024;
 }

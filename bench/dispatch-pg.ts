@@ -248,7 +248,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
         .catch(() => {})
         .finally(() => (muestreando = false));
     }, 250);
-    const cpuHijos0 = hijos.map((h) => cpuDe(h.pid!));
+    const cpuHijos = hijos.map((h) => marcaCpu(h.pid!));
     const cpuSmsc = marcaCpu(pidSmsc);
 
     const t0 = performance.now();
@@ -333,7 +333,6 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
     );
     clearInterval(muestreo);
     await muestrear();
-    const cpuDespachadores = hijos.reduce((s, h, i) => s + cpuDe(h.pid!) - cpuHijos0[i]!, 0);
     const msgsV = ventanas.reduce((s, v) => s + v.msgs, 0);
     if (DETALLE_WAL) {
       // Where the WAL goes: per record type and relation, per message.
@@ -393,7 +392,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
       walServidor: suma((v) => v.servidor) / msgsV,
       walVentanas: ventanas.map((v) => v.bytes / Math.max(1, v.msgs)),
       cpuPg: (cpuPg * 1e6) / N,
-      cpuDespachadores: (cpuDespachadores * 1e6) / N,
+      cpuDespachadores: cpuHijos.reduce((s, c) => s + c(N), 0),
       cpuSmsc: cpuSmsc(N),
       primerDecimo: decimo(primero),
       ultimoDecimo: decimo(ultimo),

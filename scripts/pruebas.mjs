@@ -8,33 +8,20 @@
 //    CI run (a question added to the quiz dialog did not stay), so they run one after another.
 // Arguments go to both runs (`npm test -- e2e/sesion.test.ts` runs one file of whichever holds it).
 // Exits non-zero when either run failed; the second runs even when the first failed.
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 
 const paralelas = process.env.PREGON_PRUEBAS_PARALELAS ?? '3';
 const args = process.argv.slice(2);
-
-/** One vitest run. */
 const correr = (proyecto, hilos) =>
-  new Promise((resolve) => {
-    const hijo = spawn(
-      'npx',
-      [
-        'vitest',
-        'run',
-        '--project',
-        proyecto,
-        `--maxWorkers=${hilos}`,
-        '--passWithNoTests',
-        ...args,
-      ],
-      { stdio: 'inherit' },
-    );
-    hijo.on('close', (codigo) => resolve({ codigo: codigo ?? 1 }));
-  });
+  spawnSync(
+    'npx',
+    ['vitest', 'run', '--project', proyecto, `--maxWorkers=${hilos}`, '--passWithNoTests', ...args],
+    { stdio: 'inherit' },
+  ).status ?? 1;
 
 const inicio = Date.now();
-const a = (await correr('paralelo', paralelas)).codigo;
-const b = (await correr('secuencial', '1')).codigo;
+const a = correr('paralelo', paralelas);
+const b = correr('secuencial', '1');
 console.log(
   `pruebas: paralelo ${a === 0 ? 'bien' : 'FALLÓ'}, secuencial ${b === 0 ? 'bien' : 'FALLÓ'}, ${Math.round((Date.now() - inicio) / 1000)} s`,
 );
