@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { esperarAviso, ingresarUI, lanzarNavegador, levantarTodo } from './entorno.ts';
+import {
+  esperarAviso,
+  ingresarUI,
+  lanzarNavegador,
+  levantarTodo,
+  nuevoContexto,
+} from './entorno.ts';
 
 // Issue 23 in the browser: a call drill stopped by the operator after 25 of its 600 recipients
 // does not look like a success on its dashboard (23.5), and a callee who hung up after 1 s shows
@@ -90,11 +96,7 @@ describe('web: alcance de llamadas y ejercicio detenido', { timeout: 120_000 }, 
       .where('id_ejercicio', '=', terminado)
       .execute();
     navegador = await lanzarNavegador();
-    const contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 900 },
-      acceptDownloads: true,
-      locale: 'es-MX',
-    });
+    const contexto = await nuevoContexto(navegador, { width: 1366, height: 900 });
     page = await contexto.newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
   }, 300_000);

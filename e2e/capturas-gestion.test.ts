@@ -57,7 +57,6 @@ async function estados(page: Page, base: string, p: Pantalla) {
   if (p.dialogo) {
     await page.getByRole('button', { name: p.dialogo }).first().click();
     await page.getByRole('dialog').last().waitFor();
-    await page.waitForTimeout(400); // the dialog's opening animation
     await capturar(page, `${p.nombre}-dialogo`);
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').last().waitFor({ state: 'hidden' });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { ingresarUI, lanzarNavegador, levantarTodo } from './entorno.ts';
+import { ingresarUI, lanzarNavegador, levantarTodo, nuevoContexto } from './entorno.ts';
 
 // A stopped exercise and a finished one in the browser (issue 17): both 'Completado', the stopped
 // one with a 'Detenido' tag beside it, and the exercises .xlsx tells them apart in its Estatus column.
@@ -40,11 +40,7 @@ describe('web: ejercicio detenido frente a terminado', { timeout: 120_000 }, () 
       .where('id_ejercicio', '=', terminado)
       .execute();
     navegador = await lanzarNavegador();
-    const contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 768 },
-      acceptDownloads: true,
-      locale: 'es-MX',
-    });
+    const contexto = await nuevoContexto(navegador);
     page = await contexto.newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
   }, 300_000);

@@ -14,16 +14,17 @@ const fechaHora = (ms: number) => fechaHoraEnZona(ms, zonaProducto());
 
 import {
   capturar,
+  type Datos,
   descargarHoja,
+  elegirOpcion,
   esperarAviso,
-  iniciarConfirmando,
   ingresarUI,
+  iniciarConfirmando,
   lanzarNavegador,
   levantarTodo,
+  nuevoContexto,
   sembrar,
   valoresFila,
-  type Datos,
-  elegirOpcion,
 } from './entorno.ts';
 
 // The exercises list and the 'Crear ejercicio' dialog (SPEC 2, 4, 5), in Debian's Chromium
@@ -68,11 +69,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     });
     token = await ingresar(api);
     navegador = await lanzarNavegador();
-    contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 768 },
-      acceptDownloads: true,
-      locale: 'es-MX',
-    });
+    contexto = await nuevoContexto(navegador);
     page = await contexto.newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
   }, 300_000);

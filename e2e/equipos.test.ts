@@ -6,7 +6,14 @@ import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { fechaHora } from '../apps/api/src/dispatcher/despachador.ts';
-import { capturar, elegirOpcion, esperarAviso, ponerToken, prepararEscena } from './entorno.ts';
+import {
+  capturar,
+  elegirOpcion,
+  esperarAviso,
+  nuevoContexto,
+  ponerToken,
+  prepararEscena,
+} from './entorno.ts';
 
 // /equipos and /equipos/{id} (issue 13 item 2): the list, the device form (keyword preview,
 // credentials per protocol, write-only), the detail with the test send answered by the Android
@@ -212,10 +219,7 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
 
   it('el rol consulta ve lista y detalle sin botones de escritura', async () => {
     const { token } = await tokenConRol(api, 'consulta');
-    const otro = await navegador.newContext({
-      viewport: { width: 1920, height: 1080 },
-      locale: 'es-MX',
-    });
+    const otro = await nuevoContexto(navegador, { width: 1920, height: 1080 });
     const p = await otro.newPage();
     await p.goto(`${api.url}/signin`);
     await ponerToken(p, token);

@@ -4,13 +4,14 @@ import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturar,
+  type Datos,
+  elegirOpcion,
   esperarAviso,
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
+  nuevoContexto,
   sembrar,
-  type Datos,
-  elegirOpcion,
 } from './entorno.ts';
 
 // What reaches the phone, seen from 'Crear ejercicio': an SMS message's characters, encoding and
@@ -41,9 +42,7 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
       })
       .execute();
     navegador = await lanzarNavegador();
-    page = await (
-      await navegador.newContext({ viewport: { width: 1366, height: 768 }, locale: 'es-MX' })
-    ).newPage();
+    page = await (await nuevoContexto(navegador)).newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
   }, 300_000);
   afterAll(async () => {

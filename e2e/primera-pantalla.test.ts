@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, ConsoleMessage } from 'playwright-core';
+import type { Browser, BrowserContextOptions, ConsoleMessage } from 'playwright-core';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturarTamanos,
+  elegirEnMenu,
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
   nuevaPagina,
+  nuevoContexto,
   sembrar,
+  TAMANOS,
 } from './entorno.ts';
 
 // The first screen loads only its own layout and screen (React Router lazy routes) and shows a
@@ -54,5 +57,46 @@ describe('web: primera pantalla y consola', { timeout: 120_000 }, () => {
     expect(textos.filter((t) => t.includes('HydrateFallback'))).toEqual([]);
     expect(errores.map((e) => e.message)).toEqual([]);
     await page.context().close();
+  });
+
+  // Whoever asks for less motion (as the suite's contexts do, see nuevoContexto) gets dialogs that
+  // appear at once; a browser without the setting still sees them zoom in. Either way the typing
+  // goes to the form's first field at once.
+  it('con «reducir movimiento» el diálogo aparece sin animación y toma lo tecleado; sin él, se anima', async () => {
+    const abrir = async (opciones: BrowserContextOptions) => {
+      const contexto = await nuevoContexto(navegador, TAMANOS[0], opciones);
+      const page = await contexto.newPage();
+      // Every class rc-motion gives an animated element, as it changes.
+      await page.addInitScript(() => {
+        const vistas: string[] = [];
+        (window as unknown as { animadas: string[] }).animadas = vistas;
+        new MutationObserver((cambios) => {
+          for (const c of cambios) {
+            const clase = String((c.target as Element).className);
+            if (clase.includes('ant-zoom')) vistas.push(clase);
+          }
+        }).observe(document, { attributes: true, attributeFilter: ['class'], subtree: true });
+      });
+      await ingresarUI(page, api.url, 'admin', api.adminPassword);
+      await elegirEnMenu(page, 'Configuración', 'Usuarios');
+      await page.getByRole('button', { name: 'Agregar usuario' }).click();
+      const dialogo = page.getByRole('dialog').filter({ hasText: 'Agregar usuario' });
+      await dialogo.getByText('Solo consulta ejercicios').waitFor();
+      await page.keyboard.type('operadora1');
+      const tecleado = await dialogo.getByLabel('Usuario', { exact: true }).inputValue();
+      const vistas = await page.evaluate(
+        () => (window as unknown as { animadas: string[] }).animadas,
+      );
+      await contexto.close();
+      // Without motion rc-motion still passes through its 'prepare' step (the modal measures
+      // where it would zoom from), never through 'start' and 'active', where it moves.
+      const animadas = vistas.filter((c) => /ant-zoom-(appear|enter)-(start|active)/.test(c));
+      return { tecleado, animadas };
+    };
+    const quieto = await abrir({});
+    expect(quieto).toEqual({ tecleado: 'operadora1', animadas: [] });
+    const animado = await abrir({ reducedMotion: 'no-preference' });
+    expect(animado.tecleado).toBe('operadora1');
+    expect(animado.animadas.length).toBeGreaterThan(0);
   });
 });

@@ -16,10 +16,11 @@ import {
   capturar,
   elegirEn,
   esperarAviso,
-  iniciarConfirmando,
   ingresarUI,
+  iniciarConfirmando,
   lanzarNavegador,
   levantarTodo,
+  nuevoContexto,
 } from './entorno.ts';
 
 // Issue 25.1 in the browser: a call drill run against the AMI simulator's demo callees (last digit
@@ -142,10 +143,7 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     expect(r.status).toBe(200);
     await esperarCompletado(api.ctx.db, llamada, 60_000);
     navegador = await lanzarNavegador();
-    const contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 768 },
-      locale: 'es-MX',
-    });
+    const contexto = await nuevoContexto(navegador);
     page = await contexto.newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
   }, 300_000);

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
   capturar,
+  type Datos,
   elegirEn,
   elegirEnMenu,
   esperarAviso,
@@ -10,10 +11,10 @@ import {
   lanzarNavegador,
   levantarTodo,
   menuAbierto,
+  nuevoContexto,
   ponerToken,
   sembrar,
   tokenFalso,
-  type Datos,
 } from './entorno.ts';
 
 // Sign-in, layout and the route guard of SPEC 6, in Debian's Chromium against the built app.
@@ -44,10 +45,7 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
 
   const nuevaPagina = async () => {
     await contexto?.close();
-    contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 768 },
-      locale: 'es-MX',
-    });
+    contexto = await nuevoContexto(navegador);
     page = await contexto.newPage();
     return page;
   };

@@ -8,12 +8,13 @@ import { CONFIG_PRUEBA } from '../apps/api/src/dispatcher/testing.ts';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import {
-  RAIZ,
   capturar,
-  iniciarConfirmando,
   ingresarUI,
+  iniciarConfirmando,
   lanzarNavegador,
   levantarTodo,
+  nuevoContexto,
+  RAIZ,
 } from './entorno.ts';
 
 // The live dashboards in Debian's Chromium on the embedded default (SQLite, the dispatcher in the
@@ -47,7 +48,7 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
       },
     );
     navegador = await lanzarNavegador();
-    contexto = await navegador.newContext({ viewport: TAMANOS[0], locale: 'es-MX' });
+    contexto = await nuevoContexto(navegador);
     page = await contexto.newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
   }, 300_000);

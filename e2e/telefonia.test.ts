@@ -11,18 +11,19 @@ import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA, esperarCompletado, filas } from '../apps/api/src/dispatcher/testing.ts';
 import {
   capturar,
+  type Datos,
   descargarHoja,
+  elegirEn as elegirEnSelect,
   esperarAviso,
-  iniciarConfirmando,
   ingresarUI,
+  iniciarConfirmando,
   lanzarNavegador,
   levantarPbx,
   levantarTodo,
+  nuevoContexto,
+  type PbxDePrueba,
   sembrar,
   valoresFila,
-  type Datos,
-  type PbxDePrueba,
-  elegirEn as elegirEnSelect,
 } from './entorno.ts';
 
 /** Debian's Spanish prompts (asterisk-core-sounds-es-gsm): real GSM 06.10 files. */
@@ -47,11 +48,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     datos = await sembrar(api, 12);
     token = await ingresar(api);
     navegador = await lanzarNavegador();
-    const contexto = await navegador.newContext({
-      viewport: { width: 1366, height: 768 },
-      locale: 'es-MX',
-      acceptDownloads: true,
-    });
+    const contexto = await nuevoContexto(navegador);
     page = await contexto.newPage();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
   }, 300_000);

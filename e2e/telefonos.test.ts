@@ -8,12 +8,13 @@ import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import {
   capturar,
+  type Datos,
   elegirOpcion,
   esperarAviso,
+  nuevoContexto,
   ponerToken,
   prepararEscena,
   sembrar,
-  type Datos,
 } from './entorno.ts';
 
 // /telefonos (issue 13 item 1): server paging, search and filters in the URL, add/edit/delete,
@@ -413,10 +414,7 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
 
   it('el rol consulta solo ve la lista, sin botones de escritura', async () => {
     const { token } = await tokenConRol(api, 'consulta');
-    const otro = await navegador.newContext({
-      viewport: { width: 1920, height: 1080 },
-      locale: 'es-MX',
-    });
+    const otro = await nuevoContexto(navegador, { width: 1920, height: 1080 });
     const p = await otro.newPage();
     await p.goto(`${api.url}/signin`);
     await ponerToken(p, token);
@@ -468,7 +466,6 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
         'El navegador exporta a .xlsx hasta 20,000 teléfonos. Descargue la lista completa como CSV, generada por el servidor (se abre en Excel y se puede volver a importar), o use los filtros para acotarla.',
       )
       .waitFor();
-    await page.waitForTimeout(400); // the dialog's opening animation, for the screenshot
     await capturar(page, 'telefonos-exportar-csv-1366');
     const [descarga] = await Promise.all([
       page.waitForEvent('download'),

@@ -8,10 +8,11 @@ import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo, idEstado } from '../apps/api/src/testing/fabrica.ts';
 import {
   capturar,
-  iniciarConfirmando,
   ingresarUI,
+  iniciarConfirmando,
   lanzarNavegador,
   levantarTodo,
+  nuevoContexto,
 } from './entorno.ts';
 
 // Issue 24.4 as an operator sees it: a drill whose 'Horario permitido' excludes Baja California's
@@ -36,9 +37,7 @@ describe(
         eventos: api.ctx.eventos,
       });
       navegador = await lanzarNavegador();
-      page = await (
-        await navegador.newContext({ viewport: { width: 1366, height: 768 }, locale: 'es-MX' })
-      ).newPage();
+      page = await (await nuevoContexto(navegador)).newPage();
       await ingresarUI(page, api.url, 'admin', api.adminPassword);
     }, 300_000);
     afterAll(async () => {

@@ -1,9 +1,11 @@
+import { useMemo } from 'react';
 import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import esES from 'antd/locale/es_ES';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
+import { usePrefiereMenosMovimiento } from '../lib/movimiento.ts';
 import { clienteConsultas } from './consultas.ts';
 import { router } from './router.tsx';
 import {
@@ -26,17 +28,24 @@ dayjs.locale('es');
  * by CSS-in-JS at each first render (style objects, stylis, hashing, one <style> per component):
  * at CPU ×4 that was the largest part of the first screen's work (bench/primera-pantalla.ts).
  * The tokens still apply: those styles read them as CSS variables, which antd sets from here. */
-const TEMA: ThemeConfig = {
+const TEMA = {
   zeroRuntime: true,
   token: { colorPrimary: '#1d4ed8', borderRadius: 6, fontSize: 14 },
-};
+} satisfies ThemeConfig;
 
-/** Providers: Spanish antd locale and theme, TanStack Query, and the router. */
+/** Providers: Spanish antd locale and theme, TanStack Query, and the router. Whoever asked their
+ * system or browser for less motion gets none: dialogs, menus and lists appear at once instead of
+ * zooming or sliding in (antd's `motion` token turns its rc-motion animations off). */
 export function App() {
+  const quieto = usePrefiereMenosMovimiento();
+  const tema = useMemo<ThemeConfig>(
+    () => ({ ...TEMA, token: { ...TEMA.token, motion: !quieto } }),
+    [quieto],
+  );
   return (
     <ConfigProvider
       locale={esES}
-      theme={TEMA}
+      theme={tema}
       // Ant Design's own icons in its controls, replaced by the same ones hidden from screen
       // readers (components/iconos.tsx): their names are English ('down', 'close-circle').
       select={{

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Button, Modal, type ModalProps } from 'antd';
 import { msg } from '@pregon/contract/messages';
 
@@ -17,12 +17,25 @@ export interface PropsDialogoFormulario {
   children: ReactNode;
 }
 
+/** What takes the typing when a form dialog opens: its first field that can be typed in (each
+ * form's first field also has `autoFocus`). */
+const PRIMER_CAMPO = 'input:not([disabled]):not([type=hidden]), textarea:not([disabled])';
+
 /** The dialog of every add/edit form: 'Cancelar' (disabled while saving) and 'Guardar' (spinning
  * while saving); a click outside does not close it, so nothing typed is lost. The form inside
- * ends with `<EnvioConEnter />` so Enter in any field submits. */
+ * ends with `<EnvioConEnter />` so Enter in any field submits. Once open, the typing goes to the
+ * first field: its `autoFocus` does it when the dialog zooms in, but with 'reduce motion' the
+ * dialog appears without its animation and its focus lock put the focus on the close button. */
 export function DialogoFormulario(p: PropsDialogoFormulario) {
+  const cuerpo = useRef<HTMLDivElement>(null);
+  const enfocar = (abierto: boolean) => {
+    const c = cuerpo.current;
+    if (!abierto || !c || c.contains(document.activeElement)) return;
+    c.querySelector<HTMLElement>(PRIMER_CAMPO)?.focus();
+  };
   return (
     <Modal
+      afterOpenChange={enfocar}
       title={p.titulo}
       open={!p.precalentar}
       forceRender={p.precalentar}
@@ -40,7 +53,7 @@ export function DialogoFormulario(p: PropsDialogoFormulario) {
         </Button>,
       ]}
     >
-      {p.children}
+      <div ref={cuerpo}>{p.children}</div>
     </Modal>
   );
 }
