@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, ConsoleMessage } from 'playwright-core';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import {
+  capturar,
   capturarTamanos,
   elegirEnMenu,
+  esperarAviso,
   ingresarUI,
   lanzarNavegador,
   levantarTodo,
@@ -59,11 +61,11 @@ describe('web: primera pantalla y consola', { timeout: 120_000 }, () => {
     await page.context().close();
   });
 
-  // Whoever asks for less motion (as the suite's contexts do, see nuevoContexto) gets dialogs that
-  // appear at once; a browser without the setting still sees them zoom in. Either way the typing
-  // goes to the form's first field at once.
-  it('con «reducir movimiento» el diálogo aparece sin animación y toma lo tecleado; sin él, se anima', async () => {
-    const abrir = async (opciones: BrowserContextOptions) => {
+  // Whoever asks for less motion (as the suite's contexts do, see nuevoContexto) gets dialogs and
+  // toasts that appear at once; a browser without the setting still sees them zoom and slide in.
+  // Either way the typing goes to the form's first field at once.
+  it('con «reducir movimiento» el diálogo y el aviso aparecen sin animación y el primer campo toma lo tecleado; sin él, se animan', async () => {
+    const agregarPais = async (opciones: BrowserContextOptions, pais: string, iso: string) => {
       const contexto = await nuevoContexto(navegador, TAMANOS[0], opciones);
       const page = await contexto.newPage();
       // Every class rc-motion gives an animated element, as it changes.
@@ -73,30 +75,50 @@ describe('web: primera pantalla y consola', { timeout: 120_000 }, () => {
         new MutationObserver((cambios) => {
           for (const c of cambios) {
             const clase = String((c.target as Element).className);
-            if (clase.includes('ant-zoom')) vistas.push(clase);
+            if (/ant-zoom|ant-message-fade/.test(clase)) vistas.push(clase);
           }
-        }).observe(document, { attributes: true, attributeFilter: ['class'], subtree: true });
+        }).observe(document, {
+          attributes: true,
+          attributeFilter: ['class'],
+          childList: true,
+          subtree: true,
+        });
       });
       await ingresarUI(page, api.url, 'admin', api.adminPassword);
-      await elegirEnMenu(page, 'Configuración', 'Usuarios');
-      await page.getByRole('button', { name: 'Agregar usuario' }).click();
-      const dialogo = page.getByRole('dialog').filter({ hasText: 'Agregar usuario' });
-      await dialogo.getByText('Solo consulta ejercicios').waitFor();
-      await page.keyboard.type('operadora1');
-      const tecleado = await dialogo.getByLabel('Usuario', { exact: true }).inputValue();
+      await elegirEnMenu(page, 'Configuración', 'Países');
+      await page.getByRole('button', { name: 'Agregar país' }).click();
+      const dialogo = page.getByRole('dialog').filter({ hasText: 'Agregar país' });
+      await dialogo.getByLabel('Prefijo', { exact: true }).waitFor();
+      await page.keyboard.type(pais);
+      const tecleado = await dialogo.getByLabel('País', { exact: true }).inputValue();
+      await dialogo.getByLabel('Código ISO', { exact: true }).fill(iso);
+      await dialogo.getByLabel('Prefijo', { exact: true }).fill('502');
+      await dialogo.getByLabel('Prefijo', { exact: true }).press('Enter');
+      await esperarAviso(page, 'EXITO');
+      await capturar(page, `aviso-pais-${opciones.reducedMotion ?? 'reduce'}-1366`);
       const vistas = await page.evaluate(
         () => (window as unknown as { animadas: string[] }).animadas,
       );
       await contexto.close();
       // Without motion rc-motion still passes through its 'prepare' step (the modal measures
       // where it would zoom from), never through 'start' and 'active', where it moves.
-      const animadas = vistas.filter((c) => /ant-zoom-(appear|enter)-(start|active)/.test(c));
-      return { tecleado, animadas };
+      const enMovimiento = (de: RegExp) =>
+        vistas.some((c) => de.test(c) && /-(appear|enter)-(start|active)/.test(c));
+      return {
+        tecleado,
+        dialogo: enMovimiento(/ant-zoom/),
+        aviso: enMovimiento(/ant-message-fade/),
+      };
     };
-    const quieto = await abrir({});
-    expect(quieto).toEqual({ tecleado: 'operadora1', animadas: [] });
-    const animado = await abrir({ reducedMotion: 'no-preference' });
-    expect(animado.tecleado).toBe('operadora1');
-    expect(animado.animadas.length).toBeGreaterThan(0);
+    expect(await agregarPais({}, 'Guatemala', 'GT')).toEqual({
+      tecleado: 'Guatemala',
+      dialogo: false,
+      aviso: false,
+    });
+    expect(await agregarPais({ reducedMotion: 'no-preference' }, 'Belice', 'BZ')).toEqual({
+      tecleado: 'Belice',
+      dialogo: true,
+      aviso: true,
+    });
   });
 });

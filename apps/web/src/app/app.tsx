@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import esES from 'antd/locale/es_ES';
 import dayjs from 'dayjs';
@@ -33,10 +33,11 @@ const TEMA = {
   token: { colorPrimary: '#1d4ed8', borderRadius: 6, fontSize: 14 },
 } satisfies ThemeConfig;
 
-/** Providers: Spanish antd locale and theme, TanStack Query, and the router. Whoever asked their
- * system or browser for less motion gets none: dialogs, menus and lists appear at once instead of
- * zooming or sliding in (antd's `motion` token turns its rc-motion animations off). */
-export function App() {
+/** Ant Design's configuration: Spanish locale, the theme, and the icons of its controls. Whoever
+ * asked their system or browser for less motion gets none: dialogs, menus, lists and toasts appear
+ * at once instead of zooming or sliding in (antd's `motion` token turns its rc-motion animations
+ * off). */
+function ConfiguracionAntd({ children }: { children: ReactNode }) {
   const quieto = usePrefiereMenosMovimiento();
   const tema = useMemo<ThemeConfig>(
     () => ({ ...TEMA, token: { ...TEMA.token, motion: !quieto } }),
@@ -65,11 +66,24 @@ export function App() {
       datePicker={{ suffixIcon: <CalendarOutlined />, clearIcon: <CloseCircleFilled /> }}
       timePicker={{ suffixIcon: <ClockCircleOutlined />, clearIcon: <CloseCircleFilled /> }}
     >
+      {children}
+    </ConfigProvider>
+  );
+}
+
+// The toasts (lib/notificar.ts, antd's static `message`) render outside the app's tree: the same
+// configuration reaches them here.
+ConfigProvider.config({ holderRender: (hijos) => <ConfiguracionAntd>{hijos}</ConfiguracionAntd> });
+
+/** Providers: Ant Design's configuration, TanStack Query, and the router. */
+export function App() {
+  return (
+    <ConfiguracionAntd>
       <AntApp>
         <QueryClientProvider client={clienteConsultas}>
           <RouterProvider router={router} />
         </QueryClientProvider>
       </AntApp>
-    </ConfigProvider>
+    </ConfiguracionAntd>
   );
 }
