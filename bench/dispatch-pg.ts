@@ -333,6 +333,9 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
     );
     clearInterval(muestreo);
     await muestrear();
+    // The dispatchers' and the SMSC's CPU at the same moment as PostgreSQL's last sample.
+    const cpuDespachadores = cpuHijos.reduce((s, c) => s + c(N), 0);
+    const cpuSmscMsg = cpuSmsc(N);
     const msgsV = ventanas.reduce((s, v) => s + v.msgs, 0);
     if (DETALLE_WAL) {
       // Where the WAL goes: per record type and relation, per message.
@@ -392,8 +395,8 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
       walServidor: suma((v) => v.servidor) / msgsV,
       walVentanas: ventanas.map((v) => v.bytes / Math.max(1, v.msgs)),
       cpuPg: (cpuPg * 1e6) / N,
-      cpuDespachadores: cpuHijos.reduce((s, c) => s + c(N), 0),
-      cpuSmsc: cpuSmsc(N),
+      cpuDespachadores,
+      cpuSmsc: cpuSmscMsg,
       primerDecimo: decimo(primero),
       ultimoDecimo: decimo(ultimo),
     };

@@ -131,7 +131,8 @@ describe('web: cuestionario todo o nada y edición en su lugar', { timeout: 180_
         'Hay cambios sin guardar en el cuestionario. Si cierra, se perderá lo que escribió.',
       )
       .waitFor();
-    // Its opening animation has ended before the picture.
+    // Its opening (rc-motion's prepare step; with motion, also the zoom) has ended before the
+    // picture.
     await page.locator('.ant-zoom-appear, .ant-zoom-enter').waitFor({ state: 'detached' });
     await capturar(page, 'cuestionario-cerrar-sin-guardar-1366x768');
     await boton(pregunta, 'Seguir editando').click();

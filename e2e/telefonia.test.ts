@@ -281,7 +281,7 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await page.mouse.click(8, 400);
     await quizDialogo().waitFor();
     expect(await boton(pie(), 'Guardar').isDisabled()).toBe(true);
-    // 75 % of the window once its opening animation ends.
+    // 75 % of the window once at its final width (polled, as a zoom would need).
     await expect
       .poll(async () =>
         Math.round((((await quizDialogo().boundingBox())?.width ?? 0) / 1366) * 100),
