@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
 // outages they stage, not on the CPU, so 'paralelo' runs three files at a time (scripts/pruebas.mjs
 // runs it with --maxWorkers=3; every test has its own ports, database and DATA_DIR). The
 // browser suite (CPU slowed on purpose, screens timed) and the crash tests (SIGKILLs at
-// moments chosen by the clock) run in 'secuencial', one file at a time, after the first.
+// moments chosen by the clock) run in 'secuencial', after the first: scripts/pruebas.mjs runs the
+// browser files one at a time beside the crash files one at a time.
 const SECUENCIALES = ['e2e/**/*.test.ts', 'apps/api/src/dispatcher/fallos*.test.ts'];
 
 export default defineConfig({

@@ -2,30 +2,68 @@
 //  - 'paralelo' first, PREGON_PRUEBAS_PARALELAS files at a time (3: its files mostly wait on
 //    sockets and clocks; on 2 cores its three workers' processes used 42 % of the CPU over its
 //    wall time).
-//  - Then 'secuencial': the browser suite and the dispatcher's crash tests, one file at a time
-//    (their CPU and their clocks are part of what they check). Running the crash files beside the
-//    browser files took it from 580 to 362 s, but a browser test failed under that load in a full
-//    CI run (a question added to the quiz dialog did not stay), so they run one after another.
-//    That failure's cause, a click pressed while a dialog was still zooming in, was found later
-//    and removed (the suite asks for 'reduce motion', e2e/entorno.ts nuevoContexto); the two have
-//    not been tried side by side since.
-// Arguments go to both runs (`npm test -- e2e/sesion.test.ts` runs one file of whichever holds it).
-// Exits non-zero when either run failed; the second runs even when the first failed.
-import { spawnSync } from 'node:child_process';
+//  - Then 'secuencial': the browser suite, one file at a time, beside the dispatcher's crash
+//    tests, one file at a time. Neither half ever runs two of its own files at once (their CPU
+//    and their clocks are part of what they check); the crash tests' report is printed after the
+//    browser suite's, so the two never interleave. Side by side they took 362 s against 580 s
+//    one after the other. A full CI run once lost a click in the quiz dialog under that load; its
+//    cause, a press while a dialog was still zooming in, is gone (the suite asks for 'reduce
+//    motion': e2e/entorno.ts nuevoContexto).
+// Arguments go to every run (`npm test -- e2e/sesion.test.ts` runs one file of whichever holds
+// it); with arguments, 'secuencial' runs as one run.
+// Exits non-zero when any run failed; each runs even when the one before failed.
+import { spawn } from 'node:child_process';
 
 const paralelas = process.env.PREGON_PRUEBAS_PARALELAS ?? '3';
 const args = process.argv.slice(2);
-const correr = (proyecto, hilos) =>
-  spawnSync(
-    'npx',
-    ['vitest', 'run', '--project', proyecto, `--maxWorkers=${hilos}`, '--passWithNoTests', ...args],
-    { stdio: 'inherit' },
-  ).status ?? 1;
 
+/** One vitest run; `capturar` keeps its output to print later. */
+const correr = (proyecto, hilos, filtros = [], capturar = false) =>
+  new Promise((resolve) => {
+    const hijo = spawn(
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--project',
+        proyecto,
+        `--maxWorkers=${hilos}`,
+        '--passWithNoTests',
+        ...filtros,
+        ...args,
+      ],
+      { stdio: capturar ? ['ignore', 'pipe', 'pipe'] : 'inherit' },
+    );
+    const salida = [];
+    if (capturar) {
+      hijo.stdout.on('data', (d) => salida.push(d));
+      hijo.stderr.on('data', (d) => salida.push(d));
+    }
+    hijo.on('close', (codigo) => resolve({ codigo: codigo ?? 1, salida: Buffer.concat(salida) }));
+  });
+
+const segundos = (desde) => Math.round((Date.now() - desde) / 1000);
 const inicio = Date.now();
-const a = correr('paralelo', paralelas);
-const b = correr('secuencial', '1');
+const a = (await correr('paralelo', paralelas)).codigo;
+const tParalelo = segundos(inicio);
+const inicioSec = Date.now();
+let b;
+if (args.length) b = (await correr('secuencial', '1')).codigo;
+else {
+  const caidas = correr('secuencial', '1', ['apps/api/src/dispatcher/fallos'], true).then((r) => ({
+    ...r,
+    segundos: segundos(inicioSec),
+  }));
+  const navegador = await correr('secuencial', '1', ['e2e/']);
+  const tNavegador = segundos(inicioSec);
+  const c = await caidas;
+  console.log(
+    `\n== secuencial: pruebas de caídas del despachador (${c.segundos} s, junto al navegador, ${tNavegador} s)`,
+  );
+  process.stdout.write(c.salida);
+  b = navegador.codigo || c.codigo;
+}
 console.log(
-  `pruebas: paralelo ${a === 0 ? 'bien' : 'FALLÓ'}, secuencial ${b === 0 ? 'bien' : 'FALLÓ'}, ${Math.round((Date.now() - inicio) / 1000)} s`,
+  `pruebas: paralelo ${a === 0 ? 'bien' : 'FALLÓ'} (${tParalelo} s), secuencial ${b === 0 ? 'bien' : 'FALLÓ'} (${segundos(inicioSec)} s), ${segundos(inicio)} s`,
 );
 process.exit(a || b);

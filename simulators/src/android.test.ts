@@ -30,9 +30,11 @@ describe('simulador de la pasarela Android como un teléfono', () => {
   };
 
   it('una cola a un ritmo: Pending → Processed → Sent → Delivered, Failed tarde, TTL', async () => {
+    // Wide enough that the checks of 'a' Processed and 'b' Pending land before each moves on,
+    // under CI's load too (at 150 ms the three requests after 'a' once took longer: 'a' was Sent).
     sim = new SimuladorAndroid({
-      ritmoMs: 300,
-      envioMs: 150,
+      ritmoMs: 1200,
+      envioMs: 800,
       retrasoReciboMs: 200,
       fallanEntrega: (n) => n.endsWith('99'),
     });
@@ -73,7 +75,7 @@ describe('simulador de la pasarela Android como un teléfono', () => {
   });
 
   it('cancela lo que sigue en cola (DELETE), 400 cuando ya salió, 404 si no existe', async () => {
-    sim = new SimuladorAndroid({ ritmoMs: 200 });
+    sim = new SimuladorAndroid({ ritmoMs: 1000 });
     await sim.iniciar();
     for (const id of ['x1', 'x2', 'x3'])
       await pedir('POST', '/message', {
@@ -89,8 +91,9 @@ describe('simulador de la pasarela Android como un teléfono', () => {
     expect(ya.status).toBe(400);
     expect(((await ya.json()) as any).message).toBe('Message x1 is not in Pending state');
     expect((await pedir('DELETE', '/message/nada')).status).toBe(404);
-    await dormir(450);
-    expect(sim.registro.map((m) => m.id)).toEqual(['x1', 'x3']);
+    await expect
+      .poll(() => sim!.registro.map((m) => m.id), { timeout: 3000 })
+      .toEqual(['x1', 'x3']);
     expect(sim.cancelados).toBe(1);
     expect(sim.pendientes).toBe(0);
   });
