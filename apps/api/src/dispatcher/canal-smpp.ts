@@ -544,6 +544,10 @@ class CanalSmpp implements Canal {
   private readonly origen: Direccion;
   private readonly opciones: OpcionesSmpp;
 
+  get ventana(): number {
+    return this.o.config.ventanaSmpp;
+  }
+
   constructor(private readonly o: OpcionesCanal) {
     const u = new URL(o.equipo.url.includes('://') ? o.equipo.url : `smpp://${o.equipo.url}`);
     this.host = u.hostname;
@@ -765,7 +769,7 @@ class CanalSmpp implements Canal {
     return c;
   }
 
-  private async ventana(): Promise<void> {
+  private async tomarVentana(): Promise<void> {
     while (this.enVentana >= this.o.config.ventanaSmpp) {
       await new Promise<void>((r) => this.esperaVentana.push(r));
     }
@@ -911,7 +915,7 @@ class CanalSmpp implements Canal {
     // A free place in the window is taken at once, without a turn of the event loop.
     if (this.enVentana < this.o.config.ventanaSmpp && this.esperaVentana.length === 0)
       this.enVentana++;
-    else await this.ventana();
+    else await this.tomarVentana();
     try {
       if (salir) {
         try {

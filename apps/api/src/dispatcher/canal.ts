@@ -143,6 +143,10 @@ export const motivoParte = (motivo: string | undefined, p: { parte: number; tota
 export interface Canal {
   /** Sends one message; never throws, every failure is a ResultadoEnvio. */
   enviar(envio: Envio): Promise<ResultadoEnvio>;
+  /** How many sends the gateway takes at once, for channels that keep a window (SMPP: submit_sm
+   * outstanding); a send beyond it waits inside the channel for a place. The dispatcher keeps
+   * its device's sends in flight within two windows. */
+  readonly ventana?: number;
   /** Cancels messages still queued at the gateway (an exercise paused or stopped), where the
    * protocol allows it. Returns, for each message it cancelled (it will never go out), the id a
    * later send of that recipient must use (the gateway refuses an id it already knows); messages

@@ -84,6 +84,8 @@ interface Trabajo {
   espera?: { desde: number };
   /** When this worker started. */
   arranque: number;
+  /** Waiting for its device's sends in flight to fall within the channel's window (llenoCanal). */
+  esperaVentana?: boolean;
 }
 
 /** The call data of an exercise of type 2 or 4 (context, questions, absolute length). */
@@ -573,6 +575,11 @@ export class Despachador {
             this.avisarEjercicio(t.ej);
           }
         }
+        if (this.llenoCanal(t, 0)) {
+          t.esperaVentana = true;
+          await t.senal.esperar(this.config.sondeoMs);
+          continue;
+        }
         await t.marcapasos.tomar();
         if (!t.activo || !this.corriendo) break;
         if (t.espera || (!sonda && t.probarDesde > 0)) {
@@ -910,9 +917,17 @@ export class Despachador {
     }
     if (error !== undefined) await this.contarError(t, error, pausarYa);
     t.enVuelo--;
-    // Wake the worker only when it can act: a claim's worth of ports is free, or all are.
-    if (t.enVuelo === 0 || t.ej.puertos - t.enVuelo >= umbralReclamo(t.ej) || !t.activo)
+    // Wake the worker only when it can act: a claim's worth of ports is free, or all are, or
+    // half a window's worth of its channel's.
+    if (
+      t.enVuelo === 0 ||
+      t.ej.puertos - t.enVuelo >= umbralReclamo(t.ej) ||
+      !t.activo ||
+      (t.esperaVentana && !this.llenoCanal(t, (t.canal.ventana ?? 0) / 2))
+    ) {
+      t.esperaVentana = false;
       t.senal.avisar();
+    }
     // A port freed on a shared device may be what another exercise of it waits for.
     for (const otro of this.trabajos.values())
       if (otro !== t && otro.ej.id_equipo === t.ej.id_equipo) otro.senal.avisar();
@@ -935,6 +950,22 @@ export class Despachador {
       };
     }
     return estadosEnVentana(ventana, ahora, this.zonas.lista);
+  }
+
+  /** Whether the exercise's channel has a window (SMPP) and its device's sends in flight on this
+   * dispatcher fill two of it, less `margen`. The worker sends no more then: a send waiting for
+   * a place in the window holds its suspended frames (the send, the channel's submit, their
+   * promises: ~3 KB), and with a device's ports (1,000) far above the window (100) hundreds
+   * waited long enough to be promoted to V8's old generation, whose collections took a tenth of
+   * the dispatcher's CPU. Rows past it wait claimed, as plain rows. Two windows keep the window
+   * full: the worker wakes when half a window's worth has left. */
+  private llenoCanal(t: Trabajo, margen: number): boolean {
+    const ventana = t.canal.ventana;
+    if (ventana === undefined) return false;
+    let vuelo = 0;
+    for (const otro of this.trabajos.values())
+      if (otro.ej.id_equipo === t.ej.id_equipo) vuelo += otro.enVuelo;
+    return vuelo >= 2 * ventana - margen;
   }
 
   /** Ports of the exercise's device not in flight for any of its exercises on this dispatcher. */
