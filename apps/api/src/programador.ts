@@ -90,6 +90,7 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
     const retraso = Date.now() - p.inicio_programado;
     const quien = programador(p);
     let nota: string | null;
+    let escrita = false;
     if (retraso > o.config.graciaMs) {
       nota = msg('noIniciadoSinSistema');
       await auditar(ctx.db.kysely, quien, 'modificar', 'ejercicio', p.id_ejercicio, {
@@ -100,14 +101,17 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
       try {
         const canal = canalDeInicio(p);
         if (typeof canal !== 'string') throw new Error(canal.mensaje);
+        nota = notaRetraso(retraso);
+        // The note goes in the start's own transaction.
         await iniciar(
           ctx,
           quien,
           canal,
           { id_ejercicio: p.id_ejercicio },
           await o.comprobacion(p.programado_por),
+          nota,
         );
-        nota = notaRetraso(retraso);
+        escrita = true;
         o.bitacora?.info(`ejercicio ${p.id_ejercicio}: inicio programado (${retraso} ms tarde)`);
       } catch (err) {
         nota = msg('noIniciadoMotivo', {
@@ -118,7 +122,7 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
         });
       }
     }
-    await repo.anotar(ctx.db.kysely, p.id_ejercicio, nota);
+    if (!escrita) await repo.anotar(ctx.db.kysely, p.id_ejercicio, nota);
     ctx.eventos.emit('ejercicio', p.id_ejercicio);
   };
 

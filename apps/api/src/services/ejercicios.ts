@@ -798,6 +798,7 @@ export async function iniciar(
   canal: Canal,
   b: z.output<typeof IniciarSchema>,
   comprobacion: ComprobacionInicio = { equipoMs: 0 },
+  inicioNota: string | null = null,
 ): Promise<{ mensaje: string; time: number }> {
   const previo = await validarInicio(ctx.db.kysely, ctx, canal, b.id_ejercicio, false);
   const audios = await exigirListo(ctx, previo.e, comprobacion);
@@ -811,9 +812,10 @@ export async function iniciar(
       en_espera: null,
       iniciado: e.iniciado ?? momento,
       // Started (now, or by its schedule): it no longer starts by itself, and what its pre-flight
-      // said is past (a scheduled start writes its own note after).
+      // said is past. A scheduled start's own note ('Iniciado con 3 min de retraso') is written
+      // here, with the start: written after it, a reader could see the exercise started without it.
       inicio_automatico: 0,
-      inicio_nota: null,
+      inicio_nota: inicioNota,
     });
     // The audio it plays is fixed at its first start with an agent (a resume keeps that record).
     await repo.fijarAudios(trx, e.id_ejercicio, audios, momento);
