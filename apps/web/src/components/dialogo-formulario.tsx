@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Button, Modal, type ModalProps } from 'antd';
 import { msg } from '@pregon/contract/messages';
 
@@ -21,17 +21,36 @@ export interface PropsDialogoFormulario {
  * form's first field also has `autoFocus`). */
 const PRIMER_CAMPO = 'input:not([disabled]):not([type=hidden]), textarea:not([disabled])';
 
+/** Gives the typing to the first field inside `c`, unless the focus is already inside. */
+function enfocarPrimerCampo(c: HTMLElement | null) {
+  if (!c || c.contains(document.activeElement)) return;
+  c.querySelector<HTMLElement>(PRIMER_CAMPO)?.focus();
+}
+
+/** The dialog's body: once in the page, its first field takes the focus. With 'reduce motion' the
+ * dialog appears without its animation, and the fields' `autoFocus` runs while the portal that
+ * holds them is not yet in the page (a no-op); the dialog's focus lock then put the focus on the
+ * close button, and the first keys typed went there until the focus moved after opening
+ * (`afterOpenChange`): 'Voluntarios' typed at once was saved as 'ios' (e2e/paises.test.ts under
+ * CI's load; 'V' and 'o' on «Cerrar» at CPU ×8). This effect runs once the portal is in the page
+ * and before the lock, which keeps a focus already inside. */
+function Cuerpo({ abierto, children }: { abierto: boolean; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (abierto) enfocarPrimerCampo(ref.current);
+  }, [abierto]);
+  return <div ref={ref}>{children}</div>;
+}
+
 /** The dialog of every add/edit form: 'Cancelar' (disabled while saving) and 'Guardar' (spinning
  * while saving); a click outside does not close it, so nothing typed is lost. The form inside
  * ends with `<EnvioConEnter />` so Enter in any field submits. Once open, the typing goes to the
- * first field: its `autoFocus` does it when the dialog zooms in, but with 'reduce motion' the
- * dialog appears without its animation and its focus lock put the focus on the close button. */
+ * first field: its `autoFocus` does it when the dialog zooms in, `Cuerpo` when it appears at once
+ * ('reduce motion'), and `afterOpenChange` once it is open if neither could. */
 export function DialogoFormulario(p: PropsDialogoFormulario) {
   const cuerpo = useRef<HTMLDivElement>(null);
   const enfocar = (abierto: boolean) => {
-    const c = cuerpo.current;
-    if (!abierto || !c || c.contains(document.activeElement)) return;
-    c.querySelector<HTMLElement>(PRIMER_CAMPO)?.focus();
+    if (abierto) enfocarPrimerCampo(cuerpo.current);
   };
   return (
     <Modal
@@ -53,7 +72,9 @@ export function DialogoFormulario(p: PropsDialogoFormulario) {
         </Button>,
       ]}
     >
-      <div ref={cuerpo}>{p.children}</div>
+      <div ref={cuerpo}>
+        <Cuerpo abierto={!p.precalentar}>{p.children}</Cuerpo>
+      </div>
     </Modal>
   );
 }
