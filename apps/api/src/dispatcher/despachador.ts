@@ -962,18 +962,19 @@ export class Despachador {
   private llenoCanal(t: Trabajo, margen: number): boolean {
     const ventana = t.canal.ventana;
     if (ventana === undefined) return false;
+    return this.enVueloEquipo(t.ej.id_equipo) >= 2 * ventana - margen;
+  }
+
+  /** Sends in flight on this dispatcher for all the exercises of one device. */
+  private enVueloEquipo(id_equipo: number): number {
     let vuelo = 0;
-    for (const otro of this.trabajos.values())
-      if (otro.ej.id_equipo === t.ej.id_equipo) vuelo += otro.enVuelo;
-    return vuelo >= 2 * ventana - margen;
+    for (const t of this.trabajos.values()) if (t.ej.id_equipo === id_equipo) vuelo += t.enVuelo;
+    return vuelo;
   }
 
   /** Ports of the exercise's device not in flight for any of its exercises on this dispatcher. */
   private puertosLibres(ej: EjercicioActivo): number {
-    let ocupados = 0;
-    for (const t of this.trabajos.values())
-      if (t.ej.id_equipo === ej.id_equipo) ocupados += t.enVuelo;
-    return ej.puertos_equipo - ocupados;
+    return ej.puertos_equipo - this.enVueloEquipo(ej.id_equipo);
   }
 
   /** Starts (`espera` set) or ends (undefined) an exercise's wait for its gateway, and shows it

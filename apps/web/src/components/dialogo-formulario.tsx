@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { Button, Modal, type ModalProps } from 'antd';
 import { msg } from '@pregon/contract/messages';
 
@@ -34,12 +34,16 @@ function enfocarPrimerCampo(c: HTMLElement | null) {
  * (`afterOpenChange`): 'Voluntarios' typed at once was saved as 'ios' (e2e/paises.test.ts under
  * CI's load; 'V' and 'o' on «Cerrar» at CPU ×8). This effect runs once the portal is in the page
  * and before the lock, which keeps a focus already inside. */
-function Cuerpo({ abierto, children }: { abierto: boolean; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
+function Cuerpo(p: {
+  abierto: boolean;
+  caja: RefObject<HTMLDivElement | null>;
+  children: ReactNode;
+}) {
+  const { abierto, caja } = p;
   useEffect(() => {
-    if (abierto) enfocarPrimerCampo(ref.current);
-  }, [abierto]);
-  return <div ref={ref}>{children}</div>;
+    if (abierto) enfocarPrimerCampo(caja.current);
+  }, [abierto, caja]);
+  return <div ref={caja}>{p.children}</div>;
 }
 
 /** The dialog of every add/edit form: 'Cancelar' (disabled while saving) and 'Guardar' (spinning
@@ -72,9 +76,9 @@ export function DialogoFormulario(p: PropsDialogoFormulario) {
         </Button>,
       ]}
     >
-      <div ref={cuerpo}>
-        <Cuerpo abierto={!p.precalentar}>{p.children}</Cuerpo>
-      </div>
+      <Cuerpo abierto={!p.precalentar} caja={cuerpo}>
+        {p.children}
+      </Cuerpo>
     </Modal>
   );
 }
