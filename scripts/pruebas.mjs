@@ -2,7 +2,7 @@
 //  - 'paralelo' first, PREGON_PRUEBAS_PARALELAS files at a time (3: its files mostly wait on
 //    sockets and clocks; on 2 cores its three workers' processes used 42 % of the CPU over its
 //    wall time).
-//  - Then, together ('secuencial' below): 'navegador', the browser suite, one file at a time,
+//  - Then, together: 'navegador', the browser suite, one file at a time,
 //    beside 'caidas', the dispatcher's crash tests, one file at a time (each project its own
 //    vitest run: the files are chosen by vitest.config.ts alone). Neither ever runs two of its
 //    own files at once (their CPU and their clocks are part of what they check); the crash
@@ -12,13 +12,19 @@
 //    motion': e2e/entorno.ts nuevoContexto).
 // Arguments go to every run (`npm test -- e2e/sesion.test.ts` runs one file of whichever holds
 // it); with arguments, 'navegador' and 'caidas' run as one run, one file at a time.
-// Exits non-zero when any run failed; each runs even when the one before failed.
+// Exits non-zero when any run failed; each runs even when the one before failed. A failed run's
+// failures (vitest's «Failed Tests» section) are printed again at the very end, so that the last
+// lines of the output, which are all a CI log may keep, name them.
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 
 const paralelas = process.env.PREGON_PRUEBAS_PARALELAS ?? '3';
 const args = process.argv.slice(2);
 
-/** One vitest run of `proyectos`; `capturar` keeps its output to print later. */
+/**
+ * One vitest run of `proyectos`. Its output is kept; it is printed as it comes unless `capturar`
+ * (then the caller prints it later).
+ */
 const correr = (proyectos, hilos, capturar = false) =>
   new Promise((resolve) => {
     const hijo = spawn(
@@ -31,38 +37,61 @@ const correr = (proyectos, hilos, capturar = false) =>
         '--passWithNoTests',
         ...args,
       ],
-      { stdio: capturar ? ['ignore', 'pipe', 'pipe'] : 'inherit' },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const salida = [];
-    if (capturar) {
-      hijo.stdout.on('data', (d) => salida.push(d));
-      hijo.stderr.on('data', (d) => salida.push(d));
-    }
+    for (const [flujo, destino] of [
+      [hijo.stdout, process.stdout],
+      [hijo.stderr, process.stderr],
+    ])
+      flujo.on('data', (d) => {
+        salida.push(d);
+        if (!capturar) destino.write(d);
+      });
     hijo.on('close', (codigo) => resolve({ codigo: codigo ?? 1, salida: Buffer.concat(salida) }));
   });
 
+/** The «Failed Tests» section of a run's output, up to its summary (at most 120 lines). */
+const fallos = (salida) => {
+  const lineas = stripVTControlCharacters(salida.toString()).split('\n');
+  const desde = lineas.findIndex((l) => /Failed Tests \d+/.test(l));
+  if (desde < 0) return lineas.filter((l) => /\bFAIL\b|×/.test(l)).join('\n');
+  const hasta = lineas.findIndex((l, i) => i > desde && /^\s*Test Files\s/.test(l));
+  return lineas.slice(desde, hasta < 0 ? desde + 120 : Math.min(hasta, desde + 120)).join('\n');
+};
+
 const segundos = (desde) => Math.round((Date.now() - desde) / 1000);
 const inicio = Date.now();
-const a = (await correr(['paralelo'], paralelas)).codigo;
+const paralelo = await correr(['paralelo'], paralelas);
 const tParalelo = segundos(inicio);
 const inicioSec = Date.now();
-let b;
-if (args.length) b = (await correr(['navegador', 'caidas'], '1')).codigo;
+/** The runs after 'paralelo', by name. */
+const despues = [];
+if (args.length) despues.push(['navegador y caidas', await correr(['navegador', 'caidas'], '1')]);
 else {
   const caidas = correr(['caidas'], '1', true).then((r) => ({
     ...r,
     segundos: segundos(inicioSec),
   }));
-  const navegador = await correr(['navegador'], '1');
+  despues.push(['navegador', await correr(['navegador'], '1')]);
   const tNavegador = segundos(inicioSec);
   const c = await caidas;
   console.log(
-    `\n== secuencial: pruebas de caídas del despachador (${c.segundos} s, junto al navegador, ${tNavegador} s)`,
+    `\n== caidas: pruebas de caídas del despachador (${c.segundos} s, junto al navegador, ${tNavegador} s)`,
   );
   process.stdout.write(c.salida);
-  b = navegador.codigo || c.codigo;
+  despues.push(['caidas', c]);
 }
+const corridas = [['paralelo', paralelo], ...despues];
+const fallidas = corridas.filter(([, r]) => r.codigo !== 0);
+for (const [nombre, r] of fallidas)
+  console.log(`\n== ${nombre} FALLÓ (código ${r.codigo}):\n${fallos(r.salida)}`);
+// Last, one line per failed test: what the tail of a CI log always keeps.
+for (const [, r] of fallidas)
+  for (const l of stripVTControlCharacters(r.salida.toString()).split('\n'))
+    if (/^\s*FAIL\s/.test(l)) console.log(l.trim());
+const b = despues.some(([, r]) => r.codigo !== 0);
 console.log(
-  `pruebas: paralelo ${a === 0 ? 'bien' : 'FALLÓ'} (${tParalelo} s), secuencial ${b === 0 ? 'bien' : 'FALLÓ'} (${segundos(inicioSec)} s), ${segundos(inicio)} s`,
+  `pruebas: paralelo ${paralelo.codigo === 0 ? 'bien' : 'FALLÓ'} (${tParalelo} s), navegador y caidas ${b ? 'FALLÓ' : 'bien'} (${segundos(inicioSec)} s), ${segundos(inicio)} s`,
 );
-process.exit(a || b);
+process.exit(fallidas.length ? 1 : 0);
