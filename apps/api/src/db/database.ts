@@ -32,7 +32,16 @@ export function openDb(opts: {
   onPoolError?: (err: Error) => void;
 }): Db {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // JIT off on every connection (sent at connect, as `-c jit=off`): the product's statements
+    // are short and index-driven, and PostgreSQL compiles (LLVM) any statement whose estimate
+    // passes jit_above_cost, on every run. The dispatcher's lease sweep, estimated high on a
+    // large drill, spent 300-700 ms compiling each time for 0 rows (docs/despachador.md). A
+    // DATABASE_URL that names its own `options` replaces this one.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      options: '-c jit=off',
+    });
     // An idle connection dropped by the server (restart, failover, a dropped database) must not
     // crash the process: pg emits it on the pool, and an unhandled 'error' event is fatal.
     // The next query opens a new connection.
