@@ -29,7 +29,6 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import smpp from 'smpp';
-import { EN_COLA } from '@pregon/api/db/cola';
 import { openDb } from '@pregon/api/db/database';
 import { migrate } from '@pregon/api/db/migrate';
 import { seed } from '@pregon/api/db/seed';
@@ -262,13 +261,16 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
     // slot keeps the segments meanwhile), per row claimed in the window (in a steady drill every
     // stage of a message runs at the claim's pace). Reading a whole drill's WAL record by record
     // takes longer than the drill.
+    // Rows claimed: the exercise's frontier (the highest position a claim has taken), one row.
+    // (The lowest pending position, read before, walked the queue index's dead entries from the
+    // exercise's start: at 1,000,000 recipients 3.9 ms a read, 11 s of PostgreSQL's time over
+    // the run: not counted as the project's CPU, but taken from the two cores it runs on.)
     const avance = async () =>
       Number(
         (
           await admin.query<{ p: number }>(
-            `select coalesce(min(posicion), $2::int + 1) - 1 as p from ejercicio_detalle
-             where id_ejercicio = $1 and cola = ${EN_COLA} and estatus = 'pendiente'`,
-            [id, N],
+            `select coalesce((select posicion from despacho_frontera where id_ejercicio = $1), 0) as p`,
+            [id],
           )
         ).rows[0]!.p,
       );
