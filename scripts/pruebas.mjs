@@ -2,14 +2,14 @@
 //  - 'paralelo' first, PREGON_PRUEBAS_PARALELAS files at a time (3: its files mostly wait on
 //    sockets and clocks; on 2 cores its three workers' processes used 42 % of the CPU over its
 //    wall time).
-//  - Then, together: 'navegador', the browser suite, one file at a time,
-//    beside 'caidas', the dispatcher's crash tests, one file at a time (each project its own
-//    vitest run: the files are chosen by vitest.config.ts alone). Neither ever runs two of its
-//    own files at once (their CPU and their clocks are part of what they check); the crash
-//    tests' report is printed after the browser suite's, so the two never interleave. Side by side they took 362 s against 580 s
-//    one after the other. A full CI run once lost a click in the quiz dialog under that load; its
-//    cause, a press while a dialog was still zooming in, is gone (the suite asks for 'reduce
-//    motion': e2e/entorno.ts nuevoContexto).
+//  - Then, together: 'navegador', the browser suite, one file at a time, beside 'caidas', the
+//    dispatcher's crash tests, one file at a time (each project its own vitest run: the files
+//    are chosen by vitest.config.ts alone). Neither ever runs two of its own files at once
+//    (their CPU and their clocks are part of what they check); the crash tests' report is
+//    printed after the browser suite's, so the two never interleave. Side by side they took
+//    362 s against 580 s one after the other. A full CI run once lost a click in the quiz dialog
+//    under that load; its cause, a press while a dialog was still zooming in, is gone (the suite
+//    asks for 'reduce motion': e2e/entorno.ts nuevoContexto).
 // Arguments go to every run (`npm test -- e2e/sesion.test.ts` runs one file of whichever holds
 // it); with arguments, 'navegador' and 'caidas' run as one run, one file at a time.
 // Exits non-zero when any run failed; each runs even when the one before failed. A failed run's
@@ -51,11 +51,14 @@ const correr = (proyectos, hilos, capturar = false) =>
     hijo.on('close', (codigo) => resolve({ codigo: codigo ?? 1, salida: Buffer.concat(salida) }));
   });
 
-/** The «Failed Tests» section of a run's output, up to its summary (at most 120 lines). */
-const fallos = (salida) => {
-  const lineas = stripVTControlCharacters(salida.toString()).split('\n');
+/** A run's output, line by line, without its colours. */
+const lineasDe = (salida) => stripVTControlCharacters(salida.toString()).split('\n');
+
+/** The «Failed Tests» section of a run's lines, up to its summary (at most 120 lines); without
+ * one, its lines that mark a failed test (×). */
+const fallos = (lineas) => {
   const desde = lineas.findIndex((l) => /Failed Tests \d+/.test(l));
-  if (desde < 0) return lineas.filter((l) => /\bFAIL\b|×/.test(l)).join('\n');
+  if (desde < 0) return lineas.filter((l) => /×/.test(l)).join('\n');
   const hasta = lineas.findIndex((l, i) => i > desde && /^\s*Test Files\s/.test(l));
   return lineas.slice(desde, hasta < 0 ? desde + 120 : Math.min(hasta, desde + 120)).join('\n');
 };
@@ -83,13 +86,13 @@ else {
   despues.push(['caidas', c]);
 }
 const corridas = [['paralelo', paralelo], ...despues];
-const fallidas = corridas.filter(([, r]) => r.codigo !== 0);
-for (const [nombre, r] of fallidas)
-  console.log(`\n== ${nombre} FALLÓ (código ${r.codigo}):\n${fallos(r.salida)}`);
+const fallidas = corridas
+  .filter(([, r]) => r.codigo !== 0)
+  .map(([nombre, r]) => ({ nombre, codigo: r.codigo, lineas: lineasDe(r.salida) }));
+for (const f of fallidas)
+  console.log(`\n== ${f.nombre} FALLÓ (código ${f.codigo}):\n${fallos(f.lineas)}`);
 // Last, one line per failed test: what the tail of a CI log always keeps.
-for (const [, r] of fallidas)
-  for (const l of stripVTControlCharacters(r.salida.toString()).split('\n'))
-    if (/^\s*FAIL\s/.test(l)) console.log(l.trim());
+for (const f of fallidas) for (const l of f.lineas) if (/^\s*FAIL\s/.test(l)) console.log(l.trim());
 const b = despues.some(([, r]) => r.codigo !== 0);
 console.log(
   `pruebas: paralelo ${paralelo.codigo === 0 ? 'bien' : 'FALLÓ'} (${tParalelo} s), navegador y caidas ${b ? 'FALLÓ' : 'bien'} (${segundos(inicioSec)} s), ${segundos(inicio)} s`,
