@@ -98,6 +98,7 @@ async function main() {
         origen,
         { propios: res, respaldo: null },
         'telefono',
+        ctx.db.engine,
       );
       return id;
     };

@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from './database.ts';
+import type { DB } from './schema.ts';
 
 // The dispatcher's queue in ejercicio_detalle (migrations 0030, 0031): `cola` is generated from
 // estatus, 0 while a row is pendiente or en_curso, null once it has an outcome. PostgreSQL's
@@ -26,4 +27,37 @@ export function partesDeLaCola(engine: Engine): RawBuilder<boolean>[] {
   return engine === 'postgres'
     ? [sql<boolean>`${sql.ref('cola')} = ${sql.lit(EN_COLA)}`]
     : [enCola('pendiente'), enCola('en_curso')];
+}
+
+/** First half of the advisory-lock key of an exercise's queue on PostgreSQL ("dispatcher
+ * claims"; the exercise's id is the second): held by each claim through its commit, and by
+ * whatever lowers the exercise's floor (abrirCola). */
+export const LLAVE_COLA = 7_404_101;
+
+/** abrirCola's statement ($1 the exercise, $2 the position), for a caller on a pg client. */
+export const ABRIR_COLA = `insert into despacho_frontera (id_ejercicio, posicion, piso)
+  select $1::int, 0, 0 from (select pg_advisory_xact_lock(${LLAVE_COLA}, $1::int)) l
+  on conflict (id_ejercicio) do update set piso = $2::int
+  where despacho_frontera.piso > $2::int`;
+
+/**
+ * Rows entered the exercise's queue at `posicion` or after (PostgreSQL; nothing on SQLite): its
+ * floor (despacho_frontera.piso, migration 0032), below which the claim does not look, comes
+ * down to `posicion`. Every path that puts a row in the queue other than back from en_curso
+ * (generated or copied recipients, fallback rows, a renumbering, a cancelled message sent again)
+ * calls it in the same transaction, after its rows are written (or before, when a claim could
+ * wait for those rows: a renumbering of pending rows), as one statement under the exercise's
+ * advisory lock, held to the commit. A claim either ends before it (and the floor it raised,
+ * from a snapshot without these rows, comes down here) or begins after the commit (and sees the
+ * rows). The upsert takes the frontier row's latest version, whatever its snapshot, and waits
+ * for a claim inserting the exercise's first. (A missing row is a floor of 0.)
+ */
+export async function abrirCola(
+  k: Kysely<DB>,
+  engine: Engine,
+  id_ejercicio: number,
+  posicion: number,
+): Promise<void> {
+  if (engine !== 'postgres') return;
+  await k.executeQuery(CompiledQuery.raw(ABRIR_COLA, [id_ejercicio, posicion]));
 }

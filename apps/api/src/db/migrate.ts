@@ -27,6 +27,7 @@ import * as seguimiento from './migrations/0024-seguimiento.ts';
 import * as respaldo from './migrations/0026-respaldo.ts';
 import * as cola from './migrations/0030-cola.ts';
 import * as colaUnica from './migrations/0031-cola-unica.ts';
+import * as piso from './migrations/0032-piso.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -58,6 +59,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0029-leido': leido,
   '0030-cola': cola,
   '0031-cola-unica': colaUnica,
+  '0032-piso': piso,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

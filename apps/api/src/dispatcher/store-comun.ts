@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { enCola, partesDeLaCola } from '../db/cola.ts';
+import { abrirCola, enCola, partesDeLaCola } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz } from './canal.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
@@ -509,6 +509,8 @@ export async function reponerCancelados(
 ): Promise<number> {
   if (!filas.length) return 0;
   return db.kysely.transaction().execute(async (trx) => {
+    // (the rows go back to the queue at their own positions, below the claim's floor)
+    const pisos = new Map<number, number>();
     let n = 0;
     for (const f of filas) {
       const r = await trx
@@ -538,9 +540,14 @@ export async function reponerCancelados(
         .where('id_detalle', '=', f.id_detalle)
         .where('estatus', '=', 'enviado')
         .where('recibida', '=', 0)
+        .returning(['id_ejercicio', 'posicion'])
         .executeTakeFirst();
-      n += Number(r.numUpdatedRows);
+      if (!r) continue;
+      n++;
+      pisos.set(r.id_ejercicio, Math.min(r.posicion, pisos.get(r.id_ejercicio) ?? r.posicion));
     }
+    for (const [id_ejercicio, posicion] of [...pisos].sort(([a], [b]) => a - b))
+      await abrirCola(trx, db.engine, id_ejercicio, posicion);
     return n;
   });
 }

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
-import { EN_COLA } from '../db/cola.ts';
+import { ABRIR_COLA, EN_COLA, LLAVE_COLA } from '../db/cola.ts';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
@@ -21,15 +21,15 @@ import {
 //    and in flight alike and names `cola`, not estatus (db/cola.ts), so the claim, the
 //    announcement and the receipt are HOT updates. Rows in flight are counted, and swept, up to
 //    the exercise's frontier (despacho_frontera: the highest position claimed, which the claim
-//    moves forward in the same statement).
+//    moves forward in the same statement), and every scan of the queue starts at the
+//    exercise's floor (despacho_frontera.piso, at or below every row in the queue: the claim
+//    raises it, whatever puts a row back below it lowers it: db/cola.ts abrirCola).
 //  - Rate: despacho_cupos holds, per exercise, the current second and the sends granted in it;
 //    an upsert grants min(asked, limit − used) atomically, so the sum over dispatchers never
 //    passes the limit in any second.
 //  - Outcomes and receipts: one UPDATE … FROM unnest(arrays) per batch, rows found by primary
 //    key (receipts: by the gateway-id index first). docs/despachador.md lists every hot statement
 //    with its plan; store-postgres-planes.test.ts fails when one changes shape.
-
-const LLAVE_DESPACHO = 7_404_101; // first half of the advisory-lock key: "dispatcher claims"
 
 /** Benchmarks only (DESPACHO_TRAZA_RECIBOS = a file): each receipt batch appends its start
  * (epoch ms), its time in the database (ms) and its size, for bench/dispatch-pg.ts's per-tenth
@@ -183,29 +183,43 @@ export function storePostgres(db: Db): Store {
         ? `coalesce(id_estado, 0) in (${estados.length ? estados.map(n).join(', ') : 'null'})`
         : 'true';
       const ej_ = n(ej.id_ejercicio);
-      // Every row en_curso lies at or before the frontier (each was claimed, and the claim that
-      // took it moved the frontier past it; positions change only while pending), so the count
-      // reads detalle_cola up to there: the rows in flight and the pending ones between them.
+      // Both scans of detalle_cola start at the exercise's floor (db/cola.ts abrirCola: at or
+      // below every row in the queue) and the claim raises it to the first row still in the
+      // queue: the entries of rows that left it stay in the index, dead, until a VACUUM, and
+      // the scans would walk them all from the exercise's first. Every row en_curso lies at or
+      // before the frontier (each was claimed, and the claim that took it moved the frontier
+      // past it; positions change only while pending), so the count reads detalle_cola from the
+      // floor to there: the rows in flight and the pending ones between them.
       const rs = (await pool.query(
         `set local synchronous_commit = off;
-         select pg_advisory_xact_lock(${LLAVE_DESPACHO}, ${ej_});
-         with c as (select id_detalle from ejercicio_detalle
-             where id_ejercicio = ${ej_} and cola = ${EN_COLA} and estatus = 'pendiente'
-               and (siguiente_intento is null or siguiente_intento <= ${n(ahora)}) and ${filtroEstados}
+         select pg_advisory_xact_lock(${LLAVE_COLA}, ${ej_});
+         with b as materialized (select
+               coalesce((select f.piso from despacho_frontera f where f.id_ejercicio = ${ej_}), 0) as piso,
+               (select f.posicion from despacho_frontera f where f.id_ejercicio = ${ej_}) as frontera),
+           c as (select id_detalle from ejercicio_detalle
+             where id_ejercicio = ${ej_} and cola = ${EN_COLA} and posicion >= (select piso from b)
+               and estatus = 'pendiente' and (siguiente_intento is null or siguiente_intento <= ${n(ahora)})
+               and ${filtroEstados}
                and exists (select 1 from ejercicios where id_ejercicio = ${ej_}
                  and completado = 0 and en_proceso = 1 and en_pausa = 0)
              order by posicion
              limit greatest(0, least(${n(max)}, ${n(ej.puertos)} - (select count(*) from ejercicio_detalle
-               where id_ejercicio = ${ej_} and cola = ${EN_COLA} and estatus = 'en_curso'
-                 and posicion <= (select f.posicion from despacho_frontera f where f.id_ejercicio = ${ej_}))))),
+               where id_ejercicio = ${ej_} and cola = ${EN_COLA} and posicion >= (select piso from b)
+                 and posicion <= (select frontera from b) and estatus = 'en_curso')))),
            u as (update ejercicio_detalle set estatus = 'en_curso', lease_hasta = ${n(leaseHasta)}, salio = 0,
                actualizado = ${n(ahora)}
              where id_detalle = any(array(select id_detalle from c)) and estatus = 'pendiente'
              returning id_detalle, id_ejercicio, telefono, intentos + 1 as intentos, id_gateway, lease_hasta, posicion),
-           f as (insert into despacho_frontera (id_ejercicio, posicion)
-             select ${ej_}, max(posicion) from u having count(*) > 0
-             on conflict (id_ejercicio) do update set posicion = excluded.posicion
-             where despacho_frontera.posicion < excluded.posicion)
+           p as (select posicion from ejercicio_detalle
+             where id_ejercicio = ${ej_} and cola = ${EN_COLA} and posicion >= (select piso from b)
+             order by posicion limit 1),
+           f as (insert into despacho_frontera (id_ejercicio, posicion, piso)
+             select ${ej_}, coalesce(max(u.posicion), 0), coalesce((select posicion from p), 0) from u
+             having count(*) > 0 or (select posicion from p) > (select piso from b)
+             on conflict (id_ejercicio) do update set
+               posicion = greatest(despacho_frontera.posicion, excluded.posicion),
+               piso = greatest(despacho_frontera.piso, excluded.piso)
+             where despacho_frontera.posicion < excluded.posicion or despacho_frontera.piso < excluded.piso)
          select * from u`,
       )) as unknown as pg.QueryResult<FilaReclamada & { posicion: number }>[];
       const rows = rs[2]!.rows;
@@ -264,20 +278,28 @@ export function storePostgres(db: Db): Store {
           // flags before it cancels what is pending) either waits for this commit and then cancels
           // these rows, or has committed and no row goes in. The unique index on respaldo_de makes a
           // second insert for one recipient a no-op.
-          await q.query(
+          const nuevas = await q.query<{ id_ejercicio: number; posicion: number }>(
             `insert into ejercicio_detalle (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion, respaldo_de)
            select v.companero, d.id_telefono, d.telefono, d.nombre, d.id_estado, d.posicion, d.id_detalle
            from unnest($1::bigint[], $2::int[], $3::text[]) as v(id, companero, estatus)
              join ejercicio_detalle d on d.id_detalle = v.id and d.estatus = v.estatus and d.respaldo_de is null
            where v.companero in (select id_ejercicio from ejercicios
              where id_ejercicio = any($2::int[]) and completado = 0 for share)
-           on conflict (respaldo_de) where respaldo_de is not null do nothing`,
+           on conflict (respaldo_de) where respaldo_de is not null do nothing
+           returning id_ejercicio, posicion`,
             [
               respaldos.map((d) => d.id_detalle),
               respaldos.map((d) => d.respaldo),
               respaldos.map((d) => d.estatus),
             ],
           );
+          // The rows take their drill rows' positions, maybe below the companion's floor: it
+          // comes down (in the exercises' order: two batches never wait for each other's locks).
+          const pisos = new Map<number, number>();
+          for (const { id_ejercicio, posicion } of nuevas.rows)
+            pisos.set(id_ejercicio, Math.min(posicion, pisos.get(id_ejercicio) ?? posicion));
+          for (const [id_ejercicio, posicion] of [...pisos].sort(([a], [b]) => a - b))
+            await q.query(ABRIR_COLA, [id_ejercicio, posicion]);
           await q.query('commit');
         }
       } catch (err) {
@@ -318,7 +340,8 @@ export function storePostgres(db: Db): Store {
       const r = await pool.query<{ id_ejercicio: number }>(
         `with v as (select x.id_detalle from despacho_frontera f
            cross join lateral (select d.id_detalle from ejercicio_detalle d
-             where d.id_ejercicio = f.id_ejercicio and d.cola = ${EN_COLA} and d.posicion <= f.posicion
+             where d.id_ejercicio = f.id_ejercicio and d.cola = ${EN_COLA} and d.posicion >= f.piso
+               and d.posicion <= f.posicion
                and d.estatus = 'en_curso' and d.lease_hasta < $1
              offset 0) x)
          update ejercicio_detalle d set
@@ -351,7 +374,8 @@ export function storePostgres(db: Db): Store {
            join equipos e on e.id_equipo = j.id_equipo and e.protocolo = any($2::text[])
            cross join lateral (select x.id_detalle, x.id_ejercicio, x.telefono, x.intentos, x.id_gateway,
                x.contestada_en from ejercicio_detalle x
-             where x.id_ejercicio = f.id_ejercicio and x.cola = ${EN_COLA} and x.posicion <= f.posicion
+             where x.id_ejercicio = f.id_ejercicio and x.cola = ${EN_COLA} and x.posicion >= f.piso
+               and x.posicion <= f.posicion
                and x.estatus = 'en_curso' and x.salio = 1 and x.lease_hasta < $1
              offset 0) d`,
         [ahora, protocolos],

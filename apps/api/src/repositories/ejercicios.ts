@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
 import type pg from 'pg';
-import { enCola } from '../db/cola.ts';
+import { abrirCola, enCola } from '../db/cola.ts';
 import { deCopia, enteroCopia, lotesCopia } from '../db/copia-pg.ts';
 import { resultadoSql } from './alcance-sql.ts';
 import type { Engine } from '../db/database.ts';
@@ -231,6 +231,7 @@ export async function insertarDestinatarios(
   estados: readonly number[],
   categorias: readonly number[],
   orden: Orden,
+  engine: Engine,
 ): Promise<number> {
   const r = await sql`insert into ejercicio_detalle
       (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion)
@@ -240,6 +241,7 @@ export async function insertarDestinatarios(
     where t.id_estado in (${sql.join(estados)})
       and t.id_telefono in (select tc.id_telefono from telefono_categoria tc
         where tc.id_categoria in (${sql.join(categorias)}))`.execute(k);
+  await abrirCola(k, engine, id, 0);
   return Number(r.numAffectedRows ?? 0);
 }
 
@@ -263,6 +265,7 @@ export async function copiarDestinatarios(
     respaldo: { entregados: readonly string[]; noEntregados: readonly string[] } | null;
   },
   orden: Orden,
+  engine: Engine,
 ): Promise<number> {
   const { propios, respaldo } = seleccion;
   const condiciones: RawBuilder<unknown>[] = [];
@@ -284,6 +287,7 @@ export async function copiarDestinatarios(
     ${respaldo === null ? sql`` : sql`left join ejercicio_detalle r on r.respaldo_de = d.id_detalle`}
     where d.id_ejercicio = ${origen}
       and (${sql.join(condiciones, sql` or `)})`.execute(k);
+  await abrirCola(k, engine, id, 0);
   return Number(r.numAffectedRows ?? 0);
 }
 
@@ -336,14 +340,25 @@ export async function analizarDestinatarios(k: Consultor, engine: Engine) {
 
 /** Renumbers the pending recipients 1..n in `orden`; returns how many were renumbered. A row a
  * dispatcher claims meanwhile keeps its position (the claim's frontier, migration 0031, must
- * stay at or past every row in flight): the update checks the row it finds is still pending. */
-export async function renumerarPendientes(k: Consultor, id: number, orden: Orden): Promise<number> {
+ * stay at or past every row in flight): the update checks the row it finds is still pending.
+ * The pending rows take positions from 1, below the claim's floor (db/cola.ts abrirCola): in a
+ * transaction it comes down first, and the exercise's claims wait for the commit (a claim must
+ * not hold the lock while it waits for a row renumbered here); outside one, the rows are
+ * committed first and it comes down after. */
+export async function renumerarPendientes(
+  k: Consultor,
+  id: number,
+  orden: Orden,
+  engine: Engine,
+): Promise<number> {
+  await abrirCola(k, engine, id, 0);
   const r = await sql`update ejercicio_detalle set posicion = s.rn
     from (select id_detalle, row_number() over (order by ${ordenSql(orden, 'x')}) as rn
           from ejercicio_detalle x
           where x.id_ejercicio = ${id} and ${enCola('pendiente', 'x')}) s
     where ejercicio_detalle.id_detalle = s.id_detalle
       and ejercicio_detalle.estatus = 'pendiente'`.execute(k);
+  await abrirCola(k, engine, id, 0);
   return Number(r.numAffectedRows ?? 0);
 }
 

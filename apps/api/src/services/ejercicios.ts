@@ -462,7 +462,14 @@ async function copiarDeOrigen(
     respaldo?.id_tipo_ejercicio ?? null,
     b.resultados ?? [],
   );
-  const n = await repo.copiarDestinatarios(trx, id, origen.id_ejercicio, seleccion, 'telefono');
+  const n = await repo.copiarDestinatarios(
+    trx,
+    id,
+    origen.id_ejercicio,
+    seleccion,
+    'telefono',
+    ctx.db.engine,
+  );
   if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
   await repo.actualizarEjercicio(trx, id, { destinatarios: n });
   return n;
@@ -514,6 +521,7 @@ export async function editar(
         estadosDe(b),
         b.categorias,
         e.orden as Orden,
+        ctx.db.engine,
       );
     }
     await repo.actualizarEjercicio(trx, id, {
@@ -625,6 +633,7 @@ export async function generar(
       estadosDe(b),
       b.categorias,
       e.orden as Orden,
+      ctx.db.engine,
     );
     await repo.actualizarEjercicio(trx, e.id_ejercicio, {
       ...estados,
@@ -649,7 +658,7 @@ export async function ordenar(ctx: CtxEjercicios, actor: Actor, id: number, orde
   const total = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
     if (e.completado) throw error(409, 'ejercicioCompletado');
-    const n = await repo.renumerarPendientes(trx, id, orden);
+    const n = await repo.renumerarPendientes(trx, id, orden, ctx.db.engine);
     await repo.actualizarEjercicio(trx, id, { orden });
     await auditar(trx, actor, 'modificar', 'ejercicio', id, { orden, renumerados: n });
     return n;
