@@ -44,6 +44,11 @@ export async function lanzarSimuladores(env: Record<string, string> = {}): Promi
       },
     },
   );
+  // A bench that ends on an error does not leave them running (they held its output's pipe open:
+  // `bench … | grep` waited for ever).
+  const alSalir = () => h.kill('SIGTERM');
+  process.once('exit', alSalir);
+  h.once('exit', () => process.off('exit', alSalir));
   const linea = await new Promise<string>((res, rej) => {
     const rl = readline.createInterface({ input: h.stdout! });
     rl.once('line', res);
