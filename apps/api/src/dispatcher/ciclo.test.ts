@@ -241,12 +241,19 @@ describe.each(MOTORES)('ciclo de vida y fallas del despachador (%s)', (motor) =>
       );
       await sim.ajustar({ caido: true });
       const durante = sim.registro.length;
+      // (a receipt received before the cut may be applied after it, from the dispatcher's buffer
+      // of receipts not yet written or not yet matched: a row sent may turn delivered or failed)
       const foto = async () =>
-        (await filas(api.ctx.db, id)).map((r) => [r.estatus, r.intentos, r.siguiente_intento]);
+        (await filas(api.ctx.db, id)).map((r) => [
+          r.estatus === 'enviado' || r.recibida === 1 ? 'salió' : r.estatus,
+          r.intentos,
+          r.siguiente_intento,
+        ]);
       let alEmpezar: unknown[] = [];
       if (protocolo === 'smpp') {
         // Unreachable SMSC (issue 23.2): once the submits cut mid-air are settled, no recipient
-        // changes state and nobody's attempts are spent; the exercise says it is waiting.
+        // changes state (but by a receipt) and nobody's attempts are spent; the exercise says it
+        // is waiting.
         const espera = await esperarQue(
           async () =>
             (
