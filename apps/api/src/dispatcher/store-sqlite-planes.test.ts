@@ -113,11 +113,7 @@ describe('planes de las sentencias calientes del despachador (sqlite)', () => {
       // (the fallback rows' insert, only with a fallback)
       /^SEARCH d USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
     ],
-    // (the batch's rows by the gateway index, then updated by rowid)
-    aplicarRecibos: [
-      /^SEARCH d USING INDEX detalle_gateway \(id_gateway=\?\)$/,
-      /^SEARCH ejercicio_detalle USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
-    ],
+    aplicarRecibos: [/^SEARCH ejercicio_detalle USING INDEX detalle_gateway \(id_gateway=\?\)$/],
     recuperarVencidos: [
       /^(SCAN d USING INDEX detalle_en_curso|SEARCH d USING INDEX detalle_en_curso \(id_ejercicio=\?\))$/,
       /^SEARCH ejercicio_detalle USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
