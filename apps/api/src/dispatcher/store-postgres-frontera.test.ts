@@ -125,19 +125,27 @@ describe('frontera del reclamo (postgres)', () => {
       true,
     );
   });
-});
 
-describe('el piso del reclamo (postgres)', () => {
-  let db: Db;
-  let limpiar: () => Promise<void>;
+  // The claim's floor (migration 0032): every scan of the queue starts there.
 
-  beforeAll(async () => {
-    ({ db, limpiar } = await abrirBaseSembrada('postgres'));
-  }, 60_000);
-  afterAll(async () => {
-    await limpiar?.();
-  });
-
+  /** A call drill of `n` rows on `puertos` ports, with a fallback companion (SMS, `puertosC`). */
+  const conRespaldo = async (n: number, puertos: number, puertosC: number) => {
+    const sms = await crearEquipo(db, { protocolo: 'smpp', puertos: puertosC });
+    const id_equipo = await crearEquipo(db, { protocolo: 'asterisk', puertos });
+    const id = await crearEjercicio(db, {
+      id_equipo,
+      n,
+      puertos,
+      tipo: 2,
+      respaldo: { id_equipo: sms, texto: 'Aviso', puertos: puertosC },
+    });
+    const { id_ejercicio } = await db.kysely
+      .selectFrom('ejercicios')
+      .select('id_ejercicio')
+      .where('respaldo_de', '=', id)
+      .executeTakeFirstOrThrow();
+    return { id, companero: Number(id_ejercicio) };
+  };
   const piso = async (id: number) =>
     Number(
       (
@@ -156,24 +164,7 @@ describe('el piso del reclamo (postgres)', () => {
     fs.map((f) => desenlaceEnviado(f.id_detalle, `p${f.id_detalle}`));
 
   it('sube con cada reclamo y baja con todo lo que vuelve a la cola por debajo', async () => {
-    const sms = await crearEquipo(db, { protocolo: 'smpp', puertos: 10 });
-    const id_equipo = await crearEquipo(db, { protocolo: 'asterisk', puertos: 10 });
-    const id = await crearEjercicio(db, {
-      id_equipo,
-      n: 100,
-      puertos: 10,
-      tipo: 2,
-      respaldo: { id_equipo: sms, texto: 'Aviso', puertos: 10 },
-    });
-    const companero = Number(
-      (
-        await db.kysely
-          .selectFrom('ejercicios')
-          .select('id_ejercicio')
-          .where('respaldo_de', '=', id)
-          .executeTakeFirstOrThrow()
-      ).id_ejercicio,
-    );
+    const { id, companero } = await conRespaldo(100, 10, 10);
     const s = storePostgres(db);
     const ej = { id_ejercicio: id, puertos: 10 } as Parameters<typeof s.reclamar>[0];
     const ejC = { id_ejercicio: companero, puertos: 10 } as Parameters<typeof s.reclamar>[0];
@@ -239,24 +230,7 @@ describe('el piso del reclamo (postgres)', () => {
 
   it('nada queda bajo el piso cuando entran respaldos mientras dos despachadores reclaman', async () => {
     const N = 400;
-    const sms = await crearEquipo(db, { protocolo: 'smpp', puertos: 5 });
-    const id_equipo = await crearEquipo(db, { protocolo: 'asterisk', puertos: N });
-    const id = await crearEjercicio(db, {
-      id_equipo,
-      n: N,
-      puertos: N,
-      tipo: 2,
-      respaldo: { id_equipo: sms, texto: 'Aviso', puertos: 5 },
-    });
-    const companero = Number(
-      (
-        await db.kysely
-          .selectFrom('ejercicios')
-          .select('id_ejercicio')
-          .where('respaldo_de', '=', id)
-          .executeTakeFirstOrThrow()
-      ).id_ejercicio,
-    );
+    const { id, companero } = await conRespaldo(N, N, 5);
     const escritor = storePostgres(db);
     const ahora = Date.now();
     const lease = ahora + 60_000;
