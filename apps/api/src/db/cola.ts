@@ -34,6 +34,18 @@ export function partesDeLaCola(engine: Engine): RawBuilder<boolean>[] {
  * whatever lowers the exercise's floor (abrirCola). */
 export const LLAVE_COLA = 7_404_101;
 
+/** The lowest position of each exercise among rows that entered the queue, as [exercise,
+ * position] in the exercises' order: the order a writer lowers (and locks) several floors in, so
+ * two writers never wait for each other's locks. */
+export function pisosPorEjercicio(
+  filas: Iterable<{ id_ejercicio: number; posicion: number }>,
+): [number, number][] {
+  const pisos = new Map<number, number>();
+  for (const { id_ejercicio, posicion } of filas)
+    pisos.set(id_ejercicio, Math.min(posicion, pisos.get(id_ejercicio) ?? posicion));
+  return [...pisos].sort(([a], [b]) => a - b);
+}
+
 /** abrirCola's statement ($1 the exercise, $2 the position), for a caller on a pg client. */
 export const ABRIR_COLA = `insert into despacho_frontera (id_ejercicio, posicion, piso)
   select $1::int, 0, 0 from (select pg_advisory_xact_lock(${LLAVE_COLA}, $1::int)) l

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { abrirCola, enCola, partesDeLaCola } from '../db/cola.ts';
+import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz } from './canal.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
@@ -510,8 +510,7 @@ export async function reponerCancelados(
   if (!filas.length) return 0;
   return db.kysely.transaction().execute(async (trx) => {
     // (the rows go back to the queue at their own positions, below the claim's floor)
-    const pisos = new Map<number, number>();
-    let n = 0;
+    const vueltas: { id_ejercicio: number; posicion: number }[] = [];
     for (const f of filas) {
       const r = await trx
         .updateTable('ejercicio_detalle')
@@ -542,13 +541,11 @@ export async function reponerCancelados(
         .where('recibida', '=', 0)
         .returning(['id_ejercicio', 'posicion'])
         .executeTakeFirst();
-      if (!r) continue;
-      n++;
-      pisos.set(r.id_ejercicio, Math.min(r.posicion, pisos.get(r.id_ejercicio) ?? r.posicion));
+      if (r) vueltas.push(r);
     }
-    for (const [id_ejercicio, posicion] of [...pisos].sort(([a], [b]) => a - b))
+    for (const [id_ejercicio, posicion] of pisosPorEjercicio(vueltas))
       await abrirCola(trx, db.engine, id_ejercicio, posicion);
-    return n;
+    return vueltas.length;
   });
 }
 

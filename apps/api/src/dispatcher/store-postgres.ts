@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
-import { ABRIR_COLA, EN_COLA, LLAVE_COLA } from '../db/cola.ts';
+import { ABRIR_COLA, EN_COLA, LLAVE_COLA, pisosPorEjercicio } from '../db/cola.ts';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
@@ -294,11 +294,8 @@ export function storePostgres(db: Db): Store {
             ],
           );
           // The rows take their drill rows' positions, maybe below the companion's floor: it
-          // comes down (in the exercises' order: two batches never wait for each other's locks).
-          const pisos = new Map<number, number>();
-          for (const { id_ejercicio, posicion } of nuevas.rows)
-            pisos.set(id_ejercicio, Math.min(posicion, pisos.get(id_ejercicio) ?? posicion));
-          for (const [id_ejercicio, posicion] of [...pisos].sort(([a], [b]) => a - b))
+          // comes down.
+          for (const [id_ejercicio, posicion] of pisosPorEjercicio(nuevas.rows))
             await q.query(ABRIR_COLA, [id_ejercicio, posicion]);
           await q.query('commit');
         }
