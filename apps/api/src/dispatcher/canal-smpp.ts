@@ -352,9 +352,17 @@ function agrupar(s: Sesion): void {
 
 /** Reads the `id:`, `stat:` and `err:` fields of a delivery receipt's text (SMPP 3.4 appendix B). */
 export function leerRecibo(texto: string): { id?: string; stat?: string; err?: string } {
-  const campo = (n: string) => new RegExp(`(?:^|\\s)${n}:(\\S+)`, 'i').exec(texto)?.[1];
-  return { id: campo('id'), stat: campo('stat')?.toUpperCase(), err: campo('err') };
+  return {
+    id: CAMPO_ID.exec(texto)?.[1],
+    stat: CAMPO_STAT.exec(texto)?.[1]?.toUpperCase(),
+    err: CAMPO_ERR.exec(texto)?.[1],
+  };
 }
+/** A receipt text's field `name:value` (compiled once: a receipt comes for every message). */
+const campoRecibo = (n: string) => new RegExp(`(?:^|\\s)${n}:(\\S+)`, 'i');
+const CAMPO_ID = campoRecibo('id');
+const CAMPO_STAT = campoRecibo('stat');
+const CAMPO_ERR = campoRecibo('err');
 
 /** message_state (SMPP 3.4 §5.2.28) as the receipt text's stat names. */
 const ESTADOS_MENSAJE: Record<number, string> = {
@@ -398,11 +406,10 @@ function textoPdu(v: unknown): string {
 }
 
 /** An id as compared: trimmed, lower case, without leading zeros. */
-const normalizar = (x: string) =>
-  x
-    .trim()
-    .toLowerCase()
-    .replace(/^0+(?=.)/, '');
+const normalizar = (x: string) => sinCeros(x.trim().toLowerCase());
+/** Digits without leading zeros (the regular expression only when there is one to drop: trim and
+ * toLowerCase give the same string back when nothing changes, and most ids have none). */
+const sinCeros = (x: string) => (x.charCodeAt(0) === 48 ? x.replace(/^0+(?=.)/, '') : x);
 /** The value of an id read as hexadecimal, or as decimal, in decimal; undefined when it cannot be.
  * (Up to 13 hex digits the value is below 2^53: a Number holds it exactly, and is cheaper than a
  * BigInt; a decimal's value in decimal is its digits without leading zeros.) */
@@ -412,7 +419,7 @@ const comoHex = (x: string) =>
     : x.length <= 13
       ? parseInt(x, 16).toString()
       : BigInt(`0x${x}`).toString();
-const comoDecimal = (x: string) => (/^\d{1,38}$/.test(x) ? x.replace(/^0+(?=.)/, '') : undefined);
+const comoDecimal = (x: string) => (/^\d{1,38}$/.test(x) ? sinCeros(x) : undefined);
 /** How a receipt's id matched its submit's: as is, submit hex → receipt decimal, or the reverse. */
 type Forma = 'igual' | 'hexDecimal' | 'decimalHex';
 const FORMAS: readonly Forma[] = ['igual', 'hexDecimal', 'decimalHex'];
