@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
+import { arregloPg } from '../db/arreglo-pg.ts';
 import { ABRIR_COLA, EN_COLA, LLAVE_COLA, pisosPorEjercicio } from '../db/cola.ts';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
@@ -152,12 +153,12 @@ export function storePostgres(db: Db): Store {
          and d.estatus in ('enviado', 'entregado')
        returning m.id_gateway`,
       [
-        rs.map((r) => r.id_gateway),
-        rs.map((r) => r.id_equipo),
-        rs.map((r) => r.entregado),
-        rs.map((r) => r.motivo ?? null),
+        arregloPg(rs, (r) => r.id_gateway),
+        arregloPg(rs, (r) => r.id_equipo),
+        arregloPg(rs, (r) => r.entregado),
+        arregloPg(rs, (r) => r.motivo ?? null),
         ahora,
-        rs.map((r) => r.leido === true),
+        arregloPg(rs, (r) => r.leido === true),
       ],
     );
     const hechos = new Set(r.rows.map((x) => x.id_gateway));
@@ -254,23 +255,23 @@ export function storePostgres(db: Db): Store {
              alcance, respondidas)
          where d.id_detalle = any(array(select unnest($1::bigint[]))) and d.id_detalle = v.id and ${EN_CURSO_POR_CLAVE}`,
           [
-            ds.map((d) => d.id_detalle),
-            ds.map((d) => d.estatus),
-            ds.map((d) => d.id_gateway),
-            ds.map((d) => d.motivo),
-            ds.map((d) => d.fecha_envio),
-            ds.map((d) => d.hora_envio),
-            ds.map((d) => d.siguiente_intento),
-            ds.map((d) => d.recibida),
+            arregloPg(ds, (d) => d.id_detalle),
+            arregloPg(ds, (d) => d.estatus),
+            arregloPg(ds, (d) => d.id_gateway),
+            arregloPg(ds, (d) => d.motivo),
+            arregloPg(ds, (d) => d.fecha_envio),
+            arregloPg(ds, (d) => d.hora_envio),
+            arregloPg(ds, (d) => d.siguiente_intento),
+            arregloPg(ds, (d) => d.recibida),
             ahora,
-            ds.map((d) => d.duracion ?? null),
-            ds.map((d) => d.timbrado ?? null),
-            ds.map((d) => d.causa ?? null),
-            ...[0, 1, 2, 3, 4, 5].map((k) => partes.map((p) => p[k])),
-            ds.map(partesEntregadas),
-            ds.map((d) => d.intentos ?? null),
-            ds.map((d) => d.alcance ?? null),
-            ds.map((d) => d.respondidas ?? null),
+            arregloPg(ds, (d) => d.duracion ?? null),
+            arregloPg(ds, (d) => d.timbrado ?? null),
+            arregloPg(ds, (d) => d.causa ?? null),
+            ...[0, 1, 2, 3, 4, 5].map((k) => arregloPg(partes, (p) => p[k])),
+            arregloPg(ds, partesEntregadas),
+            arregloPg(ds, (d) => d.intentos ?? null),
+            arregloPg(ds, (d) => d.alcance ?? null),
+            arregloPg(ds, (d) => d.respondidas ?? null),
           ],
         );
         if (respaldos.length) {
@@ -390,10 +391,10 @@ export function storePostgres(db: Db): Store {
            and (v.lease is null or d.lease_hasta = v.lease)
          returning d.id_detalle`,
         [
-          fs.map((f) => f.id_detalle),
-          fs.map((f) => f.id_gateway),
-          fs.map((f) => f.lease_hasta ?? null),
-          fs.map((f) => f.hasta),
+          arregloPg(fs, (f) => f.id_detalle),
+          arregloPg(fs, (f) => f.id_gateway),
+          arregloPg(fs, (f) => f.lease_hasta ?? null),
+          arregloPg(fs, (f) => f.hasta),
           ahora,
         ],
       );
