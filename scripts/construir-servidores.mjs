@@ -100,9 +100,10 @@ export async function construirServidores({ entradas = ENTRADAS, salida = SALIDA
     sourcemap: 'linked',
     // Stack traces need the mappings only; the sources are in the repository (and stay out of memory).
     sourcesContent: false,
-    // No keepNames: identifiers are not minified, so functions keep their names (ES2015 names
-    // `const f = () => …` too); keepNames wrapped every closure a hot path creates in a
-    // defineProperty call (`__name`), 1.6 µs per message in the dispatcher's profile.
+    // No keepNames: it wrapped every closure a hot path creates in a defineProperty call
+    // (`__name`), 1.6 µs per message in the dispatcher's profile. Identifiers are not minified;
+    // the few functions renamed where two modules' names collide (`crear2`) keep their
+    // TypeScript name in stack traces, which --enable-source-maps maps, and nothing reads `.name`.
     // Without comments and whitespace (names stay): V8 keeps every script's source as a string,
     // and the api's comments' '…' and 'ó' made its 0.7 MB a two-byte 1.4 MB one; stack traces
     // still name the TypeScript lines through the map.
