@@ -407,8 +407,8 @@ function textoPdu(v: unknown): string {
 
 /** An id as compared: trimmed, lower case, without leading zeros. */
 const normalizar = (x: string) => sinCeros(x.trim().toLowerCase());
-/** Digits without leading zeros (the regular expression only when there is one to drop: trim and
- * toLowerCase give the same string back when nothing changes, and most ids have none). */
+/** An id without its leading zeros (the regular expression only when there is one to drop: trim
+ * and toLowerCase give the same string back when nothing changes, and most ids have none). */
 const sinCeros = (x: string) => (x.charCodeAt(0) === 48 ? x.replace(/^0+(?=.)/, '') : x);
 /** The value of an id read as hexadecimal, or as decimal, in decimal; undefined when it cannot be.
  * (Up to 13 hex digits the value is below 2^53: a Number holds it exactly, and is cheaper than a
