@@ -20,7 +20,7 @@
 // receipt cost ≤ 1.5 × the first's; WAL ≤ 900 bytes per message.
 //
 //   npx tsx bench/dispatch-pg.ts [--rows 100000] [--despachadores 1,2,4] [--rondas 2] [--detalle-wal]
-//                                [--esquema actual|ff100|ff50…] [--perfil DIR]
+//                                [--esquema actual|ff100|ff50…] [--perfil DIR] [--asignaciones DIR]
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -62,6 +62,9 @@ const variante = (e: string) =>
       : undefined;
 if (variante(ESQUEMA) === undefined) throw new Error(`--esquema desconocido: ${ESQUEMA}`);
 const PERFIL = bandera('perfil') ? path.resolve(arg('perfil', '')) : undefined;
+/** `--asignaciones DIR`: each dispatcher writes there what it allocated, garbage included
+ * (bench/_asignaciones.mjs): where the collector's work comes from. */
+const ASIGNACIONES = bandera('asignaciones') ? path.resolve(arg('asignaciones', '')) : undefined;
 /** `--detalle-wal`: also print the run's WAL per record type and relation. */
 const DETALLE_WAL = bandera('detalle-wal');
 const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
@@ -194,6 +197,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
             // `npm run dispatcher`'s command; `--perfil DIR`: each writes a CPU profile there.
             [
               ...(PERFIL ? ['--cpu-prof', `--cpu-prof-dir=${PERFIL}`] : []),
+              ...(ASIGNACIONES ? ['--import', path.join(RAIZ, 'bench/_asignaciones.mjs')] : []),
               ...argumentosDespachador(process.env.BENCH_DESPACHADOR),
             ],
             {
@@ -208,6 +212,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
                 DESPACHO_EN_API: '0',
                 DESPACHO_SONDEO_MS: '50',
                 DESPACHO_TRAZA_RECIBOS: traza,
+                ...(ASIGNACIONES ? { ASIGNACIONES_DIR: ASIGNACIONES } : {}),
               },
             },
           );
@@ -488,7 +493,33 @@ for (const k of DESPACHADORES) {
   if (r9 > 1.5 * r1) ok = false;
   if (m((x) => x.walBytes) > 900) ok = false;
 }
+if (ASIGNACIONES) resumirAsignaciones(ASIGNACIONES);
 console.log(
   `límites (1: ≥ 0.80 de la base; 2 ≥ 1; último décimo ≤ 1.5 × el primero; WAL ≤ 900 B/msg): ${ok ? 'PASS' : 'FAIL'}`,
 );
 process.exit(ok ? 0 : 1);
+
+/** Each dispatcher's allocations (`--asignaciones`): bytes per message of the drill, and the
+ * functions that allocated most (names as in the bundle; the profile's lines are the bundle's). */
+function resumirAsignaciones(dir: string) {
+  interface Nodo {
+    callFrame: { functionName: string; url: string };
+    selfSize: number;
+    children: Nodo[];
+  }
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.heapprofile'))) {
+    const { head } = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { head: Nodo };
+    const porFuncion = new Map<string, number>();
+    let total = 0;
+    const visitar = (n: Nodo) => {
+      const nombre = `${n.callFrame.functionName || '(anónima)'} ${path.basename(n.callFrame.url)}`;
+      porFuncion.set(nombre, (porFuncion.get(nombre) ?? 0) + n.selfSize);
+      total += n.selfSize;
+      n.children.forEach(visitar);
+    };
+    visitar(head);
+    console.log(`\nasignaciones de ${f}: ${(total / N).toFixed(0)} B por mensaje del ejercicio`);
+    for (const [nombre, b] of [...porFuncion].sort((x, y) => y[1] - x[1]).slice(0, 12))
+      console.log(`  ${(b / N).toFixed(0).padStart(6)} B/msg  ${nombre}`);
+  }
+}
