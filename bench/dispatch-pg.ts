@@ -65,6 +65,8 @@ const PERFIL = bandera('perfil') ? path.resolve(arg('perfil', '')) : undefined;
 /** `--asignaciones DIR`: each dispatcher writes there what it allocated, garbage included
  * (bench/_asignaciones.mjs): where the collector's work comes from. */
 const ASIGNACIONES = bandera('asignaciones') ? path.resolve(arg('asignaciones', '')) : undefined;
+/** When this run began: the summary reads only the allocation profiles written since. */
+const INICIO = Date.now();
 /** `--detalle-wal`: also print the run's WAL per record type and relation. */
 const DETALLE_WAL = bandera('detalle-wal');
 const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
@@ -507,7 +509,10 @@ function resumirAsignaciones(dir: string) {
     selfSize: number;
     children: Nodo[];
   }
-  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.heapprofile'))) {
+  // (a directory used before may hold earlier runs' profiles)
+  const deEstaCorrida = (x: string) =>
+    x.endsWith('.heapprofile') && fs.statSync(path.join(dir, x)).mtimeMs >= INICIO;
+  for (const f of fs.readdirSync(dir).filter(deEstaCorrida)) {
     const { head } = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { head: Nodo };
     const porFuncion = new Map<string, number>();
     let total = 0;
