@@ -78,14 +78,15 @@ export async function completarSiTermino(
 
 /** Pauses a running exercise with a reason (automatic pause); audits 'pausar'. Same flags as the
  * manual pause of POST /ejercicio/pausa/ (en_proceso stays 1, en_pausa 1), so the row offers
- * resume and stop. */
+ * resume and stop. A paused exercise waits for nothing: its waiting note goes in the same write,
+ * so no reader sees it paused and still 'En espera'. */
 export async function pausar(db: Db, id_ejercicio: number, motivo: string): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     // A drill and its fallback companion pause together (issue 25.2), whichever device failed.
     const { raiz, ids } = await familia(trx, id_ejercicio);
     const r = await trx
       .updateTable('ejercicios')
-      .set({ en_pausa: 1, motivo_pausa: motivo })
+      .set({ en_pausa: 1, motivo_pausa: motivo, en_espera: null })
       .where('id_ejercicio', 'in', ids)
       .where('completado', '=', 0)
       .where('en_proceso', '=', 1)

@@ -936,7 +936,11 @@ export async function pausa(
     if (pausar) {
       if (!e.en_proceso) throw error(409, 'ejercicioNoEnProceso');
       if (e.en_pausa) throw error(409, 'ejercicioYaPausado');
-      await repo.actualizarEjercicio(trx, e.id_ejercicio, { en_proceso: 1, en_pausa: 1 });
+      await repo.actualizarEjercicio(trx, e.id_ejercicio, {
+        en_proceso: 1,
+        en_pausa: 1,
+        en_espera: null,
+      });
       await auditar(trx, actor, 'pausar', 'ejercicio', e.id_ejercicio);
       return { mensaje: msg('ejercicioPausado'), cambio: true };
     }
