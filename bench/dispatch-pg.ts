@@ -50,16 +50,21 @@ const N = Number(arg('rows', '100000'));
 const DESPACHADORES = arg('despachadores', '1,2,4').split(',').map(Number);
 const RONDAS = Number(arg('rondas', '2'));
 /** `--esquema`: the table as the migrations leave it ('actual', default), or with another
- * fillfactor ('ff100', 'ff70'…; the migrations set 35), set before the list is generated: which
- * change bought what. A version of the statements and indexes before a change is measured by
- * running this script from a checkout of that commit (`git worktree add`). */
+ * fillfactor ('ff100', 'ff70'…; the migrations set 35), or another fillfactor of the two indexes
+ * whose key an outcome does not change, the primary key and detalle_ejercicio_id ('ix90': as
+ * before migration 0033, which sets 50), set before the list is generated: which change bought
+ * what. A version of the statements and indexes before a change is measured by running this
+ * script from a checkout of that commit (`git worktree add`). */
 const ESQUEMA = arg('esquema', 'actual');
 const variante = (e: string) =>
   e === 'actual'
     ? ''
     : /^ff\d+$/.test(e)
       ? `alter table ejercicio_detalle set (fillfactor = ${e.slice(2)})`
-      : undefined;
+      : /^ix\d+$/.test(e)
+        ? `alter index ejercicio_detalle_pkey set (fillfactor = ${e.slice(2)});
+           alter index detalle_ejercicio_id set (fillfactor = ${e.slice(2)})`
+        : undefined;
 if (variante(ESQUEMA) === undefined) throw new Error(`--esquema desconocido: ${ESQUEMA}`);
 const PERFIL = bandera('perfil') ? path.resolve(arg('perfil', '')) : undefined;
 /** `--asignaciones DIR`: each dispatcher writes there what it allocated, garbage included
@@ -67,7 +72,8 @@ const PERFIL = bandera('perfil') ? path.resolve(arg('perfil', '')) : undefined;
 const ASIGNACIONES = bandera('asignaciones') ? path.resolve(arg('asignaciones', '')) : undefined;
 /** When this run began: the summary reads only the allocation profiles written since. */
 const INICIO = Date.now();
-/** `--detalle-wal`: also print the run's WAL per record type and relation. */
+/** `--detalle-wal`: also print the run's WAL per record type and relation, and how much of it
+ * is full-page images. */
 const DETALLE_WAL = bandera('detalle-wal');
 const VENTANA = CONFIG_DESPACHO_DEFECTO.ventanaSmpp;
 const TEXTO = 'Simulacro: esto es una prueba';
@@ -290,7 +296,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
       fpi: number;
       n: number;
       servidor: number;
-      tipos: Map<string, [number, number]>;
+      tipos: Map<string, [number, number, number]>;
     }[] = [];
     const medirVentanas = (async () => {
       for (const f of [0.1, 0.5, 0.85]) {
@@ -321,7 +327,7 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
           fpi: rows.reduce((s, x) => s + Number(x.fpi), 0),
           n: rows.reduce((s, x) => s + Number(x.n), 0),
           servidor: Number(sv[0]!.d),
-          tipos: new Map(rows.map((x) => [x.tipo, [Number(x.n), Number(x.bytes)]])),
+          tipos: new Map(rows.map((x) => [x.tipo, [Number(x.n), Number(x.bytes), Number(x.fpi)]])),
         });
       }
     })();
@@ -354,15 +360,15 @@ async function proyecto(puerto: number, pidSmsc: number, k: number): Promise<Ron
            or c.relname like 'ejercicios%' or c.relname like 'sms_partes%'`,
       );
       const nombre = new Map(rels.map((x) => [x.nodo, x.nombre]));
-      const tipos = new Map<string, [number, number]>();
+      const tipos = new Map<string, [number, number, number]>();
       for (const v of ventanas)
-        for (const [t, [n, b]] of v.tipos) {
-          const x = tipos.get(t) ?? [0, 0];
-          tipos.set(t, [x[0] + n, x[1] + b]);
+        for (const [t, [n, b, f]] of v.tipos) {
+          const x = tipos.get(t) ?? [0, 0, 0];
+          tipos.set(t, [x[0] + n, x[1] + b, x[2] + f]);
         }
-      for (const [t, [n, b]] of [...tipos].sort((x, y) => y[1][1] - x[1][1]).slice(0, 16))
+      for (const [t, [n, b, f]] of [...tipos].sort((x, y) => y[1][1] - x[1][1]).slice(0, 16))
         console.log(
-          `    ${t.replace(/ (\d+)$/, (_m, x: string) => ` ${nombre.get(x) ?? x}`).padEnd(60)} ${(n / msgsV).toFixed(2)} registros/msg ${(b / msgsV).toFixed(0)} B/msg`,
+          `    ${t.replace(/ (\d+)$/, (_m, x: string) => ` ${nombre.get(x) ?? x}`).padEnd(60)} ${(n / msgsV).toFixed(2)} registros/msg ${(b / msgsV).toFixed(0)} B/msg (${(f / msgsV).toFixed(0)} de imágenes de página)`,
         );
     }
 

@@ -28,6 +28,7 @@ import * as respaldo from './migrations/0026-respaldo.ts';
 import * as cola from './migrations/0030-cola.ts';
 import * as colaUnica from './migrations/0031-cola-unica.ts';
 import * as piso from './migrations/0032-piso.ts';
+import * as holguraIndices from './migrations/0033-holgura-indices.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -60,6 +61,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0030-cola': cola,
   '0031-cola-unica': colaUnica,
   '0032-piso': piso,
+  '0033-holgura-indices': holguraIndices,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

@@ -279,3 +279,62 @@ describe('actualizaciones HOT del despachador (postgres)', () => {
     ).toEqual({ actualizadas: 5, hot: 5 });
   });
 });
+
+// A message's outcome is the update that is not HOT: it puts a second entry for its row, with the
+// same key, in the primary key and detalle_ejercicio_id. Their leaves keep room for it
+// (migration 0033, fillfactor 50): the outcomes of a whole drill split no leaf of either index
+// but the last. At the default fillfactor (90) every leaf split once, writing both halves to the
+// WAL (full-page images after a checkpoint).
+describe('índices sin páginas partidas por los desenlaces (postgres)', () => {
+  let db: Db;
+  let limpiar: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, limpiar } = await abrirBaseSembrada('postgres'));
+  }, 60_000);
+  afterAll(async () => {
+    await limpiar?.();
+  });
+
+  it('escribir el desenlace de cada fila de un ejercicio no agranda el primary key ni detalle_ejercicio_id', async () => {
+    const n = 6_000;
+    const id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: n });
+    const id_ejercicio = await crearEjercicio(db, { id_equipo, n, puertos: n });
+    const store = storePostgres(db);
+    const ahora = Date.now();
+    const ej = { id_ejercicio, puertos: n } as Parameters<typeof store.reclamar>[0];
+    const filas = [];
+    for (let lote; (lote = await store.reclamar(ej, 500, ahora, ahora + 60_000)).length;)
+      filas.push(...lote);
+    expect(filas).toHaveLength(n);
+    const paginas = async () => {
+      const { rows } = await db.pool!.query<{ pk: string; ej: string }>(
+        `select pg_relation_size('ejercicio_detalle_pkey') / 8192 as pk,
+           pg_relation_size('detalle_ejercicio_id') / 8192 as ej`,
+      );
+      return { pk: Number(rows[0]!.pk), ej: Number(rows[0]!.ej) };
+    };
+    const antes = await paginas();
+    for (let i = 0; i < n; i += 500) {
+      const lote = filas.slice(i, i + 500);
+      await store.anunciar(
+        lote.map((f) => ({ id_detalle: f.id_detalle, id_gateway: null, hasta: ahora + 60_000 })),
+        ahora,
+      );
+      await store.escribir(
+        lote.map((f) => desenlaceEnviado(f.id_detalle, `p${f.id_detalle}`)),
+        ahora,
+      );
+    }
+    const { rows } = await db.pool!.query<{ n: number }>(
+      `select count(*)::int as n from ejercicio_detalle where id_ejercicio = $1 and estatus = 'enviado'`,
+      [id_ejercicio],
+    );
+    expect(rows[0]!.n).toBe(n);
+    // (the last leaf of each may split: `generar` fills the rightmost leaf until it is full, the
+    // fillfactor only decides where a split divides it; at 90 the indexes grew by 16 and 24 pages)
+    const despues = await paginas();
+    expect(despues.pk - antes.pk).toBeLessThanOrEqual(1);
+    expect(despues.ej - antes.ej).toBeLessThanOrEqual(1);
+  });
+});
