@@ -553,6 +553,18 @@ export const MENSAJES = {
   redOtra: 'error de red ({codigo})',
   sinConexionCon: 'No se pudo conectar con {destino}: {motivo}',
   hostNoEncontrado: 'No se encontró el host {host}',
+  // Device URLs as a port scanner and a relay (issue 49.3)
+  urlEquipoConsulta:
+    "El campo url no debe llevar '?' ni '#' (consulta o fragmento): escriba solo la dirección de la pasarela, con la forma {forma}",
+  versionWhatsappForma:
+    'La credencial version debe tener la forma v21.0 (la versión de la Graph API de Meta, letra v, número, punto y número), o quedar vacía para usar {defecto}',
+  destinoNoPermitido:
+    'El campo url apunta a {destino}, una dirección local o privada ({ip}) no permitida: si la pasarela está en su red, agregue {destino} (host:puerto) o su rango (CIDR) a EQUIPOS_DESTINOS_PERMITIDOS',
+  redNoSmsc: 'no responde como un SMSC',
+  redNoAsterisk: 'no responde como un Asterisk (AMI)',
+  redCerradaSinRespuesta: 'cerró la conexión sin responder',
+  amiAccesoRechazado: 'Asterisk rechazó el usuario o el secreto de AMI',
+  paginaOtroServidor: 'la página siguiente de la lista está en otro servidor y no se siguió',
   confirmarEliminarEquipo: '¿Eliminar el equipo "{alias}"?',
   verDetalle: 'Ver detalle',
   envioPrueba: 'Envío de prueba',

@@ -9,6 +9,7 @@ import {
   PALABRAS_EQUIPO,
   problemasEquipo,
   problemaUrlEquipo,
+  problemaVersionWhatsapp,
   tiposParaAlias,
 } from './equipment.ts';
 
@@ -120,6 +121,21 @@ describe('problemaUrlEquipo: esquema, host y puerto por protocolo', () => {
       'El campo url debe tener la forma smpp://host:puerto (o ssmpp://host:puerto con TLS)',
     );
   });
+  it.each([
+    ['android', 'http://127.0.0.1:29080/auth/signin/#', 'formaUrlAndroid'],
+    ['android', 'http://telefono:8080/?a=1', 'formaUrlAndroid'],
+    ['android', 'http://telefono:8080?', 'formaUrlAndroid'],
+    ['whatsapp', 'https://graph.facebook.com#', 'formaUrlWhatsapp'],
+    ['whatsapp', 'https://graph.facebook.com/?x=/v1', 'formaUrlWhatsapp'],
+  ] as const)('%s %j: sin consulta ni fragmento (issue 49.3)', (p, url, f) => {
+    expect(problemaUrlEquipo(p, url)).toBe(msg('urlEquipoConsulta', { forma: msg(f) }));
+  });
+  it('un usuario vacío antes de @ también se rechaza', () => {
+    expect(problemaUrlEquipo('android', 'http://@telefono:8080')).toBe(msg('urlEquipoConClaves'));
+    expect(problemaUrlEquipo('whatsapp', 'https://:@graph.facebook.com')).toBe(
+      msg('urlEquipoConClaves'),
+    );
+  });
   it('destinoEquipo: host y puerto donde el adaptador se conecta', () => {
     expect(destinoEquipo('smpp', 'smpp://[::1]:2775')).toEqual({
       host: '::1',
@@ -169,6 +185,22 @@ describe('problemasEquipo: la url y las credenciales que cada protocolo necesita
     const url = { android: 'http://h', whatsapp: 'https://h', asterisk: 'ami://h:5038' }[protocolo];
     expect(problemasEquipo({ protocolo, url, credenciales }).map((p) => p.campo)).toEqual(campos);
   });
+  it.each([
+    ['v21.0', null],
+    ['', null],
+    [' v26.0 ', null],
+    ['../x', 'credenciales.version'],
+    ['v21.0/../../auth', 'credenciales.version'],
+    ['..', 'credenciales.version'],
+    ['v21.0?x=1', 'credenciales.version'],
+    ['21.0', 'credenciales.version'],
+  ] as const)('WhatsApp version %j: %s', (version, campo) => {
+    const credenciales = { phone_number_id: '1', token: 't', version };
+    const r = problemasEquipo({ protocolo: 'whatsapp', url: 'https://h', credenciales });
+    expect(r.map((p) => p.campo)).toEqual(campo ? [campo] : []);
+    if (campo) expect(r[0]!.mensaje).toBe(problemaVersionWhatsapp(version));
+    if (campo) expect(r[0]!.mensaje).toContain('v21.0');
+  });
   it('la troncal solo hace falta si la plantilla de marcado la usa', () => {
     const base = {
       protocolo: 'asterisk',
@@ -190,6 +222,9 @@ describe('motivoRed y mensajeRed: fallas de red en español', () => {
     ['ECONNRESET', 'la conexión se cortó'],
     ['CERT_HAS_EXPIRED', 'el certificado TLS no es válido (CERT_HAS_EXPIRED)'],
     ['EPROTO2', 'error de red (EPROTO2)'],
+    ['NO_SMSC', 'no responde como un SMSC'],
+    ['NO_AMI', 'no responde como un Asterisk (AMI)'],
+    ['CERRADA', 'cerró la conexión sin responder'],
   ])('%s → %s', (codigo, texto) => {
     expect(motivoRed(codigo, { host: '127.0.0.1', timeoutMs: 3000 })).toBe(texto);
   });

@@ -7,6 +7,7 @@ import {
   type Protocolo,
 } from '../constants.ts';
 import { msg, type ClaveMensaje } from '../messages.ts';
+import { VERSION_API_WHATSAPP } from './whatsapp.ts';
 
 /** Keywords per type: an equipment is offered when its alias contains one, ignoring case. */
 export const PALABRAS_EQUIPO: Readonly<Record<IdTipoEjercicio, readonly string[]>> = {
@@ -185,7 +186,9 @@ export function destinoEquipo(protocolo: Protocolo, url: string): DestinoEquipo 
 
 /** Why a url does not fit a protocol, in Spanish naming the field 'url' (null when it fits): a
  * scheme the adapter speaks, a host, a port from 1 to 65535 (SMPP and AMI must name it), no
- * user or password (they go in the credentials) and, for SMPP and AMI, nothing after the port. */
+ * user or password (they go in the credentials), for SMPP and AMI nothing after the port, and
+ * for the HTTP gateways no query or fragment: the adapters append their routes to it, and a
+ * '#' or '?' would turn them into a fragment or query and send to the url's own path. */
 export function problemaUrlEquipo(protocolo: Protocolo, url: string): string | null {
   const f = FORMA_URL[protocolo];
   const forma = msg('urlEquipoForma', { forma: msg(f.forma) });
@@ -200,10 +203,26 @@ export function problemaUrlEquipo(protocolo: Protocolo, url: string): string | n
     return forma;
   }
   if (!Object.hasOwn(f.esquemas, u.protocol) || !u.hostname) return forma;
-  if (u.username || u.password) return msg('urlEquipoConClaves');
+  // From the text as well: 'http://@h' and 'http://h/#' parse to an empty user and fragment.
+  const autoridad = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\\]*)/i.exec(url.trim())?.[1] ?? '';
+  if (u.username || u.password || autoridad.includes('@')) return msg('urlEquipoConClaves');
   if (f.puertoObligatorio && !u.port) return forma;
-  if (f.soloHost && ((u.pathname !== '' && u.pathname !== '/') || u.search || u.hash)) return forma;
+  const consulta = u.search || u.hash || /[?#]/.test(url);
+  if (f.soloHost && ((u.pathname !== '' && u.pathname !== '/') || consulta)) return forma;
+  if (consulta) return msg('urlEquipoConsulta', { forma: msg(f.forma) });
   return null;
+}
+
+/** The form of the WhatsApp `version` credential (the Graph API version in the request path,
+ * 'v21.0'): nothing else may enter the path, '../' least of all. */
+export const FORMA_VERSION_WHATSAPP = /^v\d{1,3}\.\d{1,2}$/;
+
+/** Why a WhatsApp `version` credential cannot be used (null when it fits or is empty: the
+ * adapters then use VERSION_API_WHATSAPP). */
+export function problemaVersionWhatsapp(version: string): string | null {
+  const v = version.trim();
+  if (v === '' || FORMA_VERSION_WHATSAPP.test(v)) return null;
+  return msg('versionWhatsappForma', { defecto: VERSION_API_WHATSAPP });
 }
 
 /** A credential as the adapters read it: under the protocol's own section ({smpp: {...}}, AMI's
@@ -251,7 +270,7 @@ export interface ProblemaEquipo {
 }
 
 /** Everything that keeps a device from working, in the order of the form (url first, then each
- * missing credential). The api refuses to save such a device and the web form shows the same
+ * missing credential, then a WhatsApp `version` of the wrong form). The api refuses to save such a device and the web form shows the same
  * messages under the same fields. */
 export function problemasEquipo(e: {
   protocolo: Protocolo;
@@ -271,13 +290,26 @@ export function problemasEquipo(e: {
           protocolo: msg(ETIQUETA_PROTOCOLO[e.protocolo]),
         }),
       });
+  if (e.protocolo === 'whatsapp') {
+    const v = problemaVersionWhatsapp(valorCredencial(e.credenciales, 'whatsapp', 'version'));
+    if (v) r.push({ campo: 'credenciales.version', mensaje: v });
+  }
   return r;
 }
 
 /** A network failure in Spanish, short, for '… no responde en {url} ({motivo})': the system
- * error code of a socket or request (ECONNREFUSED, ENOTFOUND…), or 'TIMEOUT'. */
+ * error code of a socket or request (ECONNREFUSED, ENOTFOUND…), 'TIMEOUT', or the class of a
+ * peer that answered but is not the gateway ('NO_SMSC', 'NO_AMI', 'CERRADA': closed before
+ * answering). Never the peer's own bytes or messages: a device url must not read other
+ * services on the network. */
 export function motivoRed(codigo: string, o: { host: string; timeoutMs: number }): string {
   switch (codigo) {
+    case 'NO_SMSC':
+      return msg('redNoSmsc');
+    case 'NO_AMI':
+      return msg('redNoAsterisk');
+    case 'CERRADA':
+      return msg('redCerradaSinRespuesta');
     case 'TIMEOUT':
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
