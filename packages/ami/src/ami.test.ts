@@ -1,6 +1,7 @@
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClienteAmi, ErrorAmi, destinoAmi } from './cliente.ts';
-import { LectorAmi, serializarAmi, type MensajeAmi } from './protocolo.ts';
+import { ExcesoAmi, LectorAmi, serializarAmi, type MensajeAmi } from './protocolo.ts';
 import { parAmiDePrueba as servidor } from './par-prueba.ts';
 
 describe('AMI wire format', () => {
@@ -138,5 +139,115 @@ describe('ClienteAmi against a TCP peer', () => {
     await vuelta;
     expect((await c.accion('Ping')).respuesta.valor('Ping')).toBe('Pong');
     expect(s.recibidas.filter((m) => m.valor('Action') === 'Login')).toHaveLength(2);
+  });
+});
+
+describe('a hostile AMI peer (issue 49.4)', () => {
+  const limpiar: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const f of limpiar.splice(0).reverse()) await f();
+  });
+
+  /** A TCP peer that greets, accepts the login, then writes `trozo()` without end (up to
+   * `tope` bytes, respecting back-pressure); resolves with the bytes it wrote when the client
+   * drops the connection, or when it wrote them all. */
+  const pesado = async (trozo: () => string, tope: number) => {
+    let escritos!: Promise<{ bytes: number; cortado: boolean }>;
+    const srv = net.createServer((s) => {
+      s.on('error', () => {});
+      s.write('Asterisk Call Manager/9.0.0\r\n');
+      escritos = new Promise((resolver) => {
+        let bytes = 0;
+        let cortado = false;
+        s.on('close', () => {
+          cortado = true;
+          resolver({ bytes, cortado });
+        });
+        const l = new LectorAmi();
+        s.once('data', (d) => {
+          const id = l.leer(d)[0]?.valor('ActionID') ?? '';
+          s.write(serializarAmi({ Response: 'Success', ActionID: id, Message: 'ok' }));
+          const seguir = () => {
+            while (!cortado && bytes < tope) {
+              const t = trozo();
+              bytes += Buffer.byteLength(t);
+              if (!s.write(t)) return void s.once('drain', seguir);
+            }
+            if (!cortado) resolver({ bytes, cortado });
+          };
+          seguir();
+        });
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    limpiar.push(() => new Promise<void>((r) => srv.close(() => r())));
+    const c = new ClienteAmi({
+      host: '127.0.0.1',
+      puerto: (srv.address() as net.AddressInfo).port,
+      usuario: 'u',
+      secreto: 's',
+      pingMs: 0,
+    });
+    limpiar.push(() => c.cerrar());
+    const caida = new Promise<Error>((r) => c.once('desconectado', r));
+    const heap = process.memoryUsage().heapUsed;
+    await c.conectar();
+    return { caida, escritos: () => escritos, heap, c };
+  };
+
+  // 64 MB offered; the client must hang up long before (4 MB per message, 10,000 lines).
+  const TOPE = 64 * 1024 * 1024;
+
+  it('drops a peer whose one message never ends (endless short lines), memory bounded', async () => {
+    let n = 0;
+    const linea = 'Variable: x=' + 'y'.repeat(50) + '\r\n';
+    const p = await pesado(
+      () => (n++ === 0 ? 'Event: Interminable\r\n' : linea.repeat(1000)),
+      TOPE,
+    );
+    const err = await p.caida;
+    const { bytes, cortado } = await p.escritos();
+    const crecio = process.memoryUsage().heapUsed - p.heap;
+    console.info(
+      `[ami] mensaje interminable: cortado tras ${(bytes / 1e6).toFixed(1)} MB enviados; montículo +${(crecio / 1e6).toFixed(1)} MB`,
+    );
+    expect(cortado).toBe(true);
+    expect(err.message).toMatch(/mensaje de más de 10000 líneas/);
+    expect(bytes).toBeLessThan(16 * 1024 * 1024);
+    // Before the caps: 67 MB offered, all read, the heap 222 MB larger, the link still up.
+    expect(crecio).toBeLessThan(100 * 1024 * 1024);
+    expect(p.c.conectado).toBe(false);
+  });
+
+  it('drops a peer whose message grows by long lines past 4 MB', async () => {
+    const linea = 'Output: ' + 'z'.repeat(600_000) + '\r\n';
+    const p = await pesado(() => linea, TOPE);
+    const err = await p.caida;
+    const { bytes, cortado } = await p.escritos();
+    expect(cortado).toBe(true);
+    expect(err.message).toMatch(/mensaje de más de 4194304 bytes/);
+    expect(bytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('drops a peer whose one line never ends', async () => {
+    let n = 0;
+    const p = await pesado(() => (n++ === 0 ? 'Event: X\r\nDato: ' : 'a'.repeat(65_536)), TOPE);
+    const err = await p.caida;
+    const { bytes, cortado } = await p.escritos();
+    expect(cortado).toBe(true);
+    expect(err.message).toMatch(/línea de más de 1048576 bytes/);
+    expect(bytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('counts caps per message and decodes a UTF-8 character split between chunks', () => {
+    const l = new LectorAmi({ limites: { lineasMensaje: 3, bytesMensaje: 100 } });
+    // Many small messages pass: the caps are per message.
+    for (let i = 0; i < 50; i++) expect(l.leer('Event: A\r\nB: 1\r\nC: 2\r\n\r\n')).toHaveLength(1);
+    const texto = Buffer.from('Event: Ñandú\r\n\r\n');
+    const [m] = [...l.leer(texto.subarray(0, 10)), ...l.leer(texto.subarray(10))];
+    expect(m!.valor('Event')).toBe('Ñandú');
+    expect(() => l.leer('Event: A\r\nB: 1\r\nC: 2\r\nD: 3\r\n')).toThrow(ExcesoAmi);
+    // After a refusal the reader holds nothing of the refused message.
+    expect(l.leer('\r\nEvent: B\r\n\r\n').map((x) => x.valor('Event'))).toEqual(['B']);
   });
 });

@@ -40,6 +40,10 @@ export interface RespuestaAmi {
   eventos: MensajeAmi[];
 }
 
+/** Events a list action may gather before its closing event: a peer that never closes the list
+ * is dropped instead of filling memory until the action's timeout. */
+export const MAX_EVENTOS_LISTA = 100_000;
+
 interface Pendiente {
   resolver: (r: RespuestaAmi) => void;
   rechazar: (e: Error) => void;
@@ -120,6 +124,8 @@ export class ClienteAmi extends EventEmitter<{
       const s = net.connect({ host: this.o.host, port: this.o.puerto, noDelay: true });
       this.socket = s;
       let hecho = false;
+      /** Why this side hung up (a peer past the reader's caps), for 'desconectado'. */
+      let causa: ErrorAmi | undefined;
       const fallar = (e: Error) => {
         if (hecho) return;
         hecho = true;
@@ -136,16 +142,17 @@ export class ClienteAmi extends EventEmitter<{
         try {
           mensajes = lector.leer(d);
         } catch (err) {
-          s.destroy(err as Error);
+          causa = new ErrorAmi(`${(err as Error).message}: conexión cerrada`, 'conexion');
+          s.destroy(causa);
           return;
         }
         for (const m of mensajes) this.recibir(m);
       });
       s.on('error', (err) => fallar(new ErrorAmi(`AMI: ${err.message}`, 'conexion')));
       s.on('close', () => {
-        fallar(new ErrorAmi('AMI: la conexión se cerró', 'desconectado'));
+        fallar(causa ?? new ErrorAmi('AMI: la conexión se cerró', 'desconectado'));
         if (this.socket === s)
-          this.caida(new ErrorAmi('AMI: la conexión se cerró', 'desconectado'));
+          this.caida(causa ?? new ErrorAmi('AMI: la conexión se cerró', 'desconectado'));
       });
       s.once('connect', () => {
         this.enviar('Login', {
@@ -233,7 +240,8 @@ export class ClienteAmi extends EventEmitter<{
     }
     if (m.tipo === 'evento' && p?.eventoFinal && p.respuesta) {
       if (m.valor('Event')?.toLowerCase() === p.eventoFinal) this.terminar(id!, p);
-      else p.eventos.push(m);
+      else if (p.eventos.length < MAX_EVENTOS_LISTA) p.eventos.push(m);
+      else this.socket?.destroy(new Error(`AMI: lista de más de ${MAX_EVENTOS_LISTA} eventos`));
       return;
     }
     if (m.tipo === 'evento') this.emit('evento', m);
