@@ -281,3 +281,38 @@ export const COLUMNAS_EXPORTACION = [
   { titulo: MENSAJES.columnaUrl, campo: 'url' },
   { titulo: MENSAJES.columnaEstatus, campo: 'estatus' },
 ] as const;
+
+/** Polls of SMS and WhatsApp exercises (issue 46.2): default hours a reply still counts for the
+ * latest poll sent to its number and channel (a setting may change it). */
+export const VENTANA_ENCUESTA_HORAS = 72;
+/** The same default window in milliseconds, as `encuestaAbierta` takes it. */
+export const VENTANA_ENCUESTA_MS = VENTANA_ENCUESTA_HORAS * 60 * 60 * 1000;
+/** Fewest options a poll may offer. */
+export const MIN_OPCIONES_ENCUESTA = 2;
+/** Most options a poll may offer (one per keypad digit a person answers with). */
+export const MAX_OPCIONES_ENCUESTA = 9;
+/** What a reply to a poll is (rules/respuestas.ts): an option, an opt-out, an opt-in, or text
+ * nobody could match, kept for an operator to classify by hand. */
+export const TIPOS_RESPUESTA = ['opcion', 'baja', 'alta', 'no_reconocida'] as const;
+/** One kind of reply. */
+export type TipoRespuesta = (typeof TIPOS_RESPUESTA)[number];
+/** Catalogue label of each kind of reply. */
+export const ETIQUETA_TIPO_RESPUESTA: Readonly<Record<TipoRespuesta, ClaveMensaje>> = {
+  opcion: 'respuestaTipoOpcion',
+  baja: 'respuestaTipoBaja',
+  alta: 'respuestaTipoAlta',
+  no_reconocida: 'respuestaNoReconocida',
+};
+/** How a reply was matched to its option: the first four by `clasificarRespuesta`, 'manual' by an
+ * operator who classified an unrecognised reply. */
+export const COMOS_RESPUESTA = ['digito', 'texto', 'sinonimo', 'errata', 'manual'] as const;
+/** One way a reply was matched. */
+export type ComoRespuesta = (typeof COMOS_RESPUESTA)[number];
+/** Catalogue label of each way a reply was matched. */
+export const ETIQUETA_COMO_RESPUESTA: Readonly<Record<ComoRespuesta, ClaveMensaje>> = {
+  digito: 'respuestaPorDigito',
+  texto: 'respuestaPorTexto',
+  sinonimo: 'respuestaPorSinonimo',
+  errata: 'respuestaPorErrata',
+  manual: 'respuestaManual',
+};

@@ -1059,6 +1059,30 @@ export const MENSAJES = {
   ventanaDemoraEstimacion:
     'incluye la espera de {N} destinatarios fuera de su horario permitido (hasta {espera})',
   zonaHorariaInvalida: 'El campo zona_horaria no es una zona horaria IANA conocida',
+
+  // Polls and replies of SMS and WhatsApp exercises, opt-out and opt-in (issue 46.2 and 46.4)
+  respuestaNoReconocida: 'Respuesta no reconocida',
+  confirmacionBaja: 'Ya no recibirá avisos de simulacro. Envíe ALTA para volver',
+  confirmacionAlta: 'Volverá a recibir avisos de simulacro. Envíe BAJA si desea dejar de recibirlos',
+  respuestaTipoOpcion: 'Opción de la encuesta',
+  respuestaTipoBaja: 'Baja: no recibir avisos',
+  respuestaTipoAlta: 'Alta: volver a recibir avisos',
+  respuestaPorDigito: 'Por dígito',
+  respuestaPorTexto: 'Por el texto de la opción',
+  respuestaPorSinonimo: 'Por sinónimo',
+  respuestaPorErrata: 'Con errata corregida',
+  respuestaManual: 'Clasificada a mano',
+  opcionesEncuestaCantidad: 'La encuesta debe tener de {min} a {max} opciones (tiene {n})',
+  opcionesEncuestaLista: 'El campo {campo} debe ser una lista de opciones, cada una con dígito y texto',
+  opcionEncuestaDigitoRepetido:
+    'El dígito {digito} ya está asignado a otra opción de la encuesta: elija otro dígito',
+  opcionEncuestaTextoRepetido:
+    'La opción {N} repite el texto de la opción {M} (sin contar acentos ni mayúsculas): escriba textos distintos',
+  opcionEncuestaPalabraReservada:
+    'La opción {N} no puede ser "{texto}": esa palabra da de baja o de alta el teléfono. Escriba otro texto',
+  encuestaResponda: 'Responda {opciones}',
+  encuestaOpcionSi: '{digito} si {texto}',
+  encuestaOpcionPara: '{digito} para {texto}',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */
