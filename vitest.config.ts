@@ -21,7 +21,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    env: { TZ: 'America/Mexico_City' },
+    // Test gateways listen on loopback at random ports: the device destination rule (issue 49.3,
+    // EQUIPOS_DESTINOS_PERMITIDOS) allows loopback here; tests of the rule narrow it.
+    env: { TZ: 'America/Mexico_City', EQUIPOS_DESTINOS_PERMITIDOS: '127.0.0.0/8,::1' },
     projects: [
       {
         extends: true,

@@ -3,6 +3,7 @@ import type { PoliticaReintentos } from '@pregon/contract/rules/reintentos';
 import path from 'node:path';
 import { IDIOMA_DEFECTO, idiomaValido } from '@pregon/contract/rules/dialplan';
 import { configDespachoDeEntorno } from './dispatcher/config.ts';
+import { destinosDeEntorno, type ListaDestinos } from './dispatcher/destinos.ts';
 
 /** Runtime configuration, read once from the environment; every value has a default (see README). */
 export interface Config {
@@ -34,6 +35,9 @@ export interface Config {
   /** The simulators' control server (SIM_CONTROL_URL, set by `npm start`), watched by /health;
    * unset when this installation runs no simulators. */
   simControl: string | undefined;
+  /** Loopback, link-local and private destinations a device's url may reach
+   * (EQUIPOS_DESTINOS_PERMITIDOS; default: the built-in simulators' ports). */
+  destinosPermitidos: ListaDestinos;
 }
 
 /** Parses a duration such as '8h', '30m', '3600' (seconds) or '2d' into seconds. */
@@ -109,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llamadas: politicaLlamadas(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     simControl: env.SIM_CONTROL_URL?.replace(/\/+$/, '') || undefined,
+    destinosPermitidos: destinosDeEntorno(env),
   };
 }
 

@@ -565,6 +565,8 @@ export const MENSAJES = {
   redCerradaSinRespuesta: 'cerró la conexión sin responder',
   amiAccesoRechazado: 'Asterisk rechazó el usuario o el secreto de AMI',
   paginaOtroServidor: 'la página siguiente de la lista está en otro servidor y no se siguió',
+  rutaGatewayInvalida:
+    "Una credencial del equipo vacía, '.' o '..' no puede formar parte de la ruta de la pasarela: revise phone_number_id, waba_id y version",
   confirmarEliminarEquipo: '¿Eliminar el equipo "{alias}"?',
   verDetalle: 'Ver detalle',
   envioPrueba: 'Envío de prueba',

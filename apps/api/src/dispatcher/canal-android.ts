@@ -9,7 +9,7 @@ import {
   type OpcionesCanal,
   type ResultadoEnvio,
 } from './canal.ts';
-import { pedirJson, type RespuestaJson } from './http-cliente.ts';
+import { motivoUrlRefusada, pedirJson, urlGateway, type RespuestaJson } from './http-cliente.ts';
 
 // The local server of 'SMS Gateway for Android' (capcom6/android-sms-gateway, read from its
 // MessagesRoutes.kt, PostMessageRequest.kt, MessagesService.kt and MessageWithRecipients.kt):
@@ -141,7 +141,6 @@ class Agenda {
 }
 
 class CanalAndroid implements Canal {
-  private readonly base: string;
   private readonly auth: string;
   private readonly ttl: number;
   private readonly simFijo: number;
@@ -159,7 +158,6 @@ class CanalAndroid implements Canal {
   private leyendoCola: Promise<void> | undefined;
 
   constructor(private readonly o: OpcionesCanal) {
-    this.base = o.equipo.url.replace(/\/+$/, '');
     const c = o.equipo.credenciales;
     const usuario = credencial(c, 'android', 'usuario') || credencial(c, 'android', 'username');
     const password = credencial(c, 'android', 'password');
@@ -176,8 +174,16 @@ class CanalAndroid implements Canal {
     this.sims = Number.isInteger(sims) && sims >= 2 ? sims : 0;
   }
 
-  private pedir(ruta: string, metodo = 'GET', cuerpo?: unknown): Promise<RespuestaJson> {
-    return pedirJson(`${this.base}${ruta}`, {
+  /** One request to the gateway: the device's url (never with a query or fragment, issue 49.3)
+   * and the route's path parts, each encoded. */
+  private async pedir(
+    partes: readonly string[],
+    metodo = 'GET',
+    cuerpo?: unknown,
+    consulta?: string,
+  ): Promise<RespuestaJson> {
+    const url = urlGateway(this.o.equipo.url, partes, { forma: 'formaUrlAndroid', consulta });
+    return pedirJson(url, {
       method: metodo,
       headers: { authorization: this.auth },
       cuerpo,
@@ -186,7 +192,7 @@ class CanalAndroid implements Canal {
   }
 
   private async estado(id: string): Promise<{ status: number; e: EstadoMensaje }> {
-    const r = await this.pedir(`/message/${encodeURIComponent(id)}`);
+    const r = await this.pedir(['message', id]);
     return { status: r.status, e: r.cuerpo as EstadoMensaje };
   }
 
@@ -314,7 +320,7 @@ class CanalAndroid implements Canal {
    * not answer it. */
   private async contarPendientes(): Promise<number | null> {
     try {
-      const r = await this.pedir('/message?state=Pending&limit=1');
+      const r = await this.pedir(['message'], 'GET', undefined, 'state=Pending&limit=1');
       const total = Number(r.cabeceras['x-total-count']);
       if (r.status === 200 && Number.isFinite(total)) return total;
       if (r.status === 401 || r.status === 403 || r.status >= 500) return -1;
@@ -391,8 +397,13 @@ class CanalAndroid implements Canal {
         return { tipo: 'reintentar', motivo: String(err), id_gateway: id };
       }
     try {
-      r = await this.pedir('/message', 'POST', cuerpo);
+      r = await this.pedir(['message'], 'POST', cuerpo);
     } catch (err) {
+      // The device's url cannot be used (its form, or a destination not allowed): nothing left,
+      // the same for every recipient, so the exercise pauses with the reason.
+      const configuracion = motivoUrlRefusada(err);
+      if (configuracion)
+        return { tipo: 'reintentar', pausar: true, sinSalir: true, motivo: configuracion, id_gateway: id };
       // Whether or not the request arrived, resending with the same id is safe; one refused or
       // unroutable never left.
       return {
@@ -476,7 +487,12 @@ class CanalAndroid implements Canal {
     for (let pagina = 0; pagina < PAGINAS_PENDIENTES; pagina++) {
       let r: RespuestaJson;
       try {
-        r = await this.pedir(`/message?state=Pending&limit=500&offset=${pagina * 500}`);
+        r = await this.pedir(
+          ['message'],
+          'GET',
+          undefined,
+          `state=Pending&limit=500&offset=${pagina * 500}`,
+        );
       } catch {
         return null;
       }
@@ -507,7 +523,7 @@ class CanalAndroid implements Canal {
         const s = this.seguidos.get(id);
         if (s) s.cancelando = true;
         try {
-          const r = await this.pedir(`/message/${encodeURIComponent(id)}`, 'DELETE');
+          const r = await this.pedir(['message', id], 'DELETE');
           const estado = (r.cuerpo as EstadoMensaje).state?.toLowerCase();
           if (r.status === 200 && estado === 'cancelled') {
             hechos.set(id, siguienteIdAndroid(id));

@@ -3,6 +3,7 @@ import { MARCADO_DEFECTO } from '@pregon/contract/constants';
 import { alcanceLlamada, estatusContestada } from '@pregon/contract/rules/alcance';
 import { EVENTO_DIGITO, EVENTO_FIN } from '@pregon/contract/rules/dialplan';
 import { msg } from '@pregon/contract/messages';
+import { mensajeRed } from '@pregon/contract/rules/equipment';
 import {
   credencial,
   registrarCanal,
@@ -14,6 +15,36 @@ import {
   type OpcionesCanal,
   type ResultadoEnvio,
 } from './canal.ts';
+import { CODIGO_DESTINO, comprobarDestino } from './destinos.ts';
+
+/**
+ * What an operator reads when the AMI connection or login fails (issue 49.3): the class of the
+ * failure naming host:port ('No se pudo conectar con 127.0.0.1:5432: no responde como un
+ * Asterisk (AMI)', '…: conexión rechazada'), never what the peer sent (its banner, its login
+ * answer): a device url must not read the services on the network. A destination refused by
+ * EQUIPOS_DESTINOS_PERMITIDOS and refused credentials keep their own Spanish reason.
+ */
+export function motivoConexionAmi(
+  err: unknown,
+  destino: { host: string; puerto: number },
+  timeoutMs: number,
+): string {
+  const e = err as Error & { code?: string };
+  if (e?.code === CODIGO_DESTINO) return e.message;
+  if (err instanceof ErrorAmi && err.codigo === 'login') return msg('amiAccesoRechazado');
+  const host = destino.host.replace(/^\[|\]$/g, '');
+  const texto = `${host.includes(':') ? `[${host}]` : host}:${destino.puerto}`;
+  // A socket error quotes its system code ('connect ECONNREFUSED 127.0.0.1:5038'); a peer that
+  // closed, or sent what is not AMI, is not an Asterisk.
+  const sistema = /\b(E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z_]*CERT[A-Z_]*)\b/.exec(e?.message ?? '')?.[1];
+  const codigo =
+    err instanceof ErrorAmi && err.codigo === 'timeout'
+      ? 'TIMEOUT'
+      : err instanceof ErrorAmi && err.codigo === 'conexion' && sistema
+        ? sistema
+        : 'NO_AMI';
+  return mensajeRed(codigo, { host, puerto: destino.puerto, texto }, timeoutMs);
+}
 
 // Calls and quizzes through the Asterisk Manager Interface (docs/telefonia.md). One AMI
 // connection per device; each call is an async Originate whose ChannelId names the recipient and
@@ -212,6 +243,7 @@ interface Llamada {
 
 class CanalAsterisk implements Canal {
   private readonly cliente: ClienteAmi;
+  private readonly destino: { host: string; puerto: number };
   private conexion: Promise<void> | undefined;
   private readonly llamadas = new Map<string, Llamada>();
   private credencialesRechazadas: string | undefined;
@@ -221,6 +253,7 @@ class CanalAsterisk implements Canal {
   constructor(private readonly o: OpcionesCanal) {
     const c = o.equipo.credenciales;
     const { host, puerto } = destinoAmi(o.equipo.url || 'ami://127.0.0.1:5038');
+    this.destino = { host, puerto };
     this.cliente = new ClienteAmi({
       host,
       puerto,
@@ -244,10 +277,22 @@ class CanalAsterisk implements Canal {
     });
   }
 
+  /** Connects and logs in, after checking the destination (EQUIPOS_DESTINOS_PERMITIDOS: the
+   * host is resolved again at each connect, a name may point elsewhere since it was saved). */
   private conectar(): Promise<void> {
     if (this.cliente.conectado) return Promise.resolve();
-    this.conexion ??= this.cliente.conectar().finally(() => (this.conexion = undefined));
+    this.conexion ??= comprobarDestino(this.destino.host, this.destino.puerto)
+      .then((refusado) => {
+        if (refusado) throw refusado;
+        return this.cliente.conectar();
+      })
+      .finally(() => (this.conexion = undefined));
     return this.conexion;
+  }
+
+  /** The Spanish reason of a failed connect (motivoConexionAmi). */
+  private motivoConexion(err: unknown): string {
+    return motivoConexionAmi(err, this.destino, this.o.config.timeoutEnvioMs);
   }
 
   async enviar(envio: Envio): Promise<ResultadoEnvio> {
@@ -262,13 +307,15 @@ class CanalAsterisk implements Canal {
         const motivo = msg('credencialesEquipoInvalidas', {
           alias: this.o.equipo.alias,
           protocolo: 'AMI',
-          detalle: err.message,
+          detalle: this.motivoConexion(err),
         });
         return { tipo: 'reintentar', motivo, pausar: true };
       }
+      if ((err as { code?: string }).code === CODIGO_DESTINO)
+        return { tipo: 'reintentar', motivo: (err as Error).message, pausar: true };
       return {
         tipo: 'reintentar',
-        motivo: msg('amiSinConexion', { detalle: (err as Error).message }),
+        motivo: msg('amiSinConexion', { detalle: this.motivoConexion(err) }),
         sinConexion: true,
       };
     }
@@ -669,7 +716,7 @@ class CanalAsterisk implements Canal {
       await this.conectar();
       return null;
     } catch (err) {
-      return (err as Error).message;
+      return this.motivoConexion(err);
     }
   }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import smpp from 'smpp';
 import { msg } from '@pregon/contract/messages';
+import { mensajeRed, motivoRed } from '@pregon/contract/rules/equipment';
 import {
   analizarSms,
   empaquetarGsm,
@@ -18,6 +19,7 @@ import {
   type OpcionesCanal,
   type ResultadoEnvio,
 } from './canal.ts';
+import { busquedaGuardada, CODIGO_DESTINO, destinoLiteralRefusado } from './destinos.ts';
 
 // SMPP v3.4 over the `smpp` package: one bind_transceiver per device and dispatcher, a window of
 // outstanding submit_sm, enquire_link, reconnection on demand, and deliver_sm receipts matched by
@@ -301,6 +303,29 @@ const CODIGOS_SIN_CONEXION = new Set([
   'EPIPE',
 ]);
 
+/**
+ * What an operator reads when the connection or the bind fails (issue 49.3): the class of the
+ * failure naming host:port ('No se pudo conectar con 127.0.0.1:5432: no responde como un SMSC',
+ * '…: conexión rechazada'), never the peer's bytes: the smpp package's own errors quote the
+ * length it read ('PDU length was too large (1213486160…)' is 'HTTP'), so a device url could
+ * read what answers on any port. A destination refused by EQUIPOS_DESTINOS_PERMITIDOS keeps its
+ * own Spanish reason.
+ */
+export function motivoConexionSmpp(
+  err: Error & { code?: string },
+  destino: { host: string; puerto: number; enlazado?: boolean },
+  timeoutMs: number,
+): string {
+  if (err.code === CODIGO_DESTINO) return err.message;
+  const host = destino.host.replace(/^\[|\]$/g, '');
+  const texto = `${host.includes(':') ? `[${host}]` : host}:${destino.puerto}`;
+  // A system or TLS error has a code; a peer that is not an SMSC fails in the PDU parser (none).
+  const codigo = err.code && /^[A-Z0-9_]+$/.test(err.code) ? err.code : 'NO_SMSC';
+  // A bound session that drops says only why ('la conexión se cortó').
+  if (destino.enlazado) return `SMPP: ${motivoRed(codigo, { host, timeoutMs })}`;
+  return `SMPP: ${mensajeRed(codigo, { host, puerto: destino.puerto, texto }, timeoutMs)}`;
+}
+
 /** Bind refusals that may pass: the account's binds are in use, or the SMSC is busy. */
 const BIND_TRANSITORIOS = new Map<number, string>([
   [ESME.ESME_RALYBND, 'RALYBND'],
@@ -571,10 +596,19 @@ class CanalSmpp implements Canal {
   private conectar(): Promise<Sesion> {
     if (this.sesion) return Promise.resolve(this.sesion);
     this.conectando ??= new Promise<Sesion>((resolve, reject) => {
+      // A loopback or private address not listed in EQUIPOS_DESTINOS_PERMITIDOS is never
+      // connected to: an address at once, a name at each lookup (busquedaGuardada).
+      const refusado = destinoLiteralRefusado(this.host, this.port);
+      if (refusado) {
+        this.conectando = undefined;
+        reject(Object.assign(refusado, { pausar: true }));
+        return;
+      }
       const c = this.o.equipo.credenciales;
       const s = smpp.connect({
         host: this.host,
         port: this.port,
+        lookup: busquedaGuardada(this.port),
         noDelay: true,
         ...(this.tls
           ? {
@@ -600,6 +634,8 @@ class CanalSmpp implements Canal {
       /** The gateway could not be reached (socket errors, closed or silent before the bind):
        * unlike a bind refusal or a certificate refused, nothing about the device is wrong. */
       let sinConexion = true;
+      /** The destination is not allowed: the device's configuration, the exercise pauses. */
+      let pausar = false;
       const caer = (motivo: string) => {
         if (caida) return;
         caida = true;
@@ -613,15 +649,33 @@ class CanalSmpp implements Canal {
         }
         if (!listo) {
           this.conectando = undefined;
-          reject(Object.assign(new Error(motivo), { sinConexion }));
+          reject(Object.assign(new Error(motivo), { sinConexion, pausar }));
         }
         listo = true;
       };
       s.on('error', (e) => {
-        sinConexion = CODIGOS_SIN_CONEXION.has((e as Error & { code?: string }).code ?? '');
-        caer(`SMPP: ${e.message ?? String(e)}`);
+        const codigo = (e as Error & { code?: string }).code ?? '';
+        sinConexion = CODIGOS_SIN_CONEXION.has(codigo);
+        pausar = codigo === CODIGO_DESTINO;
+        caer(
+          motivoConexionSmpp(
+            e as Error,
+            { host: this.host, puerto: this.port, enlazado: listo },
+            this.o.config.timeoutEnvioMs,
+          ),
+        );
       });
-      s.on('close', () => caer('SMPP: conexión cerrada'));
+      s.on('close', () =>
+        caer(
+          listo
+            ? 'SMPP: conexión cerrada'
+            : motivoConexionSmpp(
+                Object.assign(new Error(''), { code: 'CERRADA' }),
+                { host: this.host, puerto: this.port },
+                this.o.config.timeoutEnvioMs,
+              ),
+        ),
+      );
       // Over TLS the bind waits for the handshake (secureConnect), not the TCP connect.
       s.on(this.tls ? 'secureConnect' : 'connect', () => {
         s.bind_transceiver(
@@ -811,11 +865,11 @@ class CanalSmpp implements Canal {
       try {
         s = await this.conectar();
       } catch (err) {
-        const e = err as Error & { credenciales?: boolean; sinConexion?: boolean };
+        const e = err as Error & { credenciales?: boolean; sinConexion?: boolean; pausar?: boolean };
         return {
           tipo: 'reintentar',
           motivo: e.message,
-          pausar: e.credenciales === true,
+          pausar: e.credenciales === true || e.pausar === true,
           ...(e.sinConexion ? { sinConexion: true } : {}),
         };
       }

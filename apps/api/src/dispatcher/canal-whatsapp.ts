@@ -16,7 +16,8 @@ import {
   type OpcionesCanal,
   type ResultadoEnvio,
 } from './canal.ts';
-import { pedirJson } from './http-cliente.ts';
+import { problemaVersionWhatsapp } from '@pregon/contract/rules/equipment';
+import { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
 
 // The WhatsApp Cloud API: `POST /{version}/{phone-number-id}/messages` with a bearer token: an
 // approved template (`type: 'template'`, name, language, body parameters) when the exercise's
@@ -53,16 +54,30 @@ export function cuerpoWhatsapp(telefono: string, accion: string): Record<string,
 }
 
 class CanalWhatsapp implements Canal {
-  private readonly endpoint: string;
+  /** The messages url, or the Spanish reason the device's url or credentials cannot build one. */
+  private readonly endpoint: { url: string } | { problema: string };
   private readonly token: string;
   private readonly telefonoId: string;
 
   constructor(private readonly o: OpcionesCanal) {
     const c = o.equipo.credenciales;
-    const version = credencial(c, 'whatsapp', 'version') || VERSION_API_WHATSAPP;
+    const version = credencial(c, 'whatsapp', 'version').trim() || VERSION_API_WHATSAPP;
     this.telefonoId = credencial(c, 'whatsapp', 'phone_number_id');
-    this.endpoint = `${o.equipo.url.replace(/\/+$/, '')}/${version}/${encodeURIComponent(this.telefonoId)}/messages`;
     this.token = credencial(c, 'whatsapp', 'token');
+    // The version and the phone number id enter the path: only a version like v21.0, each part
+    // encoded and none '..' (issue 49.3); a device saved before the rule pauses with the reason.
+    const problema = problemaVersionWhatsapp(version);
+    try {
+      this.endpoint = problema
+        ? { problema }
+        : {
+            url: urlGateway(o.equipo.url, [version, this.telefonoId, 'messages'], {
+              forma: 'formaUrlWhatsapp',
+            }),
+          };
+    } catch (err) {
+      this.endpoint = { problema: (err as Error).message };
+    }
   }
 
   async enviar(e: Envio): Promise<ResultadoEnvio> {
@@ -74,14 +89,19 @@ class CanalWhatsapp implements Canal {
       } catch (err) {
         return { tipo: 'reintentar', motivo: String(err) };
       }
+    if ('problema' in this.endpoint)
+      return { tipo: 'reintentar', pausar: true, sinSalir: true, motivo: this.endpoint.problema };
     try {
-      r = await pedirJson(this.endpoint, {
+      r = await pedirJson(this.endpoint.url, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}` },
         cuerpo: cuerpoWhatsapp(e.telefono, e.texto),
         timeoutMs: this.o.config.timeoutEnvioMs,
       });
     } catch (err) {
+      const configuracion = motivoUrlRefusada(err);
+      if (configuracion)
+        return { tipo: 'reintentar', pausar: true, sinSalir: true, motivo: configuracion };
       const motivo = `WhatsApp: ${textoError(err)}`;
       // Refused or unroutable: the request never reached Meta, nothing left.
       return noLlego(err)

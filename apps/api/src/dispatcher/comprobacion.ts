@@ -8,6 +8,8 @@ import {
   problemaUrlEquipo,
 } from '@pregon/contract/rules/equipment';
 import { credencial, leerCredenciales } from './canal.ts';
+import { motivoConexionAmi } from './canal-asterisk.ts';
+import { comprobarDestino } from './destinos.ts';
 
 // Pre-start checks (issue 17): before an exercise starts, its device's gateway must answer within
 // a few seconds, and a call's audio must be on the telephony server when the PBX agent is known.
@@ -57,8 +59,9 @@ export interface FalloEquipo {
 
 /** Whether a device's gateway answers within `timeoutMs`: SMPP and Asterisk (AMI) by TCP connect,
  * Android and WhatsApp by an HTTP request to the base URL (the url read as the adapters read it).
- * Null when it answers; a url no adapter could use fails with the contract's message, without
- * any traffic. */
+ * Null when it answers; a url no adapter could use (for the HTTP gateways also one with a query
+ * or fragment) and a local or private destination EQUIPOS_DESTINOS_PERMITIDOS does not list fail
+ * with their Spanish reason, without any traffic (issue 49.3). */
 export async function comprobarEquipo(
   equipo: { protocolo: string; url: string },
   timeoutMs: number,
@@ -66,10 +69,13 @@ export async function comprobarEquipo(
   const p = ProtocoloSchema.safeParse(equipo.protocolo);
   if (!p.success) return null;
   const destino = destinoEquipo(p.data, equipo.url);
-  if (!destino) {
+  const http = p.data === 'android' || p.data === 'whatsapp';
+  if (!destino || (http && problemaUrlEquipo(p.data, equipo.url))) {
     const m = problemaUrlEquipo(p.data, equipo.url) ?? '';
     return { motivo: m, mensaje: m };
   }
+  const refusado = await comprobarDestino(destino.host, destino.puerto);
+  if (refusado) return { motivo: refusado.message, mensaje: refusado.message };
   const codigo =
     p.data === 'smpp' || p.data === 'asterisk'
       ? await conectarTcp(destino.host, destino.puerto, timeoutMs)
@@ -162,6 +168,8 @@ export async function contextoEnAsterisk(
 ): Promise<'falta' | 'sin permiso' | string | null> {
   const c = leerCredenciales(equipo.credenciales);
   const { host, puerto } = destinoAmi(equipo.url || 'ami://127.0.0.1:5038');
+  const refusado = await comprobarDestino(host, puerto);
+  if (refusado) return refusado.message;
   const cliente = new ClienteAmi({
     host,
     puerto,
@@ -184,7 +192,7 @@ export async function contextoEnAsterisk(
     if (/permission denied/i.test(m)) return 'sin permiso';
     return m || 'error';
   } catch (e) {
-    return (e as Error).message;
+    return motivoConexionAmi(e, { host, puerto }, timeoutMs);
   } finally {
     await cliente.cerrar().catch(() => {});
   }

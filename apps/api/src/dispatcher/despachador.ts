@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { alcanzado, resultadoDe } from '@pregon/contract/rules/alcance';
 import { llevaRespaldo } from '@pregon/contract/rules/respaldo';
+import { motivoPausaAutomatica } from '@pregon/contract/rules/pausa';
 import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
 import type { Eventos } from '../contexto.ts';
@@ -1052,7 +1053,12 @@ export class Despachador {
     const max = this.config.maxErroresConsecutivos;
     if (!t.activo || (!ya && (max <= 0 || t.errores < max))) return;
     t.activo = false;
-    const motivo = msg('pausaAutomatica', { n: t.errores, alias: t.ej.alias, error }).slice(0, 500);
+    const motivo = motivoPausaAutomatica({
+      errores: t.errores,
+      alias: t.ej.alias,
+      error,
+      inmediata: ya,
+    }).slice(0, 500);
     try {
       if (await this.store.pausar(t.ej.id_ejercicio, motivo, Date.now())) {
         this.opts.bitacora?.error(`ejercicio ${t.ej.id_ejercicio}: ${motivo}`);

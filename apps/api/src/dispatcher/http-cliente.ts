@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import { msg, type ClaveMensaje } from '@pregon/contract/messages';
+import { busquedaGuardada, CODIGO_DESTINO, destinoLiteralRefusado } from './destinos.ts';
 
 // A small JSON-over-HTTP client with keep-alive agents for the HTTP channels: on loopback it
 // answers about twice as fast as fetch, which the Android and WhatsApp channels feel at scale.
@@ -24,13 +26,54 @@ export class ErrorHttp extends Error {
   }
 }
 
-/** Sends one request with an optional JSON body and reads a JSON answer, within `timeoutMs`. */
+/** Code of an ErrorHttp for a gateway url the request was not built from (a query, fragment or
+ * user in the base url, a path part '.' or '..'): nothing was sent. */
+export const CODIGO_URL = 'EURL';
+
+/** A gateway request's url: the device's base url (no query, fragment or user: the parts would
+ * otherwise land in them and the request go to the base url's own path) and path parts, each
+ * percent-encoded and none empty, '.' or '..' (credentials enter the path: 'v21.0/../x' must not
+ * climb out of it); `consulta` is ours. Throws ErrorHttp with CODIGO_URL and a Spanish reason. */
+export function urlGateway(
+  base: string,
+  partes: readonly string[],
+  o: { forma: ClaveMensaje; consulta?: string },
+): string {
+  const texto = base.trim();
+  let u: URL;
+  try {
+    u = new URL(texto);
+  } catch {
+    throw new ErrorHttp(msg('urlEquipoForma', { forma: msg(o.forma) }), CODIGO_URL);
+  }
+  if (/[?#]/.test(texto) || u.username || u.password || /^[^/]*\/\/[^/]*@/.test(texto))
+    throw new ErrorHttp(msg('urlEquipoConsulta', { forma: msg(o.forma) }), CODIGO_URL);
+  if (partes.some((p) => p === '' || p === '.' || p === '..'))
+    throw new ErrorHttp(msg('rutaGatewayInvalida'), CODIGO_URL);
+  const ruta = partes.map((p) => `/${encodeURIComponent(p)}`).join('');
+  return `${texto.replace(/\/+$/, '')}${ruta}${o.consulta ? `?${o.consulta}` : ''}`;
+}
+
+/** The Spanish reason of a request refused before it left because of the device's url (its form,
+ * or a destination EQUIPOS_DESTINOS_PERMITIDOS does not allow), else null: the exercise pauses
+ * with it, as for any device misconfiguration. */
+export function motivoUrlRefusada(err: unknown): string | null {
+  const e = err as { code?: string; message?: string };
+  return e?.code === CODIGO_URL || e?.code === CODIGO_DESTINO ? (e.message ?? null) : null;
+}
+
+/** Sends one request with an optional JSON body and reads a JSON answer, within `timeoutMs`. A
+ * loopback, link-local or private destination not in EQUIPOS_DESTINOS_PERMITIDOS is refused
+ * before any socket opens (ErrorHttp 'EDESTINO'): an address at once, a name at each lookup. */
 export function pedirJson(
   url: string,
   o: { method?: string; headers?: Record<string, string>; cuerpo?: unknown; timeoutMs: number },
 ): Promise<RespuestaJson> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
+    const puerto = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+    const refusado = destinoLiteralRefusado(u.hostname, puerto);
+    if (refusado) return reject(new ErrorHttp(refusado.message, CODIGO_DESTINO));
     const datos = o.cuerpo === undefined ? undefined : Buffer.from(JSON.stringify(o.cuerpo));
     const modulo = u.protocol === 'https:' ? https : http;
     const req = modulo.request(
@@ -45,6 +88,7 @@ export function pedirJson(
             : {}),
         },
         timeout: o.timeoutMs,
+        lookup: busquedaGuardada(puerto),
       },
       (res) => {
         const partes: Buffer[] = [];

@@ -7,7 +7,8 @@ import {
   type PlantillaWhatsapp,
 } from '@pregon/contract/rules/whatsapp';
 import { credencial, textoError, type EquipoCanal } from './canal.ts';
-import { pedirJson } from './http-cliente.ts';
+import { problemaVersionWhatsapp } from '@pregon/contract/rules/equipment';
+import { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
 
 // Reads a WhatsApp device's approved templates from the Cloud API
 // (`GET /{version}/{waba_id}/message_templates`), keeping them a few minutes per device.
@@ -24,13 +25,15 @@ interface PlantillaMeta {
   components?: { type?: string; text?: string }[];
 }
 
-/** The device's APPROVED templates; throws an Error with the Spanish reason when Meta cannot be read. */
+/** The device's APPROVED templates; throws an Error with the Spanish reason when Meta cannot be
+ * read. The list's pages are followed only on the device url's own origin: `paging.next` comes
+ * from the server, and the request carries the bearer token (issue 49.3). */
 export async function plantillasAprobadas(
   e: EquipoCanal,
   timeoutMs = 10_000,
 ): Promise<PlantillaWhatsapp[]> {
   const c = e.credenciales;
-  const version = credencial(c, 'whatsapp', 'version') || VERSION_API_WHATSAPP;
+  const version = credencial(c, 'whatsapp', 'version').trim() || VERSION_API_WHATSAPP;
   const waba = credencial(c, 'whatsapp', 'waba_id');
   const token = credencial(c, 'whatsapp', 'token');
   const clave = `${e.id_equipo}|${e.url}|${waba}|${token}`;
@@ -39,15 +42,25 @@ export async function plantillasAprobadas(
   const fallo = (motivo: string) =>
     new Error(msg('plantillasNoDisponibles', { alias: e.alias, motivo }));
   if (!waba) throw fallo('falta waba_id en las credenciales');
+  const problemaVersion = problemaVersionWhatsapp(version);
+  if (problemaVersion) throw fallo(problemaVersion);
   const plantillas: PlantillaWhatsapp[] = [];
-  let url: string | undefined =
-    `${e.url.replace(/\/+$/, '')}/${version}/${encodeURIComponent(waba)}/message_templates?limit=100`;
+  let url: string | undefined;
+  try {
+    url = urlGateway(e.url, [version, waba, 'message_templates'], {
+      forma: 'formaUrlWhatsapp',
+      consulta: 'limit=100',
+    });
+  } catch (err) {
+    throw fallo((err as Error).message);
+  }
+  const origen = new URL(url).origin;
   for (let paginas = 0; url && paginas < 20; paginas++) {
     let r;
     try {
       r = await pedirJson(url, { headers: { authorization: `Bearer ${token}` }, timeoutMs });
     } catch (err) {
-      throw fallo(textoError(err));
+      throw fallo(motivoUrlRefusada(err) ?? textoError(err));
     }
     const cuerpo = r.cuerpo as {
       data?: PlantillaMeta[];
@@ -67,8 +80,18 @@ export async function plantillasAprobadas(
       });
     }
     url = cuerpo.paging?.next;
+    if (url && !mismoOrigen(url, origen)) throw fallo(msg('paginaOtroServidor'));
   }
   if (cache.size > 100) cache.clear();
   cache.set(clave, { hasta: Date.now() + CACHE_PLANTILLAS_MS, plantillas });
   return plantillas;
+}
+
+/** Whether a url the server sent is on `origen` (scheme, host and port of the device's url). */
+function mismoOrigen(url: string, origen: string): boolean {
+  try {
+    return new URL(url).origin === origen;
+  } catch {
+    return false;
+  }
 }

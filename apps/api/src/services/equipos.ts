@@ -16,6 +16,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
 import { leerCredenciales } from '../dispatcher/canal.ts';
+import { problemaDestinoEquipo } from '../dispatcher/destinos.ts';
 import { conConflictos } from './paises.ts';
 
 // Devices: credentials are write-only (stored as JSON, answered as `tiene_credenciales`);
@@ -74,6 +75,7 @@ export async function leer(ctx: Contexto, id: number): Promise<EquipoVista> {
 
 /** Creates a device; 'asterisk' gets MARCADO_DEFECTO when no template is given. */
 export async function crear(ctx: Contexto, sesion: Sesion, b: CrearEquipoBody): Promise<number> {
+  await exigirDestino(ctx, b.protocolo, b.url);
   const fila = {
     alias: b.alias,
     serial: b.serial,
@@ -129,9 +131,17 @@ export async function modificar(
       });
       if (p) throw new HttpError(400, p.mensaje, p.campo);
     }
+    if ('url' in b || 'protocolo' in b) await exigirDestino(ctx, protocolo, b.url ?? actual.url);
     if (Object.keys(c).length > 0) await repo.actualizarEquipo(trx, id, c);
     await auditar(trx, sesion, 'modificar', 'equipo', id, auditable(b));
   });
+}
+
+/** 400 on the url when it points at a local or private address EQUIPOS_DESTINOS_PERMITIDOS does
+ * not list (issue 49.3). */
+async function exigirDestino(ctx: Contexto, protocolo: string, url: string): Promise<void> {
+  const m = await problemaDestinoEquipo(protocolo, url, ctx.config.destinosPermitidos);
+  if (m) throw new HttpError(400, m, 'url');
 }
 
 /** Deletes a device no exercise uses; 409 naming it otherwise (never a 500). */

@@ -9,6 +9,7 @@ import { openDb, type Db, type Engine } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { seed } from '../db/seed.ts';
 import { buildApp, crearContexto } from '../server.ts';
+import { fijarDestinosPermitidos } from '../dispatcher/destinos.ts';
 import type { Contexto } from '../contexto.ts';
 
 /** The PostgreSQL server the tests use (the machine's own, trust auth on loopback). */
@@ -79,6 +80,11 @@ export async function abrirBaseSembrada(
   return base;
 }
 
+/** The destinations tests allow (EQUIPOS_DESTINOS_PERMITIDOS): all of loopback, where their
+ * simulators and gateways listen on random ports. vitest.config.ts gives it to every test's
+ * environment too, for tests that build channels without an api. */
+export const DESTINOS_PRUEBA = '127.0.0.0/8,::1';
+
 /** A running api on a real socket over a fresh database of the given engine. */
 export interface ApiDePrueba {
   app: FastifyInstance;
@@ -107,9 +113,13 @@ export async function levantarApi(
     LOG_LEVEL: 'silent',
     // Test devices point at closed ports; tests of the pre-start check turn it on.
     COMPROBACION_EQUIPO_MS: '0',
+    // Test gateways listen on loopback at random ports (tests of the rule narrow it).
+    EQUIPOS_DESTINOS_PERMITIDOS: DESTINOS_PRUEBA,
     ...(pgBase ? { DATABASE_URL: pgBase.url } : {}),
     ...env,
   });
+  // The channels, probes and test sends of this process check the api's list.
+  fijarDestinosPermitidos(config.destinosPermitidos);
   const { ctx } = await crearContexto(config);
   const app = await buildApp(ctx, opts);
   await app.listen({ port: 0, host: '127.0.0.1' });
