@@ -34,8 +34,10 @@ export const OpcionEncuestaSchema = z.object({
   atencion: banderaSchema('atencion'),
   /** Optional text sent back automatically when a person chooses this option. */
   acuse: vacioComoAusente(
-    textoSchema('acuse', { max: MAX_LARGO_ACUSE_ENCUESTA }).transform((t) => t.trim()),
-  ).optional(),
+    textoSchema('acuse', { max: MAX_LARGO_ACUSE_ENCUESTA })
+      .transform((t) => t.trim())
+      .optional(),
+  ),
 });
 /** One validated option. */
 export type OpcionEncuesta = z.infer<typeof OpcionEncuestaSchema>;
@@ -314,6 +316,10 @@ const STOP: ReadonlySet<string> = new Set([
   'que',
   'mi',
   'mis',
+  'su',
+  'sus',
+  'tu',
+  'tus',
   'me',
   'nos',
   'se',
@@ -520,10 +526,11 @@ function clases(tokens: readonly Token[]): Map<Clase, { errata: boolean }> {
     senales.set(c, { errata: previa ? previa.errata && errata : errata });
   };
   const ws = nucleo(tokens);
+  const errataNucleo = tokens.some((t) => t.errata);
   if (ws.some((w) => SI_PALABRAS.has(w)) && ws.every((w) => SI_PALABRAS.has(w) || w === 'que')) {
-    marcar('si', false);
+    marcar('si', errataNucleo);
   }
-  if (ws.length > 0 && ws.every((w) => NO_PALABRAS.has(w))) marcar('no', false);
+  if (ws.length > 0 && ws.every((w) => NO_PALABRAS.has(w))) marcar('no', errataNucleo);
   for (const t of tokens) {
     if (t.tipo !== 'emoji') continue;
     if (SI_EMOJI.has(t.w)) marcar('si', false);
@@ -683,9 +690,13 @@ export function clasificarRespuesta(
     if (digito !== undefined) senalar(digito, errata ? 'errata' : 'sinonimo');
   }
 
-  if (digitoSuelto !== null && porOpcion.size > 0) senalar(digitoSuelto, 'digito');
-  if (porOpcion.size !== 1) return NO_RECONOCIDA;
-  const [[digito, comos]] = [...porOpcion];
+  // A digit inside the text that names another option than the words do: two answers.
+  if (digitoSuelto !== null && porOpcion.size > 0 && !porOpcion.has(digitoSuelto)) {
+    senalar(digitoSuelto, 'digito');
+  }
+  const [unica, ...otras] = [...porOpcion];
+  if (!unica || otras.length > 0) return NO_RECONOCIDA;
+  const [digito, comos] = unica;
   const como = FUERZA.find((c) => comos.has(c)) ?? 'errata';
   return { tipo: 'opcion', digito, como };
 }
