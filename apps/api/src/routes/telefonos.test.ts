@@ -4,7 +4,7 @@ import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../test
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
 import { contar, contarAparte, contarHasta } from '../repositories/telefonos.ts';
-import { TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
+import { MAX_PAGINA_TELEFONOS, TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
 
 describe.each(MOTORES)('teléfonos (%s)', (motor) => {
   let api: ApiDePrueba;
@@ -221,6 +221,16 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     expect(ultima.data).toHaveLength(10);
     expect(ultima).toMatchObject({ total: n, total_exacto: true });
     expect(ultima.data.at(-1).telefono).toBe(String(4920000000 + n - 1));
+    // Past the last page, however far (issue 49.4): empty, with the true total, exact.
+    for (const lejos of [TOPE_CONTEO_TELEFONOS / 20 + 3, MAX_PAGINA_TELEFONOS])
+      expect(await pagina(lejos)).toEqual({
+        status: 200,
+        data: [],
+        total: n,
+        total_exacto: true,
+        hay_anterior: true,
+        hay_siguiente: false,
+      });
     // The exact count the list asks for past the bound (issue 26.7), searches included.
     const conteo = await p('GET', `/telefonos/conteo/?estado=${zac}`, consulta);
     expect(conteo.body).toEqual({ status: 200, total: n });
@@ -353,6 +363,47 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
       hay_anterior: false,
       hay_siguiente: true,
     });
+  });
+
+  it('GET /telefonos/ más allá de la última página: vacía, con el total verdadero (issue 49.4)', async () => {
+    const total = (await p('GET', `/telefonos/conteo/?estado=${jalisco}`, consulta)).body.total;
+    expect(total).toBeGreaterThan(0);
+    const lejos = await p('GET', `/telefonos/?estado=${jalisco}&page=1000000&size=10`, consulta);
+    expect(lejos.body).toEqual({
+      status: 200,
+      data: [],
+      total,
+      total_exacto: true,
+      hay_anterior: true,
+      hay_siguiente: false,
+    });
+    // Just past the last page, and a search (never counted on its pages) past its last.
+    const justo = await p('GET', `/telefonos/?estado=${jalisco}&page=${total + 1}&size=1`, consulta);
+    expect(justo.body).toMatchObject({ data: [], total, total_exacto: true });
+    const busqueda = await p('GET', `/telefonos/?q=jal&page=500000&size=500`, consulta);
+    expect(busqueda.body).toMatchObject({
+      data: [],
+      total: (await p('GET', '/telefonos/conteo/?q=jal', consulta)).body.total,
+      total_exacto: true,
+    });
+    // Nothing matches: no page before it either.
+    const nada = await p('GET', '/telefonos/?q=zzzqqq&page=7', consulta);
+    expect(nada.body).toMatchObject({ data: [], total: 0, total_exacto: true, hay_anterior: false });
+  });
+
+  it.each([
+    ['page=1000000000', 'page', 'entre 1 y 1000000'],
+    ['page=1000001', 'page', 'entre 1 y 1000000'],
+    ['page=0', 'page', 'entre 1 y 1000000'],
+    ['page=abc', 'page', 'entre 1 y 1000000'],
+    ['size=0', 'size', 'entre 1 y 500'],
+    ['size=501', 'size', 'entre 1 y 500'],
+    ['size=2.5', 'size', 'entre 1 y 500'],
+  ])('GET /telefonos/?%s: 400 que nombra %s y su rango', async (qs, campo, rango) => {
+    const r = await p('GET', `/telefonos/?${qs}`, consulta);
+    expect(r.status).toBe(400);
+    expect(r.body.campo).toBe(campo);
+    expect(r.body.message).toMatch(new RegExp(`^El campo ${etiquetaCampo(campo)} .*${rango}`));
   });
 
   it.each([

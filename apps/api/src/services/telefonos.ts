@@ -229,6 +229,19 @@ export async function buscar(
     offset === 0
       ? await paginaPorCursor(ctx, filtro, f, tope)
       : await paginaPorOffset(ctx, filtro, f.size, offset, tope);
+  // A page past the last (issue 49.4: page=1000000000 answered 9999999990 'exact'): its OFFSET
+  // already read every match, so counting them all costs no more. The page is empty, the total
+  // true and exact, and a page precedes only when something matches.
+  if (offset > 0 && filas.length === 0) {
+    const total = await repo.contarAparte(ctx.db, filtro);
+    return {
+      data: [],
+      total,
+      total_exacto: true,
+      hay_anterior: total > 0,
+      hay_siguiente: total > offset,
+    };
+  }
   // Without a count, what was seen: the rows before (offset, or one when a page precedes), these,
   // and one more when a page follows.
   const vistas =

@@ -13,8 +13,11 @@ import { CODIFICACIONES } from '../rules/codificacion.ts';
 export const MAX_TELEFONOS_LISTA = 10_000;
 /** Largest page of `GET /telefonos/`. */
 export const MAX_TAMANO_PAGINA = 500;
+/** Largest `page` of `GET /telefonos/` (offset paging; deeper pages are read by cursor). */
+export const MAX_PAGINA_TELEFONOS = 1_000_000;
 /** `GET /telefonos/` counts at most this many matches (then `total_exacto` is false and `total`
- * is 'more than'); searches (q) and pages starting past it count nothing and only say whether another page follows. */
+ * is 'more than'); searches (q) and pages starting past it count nothing and only say whether another page follows
+ * (an empty page past the last counts every match: its OFFSET read them all already). */
 export const TOPE_CONTEO_TELEFONOS = 1000;
 /** Largest accepted import file. */
 export const MAX_MB_IMPORTACION = 200;
@@ -149,11 +152,12 @@ export const CURSORES_TELEFONOS = ['despues', 'antes', 'ultima'] as const;
 /** Query of GET /telefonos/. Keyset (seek) paging, which reads only the page's rows however deep:
  * `despues=<id>` the page after that phone, `antes=<id>` the page before it, `ultima=1` the last
  * page (always `size` rows unless the filter has fewer). Without a cursor, `page` (offset paging,
- * fine for shallow pages) picks the page; a cursor cannot be combined with another or with page > 1.
+ * fine for shallow pages, at most MAX_PAGINA_TELEFONOS) picks the page; a page past the last is
+ * empty with the exact total; a cursor cannot be combined with another or with page > 1.
  * The cursor phone need not exist any more (deleted): the page is the one around where it was. */
 export const BuscarTelefonosQuerySchema = FiltrosTelefonosSchema.extend({
-  page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(MAX_TAMANO_PAGINA).default(10),
+  page: enteroSchema('page', 1, MAX_PAGINA_TELEFONOS).default(1),
+  size: enteroSchema('size', 1, MAX_TAMANO_PAGINA).default(10),
   despues: idSchema('despues').optional(),
   antes: idSchema('antes').optional(),
   ultima: z.literal('1').optional(),
