@@ -1065,7 +1065,8 @@ export const MENSAJES = {
   // Polls and replies of SMS and WhatsApp exercises, opt-out and opt-in (issue 46.2 and 46.4)
   respuestaNoReconocida: 'Respuesta no reconocida',
   confirmacionBaja: 'Ya no recibirá avisos de simulacro. Envíe ALTA para volver',
-  confirmacionAlta: 'Volverá a recibir avisos de simulacro. Envíe BAJA si desea dejar de recibirlos',
+  confirmacionAlta:
+    'Volverá a recibir avisos de simulacro. Envíe BAJA si desea dejar de recibirlos',
   respuestaTipoOpcion: 'Opción de la encuesta',
   respuestaTipoBaja: 'Baja: no recibir avisos',
   respuestaTipoAlta: 'Alta: volver a recibir avisos',
@@ -1075,7 +1076,8 @@ export const MENSAJES = {
   respuestaPorErrata: 'Con errata corregida',
   respuestaManual: 'Clasificada a mano',
   opcionesEncuestaCantidad: 'La encuesta debe tener de {min} a {max} opciones (tiene {n})',
-  opcionesEncuestaLista: 'El campo {campo} debe ser una lista de opciones, cada una con dígito y texto',
+  opcionesEncuestaLista:
+    'El campo {campo} debe ser una lista de opciones, cada una con dígito y texto',
   opcionEncuestaDigitoRepetido:
     'El dígito {digito} ya está asignado a otra opción de la encuesta: elija otro dígito',
   opcionEncuestaTextoRepetido:

@@ -316,11 +316,12 @@ describe('clasificarRespuesta: encuesta de dos opciones (1 Estoy a salvo, 2 Nece
 });
 
 describe('clasificarRespuesta: otras encuestas', () => {
-  it.each(
-    CASOS_OTRAS.map(([t, o, e]) => [`${t} | ${o.map((x) => x.texto).join(' / ')}`, t, o, e]),
-  )('%s', (_n, texto, opciones, esperado) => {
-    expect(clasificarRespuesta(texto, opciones)).toEqual(esperado);
-  });
+  it.each(CASOS_OTRAS.map(([t, o, e]) => [`${t} | ${o.map((x) => x.texto).join(' / ')}`, t, o, e]))(
+    '%s',
+    (_n, texto, opciones, esperado) => {
+      expect(clasificarRespuesta(texto, opciones)).toEqual(esperado);
+    },
+  );
 
   it('un dígito de opción distinto de 1-9 también cuenta (0)', () => {
     const conCero = [
@@ -553,10 +554,7 @@ describe('respuestaVigente', () => {
     ],
     [
       'misma hora: la última de la lista',
-      [
-        r('2026-11-28T10:00:00Z', op(1, 'texto'), 1),
-        r('2026-11-28T10:00:00Z', op(2, 'texto'), 2),
-      ],
+      [r('2026-11-28T10:00:00Z', op(1, 'texto'), 1), r('2026-11-28T10:00:00Z', op(2, 'texto'), 2)],
       2,
     ],
     [

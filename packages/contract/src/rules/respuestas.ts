@@ -155,7 +155,7 @@ export function textoEncuesta(
 const KEYCAP = /([0-9])\uFE0F?\u20E3/g;
 /** Invisible marks: skin tones, variation selectors, a stray keycap, zero-width characters, BOM,
  * soft hyphen. */
-const INVISIBLES = /[\u{1F3FB}-\u{1F3FF}\uFE0E\uFE0F\u20E3\u200B-\u200D\u2060\uFEFF\u00AD]/gu;
+const INVISIBLES = /[\u{1F3FB}-\u{1F3FF}]|\uFE0E|\uFE0F|\u20E3|[\u200B-\u200D\u2060\uFEFF\u00AD]/gu;
 /** Control characters and line/paragraph separators: read as a space. */
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/gu;
 /** Punctuation and math/modifier symbols around a reply ('¡1!', '#1', '"Baja"'); not emoji. */
@@ -386,7 +386,8 @@ interface Token {
   compuesto: boolean;
 }
 
-const TOKEN = /(\p{L}+)|([0-9]+)|(\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}])|([.,;:!?¡¿()\n])/gu;
+const TOKEN =
+  /(\p{L}+)|([0-9]+)|(\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}])|([.,;:!?¡¿()\n])/gu;
 
 /** The tokens of a normalised reply; punctuation and conjunctions only advance the clause. */
 function tokenizar(n: string): Token[] {
