@@ -5,6 +5,7 @@ import {
   VENTANA_ENCUESTA_MS,
 } from '../constants.ts';
 import { MENSAJES, msg } from '../messages.ts';
+import { ClasificacionManualSchema, EncuestaSchema } from '../api/encuestas.ts';
 import {
   abreCaso,
   clasificarRespuesta,
@@ -233,6 +234,79 @@ const CASOS_DOS: readonly [string, ClasificacionRespuesta][] = [
   ['<script>alert(1)</script>', NO],
   [LARGO_BASURA, NO],
   [LARGO_MIXTO, NO],
+  // A mix of what people write back, each reviewed by hand
+  ['Estamos bien', op(1, 'sinonimo')],
+  ['Estoy bien gracias', op(1, 'sinonimo')],
+  ['bn', op(1, 'sinonimo')],
+  ['todo bien aqui', op(1, 'sinonimo')],
+  ['Estamos todos bien en casa', op(1, 'sinonimo')],
+  ['A salvo!', op(1, 'texto')],
+  ['Sí estamos a salvo', op(1, 'texto')],
+  ['Todos a salvo', op(1, 'texto')],
+  ['Ya estoy en el punto de reunión', NO],
+  ['Estoy en el punto de encuentro', NO],
+  ['nos evacuamos', NO],
+  ['Necesito ayuda, mi abuelita no puede caminar', op(2, 'texto')],
+  ['Ayuda por favor estamos atrapados', op(2, 'sinonimo')],
+  ['Urgente', NO],
+  ['Mi casa se cayó', NO],
+  ['Hay heridos', NO],
+  ['Necesitamos una ambulancia', NO],
+  ['SOS!!!', op(2, 'sinonimo')],
+  ['ayuda urgente', op(2, 'sinonimo')],
+  ['Es un simulacro?', NO],
+  ['Quién es', NO],
+  ['Número equivocado', NO],
+  ['no entiendo', NO],
+  ['?', NO],
+  ['Gracias por el aviso', NO],
+  ['Ok enterado', NO],
+  ['Enterada', NO],
+  ['De acuerdo', NO],
+  ['Muy bien gracias', op(1, 'sinonimo')],
+  ['Estoy bien, gracias por preguntar', op(1, 'sinonimo')],
+  ['Bien gracias a Dios', op(1, 'sinonimo')],
+  ['Perfecto', op(1, 'sinonimo')],
+  ['Listo', op(1, 'sinonimo')],
+  ['👍🏻', op(1, 'sinonimo')],
+  ['💪', NO],
+  ['Si todo bien', op(1, 'sinonimo')],
+  ['Afirmativo', op(1, 'sinonimo')],
+  ['estoy a salvo y mi familia tambien', op(1, 'texto')],
+  ['no estamos a salvo', NO],
+  ['Estoy bien pero mi vecino necesita ayuda', NO],
+  ['1 estamos bien', op(1, 'digito')],
+  ['2 necesito ayuda', op(2, 'digito')],
+  ['1.- Estoy a salvo', op(1, 'digito')],
+  ['Respuesta 1', op(1, 'digito')],
+  ['Respondo 1', op(1, 'digito')],
+  ['la opcion 2', op(2, 'digito')],
+  ['Salvó', op(1, 'texto')],
+  ['ESTOY A SALVO!!!', op(1, 'texto')],
+  ['estoi a salvo', op(1, 'texto')],
+  ['estoy asalvo', op(1, 'errata')],
+  ['necesito aiuda', op(2, 'errata')],
+  ['aiuda', op(2, 'errata')],
+  ['ayudaa', op(2, 'errata')],
+  ['estoy vien', op(1, 'errata')],
+  ['Ya no me manden mensajes', NO],
+  ['Baja', BAJA],
+  ['No me interesa', NO],
+  ['Alta por favor', ALTA],
+  ['Si gracias estamos bien', op(1, 'sinonimo')],
+  ['sí estamos bien gracias', op(1, 'sinonimo')],
+  ['Gracias, todo en orden', NO],
+  ['sin novedades', op(1, 'sinonimo')],
+  ['Tranquilos todos', NO],
+  ['ok gracias', op(1, 'sinonimo')],
+  ['Ok 👍', op(1, 'sinonimo')],
+  ['Oki doki', NO],
+  ['Va', op(1, 'sinonimo')],
+  ['sale', op(1, 'sinonimo')],
+  ['simon', op(1, 'sinonimo')],
+  ['ntp estamos bien', op(1, 'sinonimo')],
+  ['todo ok', op(1, 'sinonimo')],
+  ['estamos ok', op(1, 'sinonimo')],
   // Opt-out and opt-in: the whole message only
   ['BAJA', BAJA],
   ['Baja.', BAJA],
@@ -467,6 +541,30 @@ describe('OpcionesEncuestaSchema', () => {
     ],
   ])('%s', (_n, valor, esperados) => {
     expect(errores(valor)).toEqual(esperados);
+  });
+});
+
+describe('EncuestaSchema (api/encuestas.ts)', () => {
+  it('opciones validadas y anexar_opciones falso por omisión', () => {
+    const r = EncuestaSchema.safeParse({
+      opciones: [
+        { digito: 1, texto: 'Sí' },
+        { digito: 2, texto: 'No', atencion: 1 },
+      ],
+    });
+    expect(r.success && r.data).toEqual({
+      opciones: [
+        { digito: 1, texto: 'Sí', atencion: false },
+        { digito: 2, texto: 'No', atencion: true },
+      ],
+      anexar_opciones: false,
+    });
+    const mal = EncuestaSchema.safeParse({ opciones: [{ digito: 1, texto: 'Sí' }] });
+    expect(mal.success ? [] : mal.error.issues.map((i) => i.message)).toEqual([
+      'La encuesta debe tener de 2 a 9 opciones (tiene 1)',
+    ]);
+    expect(ClasificacionManualSchema.safeParse({ digito: '2' }).data).toEqual({ digito: 2 });
+    expect(ClasificacionManualSchema.safeParse({ digito: 10 }).success).toBe(false);
   });
 });
 

@@ -222,11 +222,13 @@ const CORTESIAS: readonly (readonly string[])[] = [
   ['ya'],
 ];
 
-/** Yes-like words that count only as the whole message ('si', 'ok', 'claro que si'). */
+/** Yes-like words that count only as the whole message, STOP words aside ('si', 'ok', 'claro
+ * que si', 'todo ok'). */
 const SI_PALABRAS: ReadonlySet<string> = new Set([
   'si',
   'sii',
   'sip',
+  'bn',
   'simon',
   'ok',
   'okay',
@@ -256,6 +258,7 @@ const SI_FRASES: readonly (readonly string[])[] = [
   ['seguros'],
   ['seguras'],
   ['sin', 'novedad'],
+  ['sin', 'novedades'],
 ];
 /** Help words that count anywhere unless negated or thanked for ('gracias por la ayuda'). */
 const AYUDA_FRASES: readonly (readonly string[])[] = [
@@ -528,7 +531,10 @@ function clases(tokens: readonly Token[]): Map<Clase, { errata: boolean }> {
   };
   const ws = nucleo(tokens);
   const errataNucleo = tokens.some((t) => t.errata);
-  if (ws.some((w) => SI_PALABRAS.has(w)) && ws.every((w) => SI_PALABRAS.has(w) || w === 'que')) {
+  // Yes-words with nothing but filler around ('claro que si', 'todo ok', 'si estamos'); no-words
+  // alone ('no se' is not a no).
+  const sinRelleno = ws.filter((w) => !STOP.has(w));
+  if (sinRelleno.length > 0 && sinRelleno.every((w) => SI_PALABRAS.has(w))) {
     marcar('si', errataNucleo);
   }
   if (ws.length > 0 && ws.every((w) => NO_PALABRAS.has(w))) marcar('no', errataNucleo);
@@ -666,8 +672,9 @@ export function clasificarRespuesta(
   const filtrados = filtrar(tokens);
   const tramos: { digito: number; inicio: number; fin: number; errata: boolean }[] = [];
   for (const { o, ws: propias, contenido } of textos) {
-    if (ws.length > 0 && ws.join(' ') === propias.join(' ')) {
-      tramos.push({ digito: o.digito, inicio: -1, fin: Infinity, errata: errataEnNucleo });
+    // The whole message is the option's text (a corrected one is looked for word by word).
+    if (!errataEnNucleo && ws.length > 0 && ws.join(' ') === propias.join(' ')) {
+      tramos.push({ digito: o.digito, inicio: -1, fin: Infinity, errata: false });
       continue;
     }
     // A one-word option of 3 letters or fewer ('Sí', 'No') only counts as the whole message.
