@@ -173,26 +173,30 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
       return { status: r.statusCode, body: r.json() as Record<string, unknown> };
     };
     try {
+      // What is missing and how to fix it; never where on the server (issue 49.4: the folder
+      // reached role consulta), which only the agent's log tells.
       const falta = await pedir2('/asterisk/idioma/es/');
       expect(falta).toEqual({
         status: 200,
         body: {
           status: 200,
           idioma: 'es',
-          carpeta: path.join(sistema, 'es'),
           presentes: [],
           faltan: [{ prompt: 'auth-thankyou', tipo: 'quiz' }],
+          mensaje:
+            'Faltan audios del sistema en el idioma es: auth-thankyou. Instale asterisk-core-sounds-es-gsm y enlace sus sonidos como la carpeta es de PBX_SONIDOS_SISTEMA_DIR (el registro del agente dice su ruta)',
         },
       });
+      expect(JSON.stringify(falta.body)).not.toContain(dir);
       // Any format Asterisk plays counts; another language is another folder.
       fs.mkdirSync(path.join(sistema, 'es'), { recursive: true });
       fs.writeFileSync(path.join(sistema, 'es', 'auth-thankyou.ulaw'), Buffer.alloc(160));
       const hay = await pedir2('/asterisk/idioma/es/');
-      expect(hay.body).toMatchObject({
+      expect(hay.body).toEqual({
+        status: 200,
+        idioma: 'es',
         faltan: [],
-        presentes: [
-          { prompt: 'auth-thankyou', archivo: path.join(sistema, 'es', 'auth-thankyou.ulaw') },
-        ],
+        presentes: [{ prompt: 'auth-thankyou', archivo: 'auth-thankyou.ulaw' }],
       });
       expect((await pedir2('/asterisk/idioma/es_MX/')).body.faltan).toHaveLength(1);
       // Authenticated like the other routes; the language is a closed pattern.
@@ -347,6 +351,25 @@ describe('agente de telefonía (apps/pbx) sobre HTTP real', () => {
       expect(fs.existsSync(path.join(config.dialplanDir, 'pregon-quiz-10.conf'))).toBe(false);
     } finally {
       comando = () => ({ Response: 'Success', Output: 'Dialplan reloaded.' });
+    }
+  });
+
+  it('says what failed writing a file, not where on the server (issue 49.4)', async () => {
+    const quiz = fs.readFileSync(path.join(GOLDEN, 'quiz-3.conf'), 'utf8');
+    const aparte = `${config.dialplanDir}.aparte`;
+    // A file where the dialplan folder should be: mkdir fails with an error naming its path.
+    fs.renameSync(config.dialplanDir, aparte);
+    fs.writeFileSync(config.dialplanDir, '');
+    try {
+      const r = await pedir('PUT', '/quizzes/extensions/11/', { body: await ag.plan(11, quiz) });
+      expect(r.status).toBe(502);
+      expect(r.body.message).toBe(
+        'El PBX no aceptó la recarga (mkdir EEXIST); se dejó el archivo anterior',
+      );
+      expect(JSON.stringify(r.body)).not.toContain(dir);
+    } finally {
+      fs.rmSync(config.dialplanDir);
+      fs.renameSync(aparte, config.dialplanDir);
     }
   });
 

@@ -35,7 +35,7 @@ import {
 import { nombreAlmacenAudio } from '@pregon/contract/rules/audio';
 import type { ConfigPbx } from './config.ts';
 import { leerAudioGsm } from './gsm.ts';
-import { promptsEnIdioma } from './prompts.ts';
+import { promptsEnIdioma, respuestaIdioma } from './prompts.ts';
 import { recargar } from './recarga.ts';
 import {
   archivosTroncales,
@@ -142,7 +142,11 @@ export async function crearAppPbx(
         modo,
       );
     } catch (err) {
-      throw error(502, 'recargaFallida', { detalle: (err as Error).message.slice(0, 200) });
+      // A file system error names a server path: the log keeps it, the answer only its kind.
+      const e = err as NodeJS.ErrnoException;
+      if (e.path) app.log.error({ err }, 'no se pudo escribir el archivo del PBX');
+      const detalle = e.path ? `${e.syscall ?? 'fs'} ${e.code ?? ''}`.trim() : e.message;
+      throw error(502, 'recargaFallida', { detalle: detalle.slice(0, 200) });
     }
     return {
       status: 200 as const,
@@ -259,7 +263,14 @@ export async function crearAppPbx(
   ruta(app, claves, api.comprobarIdioma, async ({ params, req }) => {
     if (params.software !== config.software)
       throw error(404, 'rutaNoEncontrada', { metodo: 'GET', ruta: req.url });
-    return { status: 200 as const, ...promptsEnIdioma(config.sonidosSistemaDir, params.idioma) };
+    const r = promptsEnIdioma(config.sonidosSistemaDir, params.idioma);
+    // Where it looked goes to the log only: the answer says what is missing (issue 49.4).
+    if (r.faltan.length)
+      req.log.warn(
+        { carpeta: r.carpeta, faltan: r.faltan.map((f) => f.prompt) },
+        'faltan audios del sistema',
+      );
+    return { status: 200 as const, ...respuestaIdioma(r) };
   });
 
   ruta(app, claves, api.escribirExtensionesLlamadas, async ({ body, req }) =>

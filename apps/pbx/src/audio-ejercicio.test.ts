@@ -158,12 +158,13 @@ describe.each(MOTORES)('el audio de un ejercicio queda fijado al iniciar (%s)', 
       { archivo: p2.filename, respuestas: ['No'] },
     ]);
     // Issue 23.6: the quiz ends with Asterisk's 'auth-thankyou'; without it in the language's
-    // folder the start is refused naming the language, the prompt, the folder and the fix.
+    // folder the start is refused naming the language, the prompt and the fix; not the agent's
+    // folder (issue 49.4: no server path in an answer).
     const carpeta = path.join(sistema, 'es');
     const rechazo = await iniciar(id);
     expect(rechazo.status).toBe(409);
     expect(rechazo.body.mensaje).toBe(
-      `El Asterisk no tiene el audio del sistema auth-thankyou en el idioma es (se buscó en ${carpeta}): la llamada quedaría en silencio. Instale el paquete asterisk-core-sounds-es-gsm y cree el enlace 'ln -s /usr/share/asterisk/sounds/es_MX_f_Allison ${carpeta}', o ajuste PBX_IDIOMA y PBX_SONIDOS_SISTEMA_DIR`,
+      'El Asterisk no tiene el audio del sistema auth-thankyou en el idioma es: la llamada quedaría en silencio. Instale el paquete asterisk-core-sounds-es-gsm y enlace /usr/share/asterisk/sounds/es_MX_f_Allison como la carpeta es de PBX_SONIDOS_SISTEMA_DIR (el registro del agente de telefonía dice su ruta), o ajuste PBX_IDIOMA',
     );
     const sinCambio = await api.ctx.db.kysely
       .selectFrom('ejercicios')

@@ -756,7 +756,9 @@ export const MENSAJES = {
   idiomaInvalido:
     'El campo {campo} debe ser un idioma de Asterisk: letras minúsculas y grupos _Xx (es, es_MX, en_US_f_Allison), hasta 16 caracteres',
   promptFaltaEnPbx:
-    "El Asterisk no tiene el audio del sistema {prompt} en el idioma {idioma} (se buscó en {carpeta}): la llamada quedaría en silencio. Instale el paquete asterisk-core-sounds-es-gsm y cree el enlace 'ln -s /usr/share/asterisk/sounds/es_MX_f_Allison {carpeta}', o ajuste PBX_IDIOMA y PBX_SONIDOS_SISTEMA_DIR",
+    'El Asterisk no tiene el audio del sistema {prompt} en el idioma {idioma}: la llamada quedaría en silencio. Instale el paquete asterisk-core-sounds-es-gsm y enlace /usr/share/asterisk/sounds/es_MX_f_Allison como la carpeta {idioma} de PBX_SONIDOS_SISTEMA_DIR (el registro del agente de telefonía dice su ruta), o ajuste PBX_IDIOMA',
+  faltanAudiosSistema:
+    'Faltan audios del sistema en el idioma {idioma}: {prompts}. Instale asterisk-core-sounds-es-gsm y enlace sus sonidos como la carpeta {idioma} de PBX_SONIDOS_SISTEMA_DIR (el registro del agente dice su ruta)',
   idiomaNoVerificable:
     'No se pudo preguntar al servidor de telefonía si tiene los audios del sistema en el idioma {idioma} ({motivo}): revise el agente antes de iniciar',
 

@@ -121,14 +121,14 @@ export async function audioEnPbx(
 }
 
 /** Asterisk's own prompts missing for a language, as the PBX agent reports them (GET
- * /{software}/idioma/{idioma}/): the folder it looked in and each missing prompt with the include
- * file type that plays it; a string when it could not be asked. */
+ * /{software}/idioma/{idioma}/): each missing prompt with the include file type that plays it (the
+ * folder it looked in stays in the agent's log); a string when it could not be asked. */
 export async function promptsEnPbx(
   pbxBase: string,
   software: string,
   idioma: string,
   opciones: { timeoutMs: number; token?: string },
-): Promise<string | { carpeta: string; faltan: { prompt: string; tipo: string }[] }> {
+): Promise<string | { faltan: { prompt: string; tipo: string }[] }> {
   const url = `${pbxBase.replace(/\/+$/, '')}/${encodeURIComponent(software)}/idioma/${encodeURIComponent(idioma)}/`;
   try {
     const r = await fetch(url, {
@@ -139,11 +139,9 @@ export async function promptsEnPbx(
       await r.body?.cancel();
       return `HTTP ${r.status}`;
     }
-    const cuerpo = (await r.json()) as { carpeta?: unknown; faltan?: unknown };
-    if (typeof cuerpo.carpeta !== 'string' || !Array.isArray(cuerpo.faltan))
-      return 'respuesta no válida';
+    const cuerpo = (await r.json()) as { faltan?: unknown };
+    if (!Array.isArray(cuerpo.faltan)) return 'respuesta no válida';
     return {
-      carpeta: cuerpo.carpeta,
       faltan: (cuerpo.faltan as { prompt?: unknown; tipo?: unknown }[]).map((f) => ({
         prompt: String(f.prompt),
         tipo: String(f.tipo),

@@ -765,7 +765,7 @@ async function exigirListo(
       if (typeof r === 'string') throw error(409, 'idiomaNoVerificable', { idioma, motivo: r });
       const falta = r.faltan.find((f) => f.tipo === tipo);
       if (falta)
-        throw error(409, 'promptFaltaEnPbx', { prompt: falta.prompt, idioma, carpeta: r.carpeta });
+        throw error(409, 'promptFaltaEnPbx', { prompt: falta.prompt, idioma });
     }
   }
   if (c.equipoMs > 0) {

@@ -111,7 +111,8 @@ export const subirAudio = endpoint({
 
 /** GET /{software}/idioma/{idioma}/: whether Asterisk's own prompts that Pregón's dialplan plays
  * (PROMPTS_SISTEMA) are in that language's sounds folder, `{PBX_SONIDOS_SISTEMA_DIR}/{idioma}/`
- * (any format Asterisk plays). Start asks it before a quiz (issue 23.6). */
+ * (any format Asterisk plays). Start asks it before a quiz (issue 23.6). It says what is missing,
+ * never where: no server path reaches a client (issue 49.4); the agent logs the folder. */
 export const comprobarIdioma = endpoint({
   method: 'GET',
   path: '/:software/idioma/:idioma/',
@@ -125,11 +126,12 @@ export const comprobarIdioma = endpoint({
   respuesta: z.object({
     status: z.literal(200),
     idioma: z.string(),
-    /** The folder looked in: `{sounds}/{idioma}`. */
-    carpeta: z.string(),
-    /** Prompts found (with the file that has them) and missing, by include file type. */
+    /** Prompts found (with the name of the file that has them, 'auth-thankyou.gsm') and missing,
+     * by include file type. */
     presentes: z.array(z.object({ prompt: z.string(), archivo: z.string() })),
     faltan: z.array(z.object({ prompt: z.string(), tipo: z.enum(['llamadas', 'quiz']) })),
+    /** What is missing and how to fix it, in Spanish; absent when nothing is. */
+    mensaje: z.string().optional(),
   }),
 });
 
