@@ -35,6 +35,9 @@ export interface Config {
   /** The simulators' control server (SIM_CONTROL_URL, set by `npm start`), watched by /health;
    * unset when this installation runs no simulators. */
   simControl: string | undefined;
+  /** Live streams one session may hold open at once on this api process (VIVO_FLUJOS_POR_SESION,
+   * default 20); the next is answered 429 (issue 49.4). */
+  vivoFlujosPorSesion: number;
   /** Loopback, link-local and private destinations a device's url may reach
    * (EQUIPOS_DESTINOS_PERMITIDOS; default: the built-in simulators' ports). */
   destinosPermitidos: ListaDestinos;
@@ -113,6 +116,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llamadas: politicaLlamadas(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     simControl: env.SIM_CONTROL_URL?.replace(/\/+$/, '') || undefined,
+    vivoFlujosPorSesion: Math.max(
+      1,
+      enteroNoNegativo(env.VIVO_FLUJOS_POR_SESION ?? '20', 'VIVO_FLUJOS_POR_SESION'),
+    ),
     destinosPermitidos: destinosDeEntorno(env),
   };
 }

@@ -23,6 +23,11 @@ import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { SesionesApi } from './auth/sesiones.ts';
 import { manejarError, error } from './http/errores.ts';
 import { registrarJsonSeguro } from './http/json-seguro.ts';
+import {
+  politicaContenido,
+  registrarCabecerasSeguridad,
+  serializadoresLog,
+} from './http/seguridad.ts';
 import { rutasAuth } from './routes/auth.ts';
 import { rutasCatalogos } from './routes/catalogos.ts';
 import { rutasEjercicios } from './routes/ejercicios.ts';
@@ -87,6 +92,8 @@ export async function buildApp(
         ],
         censor: '[oculto]',
       },
+      // Query strings are logged without their values: stream tickets, WhatsApp's verify token.
+      serializers: serializadoresLog,
       ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
@@ -95,6 +102,16 @@ export async function buildApp(
     trustProxy: ctx.config.trustProxy.length ? ctx.config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
+  // CSP, X-Frame-Options, nosniff and Referrer-Policy on every answer, the web app's included;
+  // the web may call the telephony agent, at the PBX base GET /config/ names (read at each request,
+  // as GET /config/ reads it).
+  let base = '';
+  let politica = '';
+  registrarCabecerasSeguridad(app, () =>
+    base === ctx.config.pbx.base
+      ? politica
+      : (politica = politicaContenido([(base = ctx.config.pbx.base)])),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(manejarError);

@@ -58,8 +58,11 @@ export async function apiDeSesionesDePrueba(
 
 /** Starts the agent with a fresh key pair (only the public key is left on disk) and the given
  * configuration changes (AMI, limits); it confirms sessions with apiDeSesionesDePrueba unless
- * `cambios.apiUrl` names another api. */
-export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<AgenteDePrueba> {
+ * `cambios.apiUrl` names another api; its log goes to `opts.logStream` when given. */
+export async function agenteDePrueba(
+  cambios: Partial<ConfigPbx> = {},
+  opts: { logStream?: NodeJS.WritableStream } = {},
+): Promise<AgenteDePrueba> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-pbx-'));
   const claves = await cargarClaves(dir);
   const apiSesiones = cambios.apiUrl ? undefined : await apiDeSesionesDePrueba(claves.publica);
@@ -86,7 +89,7 @@ export async function agenteDePrueba(cambios: Partial<ConfigPbx> = {}): Promise<
     ...(apiSesiones ? { apiUrl: apiSesiones.url } : {}),
     ...cambios,
   };
-  const app = await crearAppPbx(config, await clavesPbx(config));
+  const app = await crearAppPbx(config, await clavesPbx(config), opts);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const a = app.server.address();
   return {

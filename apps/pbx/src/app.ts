@@ -26,6 +26,11 @@ import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
 import { registrarJsonSeguro } from '@pregon/api/http/json-seguro';
 import {
+  POLITICA_SIN_DOCUMENTO,
+  registrarCabecerasSeguridad,
+  serializadoresLog,
+} from '@pregon/api/http/seguridad';
+import {
   crearExclusivo,
   enSerie,
   escribirAtomico,
@@ -95,15 +100,20 @@ async function leerSubida(req: FastifyRequest) {
 export async function crearAppPbx(
   config: ConfigPbx,
   claves: ConClavePublica,
+  opts: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization'], censor: '[oculto]' },
+      serializers: serializadoresLog,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
     },
     bodyLimit: 4 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
+  // The agent answers JSON and audio, never a page: the strictest policy, and the other headers.
+  registrarCabecerasSeguridad(app, POLITICA_SIN_DOCUMENTO);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(manejarError);

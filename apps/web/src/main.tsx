@@ -1,3 +1,5 @@
+// First: no eval under the Content-Security-Policy (lib/zod-sin-eval.ts).
+import './lib/zod-sin-eval.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';

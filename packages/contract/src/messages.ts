@@ -301,6 +301,10 @@ export const MENSAJES = {
   cuerpoDemasiadoGrande: 'La petición excede el tamaño máximo permitido',
   peticionInvalida: 'La petición no es válida: revise los datos enviados',
   demasiadasPeticiones: 'Demasiadas peticiones seguidas. Espere un momento e intente de nuevo',
+  demasiadosFlujosVivo:
+    'Esta sesión ya tiene {max} tableros en vivo abiertos, el máximo (VIVO_FLUJOS_POR_SESION): cierre alguna pestaña con un tablero e intente de nuevo',
+  ticketVivoUsado:
+    'El boleto del tablero en vivo ya se usó: cada boleto abre un solo flujo; pida otro (POST /vivo/ticket/) y abra el flujo con él',
   rutaNoEncontrada: 'Ruta no encontrada: {metodo} {ruta}',
   noEncontrado: '{entidad} no encontrado',
   enUso: 'No se puede eliminar: {entidad} está en uso',

@@ -29,6 +29,8 @@ import * as cola from './migrations/0030-cola.ts';
 import * as colaUnica from './migrations/0031-cola-unica.ts';
 import * as piso from './migrations/0032-piso.ts';
 import * as holguraIndices from './migrations/0033-holgura-indices.ts';
+import * as respuestasRecibidas from './migrations/0034-respuestas-recibidas.ts';
+import * as ticketsVivo from './migrations/0035-tickets-vivo.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -62,6 +64,8 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0031-cola-unica': colaUnica,
   '0032-piso': piso,
   '0033-holgura-indices': holguraIndices,
+  '0034-respuestas-recibidas': respuestasRecibidas,
+  '0035-tickets-vivo': ticketsVivo,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

@@ -230,6 +230,48 @@ export interface QuizRespuestasTable {
   fecha: number;
 }
 
+/** respuestas_recibidas (issue 46, migration 0034): every reply a gateway delivered, stored once
+ * (clave unique); id_ejercicio null while it is in the inbox. Times are epoch ms. */
+export interface RespuestasRecibidasTable {
+  id_respuesta: Generated<number>;
+  id_equipo: number;
+  canal: string;
+  remitente: string;
+  telefono: string | null;
+  id_telefono: number | null;
+  texto: string;
+  /** The raw octets as the gateway sent them, in hexadecimal. */
+  texto_crudo: string;
+  codificacion: string;
+  nota: string | null;
+  id_gateway: string | null;
+  fecha_gateway: number | null;
+  fecha_recibida: number;
+  clave: string;
+  partes: Generated<number>;
+  incompleta: Generated<number>;
+  id_ejercicio: number | null;
+  id_detalle: number | null;
+  clasificacion: string | null;
+}
+
+/** respuestas_partes: parts of a long SMS reply until the set is joined (unida 1 after). */
+export interface RespuestasPartesTable {
+  id_equipo: number;
+  remitente: string;
+  referencia: number;
+  total: number;
+  parte: number;
+  canal: string;
+  telefono: string | null;
+  data_coding: number;
+  /** Content ready to join (GSM-7 one septet per octet), and the raw octets, in hexadecimal. */
+  contenido: string;
+  crudo: string;
+  recibida: number;
+  unida: Generated<number>;
+}
+
 /** importaciones: bulk phone import jobs and their progress. */
 export interface ImportacionesTable {
   id_importacion: Generated<number>;
@@ -281,11 +323,14 @@ export interface DB {
   preguntas: PreguntasTable;
   respuestas: RespuestasTable;
   quiz_respuestas: QuizRespuestasTable;
+  respuestas_recibidas: RespuestasRecibidasTable;
+  respuestas_partes: RespuestasPartesTable;
   importaciones: ImportacionesTable;
   auditoria: AuditoriaTable;
   ingreso_fallos: IngresoFallosTable;
   ajustes: AjustesTable;
   sesiones: SesionesTable;
+  tickets_vivo_usados: TicketsVivoUsadosTable;
   audios_ejercicio: AudiosEjercicioTable;
 }
 
@@ -298,6 +343,12 @@ export interface AudiosEjercicioTable {
   sha256: string;
   duracion_s: number;
   registrado: number;
+}
+
+/** tickets_vivo_usados: live-stream tickets already used (jti), kept until they expire (epoch ms). */
+export interface TicketsVivoUsadosTable {
+  jti: string;
+  expira: number;
 }
 
 /** sesiones: the open sessions; id_sesion is the token's jti, expira its end (epoch ms). */

@@ -14,8 +14,9 @@ import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
-import { sesionExpirada } from '../http/errores.ts';
+import { error, sesionExpirada } from '../http/errores.ts';
 import * as repo from '../repositories/ejercicios.ts';
+import { purgarTickets, usarTicket } from '../repositories/tickets-vivo.ts';
 import { ejercicioNoEncontrado } from '../services/ejercicios.ts';
 import { contentDisposition } from '../services/reportes-csv.ts';
 import * as servicio from '../services/tableros.ts';
@@ -45,6 +46,7 @@ function abrirFlujo(
   finSesion: number,
   vigilar: (cerrar: () => void) => () => void,
   suscribir: (enviar: (datos: string) => void) => () => void,
+  liberar: () => void,
 ) {
   reply.hijack();
   const res = reply.raw;
@@ -72,13 +74,20 @@ function abrirFlujo(
   const fin = setTimeout(cerrar, Math.min(2 ** 31 - 1, Math.max(0, finSesion * 1000 - Date.now())));
   abiertos.add(cerrar);
   const dejarDeVigilar = vigilar(cerrar);
-  req.raw.on('close', () => {
+  let cerrado = false;
+  const alCerrar = () => {
+    if (cerrado) return;
+    cerrado = true;
+    liberar();
     dejarDeVigilar();
     cancelar();
     clearInterval(latido);
     clearTimeout(fin);
     abiertos.delete(cerrar);
-  });
+  };
+  req.raw.on('close', alCerrar);
+  // A client gone while the ticket was checked: its 'close' came before anyone listened.
+  if (req.raw.socket?.destroyed) alCerrar();
 }
 
 /** Live dashboards: the two dashboards, their streams with tickets, and the after-action .xlsx. */
@@ -135,17 +144,52 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
     return { status: 200 as const, ...(await firmarTicket(ctx.claves.privada, sesion, body)) };
   });
 
+  // Streams open per session on this process (issue 49.4: one ticket opened 3,000): at most
+  // VIVO_FLUJOS_POR_SESION, a slot taken before the ticket is spent and given back at the close.
+  const porSesion = new Map<string, number>();
+  const reservar = (sid: string) => {
+    const n = porSesion.get(sid) ?? 0;
+    if (n >= ctx.config.vivoFlujosPorSesion)
+      throw error(429, 'demasiadosFlujosVivo', { max: ctx.config.vivoFlujosPorSesion });
+    porSesion.set(sid, n + 1);
+    let libre = false;
+    return () => {
+      if (libre) return;
+      libre = true;
+      const m = (porSesion.get(sid) ?? 1) - 1;
+      if (m > 0) porSesion.set(sid, m);
+      else porSesion.delete(sid);
+    };
+  };
+  // Used tickets are kept until they expire; the expired are purged once a minute at most.
+  let purgado = 0;
+
   /** The session a stream's ticket was issued for, if it still stands (401 otherwise): its end,
-   * the read-only variant its account's current roles call for, and how to watch it (`porRol`:
-   * the stream's content depends on that variant, so a change of it closes the stream too). */
+   * the read-only variant its account's current roles call for, how to watch it (`porRol`: the
+   * stream's content depends on that variant, so a change of it closes the stream too) and the
+   * stream slot it holds (429 past the session's cap). The ticket is spent here: a second use,
+   * on this process or another, is refused (401). */
   const sesionDelTicket = async (ticket: string, flujo: string, porRol: boolean) => {
     const t = await verificarTicket(ctx.claves.publica, ticket, flujo);
     const roles = t && (await ctx.sesiones.vigentes([t.sid])).get(t.sid);
     if (!t || !roles) throw sesionExpirada();
+    const liberar = reservar(t.sid);
+    try {
+      if (Date.now() - purgado > 60_000) {
+        purgado = Date.now();
+        await purgarTickets(ctx.db.kysely, purgado);
+      }
+      if (!(await usarTicket(ctx.db.kysely, t.jti, t.exp * 1000)))
+        throw error(401, 'ticketVivoUsado', undefined, 'ticket');
+    } catch (err) {
+      liberar();
+      throw err;
+    }
     const soloLectura = soloLecturaDe(roles);
     return {
       ses: t.ses,
       soloLectura,
+      liberar,
       vigilar: (cerrar: () => void) =>
         vigia.vigilar(t.sid, porRol ? soloLectura : undefined, cerrar),
     };
@@ -157,21 +201,39 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
       claveFlujo({ flujo: 'ejercicio', id_ejercicio: params.id }),
       true,
     );
-    const e = await repo.obtenerEjercicio(ctx.db.kysely, ctx.db.engine, params.id);
-    if (!e) throw ejercicioNoEncontrado(params.id);
-    abrirFlujo(req, reply, abiertos, t.ses, t.vigilar, (enviar) =>
-      centro.suscribir(temaEjercicio(params.id), fuenteEjercicio(params.id), {
-        soloLectura: t.soloLectura,
-        enviar,
-      }),
+    const e = await repo
+      .obtenerEjercicio(ctx.db.kysely, ctx.db.engine, params.id)
+      .catch((err: unknown) => (t.liberar(), Promise.reject(err)));
+    if (!e) {
+      t.liberar();
+      throw ejercicioNoEncontrado(params.id);
+    }
+    abrirFlujo(
+      req,
+      reply,
+      abiertos,
+      t.ses,
+      t.vigilar,
+      (enviar) =>
+        centro.suscribir(temaEjercicio(params.id), fuenteEjercicio(params.id), {
+          soloLectura: t.soloLectura,
+          enviar,
+        }),
+      t.liberar,
     );
     return reply;
   });
 
   ruta(app, ctx, vivoGeneral, async ({ query, req, reply }) => {
     const t = await sesionDelTicket(query.ticket, TEMA_GENERAL, false);
-    abrirFlujo(req, reply, abiertos, t.ses, t.vigilar, (enviar) =>
-      centro.suscribir(TEMA_GENERAL, fuenteGeneral, { soloLectura: true, enviar }),
+    abrirFlujo(
+      req,
+      reply,
+      abiertos,
+      t.ses,
+      t.vigilar,
+      (enviar) => centro.suscribir(TEMA_GENERAL, fuenteGeneral, { soloLectura: true, enviar }),
+      t.liberar,
     );
     return reply;
   });

@@ -49,6 +49,17 @@ const DOS_AYUDAS: OpcionClasificable[] = [
   { digito: 2, texto: 'Necesito ayuda', atencion: true },
   { digito: 3, texto: 'Necesito ayuda médica', atencion: true },
 ];
+/** Options that differ only by a number in their text. */
+const ZONAS: OpcionClasificable[] = [
+  { digito: 1, texto: 'Zona 1', atencion: false },
+  { digito: 2, texto: 'Zona 2', atencion: false },
+  { digito: 3, texto: 'No puedo llegar', atencion: true },
+];
+/** The same words, once negated: 'no' is the attention option. */
+const NO_SALVO: OpcionClasificable[] = [
+  { digito: 1, texto: 'Estoy a salvo', atencion: false },
+  { digito: 2, texto: 'No estoy a salvo', atencion: true },
+];
 
 type Como = 'digito' | 'texto' | 'sinonimo' | 'errata';
 const op = (digito: number, como: Como): ClasificacionRespuesta => ({
@@ -374,6 +385,17 @@ const CASOS_OTRAS: readonly [string, readonly OpcionClasificable[], Clasificacio
   ['Necesito ayuda', DOS_AYUDAS, op(2, 'texto')],
   ['ayuda', DOS_AYUDAS, NO],
   ['si', DOS_AYUDAS, op(1, 'sinonimo')],
+  ['zona 2', ZONAS, op(2, 'texto')],
+  ['Ya llegué a la zona 1', ZONAS, op(1, 'texto')],
+  ['zona', ZONAS, NO],
+  ['2', ZONAS, op(2, 'digito')],
+  ['no puedo llegar', ZONAS, op(3, 'texto')],
+  ['no', ZONAS, op(3, 'sinonimo')],
+  ['no estoy a salvo', NO_SALVO, op(2, 'texto')],
+  ['estoy a salvo', NO_SALVO, op(1, 'texto')],
+  ['si', NO_SALVO, op(1, 'sinonimo')],
+  ['no', NO_SALVO, op(2, 'sinonimo')],
+  ['ayuda', NO_SALVO, NO],
 ];
 
 describe('clasificarRespuesta: encuesta de dos opciones (1 Estoy a salvo, 2 Necesito ayuda)', () => {

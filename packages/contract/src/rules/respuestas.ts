@@ -432,10 +432,11 @@ export function distanciaUno(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
-/** The words of a text once normalised (the same tokens as a reply's, emoji and digits aside). */
+/** The words and numbers of a text once normalised (the same tokens as a reply's, emoji aside):
+ * 'Zona 1' and 'Zona 2' are two texts. */
 function palabrasDe(texto: string): string[] {
   return tokenizar(normalizarRespuesta(texto))
-    .filter((t) => t.tipo === 'palabra')
+    .filter((t) => t.tipo !== 'emoji')
     .map((t) => t.w);
 }
 
@@ -517,7 +518,7 @@ function buscarFrase(
 
 /** The words of a reply a phrase is looked for in: STOP words out (they keep their clause). */
 function filtrar(tokens: readonly Token[]): Token[] {
-  return tokens.filter((t) => t.tipo === 'palabra' && !STOP.has(t.w));
+  return tokens.filter((t) => t.tipo !== 'emoji' && !STOP.has(t.w));
 }
 
 type Clase = 'si' | 'no' | 'ayuda';
