@@ -34,6 +34,8 @@ const entorno = (dataDir: string) =>
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: PASSWORD,
     LOG_LEVEL: 'silent',
+    // Every client here is the one admin session; people would each have their own (cap 20).
+    VIVO_FLUJOS_POR_SESION: '100000',
   });
 
 /** Child mode: the embedded default (api, in-process dispatcher, SMPP simulator). */
