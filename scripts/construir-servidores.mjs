@@ -27,6 +27,8 @@ export const ENTRADAS = {
   'checkpoints-tarea': 'apps/api/src/db/checkpoints-tarea.ts',
   // The SQLite reading thread (long reads off the api's thread).
   'lectura-tarea': 'apps/api/src/db/lectura-tarea.ts',
+  // The phone import's reading thread (its own heap limit, issue 49.1).
+  'importacion-tarea': 'apps/api/src/services/importacion-tarea.ts',
 };
 
 /** What the bundles are built from: a newer file here makes the build stale. */

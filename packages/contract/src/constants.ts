@@ -11,6 +11,32 @@ export const NOMBRE_MENSAJERIA = 'WhatsApp';
  * 'nombreMuyLargo', never cut (issue 26.7). */
 export const MAX_LARGO_NOMBRE = 200;
 
+// What an imported file may expand to (issue 49.1): the upload is capped at MAX_MB_IMPORTACION,
+// but an .xlsx is a zip whose parts can inflate a thousandfold, and one CSV field can fill memory.
+// Generous for real lists: a sheet holds at most 1,048,576 rows (Excel's own limit), and such a
+// sheet with a dozen columns is ~400 MB of XML; a cell holds at most 32,767 characters (Excel's).
+/** Largest uncompressed size (MB) of one part (zip entry) of an imported .xlsx. */
+export const MAX_MB_PARTE_XLSX = 1024;
+/** Largest uncompressed size (MB) of all the parts of an imported .xlsx together. */
+export const MAX_MB_XLSX_DESCOMPRIMIDO = 1536;
+/** Most a part of an .xlsx may inflate over its compressed size (Apache POI's default bound,
+ * 100:1; real sheets inflate 5–30 times), checked once the part is past its first MB. */
+export const MAX_RAZON_XLSX = 100;
+/** Most parts (zip entries) of an imported .xlsx (Excel writes a few dozen). */
+export const MAX_PARTES_XLSX = 10_000;
+/** Most shared strings (distinct texts) of an imported .xlsx: four text columns of a full sheet. */
+export const MAX_CADENAS_XLSX = 5_000_000;
+/** Most characters (millions) of all the shared strings of an imported .xlsx together. */
+export const MAX_MCARACTERES_CADENAS_XLSX = 256;
+/** Most cells of one row of an imported file (CSV or .xlsx). */
+export const MAX_CELDAS_FILA_IMPORTACION = 1000;
+/** Most characters of one field of an imported file (CSV or .xlsx): Excel's own cell limit. */
+export const MAX_CARACTERES_CAMPO_IMPORTACION = 32_767;
+/** Most characters of one CSV record (a line, or lines joined by quotes). */
+export const MAX_CARACTERES_FILA_IMPORTACION = 1_048_576;
+/** Heap (MB) of the thread that reads an import: past it the thread stops, not the api. */
+export const MAX_MB_MEMORIA_IMPORTACION = 512;
+
 /** The four exercise types: id, internal key, list label and the label of the action field. */
 export const TIPOS_EJERCICIO = [
   { id: 1, clave: 'sms', etiqueta: 'SMS', accionLabel: MENSAJES.etiquetaMensaje },

@@ -420,6 +420,29 @@ export const MENSAJES = {
   marcadoInvalido: 'El campo marcado debe incluir {telefono}, donde va el número que se marca',
   filaMalFormada: 'La fila no es CSV válido (revise las comillas)',
   archivoIlegible: 'No se pudo leer el archivo {tipo}: está dañado o no es un {tipo} válido',
+  // What an imported file may expand to (issue 49.1; limits in constants.ts)
+  importacionPartesXlsx:
+    'El archivo XLSX tiene más de {max} partes internas (un libro de Excel tiene unas decenas): guárdelo de nuevo desde Excel o impórtelo como CSV',
+  importacionParteXlsxGrande:
+    'El archivo XLSX se expande a más de {mb} MB en su parte {parte}: divida la lista en varios archivos o impórtela como CSV',
+  importacionXlsxGrande:
+    'El archivo XLSX se expande a más de {mb} MB en total: divida la lista en varios archivos o impórtela como CSV',
+  importacionRazonXlsx:
+    'El archivo XLSX se expande más de {razon} veces su tamaño comprimido en su parte {parte} (una hoja real no lo hace): guárdelo de nuevo desde Excel o impórtelo como CSV',
+  importacionCadenasXlsx:
+    'El archivo XLSX tiene más de {max} textos distintos: divida la lista en varios archivos',
+  importacionCaracteresXlsx:
+    'Los textos del archivo XLSX suman más de {m} millones de caracteres: divida la lista en varios archivos',
+  importacionTextoLargoXlsx:
+    'Un texto del archivo XLSX tiene más de {max} caracteres (lo más que cabe en una celda de Excel): revise el archivo',
+  importacionCeldasFila:
+    'La fila {fila} tiene más de {max} celdas: deje solo las columnas telefono, nombre, estado y categorias',
+  importacionCampoLargo:
+    'La fila {fila} tiene un campo de más de {max} caracteres: revise el archivo (¿comillas sin cerrar?)',
+  importacionFilaLarga:
+    'La fila {fila} tiene más de {max} caracteres: revise el archivo (¿comillas sin cerrar o sin saltos de línea?)',
+  importacionSinMemoria:
+    'Leer el archivo necesitó más de {mb} MB de memoria: divida la lista en varios archivos o impórtela como CSV',
   importacionInterrumpida:
     'La importación se interrumpió porque el servidor se reinició: vuelva a subir el archivo (los teléfonos ya agregados se omitirán como duplicados)',
 

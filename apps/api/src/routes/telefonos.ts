@@ -52,6 +52,10 @@ export function rutasTelefonos(app: FastifyInstance, ctx: Contexto) {
     historial(ctx, params.id, query.page, query.size),
   );
 
+  // What an import left under DATA_DIR/importaciones when the api stopped mid-way goes at start.
+  app.addHook('onReady', async () => {
+    await imp.limpiarImportaciones(ctx);
+  });
   // The import lives in its own scope so multipart parsing applies to it alone.
   app.register(async (sub) => {
     await sub.register(multipart, {

@@ -14,11 +14,11 @@ import type { Codificacion } from '@pregon/contract/rules/codificacion';
 
 // The reading half of the phone import: a file becomes batches of validated rows (normalised
 // phone, state, categories) and of bad rows with their number and Spanish reason. It needs no
-// database: the catalogue of states and categories comes in. (Reading it in a worker thread while
-// the api's thread writes was tried twice: with a row object each, copying a million rows between
-// threads cost more CPU than the reading it overlapped, 13.3 s against 11.5 s; packed into a few
-// strings and typed arrays per batch, the copy was cheap but on two cores the import was no faster,
-// for CSV or XLSX, than reading here.)
+// database: the catalogue of states and categories comes in. It runs in a worker thread of its own
+// (importacion-tarea.ts) for its heap limit (issue 49.1), not for speed: with a row object each,
+// copying a million rows between threads cost more CPU than the reading it overlapped, 13.3 s
+// against 11.5 s; packed into a few strings and typed arrays per batch (empacarLote), the copy was
+// cheap, and on two cores the import was as fast as reading on the api's thread.
 
 /** Kinds of file the import reads. */
 export type TipoArchivo = 'csv' | 'xlsx';
@@ -243,4 +243,88 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
   }
   if (!idx) throw new SinColumnaTelefono();
   yield lote;
+}
+
+// Batches cross from the reading thread (importacion-tarea.ts) packed into a few strings and typed
+// arrays: copying a row object each cost more than the reading (see the top of this file).
+
+/** A validated batch as it crosses between threads. */
+export interface LoteEmpacado {
+  telefonos: string;
+  /** JSON array of the names (null when none). */
+  nombres: string;
+  estados: Int32Array;
+  filas: Float64Array;
+  /** Row i's categories are categorias[inicioCategorias[i] .. inicioCategorias[i + 1]). */
+  inicioCategorias: Int32Array;
+  categorias: Int32Array;
+  procesadas: number;
+  errores: ErrorImportacion[];
+  con_error: number;
+}
+
+/** What the reading thread posts: a batch, the end, or why it stopped. */
+export type MensajeHilo =
+  | { tipo: 'lote'; lote: LoteEmpacado }
+  | { tipo: 'fin' }
+  | { tipo: 'error'; status?: number; mensaje: string; sinTelefono?: boolean };
+
+/** Batches the thread may post before the api has taken the first of them. */
+export const LOTES_ADELANTADOS = 2;
+
+/** Packs a batch for postMessage (its typed arrays go in the transfer list). */
+export function empacarLote(l: LoteValidado): LoteEmpacado {
+  const n = l.filas.length;
+  const estados = new Int32Array(n);
+  const filas = new Float64Array(n);
+  const inicioCategorias = new Int32Array(n + 1);
+  let total = 0;
+  for (const f of l.filas) total += f.categorias.length;
+  const categorias = new Int32Array(total);
+  const telefonos: string[] = [];
+  const nombres: (string | null)[] = [];
+  let k = 0;
+  l.filas.forEach((f, i) => {
+    telefonos.push(f.telefono);
+    nombres.push(f.nombre);
+    estados[i] = f.id_estado;
+    filas[i] = f.fila ?? 0;
+    inicioCategorias[i] = k;
+    for (const c of f.categorias) categorias[k++] = c;
+  });
+  inicioCategorias[n] = k;
+  return {
+    telefonos: telefonos.join('\n'),
+    nombres: JSON.stringify(nombres),
+    estados,
+    filas,
+    inicioCategorias,
+    categorias,
+    procesadas: l.procesadas,
+    errores: l.errores,
+    con_error: l.con_error,
+  };
+}
+
+/** Unpacks a batch; consecutive rows with the same categories share one array. */
+export function desempacarLote(p: LoteEmpacado): LoteValidado {
+  const telefonos = p.telefonos === '' ? [] : p.telefonos.split('\n');
+  const nombres = JSON.parse(p.nombres) as (string | null)[];
+  const filas: FilaMasiva[] = [];
+  let previas: number[] = [];
+  for (let i = 0; i < telefonos.length; i++) {
+    const a = p.inicioCategorias[i]!;
+    const b = p.inicioCategorias[i + 1]!;
+    let iguales = b - a === previas.length;
+    for (let j = a; iguales && j < b; j++) iguales = p.categorias[j] === previas[j - a];
+    if (!iguales) previas = Array.from(p.categorias.subarray(a, b));
+    filas.push({
+      telefono: telefonos[i]!,
+      nombre: nombres[i] ?? null,
+      id_estado: p.estados[i]!,
+      categorias: previas,
+      fila: p.filas[i]!,
+    });
+  }
+  return { filas, procesadas: p.procesadas, errores: p.errores, con_error: p.con_error };
 }

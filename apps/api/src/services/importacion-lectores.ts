@@ -1,7 +1,12 @@
 import fs from 'node:fs';
-import { hojasXlsx } from './xlsx-lector.ts';
+import { hojasXlsx, LimiteImportacion } from './xlsx-lector.ts';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { msg } from '@pregon/contract/messages';
+import {
+  MAX_CARACTERES_CAMPO_IMPORTACION,
+  MAX_CARACTERES_FILA_IMPORTACION,
+  MAX_CELDAS_FILA_IMPORTACION,
+} from '@pregon/contract/constants';
 import {
   detectarCodificacion,
   detectarSeparador,
@@ -22,6 +27,34 @@ export interface FilaLeida {
 }
 
 const TAMANO_GRUPO = 2000;
+
+/** Refuses a row with more than MAX_CELDAS_FILA_IMPORTACION cells or a cell longer than
+ * MAX_CARACTERES_CAMPO_IMPORTACION characters (issue 49.1); `largo`, the row's length when known,
+ * spares the walk over its cells when the whole row is shorter than one field may be. */
+export function revisarCeldas(fila: number, celdas: string[], largo = Infinity): void {
+  if (celdas.length > MAX_CELDAS_FILA_IMPORTACION)
+    throw new LimiteImportacion(400, 'importacionCeldasFila', {
+      fila,
+      max: MAX_CELDAS_FILA_IMPORTACION,
+    });
+  if (largo <= MAX_CARACTERES_CAMPO_IMPORTACION) return;
+  for (const c of celdas)
+    if (c.length > MAX_CARACTERES_CAMPO_IMPORTACION)
+      throw new LimiteImportacion(400, 'importacionCampoLargo', {
+        fila,
+        max: MAX_CARACTERES_CAMPO_IMPORTACION,
+      });
+}
+
+/** Refuses a CSV record (a line, or lines joined by quotes) longer than
+ * MAX_CARACTERES_FILA_IMPORTACION characters, before it is held any longer. */
+function revisarLargo(fila: number, largo: number) {
+  if (largo > MAX_CARACTERES_FILA_IMPORTACION)
+    throw new LimiteImportacion(400, 'importacionFilaLarga', {
+      fila,
+      max: MAX_CARACTERES_FILA_IMPORTACION,
+    });
+}
 
 export { detectarSeparador };
 
@@ -48,7 +81,8 @@ export async function codificacionDe(ruta: string): Promise<Codificacion> {
  * without BOM, UTF-16 LE/BE, Windows-1252), LF or CRLF, ',' ';' or tab detected from the first line.
  * Lines without quotes are split directly (that is all RFC 4180 says of them, and csv-parse alone
  * reads only about 120,000 rows/s here); a record with quotes — which may span lines — is handed
- * to csv-parse.
+ * to csv-parse. A record, a row's cells and a field are bounded (revisarLargo, revisarCeldas):
+ * a 150 MB file of one field is refused after its first MB instead of filling memory.
  */
 export async function* leerCsv(
   ruta: string,
@@ -65,6 +99,7 @@ export async function* leerCsv(
   const linea = (texto: string) => {
     numero++;
     if (pendiente) {
+      revisarLargo(pendiente.fila, pendiente.texto.length + texto.length);
       pendiente.texto += `\n${texto}`;
       if (comillas(pendiente.texto) % 2 === 0) cerrarPendiente();
       return;
@@ -72,9 +107,12 @@ export async function* leerCsv(
     if (numero === 1 && texto.charCodeAt(0) === 0xfeff) texto = texto.slice(1);
     if (texto.endsWith('\r')) texto = texto.slice(0, -1);
     if (texto === '') return;
+    revisarLargo(numero, texto.length);
     separador ??= detectarSeparador(texto);
     if (texto.indexOf('"') === -1) {
-      grupo.push({ fila: numero, celdas: texto.split(separador) });
+      const celdas = texto.split(separador);
+      revisarCeldas(numero, celdas, texto.length);
+      grupo.push({ fila: numero, celdas });
       return;
     }
     pendiente = { fila: numero, texto };
@@ -84,16 +122,20 @@ export async function* leerCsv(
   const cerrarPendiente = () => {
     const p = pendiente!;
     pendiente = undefined;
+    let celdas: string[];
     try {
       const filas = parseCsv(p.texto.replace(/\r(?=\n|$)/g, ''), {
         delimiter: separador,
         relax_column_count: true,
         relax_quotes: true,
       }) as string[][];
-      grupo.push({ fila: p.fila, celdas: filas[0] ?? [] });
+      celdas = filas[0] ?? [];
     } catch {
       grupo.push({ fila: p.fila, celdas: [], error: msg('filaMalFormada') });
+      return;
     }
+    revisarCeldas(p.fila, celdas, p.texto.length);
+    grupo.push({ fila: p.fila, celdas });
   };
 
   for await (const trozo of fs.createReadStream(ruta, { highWaterMark: 1 << 20 })) {
@@ -104,6 +146,8 @@ export async function* leerCsv(
       inicio = fin + 1;
     }
     resto = texto.slice(inicio);
+    // The line still open (no newline yet) is bounded too: one field of 150 MB stops here.
+    revisarLargo(pendiente?.fila ?? numero + 1, (pendiente?.texto.length ?? 0) + resto.length);
     if (grupo.length >= TAMANO_GRUPO) {
       yield grupo;
       grupo = [];
@@ -160,6 +204,7 @@ export async function* leerXlsx(ruta: string): AsyncGenerator<FilaLeida[]> {
       const valores = fila.values as unknown[];
       const celdas: string[] = [];
       for (let i = 1; i < valores.length; i++) celdas.push(textoCelda(valores[i]));
+      revisarCeldas(fila.number, celdas);
       grupo.push({ fila: fila.number, celdas });
       if (grupo.length >= TAMANO_GRUPO) {
         yield grupo;

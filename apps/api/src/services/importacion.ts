@@ -32,19 +32,18 @@ import {
   type EscritorMasivo,
   type FilaMasiva,
 } from '../repositories/telefonos-masivo.ts';
-import {
-  lotesValidados,
-  SinColumnaTelefono,
-  type OrigenLotes,
-  type TipoArchivo,
-} from './importacion-filas.ts';
+import { SinColumnaTelefono, type OrigenLotes, type TipoArchivo } from './importacion-filas.ts';
+import { borrarCopias, lotesEnHilo } from './importacion-hilo.ts';
 import { contarLineas } from './importacion-lectores.ts';
+import { LimiteImportacion, revisarZip } from './xlsx-lector.ts';
 
 export type { TipoArchivo } from './importacion-filas.ts';
 
 // Bulk phone import (ARCHITECTURE 3): the upload is written to a temp file under DATA_DIR, the
 // request is answered with the job id, and the file is read as a stream in the background in
 // batches of LOTE rows, each batch one transaction, yielding to the event loop between batches.
+// The reading runs in a thread with its own heap limit, and what a file may expand to is bounded
+// (issue 49.1: importacion-hilo.ts, xlsx-lector.ts, contract constants.ts).
 // On SQLite a large import's WAL is checkpointed from another thread (db/checkpoints.ts).
 
 /** Rows per batch (one transaction each) on SQLite, where a batch holds the only connection: each
@@ -135,7 +134,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       porDefecto: { id_estado: t.id_estado, categorias: t.categorias },
       lote: ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE,
     };
-    for await (const l of lotesValidados(origen)) {
+    for await (const l of lotesEnHilo(origen)) {
       // lotesValidados already keeps only the first MAX_ERRORES_IMPORTACION reasons of the file.
       c.con_error += l.con_error;
       if (l.errores.length > 0) {
@@ -160,6 +159,8 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         c.erroresCambiaron = false;
         return { ...c, errores, mensaje: mensajeProgreso(c, total) };
       });
+      // The upload's date says it is in use (limpiarImportaciones leaves it alone).
+      if (t.borrarAlTerminar) await fs.promises.utimes(t.ruta, new Date(), new Date()).catch(() => {});
       await ceder();
     }
     // The temp file goes before the job reads 'terminada', so whoever sees the end sees it gone.
@@ -225,9 +226,31 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
   }
 }
 
-/** Deletes the job's uploaded temp file (never a file the caller owns). */
+/** Deletes the job's uploaded temp file (never a file the caller owns) and the copies of its
+ * sheets a stopped reading thread may have left. */
 async function borrarArchivo(t: TrabajoImportacion) {
   if (t.borrarAlTerminar) await fs.promises.rm(t.ruta, { force: true });
+  await borrarCopias(t.ruta);
+}
+
+/** Removes what imports left under DATA_DIR/importaciones when the api stopped mid-import (a
+ * crash, a kill): run at the api's start. On SQLite one api process runs every job, so all of it
+ * goes; on PostgreSQL other processes may share DATA_DIR, so only files untouched for
+ * IMPORTACION_SIN_AVANCE_MS (a running job touches its upload at every batch). */
+export async function limpiarImportaciones(ctx: Contexto): Promise<number> {
+  const dir = path.join(ctx.config.dataDir, 'importaciones');
+  const nombres = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  const antesDe =
+    ctx.db.engine === 'sqlite' ? Number.POSITIVE_INFINITY : Date.now() - IMPORTACION_SIN_AVANCE_MS;
+  let borrados = 0;
+  for (const n of nombres) {
+    const ruta = path.join(dir, n);
+    const st = await fs.promises.stat(ruta).catch(() => undefined);
+    if (!st || st.mtimeMs >= antesDe) continue;
+    await fs.promises.rm(ruta, { recursive: true, force: true });
+    borrados++;
+  }
+  return borrados;
 }
 
 /** A failure of the database while writing a batch (not of the file). */
@@ -355,6 +378,9 @@ export async function recibirImportacion(
       await pipeline(parte.file, fs.createWriteStream(archivo.ruta));
       if (parte.file.truncated)
         throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION }, 'file');
+      // What an .xlsx declares it expands to is checked before anything is inflated (issue 49.1);
+      // reading checks it again as it inflates, in case the declaration lies.
+      if (tipo === 'xlsx') await revisarZip(archivo.ruta);
     }
     if (!archivo) throw error(400, 'archivoObligatorio', undefined, 'file');
     const defectos = await validarCampos(ctx, campos);
@@ -368,6 +394,7 @@ export async function recibirImportacion(
     return id_importacion;
   } catch (e) {
     if (archivo) await fs.promises.rm(archivo.ruta, { force: true });
+    if (e instanceof LimiteImportacion) throw new HttpError(e.status, e.message, 'file');
     const codigo = (e as { code?: string }).code;
     if (codigo === 'FST_REQ_FILE_TOO_LARGE')
       throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION }, 'file');

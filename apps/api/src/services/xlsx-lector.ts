@@ -1,7 +1,18 @@
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type ExcelJS from 'exceljs';
 import type unzipper from 'unzipper';
+import {
+  MAX_CADENAS_XLSX,
+  MAX_CARACTERES_CAMPO_IMPORTACION,
+  MAX_MB_PARTE_XLSX,
+  MAX_MB_XLSX_DESCOMPRIMIDO,
+  MAX_MCARACTERES_CADENAS_XLSX,
+  MAX_PARTES_XLSX,
+  MAX_RAZON_XLSX,
+} from '@pregon/contract/constants';
+import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 
 // exceljs's streaming WorkbookReader walks the zip's entries with its own iterateStream helper,
 // which under load sometimes loses entries (exceljs issue #683, fix proposed in PR #2915, not
@@ -15,12 +26,141 @@ import type unzipper from 'unzipper';
 // which honours back-pressure, and every worksheet is first copied to a file beside the upload
 // (they usually come before the shared strings in the archive, Excel's own files included), then
 // parsed once everything else has been read.
+//
+// Issue 49.1: an 8.9 MB .xlsx whose shared strings inflated to 3.5 GB took the api down. Every
+// part read is now counted while it inflates (its size, all parts' size, its ratio to its
+// compressed size), and so are the shared strings (how many, how many characters); the central
+// directory's declared sizes are checked before anything is inflated (revisarZip).
+
+/** An import refused by one of its limits: status (413 size, 400 shape) and the Spanish reason. */
+export class LimiteImportacion extends Error {
+  constructor(
+    readonly status: 413 | 400,
+    clave: ClaveMensaje,
+    params: Record<string, string | number>,
+  ) {
+    super(msg(clave, params));
+  }
+}
+
+/** The limits of an .xlsx (contract constants; tests pass smaller ones to reach each quickly). */
+export interface LimitesXlsx {
+  bytesParte: number;
+  bytesTotal: number;
+  razon: number;
+  partes: number;
+  cadenas: number;
+  caracteresCadenas: number;
+  caracteresCampo: number;
+}
+
+/** The product's limits (contract constants.ts). */
+export const LIMITES_XLSX: LimitesXlsx = {
+  bytesParte: MAX_MB_PARTE_XLSX * 2 ** 20,
+  bytesTotal: MAX_MB_XLSX_DESCOMPRIMIDO * 2 ** 20,
+  razon: MAX_RAZON_XLSX,
+  partes: MAX_PARTES_XLSX,
+  cadenas: MAX_CADENAS_XLSX,
+  caracteresCadenas: MAX_MCARACTERES_CADENAS_XLSX * 1_000_000,
+  caracteresCampo: MAX_CARACTERES_CAMPO_IMPORTACION,
+};
+
+/** A part inflates freely up to this size before its ratio is checked (small parts compress
+ * well: a 40 KB styles.xml of repeated tags). */
+const GRACIA_RAZON = 1 << 20;
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+const nombreParte = (p: string) => p.slice(0, 100);
+
+/** The refusal of a part of `bytes` inflated bytes from `comprimido`, or undefined if it is fine. */
+function excesoParte(
+  parte: string,
+  bytes: number,
+  comprimido: number,
+  lim: LimitesXlsx,
+): LimiteImportacion | undefined {
+  if (bytes > lim.bytesParte)
+    return new LimiteImportacion(413, 'importacionParteXlsxGrande', {
+      mb: mb(lim.bytesParte),
+      parte: nombreParte(parte),
+    });
+  if (bytes > GRACIA_RAZON && bytes > lim.razon * comprimido)
+    return new LimiteImportacion(413, 'importacionRazonXlsx', {
+      razon: lim.razon,
+      parte: nombreParte(parte),
+    });
+  return undefined;
+}
+
+/** One part as the central directory declares it. */
+interface ParteDeclarada {
+  comprimido: number;
+  descomprimido: number;
+}
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+
+/** Reads the zip's central directory (its list of parts with their sizes) and refuses the file,
+ * before anything is inflated, when it declares too many parts or parts that expand past the
+ * limits. Returns the parts by name (sizes as declared; reading checks them again as it inflates),
+ * or undefined when the file is not a zip (reading then fails as an unreadable file). A zip64
+ * marker (0xFFFF parts, 0xFFFFFFFF bytes) is past every limit, so it is refused as such. */
+export async function revisarZip(
+  ruta: string,
+  lim: LimitesXlsx = LIMITES_XLSX,
+): Promise<Map<string, ParteDeclarada> | undefined> {
+  const f = await fs.promises.open(ruta, 'r');
+  try {
+    const tamano = (await f.stat()).size;
+    const cola = Buffer.alloc(Math.min(tamano, 22 + 0xffff));
+    await f.read(cola, 0, cola.length, tamano - cola.length);
+    let fin = -1;
+    for (let i = cola.length - 22; i >= 0; i--)
+      if (cola.readUInt32LE(i) === EOCD) {
+        fin = i;
+        break;
+      }
+    if (fin === -1) return undefined;
+    const cuantas = cola.readUInt16LE(fin + 10);
+    const largo = cola.readUInt32LE(fin + 12);
+    const inicio = cola.readUInt32LE(fin + 16);
+    if (cuantas > lim.partes || cuantas === 0xffff)
+      throw new LimiteImportacion(413, 'importacionPartesXlsx', { max: lim.partes });
+    if (inicio + largo > tamano) return undefined;
+    const cd = Buffer.alloc(largo);
+    await f.read(cd, 0, largo, inicio);
+    const partes = new Map<string, ParteDeclarada>();
+    let total = 0;
+    for (let i = 0; i + 46 <= cd.length && cd.readUInt32LE(i) === CENTRAL; ) {
+      const comprimido = cd.readUInt32LE(i + 20);
+      const descomprimido = cd.readUInt32LE(i + 24);
+      const n = cd.readUInt16LE(i + 28);
+      const nombre = cd.toString('utf8', i + 46, i + 46 + n);
+      i += 46 + n + cd.readUInt16LE(i + 30) + cd.readUInt16LE(i + 32);
+      if (partes.size >= lim.partes)
+        throw new LimiteImportacion(413, 'importacionPartesXlsx', { max: lim.partes });
+      const exceso = excesoParte(nombre, descomprimido, comprimido, lim);
+      if (exceso) throw exceso;
+      total += descomprimido;
+      if (total > lim.bytesTotal)
+        throw new LimiteImportacion(413, 'importacionXlsxGrande', { mb: mb(lim.bytesTotal) });
+      partes.set(nombre, { comprimido, descomprimido });
+    }
+    return partes;
+  } finally {
+    await f.close();
+  }
+}
 
 /** The internals of exceljs's WorkbookReader this reader drives (lib/stream/xlsx/workbook-reader.js). */
 interface Internos {
+  sharedStrings?: unknown[];
   _parseRels(entrada: NodeJS.ReadableStream): Promise<void>;
   _parseWorkbook(entrada: NodeJS.ReadableStream): Promise<void>;
-  _parseSharedStrings(entrada: NodeJS.ReadableStream): AsyncGenerator<unknown>;
+  _parseSharedStrings(
+    entrada: NodeJS.ReadableStream,
+  ): AsyncGenerator<{ index: number; text: string | { richText: { text?: string }[] } | null }>;
   _parseWorksheet(
     iterador: AsyncIterable<unknown>,
     hoja: string,
@@ -29,36 +169,87 @@ interface Internos {
 
 const HOJA_RE = /^xl\/worksheets\/sheet(\d+)\.xml$/;
 
+/** The characters of a shared string (plain or rich text). */
+const caracteres = (t: string | { richText: { text?: string }[] } | null) =>
+  t === null ? 0 : typeof t === 'string' ? t.length : t.richText.reduce((n, r) => n + (r.text?.length ?? 0), 0);
+
 /** The worksheets of the .xlsx at `ruta`, in the archive's order, as exceljs WorksheetReaders.
- * Temporary copies of the sheets go to `${ruta}.hoja{n}` and are removed when the walk ends. */
+ * Temporary copies of the sheets go to `${ruta}.hoja{n}` and are removed when the walk ends (the
+ * caller removes them too when the walk is cut short from outside, e.g. its thread is stopped).
+ * Throws LimiteImportacion when the file expands past `lim`. */
 export async function* hojasXlsx(
   ruta: string,
+  lim: LimitesXlsx = LIMITES_XLSX,
 ): AsyncGenerator<ExcelJS.stream.xlsx.WorksheetReader> {
+  const declaradas = await revisarZip(ruta, lim);
+  const tamano = (await fs.promises.stat(ruta)).size;
   // Loaded on the first .xlsx import, not at the api's start (~13 MB of the idle heap together).
   const [{ default: Excel }, { default: Unzipper }] = await Promise.all([
     import('exceljs'),
     import('unzipper'),
   ]);
   const libro = new Excel.stream.xlsx.WorkbookReader(ruta, {
-    sharedStrings: 'cache',
+    sharedStrings: 'emit',
     hyperlinks: 'ignore',
     styles: 'ignore',
     worksheets: 'emit',
   }) as unknown as Internos;
   const copias: { hoja: string; ruta: string }[] = [];
+  let total = 0;
+  let partes = 0;
+
+  // A part's bytes as they inflate, each chunk counted against the limits before it is used.
+  async function* medida(e: unzipper.Entry): AsyncGenerator<Buffer> {
+    const vars = (e as unknown as { vars: { compressedSize: number } }).vars;
+    const comprimido = vars.compressedSize || declaradas?.get(e.path)?.comprimido || tamano;
+    let bytes = 0;
+    for await (const trozo of e as AsyncIterable<Buffer>) {
+      bytes += trozo.length;
+      total += trozo.length;
+      const exceso = excesoParte(e.path, bytes, comprimido, lim);
+      if (exceso) throw exceso;
+      if (total > lim.bytesTotal)
+        throw new LimiteImportacion(413, 'importacionXlsxGrande', { mb: mb(lim.bytesTotal) });
+      yield trozo;
+    }
+  }
+  const flujo = (e: unzipper.Entry) => Readable.from(medida(e), { objectMode: false });
+
+  const fuente = fs.createReadStream(ruta);
   try {
-    const zip = fs.createReadStream(ruta).pipe(Unzipper.Parse({ forceStream: true }));
+    const zip = fuente.pipe(Unzipper.Parse({ forceStream: true }));
     for await (const e of zip as AsyncIterable<unzipper.Entry>) {
+      if (++partes > lim.partes)
+        throw new LimiteImportacion(413, 'importacionPartesXlsx', { max: lim.partes });
       const hoja = HOJA_RE.exec(e.path)?.[1];
-      if (e.path === 'xl/_rels/workbook.xml.rels') await libro._parseRels(e);
-      else if (e.path === 'xl/workbook.xml') await libro._parseWorkbook(e);
+      if (e.path === 'xl/_rels/workbook.xml.rels') await libro._parseRels(flujo(e));
+      else if (e.path === 'xl/workbook.xml') await libro._parseWorkbook(flujo(e));
       else if (e.path === 'xl/sharedStrings.xml') {
-        for await (const _ of libro._parseSharedStrings(e));
+        // Collected here ('emit'), not by exceljs ('cache'), so each one is counted as it comes.
+        const cadenas: unknown[] = [];
+        let suma = 0;
+        for await (const { text } of libro._parseSharedStrings(flujo(e))) {
+          const n = caracteres(text);
+          if (n > lim.caracteresCampo)
+            throw new LimiteImportacion(400, 'importacionTextoLargoXlsx', {
+              max: lim.caracteresCampo,
+            });
+          suma += n;
+          if (cadenas.length >= lim.cadenas)
+            throw new LimiteImportacion(413, 'importacionCadenasXlsx', { max: lim.cadenas });
+          if (suma > lim.caracteresCadenas)
+            throw new LimiteImportacion(413, 'importacionCaracteresXlsx', {
+              m: Math.round(lim.caracteresCadenas / 1_000_000),
+            });
+          cadenas.push(text);
+        }
+        libro.sharedStrings = cadenas;
       } else if (hoja !== undefined) {
         const copia = { hoja, ruta: `${ruta}.hoja${hoja}` };
         copias.push(copia);
-        await pipeline(e, fs.createWriteStream(copia.ruta));
+        await pipeline(medida(e), fs.createWriteStream(copia.ruta));
       } else {
+        // Not inflated at all (unzipper skips the compressed bytes), so it cannot expand.
         e.autodrain();
       }
     }
@@ -68,6 +259,7 @@ export async function* hojasXlsx(
       }
     }
   } finally {
+    fuente.destroy();
     for (const c of copias) await fs.promises.rm(c.ruta, { force: true });
   }
 }
