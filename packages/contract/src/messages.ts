@@ -580,6 +580,16 @@ export const MENSAJES = {
   redOtra: 'error de red ({codigo})',
   sinConexionCon: 'No se pudo conectar con {destino}: {motivo}',
   hostNoEncontrado: 'No se encontró el host {host}',
+  // Stored device credentials (issue 49.2)
+  credencialesCambioDireccion: 'Vuelva a escribir la contraseña: cambió la dirección',
+  credencialesBorradasDireccion:
+    'Cambios guardados. Se borraron las credenciales de {alias} porque cambió su dirección ({antes} → {despues}): vuelva a escribirlas en Editar equipo antes de usarlo',
+  equipoSinCredenciales:
+    'El equipo {alias} no tiene credenciales: escríbalas en Editar equipo antes de usarlo',
+  credencialesOtraClave:
+    'Las credenciales de un equipo están cifradas con la clave {clave}, que este proceso no tiene (tiene: {claves}): copie credenciales.key del DATA_DIR del api al de este proceso',
+  claveCredencialesInvalida:
+    'El archivo {ruta} no contiene una clave de 32 bytes en base64: restáurelo desde su respaldo (sin él, las credenciales guardadas no se pueden leer)',
   // Device URLs as a port scanner and a relay (issue 49.3)
   urlEquipoConsulta:
     "El campo url no debe llevar '?' ni '#' (consulta o fragmento): escriba solo la dirección de la pasarela, con la forma {forma}",

@@ -1,6 +1,7 @@
 import { valorCredencial } from '@pregon/contract/rules/equipment';
 import type { Alcance } from '@pregon/contract/rules/alcance';
 import type { ConfigDespachador } from './config.ts';
+import { descifrarCredenciales } from '../db/credenciales.ts';
 
 /** What a call needs of its exercise (types 2 and 4): the context to run, and for quizzes how
  * many questions make a recipient 'respondido'. */
@@ -262,16 +263,10 @@ export function protocolosReconciliables(): string[] {
   return [...registro].filter(([, r]) => r.reconcilia).map(([p]) => p);
 }
 
-/** Reads a credentials JSON text; an unreadable one yields {} so the adapter reports what is missing. */
-export function leerCredenciales(texto: string | null): Record<string, unknown> {
-  if (!texto) return {};
-  try {
-    const v: unknown = JSON.parse(texto);
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
+/** Reads a device's stored credentials (encrypted, or plain JSON written before issue 49.4): the
+ * one reader every channel, check and route uses. An unreadable text yields {} so the adapter
+ * reports what is missing. */
+export const leerCredenciales = descifrarCredenciales;
 
 /** A credential as text ('' when absent), looked up under the protocol's section or at top level
  * (the contract's rule, which the device form and the api's device check read too). */

@@ -13,6 +13,7 @@ import {
   encuestaAbierta,
   instruccionEncuesta,
   normalizarRespuesta,
+  MAX_LARGO_CLASIFICABLE,
   OpcionesEncuestaSchema,
   respuestaVigente,
   textoEncuesta,
@@ -74,8 +75,10 @@ const NO: ClasificacionRespuesta = { tipo: 'no_reconocida' };
 const LARGO_BIEN =
   'Buenas tardes, le escribo para avisarle que en mi domicilio de la colonia Centro ' +
   'seguimos todos juntos, mis papás, mis dos hijos y yo, y estamos bien gracias a Dios, ' +
-  'nada más se fue la luz un rato pero ya regresó. '.repeat(20);
+  'nada más se fue la luz un rato pero ya regresó.';
 const LARGO_BASURA = 'bla '.repeat(5000);
+/** A short answer padded to the longest text read automatically, and one character past it. */
+const AL_LIMITE = 'estamos bien '.padEnd(MAX_LARGO_CLASIFICABLE, 'a');
 const LARGO_MIXTO = `${LARGO_BIEN} Pero mi vecina necesita ayuda, está atrapada.`;
 
 /** Replies to the two-option poll, as people in Mexico write them, and what each reads as. */
@@ -196,6 +199,7 @@ const CASOS_DOS: readonly [string, ClasificacionRespuesta][] = [
   ['nesesito ayuda', op(2, 'sinonimo')],
   ['no estamos bien necesitamos ayuda', op(2, 'sinonimo')],
   [LARGO_BIEN, op(1, 'sinonimo')],
+  [AL_LIMITE, op(1, 'sinonimo')],
   // One typo in a word of 4+ letters
   ['salbo', op(1, 'errata')],
   ['a salbo', op(1, 'errata')],
@@ -245,6 +249,8 @@ const CASOS_DOS: readonly [string, ClasificacionRespuesta][] = [
   ['<script>alert(1)</script>', NO],
   [LARGO_BASURA, NO],
   [LARGO_MIXTO, NO],
+  [`${AL_LIMITE}a`, NO],
+  [`${LARGO_BIEN} `.repeat(6), NO],
   // A mix of what people write back, each reviewed by hand
   ['Estamos bien', op(1, 'sinonimo')],
   ['Estoy bien gracias', op(1, 'sinonimo')],

@@ -470,21 +470,25 @@ function corregirErratas(tokens: Token[], vocabulario: ReadonlySet<string>): voi
 /** The words of a message without the courtesies at either end, repeats of one word folded
  * ('si si' → 'si'); emoji are not words. */
 function nucleo(tokens: readonly Token[]): string[] {
-  let ws = tokens.filter((t) => t.tipo !== 'emoji').map((t) => t.w);
+  const ws = tokens.filter((t) => t.tipo !== 'emoji').map((t) => t.w);
+  let i = 0;
+  let j = ws.length;
+  const en = (c: readonly string[], desde: number) => c.every((w, k) => ws[desde + k] === w);
   let cambio = true;
-  while (cambio && ws.length > 0) {
+  while (cambio && i < j) {
     cambio = false;
     for (const c of CORTESIAS) {
-      if (c.length <= ws.length && c.every((w, k) => ws[k] === w)) {
-        ws = ws.slice(c.length);
+      if (c.length <= j - i && en(c, i)) {
+        i += c.length;
         cambio = true;
-      } else if (c.length <= ws.length && c.every((w, k) => ws[ws.length - c.length + k] === w)) {
-        ws = ws.slice(0, ws.length - c.length);
+      } else if (c.length <= j - i && en(c, j - c.length)) {
+        j -= c.length;
         cambio = true;
       }
     }
   }
-  return ws.every((w) => w === ws[0]) ? ws.slice(0, 1) : ws;
+  const resto = ws.slice(i, j);
+  return resto.every((w) => w === resto[0]) ? resto.slice(0, 1) : resto;
 }
 
 interface Hallazgo {
@@ -599,6 +603,10 @@ export const ClasificacionRespuestaSchema = z.discriminatedUnion('tipo', [
 ]);
 
 const NO_RECONOCIDA: ClasificacionRespuesta = { tipo: 'no_reconocida' };
+
+/** Longest reply (normalised characters) read automatically: answers are short, and a longer
+ * text (a story, a forwarded chain) is for an operator to read whole, not for a rule to cut. */
+export const MAX_LARGO_CLASIFICABLE = 1000;
 /** Strongest evidence first: a digit beats the option's words, which beat a synonym, then a typo. */
 const FUERZA: readonly Exclude<ComoRespuesta, 'manual'>[] = [
   'digito',
@@ -610,8 +618,8 @@ const FUERZA: readonly Exclude<ComoRespuesta, 'manual'>[] = [
 /**
  * Reads a reply against the poll it answers. Opt-out ('baja', 'alto', 'stop', 'cancelar',
  * 'detener') and opt-in ('alta', 'start', 'reanudar') count only as the whole message (courtesy
- * words aside: 'Baja por favor'), never inside a sentence ('no quiero que se cancele'). Then an
- * option by, in order of strength: a lone digit ('1', '#1', 'opción 1', '1️⃣', '2 ayuda'); the
+ * words aside: 'Baja por favor'), never inside a sentence ('no quiero que se cancele'). A text
+ * longer than MAX_LARGO_CLASIFICABLE is left to an operator. Then an option by, in order of strength: a lone digit ('1', '#1', 'opción 1', '1️⃣', '2 ayuda'); the
  * option's words ('a salvo' for 'Estoy a salvo'); a synonym that stands for exactly one option
  * (yes, no, help: see `opcionesDeClase`); one typo in a word of 4+ letters ('salbo'). When the
  * evidence names two options ('1 y 2', 'estoy bien pero necesito ayuda') or a digit that is no
@@ -622,7 +630,7 @@ export function clasificarRespuesta(
   opciones: readonly OpcionClasificable[],
 ): ClasificacionRespuesta {
   const n = normalizarRespuesta(texto);
-  if (n === '') return NO_RECONOCIDA;
+  if (n === '' || n.length > MAX_LARGO_CLASIFICABLE) return NO_RECONOCIDA;
   const tokens = tokenizar(n);
   const entero = nucleo(tokens).join(' ');
   if (PALABRAS_BAJA.has(entero)) return { tipo: 'baja' };
