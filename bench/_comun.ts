@@ -3,6 +3,10 @@ import fs from 'node:fs';
 // What the benches share: their command line (`--name value` options and `--flag` switches),
 // their medians, and the CPU time and memory of the processes they run (Linux /proc).
 
+// The benches' simulators and gateways listen on loopback at ports of their own: the device
+// destination rule (issue 49.3) allows loopback for them and for the processes they start.
+process.env.EQUIPOS_DESTINOS_PERMITIDOS ??= '127.0.0.0/8,::1';
+
 /** `--name value` from the command line, or `d` when absent. */
 export function arg(n: string, d: string): string {
   const i = process.argv.indexOf(`--${n}`);

@@ -403,7 +403,13 @@ class CanalAndroid implements Canal {
       // the same for every recipient, so the exercise pauses with the reason.
       const configuracion = motivoUrlRefusada(err);
       if (configuracion)
-        return { tipo: 'reintentar', pausar: true, sinSalir: true, motivo: configuracion, id_gateway: id };
+        return {
+          tipo: 'reintentar',
+          pausar: true,
+          sinSalir: true,
+          motivo: configuracion,
+          id_gateway: id,
+        };
       // Whether or not the request arrived, resending with the same id is safe; one refused or
       // unroutable never left.
       return {

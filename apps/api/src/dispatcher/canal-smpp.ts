@@ -865,7 +865,11 @@ class CanalSmpp implements Canal {
       try {
         s = await this.conectar();
       } catch (err) {
-        const e = err as Error & { credenciales?: boolean; sinConexion?: boolean; pausar?: boolean };
+        const e = err as Error & {
+          credenciales?: boolean;
+          sinConexion?: boolean;
+          pausar?: boolean;
+        };
         return {
           tipo: 'reintentar',
           motivo: e.message,

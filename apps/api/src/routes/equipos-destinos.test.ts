@@ -76,7 +76,9 @@ describe.each(MOTORES)('destinos de los equipos (issue 49.3, %s)', (motor) => {
   const PG = 5432;
 
   beforeAll(async () => {
-    web = await servidorHttp((_q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('hola'));
+    web = await servidorHttp((_q, r) =>
+      r.writeHead(200, { 'content-type': 'text/plain' }).end('hola'),
+    );
     ajeno = await servidorHttp((_q, r) =>
       r.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'),
     );
@@ -116,7 +118,11 @@ describe.each(MOTORES)('destinos de los equipos (issue 49.3, %s)', (motor) => {
   ])(
     'prueba SMPP contra %s: "no responde como un SMSC", sin los bytes del otro lado',
     async (_nombre, puerto) => {
-      const c = await crear({ protocolo: 'smpp', url: `smpp://127.0.0.1:${puerto()}`, credenciales: smpp });
+      const c = await crear({
+        protocolo: 'smpp',
+        url: `smpp://127.0.0.1:${puerto()}`,
+        credenciales: smpp,
+      });
       expect(c.status).toBe(200);
       const r = await probar(c.body.id_equipo);
       expect(r.status).toBe(502);
@@ -131,13 +137,20 @@ describe.each(MOTORES)('destinos de los equipos (issue 49.3, %s)', (motor) => {
   );
 
   it('prueba SMPP a un puerto cerrado: "conexión rechazada"', async () => {
-    const c = await crear({ protocolo: 'smpp', url: `smpp://127.0.0.1:${cerrado}`, credenciales: smpp });
+    const c = await crear({
+      protocolo: 'smpp',
+      url: `smpp://127.0.0.1:${cerrado}`,
+      credenciales: smpp,
+    });
     expect(c.status).toBe(200);
     const r = await probar(c.body.id_equipo);
     expect(r.status).toBe(502);
     expect(r.body.message).toBe(
       msg('pruebaFallida', {
-        motivo: msg('sinConexionCon', { destino: `127.0.0.1:${cerrado}`, motivo: msg('redRechazada') }),
+        motivo: msg('sinConexionCon', {
+          destino: `127.0.0.1:${cerrado}`,
+          motivo: msg('redRechazada'),
+        }),
       }),
     );
   });
@@ -204,7 +217,9 @@ describe.each(MOTORES)('destinos de los equipos (issue 49.3, %s)', (motor) => {
     const antes = web.pedidos.length;
     const r = await probar(id);
     expect(r.status).toBe(502);
-    expect(r.body.message).toContain(msg('versionWhatsappForma', { defecto: VERSION_API_WHATSAPP }));
+    expect(r.body.message).toContain(
+      msg('versionWhatsappForma', { defecto: VERSION_API_WHATSAPP }),
+    );
     // Only the pre-start probe's GET of the base url, never with the token.
     expect(web.pedidos.slice(antes).filter((p) => p.autorizacion)).toEqual([]);
   });
@@ -232,7 +247,11 @@ describe.each(MOTORES)('destinos de los equipos (issue 49.3, %s)', (motor) => {
     expect(c.status).toBe(400);
     expect(c.body.message).toBe(esperado);
     expect(c.body.campo).toBe('url');
-    const bueno = await crear({ protocolo: 'smpp', url: `smpp://127.0.0.1:${cerrado}`, credenciales: smpp });
+    const bueno = await crear({
+      protocolo: 'smpp',
+      url: `smpp://127.0.0.1:${cerrado}`,
+      credenciales: smpp,
+    });
     const m = await pedir(api.url, 'PUT', `/equipos/${bueno.body.id_equipo}/`, {
       token,
       body: { url: `smpp://localhost:${noListado.puerto}` },
@@ -249,7 +268,14 @@ describe.each(MOTORES)('destinos de los equipos (issue 49.3, %s)', (motor) => {
       const id = await crearEquipo(api.ctx.db, {
         protocolo: protocolo!,
         url: u,
-        credenciales: { ...smpp, usuario: 'u', secreto: 's', troncal: 't', token: 't', phone_number_id: '1' },
+        credenciales: {
+          ...smpp,
+          usuario: 'u',
+          secreto: 's',
+          troncal: 't',
+          token: 't',
+          phone_number_id: '1',
+        },
       });
       const r = await probar(id);
       expect(r.status, protocolo).toBe(502);
