@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import {
   ingresarUI,
   lanzarNavegador,
+  paginaConToken,
   levantarPbx,
   levantarTodo,
   nuevaPagina,
@@ -96,5 +97,54 @@ describe('web: la política de contenido no bloquea nada', { timeout: 120_000 },
     expect(status).toBe(200);
 
     expect(await todas()).toEqual([]);
+  });
+
+  // A ticket opens one stream: when the server closes a stream (here the watch, on a change of
+  // the account's roles), the web must ask for a new ticket before it opens the stream again;
+  // EventSource's own reconnection would reuse the spent one and be refused.
+  it('al cerrarse el flujo, la web lo reabre con un boleto nuevo', async () => {
+    const admin = await ingresar(api);
+    const alta = await pedir(api.url, 'POST', '/usuarios/', {
+      token: admin,
+      body: {
+        usuario: 'vigia.csp',
+        nombre: 'Vigía CSP',
+        role: ['operadores'],
+        password: 'Vigia-csp-1',
+      },
+    });
+    expect(alta.status).toBe(200);
+    const id_equipo = await crearEquipo(api.ctx.db, { protocolo: 'smpp' });
+    const id = await crearEjercicio(api.ctx.db, { id_equipo, n: 5, iniciar: false });
+    const p = await paginaConToken(
+      navegador,
+      api,
+      await ingresar(api, 'vigia.csp', 'Vigia-csp-1'),
+      `/dashboard/${id}`,
+    );
+    const boletos: string[] = [];
+    const flujos: { ticket: string; status: number }[] = [];
+    p.on('response', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === `/vivo/ejercicio/${id}/`)
+        flujos.push({ ticket: u.searchParams.get('ticket') ?? '', status: r.status() });
+    });
+    p.on('requestfinished', (r) => {
+      if (new URL(r.url()).pathname === '/vivo/ticket/')
+        void r.response().then(async (res) => boletos.push((await res?.json())?.ticket));
+    });
+    await p.getByText('En vivo').waitFor();
+    await expect.poll(() => flujos.length).toBeGreaterThanOrEqual(1);
+    // Read-only now: the watch closes the stream, whose content depends on that.
+    await pedir(api.url, 'PUT', `/usuarios/${alta.body.id_usuario}/`, {
+      token: admin,
+      body: { role: ['consulta'] },
+    });
+    await expect.poll(() => flujos.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await p.getByText('En vivo').waitFor();
+    expect(flujos.every((f) => f.status === 200)).toBe(true);
+    expect(new Set(flujos.map((f) => f.ticket)).size).toBe(flujos.length);
+    expect(flujos.map((f) => f.ticket)).toEqual(boletos.slice(0, flujos.length));
+    await p.context().close();
   });
 });
