@@ -6,6 +6,7 @@ import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { fechaHora } from '../apps/api/src/dispatcher/despachador.ts';
+import { leerCredenciales } from '../apps/api/src/dispatcher/canal.ts';
 import {
   capturar,
   elegirOpcion,
@@ -107,7 +108,10 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
       .where('alias', '=', 'Pasarela SMS y WhatsApp')
       .executeTakeFirstOrThrow();
     expect(fila.tasa).toBe(3);
-    expect(JSON.parse(fila.credenciales!)).toEqual({ usuario: 'pregon', password: 'clave-sim' });
+    expect(leerCredenciales(fila.credenciales)).toEqual({
+      usuario: 'pregon',
+      password: 'clave-sim',
+    });
   });
 
   it('el detalle muestra los envíos de hoy por desenlace y los errores recientes con su motivo', async () => {
@@ -209,11 +213,8 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
       .select(['url', 'credenciales'])
       .where('alias', '=', 'SMS sin credenciales')
       .execute();
-    expect(guardado).toEqual([
-      {
-        url: 'smpp://127.0.0.1:2775',
-        credenciales: JSON.stringify({ system_id: 'pregon', password: 'clave' }),
-      },
+    expect(guardado.map((f) => [f.url, leerCredenciales(f.credenciales)])).toEqual([
+      ['smpp://127.0.0.1:2775', { system_id: 'pregon', password: 'clave' }],
     ]);
   });
 

@@ -18,7 +18,8 @@ import type { Contexto } from './contexto.ts';
 import { openDb } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seed, type ResultadoSemilla } from './db/seed.ts';
-import { cargarClaves } from './auth/keys.ts';
+import { cargarClaveCredenciales, cargarClaves } from './auth/keys.ts';
+import { cifrarCredencialesHeredadas, usarClaveCredenciales } from './db/credenciales.ts';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { SesionesApi } from './auth/sesiones.ts';
 import { manejarError, error } from './http/errores.ts';
@@ -41,7 +42,7 @@ import { rutasEquipos } from './routes/equipos.ts';
 import { rutasPaises } from './routes/paises.ts';
 import { rutasPruebaEquipo } from './routes/prueba-equipo.ts';
 
-/** Opens and migrates the database, seeds it, and loads the token keys. */
+/** Opens and migrates the database, seeds it, and loads the token keys and the credentials key. */
 export async function crearContexto(
   config: Config,
 ): Promise<{ ctx: Contexto; semilla: ResultadoSemilla }> {
@@ -55,6 +56,10 @@ export async function crearContexto(
     adminPassword: config.adminPassword,
   });
   const claves = await cargarClaves(config.dataDir);
+  // Device credentials at rest: the key beside the token keys; rows from before it are encrypted
+  // now (issue 49.4).
+  usarClaveCredenciales(cargarClaveCredenciales(config.dataDir));
+  await cifrarCredencialesHeredadas(db);
   const ctx: Contexto = {
     config,
     db,

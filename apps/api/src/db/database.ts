@@ -53,9 +53,11 @@ export function openDb(opts: {
     return { kysely, engine: 'postgres', pool, close: () => kysely.destroy() };
   }
   const file = opts.sqliteFile ?? path.resolve('data/pregon.db');
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') soloDelDueno(file);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
+  if (file !== ':memory:')
+    for (const f of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(f)) apretar(f);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -73,6 +75,29 @@ export function openDb(opts: {
       await kysely.destroy();
     },
   };
+}
+
+/** The SQLite file and its folder readable by this user only (issue 49.4: they hold sessions and
+ * device credentials): a new folder is made 0700, the file created or tightened to 0600 before
+ * SQLite opens it. SQLite gives its -wal and -shm files the mode of the database file; openDb
+ * tightens ones left from before. An existing folder keeps its mode (it may be shared). */
+function soloDelDueno(file: string): void {
+  const dir = path.dirname(file);
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o700);
+  }
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  if ((fs.statSync(file).mode & 0o077) !== 0) apretar(file);
+}
+
+/** chmod 0600, ignored when this user does not own the file (its owner chose its mode). */
+function apretar(file: string): void {
+  try {
+    fs.chmodSync(file, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') throw e;
+  }
 }
 
 /** Most prepared statements kept per SQLite database. */

@@ -1,6 +1,7 @@
 import { MARCADO_DEFECTO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { Db } from '../db/database.ts';
+import { cifrarCredenciales } from '../db/credenciales.ts';
 
 // Demo devices of `npm start`: one per simulated gateway (simulators/src/main.ts on loopback), so
 // a newcomer can run an SMS or a WhatsApp drill without configuring anything. The credentials are
@@ -73,7 +74,7 @@ export async function sembrarEquiposDemo(
       puertos: 'puertos' in e ? e.puertos : 4,
       tasa: 'tasa' in e ? e.tasa : 5,
       marcado: 'marcado' in e ? e.marcado : null,
-      credenciales: JSON.stringify(e.credenciales),
+      credenciales: cifrarCredenciales(e.credenciales),
       descripcion: msg('equipoSimulador', { protocolo: e.protocolo.toUpperCase() }),
     };
     const r = await db.kysely

@@ -4,6 +4,8 @@ import { loadConfig } from '../config.ts';
 import type { Eventos } from '../contexto.ts';
 import { openDb } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { usarClaveCredenciales } from '../db/credenciales.ts';
+import { cargarClaveCredenciales } from '../auth/keys.ts';
 import { puentePostgres } from '../vivo/puente-pg.ts';
 import { configDespachoDeEntorno } from './config.ts';
 import { arrancarDespachador, bitacoraConsola } from './index.ts';
@@ -20,6 +22,8 @@ const db = openDb({
   sqliteFile: path.join(config.dataDir, 'pregon.db'),
 });
 await migrate(db);
+// The api's key for device credentials (the same DATA_DIR, or a copy of its credenciales.key).
+usarClaveCredenciales(cargarClaveCredenciales(config.dataDir));
 // A dropped idle connection (database restart) is logged; the pool reconnects on the next query.
 const eventos: Eventos = new EventEmitter();
 const bitacora = bitacoraConsola(config.logLevel);

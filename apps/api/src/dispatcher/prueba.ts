@@ -25,9 +25,10 @@ async function tocar(ctx: Contexto, id_equipo: number) {
     .execute();
 }
 
-/** Sends one test message through a device's channel; 400 when its protocol sends no messages or
- * the number is refused, 502 when the gateway cannot be reached (within the configured check
- * time, with a Spanish reason) or fails. Records the device's last contact. */
+/** Sends one test message through a device's channel; 400 when its protocol sends no messages,
+ * it has no credentials or the number is refused, 502 when the gateway cannot be reached
+ * (within the configured check time, with a Spanish reason) or fails. Records the device's last
+ * contact. */
 export async function enviarPrueba(
   ctx: Contexto,
   id_equipo: number,
@@ -41,6 +42,11 @@ export async function enviarPrueba(
   if (!e) throw noEncontrado('Equipo');
   const registro = canalDe(e.protocolo);
   if (!registro) throw error(400, 'pruebaNoSoportada', { alias: e.alias, protocolo: e.protocolo });
+  const credenciales = leerCredenciales(e.credenciales);
+  // Without credentials (cleared by a change of address, issue 49.2) nothing is sent: the
+  // gateway is not even contacted.
+  if (Object.keys(credenciales).length === 0)
+    throw error(400, 'equipoSinCredenciales', { alias: e.alias }, 'credenciales');
   // The gateway must answer first, within the configured check time: an unreachable or unknown
   // host fails in seconds with a Spanish reason, not after the channel's own timeouts.
   const fallo = await comprobarEquipo(e, ctx.config.comprobacionEquipoMs || TIMEOUT_PRUEBA_MS);
@@ -55,7 +61,7 @@ export async function enviarPrueba(
       alias: e.alias,
       url: e.url,
       protocolo: e.protocolo,
-      credenciales: leerCredenciales(e.credenciales),
+      credenciales,
     },
     config,
     alRecibo: () => {},

@@ -5,6 +5,7 @@ import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
 import { tokenConRol } from '../testing/roles.ts';
 import { msg } from '@pregon/contract/messages';
+import { leerCredenciales } from '../dispatcher/canal.ts';
 
 const MSG_SMPP =
   'El campo url debe tener la forma smpp://host:puerto (o ssmpp://host:puerto con TLS)';
@@ -88,7 +89,8 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
       .select('credenciales')
       .where('id_equipo', '=', id)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(guardadas.credenciales!)).toEqual({
+    expect(guardadas.credenciales).toMatch(/^v1:/);
+    expect(leerCredenciales(guardadas.credenciales)).toEqual({
       system_id: 'pregon',
       password: 'SuperSecreta',
     });
@@ -247,13 +249,15 @@ describe.each(MOTORES)('equipos (%s)', (motor) => {
     const mala = await p('PUT', `/equipos/${id}/`, admin, { url: 'smpp//10.0.0.5' });
     expect(mala.status).toBe(400);
     expect(mala.body).toMatchObject({ campo: 'url', message: MSG_SMPP });
-    // Another protocol with the SMPP credentials kept: the new protocol's are missing.
+    // Another protocol: the SMPP credentials do not carry over (issue 49.2), and the new
+    // protocol's written in the same change must be complete.
     const otro = await p('PUT', `/equipos/${id}/`, admin, {
       protocolo: 'android',
       url: 'http://10.0.0.5:8080',
+      credenciales: { usuario: 'u' },
     });
     expect(otro.status).toBe(400);
-    expect(otro.body.campo).toBe('credenciales.usuario');
+    expect(otro.body.campo).toBe('credenciales.password');
     // The credentials replace the stored ones: writing only the password leaves no system_id.
     const parcial = await p('PUT', `/equipos/${id}/`, admin, { credenciales: { password: 'x' } });
     expect(parcial.status).toBe(400);

@@ -24,8 +24,8 @@ export function rutasEquipos(app: FastifyInstance, ctx: Contexto) {
     data: await svc.leer(ctx, params.id),
   }));
   ruta(app, ctx, api.modificarEquipo, async ({ params, body, sesion }) => {
-    await svc.modificar(ctx, sesion, params.id, body);
-    return ok('cambiosGuardados');
+    const r = await svc.modificar(ctx, sesion, params.id, body);
+    return { ...ok('cambiosGuardados'), ...r };
   });
   ruta(app, ctx, api.eliminarEquipo, async ({ params, sesion }) => {
     await svc.eliminar(ctx, sesion, params.id);

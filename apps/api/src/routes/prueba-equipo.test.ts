@@ -54,6 +54,7 @@ describe.each(MOTORES)('prueba de equipo y webhook de WhatsApp (%s)', (motor) =>
     equipos.asterisk = await crearEquipo(api.ctx.db, {
       protocolo: 'asterisk',
       url: 'ami://127.0.0.1:1',
+      credenciales: { usuario: 'pregon', secreto: 'clave', troncal: 'salida' },
     });
     equipos.malo = await crearEquipo(api.ctx.db, {
       protocolo: 'android',

@@ -37,11 +37,12 @@ export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
       if (!e) throw noEncontrado('Equipo');
       if (e.protocolo !== 'whatsapp')
         throw error(400, 'plantillasSoloWhatsapp', { alias: e.alias, protocolo: e.protocolo });
+      const credenciales = leerCredenciales(e.credenciales);
+      // Cleared by a change of address (issue 49.2): Meta is not asked without them.
+      if (Object.keys(credenciales).length === 0)
+        throw error(400, 'equipoSinCredenciales', { alias: e.alias }, 'credenciales');
       try {
-        const data = await plantillasAprobadas({
-          ...e,
-          credenciales: leerCredenciales(e.credenciales),
-        });
+        const data = await plantillasAprobadas({ ...e, credenciales });
         return { status: 200 as const, data };
       } catch (err) {
         throw new HttpError(502, (err as Error).message);

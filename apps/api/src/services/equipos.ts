@@ -7,6 +7,8 @@ import {
 import { MARCADO_DEFECTO } from '@pregon/contract/constants';
 import { ProtocoloSchema } from '@pregon/contract/esquemas';
 import { problemasEquipo } from '@pregon/contract/rules/equipment';
+import { mismaDireccionEquipo } from '@pregon/contract/rules/direccion-equipo';
+import { msg } from '@pregon/contract/messages';
 import type { Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
@@ -16,11 +18,14 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
 import { leerCredenciales } from '../dispatcher/canal.ts';
+import { cifrarCredenciales } from '../db/credenciales.ts';
 import { problemaDestinoEquipo } from '../dispatcher/destinos.ts';
 import { conConflictos } from './paises.ts';
 
-// Devices: credentials are write-only (stored as JSON, answered as `tiene_credenciales`);
-// 'asterisk' devices always carry a dial template; a device in use is never deleted.
+// Devices: credentials are write-only (stored encrypted, db/credenciales.ts; answered as
+// `tiene_credenciales`) and belong to one gateway: a change of protocol or of the url's scheme,
+// host or port clears them unless the same change writes them again (issue 49.2). 'asterisk'
+// devices always carry a dial template; a device in use is never deleted.
 
 type Fila = Awaited<ReturnType<typeof repo.listarEquipos>>[number];
 
@@ -83,7 +88,7 @@ export async function crear(ctx: Contexto, sesion: Sesion, b: CrearEquipoBody): 
     protocolo: b.protocolo,
     puertos: b.puertos,
     tasa: b.tasa,
-    credenciales: b.credenciales ? JSON.stringify(b.credenciales) : null,
+    credenciales: cifrarCredenciales(b.credenciales),
     descripcion: b.descripcion || null,
     activo: b.activo ? 1 : 0,
     marcado: b.protocolo === 'asterisk' ? b.marcado || MARCADO_DEFECTO : (b.marcado ?? null),
@@ -95,13 +100,16 @@ export async function crear(ctx: Contexto, sesion: Sesion, b: CrearEquipoBody): 
   });
 }
 
-/** Changes a device; without `credenciales` the stored ones stay. */
+/** Changes a device; without `credenciales` the stored ones stay while the device keeps its
+ * gateway. A change of protocol or of the url's scheme, host or port without `credenciales`
+ * clears them (they were given for the old gateway, and a test or send would hand them to the
+ * new one): the audit entry names both addresses, and the answer's `mensaje` says so. */
 export async function modificar(
   ctx: Contexto,
   sesion: Sesion,
   id: number,
   b: ModificarEquipoBody,
-): Promise<void> {
+): Promise<{ credenciales_borradas: boolean; mensaje?: string }> {
   const c: Updateable<EquiposTable> = {};
   if (b.alias !== undefined) c.alias = b.alias;
   if (b.serial !== undefined) c.serial = b.serial;
@@ -109,31 +117,56 @@ export async function modificar(
   if (b.protocolo !== undefined) c.protocolo = b.protocolo;
   if (b.puertos !== undefined) c.puertos = b.puertos;
   if (b.tasa !== undefined) c.tasa = b.tasa;
-  if (b.credenciales !== undefined)
-    c.credenciales = b.credenciales ? JSON.stringify(b.credenciales) : null;
+  if (b.credenciales !== undefined) c.credenciales = cifrarCredenciales(b.credenciales);
   if (b.descripcion !== undefined) c.descripcion = b.descripcion || null;
   if (b.activo !== undefined) c.activo = b.activo ? 1 : 0;
   if (b.marcado !== undefined) c.marcado = b.marcado;
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
     const actual = await repo.leerBasico(trx, id);
     if (!actual) throw noEncontrado('Equipo');
-    const protocolo = b.protocolo ?? ProtocoloSchema.parse(actual.protocolo);
+    const protocoloAntes = ProtocoloSchema.parse(actual.protocolo);
+    const protocolo = b.protocolo ?? protocoloAntes;
+    const url = b.url ?? actual.url;
+    const borradas =
+      b.credenciales === undefined &&
+      actual.credenciales !== null &&
+      !mismaDireccionEquipo({ protocolo: protocoloAntes, url: actual.url }, { protocolo, url });
+    if (borradas) c.credenciales = null;
     if (protocolo === 'asterisk' && !(c.marcado ?? actual.marcado)) c.marcado = MARCADO_DEFECTO;
     // A change of what reaches the gateway must leave a device that works (the rule POST applies);
-    // other changes (alias, rate, active…) never lock out a device saved before the rule.
+    // other changes (alias, rate, active…) never lock out a device saved before the rule. The
+    // credentials just cleared are the exception: the answer asks for them again.
     if (['url', 'protocolo', 'credenciales', 'marcado'].some((k) => k in b)) {
       const [p] = problemasEquipo({
         protocolo,
-        url: b.url ?? actual.url,
+        url,
         credenciales:
           b.credenciales !== undefined ? b.credenciales : leerCredenciales(actual.credenciales),
         marcado: c.marcado ?? actual.marcado,
-      });
+      }).filter((x) => !(borradas && x.campo.startsWith('credenciales.')));
       if (p) throw new HttpError(400, p.mensaje, p.campo);
     }
-    if ('url' in b || 'protocolo' in b) await exigirDestino(ctx, protocolo, b.url ?? actual.url);
+    if ('url' in b || 'protocolo' in b) await exigirDestino(ctx, protocolo, url);
     if (Object.keys(c).length > 0) await repo.actualizarEquipo(trx, id, c);
-    await auditar(trx, sesion, 'modificar', 'equipo', id, auditable(b));
+    const direcciones = borradas
+      ? {
+          url_anterior: actual.url,
+          protocolo_anterior: protocoloAntes,
+          url,
+          protocolo,
+          credenciales: 'eliminadas: cambió la dirección',
+        }
+      : {};
+    await auditar(trx, sesion, 'modificar', 'equipo', id, { ...auditable(b), ...direcciones });
+    if (!borradas) return { credenciales_borradas: false };
+    return {
+      credenciales_borradas: true,
+      mensaje: msg('credencialesBorradasDireccion', {
+        alias: b.alias ?? actual.alias,
+        antes: actual.url,
+        despues: url,
+      }),
+    };
   });
 }
 

@@ -5,7 +5,7 @@ import { problemasEquipo } from '../rules/equipment.ts';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
 
-// Devices (ARCHITECTURE 3). Credentials are write-only: stored as JSON, never returned;
+// Devices (ARCHITECTURE 3). Credentials are write-only: stored encrypted, never returned;
 // responses say only whether the device has them.
 
 /** Credentials of a device: e.g. {usuario, password} (SMPP, AMI) or {token} (WhatsApp). */
@@ -59,9 +59,11 @@ export const CrearEquipoBodySchema = z
 export type CrearEquipoBody = z.infer<typeof CrearEquipoBodySchema>;
 
 /** Body of PUT /equipos/{id}/: fields present are changed; without `credenciales` the stored
- * ones are kept, with them they are replaced (`null` removes them). When url, protocolo,
+ * ones are kept (cleared instead when `protocolo` or the url's scheme, host or port change:
+ * rules/direccion-equipo.ts), with them they are replaced (`null` removes them). When url, protocolo,
  * credenciales or marcado change, the resulting device must pass problemasEquipo (the api
- * checks it against the stored fields), so no protocol is left without what it needs. */
+ * checks it against the stored fields), so no protocol is left without what it needs, except
+ * for the credentials just cleared by a change of gateway (the answer asks for them again). */
 export const ModificarEquipoBodySchema = z.object({
   alias: texto(100).optional(),
   serial: z.string().trim().max(100).optional(),
@@ -120,10 +122,13 @@ export const modificarEquipo = endpoint({
   path: '/equipos/:id/',
   acceso: 'escritura',
   etiqueta: 'equipos',
-  resumen: 'Modifica un equipo; sin credenciales conserva las guardadas',
+  resumen:
+    'Modifica un equipo; sin credenciales conserva las guardadas, salvo si cambia el protocolo o el esquema, host o puerto de la url',
   params: IdParamsSchema,
   body: ModificarEquipoBodySchema,
-  respuesta: OkSchema,
+  // `credenciales_borradas`: the change moved the device to another gateway without writing its
+  // credentials again, so the stored ones were cleared (issue 49.2); `mensaje` says so.
+  respuesta: OkSchema.extend({ credenciales_borradas: z.boolean() }),
 });
 
 /** DELETE /equipos/{id}/: 409 while an exercise uses it. */

@@ -32,6 +32,7 @@ import {
   problemasEquipo,
   tiposParaAlias,
 } from '@pregon/contract/rules/equipment';
+import { mismaDireccionEquipo } from '@pregon/contract/rules/direccion-equipo';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
@@ -69,6 +70,13 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
   const [enviando, setEnviando] = useState(false);
   const alias = Form.useWatch('alias', form) ?? equipo?.alias ?? '';
   const protocolo: Protocolo = Form.useWatch('protocolo', form) ?? equipo?.protocolo ?? 'smpp';
+  const url: string = Form.useWatch('url', form) ?? equipo?.url ?? '';
+  // Stored credentials belong to the stored address: with another protocol, scheme, host or port
+  // they are cleared unless written again (rules/direccion-equipo.ts, the api's rule).
+  const otraDireccion = (v: { protocolo: Protocolo; url?: string }) =>
+    !!equipo?.tiene_credenciales &&
+    !mismaDireccionEquipo(equipo, { protocolo: v.protocolo, url: v.url ?? '' });
+  const pedirDeNuevo = otraDireccion({ protocolo, url });
   const tipos = tiposParaAlias(alias).map((t) => tipoPorId(t)!.etiqueta);
 
   const guardar = async (v: Valores) => {
@@ -89,9 +97,15 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
         ...(credenciales ? { credenciales } : {}),
       };
       let id = equipo?.id_equipo;
-      if (equipo) await modificarEquipoApi(equipo.id_equipo, datos);
-      else id = (await crearEquipoApi(datos)).id_equipo;
-      avisoExito(msg(equipo ? 'cambiosGuardados' : 'exito'));
+      if (equipo) {
+        const r = await modificarEquipoApi(equipo.id_equipo, datos);
+        // The api cleared the credentials (another address): its message says so.
+        if (r.credenciales_borradas) avisoError(r.mensaje ?? msg('credencialesCambioDireccion'));
+        else avisoExito(msg('cambiosGuardados'));
+      } else {
+        id = (await crearEquipoApi(datos)).id_equipo;
+        avisoExito(msg('exito'));
+      }
       await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
       alCerrar(id);
     } catch (e) {
@@ -105,12 +119,15 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
 
   /** A rule showing under a field the contract's problem for it (problemasEquipo, the check the
    * api makes before saving): the url for the protocol, each credential the protocol needs. Left
-   * all empty while editing, the stored credentials stay and are not asked for again. */
+   * all empty while editing, the stored credentials stay and are not asked for again, unless the
+   * address changed: then a secret the protocol needs reads 'Vuelva a escribir la contraseña:
+   * cambió la dirección'. */
   const reglaEquipo = (campo: string) => ({
     validator: async () => {
       const v = form.getFieldsValue(true) as Valores;
       const credenciales = credencialesDeFormulario(v.protocolo, v.cred ?? {});
-      const conservadas = !credenciales && !!equipo?.tiene_credenciales;
+      const nuevaDireccion = !credenciales && otraDireccion(v);
+      const conservadas = !credenciales && !!equipo?.tiene_credenciales && !nuevaDireccion;
       if (conservadas && campo !== 'url') return;
       const p = problemasEquipo({
         protocolo: v.protocolo,
@@ -118,6 +135,10 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
         credenciales,
         marcado: v.protocolo === 'asterisk' ? v.marcado : null,
       }).find((x) => x.campo === campo);
+      const secreto = CAMPOS_CREDENCIALES[v.protocolo].some(
+        (c) => c.secreto && `credenciales.${c.clave}` === campo,
+      );
+      if (p && nuevaDireccion && secreto) throw new Error(msg('credencialesCambioDireccion'));
       if (p) throw new Error(p.mensaje);
     },
   });
@@ -126,7 +147,7 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
   const campoCredencial = (c: CampoCredencial) => {
     const comun = {
       'aria-label': msg(c.etiqueta),
-      placeholder: equipo?.tiene_credenciales ? msg('guardado') : undefined,
+      placeholder: equipo?.tiene_credenciales && !pedirDeNuevo ? msg('guardado') : undefined,
     };
     return (
       <Col xs={24} md={c.multilinea ? 24 : 12} key={`${protocolo}-${c.clave}`}>
@@ -282,13 +303,22 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
         <Divider titlePlacement="start" style={{ margin: '4px 0 8px' }}>
           {msg('credenciales')}
         </Divider>
-        {equipo?.tiene_credenciales && (
+        {pedirDeNuevo ? (
           <Alert
-            type="info"
+            type="warning"
             showIcon
-            message={msg('ayudaCredenciales')}
+            message={msg('credencialesCambioDireccion')}
             style={{ marginBottom: 12 }}
           />
+        ) : (
+          equipo?.tiene_credenciales && (
+            <Alert
+              type="info"
+              showIcon
+              message={msg('ayudaCredenciales')}
+              style={{ marginBottom: 12 }}
+            />
+          )
         )}
         <Row gutter={16}>
           {CAMPOS_CREDENCIALES[protocolo].filter((c) => !c.avanzado).map((c) => campoCredencial(c))}
