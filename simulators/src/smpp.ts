@@ -1,6 +1,12 @@
 import type net from 'node:net';
 import smpp from 'smpp';
-import { rellenoTrasUdh, septetosEmpaquetados, textoGsm } from '@pregon/contract/rules/sms';
+import {
+  analizarSms,
+  rellenoTrasUdh,
+  septetosEmpaquetados,
+  septetosGsm,
+  textoGsm,
+} from '@pregon/contract/rules/sms';
 import {
   comportamientoDe,
   NUMERO_VALIDO,
@@ -248,6 +254,73 @@ export interface OpcionesRecibo {
   esmClass?: number;
 }
 
+/** A reply as a handset sends it (issue 46), delivered by the simulator as MO deliver_sm. */
+export interface MoSimulado {
+  /** The sender: international digits (TON 1, NPI 1), as SMSCs give a handset's number. */
+  de: string;
+  /** The account's number it was sent to (destination_addr; default empty). */
+  a?: string;
+  texto: string;
+  /** 0 (GSM-7, one septet per octet), 3 (Latin-1), 8 (UCS-2) or any other (then `octetos`);
+   * default 0 when the text is GSM-7, else 8. */
+  data_coding?: number;
+  /** The content's octets as they go (a coding the simulator does not write, hostile bytes). */
+  octetos?: Buffer;
+  /** A long reply: a UDH with an 8- or 16-bit reference, SAR TLVs, or one message_payload. */
+  concatenacion?: 'udh8' | 'udh16' | 'sar' | 'payload';
+  /** Characters per part of a long reply (default 153 GSM-7, 67 UCS-2). */
+  porParte?: number;
+  /** The concatenation reference (default a counter). */
+  ref?: number;
+  /** The account whose session gets it (default any bound session). */
+  cuenta?: string;
+}
+
+/** The deliver_sm fields of each part of an MO. */
+export function pdusMo(mo: MoSimulado, ref: number): object[] {
+  const dc = mo.data_coding ?? (analizarSms(mo.texto).codificacion === 'GSM-7' ? 0 : 8);
+  const codificar = (t: string): Buffer =>
+    mo.octetos
+      ? mo.octetos
+      : dc === 0 || dc === 1
+        ? Buffer.from(septetosGsm(t))
+        : dc === 8
+          ? Buffer.from(t, 'utf16le').swap16()
+          : Buffer.from(t, 'latin1');
+  const base = {
+    source_addr: mo.de,
+    source_addr_ton: 1,
+    source_addr_npi: 1,
+    destination_addr: mo.a ?? '',
+    esm_class: 0,
+    data_coding: dc,
+  };
+  if (!mo.concatenacion) return [{ ...base, short_message: codificar(mo.texto) }];
+  if (mo.concatenacion === 'payload')
+    return [{ ...base, short_message: Buffer.alloc(0), message_payload: codificar(mo.texto) }];
+  const n = mo.porParte ?? (dc === 8 ? 67 : 153);
+  const cps = [...mo.texto];
+  const textos: string[] = [];
+  for (let i = 0; i < cps.length; i += n) textos.push(cps.slice(i, i + n).join(''));
+  const total = textos.length;
+  return textos.map((t, i) => {
+    const cuerpo = codificar(t);
+    if (mo.concatenacion === 'sar')
+      return {
+        ...base,
+        short_message: cuerpo,
+        sar_msg_ref_num: ref & 0xffff,
+        sar_total_segments: total,
+        sar_segment_seqnum: i + 1,
+      };
+    const udh =
+      mo.concatenacion === 'udh16'
+        ? Buffer.from([0x06, 0x08, 0x04, (ref >> 8) & 0xff, ref & 0xff, total, i + 1])
+        : Buffer.from([0x05, 0x00, 0x03, ref & 0xff, total, i + 1]);
+    return { ...base, esm_class: 0x40, short_message: Buffer.concat([udh, cuerpo]) };
+  });
+}
+
 /** Options of the SMPP simulator. */
 export interface OpcionesSmpp extends Partial<Comportamiento> {
   port?: number;
@@ -271,6 +344,8 @@ export interface OpcionesSmpp extends Partial<Comportamiento> {
   primerId?: number;
   /** SMPP over TLS (ssmpp://): the server's PEM key and certificate. */
   tls?: { key: string; cert: string };
+  /** How long an MO waits for its deliver_sm_resp, and between resends (default 300 ms). */
+  reintentoMoMs?: number;
 }
 
 const fechaSmpp = (ms: number) => {
@@ -354,6 +429,7 @@ export class SimuladorSmpp {
 
   /** Starts listening; returns the port. */
   async iniciar(): Promise<number> {
+    this.parado = false;
     await new Promise<void>((res, rej) => {
       this.servidor.once('error', rej);
       this.servidor.listen(this.port, this.host, () => {
@@ -377,6 +453,56 @@ export class SimuladorSmpp {
       });
     } else if (c.caido === false && antes) {
       await this.iniciar();
+    }
+  }
+
+  /** MO deliver_sm written (resends included), answered with an error status, and taken. */
+  readonly mo = { intentos: 0, rechazados: 0, entregados: 0 };
+  private moRef = 0;
+  private parado = false;
+
+  /**
+   * Delivers a reply as SMSCs do: each part as an MO deliver_sm to a bound session of the account
+   * (held while none is bound), resent after `reintentoMoMs` while its deliver_sm_resp does not
+   * come or is an error. Resolves once every part was taken (or the simulator stops).
+   */
+  async enviarMo(mo: MoSimulado): Promise<void> {
+    const ref = mo.ref ?? (this.moRef = (this.moRef + 1) & 0xffff);
+    for (const campos of pdusMo(mo, ref)) await this.entregarMo(campos, mo.cuenta);
+  }
+
+  /** One MO part, until a session takes it. */
+  private async entregarMo(campos: object, cuenta: string | undefined): Promise<void> {
+    const plazo = this.o.reintentoMoMs ?? 300;
+    while (!this.parado) {
+      const s = this.servidor.sessions.find(
+        (x) =>
+          x.socket.writable &&
+          this.cuentaDe.has(x) &&
+          (cuenta === undefined || this.cuentaDe.get(x) === cuenta),
+      );
+      if (!s) {
+        await esperar(20);
+        continue;
+      }
+      this.mo.intentos++;
+      const estado = await new Promise<number | undefined>((ok) => {
+        const t = setTimeout(() => ok(undefined), plazo);
+        const escrito = s.deliver_sm(campos, (p) => {
+          clearTimeout(t);
+          ok(p.command_status);
+        });
+        if (!escrito) {
+          clearTimeout(t);
+          ok(undefined);
+        }
+      });
+      if (estado === 0) {
+        this.mo.entregados++;
+        return;
+      }
+      if (estado !== undefined) this.mo.rechazados++;
+      await esperar(plazo);
     }
   }
 
@@ -406,6 +532,7 @@ export class SimuladorSmpp {
 
   /** Stops listening and drops every session. */
   async detener(): Promise<void> {
+    this.parado = true;
     for (const s of [...this.servidor.sessions]) s.destroy();
     if (this.servidor.listening) await new Promise<void>((r) => this.servidor.close(() => r()));
   }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MIN_PASSWORD } from '@pregon/contract/api/usuarios';
+import { msg } from '@pregon/contract/messages';
+import { problemaContrasena } from '@pregon/contract/rules/password';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -27,8 +28,10 @@ export async function ejecutarAdmin(args: string[], env: NodeJS.ProcessEnv): Pro
     return 2;
   }
   const config = loadConfig(env);
-  if (config.adminPassword !== undefined && config.adminPassword.length < MIN_PASSWORD) {
-    console.error(`ADMIN_PASSWORD debe tener al menos ${MIN_PASSWORD} caracteres`);
+  // The same rule as any password a person sets (issue 49.4): no common one, not spaces alone.
+  const problema = config.adminPassword && problemaContrasena(config.adminPassword);
+  if (problema) {
+    console.error(`ADMIN_PASSWORD: ${msg(problema.clave, problema.params)}`);
     return 2;
   }
   const db = openDb({

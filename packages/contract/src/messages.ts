@@ -698,6 +698,11 @@ export const MENSAJES = {
   campoUsuario: 'Usuario',
   campoContrasena: 'Contraseña',
   contrasenaCorta: 'La contraseña debe tener al menos {min} caracteres',
+  contrasenaLarga:
+    'La contraseña admite como máximo {max} caracteres: una frase de varias palabras cabe de sobra',
+  contrasenaEnBlanco: 'La contraseña no puede ser solo espacios: escriba letras, números o signos',
+  contrasenaDemasiadoComun:
+    'La contraseña es demasiado común: está entre las más usadas, las primeras que se prueban. Elija otra; una frase de varias palabras es fácil de recordar y difícil de adivinar',
   contrasenaActualObligatoria: 'Escriba su contraseña actual para cambiarla',
   contrasenaActualIncorrecta: 'La contraseña actual no es correcta',
 
@@ -752,6 +757,10 @@ export const MENSAJES = {
   smppEnlaceSinRespuesta:
     'SMPP: el SMSC dejó de responder enquire_link; la sesión se descartó y el mensaje pudo haberse enviado',
   smppExpirado: 'SMPP: venció sin entregarse (EXPIRED, err:{err})',
+  respuestaCodificacionDesconocida:
+    'Respuesta con data_coding {codigo}, que no es texto conocido: se guardó en hexadecimal',
+  respuestaIncompleta:
+    'Respuesta incompleta: llegaron {n} de {total} partes antes de {minutos} minutos',
   smppBorrado: 'SMPP: el SMSC borró el mensaje sin entregarlo (DELETED, err:{err})',
   smppNoEntregable: 'SMPP: no entregable (UNDELIV, err:{err})',
   smppRechazado: 'SMPP: rechazado por la red (REJECTD, err:{err})',

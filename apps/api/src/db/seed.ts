@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
+import { msg } from '@pregon/contract/messages';
+import { problemaContrasena } from '@pregon/contract/rules/password';
 import { TIPOS_EJERCICIO } from '@pregon/contract/constants';
 import { ahora, type Db } from './database.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -118,6 +120,10 @@ export async function seed(
       .limit(1)
       .executeTakeFirst();
     if (hayUsuarios) return { adminCreado: false };
+    // The first administrator's chosen password follows every password's rule (issue 49.4): a
+    // weak ADMIN_PASSWORD stops the first start, saying why; later starts do not read it.
+    const problema = opts.adminPassword && problemaContrasena(opts.adminPassword);
+    if (problema) throw new Error(`ADMIN_PASSWORD: ${msg(problema.clave, problema.params)}`);
     const generada = opts.adminPassword ? undefined : crypto.randomBytes(12).toString('base64url');
     await trx
       .insertInto('usuarios')

@@ -18,8 +18,10 @@ import {
   type Envio,
   type OpcionesCanal,
   type ResultadoEnvio,
+  type RespuestaEntrante,
 } from './canal.ts';
 import { busquedaGuardada, CODIGO_DESTINO, destinoLiteralRefusado } from './destinos.ts';
+import { decodificarMo, leerDeliver, leerParteMo } from './smpp-mo.ts';
 
 // SMPP v3.4 over the `smpp` package: one bind_transceiver per device and dispatcher, a window of
 // outstanding submit_sm, enquire_link, reconnection on demand, and deliver_sm receipts matched by
@@ -326,6 +328,9 @@ export function motivoConexionSmpp(
   return `SMPP: ${mensajeRed(codigo, { host, puerto: destino.puerto, texto }, timeoutMs)}`;
 }
 
+/** deliver_sm_resp status for a reply not stored now (SMPP 3.4 §5.1.3): the SMSC delivers it again. */
+const ESME_RX_T_APPN = 0x64;
+
 /** Bind refusals that may pass: the account's binds are in use, or the SMSC is busy. */
 const BIND_TRANSITORIOS = new Map<number, string>([
   [ESME.ESME_RALYBND, 'RALYBND'],
@@ -344,6 +349,7 @@ interface Pdu {
   command_status: number;
   message_id?: string;
   esm_class?: number;
+  source_addr?: string;
   receipted_message_id?: string;
   message_state?: number;
   short_message?: string | { message?: string | Buffer };
@@ -359,7 +365,7 @@ interface Sesion {
   unbind(cb?: () => void): boolean;
   close(cb?: () => void): void;
   destroy(): void;
-  socket: { writable: boolean; cork(): void; uncork(): void };
+  socket: { writable: boolean; cork(): void; uncork(): void; read(n?: number): Buffer | null };
 }
 
 const corchados = new WeakSet<Sesion>();
@@ -621,6 +627,15 @@ class CanalSmpp implements Canal {
             }
           : {}),
       }) as unknown as Sesion;
+      // The package decodes short_message by guessing the coding, and drops what it cannot read:
+      // a reply is read from its PDU's own octets (the body read last, before its event).
+      let crudo: Buffer | null = null;
+      const leer = s.socket.read.bind(s.socket);
+      s.socket.read = (n?: number) => {
+        const b = leer(n);
+        if (b && n !== 4) crudo = b;
+        return b;
+      };
       let listo = false;
       // Neither the TCP connect nor bind_transceiver has a deadline of its own: a gateway that
       // accepts the socket and never answers the bind would hold every send waiting for it.
@@ -706,6 +721,13 @@ class CanalSmpp implements Canal {
         );
       });
       s.on('deliver_sm', (pdu) => {
+        const cuerpo = crudo;
+        crudo = null;
+        // esm_class message type 0: a mobile-originated message (a reply), not a receipt.
+        if (this.o.alRespuesta && ((pdu.esm_class ?? 0) & 0x3c) === 0) {
+          void this.respuesta(s, pdu, cuerpo);
+          return;
+        }
         agrupar(s);
         s.send(pdu.response());
         this.recibo(pdu);
@@ -781,6 +803,61 @@ class CanalSmpp implements Canal {
       ),
       { credenciales: true },
     );
+  }
+
+  /**
+   * A reply (issue 46): read from its octets, handed to the dispatcher, and acknowledged only once
+   * stored. A storage failure answers ESME_RX_T_APPN (temporary): the SMSC delivers it again, and
+   * the store keeps it once. A PDU that cannot be read is stored as its octets, never lost.
+   */
+  private async respuesta(s: Sesion, pdu: Pdu, cuerpo: Buffer | null): Promise<void> {
+    let estado = 0;
+    try {
+      let r: RespuestaEntrante;
+      try {
+        if (!cuerpo) throw new Error('sin octetos');
+        const p = leerParteMo(leerDeliver(cuerpo), this.opciones.empaquetado);
+        const d = decodificarMo(p.data_coding, p.contenido);
+        r = {
+          id_equipo: this.o.equipo.id_equipo,
+          canal: 'smpp',
+          remitente: p.remitente,
+          telefono: p.telefono,
+          texto: d.texto,
+          codificacion: d.codificacion,
+          ...(d.nota ? { nota: d.nota } : {}),
+          texto_crudo: p.crudo.toString('hex'),
+          ...(p.parte
+            ? {
+                parte: {
+                  ...p.parte,
+                  data_coding: p.data_coding,
+                  contenido: p.contenido.toString('hex'),
+                },
+              }
+            : {}),
+        };
+      } catch (err) {
+        const hex = (cuerpo ?? Buffer.alloc(0)).toString('hex');
+        r = {
+          id_equipo: this.o.equipo.id_equipo,
+          canal: 'smpp',
+          remitente: String(pdu.source_addr ?? ''),
+          telefono: null,
+          texto: hex.slice(0, 4_000),
+          codificacion: 'pdu',
+          nota: `deliver_sm ilegible: ${(err as Error).message}`,
+          texto_crudo: hex,
+        };
+      }
+      await this.o.alRespuesta!(r);
+    } catch (err) {
+      estado = ESME_RX_T_APPN;
+      this.sinDestino(`respuesta sin guardar, el SMSC la reenviará: ${String(err)}`);
+    }
+    if (!s.socket.writable) return;
+    agrupar(s);
+    s.send(pdu.response({ command_status: estado }));
   }
 
   private recibo(pdu: Pdu): void {

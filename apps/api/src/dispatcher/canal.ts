@@ -132,6 +132,29 @@ export interface Recibo {
   motivo?: string;
 }
 
+/** A reply a gateway delivered (issue 46: an SMPP mobile-originated deliver_sm), or one part of
+ * a long one, for the store to keep once. */
+export interface RespuestaEntrante {
+  id_equipo: number;
+  /** The device's protocol ('smpp'). */
+  canal: string;
+  /** The sender as the gateway gave it, and as the phone directory writes it (null: not a phone). */
+  remitente: string;
+  telefono: string | null;
+  /** The decoded text (a part's own when `parte`), its coding, and a note when unreadable. */
+  texto: string;
+  codificacion: string;
+  nota?: string;
+  /** The octets as received, in hexadecimal. */
+  texto_crudo: string;
+  /** The gateway's id and time (epoch ms) when it gives them. */
+  id_gateway?: string | null;
+  fecha_gateway?: number | null;
+  /** One part of a long reply: the store joins the set (content as hex, ready to join) once every
+   * part is in. */
+  parte?: { ref: number; total: number; seq: number; data_coding: number; contenido: string };
+}
+
 /** How long a sent message's receipt may still come (SMSCs keep a message up to 48-72 h): the
  * SMPP channel's id index and the bind at start for held receipts both use it. */
 export const ESPERA_RECIBOS_MS = 72 * 3_600_000;
@@ -208,6 +231,10 @@ export interface OpcionesCanal {
   instalacion?: string;
   /** Called for every delivery receipt the gateway reports. */
   alRecibo: (r: Recibo) => void;
+  /** Called for every reply (or part of one) the gateway delivers; resolves once it is stored.
+   * The channel acknowledges the reply to the gateway only then (a rejection: a temporary error,
+   * so the gateway delivers it again). Without it, replies are logged as before. */
+  alRespuesta?: (r: RespuestaEntrante) => Promise<void>;
   /** Called for a receipt the channel cannot apply (no id, not a receipt): logged and counted. */
   alReciboSinDestino?: (detalle: string) => void;
   /** Called for every quiz digit a call reports. */

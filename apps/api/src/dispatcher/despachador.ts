@@ -18,6 +18,7 @@ import {
   type DatosLlamada,
   type DigitoQuiz,
   type Recibo,
+  type RespuestaEntrante,
   type ResultadoEnvio,
 } from './canal.ts';
 import { TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '@pregon/contract/constants';
@@ -308,6 +309,7 @@ export class Despachador {
     this.temporizadores.push(
       setInterval(() => void this.vaciar(), this.config.escrituraMs),
       setInterval(() => this.periodica(this.recuperar(Date.now())), this.config.recuperacionMs),
+      setInterval(() => this.periodica(this.cerrarPartes()), 60_000),
       setInterval(
         () => this.periodica(this.renovarLlamadas()),
         Math.max(50, this.config.leaseMs / 4),
@@ -367,6 +369,25 @@ export class Despachador {
   private sinDestino(detalle: string): void {
     this.recibosSinDestino++;
     this.opts.bitacora?.info(`acuse sin destinatario (${this.recibosSinDestino}): ${detalle}`);
+  }
+
+  /** Stores a reply a channel received (issue 46) before the channel acknowledges it; a failure
+   * rejects, and the channel asks the gateway to deliver it again. */
+  private async guardarRespuesta(r: RespuestaEntrante): Promise<void> {
+    const res = await this.store.guardarRespuesta(r, Date.now());
+    if (res === 'duplicada')
+      this.opts.bitacora?.info(
+        `respuesta repetida de ${r.remitente} (equipo ${r.id_equipo}): ya guardada`,
+      );
+  }
+
+  /** Long replies whose parts stopped coming: stored as what came (store.cerrarPartesVencidas). */
+  private async cerrarPartes(): Promise<void> {
+    try {
+      await this.store.cerrarPartesVencidas(Date.now());
+    } catch (err) {
+      this.opts.bitacora?.error(`despachador: partes de respuestas: ${String(err)}`);
+    }
   }
 
   /** Wakes the dispatcher now (tests, or after a change it was not told about). */
@@ -446,6 +467,7 @@ export class Despachador {
       instalacion: this.instalacion,
       alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
       alReciboSinDestino: (detalle) => this.sinDestino(detalle),
+      alRespuesta: (r) => this.guardarRespuesta(r),
       alDigito: (d) => this.digitos.push(d),
       alContestar: (id_detalle, en) => this.contestadas.push({ id_detalle, en }),
     });

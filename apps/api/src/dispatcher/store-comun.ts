@@ -2,7 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';
-import type { DigitoQuiz } from './canal.ts';
+import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
+import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
 
 // Queries both engines write the same way (Kysely); the hot paths live in store-sqlite.ts and
@@ -555,6 +556,8 @@ export function comunes(db: Db) {
   return {
     completarSiTermino: (id: number, ahora: number) => completarSiTermino(db, id, ahora),
     guardarDigitos: (ds: Parameters<typeof guardarDigitos>[1]) => guardarDigitos(db, ds),
+    guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarRespuesta(db, r, ahora),
+    cerrarPartesVencidas: (ahora: number) => cerrarPartesVencidas(db, ahora),
     detenido: (id: number) => detenido(db, id),
     cancelarTrasDetener: (ahora: number, desde: number) => cancelarTrasDetener(db, ahora, desde),
     equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>

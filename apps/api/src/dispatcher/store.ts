@@ -1,5 +1,6 @@
 import type { EstatusDestinatario } from '@pregon/contract/constants';
-import type { DigitoQuiz, Recibo } from './canal.ts';
+import type { DigitoQuiz, Recibo, RespuestaEntrante } from './canal.ts';
+import type { ResultadoRespuesta } from './store-respuestas.ts';
 
 /** An exercise the dispatcher may work on (completado 0, en_proceso 1, en_pausa 0), with its device. */
 export interface EjercicioActivo {
@@ -200,6 +201,13 @@ export interface Store {
     filas: readonly { id_detalle: number; id_gateway: string }[],
     ahora: number,
   ): Promise<number>;
+  /** Stores a reply once (issue 46; a resend of one stored is 'duplicada'); a part of a long
+   * reply is kept ('parcial') until its set is complete, then joined and stored. With a phone of
+   * the directory as sender, the reply names it (id_telefono); unmatched, it waits in the inbox. */
+  guardarRespuesta(r: RespuestaEntrante, ahora: number): Promise<ResultadoRespuesta>;
+  /** Long replies still missing parts PLAZO_PARTES_MO_MS after their first: stored as what came,
+   * marked incomplete; returns how many. */
+  cerrarPartesVencidas(ahora: number): Promise<number>;
   /** Takes up to `pedido` sends of the exercise's per-second budget `limite` for second `segundo`,
    * shared by every dispatcher; returns how many were granted. */
   tomarCupo(id_ejercicio: number, segundo: number, pedido: number, limite: number): Promise<number>;

@@ -71,11 +71,14 @@ export function respuestaDeError(err: FastifyError): {
     const ruta = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
     campo = ruta || CONTEXTO[err.validationContext ?? 'body'] || 'cuerpo';
     const faltante = v.keyword === 'invalid_type' && /indefinido|undefined/.test(v.message ?? '');
-    // The contract's own messages already name the field ('El campo … '): kept as they are.
+    // The contract's own messages already name the field ('El campo … ', or an issue marked
+    // nombraCampo: 'La contraseña es demasiado común…'): kept as they are.
     const etiqueta = etiquetaCampo(campo);
+    const nombra = (v.params as { params?: { nombraCampo?: unknown } } | undefined)?.params
+      ?.nombraCampo;
     message = faltante
       ? msg('campoObligatorio', { campo: etiqueta })
-      : v.message?.startsWith(NOMBRA_CAMPO)
+      : v.message && (v.message.startsWith(NOMBRA_CAMPO) || nombra === true)
         ? v.message
         : msg('campoInvalido', { campo: etiqueta, detalle: v.message ?? '' });
   } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {

@@ -378,7 +378,11 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
       hay_siguiente: false,
     });
     // Just past the last page, and a search (never counted on its pages) past its last.
-    const justo = await p('GET', `/telefonos/?estado=${jalisco}&page=${total + 1}&size=1`, consulta);
+    const justo = await p(
+      'GET',
+      `/telefonos/?estado=${jalisco}&page=${total + 1}&size=1`,
+      consulta,
+    );
     expect(justo.body).toMatchObject({ data: [], total, total_exacto: true });
     const busqueda = await p('GET', `/telefonos/?q=jal&page=500000&size=500`, consulta);
     expect(busqueda.body).toMatchObject({
@@ -388,7 +392,12 @@ describe.each(MOTORES)('teléfonos (%s)', (motor) => {
     });
     // Nothing matches: no page before it either.
     const nada = await p('GET', '/telefonos/?q=zzzqqq&page=7', consulta);
-    expect(nada.body).toMatchObject({ data: [], total: 0, total_exacto: true, hay_anterior: false });
+    expect(nada.body).toMatchObject({
+      data: [],
+      total: 0,
+      total_exacto: true,
+      hay_anterior: false,
+    });
   });
 
   it.each([

@@ -1,6 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { ejecutarAdmin } from '../admin.ts';
+import { seed } from '../db/seed.ts';
+import {
+  MOTORES,
+  abrirBasePrueba,
+  ingresar,
+  levantarApi,
+  pedir,
+  type ApiDePrueba,
+} from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { tokenConRol } from '../testing/roles.ts';
 
@@ -99,7 +108,11 @@ describe.each(MOTORES)('usuarios (%s)', (motor) => {
   ])('entrada inválida %j: 400 que nombra %s', async (body, campo) => {
     const r = await p('POST', '/usuarios/', admin, body);
     expect(r.status).toBe(400);
-    expect(r.body.message).toContain(etiquetaCampo(campo));
+    expect(r.body.campo.split('.')[0]).toBe(campo);
+    // The message names the field: by its label ('El campo Usuario …'), or in its own words.
+    expect(r.body.message).toMatch(
+      campo === 'password' ? /^La contraseña / : new RegExp(`El campo ${etiquetaCampo(campo)}`),
+    );
   });
 
   it('un usuario lee y cambia su propio perfil y contraseña, pero no su rol ni el de otros', async () => {
@@ -162,7 +175,106 @@ describe.each(MOTORES)('usuarios (%s)', (motor) => {
     ).toBe(403);
     const corta = await p('PUT', `/usuarios/${consulta.id}/`, consulta.token, { password: '123' });
     expect(corta.status).toBe(400);
-    expect(corta.body.message).toContain('password');
+    expect(corta.body).toMatchObject({
+      campo: 'password',
+      message: 'La contraseña debe tener al menos 8 caracteres',
+    });
+  });
+
+  it('ninguna contraseña común ni de solo espacios; sí una frase larga (issue 49.4)', async () => {
+    const COMUN =
+      'La contraseña es demasiado común: está entre las más usadas, las primeras que se prueban. Elija otra; una frase de varias palabras es fácil de recordar y difícil de adivinar';
+    const nuevo = (usuario: string, password: string) =>
+      p('POST', '/usuarios/', admin, { usuario, nombre: 'N', role: ['consulta'], password });
+    // Compared without case and surrounding spaces; Spanish ones too.
+    for (const comun of [
+      '12345678',
+      'qwertyui',
+      'password',
+      ' PassWord1 ',
+      'contraseña',
+      'Pregon123',
+    ])
+      expect((await nuevo('comun', comun)).body, comun).toEqual({
+        status: 400,
+        message: COMUN,
+        mensaje: COMUN,
+        campo: 'password',
+      });
+    const blanca = await nuevo('blanca', ' '.repeat(8));
+    expect(blanca.status).toBe(400);
+    expect(blanca.body).toMatchObject({
+      campo: 'password',
+      message: 'La contraseña no puede ser solo espacios: escriba letras, números o signos',
+    });
+    const larga = await nuevo('larga', 'x'.repeat(257));
+    expect(larga.status).toBe(400);
+    expect(larga.body.message).toBe(
+      'La contraseña admite como máximo 256 caracteres: una frase de varias palabras cabe de sobra',
+    );
+    expect(
+      await api.ctx.db.kysely
+        .selectFrom('usuarios')
+        .select('usuario')
+        .where('usuario', 'in', ['comun', 'blanca', 'larga'])
+        .execute(),
+    ).toEqual([]);
+    // A long passphrase (with spaces and accents) is a password like any other.
+    const frase = 'el tren de las nueve sale del andén tres cuando llueve en Oaxaca '
+      .repeat(3)
+      .trim();
+    expect(frase.length).toBeGreaterThan(190);
+    expect((await nuevo('frase', frase)).status).toBe(200);
+    expect(await ingresar(api, 'frase', frase)).toBeTruthy();
+    // An administrator's change of another's password, and one's own change, follow the rule.
+    const ajena = await p('PUT', `/usuarios/${operador.id}/`, admin, { password: 'iloveyou' });
+    expect(ajena.body).toMatchObject({ status: 400, campo: 'password', message: COMUN });
+    const propia = await p('PUT', `/usuarios/${operador.id}/`, operador.token, {
+      password: 'Tequiero1',
+      password_actual: 'Clave-de-prueba-1',
+    });
+    expect(propia.body).toMatchObject({ status: 400, campo: 'password', message: COMUN });
+    expect(await ingresar(api, 'u_operadores', 'Clave-de-prueba-1')).toBeTruthy();
+  });
+
+  it('ADMIN_PASSWORD común: reset-password y el primer arranque la rechazan (issue 49.4)', async () => {
+    const env = {
+      DATA_DIR: api.config.dataDir,
+      DATABASE_URL: api.config.databaseUrl ?? '',
+    };
+    const errores: string[] = [];
+    const espia = vi
+      .spyOn(console, 'error')
+      .mockImplementation((t) => void errores.push(String(t)));
+    try {
+      for (const debil of ['12345678', ' '.repeat(9)])
+        expect(
+          await ejecutarAdmin(['reset-password', 'admin'], { ...env, ADMIN_PASSWORD: debil }),
+        ).toBe(2);
+    } finally {
+      espia.mockRestore();
+    }
+    expect(errores).toEqual([
+      expect.stringMatching(/^ADMIN_PASSWORD: La contraseña es demasiado común/),
+      'ADMIN_PASSWORD: La contraseña no puede ser solo espacios: escriba letras, números o signos',
+    ]);
+    expect(await ingresar(api)).toBeTruthy();
+    // The first start creates the administrator only with a password that follows the rule.
+    const base = await abrirBasePrueba(motor);
+    try {
+      await expect(
+        seed(base.db, { adminUser: 'admin', adminPassword: 'Contraseña' }),
+      ).rejects.toThrow(/^ADMIN_PASSWORD: La contraseña es demasiado común/);
+      expect(await base.db.kysely.selectFrom('usuarios').select('usuario').execute()).toEqual([]);
+      expect(
+        await seed(base.db, { adminUser: 'admin', adminPassword: 'Un-arranque-seguro-7' }),
+      ).toEqual({
+        adminCreado: true,
+        passwordGenerada: undefined,
+      });
+    } finally {
+      await base.limpiar();
+    }
   });
 
   it('el último administrador activo no se elimina, desactiva ni degrada (409); con otro sí', async () => {

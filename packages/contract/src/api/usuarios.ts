@@ -2,15 +2,25 @@ import { z } from 'zod';
 import { RolSchema } from '../esquemas.ts';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
+import { msg } from '../messages.ts';
+import { MAX_PASSWORD, MIN_PASSWORD, problemaContrasena } from '../rules/password.ts';
 
 // Users (ARCHITECTURE 3): administrators manage everyone; any user reads and changes their own
 // nombre, correo and password. The password is write-only and never returned.
 
-/** Minimum password length. */
-export const MIN_PASSWORD = 8;
+export { MAX_PASSWORD, MIN_PASSWORD };
 
-/** A password as written by a person: 8 to 256 characters. */
-export const PasswordSchema = z.string().min(MIN_PASSWORD).max(256);
+/** A password as written by a person (rules/password.ts: 8 to 256 characters, not spaces alone,
+ * not a common one); its message names the field ('La contraseña es demasiado común…'). */
+export const PasswordSchema = z.string().superRefine((p, ctx) => {
+  const problema = problemaContrasena(p);
+  if (problema)
+    ctx.addIssue({
+      code: 'custom',
+      message: msg(problema.clave, problema.params),
+      params: { nombraCampo: true },
+    });
+});
 
 /** A user as read (never with the password). */
 export const UsuarioSchema = z.object({

@@ -1,5 +1,5 @@
 import { Form, Input } from 'antd';
-import { MIN_PASSWORD } from '@pregon/contract/api/usuarios';
+import { MAX_PASSWORD, problemaContrasena } from '@pregon/contract/rules/password';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import type { useErroresCampo } from '../../../lib/errores-campo.ts';
@@ -85,11 +85,23 @@ export function CampoContrasenaNueva(p: {
       }
       rules={[
         ...(p.obligatoria ? [{ required: true, message: msg('contrasenaObligatoria') }] : []),
-        { min: MIN_PASSWORD, message: msg('contrasenaCorta', { min: MIN_PASSWORD }) },
+        {
+          // The server's rule (length, not spaces alone, not a common password), as it is typed.
+          validator: (_: unknown, valor?: string) => {
+            const problema = valor ? problemaContrasena(valor) : undefined;
+            return problema
+              ? Promise.reject(new Error(msg(problema.clave, problema.params)))
+              : Promise.resolve();
+          },
+        },
       ]}
       {...p.error}
     >
-      <Input.Password aria-label={msg(p.etiqueta)} autoComplete="new-password" maxLength={256} />
+      <Input.Password
+        aria-label={msg(p.etiqueta)}
+        autoComplete="new-password"
+        maxLength={MAX_PASSWORD}
+      />
     </Form.Item>
   );
 }

@@ -1,7 +1,6 @@
 import { Progress, Typography } from 'antd';
-import { MIN_PASSWORD } from '@pregon/contract/api/usuarios';
 import { msg } from '@pregon/contract/messages';
-import { fuerzaContrasena } from '@pregon/contract/rules/password';
+import { fuerzaContrasena, MAX_PASSWORD, MIN_PASSWORD } from '@pregon/contract/rules/password';
 
 const COLORES = ['#d9d9d9', '#ff4d4f', '#faad14', '#52c41a', '#389e0d'];
 
@@ -21,7 +20,7 @@ export function FuerzaContrasena({ password }: { password?: string }) {
       />
       <Typography.Text type={f.nivel < 2 ? 'danger' : 'secondary'}>
         {msg('fuerzaContrasena', { nivel: msg(f.etiqueta) })}
-        {f.consejo && `. ${msg(f.consejo, { min: MIN_PASSWORD })}`}
+        {f.consejo && `. ${msg(f.consejo, { min: MIN_PASSWORD, max: MAX_PASSWORD })}`}
       </Typography.Text>
     </div>
   );
