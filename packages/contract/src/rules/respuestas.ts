@@ -362,6 +362,20 @@ const ANTES_DE_DIGITO: ReadonlySet<string> = new Set([
   'digito',
   'boton',
 ]);
+/** Digits written as words, read like the digit when alone or after lead-in words ('uno',
+ * 'el dos', 'opción tres'; 'somos dos' is not an answer). */
+const NUMEROS_EN_LETRA: ReadonlyMap<string, number> = new Map([
+  ['cero', 0],
+  ['uno', 1],
+  ['dos', 2],
+  ['tres', 3],
+  ['cuatro', 4],
+  ['cinco', 5],
+  ['seis', 6],
+  ['siete', 7],
+  ['ocho', 8],
+  ['nueve', 9],
+]);
 /** Real words a typo rule would otherwise turn into a vocabulary word ('salgo' is not 'salvo'). */
 const NO_CORREGIR: ReadonlySet<string> = new Set([
   'cien',
@@ -390,7 +404,7 @@ interface Token {
 }
 
 const TOKEN =
-  /(\p{L}+)|([0-9]+)|(\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}])|([.,;:!?¡¿()\n])/gu;
+  /(\p{L}+)|([0-9]+)|(\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}])|([.,;:!?¡¿()])/gu;
 
 /** The tokens of a normalised reply; punctuation and conjunctions only advance the clause. */
 function tokenizar(n: string): Token[] {
@@ -450,6 +464,7 @@ const CONOCIDAS: ReadonlySet<string> = new Set([
   ...NEGACIONES,
   ...STOP,
   ...ANTES_DE_DIGITO,
+  ...NUMEROS_EN_LETRA.keys(),
   ...NO_CORREGIR,
 ]);
 
@@ -619,11 +634,13 @@ const FUERZA: readonly Exclude<ComoRespuesta, 'manual'>[] = [
  * Reads a reply against the poll it answers. Opt-out ('baja', 'alto', 'stop', 'cancelar',
  * 'detener') and opt-in ('alta', 'start', 'reanudar') count only as the whole message (courtesy
  * words aside: 'Baja por favor'), never inside a sentence ('no quiero que se cancele'). A text
- * longer than MAX_LARGO_CLASIFICABLE is left to an operator. Then an option by, in order of strength: a lone digit ('1', '#1', 'opción 1', '1️⃣', '2 ayuda'); the
- * option's words ('a salvo' for 'Estoy a salvo'); a synonym that stands for exactly one option
- * (yes, no, help: see `opcionesDeClase`); one typo in a word of 4+ letters ('salbo'). When the
- * evidence names two options ('1 y 2', 'estoy bien pero necesito ayuda') or a digit that is no
- * option ('3'), or nothing: 'no_reconocida', kept for an operator. It never guesses.
+ * longer than MAX_LARGO_CLASIFICABLE is left to an operator. Then an option by, in order of
+ * strength: a lone digit ('1', '#1', 'opción 1', '1️⃣', '2 ayuda'; 'uno' or 'el dos' as the
+ * whole message); the option's words ('a salvo' for 'Estoy a salvo'); a synonym that stands for
+ * exactly one option (yes, no, help: see `opcionesDeClase`); one typo in a word of 4+ letters
+ * ('salbo'). When the evidence names two options ('1 y 2', 'estoy bien pero necesito ayuda') or
+ * a digit that is no option ('3'), or nothing: 'no_reconocida', kept for an operator. It never
+ * guesses.
  */
 export function clasificarRespuesta(
   texto: string,
@@ -659,6 +676,13 @@ export function clasificarRespuesta(
     if (inicial && !digitosOpcion.has(d)) return NO_RECONOCIDA;
     if (inicial) senalar(d, 'digito');
     else if (digitosOpcion.has(d)) digitoSuelto = d;
+  }
+  // A digit written as a word counts only as the whole message, lead-in words aside.
+  const dicho = nucleo(tokens);
+  const enLetra = NUMEROS_EN_LETRA.get(dicho.at(-1) ?? '');
+  if (enLetra !== undefined && dicho.slice(0, -1).every((w) => ANTES_DE_DIGITO.has(w))) {
+    if (!digitosOpcion.has(enLetra)) return NO_RECONOCIDA;
+    senalar(enLetra, 'digito');
   }
 
   // Words: fix typos against the poll's words and the synonyms, then look for each option.
