@@ -162,15 +162,14 @@ export function leerParteMo(d: DeliverCrudo, empaquetado = false): ParteMo {
   };
 }
 
-/** A lone surrogate (half of a pair, a UCS-2 text cut mid-character) or a NUL. */
-const SUELTOS_O_NUL =
-  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
+/** A lone surrogate (half of a pair, a UCS-2 text cut mid-character). */
+const SUELTOS = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Makes a decoded text safe to store: lone surrogates replaced, NUL (which PostgreSQL's text
  * cannot hold) shown as U+FFFD, capped at MAX_TEXTO_RESPUESTA. Other control characters stay:
  * they are data, shown escaped wherever a reply is displayed. */
 function seguro(t: string): string {
-  const limpio = t.replace(SUELTOS_O_NUL, '\uFFFD');
+  const limpio = t.replace(SUELTOS, '\uFFFD').replaceAll('\u0000', '\uFFFD');
   return limpio.length > MAX_TEXTO_RESPUESTA ? limpio.slice(0, MAX_TEXTO_RESPUESTA) : limpio;
 }
 
