@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
+import { msg } from '@pregon/contract/messages';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
@@ -108,6 +109,42 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
       .where('alias', '=', 'Pasarela SMS y WhatsApp')
       .executeTakeFirstOrThrow();
     expect(fila.tasa).toBe(3);
+    expect(leerCredenciales(fila.credenciales)).toEqual({
+      usuario: 'pregon',
+      password: 'clave-sim',
+    });
+  });
+
+  it('cambiar la dirección pide de nuevo la contraseña antes de guardar (issue 49.2)', async () => {
+    const nueva = android.url.replace('127.0.0.1', 'localhost');
+    await page.getByRole('button', { name: 'Editar' }).click();
+    const d = dialogo('Editar equipo');
+    await d.getByLabel('URL').fill(nueva);
+    // Told at once, and the stored secret no longer reads 'guardado'.
+    await d.locator('.ant-alert-warning').getByText(msg('credencialesCambioDireccion')).waitFor();
+    expect(await d.getByLabel('Contraseña').getAttribute('placeholder')).toBeNull();
+    await d.getByRole('button', { name: 'Guardar' }).click();
+    await d
+      .locator('.ant-form-item-explain-error')
+      .getByText(msg('credencialesCambioDireccion'))
+      .waitFor();
+    const antes = await api.ctx.db.kysely
+      .selectFrom('equipos')
+      .select(['url'])
+      .where('alias', '=', 'Pasarela SMS y WhatsApp')
+      .executeTakeFirstOrThrow();
+    expect(antes.url).toBe(android.url);
+    await d.getByLabel('Usuario').fill('pregon');
+    await d.getByLabel('Contraseña').fill('clave-sim');
+    await d.getByRole('button', { name: 'Guardar' }).click();
+    await esperarAviso(page, 'Cambios guardados');
+    await d.waitFor({ state: 'hidden' });
+    const fila = await api.ctx.db.kysely
+      .selectFrom('equipos')
+      .select(['url', 'credenciales'])
+      .where('alias', '=', 'Pasarela SMS y WhatsApp')
+      .executeTakeFirstOrThrow();
+    expect(fila.url).toBe(nueva);
     expect(leerCredenciales(fila.credenciales)).toEqual({
       usuario: 'pregon',
       password: 'clave-sim',
