@@ -161,7 +161,8 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
       else porSesion.delete(sid);
     };
   };
-  // Used tickets are kept until they expire; the expired are purged once a minute at most.
+  // Used tickets are kept until 5 min after they expire (room for the clocks of other api hosts);
+  // those are purged once a minute at most.
   let purgado = 0;
 
   /** The session a stream's ticket was issued for, if it still stands (401 otherwise): its end,
@@ -177,7 +178,7 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
     try {
       if (Date.now() - purgado > 60_000) {
         purgado = Date.now();
-        await purgarTickets(ctx.db.kysely, purgado);
+        await purgarTickets(ctx.db.kysely, purgado - 300_000);
       }
       if (!(await usarTicket(ctx.db.kysely, t.jti, t.exp * 1000)))
         throw error(401, 'ticketVivoUsado', undefined, 'ticket');
