@@ -184,10 +184,22 @@ describe.each(MOTORES)('SMPP: conformidad en un ejercicio (%s)', (motor) => {
     }
   });
 
-  it('un deliver_sm que no es acuse se cuenta y se registra', async () => {
+  it('un deliver_sm que no es acuse ni respuesta se cuenta y se registra; una respuesta se guarda', async () => {
     const antes = despachador.despachador.recibosSinDestino;
-    smsc.enviarDeliver({ source_addr: '525512345678', esm_class: 0, short_message: 'hola' });
+    // esm_class 0x10: an SME manual/user acknowledgement, neither a receipt nor a reply.
+    smsc.enviarDeliver({ source_addr: '525512345678', esm_class: 0x10, short_message: 'hola' });
     await esperarQue(async () => despachador.despachador.recibosSinDestino > antes, 'contado');
     expect(bitacora.some((t) => /acuse sin destinatario .*no es acuse/.test(t))).toBe(true);
+    // esm_class 0: a mobile-originated message, a reply (issue 46): stored, not logged.
+    smsc.enviarDeliver({ source_addr: '525512345678', esm_class: 0, short_message: 'hola' });
+    const r = await esperarQue(
+      () =>
+        api.ctx.db.kysely
+          .selectFrom('respuestas_recibidas')
+          .select(['remitente', 'texto'])
+          .executeTakeFirst(),
+      'la respuesta guardada',
+    );
+    expect(r).toEqual({ remitente: '525512345678', texto: 'hola' });
   });
 });
