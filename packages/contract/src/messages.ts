@@ -1129,7 +1129,7 @@ export const MENSAJES = {
   opcionEncuestaDigitoRepetido:
     'El dígito {digito} ya está asignado a otra opción de la encuesta: elija otro dígito',
   opcionEncuestaTextoRepetido:
-    'La opción {N} repite el texto de la opción {M} (sin contar acentos ni mayúsculas): escriba textos distintos',
+    'La opción {N} dice lo mismo que la opción {M} (sin contar acentos, mayúsculas ni palabras como "estoy" o "a"): escriba textos distintos',
   opcionEncuestaPalabraReservada:
     'La opción {N} no puede ser "{texto}": esa palabra da de baja o de alta el teléfono. Escriba otro texto',
   encuestaResponda: 'Responda {opciones}',

@@ -538,8 +538,27 @@ describe('OpcionesEncuestaSchema', () => {
         { digito: 2, texto: 'si.' },
       ],
       [
-        '1.texto: La opción 2 repite el texto de la opción 1 (sin contar acentos ni mayúsculas): escriba textos distintos',
+        '1.texto: La opción 2 dice lo mismo que la opción 1 (sin contar acentos, mayúsculas ni palabras como "estoy" o "a"): escriba textos distintos',
       ],
+    ],
+    [
+      'textos que una respuesta no distingue',
+      [
+        { digito: 1, texto: 'Estoy bien' },
+        { digito: 2, texto: 'Necesito ayuda' },
+        { digito: 3, texto: '¡Estamos bien!' },
+      ],
+      [
+        '2.texto: La opción 3 dice lo mismo que la opción 1 (sin contar acentos, mayúsculas ni palabras como "estoy" o "a"): escriba textos distintos',
+      ],
+    ],
+    [
+      'números distintos sí distinguen',
+      [
+        { digito: 1, texto: 'Zona 1' },
+        { digito: 2, texto: 'Zona 2' },
+      ],
+      [],
     ],
     [
       'palabra de baja',

@@ -44,8 +44,9 @@ export type OpcionEncuesta = z.infer<typeof OpcionEncuestaSchema>;
 /** What the matching rules need of an option. */
 export type OpcionClasificable = Pick<OpcionEncuesta, 'digito' | 'texto' | 'atencion'>;
 
-/** A poll's options: 2 to 9, digits unique, texts unique once accents, case and punctuation are
- * ignored (two options a reply could not tell apart), and no option is an opt-out/opt-in word. */
+/** A poll's options: 2 to 9, digits unique, texts that a reply can tell apart (not the same
+ * once accents, case, punctuation and STOP words are ignored: 'Estoy bien' and 'Estamos bien'
+ * are one answer), and no option is an opt-out/opt-in word. */
 export const OpcionesEncuestaSchema = z
   .array(OpcionEncuestaSchema, { error: msg('opcionesEncuestaLista', { campo: 'opciones' }) })
   .superRefine((opciones, ctx) => {
@@ -71,7 +72,7 @@ export const OpcionesEncuestaSchema = z
         });
       }
       digitos.add(o.digito);
-      const clave = normalizarRespuesta(o.texto);
+      const clave = palabrasClave(o.texto);
       const previa = textos.get(clave);
       if (previa !== undefined) {
         ctx.addIssue({
@@ -80,7 +81,8 @@ export const OpcionesEncuestaSchema = z
           message: msg('opcionEncuestaTextoRepetido', { N: i + 1, M: previa + 1 }),
         });
       } else textos.set(clave, i);
-      if (PALABRAS_BAJA.has(clave) || PALABRAS_ALTA.has(clave)) {
+      const entero = normalizarRespuesta(o.texto);
+      if (PALABRAS_BAJA.has(entero) || PALABRAS_ALTA.has(entero)) {
         ctx.addIssue({
           code: 'custom',
           path: [i, 'texto'],
@@ -452,6 +454,14 @@ function palabrasDe(texto: string): string[] {
   return tokenizar(normalizarRespuesta(texto))
     .filter((t) => t.tipo !== 'emoji')
     .map((t) => t.w);
+}
+
+/** What tells an option's text apart from another's: its words and numbers without STOP words
+ * (all of them when it has only STOP words). */
+function palabrasClave(texto: string): string {
+  const ws = palabrasDe(texto);
+  const contenido = ws.filter((w) => !STOP.has(w));
+  return (contenido.length > 0 ? contenido : ws).join(' ');
 }
 
 /** Known words that are never corrected into another. */
