@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClienteAmi, ErrorAmi, destinoAmi } from './cliente.ts';
+import { ClienteAmi, ErrorAmi, MAX_EVENTOS_LISTA, destinoAmi } from './cliente.ts';
 import { ExcesoAmi, LectorAmi, serializarAmi, type MensajeAmi } from './protocolo.ts';
 import { parAmiDePrueba as servidor } from './par-prueba.ts';
 
@@ -237,6 +237,51 @@ describe('a hostile AMI peer (issue 49.4)', () => {
     expect(cortado).toBe(true);
     expect(err.message).toMatch(/línea de más de 1048576 bytes/);
     expect(bytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('drops a peer whose list action never ends (events past MAX_EVENTOS_LISTA)', async () => {
+    let enviados = 0;
+    const srv = net.createServer((s) => {
+      s.on('error', () => {});
+      s.write('Asterisk Call Manager/9.0.0\r\n');
+      const l = new LectorAmi();
+      s.on('data', (d) => {
+        for (const m of l.leer(d)) {
+          const id = m.valor('ActionID') ?? '';
+          s.write(serializarAmi({ Response: 'Success', ActionID: id }));
+          if (m.valor('Action') !== 'CoreShowChannels') continue;
+          const evento = serializarAmi({ Event: 'CoreShowChannel', ActionID: id, Uniqueid: 'u' });
+          const seguir = () => {
+            while (!s.destroyed && enviados < 3 * MAX_EVENTOS_LISTA) {
+              enviados++;
+              if (!s.write(evento)) return void s.once('drain', seguir);
+            }
+          };
+          seguir();
+        }
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    limpiar.push(() => new Promise<void>((r) => srv.close(() => r())));
+    const c = new ClienteAmi({
+      host: '127.0.0.1',
+      puerto: (srv.address() as net.AddressInfo).port,
+      usuario: 'u',
+      secreto: 's',
+      pingMs: 0,
+    });
+    limpiar.push(() => c.cerrar());
+    await c.conectar();
+    const e = await c
+      .accion(
+        'CoreShowChannels',
+        {},
+        { eventoFinal: 'CoreShowChannelsComplete', timeoutMs: 60_000 },
+      )
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ErrorAmi);
+    expect((e as ErrorAmi).codigo).toBe('desconectado');
+    expect(enviados).toBeLessThan(3 * MAX_EVENTOS_LISTA);
   });
 
   it('counts caps per message and decodes a UTF-8 character split between chunks', () => {
