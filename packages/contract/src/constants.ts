@@ -22,12 +22,15 @@ export const MAX_MB_XLSX_DESCOMPRIMIDO = 1536;
 /** Most a part of an .xlsx may inflate over its compressed size (Apache POI's default bound,
  * 100:1; real sheets inflate 5–30 times), checked once the part is past its first MB. */
 export const MAX_RAZON_XLSX = 100;
-/** Most parts (zip entries) of an imported .xlsx (Excel writes a few dozen). */
-export const MAX_PARTES_XLSX = 10_000;
-/** Most shared strings (distinct texts) of an imported .xlsx: four text columns of a full sheet. */
-export const MAX_CADENAS_XLSX = 5_000_000;
-/** Most characters (millions) of all the shared strings of an imported .xlsx together. */
-export const MAX_MCARACTERES_CADENAS_XLSX = 256;
+/** Most parts (zip entries) of an imported .xlsx: a list of one sheet has about ten, and a
+ * workbook of a hundred sheets a few hundred. */
+export const MAX_PARTES_XLSX = 1000;
+/** Most shared strings (distinct texts) of an imported .xlsx: four text columns of a full sheet
+ * (4 × 1,048,576). They are held in memory while the sheet is read. */
+export const MAX_CADENAS_XLSX = 4 * 1_048_576;
+/** Most characters (millions) of all the shared strings of an imported .xlsx together: ~30 a text
+ * at the most texts; with the strings' own overhead it fits MAX_MB_MEMORIA_IMPORTACION. */
+export const MAX_MCARACTERES_CADENAS_XLSX = 128;
 /** Most cells of one row of an imported file (CSV or .xlsx). */
 export const MAX_CELDAS_FILA_IMPORTACION = 1000;
 /** Most characters of one field of an imported file (CSV or .xlsx): Excel's own cell limit. */

@@ -61,7 +61,9 @@ describe('límites de expansión de un .xlsx (hojasXlsx)', () => {
   it('un .xlsx hecho a mano se lee (el esqueleto de las bombas es un libro válido)', async () => {
     const ruta = xlsx([
       parte('xl/sharedStrings.xml', '<sst><si><t>telefono</t></si></sst>'),
-      hoja('<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2"><v>5512345678</v></c></row>'),
+      hoja(
+        '<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2"><v>5512345678</v></c></row>',
+      ),
     ]);
     expect(await leer(ruta, LIMITES_XLSX)).toEqual([['telefono'], ['5512345678']]);
   });
@@ -98,8 +100,13 @@ describe('límites de expansión de un .xlsx (hojasXlsx)', () => {
     sinCopias(ruta);
   });
 
-  it('la razón de expansión se mide contra el tamaño comprimido de la parte', async () => {
-    const { datos, descomprimido } = deflateRepetido('<si><t>a</t></si>', 200_000, '<sst>', '</sst>');
+  it('la razón de expansión se mide contra lo comprimido que el inflador lleva leído', async () => {
+    const { datos, descomprimido } = deflateRepetido(
+      '<si><t>a</t></si>',
+      200_000,
+      '<sst>',
+      '</sst>',
+    );
     const ruta = xlsx([{ nombre: 'xl/sharedStrings.xml', datos, descomprimido }], { mentir: true });
     const e = await rechazo(leer(ruta, LIMITES_XLSX));
     expect(e.message).toBe(
@@ -134,15 +141,35 @@ describe('límites de expansión de un .xlsx (hojasXlsx)', () => {
     ]);
   });
 
-  it('las partes se cuentan en el directorio central y, si este las oculta, al recorrer el zip', async () => {
+  it('las partes se cuentan en el directorio central, y solo las que lista se leen', async () => {
     const muchas = Array.from({ length: 30 }, (_, i) => parte(`xl/media/m${i}.bin`, 'x'));
     const lim = { ...LIMITES_XLSX, partes: 20 };
     const declaradas = await rechazo(leer(xlsx(muchas), lim));
     expect(declaradas.message).toBe(
       'El archivo XLSX tiene más de 20 partes internas (un libro de Excel tiene unas decenas): guárdelo de nuevo desde Excel o impórtelo como CSV',
     );
-    const ocultas = await rechazo(leer(xlsx(muchas, { partesDeclaradas: 3 }), lim));
-    expect(ocultas.message).toBe(declaradas.message);
+    // A bomb the central directory does not list is never inflated.
+    const { datos, descomprimido } = deflateRepetido(Buffer.alloc(1 << 20), 4000);
+    const fila = '<row r="1"><c r="A1" t="inlineStr"><is><t>telefono</t></is></c></row>';
+    const oculta = xlsx(
+      [hoja(fila), { nombre: 'xl/worksheets/sheet2.xml', datos, descomprimido }],
+      {
+        partesDeclaradas: 3,
+      },
+    );
+    expect(await leer(oculta, lim)).toEqual([['telefono']]);
+  });
+
+  it('un archivo que no es zip, o cuya parte está cortada, falla como ilegible (no como límite)', async () => {
+    const e = await leer(escribir('esto no es un zip', '.xlsx'), LIMITES_XLSX).catch(
+      (x: Error) => x,
+    );
+    expect(e).toBeInstanceOf(Error);
+    expect(e).not.toBeInstanceOf(LimiteImportacion);
+    const bueno = zip([...esqueletoXlsx(), hoja('<row r="1"></row>')]);
+    const cortado = Buffer.concat([bueno.subarray(0, 40), Buffer.alloc(bueno.length - 40)]);
+    const e2 = await leer(escribir(cortado, '.xlsx'), LIMITES_XLSX).catch((x: Error) => x);
+    expect(e2).toBeInstanceOf(Error);
   });
 
   it('una fila de más de MAX_CELDAS_FILA_IMPORTACION celdas se rechaza', async () => {
@@ -173,7 +200,9 @@ describe('límites de un CSV (leerCsv)', () => {
 
   it('celdas por fila, caracteres por campo (también entre comillas) y por registro', async () => {
     const celdas = await rechazo(
-      todo(escribir(`telefono\n5512345678\n${'1,'.repeat(MAX_CELDAS_FILA_IMPORTACION)}1\n`, '.csv')),
+      todo(
+        escribir(`telefono\n5512345678\n${'1,'.repeat(MAX_CELDAS_FILA_IMPORTACION)}1\n`, '.csv'),
+      ),
     );
     expect([celdas.status, celdas.message]).toEqual([
       400,
@@ -187,7 +216,12 @@ describe('límites de un CSV (leerCsv)', () => {
       );
     }
     const abierta = await rechazo(
-      todo(escribir(`telefono,nombre\n5512345678,"${'x'.repeat(MAX_CARACTERES_FILA_IMPORTACION)}`, '.csv')),
+      todo(
+        escribir(
+          `telefono,nombre\n5512345678,"${'x'.repeat(MAX_CARACTERES_FILA_IMPORTACION)}`,
+          '.csv',
+        ),
+      ),
     );
     expect(abierta.message).toBe(
       'La fila 2 tiene más de 1048576 caracteres: revise el archivo (¿comillas sin cerrar o sin saltos de línea?)',

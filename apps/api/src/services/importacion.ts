@@ -160,7 +160,8 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         return { ...c, errores, mensaje: mensajeProgreso(c, total) };
       });
       // The upload's date says it is in use (limpiarImportaciones leaves it alone).
-      if (t.borrarAlTerminar) await fs.promises.utimes(t.ruta, new Date(), new Date()).catch(() => {});
+      if (t.borrarAlTerminar)
+        await fs.promises.utimes(t.ruta, new Date(), new Date()).catch(() => {});
       await ceder();
     }
     // The temp file goes before the job reads 'terminada', so whoever sees the end sees it gone.

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import type ExcelJS from 'exceljs';
-import type unzipper from 'unzipper';
 import {
   MAX_CADENAS_XLSX,
   MAX_CARACTERES_CAMPO_IMPORTACION,
@@ -22,15 +22,18 @@ import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 // not found and the import failed with nothing processed, as CI saw once).
 //
 // This reader keeps exceljs's own parsers for each part (relationships, workbook, shared strings,
-// worksheet rows) and replaces only the walk: the zip is iterated with Node's own async iterator,
-// which honours back-pressure, and every worksheet is first copied to a file beside the upload
-// (they usually come before the shared strings in the archive, Excel's own files included), then
-// parsed once everything else has been read.
+// worksheet rows) and replaces only the walk: the parts the zip's central directory lists are read
+// in order, each inflated by Node's zlib with back-pressure, and every worksheet is first copied
+// to a file beside the upload (they usually come before the shared strings in the archive, Excel's
+// own files included), then parsed once everything else has been read.
 //
-// Issue 49.1: an 8.9 MB .xlsx whose shared strings inflated to 3.5 GB took the api down. Every
-// part read is now counted while it inflates (its size, all parts' size, its ratio to its
-// compressed size), and so are the shared strings (how many, how many characters); the central
-// directory's declared sizes are checked before anything is inflated (revisarZip).
+// Issue 49.1: an 8.9 MB .xlsx whose shared strings inflated to 3.5 GB took the api down. The
+// central directory's declared sizes are checked before anything is inflated (revisarZip); every
+// part read is counted again while it inflates (its size, all parts' size, and its ratio to the
+// compressed bytes the inflater has taken so far, so a bomb is cut after a few MB), and so are the
+// shared strings (how many, how many characters). unzipper's streaming walk was dropped for this:
+// it hands a whole part's compressed bytes to its inflater at once, so what a part had used could
+// not be known while it inflated.
 
 /** An import refused by one of its limits: status (413 size, 400 shape) and the Spanish reason. */
 export class LimiteImportacion extends Error {
@@ -68,6 +71,12 @@ export const LIMITES_XLSX: LimitesXlsx = {
 /** A part inflates freely up to this size before its ratio is checked (small parts compress
  * well: a 40 KB styles.xml of repeated tags). */
 const GRACIA_RAZON = 1 << 20;
+/** While a part inflates, the compressed bytes it has used are taken as what the file stream has
+ * read since the part began plus this much: what may have been read ahead before it began (the
+ * read stream's 64 KB buffer, unzipper's chunk and one read in flight), so a real sheet is never
+ * measured against less than it used. A 1000:1 bomb is then cut after ~30 MB, not after 100 times
+ * its whole compressed size. */
+const LEIDO_DE_MAS = 256 << 10;
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const nombreParte = (p: string) => p.slice(0, 100);
@@ -94,22 +103,28 @@ function excesoParte(
 
 /** One part as the central directory declares it. */
 interface ParteDeclarada {
+  nombre: string;
   comprimido: number;
   descomprimido: number;
+  /** 0 stored, 8 deflated (the only two an .xlsx uses). */
+  metodo: number;
+  /** Where its local header begins. */
+  desplazamiento: number;
 }
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
 
 /** Reads the zip's central directory (its list of parts with their sizes) and refuses the file,
  * before anything is inflated, when it declares too many parts or parts that expand past the
- * limits. Returns the parts by name (sizes as declared; reading checks them again as it inflates),
- * or undefined when the file is not a zip (reading then fails as an unreadable file). A zip64
- * marker (0xFFFF parts, 0xFFFFFFFF bytes) is past every limit, so it is refused as such. */
+ * limits. Returns the parts in the archive's order (sizes as declared; reading checks them again
+ * as it inflates), or undefined when the file is not a zip (reading then fails as an unreadable
+ * file). A zip64 marker (0xFFFF parts, 0xFFFFFFFF bytes) is past every limit: refused as such. */
 export async function revisarZip(
   ruta: string,
   lim: LimitesXlsx = LIMITES_XLSX,
-): Promise<Map<string, ParteDeclarada> | undefined> {
+): Promise<ParteDeclarada[] | undefined> {
   const f = await fs.promises.open(ruta, 'r');
   try {
     const tamano = (await f.stat()).size;
@@ -130,24 +145,26 @@ export async function revisarZip(
     if (inicio + largo > tamano) return undefined;
     const cd = Buffer.alloc(largo);
     await f.read(cd, 0, largo, inicio);
-    const partes = new Map<string, ParteDeclarada>();
+    const partes: ParteDeclarada[] = [];
     let total = 0;
-    for (let i = 0; i + 46 <= cd.length && cd.readUInt32LE(i) === CENTRAL; ) {
+    for (let i = 0; i + 46 <= cd.length && cd.readUInt32LE(i) === CENTRAL;) {
+      const metodo = cd.readUInt16LE(i + 10);
       const comprimido = cd.readUInt32LE(i + 20);
       const descomprimido = cd.readUInt32LE(i + 24);
       const n = cd.readUInt16LE(i + 28);
+      const desplazamiento = cd.readUInt32LE(i + 42);
       const nombre = cd.toString('utf8', i + 46, i + 46 + n);
       i += 46 + n + cd.readUInt16LE(i + 30) + cd.readUInt16LE(i + 32);
-      if (partes.size >= lim.partes)
+      if (partes.length >= lim.partes)
         throw new LimiteImportacion(413, 'importacionPartesXlsx', { max: lim.partes });
       const exceso = excesoParte(nombre, descomprimido, comprimido, lim);
       if (exceso) throw exceso;
       total += descomprimido;
       if (total > lim.bytesTotal)
         throw new LimiteImportacion(413, 'importacionXlsxGrande', { mb: mb(lim.bytesTotal) });
-      partes.set(nombre, { comprimido, descomprimido });
+      partes.push({ nombre, comprimido, descomprimido, metodo, desplazamiento });
     }
-    return partes;
+    return partes.sort((a, b) => a.desplazamiento - b.desplazamiento);
   } finally {
     await f.close();
   }
@@ -171,7 +188,51 @@ const HOJA_RE = /^xl\/worksheets\/sheet(\d+)\.xml$/;
 
 /** The characters of a shared string (plain or rich text). */
 const caracteres = (t: string | { richText: { text?: string }[] } | null) =>
-  t === null ? 0 : typeof t === 'string' ? t.length : t.richText.reduce((n, r) => n + (r.text?.length ?? 0), 0);
+  t === null
+    ? 0
+    : typeof t === 'string'
+      ? t.length
+      : t.richText.reduce((n, r) => n + (r.text?.length ?? 0), 0);
+
+/** The data of one part: its local header gives where it begins; stored or deflated. */
+async function abrirParte(
+  ruta: string,
+  p: ParteDeclarada,
+  tamano: number,
+): Promise<{
+  datos: NodeJS.ReadableStream & AsyncIterable<Buffer>;
+  comprimidoLeido: () => number;
+  cerrar: () => void;
+}> {
+  const f = await fs.promises.open(ruta, 'r');
+  const cabecera = Buffer.alloc(30);
+  try {
+    await f.read(cabecera, 0, 30, p.desplazamiento);
+  } finally {
+    await f.close();
+  }
+  if (cabecera.readUInt32LE(0) !== LOCAL) throw new Error(`parte ${p.nombre} sin cabecera local`);
+  const inicio = p.desplazamiento + 30 + cabecera.readUInt16LE(26) + cabecera.readUInt16LE(28);
+  if (inicio + p.comprimido > tamano) throw new Error(`parte ${p.nombre} cortada`);
+  const crudo =
+    p.comprimido === 0
+      ? Readable.from([])
+      : fs.createReadStream(ruta, { start: inicio, end: inicio + p.comprimido - 1 });
+  if (p.metodo === 0) {
+    let leido = 0;
+    crudo.on('data', (b: Buffer) => (leido += b.length));
+    return { datos: crudo, comprimidoLeido: () => leido, cerrar: () => crudo.destroy() };
+  }
+  if (p.metodo !== 8) throw new Error(`parte ${p.nombre}: compresión ${p.metodo} desconocida`);
+  const inflador = zlib.createInflateRaw();
+  crudo.on('error', (e: Error) => inflador.destroy(e));
+  crudo.pipe(inflador);
+  return {
+    datos: inflador,
+    comprimidoLeido: () => inflador.bytesWritten,
+    cerrar: () => (crudo.destroy(), inflador.destroy()),
+  };
+}
 
 /** The worksheets of the .xlsx at `ruta`, in the archive's order, as exceljs WorksheetReaders.
  * Temporary copies of the sheets go to `${ruta}.hoja{n}` and are removed when the walk ends (the
@@ -181,13 +242,11 @@ export async function* hojasXlsx(
   ruta: string,
   lim: LimitesXlsx = LIMITES_XLSX,
 ): AsyncGenerator<ExcelJS.stream.xlsx.WorksheetReader> {
-  const declaradas = await revisarZip(ruta, lim);
+  const partes = await revisarZip(ruta, lim);
+  if (!partes) throw new Error('no es un zip (sin directorio central)');
   const tamano = (await fs.promises.stat(ruta)).size;
   // Loaded on the first .xlsx import, not at the api's start (~13 MB of the idle heap together).
-  const [{ default: Excel }, { default: Unzipper }] = await Promise.all([
-    import('exceljs'),
-    import('unzipper'),
-  ]);
+  const { default: Excel } = await import('exceljs');
   const libro = new Excel.stream.xlsx.WorkbookReader(ruta, {
     sharedStrings: 'emit',
     hyperlinks: 'ignore',
@@ -196,39 +255,37 @@ export async function* hojasXlsx(
   }) as unknown as Internos;
   const copias: { hoja: string; ruta: string }[] = [];
   let total = 0;
-  let partes = 0;
 
   // A part's bytes as they inflate, each chunk counted against the limits before it is used.
-  async function* medida(e: unzipper.Entry): AsyncGenerator<Buffer> {
-    const vars = (e as unknown as { vars: { compressedSize: number } }).vars;
-    const comprimido = vars.compressedSize || declaradas?.get(e.path)?.comprimido || tamano;
+  async function* medida(p: ParteDeclarada): AsyncGenerator<Buffer> {
+    const { datos, comprimidoLeido, cerrar } = await abrirParte(ruta, p, tamano);
     let bytes = 0;
-    for await (const trozo of e as AsyncIterable<Buffer>) {
-      bytes += trozo.length;
-      total += trozo.length;
-      const exceso = excesoParte(e.path, bytes, comprimido, lim);
-      if (exceso) throw exceso;
-      if (total > lim.bytesTotal)
-        throw new LimiteImportacion(413, 'importacionXlsxGrande', { mb: mb(lim.bytesTotal) });
-      yield trozo;
+    try {
+      for await (const trozo of datos) {
+        bytes += trozo.length;
+        total += trozo.length;
+        const exceso = excesoParte(p.nombre, bytes, Math.max(1, comprimidoLeido()), lim);
+        if (exceso) throw exceso;
+        if (total > lim.bytesTotal)
+          throw new LimiteImportacion(413, 'importacionXlsxGrande', { mb: mb(lim.bytesTotal) });
+        yield trozo;
+      }
+    } finally {
+      cerrar();
     }
   }
-  const flujo = (e: unzipper.Entry) => Readable.from(medida(e), { objectMode: false });
+  const flujo = (p: ParteDeclarada) => Readable.from(medida(p), { objectMode: false });
 
-  const fuente = fs.createReadStream(ruta);
   try {
-    const zip = fuente.pipe(Unzipper.Parse({ forceStream: true }));
-    for await (const e of zip as AsyncIterable<unzipper.Entry>) {
-      if (++partes > lim.partes)
-        throw new LimiteImportacion(413, 'importacionPartesXlsx', { max: lim.partes });
-      const hoja = HOJA_RE.exec(e.path)?.[1];
-      if (e.path === 'xl/_rels/workbook.xml.rels') await libro._parseRels(flujo(e));
-      else if (e.path === 'xl/workbook.xml') await libro._parseWorkbook(flujo(e));
-      else if (e.path === 'xl/sharedStrings.xml') {
+    for (const p of partes) {
+      const hoja = HOJA_RE.exec(p.nombre)?.[1];
+      if (p.nombre === 'xl/_rels/workbook.xml.rels') await libro._parseRels(flujo(p));
+      else if (p.nombre === 'xl/workbook.xml') await libro._parseWorkbook(flujo(p));
+      else if (p.nombre === 'xl/sharedStrings.xml') {
         // Collected here ('emit'), not by exceljs ('cache'), so each one is counted as it comes.
         const cadenas: unknown[] = [];
         let suma = 0;
-        for await (const { text } of libro._parseSharedStrings(flujo(e))) {
+        for await (const { text } of libro._parseSharedStrings(flujo(p))) {
           const n = caracteres(text);
           if (n > lim.caracteresCampo)
             throw new LimiteImportacion(400, 'importacionTextoLargoXlsx', {
@@ -247,11 +304,9 @@ export async function* hojasXlsx(
       } else if (hoja !== undefined) {
         const copia = { hoja, ruta: `${ruta}.hoja${hoja}` };
         copias.push(copia);
-        await pipeline(medida(e), fs.createWriteStream(copia.ruta));
-      } else {
-        // Not inflated at all (unzipper skips the compressed bytes), so it cannot expand.
-        e.autodrain();
+        await pipeline(medida(p), fs.createWriteStream(copia.ruta));
       }
+      // Any other part is never read, so it cannot expand.
     }
     for (const c of copias) {
       for (const ev of libro._parseWorksheet(fs.createReadStream(c.ruta), c.hoja)) {
@@ -259,7 +314,6 @@ export async function* hojasXlsx(
       }
     }
   } finally {
-    fuente.destroy();
     for (const c of copias) await fs.promises.rm(c.ruta, { force: true });
   }
 }

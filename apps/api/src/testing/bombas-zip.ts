@@ -33,11 +33,7 @@ export function deflateRepetido(
   );
   const fin = zlib.deflateRawSync(Buffer.from(sufijo));
   return {
-    datos: Buffer.concat([
-      ini,
-      ...Array<Buffer>(Math.floor(veces / porBloque)).fill(bloque),
-      fin,
-    ]),
+    datos: Buffer.concat([ini, ...Array<Buffer>(Math.floor(veces / porBloque)).fill(bloque), fin]),
     descomprimido: Buffer.byteLength(prefijo) + t.length * veces + Buffer.byteLength(sufijo),
   };
 }
