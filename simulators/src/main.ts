@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { SimuladorAmi } from './ami.ts';
 import { SimuladorAndroid } from './android.ts';
 import type { Comportamiento } from './comun.ts';
-import { SimuladorSmpp } from './smpp.ts';
+import { SimuladorSmpp, type MoSimulado } from './smpp.ts';
 import { SimuladorWhatsapp } from './whatsapp.ts';
 
 // The three gateway simulators on loopback, for `npm start` and the benchmarks:
@@ -23,7 +23,10 @@ import { SimuladorWhatsapp } from './whatsapp.ts';
 //                                               SIM_AMI_VELOCIDAD (1)
 //   control          SIM_CONTROL_PORT   (8083)  GET /health; GET /{smpp|android|whatsapp}/ → behaviour and count;
 //                                               POST /{…}/ {caido, latenciaMs, tasaFallo, retrasoReciboMs};
-//                                               GET /ami/ → live calls; POST /ami/ {caido, velocidad}
+//                                               GET /ami/ → live calls; POST /ami/ {caido, velocidad};
+//                                               POST /smpp/mo/ {de, texto, data_coding?, concatenacion?,
+//                                               porParte?} → the SMSC sends that reply (MO deliver_sm),
+//                                               resending it until a session takes it; GET /smpp/mo/ → counts
 // Port 0 picks a free port. Prints one JSON line with the ports once listening.
 
 const env = process.env;
@@ -100,6 +103,21 @@ control.post('/ami/', async (req) => {
   ami.ajustar({ caido: b.caido, velocidad: b.velocidad });
   return { caido: ami.caido, velocidad: ami.velocidad };
 });
+// Replies (issue 46): a handset's message to the account, delivered as MO deliver_sm.
+control.post('/smpp/mo/', async (req, reply) => {
+  const b = (req.body ?? {}) as Partial<MoSimulado>;
+  if (typeof b.de !== 'string' || typeof b.texto !== 'string')
+    return reply.code(400).send({ message: 'de y texto son obligatorios' });
+  void smpp.enviarMo({
+    de: b.de,
+    texto: b.texto,
+    data_coding: b.data_coding,
+    concatenacion: b.concatenacion,
+    porParte: b.porParte,
+  });
+  return reply.code(202).send({ ok: true });
+});
+control.get('/smpp/mo/', async () => smpp.mo);
 control.get('/:sim/', async (req, reply) => {
   const s = sims[(req.params as { sim: keyof typeof sims }).sim];
   if (!s) return reply.code(404).send({ message: 'simulador desconocido' });

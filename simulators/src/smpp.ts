@@ -22,6 +22,10 @@ import {
 // decoding guesses): data_coding 0 as GSM-7 (unpacked, or packed when `gsmEmpaquetado`), 1 as
 // unpacked GSM-7, 3 as Latin-1, 8 as UCS-2; concatenated parts (UDH IEI 0x00/0x08, SAR TLVs) are
 // reassembled and `registro` holds the text a handset would show, once every part is in.
+// Replies (issue 46): enviarMo delivers a handset's message as MO deliver_sm (esm_class 0) in any
+// coding, whole or in parts (UDH with an 8- or 16-bit reference, SAR TLVs, message_payload), held
+// while the account has no session and resent while its deliver_sm_resp does not come or is an
+// error, as SMSCs do.
 
 const E = smpp as unknown as Record<string, number> & {
   ESM_CLASS: Record<string, number>;

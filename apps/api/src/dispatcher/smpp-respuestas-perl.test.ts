@@ -60,7 +60,7 @@ describe.skipIf(!hayPerl).each(MOTORES)('respuestas desde un SMSC Net::SMPP (%s)
   });
 
   it('UCS-2, GSM-7 y dos partes SAR se guardan una vez; la rechazada se reenvía', async () => {
-    await canal.escuchar();
+    await canal.escuchar?.();
     // 4 deliver_sm plus the resend of the one refused.
     await esperarQue(
       async () => eventos.filter((e) => e.evento === 'mo_resp').length === 5,
