@@ -252,4 +252,44 @@ describe('web: pantallas de usuarios', { timeout: 180_000 }, () => {
     await e.page.getByRole('button', { name: 'Editar' }).waitFor();
     await capturar(e.page, 'usuario-admin-1366');
   });
+
+  it('un detalle con un id que no lo es, o de nada, dice «… no encontrado» (issue 45.6)', async () => {
+    const { page, api } = e;
+    const pedidas: string[] = [];
+    // What the page asks the api (fetch and event streams), not the pages it loads.
+    const anotar = (r: { url(): string; resourceType(): string }) =>
+      void (r.resourceType() !== 'document' && pedidas.push(r.url()));
+    page.on('request', anotar);
+    try {
+      for (const [ruta, titulo] of [
+        ['/users/abc', 'Usuario no encontrado'],
+        ['/users/0', 'Usuario no encontrado'],
+        ['/users/999999', 'Usuario no encontrado'],
+        ['/equipos/abc', 'Equipo no encontrado'],
+        ['/equipos/999999', 'Equipo no encontrado'],
+        ['/countries/1.5', 'País no encontrado'],
+        ['/countries/999999', 'País no encontrado'],
+        ['/dashboard/abc', 'Ejercicio no encontrado'],
+        ['/dashboard/99999999999', 'Ejercicio no encontrado'],
+        ['/dashboard/999999', 'Ejercicio no encontrado'],
+      ]) {
+        await page.goto(`${api.url}${ruta}`);
+        await page.locator('.ant-result-title').getByText(titulo!, { exact: true }).waitFor();
+        // No 'Usuario NaN', no validation message of the id, nothing to retry.
+        expect(await page.locator('body').innerText(), ruta).not.toMatch(
+          /NaN|El campo id|Reintentar|No se pudieron cargar/,
+        );
+        if (ruta === '/users/abc') await capturarTamanos(page, 'usuario-no-encontrado');
+      }
+      // An id that is not one is never asked for.
+      expect(pedidas.filter((u) => /NaN|\/abc\/|\/0\/|1\.5/.test(u))).toEqual([]);
+      // The way back to the list.
+      await page.goto(`${api.url}/users/abc`);
+      await page.getByRole('button', { name: 'Volver' }).click();
+      await fila('admin').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/users');
+    } finally {
+      page.off('request', anotar);
+    }
+  });
 });

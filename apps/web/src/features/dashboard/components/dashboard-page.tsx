@@ -7,7 +7,6 @@ import {
   Descriptions,
   Empty,
   Progress,
-  Result,
   Row,
   Space,
   Statistic,
@@ -16,7 +15,7 @@ import {
   Typography,
 } from 'antd';
 import { ArrowLeftOutlined } from '../../../components/iconos.tsx';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import {
   duracionTexto,
   estadoEjercicio,
@@ -29,10 +28,13 @@ import { RESPALDO_POR_CANAL } from '@pregon/contract/rules/respaldo';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
+import { NoEncontrado } from '../../../components/no-encontrado.tsx';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
-import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
+import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
+import { mensajeError } from '../../../lib/api-client.ts';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
 import { fechaHoraTexto, horaTexto } from '../../../lib/fecha.ts';
+import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { useTablero } from '../api/get-tablero.ts';
 import { CadenaSeguimiento } from './cadena-seguimiento.tsx';
 import { CurvaAlcance, GraficaPregunta, GraficaResultados } from './graficas.tsx';
@@ -141,27 +143,31 @@ function Semaforo({ t }: { t: TableroEjercicio }) {
   );
 }
 
-/** /dashboard/{id}: the live exercise dashboard (issue 14). */
+/** /dashboard/{id}: the live exercise dashboard (issue 14). An id that is not one, or of no
+ * exercise: 'Ejercicio no encontrado'. */
 export function DashboardPage() {
+  const id = useIdRuta();
+  return id === undefined ? (
+    <NoEncontrado entidad="columnaEjercicio" volverA="/" />
+  ) : (
+    <Tablero id={id} />
+  );
+}
+
+/** The dashboard of one exercise, by a valid id. */
+function Tablero({ id }: { id: number }) {
   const navegar = useNavigate();
   // 'Volver' returns to the list as it was (its search, switch and page, issue 26.3).
   const desde = (useLocation().state as { desde?: unknown } | null)?.desde;
   const volverCon = typeof desde === 'string' && desde.startsWith('?') ? desde : '';
-  const id = Number(useParams().id);
   const tablero = useTablero(id);
   const acciones = useAccionesEjercicio();
   const t = tablero.data;
   const e = t?.ejercicio;
   const estado = e ? estadoEjercicio(e) : undefined;
   const ahora = useAhora(estado === 'en_marcha');
-  const noExiste = tablero.error instanceof ErrorApi && tablero.error.status === 404;
 
-  if (noExiste)
-    return (
-      <div className="pagina">
-        <Result status="404" title={msg('noEncontrado', { entidad: msg('columnaEjercicio') })} />
-      </div>
-    );
+  if (esNoEncontrado(tablero.error)) return <NoEncontrado entidad="columnaEjercicio" volverA="/" />;
 
   const s = t?.semaforo;
   // Cancelled recipients were never processed: a stopped drill's bar stays short of the total.

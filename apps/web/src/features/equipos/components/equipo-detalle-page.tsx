@@ -1,5 +1,4 @@
 import { lazy, Suspense, useState } from 'react';
-import { useParams } from 'react-router';
 import {
   Alert,
   Button,
@@ -26,6 +25,9 @@ import { msg } from '@pregon/contract/messages';
 import { tiposParaAlias } from '@pregon/contract/rules/equipment';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
+import { NoEncontrado } from '../../../components/no-encontrado.tsx';
+import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
+import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { useVolverALista } from '../../../hooks/use-volver-a-lista.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
@@ -41,9 +43,19 @@ const EquipoDialog = lazy(async () => ({
 }));
 
 /** /equipos/{id}: the device's description panel, edit and delete, and the test send
- * (POST /equipos/{id}/prueba/) with its result. */
+ * (POST /equipos/{id}/prueba/) with its result. An id that is not one, or of no device:
+ * 'Equipo no encontrado'. */
 export function EquipoDetallePage() {
-  const id = Number(useParams().id);
+  const id = useIdRuta();
+  return id === undefined ? (
+    <NoEncontrado entidad="campoEquipo" volverA="/equipos" />
+  ) : (
+    <DetalleEquipo id={id} />
+  );
+}
+
+/** The page of one device, by a valid id. */
+function DetalleEquipo({ id }: { id: number }) {
   const consulta = useEquipo(id);
   const prueba = useProbarEquipo(id);
   const eliminar = useEliminarEquipo();
@@ -70,6 +82,8 @@ export function EquipoDetallePage() {
     </CabeceraDetalle>
   );
 
+  if (esNoEncontrado(consulta.error))
+    return <NoEncontrado entidad="campoEquipo" volverA="/equipos" />;
   if (consulta.isError) {
     return (
       <div className="pagina">

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useParams } from 'react-router';
 import {
   Button,
   Card,
@@ -17,6 +16,9 @@ import { msg } from '@pregon/contract/messages';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
+import { NoEncontrado } from '../../../components/no-encontrado.tsx';
+import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
+import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
 import { useVolverALista } from '../../../hooks/use-volver-a-lista.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
@@ -37,9 +39,19 @@ type Dialogo = { tipo: 'pais' } | { tipo: 'estado'; estado?: Estado } | null;
 
 /** /countries/{id}: the country (código ISO, prefijo, number of states) with edit and delete,
  * and its states with add, rename and delete (the 409 of a state in use shows the server's
- * message). The role consulta only reads. */
+ * message). The role consulta only reads. An id that is not one, or of no country: 'País no
+ * encontrado'. */
 export function PaisPage() {
-  const id = Number(useParams().id);
+  const id = useIdRuta();
+  return id === undefined ? (
+    <NoEncontrado entidad="columnaPais" volverA="/countries" />
+  ) : (
+    <DetallePais id={id} />
+  );
+}
+
+/** The page of one country, by a valid id. */
+function DetallePais({ id }: { id: number }) {
   const consulta = usePais(id);
   const eliminar = useEliminar();
   const volverALista = useVolverALista(CLAVE_LISTA_PAISES, '/countries');
@@ -67,6 +79,8 @@ export function PaisPage() {
   );
   const estado = dialogo?.tipo === 'estado' ? dialogo.estado : undefined;
 
+  if (esNoEncontrado(consulta.error))
+    return <NoEncontrado entidad="columnaPais" volverA="/countries" />;
   return (
     <div className="pagina">
       <CabeceraDetalle volverA="/countries" titulo={p?.pais ?? msg('tituloPais', { id })}>

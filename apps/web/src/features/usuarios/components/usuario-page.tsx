@@ -1,5 +1,4 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useParams } from 'react-router';
 import {
   Alert,
   Button,
@@ -20,6 +19,9 @@ import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { ETIQUETA_ROL, FORMATO_FECHA, ROL_ADMINISTRADOR } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
+import { NoEncontrado } from '../../../components/no-encontrado.tsx';
+import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
+import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { payloadSesion, usuarioTieneRol } from '../../../lib/sesion.ts';
 import { CLAVE_USUARIOS } from '../api/get-usuarios.ts';
@@ -148,9 +150,20 @@ function CambiarContrasena({ usuario, propio }: { usuario: UsuarioVista; propio:
 
 /** /users/{id}: every user edits their own nombre, correo and password here (the current
  * password asked first); administrators open anyone's page, see the account (roles, activo,
- * lock) and edit it in the users dialog or unlock it. */
+ * lock) and edit it in the users dialog or unlock it. An id that is not one, or of no user:
+ * 'Usuario no encontrado'. */
 export function UsuarioPage() {
-  const id = Number(useParams().id);
+  const id = useIdRuta();
+  const admin = usuarioTieneRol([ROL_ADMINISTRADOR]);
+  return id === undefined ? (
+    <NoEncontrado entidad="campoUsuario" volverA={admin ? '/users' : undefined} />
+  ) : (
+    <DetalleUsuario id={id} />
+  );
+}
+
+/** The page of one user, by a valid id. */
+function DetalleUsuario({ id }: { id: number }) {
   const consulta = useUsuario(id);
   const acciones = useAccionesUsuario();
   const admin = usuarioTieneRol([ROL_ADMINISTRADOR]);
@@ -179,6 +192,8 @@ export function UsuarioPage() {
     </CabeceraDetalle>
   );
 
+  if (esNoEncontrado(consulta.error))
+    return <NoEncontrado entidad="campoUsuario" volverA={admin ? '/users' : undefined} />;
   if (consulta.isError) {
     return (
       <div className="pagina">
