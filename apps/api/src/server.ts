@@ -37,6 +37,7 @@ import { rutasTelefonia } from './routes/telefonia.ts';
 import { rutasReportes } from './routes/reportes.ts';
 import { rutasTableros } from './routes/tableros.ts';
 import { rutasTelefonos } from './routes/telefonos.ts';
+import { rutasBajas } from './routes/bajas.ts';
 import { rutasUsuarios } from './routes/usuarios.ts';
 import { rutasEquipos } from './routes/equipos.ts';
 import { rutasPaises } from './routes/paises.ts';
@@ -175,6 +176,7 @@ export async function buildApp(
   rutasTelefonia(app, ctx);
   rutasReportes(app, ctx);
   await rutasTableros(app, ctx);
+  rutasBajas(app, ctx);
   rutasTelefonos(app, ctx);
   rutasUsuarios(app, ctx);
   rutasEquipos(app, ctx);

@@ -1118,6 +1118,37 @@ export const MENSAJES = {
   respuestaTipoOpcion: 'Opción de la encuesta',
   respuestaTipoBaja: 'Baja: no recibir avisos',
   respuestaTipoAlta: 'Alta: volver a recibir avisos',
+  // Opt-out lists and their limits (issue 46.4)
+  motivoDadoDeBaja: 'Dado de baja',
+  bajasInicio: '{N} teléfonos dados de baja no recibirán este simulacro',
+  bajasInicioUno: '1 teléfono dado de baja no recibirá este simulacro',
+  bajasIgnoradasInicio:
+    'Alerta real: se enviará también a los teléfonos dados de baja ({motivo})',
+  canalBajaInvalido: 'El campo canal debe ser uno de: {canales}',
+  canalBajaSms: 'SMS',
+  canalBajaWhatsapp: 'WhatsApp',
+  origenBajaRespuesta: 'Respuesta del teléfono',
+  origenBajaImportacion: 'Importación',
+  origenBajaOperador: 'Operador',
+  columnaOrigen: 'Origen',
+  columnaMensajeBaja: 'Mensaje que la causó',
+  archivoBajas: 'telefonos-dados-de-baja',
+  bajaRegistrada: 'El teléfono {telefono} quedó dado de baja de {canal}',
+  bajaYaRegistrada: 'El teléfono {telefono} ya estaba dado de baja de {canal}',
+  altaRegistrada: 'El teléfono {telefono} vuelve a recibir avisos por {canal}',
+  bajaNoEncontrada:
+    'El teléfono {telefono} no está dado de baja de {canal}: revise el número y el canal',
+  bajasImportadas:
+    '{N} teléfonos dados de baja de {canal}; {ya} ya lo estaban; {errores} filas con error',
+  bajasImportarSinNumeros:
+    'El archivo no tiene ningún número en su primera columna: escriba un teléfono por fila',
+  ignoraBajasMotivoObligatorio:
+    'El campo motivo es obligatorio para ignorar las bajas: escriba por qué es una alerta real',
+  ignoraBajasIniciado:
+    'El ejercicio ya inició: marque la alerta real antes de iniciarlo',
+  ignoraBajasActivado:
+    'El ejercicio es una alerta real: se enviará también a los teléfonos dados de baja',
+  ignoraBajasDesactivado: 'El ejercicio ya no se enviará a los teléfonos dados de baja',
   respuestaPorDigito: 'Por dígito',
   respuestaPorTexto: 'Por el texto de la opción',
   respuestaPorSinonimo: 'Por sinónimo',

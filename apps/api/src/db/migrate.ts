@@ -31,6 +31,7 @@ import * as piso from './migrations/0032-piso.ts';
 import * as holguraIndices from './migrations/0033-holgura-indices.ts';
 import * as respuestasRecibidas from './migrations/0034-respuestas-recibidas.ts';
 import * as ticketsVivo from './migrations/0035-tickets-vivo.ts';
+import * as bajas from './migrations/0038-bajas.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -66,6 +67,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0033-holgura-indices': holguraIndices,
   '0034-respuestas-recibidas': respuestasRecibidas,
   '0035-tickets-vivo': ticketsVivo,
+  '0038-bajas': bajas,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

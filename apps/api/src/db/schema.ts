@@ -141,6 +141,12 @@ export interface EjerciciosTable {
   /** Issue 25.2: set on the hidden companion of a call or quiz drill that holds its SMS fallback
    * (device, text, and one row per recipient the drill did not reach): the drill's id. */
   respaldo_de: Generated<number | null>;
+  /** Issue 46.4: 1 when an administrator marked it a real emergency alert, sent to opted-out
+   * phones too; the reason, who and when (epoch ms). */
+  ignora_bajas: Generated<number>;
+  ignora_bajas_motivo: Generated<string | null>;
+  ignora_bajas_usuario: Generated<string | null>;
+  ignora_bajas_fecha: Generated<number | null>;
 }
 
 /** ejercicio_detalle: one row per recipient; the dispatcher's queue and the report. */
@@ -272,6 +278,22 @@ export interface RespuestasPartesTable {
   unida: Generated<number>;
 }
 
+/** bajas (issue 46.4, migration 0038): a phone that opted out of a channel's drills ('sms' |
+ * 'whatsapp'); origen 'respuesta' | 'importacion' | 'operador'. Times are epoch ms. */
+export interface BajasTable {
+  id_baja: Generated<number>;
+  canal: string;
+  telefono: string;
+  id_telefono: number | null;
+  origen: string;
+  id_respuesta: number | null;
+  texto: string | null;
+  id_usuario: number | null;
+  usuario: string | null;
+  fecha: number;
+  confirmada_en: number | null;
+}
+
 /** importaciones: bulk phone import jobs and their progress. */
 export interface ImportacionesTable {
   id_importacion: Generated<number>;
@@ -325,6 +347,7 @@ export interface DB {
   quiz_respuestas: QuizRespuestasTable;
   respuestas_recibidas: RespuestasRecibidasTable;
   respuestas_partes: RespuestasPartesTable;
+  bajas: BajasTable;
   importaciones: ImportacionesTable;
   auditoria: AuditoriaTable;
   ingreso_fallos: IngresoFallosTable;

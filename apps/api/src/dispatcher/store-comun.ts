@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
-import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
+import { cerrarYLeer, guardarYLeer } from './leer-respuestas.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
 
 // Queries both engines write the same way (Kysely); the hot paths live in store-sqlite.ts and
@@ -556,8 +556,8 @@ export function comunes(db: Db) {
   return {
     completarSiTermino: (id: number, ahora: number) => completarSiTermino(db, id, ahora),
     guardarDigitos: (ds: Parameters<typeof guardarDigitos>[1]) => guardarDigitos(db, ds),
-    guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarRespuesta(db, r, ahora),
-    cerrarPartesVencidas: (ahora: number) => cerrarPartesVencidas(db, ahora),
+    guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarYLeer(db, r, ahora),
+    cerrarPartesVencidas: (ahora: number) => cerrarYLeer(db, ahora),
     detenido: (id: number) => detenido(db, id),
     cancelarTrasDetener: (ahora: number, desde: number) => cancelarTrasDetener(db, ahora, desde),
     equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>

@@ -22,6 +22,7 @@ import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import { smsTotal } from '@pregon/contract/rules/sms';
 import { RESPALDO_POR_CANAL, respaldoDeCompanero } from '@pregon/contract/rules/respaldo';
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
+import { canalDeBaja } from '@pregon/contract/rules/bajas';
 import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
@@ -41,6 +42,7 @@ import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';
+import * as bajas from '../repositories/bajas.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
 import { leerCredenciales } from '../dispatcher/canal.ts';
 import { plantillasAprobadas } from '../dispatcher/plantillas-whatsapp.ts';
@@ -828,11 +830,20 @@ export async function iniciar(
     });
     // The audio it plays is fixed at its first start with an agent (a resume keeps that record).
     await repo.fijarAudios(trx, e.id_ejercicio, audios, momento);
+    // Issue 46.4: who opted out of its channel is held back before the dispatcher can claim a
+    // row (this transaction), at every start and resume, unless it is a real alert.
+    const lista = canalDeBaja(e.protocolo);
+    const dadosDeBaja =
+      lista && !e.ignora_bajas
+        ? await bajas.retenerBajas(trx, e.id_ejercicio, lista, msg('motivoDadoDeBaja'), momento)
+        : 0;
     await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, {
       canal,
       time: plan.time,
       time_cliente: b.time ?? null,
       reanudado: reanudar,
+      ...(dadosDeBaja ? { dados_de_baja: dadosDeBaja } : {}),
+      ...(e.ignora_bajas ? { ignora_bajas: e.ignora_bajas_motivo } : {}),
     });
     return { mensaje: msg(reanudar ? 'ejercicioReanudado' : 'ejercicioIniciado'), time: plan.time };
   });

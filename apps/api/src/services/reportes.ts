@@ -1,3 +1,4 @@
+import { MOTIVO_DADO_DE_BAJA } from '@pregon/contract/rules/bajas';
 import { tipoPorId, type EstatusDestinatario } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import {
@@ -23,18 +24,27 @@ import {
 
 const siNo = (v: boolean) => msg(v ? 'si' : 'no');
 
+/** Whether a recipient was held back at the start because it opted out of the channel. */
+const esDadoDeBaja = (d: { estatus: string; motivo?: string | null }) =>
+  d.estatus === 'cancelado' && d.motivo === MOTIVO_DADO_DE_BAJA;
+
 /** A recipient's outcome text and whether it was reached (rules/alcance.ts); `preguntas` is the
- * exercise's questionnaire length ('Respondió N de M'). */
+ * exercise's questionnaire length ('Respondió N de M'). A recipient held back because it opted
+ * out (issue 46.4) reads 'Dado de baja'. */
 export function resultadoFila(
-  d: Pick<FilaDetalle, 'estatus' | 'alcance' | 'duracion' | 'respondidas'>,
+  d: Pick<FilaDetalle, 'estatus' | 'alcance' | 'duracion' | 'respondidas'> & {
+    motivo?: string | null;
+  },
   preguntas = 0,
 ) {
   const r = resultadoDe(d.estatus, d.alcance);
   return {
     alcanzado: alcanzado(r),
-    texto: Object.hasOwn(LUZ_RESULTADO, r)
-      ? textoResultado(r, { duracion: d.duracion, respondidas: d.respondidas, preguntas })
-      : d.estatus,
+    texto: esDadoDeBaja(d)
+      ? MOTIVO_DADO_DE_BAJA
+      : Object.hasOwn(LUZ_RESULTADO, r)
+        ? textoResultado(r, { duracion: d.duracion, respondidas: d.respondidas, preguntas })
+        : d.estatus,
   };
 }
 

@@ -30,6 +30,7 @@ import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
 import { ejercicioOError, filaLista, idsCategorias } from './ejercicios.ts';
 import { agruparDesgloses, filasReporte3, resultadoFila } from './reportes.ts';
+import { casosPendientes } from './respuestas.ts';
 
 /** What the dashboards need of the context. */
 export type CtxTableros = Pick<Contexto, 'db' | 'eventos' | 'config'>;
@@ -254,13 +255,14 @@ export async function tableroGeneral(ctx: CtxTableros): Promise<TableroGeneral> 
   const k = ctx.db.kysely;
   const ahora = Date.now();
   const inicioDia = ahora - 24 * HORA_MS;
-  const [activos, delDia, deLaHora, equipos, pausas, auditoria] = await Promise.all([
+  const [activos, delDia, deLaHora, equipos, pausas, auditoria, casos] = await Promise.all([
     repoTableros.ejerciciosActivos(k),
     repoTableros.ejerciciosConActividad(k, inicioDia),
     repoTableros.ejerciciosConActividad(k, ahora - HORA_MS),
     repoTableros.equiposSalud(k),
     repoTableros.pausasAutomaticas(k),
     repoTableros.auditoriaReciente(k, AUDITORIA_TABLERO),
+    casosPendientes(k),
   ]);
   const [hoy, actividad, conteos] = await Promise.all([
     repoTableros.totalesDelDia(k, delDia, hoyEn(ctx.config.tz, ahora)),
@@ -335,5 +337,6 @@ export async function tableroGeneral(ctx: CtxTableros): Promise<TableroGeneral> 
       id_entidad: a.id_entidad ?? '',
       titulo: a.titulo ?? '',
     })),
+    casos_abiertos: casos,
   };
 }

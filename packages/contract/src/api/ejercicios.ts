@@ -44,6 +44,7 @@ import {
   OkSchema,
 } from './comun.ts';
 import { endpoint } from './endpoint.ts';
+import { EncuestaCampoSchema, EncuestaLeidaSchema, erroresEncuesta } from './respuestas.ts';
 
 /** Rows a page of GET /ejercicio/reporte/{id}/ (and the reportes pages) holds by default. */
 export const LIMITE_REPORTE_DEFECTO = 5000;
@@ -169,6 +170,9 @@ export const EjercicioFilaSchema = z.object({
   respaldo_plantilla: PlantillaElegidaSchema.nullable(),
   /** The row actions this user may use (rules/row-actions.ts, read-only for 'consulta'). */
   acciones: z.custom<AccionesFila>(),
+  /** Issue 46.2, SMS and WhatsApp: the poll (its question as written, options and whether the
+   * instruction is appended to accion); null without one. */
+  encuesta: EncuestaLeidaSchema.nullable().optional(),
 });
 /** One list row. */
 export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;
@@ -283,8 +287,13 @@ export const CrearEjercicioSchema = z
         .optional(),
     ),
     respaldo_plantilla: vacioComoAusente(PlantillaRespaldoSchema.optional()),
+    /** Issue 46.2, SMS and WhatsApp only: a poll (EncuestaSchema, an object or its JSON text);
+     * absent or '' = none (the SPEC's client sends none). */
+    encuesta: EncuestaCampoSchema,
   })
   .superRefine((b, ctx) => {
+    for (const { campo, mensaje } of erroresEncuesta(b))
+      ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });
     for (const { campo, mensaje } of erroresRespaldo(b))
       ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });
     if (b.origen !== undefined && !b.resultados?.length) {

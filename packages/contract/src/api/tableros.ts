@@ -244,6 +244,10 @@ export const TableroGeneralSchema = z.object({
       titulo: z.string(),
     }),
   ),
+  /** Issue 46.3: cases not yet attended (abierto or atendiendo), per exercise. */
+  casos_abiertos: z.array(
+    z.object({ id_ejercicio: z.number(), ejercicio: z.string(), abiertos: z.number() }),
+  ),
 });
 /** The general dashboard. */
 export type TableroGeneral = z.infer<typeof TableroGeneralSchema>;

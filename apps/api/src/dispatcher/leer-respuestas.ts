@@ -1,0 +1,28 @@
+import type { Db } from '../db/database.ts';
+import { procesarPendientes, type OpcionesProceso } from '../services/respuestas.ts';
+import type { RespuestaEntrante } from './canal.ts';
+import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
+
+// Issue 46.2: a reply is matched to its poll right after it is stored (services/respuestas.ts).
+// The store keeps the reply first; matching runs after, outside the storing transaction, so a
+// failure to match never makes the gateway resend a reply already kept: the sweep below (every
+// minute, with the long replies' parts) matches whatever is still unread and reports its error.
+
+/** How the dispatcher matches replies (the product's time zone comes from TZ, as the api's). */
+const OPCIONES: OpcionesProceso = {};
+
+/** Stores a reply (store-respuestas.ts guardarRespuesta) and, when it is new, matches every
+ * unread reply; a matching failure is left to the sweep (the reply is stored). */
+export async function guardarYLeer(db: Db, r: RespuestaEntrante, ahora: number) {
+  const res = await guardarRespuesta(db, r, ahora);
+  if (res === 'nueva') await procesarPendientes(db, OPCIONES).catch(() => undefined);
+  return res;
+}
+
+/** Closes the long replies whose parts stopped coming (cerrarPartesVencidas) and matches every
+ * reply still unread; a matching error rejects, and the dispatcher logs it. */
+export async function cerrarYLeer(db: Db, ahora: number): Promise<number> {
+  const n = await cerrarPartesVencidas(db, ahora);
+  await procesarPendientes(db, OPCIONES);
+  return n;
+}

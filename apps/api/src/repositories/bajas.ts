@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import type { CanalBaja } from '@pregon/contract/rules/bajas';
+import type { BajasTable } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { Consultor } from './ejercicios.ts';
+
+// Every query of the opt-out lists (bajas, issue 46.4) and of the drill rows they hold back.
+
+/** Adds a phone to a list; returns its new id, or undefined when it was already there (the
+ * unique (canal, telefono) makes a second BAJA a no-op on both engines). */
+export async function insertarBaja(k: Consultor, fila: Insertable<BajasTable>) {
+  const r = await k
+    .insertInto('bajas')
+    .values(fila)
+    .onConflict((oc) => oc.columns(['canal', 'telefono']).doNothing())
+    .returning('id_baja')
+    .executeTakeFirst();
+  return r ? Number(r.id_baja) : undefined;
+}
+
+/** Takes a phone off a list; returns the row it removed, or undefined when it was not there. */
+export async function borrarBaja(k: Consultor, canal: CanalBaja, telefono: string) {
+  return k
+    .deleteFrom('bajas')
+    .where('canal', '=', canal)
+    .where('telefono', '=', telefono)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The directory's id of a number in its stored form, if the directory has it. */
+export async function idTelefono(k: Consultor, telefono: string) {
+  const r = await k
+    .selectFrom('telefonos')
+    .select('id_telefono')
+    .where('telefono', '=', telefono)
+    .executeTakeFirst();
+  return r?.id_telefono;
+}
+
+/** Marks that the confirmation of a list entry left (confirmada_en). */
+export async function marcarConfirmada(k: Consultor, id_baja: number, ahora: number) {
+  await k
+    .updateTable('bajas')
+    .set({ confirmada_en: ahora })
+    .where('id_baja', '=', id_baja)
+    .execute();
+}
+
+/** One page of a list (both lists when `canal` is absent), newest first, with the total. */
+export async function listarBajas(
+  k: Consultor,
+  filtro: { canal?: CanalBaja; q?: string },
+  limit: number,
+  offset: number,
+) {
+  let base = k.selectFrom('bajas');
+  if (filtro.canal) base = base.where('canal', '=', filtro.canal);
+  if (filtro.q) base = base.where('telefono', 'like', `%${filtro.q.replace(/[%_]/g, '')}%`);
+  const [filas, total] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('fecha', 'desc')
+      .orderBy('id_baja', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { filas, total: Number(total.n) };
+}
+
+/** Every entry of a list (both when `canal` is absent), in batches of `lote`, by id (the CSV). */
+export async function* lotesBajas(k: Consultor, canal: CanalBaja | undefined, lote: number) {
+  let desde = 0;
+  for (;;) {
+    let q = k.selectFrom('bajas').selectAll().where('id_baja', '>', desde);
+    if (canal) q = q.where('canal', '=', canal);
+    const filas = await q.orderBy('id_baja').limit(lote).execute();
+    if (!filas.length) return;
+    yield filas;
+    desde = Number(filas[filas.length - 1]!.id_baja);
+  }
+}
+
+/** The rows of a drill's recipients still waiting whose phone is on `canal`'s list. Driven by
+ * the list (small) through telefonos' unique number and detalle_historial (id_telefono,
+ * id_ejercicio): it reads no other recipient of the drill, however many it has. */
+const retenidos = (id: number, canal: CanalBaja) => sql`select d.id_detalle
+  from bajas b
+  join telefonos t on t.telefono = b.telefono
+  join ejercicio_detalle d on d.id_telefono = t.id_telefono and d.id_ejercicio = ${id}
+  where b.canal = ${canal} and d.estatus = 'pendiente'`;
+
+/** How many of a drill's waiting recipients are on `canal`'s list (the start confirmation). */
+export async function contarRetenidos(k: Consultor, id: number, canal: CanalBaja) {
+  const r = await sql<{ n: number | string }>`select count(*) as n
+    from (${retenidos(id, canal)}) x`.execute(k);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** At a start: a drill's waiting recipients on `canal`'s list become 'cancelado' with `motivo`
+ * ('Dado de baja'), an outcome with no attempt (intentos stays 0); returns how many. */
+export async function retenerBajas(
+  k: Consultor,
+  id: number,
+  canal: CanalBaja,
+  motivo: string,
+  ahora: number,
+) {
+  const r = await sql`update ejercicio_detalle
+    set estatus = 'cancelado', motivo = ${motivo}, actualizado = ${ahora}
+    where id_detalle in (${retenidos(id, canal)})`.execute(k);
+  return Number(r.numAffectedRows ?? 0);
+}

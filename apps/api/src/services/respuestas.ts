@@ -1,0 +1,762 @@
+import { sql, type Kysely } from 'kysely';
+import { TIPO_SMS, VENTANA_ENCUESTA_MS, type ComoRespuesta } from '@pregon/contract/constants';
+import { msg, type ClaveMensaje } from '@pregon/contract/messages';
+import { conteoSemaforo } from '@pregon/contract/rules/alcance';
+import {
+  abreCaso,
+  clasificarRespuesta,
+  encuestaAbierta,
+  instruccionEncuesta,
+  respuestaVigente,
+  textoEncuesta,
+  type ClasificacionRespuesta,
+  type OpcionEncuesta,
+} from '@pregon/contract/rules/respuestas';
+import type { Encuesta } from '@pregon/contract/api/encuestas';
+import type {
+  CasoFila,
+  Clasificacion,
+  EncuestaLeida,
+  RespuestaFila,
+} from '@pregon/contract/api/respuestas';
+import type { Sesion } from '../auth/tokens.ts';
+import type { Contexto } from '../contexto.ts';
+import type { Db } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import { error, noEncontrado } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import * as repo from '../repositories/ejercicios.ts';
+import { desfaseZona, epochDe } from './tableros.ts';
+
+// Polls, replies matched to them, and the cases of those who need help (issue 46.2 and 46.3).
+// A reply is stored by the intake (dispatcher/store-respuestas.ts) with no classification; then
+// `procesarRespuesta` matches it, once: to the one open poll for its number on its device, to an
+// option (or 'baja'/'alta', or 'no_reconocida'), and opens a case when the person's current answer
+// becomes one requiring attention. The same SQL on both engines.
+
+type K = Kysely<DB>;
+
+// ---------------------------------------------------------------- classification as stored
+
+/** A classification as the column stores it: 'opcion:{digito}:{como}', 'baja', 'alta' or
+ * 'no_reconocida' (fits respuestas_recibidas.clasificacion's 40 characters). */
+export function clasificacionATexto(
+  c: ClasificacionRespuesta | { tipo: 'opcion'; digito: number; como: ComoRespuesta },
+): string {
+  return c.tipo === 'opcion' ? `opcion:${c.digito}:${c.como}` : c.tipo;
+}
+
+/** The column's text as a classification (null: not read yet). */
+export function clasificacionDeTexto(s: string | null): Clasificacion {
+  if (s === null) return null;
+  if (s.startsWith('opcion:')) {
+    const [, d, como] = s.split(':');
+    return { tipo: 'opcion', digito: Number(d), como: como as ComoRespuesta };
+  }
+  return { tipo: s as 'baja' | 'alta' | 'no_reconocida' };
+}
+
+/** The stored classification of an option (for respuestaVigente), or the others as they are. */
+function fechada(f: { fecha_recibida: number | string; clasificacion: string | null }) {
+  const c = clasificacionDeTexto(f.clasificacion);
+  return {
+    recibida: Number(f.fecha_recibida),
+    clasificacion:
+      c?.tipo === 'opcion'
+        ? { tipo: 'opcion' as const, digito: c.digito!, como: c.como! }
+        : { tipo: 'no_reconocida' as const },
+  };
+}
+
+// ---------------------------------------------------------------- the poll of an exercise
+
+/** The text an exercise sends: with a poll that appends its options (SMS), the question plus the
+ * instruction (an instruction already at its end is not appended twice); else as written. */
+export function accionConEncuesta(
+  tipo: number,
+  accion: string,
+  encuesta: Encuesta | undefined,
+): { accion: string; pregunta: string } {
+  if (!encuesta) return { accion, pregunta: accion };
+  const instruccion = instruccionEncuesta(encuesta.opciones);
+  const pregunta = accion.endsWith(instruccion)
+    ? accion.slice(0, -instruccion.length).trimEnd()
+    : accion;
+  if (tipo !== TIPO_SMS || !encuesta.anexar_opciones) return { accion: pregunta, pregunta };
+  return { accion: textoEncuesta(pregunta, encuesta.opciones, true).texto, pregunta };
+}
+
+/** Writes (or removes, when the body has none) an exercise's poll inside its create/edit
+ * transaction; returns what the audit row records of it. */
+export async function guardarEncuesta(
+  k: K,
+  id: number,
+  b: { tipo_ejercicio: number; accion: string; encuesta?: Encuesta | undefined },
+): Promise<{ encuesta?: unknown }> {
+  await k.deleteFrom('encuestas_ejercicio').where('id_ejercicio', '=', id).execute();
+  if (!b.encuesta) return {};
+  const { pregunta } = accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta);
+  await k
+    .insertInto('encuestas_ejercicio')
+    .values({
+      id_ejercicio: id,
+      opciones: JSON.stringify(b.encuesta.opciones),
+      anexar_opciones: b.encuesta.anexar_opciones ? 1 : 0,
+      pregunta,
+      creado: Date.now(),
+    })
+    .execute();
+  return { encuesta: b.encuesta };
+}
+
+/** The polls of these exercises (all when absent), by exercise. */
+export async function encuestasDe(
+  k: K,
+  ids?: readonly number[],
+): Promise<Map<number, EncuestaLeida>> {
+  if (ids && ids.length === 0) return new Map();
+  let q = k.selectFrom('encuestas_ejercicio').selectAll();
+  if (ids) q = q.where('id_ejercicio', 'in', ids);
+  const filas = await q.execute();
+  return new Map(
+    filas.map((f) => [
+      f.id_ejercicio,
+      {
+        pregunta: f.pregunta,
+        opciones: JSON.parse(f.opciones) as OpcionEncuesta[],
+        anexar_opciones: f.anexar_opciones === 1,
+      },
+    ]),
+  );
+}
+
+// ---------------------------------------------------------------- matching a reply
+
+/** What opting out or back in does to a phone (services/bajas.ts registrarBaja/registrarAlta,
+ * issue 46.4); absent, a 'baja' or 'alta' is only classified. */
+export interface Bajas {
+  baja(
+    k: K,
+    r: { telefono: string; id_telefono: number | null; id_respuesta: number },
+  ): Promise<unknown>;
+  alta(
+    k: K,
+    r: { telefono: string; id_telefono: number | null; id_respuesta: number },
+  ): Promise<unknown>;
+}
+
+/** How replies are matched: the product's time zone (the dispatcher writes fecha_envio and
+ * hora_envio in it), the poll's window, and the opt-out list. */
+export interface OpcionesProceso {
+  tz?: string;
+  ventanaMs?: number;
+  bajas?: Bajas;
+}
+
+/** What matching a reply did. */
+export interface ResultadoProceso {
+  clasificacion: ClasificacionRespuesta;
+  id_ejercicio: number | null;
+  id_detalle: number | null;
+  id_caso: number | null;
+}
+
+/** The product's time zone as the api and the dispatcher read it (config.ts: TZ). */
+const zonaDefecto = () => process.env.TZ || 'America/Mexico_City';
+
+/** The rows of poll exercises of this device sent to this number (by its directory id when it has
+ * one), with their send instant. */
+async function enviosEncuesta(
+  k: K,
+  r: { id_equipo: number; id_telefono: number | null; telefono: string | null },
+  desde: number,
+  tz: string,
+) {
+  if (r.id_telefono === null && !r.telefono) return [];
+  let q = k
+    .selectFrom('ejercicio_detalle as d')
+    .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
+    .innerJoin('encuestas_ejercicio as p', 'p.id_ejercicio', 'e.id_ejercicio')
+    .select(['d.id_detalle', 'd.id_ejercicio', 'd.fecha_envio', 'd.hora_envio', 'p.opciones'])
+    .where('e.id_equipo', '=', r.id_equipo)
+    .where('d.fecha_envio', 'is not', null)
+    .where('d.hora_envio', 'is not', null)
+    .where('e.iniciado', 'is not', null)
+    .where((eb) => eb.or([eb('e.terminado', 'is', null), eb('e.terminado', '>=', desde)]));
+  q =
+    r.id_telefono !== null
+      ? q.where('d.id_telefono', '=', r.id_telefono)
+      : q.where('d.telefono', '=', r.telefono!);
+  const filas = await q.execute();
+  return filas.map((f) => {
+    const pared = epochDe(f.fecha_envio!, f.hora_envio!, 0);
+    return { id: f, enviada: pared - desfaseZona(tz, pared) };
+  });
+}
+
+/** The person's current answer to a poll other than reply `excepto` (its digit, null if none). */
+async function vigenteAnterior(k: K, id_ejercicio: number, id_detalle: number, excepto: number) {
+  const filas = await k
+    .selectFrom('respuestas_recibidas')
+    .select(['id_respuesta', 'fecha_recibida', 'clasificacion'])
+    .where('id_ejercicio', '=', id_ejercicio)
+    .where('id_detalle', '=', id_detalle)
+    .where('id_respuesta', '<>', excepto)
+    .where('clasificacion', 'like', 'opcion:%')
+    .orderBy('id_respuesta')
+    .execute();
+  const v = respuestaVigente(filas.map(fechada));
+  return v && v.clasificacion.tipo === 'opcion'
+    ? { digito: v.clasificacion.digito, recibida: v.recibida }
+    : null;
+}
+
+/** Opens a case (none while another of the person's cases in this exercise is not attended: the
+ * partial unique index); returns its id, or null when one was already pending. */
+async function abrirCaso(
+  k: K,
+  c: { id_ejercicio: number; id_detalle: number; id_respuesta: number; digito: number },
+  quien: { id_usuario: number; usuario: string } | null,
+): Promise<number | null> {
+  const fila = await k
+    .insertInto('casos')
+    .values({ ...c, abierto: Date.now() })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id_caso')
+    .executeTakeFirst();
+  if (!fila) return null;
+  await auditar(k, quien, 'crear', 'caso', fila.id_caso, c);
+  return Number(fila.id_caso);
+}
+
+/** Whether a new answer `digito` received at `recibida` becomes the current one and opens a case. */
+async function casoPorRespuesta(
+  k: K,
+  opciones: readonly OpcionEncuesta[],
+  r: { id_ejercicio: number; id_detalle: number; id_respuesta: number; recibida: number },
+  digito: number,
+  quien: { id_usuario: number; usuario: string } | null,
+): Promise<number | null> {
+  const previa = await vigenteAnterior(k, r.id_ejercicio, r.id_detalle, r.id_respuesta);
+  if (previa && previa.recibida > r.recibida) return null; // a later answer is the current one
+  if (!abreCaso(previa?.digito ?? null, digito, opciones)) return null;
+  const { id_ejercicio, id_detalle, id_respuesta } = r;
+  return abrirCaso(k, { id_ejercicio, id_detalle, id_respuesta, digito }, quien);
+}
+
+/**
+ * Matches a stored reply, once (a reply already read is left as it is: calling it twice changes
+ * nothing, and two dispatchers reading one reply at once write it once): to the open poll for its
+ * number on its device (encuestaAbierta: the latest sent within the window), to an option, an
+ * opt-out or opt-in (applied even with no poll) or 'no_reconocida'; opens a case when the person's
+ * current answer becomes one requiring attention (abreCaso). Null when there was nothing to do.
+ */
+export async function procesarRespuesta(
+  db: Db,
+  id_respuesta: number,
+  o: OpcionesProceso = {},
+): Promise<ResultadoProceso | null> {
+  const tz = o.tz ?? zonaDefecto();
+  const ventanaMs = o.ventanaMs ?? VENTANA_ENCUESTA_MS;
+  return db.kysely.transaction().execute(async (trx) => {
+    const r = await trx
+      .selectFrom('respuestas_recibidas')
+      .selectAll()
+      .where('id_respuesta', '=', id_respuesta)
+      .where('clasificacion', 'is', null)
+      .executeTakeFirst();
+    if (!r) return null;
+    const recibida = Number(r.fecha_recibida);
+    const envios = await enviosEncuesta(trx, r, recibida - ventanaMs, tz);
+    const abierta = encuestaAbierta(envios, recibida, ventanaMs)?.id ?? null;
+    const opciones = abierta ? (JSON.parse(abierta.opciones) as OpcionEncuesta[]) : [];
+    const clasificacion = clasificarRespuesta(r.texto, opciones);
+    const hecho = await trx
+      .updateTable('respuestas_recibidas')
+      .set({
+        clasificacion: clasificacionATexto(clasificacion),
+        id_ejercicio: abierta?.id_ejercicio ?? null,
+        id_detalle: abierta ? Number(abierta.id_detalle) : null,
+      })
+      .where('id_respuesta', '=', id_respuesta)
+      .where('clasificacion', 'is', null)
+      .executeTakeFirst();
+    if (!Number(hecho.numUpdatedRows)) return null;
+    const telefono = r.telefono ?? r.remitente;
+    const quien = { telefono, id_telefono: r.id_telefono, id_respuesta };
+    if (clasificacion.tipo === 'baja') await o.bajas?.baja(trx, quien);
+    if (clasificacion.tipo === 'alta') await o.bajas?.alta(trx, quien);
+    let id_caso: number | null = null;
+    if (abierta && clasificacion.tipo === 'opcion') {
+      id_caso = await casoPorRespuesta(
+        trx,
+        opciones,
+        {
+          id_ejercicio: abierta.id_ejercicio,
+          id_detalle: Number(abierta.id_detalle),
+          id_respuesta,
+          recibida,
+        },
+        clasificacion.digito,
+        null,
+      );
+    }
+    return {
+      clasificacion,
+      id_ejercicio: abierta?.id_ejercicio ?? null,
+      id_detalle: abierta ? Number(abierta.id_detalle) : null,
+      id_caso,
+    };
+  });
+}
+
+/** Matches every stored reply not read yet (oldest first, `lote` at a time): the intake calls it
+ * after storing one, and its periodic sweep retries any whose matching failed. Returns how many
+ * were matched. */
+export async function procesarPendientes(
+  db: Db,
+  o: OpcionesProceso = {},
+  lote = 500,
+): Promise<number> {
+  let n = 0;
+  for (;;) {
+    const ids = await db.kysely
+      .selectFrom('respuestas_recibidas')
+      .select('id_respuesta')
+      .where('clasificacion', 'is', null)
+      .orderBy('id_respuesta')
+      .limit(lote)
+      .execute();
+    for (const { id_respuesta } of ids)
+      if (await procesarRespuesta(db, Number(id_respuesta), o)) n++;
+    if (ids.length < lote) return n;
+  }
+}
+
+// ---------------------------------------------------------------- reading answers
+
+/** What the answer services need of the context. */
+export type CtxRespuestas = Pick<Contexto, 'db' | 'eventos'>;
+
+/** Who acts, for the audit log and the case's operator. */
+export type Actor = Pick<Sesion, 'id_usuario' | 'usuario'>;
+
+/** Replies selected with the recipient's name, as list rows. */
+function filasRespuesta(k: K) {
+  return k
+    .selectFrom('respuestas_recibidas as r')
+    .leftJoin('ejercicio_detalle as d', 'd.id_detalle', 'r.id_detalle')
+    .leftJoin('telefonos as t', 't.id_telefono', 'r.id_telefono')
+    .select([
+      'r.id_respuesta',
+      'r.id_ejercicio',
+      'r.id_detalle',
+      'r.telefono',
+      'r.remitente',
+      'r.canal',
+      'r.id_equipo',
+      'r.texto',
+      'r.fecha_recibida',
+      'r.clasificacion',
+      (eb) => eb.fn.coalesce('d.nombre', 't.nombre').as('nombre'),
+    ]);
+}
+
+/** A selected reply as the wire's row. */
+function aFila(f: Awaited<ReturnType<ReturnType<typeof filasRespuesta>['execute']>>[number]) {
+  return {
+    id_respuesta: Number(f.id_respuesta),
+    id_ejercicio: f.id_ejercicio,
+    id_detalle: f.id_detalle === null ? null : Number(f.id_detalle),
+    telefono: f.telefono,
+    remitente: f.remitente,
+    nombre: f.nombre ?? null,
+    canal: f.canal,
+    id_equipo: f.id_equipo,
+    texto: f.texto,
+    fecha_recibida: Number(f.fecha_recibida),
+    clasificacion: clasificacionDeTexto(f.clasificacion),
+  } satisfies RespuestaFila;
+}
+
+/** Most unrecognised replies GET /ejercicio/{id}/respuestas/ lists (newest first). */
+const MAX_NO_RECONOCIDAS = 500;
+
+/** GET /ejercicio/{id}/respuestas/: counts per option of the people whose current answer it is,
+ * with their share of the reached, the reached who have not answered, and unrecognised replies. */
+export async function respuestasDe(ctx: CtxRespuestas, id: number) {
+  const k = ctx.db.kysely;
+  const ej = await k
+    .selectFrom('ejercicios')
+    .select('id_ejercicio')
+    .where('id_ejercicio', '=', id)
+    .executeTakeFirst();
+  if (!ej) throw noEncontrado(`Ejercicio ${id}`);
+  const [encuestas, estatus, opcionesRespondidas, noReconocidas, casos] = await Promise.all([
+    encuestasDe(k, [id]),
+    repo.conteoPorEstatus(k, id),
+    k
+      .selectFrom('respuestas_recibidas')
+      .select(['id_detalle', 'id_respuesta', 'fecha_recibida', 'clasificacion'])
+      .where('id_ejercicio', '=', id)
+      .where('clasificacion', 'like', 'opcion:%')
+      .orderBy('id_respuesta')
+      .execute(),
+    filasRespuesta(k)
+      .where('r.id_ejercicio', '=', id)
+      .where('r.clasificacion', '=', 'no_reconocida')
+      .orderBy('r.fecha_recibida', 'desc')
+      .orderBy('r.id_respuesta', 'desc')
+      .limit(MAX_NO_RECONOCIDAS)
+      .execute(),
+    k
+      .selectFrom('casos')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id_ejercicio', '=', id)
+      .where('estado', '<>', 'atendido')
+      .executeTakeFirstOrThrow(),
+  ]);
+  const porPersona = new Map<number, ReturnType<typeof fechada>[]>();
+  for (const f of opcionesRespondidas) {
+    const d = Number(f.id_detalle);
+    const l = porPersona.get(d) ?? [];
+    l.push(fechada(f));
+    porPersona.set(d, l);
+  }
+  const totales = new Map<number, number>();
+  for (const l of porPersona.values()) {
+    const v = respuestaVigente(l);
+    if (v?.clasificacion.tipo === 'opcion')
+      totales.set(v.clasificacion.digito, (totales.get(v.clasificacion.digito) ?? 0) + 1);
+  }
+  const alcanzados = conteoSemaforo(estatus).verde;
+  const respondieron = [...totales.values()].reduce((a, b) => a + b, 0);
+  const pct = (n: number) => (alcanzados > 0 ? Math.round((n / alcanzados) * 1000) / 10 : 0);
+  return {
+    status: 200 as const,
+    alcanzados,
+    respondieron,
+    sin_respuesta: Math.max(0, alcanzados - respondieron),
+    opciones: (encuestas.get(id)?.opciones ?? []).map((o) => ({
+      digito: o.digito,
+      texto: o.texto,
+      atencion: o.atencion,
+      total: totales.get(o.digito) ?? 0,
+      porcentaje: pct(totales.get(o.digito) ?? 0),
+    })),
+    no_reconocidas: noReconocidas.map(aFila),
+    casos_abiertos: Number(casos.n),
+  };
+}
+
+/** GET /respuestas/bandeja/: replies that belong to no poll, newest first. */
+export async function bandeja(ctx: CtxRespuestas, limit: number, offset: number) {
+  const k = ctx.db.kysely;
+  const [filas, total] = await Promise.all([
+    filasRespuesta(k)
+      .where('r.id_ejercicio', 'is', null)
+      .where('r.clasificacion', 'is not', null)
+      .orderBy('r.fecha_recibida', 'desc')
+      .orderBy('r.id_respuesta', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    k
+      .selectFrom('respuestas_recibidas')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id_ejercicio', 'is', null)
+      .where('clasificacion', 'is not', null)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { status: 200 as const, total: Number(total.n), data: filas.map(aFila) };
+}
+
+// ---------------------------------------------------------------- cases
+
+const ESTADOS_CASO = ['abierto', 'atendiendo', 'atendido'] as const;
+
+/** Cases with the person's name, phone, state, option and reply. */
+function selectCasos(k: K) {
+  return k
+    .selectFrom('casos as c')
+    .innerJoin('ejercicio_detalle as d', 'd.id_detalle', 'c.id_detalle')
+    .leftJoin('estados as s', 's.id_estado', 'd.id_estado')
+    .leftJoin('respuestas_recibidas as r', 'r.id_respuesta', 'c.id_respuesta')
+    .leftJoin('encuestas_ejercicio as p', 'p.id_ejercicio', 'c.id_ejercicio')
+    .select([
+      'c.id_caso',
+      'c.id_ejercicio',
+      'c.id_detalle',
+      'c.id_respuesta',
+      'c.digito',
+      'c.estado as estado_caso',
+      'c.tomado_usuario',
+      'c.cerrado_usuario',
+      'c.nota',
+      'c.abierto',
+      'c.tomado',
+      'c.cerrado',
+      'd.nombre',
+      'd.telefono',
+      'd.id_telefono',
+      's.estado',
+      'r.texto',
+      'r.fecha_recibida',
+      'p.opciones',
+    ]);
+}
+
+type FilaCasoBd = Awaited<ReturnType<ReturnType<typeof selectCasos>['execute']>>[number];
+
+/** Cases as the wire's rows, with each person's categories. */
+async function aCasos(k: K, filas: readonly FilaCasoBd[]): Promise<CasoFila[]> {
+  const ids = [...new Set(filas.map((f) => f.id_telefono).filter((x): x is number => x !== null))];
+  const cats = ids.length
+    ? await k
+        .selectFrom('telefono_categoria as tc')
+        .innerJoin('categorias as g', 'g.id_categoria', 'tc.id_categoria')
+        .select(['tc.id_telefono', 'g.categoria'])
+        .where('tc.id_telefono', 'in', ids)
+        .orderBy('g.categoria')
+        .execute()
+    : [];
+  const catsDe = new Map<number, string[]>();
+  for (const c of cats)
+    catsDe.set(c.id_telefono, [...(catsDe.get(c.id_telefono) ?? []), c.categoria]);
+  return filas.map((f) => {
+    const estado = (ESTADOS_CASO as readonly string[]).includes(f.estado_caso)
+      ? (f.estado_caso as CasoFila['estado_caso'])
+      : 'abierto';
+    const opciones = f.opciones ? (JSON.parse(f.opciones) as OpcionEncuesta[]) : [];
+    return {
+      id_caso: Number(f.id_caso),
+      id_ejercicio: f.id_ejercicio,
+      id_detalle: Number(f.id_detalle),
+      id_respuesta: f.id_respuesta === null ? null : Number(f.id_respuesta),
+      nombre: f.nombre,
+      telefono: f.telefono,
+      estado: f.estado,
+      categorias: (f.id_telefono !== null ? (catsDe.get(f.id_telefono) ?? []) : []).join(', '),
+      digito: f.digito,
+      opcion: opciones.find((o) => o.digito === f.digito)?.texto ?? String(f.digito),
+      texto: f.texto,
+      fecha: f.fecha_recibida === null ? null : Number(f.fecha_recibida),
+      estado_caso: estado,
+      etiqueta: etiquetaCaso(estado, f.tomado_usuario),
+      tomado_usuario: f.tomado_usuario,
+      nota: f.nota,
+      abierto: Number(f.abierto),
+      tomado: f.tomado === null ? null : Number(f.tomado),
+      cerrado: f.cerrado === null ? null : Number(f.cerrado),
+    };
+  });
+}
+
+/** A case's label: 'Abierto', 'Atendiendo: {usuario}' or 'Atendido'. */
+export function etiquetaCaso(estado: string, usuario: string | null): string {
+  if (estado === 'atendiendo') return msg('casoAtendiendo', { usuario: usuario ?? '' });
+  return msg(estado === 'atendido' ? 'casoAtendido' : 'casoAbierto');
+}
+
+/** GET /ejercicio/{id}/casos/: the triage queue, pending first, newest first. */
+export async function casosDe(ctx: CtxRespuestas, id: number): Promise<CasoFila[]> {
+  const k = ctx.db.kysely;
+  const filas = await selectCasos(k)
+    .where('c.id_ejercicio', '=', id)
+    .orderBy(sql`case when c.estado = 'atendido' then 1 else 0 end`)
+    .orderBy('c.abierto', 'desc')
+    .orderBy('c.id_caso', 'desc')
+    .execute();
+  return aCasos(k, filas);
+}
+
+/** One case as the wire's row, or 404. */
+async function caso(k: K, id: number): Promise<CasoFila> {
+  const f = await selectCasos(k).where('c.id_caso', '=', id).executeTakeFirst();
+  if (!f) throw noEncontrado(`Caso ${id}`);
+  return (await aCasos(k, [f]))[0]!;
+}
+
+/** The 409 for a case someone else attends or that is closed. */
+function ocupado(c: CasoFila) {
+  return c.estado_caso === 'atendido'
+    ? error(409, 'casoYaAtendido', { usuario: c.tomado_usuario ?? '' })
+    : error(409, 'casoAtendiendo', { usuario: c.tomado_usuario ?? '' });
+}
+
+/** POST /casos/{id}/tomar/: takes an open case in one UPDATE … WHERE estado = 'abierto', so of
+ * two operators at once one takes it and the other gets 409 'Atendiendo: {usuario}'. Taking
+ * again a case one attends is a no-op. Audited. */
+export async function tomar(ctx: CtxRespuestas, actor: Actor, id: number) {
+  const k = ctx.db.kysely;
+  const c = await k.transaction().execute(async (trx) => {
+    const hecho = await trx
+      .updateTable('casos')
+      .set({
+        estado: 'atendiendo',
+        tomado_por: actor.id_usuario,
+        tomado_usuario: actor.usuario,
+        tomado: Date.now(),
+      })
+      .where('id_caso', '=', id)
+      .where('estado', '=', 'abierto')
+      .executeTakeFirst();
+    const c = await caso(trx, id);
+    if (!Number(hecho.numUpdatedRows)) {
+      if (c.estado_caso === 'atendiendo' && c.tomado_usuario === actor.usuario) return c;
+      throw ocupado(c);
+    }
+    await auditar(trx, actor, 'modificar', 'caso', id, { accion: 'tomar' });
+    return c;
+  });
+  ctx.eventos.emit('ejercicio', c.id_ejercicio);
+  return c;
+}
+
+/** POST /casos/{id}/nota/: writes the note of a case the caller attends (409 otherwise). Audited. */
+export async function anotar(ctx: CtxRespuestas, actor: Actor, id: number, nota: string) {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const hecho = await trx
+      .updateTable('casos')
+      .set({ nota })
+      .where('id_caso', '=', id)
+      .where('estado', '=', 'atendiendo')
+      .where('tomado_por', '=', actor.id_usuario)
+      .executeTakeFirst();
+    const c = await caso(trx, id);
+    if (!Number(hecho.numUpdatedRows)) {
+      if (c.estado_caso === 'abierto') throw error(409, 'casoTomeloPrimero');
+      throw ocupado(c);
+    }
+    await auditar(trx, actor, 'modificar', 'caso', id, { accion: 'nota', nota });
+    return c;
+  });
+}
+
+/** POST /casos/{id}/cerrar/: 'Atendido', for a case still open or one the caller attends (409
+ * when another operator attends it or it is closed); an optional last note. Audited. */
+export async function cerrar(ctx: CtxRespuestas, actor: Actor, id: number, nota?: string) {
+  const c = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const ahora = Date.now();
+    const hecho = await trx
+      .updateTable('casos')
+      .set((eb) => ({
+        estado: 'atendido',
+        cerrado: ahora,
+        cerrado_por: actor.id_usuario,
+        cerrado_usuario: actor.usuario,
+        tomado_por: eb.fn.coalesce('tomado_por', eb.val(actor.id_usuario)),
+        tomado_usuario: eb.fn.coalesce('tomado_usuario', eb.val(actor.usuario)),
+        tomado: eb.fn.coalesce('tomado', eb.val(ahora)),
+        ...(nota !== undefined ? { nota } : {}),
+      }))
+      .where('id_caso', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('estado', '=', 'abierto'),
+          eb.and([eb('estado', '=', 'atendiendo'), eb('tomado_por', '=', actor.id_usuario)]),
+        ]),
+      )
+      .executeTakeFirst();
+    const c = await caso(trx, id);
+    if (!Number(hecho.numUpdatedRows)) throw ocupado(c);
+    await auditar(trx, actor, 'modificar', 'caso', id, {
+      accion: 'cerrar',
+      ...(nota !== undefined ? { nota } : {}),
+    });
+    return c;
+  });
+  ctx.eventos.emit('ejercicio', c.id_ejercicio);
+  return c;
+}
+
+/** Labels of a classification for messages ('Respuesta no reconocida', 'Opción de la encuesta'). */
+const ETIQUETA: Record<string, ClaveMensaje> = {
+  opcion: 'respuestaTipoOpcion',
+  baja: 'respuestaTipoBaja',
+  alta: 'respuestaTipoAlta',
+  no_reconocida: 'respuestaNoReconocida',
+};
+
+/**
+ * POST /respuestas/{id}/clasificar/: an operator reads an unrecognised reply of a poll as one of
+ * its options ('manual'); it then counts like any answer, and opens a case when it becomes the
+ * person's current answer and requires attention. 409 for a reply of no poll or already read as
+ * something else; 400 naming digito for a digit the poll does not offer. Audited.
+ */
+export async function clasificarManual(
+  ctx: CtxRespuestas,
+  actor: Actor,
+  id: number,
+  digito: number,
+): Promise<{ respuesta: RespuestaFila; caso_abierto: boolean }> {
+  const k = ctx.db.kysely;
+  const r = await k.transaction().execute(async (trx) => {
+    const r = await trx
+      .selectFrom('respuestas_recibidas')
+      .selectAll()
+      .where('id_respuesta', '=', id)
+      .executeTakeFirst();
+    if (!r) throw noEncontrado(`Respuesta ${id}`);
+    if (r.id_ejercicio === null || r.id_detalle === null) throw error(409, 'respuestaSinEncuesta');
+    const tipo = clasificacionDeTexto(r.clasificacion)?.tipo ?? 'no_reconocida';
+    if (r.clasificacion !== 'no_reconocida')
+      throw error(409, 'respuestaYaClasificada', { clasificacion: msg(ETIQUETA[tipo]!) });
+    const opciones = (await encuestasDe(trx, [r.id_ejercicio])).get(r.id_ejercicio)?.opciones ?? [];
+    if (!opciones.some((o) => o.digito === digito))
+      throw error(
+        400,
+        'respuestaDigitoInexistente',
+        { digitos: opciones.map((o) => o.digito).join(', ') },
+        'digito',
+      );
+    const hecho = await trx
+      .updateTable('respuestas_recibidas')
+      .set({ clasificacion: clasificacionATexto({ tipo: 'opcion', digito, como: 'manual' }) })
+      .where('id_respuesta', '=', id)
+      .where('clasificacion', '=', 'no_reconocida')
+      .executeTakeFirst();
+    if (!Number(hecho.numUpdatedRows))
+      throw error(409, 'respuestaYaClasificada', { clasificacion: msg('respuestaTipoOpcion') });
+    const id_caso = await casoPorRespuesta(
+      trx,
+      opciones,
+      {
+        id_ejercicio: r.id_ejercicio,
+        id_detalle: Number(r.id_detalle),
+        id_respuesta: id,
+        recibida: Number(r.fecha_recibida),
+      },
+      digito,
+      actor,
+    );
+    await auditar(trx, actor, 'modificar', 'respuesta', id, {
+      accion: 'clasificar',
+      digito,
+      ...(id_caso !== null ? { id_caso } : {}),
+    });
+    const fila = await filasRespuesta(trx)
+      .where('r.id_respuesta', '=', id)
+      .executeTakeFirstOrThrow();
+    return { respuesta: aFila(fila), caso_abierto: id_caso !== null };
+  });
+  ctx.eventos.emit('ejercicio', r.respuesta.id_ejercicio!);
+  return r;
+}
+
+/** Cases not yet attended, across exercises (the general dashboard). */
+export async function casosPendientes(k: K) {
+  const filas = await k
+    .selectFrom('casos as c')
+    .innerJoin('ejercicios as e', 'e.id_ejercicio', 'c.id_ejercicio')
+    .select(['c.id_ejercicio', 'e.titulo', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('c.estado', '<>', 'atendido')
+    .groupBy(['c.id_ejercicio', 'e.titulo'])
+    .orderBy('c.id_ejercicio')
+    .execute();
+  return filas.map((f) => ({
+    id_ejercicio: f.id_ejercicio,
+    ejercicio: f.titulo,
+    abiertos: Number(f.n),
+  }));
+}
