@@ -103,7 +103,7 @@ describe('límites de expansión de un .xlsx (hojasXlsx)', () => {
   it('la razón de expansión se mide contra lo comprimido que el inflador lleva leído', async () => {
     const { datos, descomprimido } = deflateRepetido(
       '<si><t>a</t></si>',
-      200_000,
+      1_000_000,
       '<sst>',
       '</sst>',
     );
@@ -136,6 +136,22 @@ describe('límites de expansión de un .xlsx (hojasXlsx)', () => {
       leer(xlsx([textos(1, 'x'.repeat(MAX_CARACTERES_CAMPO_IMPORTACION + 1))]), LIMITES_XLSX),
     );
     expect([largo.status, largo.message]).toEqual([
+      400,
+      'Un texto del archivo XLSX tiene más de 32767 caracteres (lo más que cabe en una celda de Excel): revise el archivo',
+    ]);
+  });
+
+  it('un texto se corta mientras se infla, antes de que el lector lo junte entero', async () => {
+    // 300 MB of one text node: bounded by the run of bytes without a tag, not by the heap.
+    const { datos, descomprimido } = deflateRepetido(
+      'a',
+      300 << 20,
+      '<sst><si><t>',
+      '</t></si></sst>',
+    );
+    const ruta = xlsx([{ nombre: 'xl/sharedStrings.xml', datos, descomprimido }], { mentir: true });
+    const e = await rechazo(leer(ruta, { ...LIMITES_XLSX, razon: 1e9 }));
+    expect([e.status, e.message]).toEqual([
       400,
       'Un texto del archivo XLSX tiene más de 32767 caracteres (lo más que cabe en una celda de Excel): revise el archivo',
     ]);

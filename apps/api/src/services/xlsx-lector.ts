@@ -68,15 +68,14 @@ export const LIMITES_XLSX: LimitesXlsx = {
   caracteresCampo: MAX_CARACTERES_CAMPO_IMPORTACION,
 };
 
-/** A part inflates freely up to this size before its ratio is checked (small parts compress
- * well: a 40 KB styles.xml of repeated tags). */
-const GRACIA_RAZON = 1 << 20;
-/** While a part inflates, the compressed bytes it has used are taken as what the file stream has
- * read since the part began plus this much: what may have been read ahead before it began (the
- * read stream's 64 KB buffer, unzipper's chunk and one read in flight), so a real sheet is never
- * measured against less than it used. A 1000:1 bomb is then cut after ~30 MB, not after 100 times
- * its whole compressed size. */
-const LEIDO_DE_MAS = 256 << 10;
+/** A part inflates freely up to this size before its ratio is checked: small parts compress
+ * well (a 40 KB styles.xml of repeated tags), and a real sheet may begin with a run of near
+ * identical rows. A 1000:1 bomb is cut when it reaches it. */
+const GRACIA_RAZON = 8 << 20;
+
+/** Bytes of XML a text of `caracteresCampo` characters may take: 4 bytes a character in UTF-8,
+ * and escapes such as '&quot;' take 6 (a run longer than this, with no tag, is too long a text). */
+const BYTES_POR_CARACTER = 8;
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const nombreParte = (p: string) => p.slice(0, 100);
@@ -260,10 +259,23 @@ export async function* hojasXlsx(
   async function* medida(p: ParteDeclarada): AsyncGenerator<Buffer> {
     const { datos, comprimidoLeido, cerrar } = await abrirParte(ruta, p, tamano);
     let bytes = 0;
+    // Bytes since the last '<': a text node (the XML parser holds one whole until its end).
+    let corrida = 0;
+    const maxCorrida = lim.caracteresCampo * BYTES_POR_CARACTER;
     try {
       for await (const trozo of datos) {
         bytes += trozo.length;
         total += trozo.length;
+        // zlib's and the file's chunks (16 and 64 KB) are shorter than maxCorrida, so a run
+        // inside one chunk never exceeds it: only one reaching across chunks can.
+        const primero = trozo.indexOf(0x3c);
+        const larga =
+          primero === -1 ? (corrida += trozo.length) > maxCorrida : corrida + primero > maxCorrida;
+        if (primero !== -1) corrida = trozo.length - trozo.lastIndexOf(0x3c) - 1;
+        if (larga || corrida > maxCorrida)
+          throw new LimiteImportacion(400, 'importacionTextoLargoXlsx', {
+            max: lim.caracteresCampo,
+          });
         const exceso = excesoParte(p.nombre, bytes, Math.max(1, comprimidoLeido()), lim);
         if (exceso) throw exceso;
         if (total > lim.bytesTotal)
