@@ -66,6 +66,13 @@ describe('web: pantallas de usuarios', { timeout: 180_000 }, () => {
     await d
       .getByText('Seguridad: muy débil. La contraseña debe tener al menos 8 caracteres')
       .waitFor();
+    // The server's rule as it is typed (issue 49.4): a common password is refused on its field.
+    await d.getByLabel('Contraseña', { exact: true }).fill('Qwertyui');
+    await d.getByText(/^Seguridad: muy débil\. La contraseña es demasiado común/).waitFor();
+    await ayudaDe(d, 'Contraseña')
+      .locator('.ant-form-item-explain-error')
+      .getByText(/^La contraseña es demasiado común/)
+      .waitFor();
     await d.getByLabel('Contraseña', { exact: true }).fill('Tr0mpeta-Azul-2024');
     await d.getByText('Seguridad: fuerte', { exact: true }).waitFor();
     await capturarTamanos(page, 'usuarios-dialogo');
