@@ -33,6 +33,7 @@ import { rutasAuth } from './routes/auth.ts';
 import { rutasCatalogos } from './routes/catalogos.ts';
 import { rutasEjercicios } from './routes/ejercicios.ts';
 import { rutasQuiz } from './routes/quiz.ts';
+import { rutasRespuestas } from './routes/respuestas.ts';
 import { rutasTelefonia } from './routes/telefonia.ts';
 import { rutasReportes } from './routes/reportes.ts';
 import { rutasTableros } from './routes/tableros.ts';
@@ -173,6 +174,7 @@ export async function buildApp(
   rutasCatalogos(app, ctx);
   rutasEjercicios(app, ctx);
   rutasQuiz(app, ctx);
+  rutasRespuestas(app, ctx);
   rutasTelefonia(app, ctx);
   rutasReportes(app, ctx);
   await rutasTableros(app, ctx);

@@ -1166,6 +1166,26 @@ export const MENSAJES = {
   encuestaResponda: 'Responda {opciones}',
   encuestaOpcionSi: '{digito} si {texto}',
   encuestaOpcionPara: '{digito} para {texto}',
+  encuestaSoloMensajes:
+    'El campo {campo} solo aplica a ejercicios SMS y WHATSAPP: quítelo o cambie el tipo de ejercicio',
+  encuestaAnexarWhatsapp:
+    'El campo anexar_opciones solo aplica a ejercicios SMS: en WHATSAPP escriba las opciones en la plantilla aprobada',
+  encuestaInvalida:
+    'El campo encuesta debe ser un objeto {"opciones": [{"digito", "texto", "atencion"}], "anexar_opciones"}',
+  casoAbierto: 'Abierto',
+  casoAtendiendo: 'Atendiendo: {usuario}',
+  casoAtendido: 'Atendido',
+  casoYaAtendido: 'El caso ya fue atendido por {usuario}',
+  casoTomeloPrimero: 'Tome el caso antes de agregar una nota',
+  casoTomado: 'Caso tomado',
+  casoNotaGuardada: 'Nota guardada',
+  respuestaSinEncuesta:
+    'La respuesta no pertenece a ninguna encuesta: no hay opciones con qué clasificarla',
+  respuestaYaClasificada:
+    'La respuesta ya está clasificada ({clasificacion}): solo se clasifican a mano las respuestas no reconocidas',
+  respuestaDigitoInexistente:
+    'El campo digito no es una opción de la encuesta: use uno de {digitos}',
+  respuestaClasificada: 'Respuesta clasificada',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

@@ -31,6 +31,7 @@ import * as piso from './migrations/0032-piso.ts';
 import * as holguraIndices from './migrations/0033-holgura-indices.ts';
 import * as respuestasRecibidas from './migrations/0034-respuestas-recibidas.ts';
 import * as ticketsVivo from './migrations/0035-tickets-vivo.ts';
+import * as encuestasCasos from './migrations/0037-encuestas-casos.ts';
 import * as bajas from './migrations/0038-bajas.ts';
 
 // One migration history for both engines; each step receives the engine for the few
@@ -67,6 +68,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0033-holgura-indices': holguraIndices,
   '0034-respuestas-recibidas': respuestasRecibidas,
   '0035-tickets-vivo': ticketsVivo,
+  '0037-encuestas-casos': encuestasCasos,
   '0038-bajas': bajas,
 };
 

@@ -294,6 +294,35 @@ export interface BajasTable {
   confirmada_en: number | null;
 }
 
+/** encuestas_ejercicio (issue 46.2, migration 0037): the poll of an SMS or WhatsApp exercise;
+ * opciones is the options' JSON, pregunta the question as the operator wrote it. */
+export interface EncuestasEjercicioTable {
+  id_ejercicio: number;
+  opciones: string;
+  anexar_opciones: Generated<number>;
+  pregunta: string;
+  creado: number;
+}
+
+/** casos (issue 46.3, migration 0037): a person who chose an option requiring attention; estado
+ * 'abierto' | 'atendiendo' | 'atendido'. Times are epoch ms. */
+export interface CasosTable {
+  id_caso: Generated<number>;
+  id_ejercicio: number;
+  id_detalle: number;
+  id_respuesta: number | null;
+  digito: number;
+  estado: Generated<string>;
+  abierto: number;
+  tomado_por: number | null;
+  tomado_usuario: string | null;
+  tomado: number | null;
+  nota: string | null;
+  cerrado_por: number | null;
+  cerrado_usuario: string | null;
+  cerrado: number | null;
+}
+
 /** importaciones: bulk phone import jobs and their progress. */
 export interface ImportacionesTable {
   id_importacion: Generated<number>;
@@ -347,6 +376,8 @@ export interface DB {
   quiz_respuestas: QuizRespuestasTable;
   respuestas_recibidas: RespuestasRecibidasTable;
   respuestas_partes: RespuestasPartesTable;
+  encuestas_ejercicio: EncuestasEjercicioTable;
+  casos: CasosTable;
   bajas: BajasTable;
   importaciones: ImportacionesTable;
   auditoria: AuditoriaTable;

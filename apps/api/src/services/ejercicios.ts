@@ -60,6 +60,7 @@ import {
   PROMPTS_SISTEMA,
 } from '@pregon/contract/rules/dialplan';
 import type { AudioFijado, Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
+import { accionConEncuesta, encuestasDe, guardarEncuesta } from './respuestas.ts';
 
 // The PBX software's name in the agent's paths (ARCHITECTURE: GET /config/ reports it).
 const SOFTWARE_PBX = 'asterisk';
@@ -165,8 +166,14 @@ export function filaLista(
 export async function listar(ctx: CtxEjercicios, sesion: Pick<Sesion, 'role'>) {
   const soloLectura = !sesion.role.some((r) => r === 'administradores' || r === 'operadores');
   const filas = await repo.listarEjercicios(ctx.db.kysely);
-  const esperas = await esperasVentana(ctx, filas);
-  return filas.map((e) => filaLista(e, soloLectura, esperas.get(e.id_ejercicio) ?? null));
+  const [esperas, encuestas] = await Promise.all([
+    esperasVentana(ctx, filas),
+    encuestasDe(ctx.db.kysely),
+  ]);
+  return filas.map((e) => ({
+    ...filaLista(e, soloLectura, esperas.get(e.id_ejercicio) ?? null),
+    encuesta: encuestas.get(e.id_ejercicio) ?? null,
+  }));
 }
 
 /** For the exercises with a calling window not yet completed: their pending recipients outside it
@@ -276,7 +283,7 @@ function columnasFormulario(b: CuerpoCrear) {
     numero_puertos: puertosDeRango(b),
     puerto_ini: b.puerto_ini,
     puerto_fin: b.puerto_fin,
-    accion: b.accion,
+    accion: accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta).accion,
     ...columnasEstados(b),
     categorias: b.categorias.join(','),
     ventana_inicio: b.ventana_inicio ?? null,
@@ -416,10 +423,12 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
     });
     const copia = b.origen !== undefined ? await copiarDeOrigen(trx, ctx, id, b) : null;
     const respaldo = await guardarRespaldo(trx, id, b);
+    const encuesta = await guardarEncuesta(trx, id, b);
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
       titulo: b.titulo,
       tipo: b.tipo_ejercicio,
       ...respaldo,
+      ...encuesta,
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
       ...(copia ? { origen: b.origen, resultados: b.resultados, destinatarios: copia } : {}),
     });
@@ -540,8 +549,9 @@ export async function editar(
       comprobado_en: null,
     });
     const respaldo = await guardarRespaldo(trx, id, b);
+    const encuesta = await guardarEncuesta(trx, id, b);
     await auditar(trx, actor, 'modificar', 'ejercicio', id, {
-      cambios: { ...cambios, ...respaldo },
+      cambios: { ...cambios, ...respaldo, ...encuesta },
       ...(regenerar ? { destinatarios } : {}),
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
     });
