@@ -146,11 +146,12 @@ export function leerParteMo(d: DeliverCrudo, empaquetado = false): ParteMo {
   if (parte && (parte.total <= 1 || parte.seq < 1 || parte.seq > parte.total)) parte = undefined;
   const dc = d.data_coding;
   let contenido: Buffer;
-  if ((dc === 0 || dc === 1) && empaquetado)
+  const gsm = alfabetoMo(dc) === 'GSM-7';
+  if (gsm && empaquetado)
     contenido = Buffer.from(
       septetosEmpaquetados(cuerpo.subarray(udh), udh ? rellenoTrasUdh(udh) : 0),
     );
-  else if (dc === 0 || dc === 1) contenido = Buffer.from(cuerpo.subarray(udh).map((x) => x & 0x7f));
+  else if (gsm) contenido = Buffer.from(cuerpo.subarray(udh).map((x) => x & 0x7f));
   else contenido = Buffer.from(cuerpo.subarray(udh));
   return {
     remitente: d.origen,
@@ -173,15 +174,31 @@ function seguro(t: string): string {
   return limpio.length > MAX_TEXTO_RESPUESTA ? limpio.slice(0, MAX_TEXTO_RESPUESTA) : limpio;
 }
 
-/** Decodes a reply's content: data_coding 0 and 1 GSM 03.38 (escape table included), 3 Latin-1,
- * 8 UCS-2 (UTF-16 big-endian, surrogate pairs for emoji); any other coding (binary, a class
- * coding) is kept as hexadecimal with a note. */
+/** The alphabet of a data_coding: SMPP's own values below 0x10 (0 SMSC default, 1 IA5: GSM-7
+ * here; 3 Latin-1; 8 UCS-2), above it TS 23.038's coding groups (0x10-0x1F with a message
+ * class, 0xC0-0xEF message waiting, 0xF0-0xFF data coding/class), whose alphabet bits say GSM-7
+ * or UCS-2; null for anything else (8-bit data, compressed, other character sets). */
+export function alfabetoMo(dc: number): 'GSM-7' | 'Latin-1' | 'UCS-2' | null {
+  if (dc === 0 || dc === 1) return 'GSM-7';
+  if (dc === 3) return 'Latin-1';
+  if (dc === 8) return 'UCS-2';
+  if (dc >= 0x10 && dc <= 0x1f)
+    return (['GSM-7', null, 'UCS-2', null] as const)[(dc >> 2) & 3] ?? null;
+  if (dc >= 0xc0 && dc <= 0xdf) return 'GSM-7';
+  if (dc >= 0xe0 && dc <= 0xef) return 'UCS-2';
+  if (dc >= 0xf0) return dc & 0x04 ? null : 'GSM-7';
+  return null;
+}
+
+/** Decodes a reply's content by its alphabet (alfabetoMo): GSM 03.38 (escape table included),
+ * Latin-1, UCS-2 (UTF-16 big-endian, surrogate pairs for emoji); any other coding (8-bit data,
+ * compressed) is kept as hexadecimal with a note. */
 export function decodificarMo(data_coding: number, contenido: Buffer): TextoMo {
-  if (data_coding === 0 || data_coding === 1)
-    return { texto: seguro(textoGsm(contenido)), codificacion: 'GSM-7' };
-  if (data_coding === 3)
+  const a = alfabetoMo(data_coding);
+  if (a === 'GSM-7') return { texto: seguro(textoGsm(contenido)), codificacion: 'GSM-7' };
+  if (a === 'Latin-1')
     return { texto: seguro(contenido.toString('latin1')), codificacion: 'Latin-1' };
-  if (data_coding === 8) {
+  if (a === 'UCS-2') {
     const par = contenido.length & ~1;
     const t = Buffer.from(contenido.subarray(0, par)).swap16().toString('utf16le');
     return { texto: seguro(t), codificacion: 'UCS-2' };

@@ -9,6 +9,7 @@ import { canalDe, type Canal, type RespuestaEntrante } from './canal.ts';
 import './canal-smpp.ts';
 import { arrancarDespachador, storePara } from './index.ts';
 import {
+  alfabetoMo,
   decodificarMo,
   leerDeliver,
   leerParteMo,
@@ -52,6 +53,25 @@ describe('lectura de una respuesta SMPP (deliver_sm MO)', () => {
     ],
   ])('%s', (_, dc, octetos, codificacion, texto) => {
     expect(decodificarMo(dc, octetos)).toEqual({ texto, codificacion });
+  });
+
+  it.each([
+    [0x00, 'GSM-7'],
+    [0x01, 'GSM-7'],
+    [0x03, 'Latin-1'],
+    [0x08, 'UCS-2'],
+    [0x02, null],
+    [0x04, null],
+    [0x10, 'GSM-7'],
+    [0x18, 'UCS-2'],
+    [0x14, null],
+    [0x30, null],
+    [0xc0, 'GSM-7'],
+    [0xe1, 'UCS-2'],
+    [0xf1, 'GSM-7'],
+    [0xf6, null],
+  ])('data_coding 0x%s: alfabeto %s', (dc, alfabeto) => {
+    expect(alfabetoMo(dc)).toBe(alfabeto);
   });
 
   it('una codificación desconocida se guarda en hexadecimal, con una nota', () => {
