@@ -86,11 +86,15 @@ export async function* lotesBajas(k: Consultor, canal: CanalBaja | undefined, lo
 /** The rows of a drill's recipients still waiting whose phone is on `canal`'s list. Driven by
  * the list (small) through telefonos' unique number and detalle_historial (id_telefono,
  * id_ejercicio): it reads no other recipient of the drill, however many it has. */
+// CROSS JOIN keeps SQLite in this order (its planner, without statistics of bajas, would
+// otherwise walk the drill's pending index and probe the list per row: 3 times slower at 100,000
+// recipients); PostgreSQL plans it as the inner join it is.
 const retenidos = (id: number, canal: CanalBaja) => sql`select d.id_detalle
   from bajas b
-  join telefonos t on t.telefono = b.telefono
-  join ejercicio_detalle d on d.id_telefono = t.id_telefono and d.id_ejercicio = ${id}
-  where b.canal = ${canal} and d.estatus = 'pendiente'`;
+  cross join telefonos t
+  cross join ejercicio_detalle d
+  where b.canal = ${canal} and t.telefono = b.telefono
+    and d.id_telefono = t.id_telefono and d.id_ejercicio = ${id} and d.estatus = 'pendiente'`;
 
 /** How many of a drill's waiting recipients are on `canal`'s list (the start confirmation). */
 export async function contarRetenidos(k: Consultor, id: number, canal: CanalBaja) {
