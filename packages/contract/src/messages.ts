@@ -721,6 +721,10 @@ export const MENSAJES = {
   // Dispatcher (ARCHITECTURE 5): automatic pause, outcomes' reasons, test sends, webhooks
   pausaAutomatica:
     'Pausa automática: {n} errores consecutivos al enviar por el equipo {alias}; último error: {error}',
+  pausaAutomaticaUnError:
+    'Pausa automática: 1 error consecutivo al enviar por el equipo {alias}: {error}',
+  pausaAutomaticaInmediata: 'Pausa automática: {error}',
+  pausaAutomaticaInmediataEquipo: 'Pausa automática: {error} (equipo {alias})',
   reintentosAgotados: 'Reintentos agotados ({n}): {motivo}',
   enEspera: 'En espera: sin conexión con {equipo} desde {hora}',
   pausaSinConexion:
