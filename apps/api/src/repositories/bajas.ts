@@ -117,3 +117,29 @@ export async function retenerBajas(
     where id_detalle in (${retenidos(id, canal)})`.execute(k);
   return Number(r.numAffectedRows ?? 0);
 }
+
+/** The protocols whose drills a list covers (rules/bajas canalDeBaja, inverted). */
+const PROTOCOLOS_DE: Record<CanalBaja, readonly string[]> = {
+  sms: ['smpp', 'android'],
+  whatsapp: ['whatsapp'],
+};
+
+/** When a phone opts out while drills of the channel are running or paused: its rows still
+ * waiting in them become 'cancelado' with `motivo` (a drill not yet started holds it back at its
+ * start instead; a real alert keeps it). By detalle_historial (id_telefono). Returns how many. */
+export async function retenerEnCurso(
+  k: Consultor,
+  id_telefono: number,
+  canal: CanalBaja,
+  motivo: string,
+  ahora: number,
+) {
+  const r = await sql`update ejercicio_detalle
+    set estatus = 'cancelado', motivo = ${motivo}, actualizado = ${ahora}
+    where id_telefono = ${id_telefono} and estatus = 'pendiente'
+      and id_ejercicio in (select e.id_ejercicio from ejercicios e
+        join equipos q on q.id_equipo = e.id_equipo
+        where e.iniciado is not null and e.completado = 0 and e.ignora_bajas = 0
+          and q.protocolo in (${sql.join(PROTOCOLOS_DE[canal])}))`.execute(k);
+  return Number(r.numAffectedRows ?? 0);
+}

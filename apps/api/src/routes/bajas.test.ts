@@ -318,6 +318,65 @@ describe.each(MOTORES)('bajas y altas de avisos (%s)', (motor) => {
     },
   );
 
+  it(
+    'BAJA mientras un simulacro SMS está en pausa: su fila pendiente queda Dado de baja y al reanudar no sale',
+    { timeout: 60_000 },
+    async () => {
+      await insertarTelefono(api, '5550000001', ESTADO_CDMX, [1]);
+      await insertarTelefono(api, '5550000002', ESTADO_CDMX, [1]);
+      const cuerpo = cuerpoEjercicio(id_equipo, {
+        titulo: 'Simulacro en pausa',
+        categorias: '1',
+        estados: String(ESTADO_CDMX),
+      });
+      const enPausa = await crearYGenerar(api, admin, cuerpo);
+      const sinIniciar = await crearYGenerar(api, admin, { ...cuerpo, titulo: 'Sin iniciar' });
+      // Paused before it sent anything (as a person pausing right after the start leaves it).
+      await k()
+        .updateTable('ejercicios')
+        .set({ iniciado: Date.now(), en_proceso: 1, en_pausa: 1 })
+        .where('id_ejercicio', '=', enPausa)
+        .execute();
+      const id_respuesta = await respuesta('5550000002', 'STOP');
+      expect(clasificarRespuesta('STOP', []).tipo).toBe('baja');
+      const r = await registrarBaja(k(), {
+        telefono: '5550000002',
+        canal: 'smpp',
+        idRespuesta: id_respuesta,
+        texto: 'STOP',
+        origen: 'respuesta',
+      });
+      expect(r).toMatchObject({ cambio: true, confirmar: true });
+      const fila = async (id: number, t: string) =>
+        (await filas(api.ctx.db, id)).find((f) => f.telefono === t)!;
+      expect(await fila(enPausa, '5550000002')).toMatchObject({
+        estatus: 'cancelado',
+        motivo: 'Dado de baja',
+        intentos: 0,
+      });
+      // A drill not started yet holds it back at its own start (an ALTA before then would count).
+      expect((await fila(sinIniciar, '5550000002')).estatus).toBe('pendiente');
+      const aud = await auditoriaBajas();
+      expect(JSON.parse(aud[aud.length - 1]!.detalle!)).toMatchObject({
+        telefono: '5550000002',
+        mensaje: 'STOP',
+        retenidos: 1,
+      });
+
+      const antes = smsc.registro.length;
+      const reanudar = await pedir(api.url, 'POST', '/ejercicio/sms/', {
+        token: operador,
+        body: { id_ejercicio: enPausa },
+      });
+      expect(reanudar.status).toBe(200);
+      await esperarCompletado(api.ctx.db, enPausa);
+      expect(['enviado', 'entregado']).toContain((await fila(enPausa, '5550000001')).estatus);
+      const recibidos = smsc.registro.slice(antes).map((m) => m.telefono);
+      expect(recibidos.some((t) => t.endsWith('5550000001'))).toBe(true);
+      expect(recibidos.some((t) => t.endsWith('5550000002'))).toBe(false);
+    },
+  );
+
   it('operadores dan de baja, de alta, exportan e importan listas; consulta solo lee', async () => {
     const csv = 'telefono\r\n55 4000 0001\r\n+52 55 4000 0002\r\nno es numero\r\n5540000001\r\n';
     const imp = await subir(api, operador, 'bajas.csv', csv, { canal: 'whatsapp' });

@@ -84,14 +84,16 @@ const detalleAuditoria = (c: CambioBaja, canal: CanalBaja, telefono: string) => 
 
 /** A phone asks (or an operator or an import says) it receives no more drills of a channel:
  * added once to that list (a repeat changes nothing and is not audited again), audited with the
- * message that caused it. Called by the reply matching when a reply reads as 'baja'. */
+ * message that caused it; its rows still waiting in running or paused drills of the channel are
+ * held back at once ('Dado de baja'). Called by the reply matching when a reply reads 'baja'. */
 export async function registrarBaja(k: Consultor, c: CambioBaja): Promise<ResultadoBaja> {
   const canal = canalOError(c.canal);
   const telefono = numeroOError(c.telefono);
+  const id_telefono = (await repo.idTelefono(k, telefono)) ?? null;
   const id_baja = await repo.insertarBaja(k, {
     canal,
     telefono,
-    id_telefono: (await repo.idTelefono(k, telefono)) ?? null,
+    id_telefono,
     origen: c.origen,
     id_respuesta: c.idRespuesta ?? null,
     texto: c.texto ?? null,
@@ -100,7 +102,14 @@ export async function registrarBaja(k: Consultor, c: CambioBaja): Promise<Result
     fecha: Date.now(),
   });
   if (id_baja === undefined) return { cambio: false, confirmar: false, telefono, canal };
-  await auditar(k, c.actor ?? null, 'crear', 'baja', id_baja, detalleAuditoria(c, canal, telefono));
+  const retenidos =
+    id_telefono === null
+      ? 0
+      : await repo.retenerEnCurso(k, id_telefono, canal, msg('motivoDadoDeBaja'), Date.now());
+  await auditar(k, c.actor ?? null, 'crear', 'baja', id_baja, {
+    ...detalleAuditoria(c, canal, telefono),
+    ...(retenidos ? { retenidos } : {}),
+  });
   return { cambio: true, confirmar: c.origen === 'respuesta', telefono, canal, id_baja };
 }
 
@@ -276,6 +285,8 @@ async function guardarLista(
   let nuevas = 0;
   let yaEstaban = 0;
   let conError = 0;
+  let retenidos = 0;
+  const motivo = msg('motivoDadoDeBaja');
   await ctx.db.kysely.transaction().execute(async (trx) => {
     for await (const grupo of tipo === 'csv' ? leerCsv(ruta) : leerXlsx(ruta)) {
       for (const f of grupo) {
@@ -294,10 +305,11 @@ async function guardarLista(
           if (errores.length < MAX_ERRORES_BAJAS) errores.push({ fila: f.fila, motivo: r.motivo });
           continue;
         }
+        const id_telefono = (await repo.idTelefono(trx, r.telefono)) ?? null;
         const id_baja = await repo.insertarBaja(trx, {
           canal,
           telefono: r.telefono,
-          id_telefono: (await repo.idTelefono(trx, r.telefono)) ?? null,
+          id_telefono,
           origen: 'importacion',
           id_respuesta: null,
           texto: null,
@@ -305,8 +317,13 @@ async function guardarLista(
           usuario: sesion.usuario,
           fecha: Date.now(),
         });
-        if (id_baja === undefined) yaEstaban++;
-        else nuevas++;
+        if (id_baja === undefined) {
+          yaEstaban++;
+          continue;
+        }
+        nuevas++;
+        if (id_telefono !== null)
+          retenidos += await repo.retenerEnCurso(trx, id_telefono, canal, motivo, Date.now());
       }
     }
     if (nuevas + yaEstaban === 0) throw error(400, 'bajasImportarSinNumeros', undefined, 'file');
@@ -316,6 +333,7 @@ async function guardarLista(
       nuevas,
       ya_estaban: yaEstaban,
       errores: conError,
+      ...(retenidos ? { retenidos } : {}),
     });
   });
   return {
