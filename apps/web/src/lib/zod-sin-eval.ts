@@ -1,7 +1,8 @@
-import { z } from 'zod';
-
 // Zod compiles object parsers with `new Function` unless told not to, and probes for it first:
 // under the api's Content-Security-Policy (script-src 'self', no 'unsafe-eval', issue 49.4) the
 // probe is refused and reported as a violation, though caught. The web parses little; it does
-// without. Imported first by main.tsx, before any schema is built.
-z.config({ jitless: true });
+// without. zod keeps its settings on `globalThis.__zod_globalConfig` and adopts an object already
+// there when it loads (zod/v4/core/core.js), so this sets `jitless` before any schema is built
+// without importing zod: the first screen's chunk stays free of it (primer-fragmento.test.ts).
+const global = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+global.__zod_globalConfig = { ...global.__zod_globalConfig, jitless: true };
