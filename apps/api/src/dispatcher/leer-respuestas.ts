@@ -1,5 +1,11 @@
 import type { Db } from '../db/database.ts';
-import { procesarPendientes, type OpcionesProceso } from '../services/respuestas.ts';
+import { canalDeBaja } from '@pregon/contract/rules/bajas';
+import { registrarAlta, registrarBaja, type CambioBaja } from '../services/bajas.ts';
+import {
+  procesarPendientes,
+  type CambioPorRespuesta,
+  type OpcionesProceso,
+} from '../services/respuestas.ts';
 import type { RespuestaEntrante } from './canal.ts';
 import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 
@@ -8,8 +14,32 @@ import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 // failure to match never makes the gateway resend a reply already kept: the sweep below (every
 // minute, with the long replies' parts) matches whatever is still unread and reports its error.
 
-/** How the dispatcher matches replies (the product's time zone comes from TZ, as the api's). */
-const OPCIONES: OpcionesProceso = {};
+/** A 'BAJA'/'ALTA' reply as the opt-out list records it (a channel without a list: none). */
+const cambio = (r: CambioPorRespuesta): CambioBaja | null =>
+  canalDeBaja(r.canal)
+    ? {
+        telefono: r.telefono,
+        canal: r.canal,
+        origen: 'respuesta',
+        idRespuesta: r.id_respuesta,
+        texto: r.texto,
+      }
+    : null;
+
+/** How the dispatcher matches replies: the product's time zone comes from TZ, as the api's; a
+ * 'BAJA' or 'ALTA' goes to the opt-out list (services/bajas.ts) in the matching's transaction. */
+const OPCIONES: OpcionesProceso = {
+  bajas: {
+    baja: async (k, r) => {
+      const c = cambio(r);
+      return c ? registrarBaja(k, c) : null;
+    },
+    alta: async (k, r) => {
+      const c = cambio(r);
+      return c ? registrarAlta(k, c) : null;
+    },
+  },
+};
 
 /** Stores a reply (store-respuestas.ts guardarRespuesta) and, when it is new, matches every
  * unread reply; a matching failure is left to the sweep (the reply is stored). */

@@ -301,6 +301,32 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
     expect((await post(`/respuestas/${inbox}/clasificar/`, { digito: 1 })).status).toBe(409);
   });
 
+  it("'BAJA' puts the phone on the SMS opt-out list and 'ALTA' takes it off; its answer stays", async () => {
+    const k = api.ctx.db.kysely;
+    await responder(TELS[0]!, 'BAJA', 8000);
+    const bajas = await k.selectFrom('bajas').select(['canal', 'telefono', 'origen']).execute();
+    expect(bajas).toEqual([{ canal: 'sms', telefono: TELS[0], origen: 'respuesta' }]);
+    const f = await k
+      .selectFrom('respuestas_recibidas')
+      .select(['clasificacion', 'id_ejercicio'])
+      .where('texto', '=', 'BAJA')
+      .executeTakeFirstOrThrow();
+    expect(f).toEqual({ clasificacion: 'baja', id_ejercicio: id });
+    expect((await respuestas()).opciones[0].total).toBe(1);
+    await responder(TELS[0]!, 'alta', 9000);
+    expect(await k.selectFrom('bajas').selectAll().execute()).toEqual([]);
+  });
+
+  it('a reply past the 72 h window goes to the inbox', async () => {
+    await responder(TELS[0]!, '2', 73 * 3_600_000);
+    const b = await get('/respuestas/bandeja/');
+    expect(b.body.data.map((x: any) => [x.telefono, x.texto])).toEqual([
+      [TELS[0], '2'],
+      ['5599999999', '1'],
+    ]);
+    expect((await respuestas()).opciones[1].total).toBe(3);
+  });
+
   it('consulta reads but may not take, note, close or classify', async () => {
     expect((await get(`/ejercicio/${id}/respuestas/`, consulta)).status).toBe(200);
     expect((await get(`/ejercicio/${id}/casos/`, consulta)).status).toBe(200);
@@ -325,5 +351,31 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
     expect(r.body.casos_abiertos).toEqual([
       { id_ejercicio: id, ejercicio: 'Simulacro con encuesta', abiertos: 2 },
     ]);
+  });
+
+  it('a poll sent later closes the earlier one: the reply counts for the later poll', async () => {
+    const segunda = await crearYGenerar(
+      api,
+      token,
+      cuerpoEjercicio(eq.sms, { titulo: 'Segunda encuesta', categorias: '1', encuesta: POLL }),
+    );
+    const { fecha, hora } = fechaHora(t0 + 600_000, api.config.tz);
+    await api.ctx.db.kysely
+      .updateTable('ejercicio_detalle')
+      .set({ estatus: 'entregado', intentos: 1, fecha_envio: fecha, hora_envio: hora })
+      .where('id_ejercicio', '=', segunda)
+      .execute();
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ iniciado: t0 + 500_000, en_proceso: 1 })
+      .where('id_ejercicio', '=', segunda)
+      .execute();
+    await responder(TELS[0]!, 'estoy a salvo', 660_000);
+    const r = await get(`/ejercicio/${segunda}/respuestas/`);
+    expect(r.body.opciones.map((o: any) => [o.digito, o.total])).toEqual([
+      [1, 1],
+      [2, 0],
+    ]);
+    expect((await respuestas()).opciones.map((o: any) => o.total)).toEqual([1, 3]);
   });
 });

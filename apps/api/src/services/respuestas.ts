@@ -132,17 +132,20 @@ export async function encuestasDe(
 
 // ---------------------------------------------------------------- matching a reply
 
+/** The reply that opts a phone out or back in, as the opt-out list is told it. */
+export interface CambioPorRespuesta {
+  telefono: string;
+  canal: string;
+  id_respuesta: number;
+  texto: string;
+}
+
 /** What opting out or back in does to a phone (services/bajas.ts registrarBaja/registrarAlta,
- * issue 46.4); absent, a 'baja' or 'alta' is only classified. */
+ * issue 46.4, wired by the intake in dispatcher/leer-respuestas.ts); absent, a 'baja' or 'alta'
+ * is only classified. */
 export interface Bajas {
-  baja(
-    k: K,
-    r: { telefono: string; id_telefono: number | null; id_respuesta: number },
-  ): Promise<unknown>;
-  alta(
-    k: K,
-    r: { telefono: string; id_telefono: number | null; id_respuesta: number },
-  ): Promise<unknown>;
+  baja(k: K, r: CambioPorRespuesta): Promise<unknown>;
+  alta(k: K, r: CambioPorRespuesta): Promise<unknown>;
 }
 
 /** How replies are matched: the product's time zone (the dispatcher writes fecha_envio and
@@ -282,10 +285,14 @@ export async function procesarRespuesta(
       .where('clasificacion', 'is', null)
       .executeTakeFirst();
     if (!Number(hecho.numUpdatedRows)) return null;
-    const telefono = r.telefono ?? r.remitente;
-    const quien = { telefono, id_telefono: r.id_telefono, id_respuesta };
-    if (clasificacion.tipo === 'baja') await o.bajas?.baja(trx, quien);
-    if (clasificacion.tipo === 'alta') await o.bajas?.alta(trx, quien);
+    // An opt-out or opt-in applies with or without a poll; a sender that is not a phone number
+    // (alphanumeric) has no list entry.
+    if (r.telefono && (clasificacion.tipo === 'baja' || clasificacion.tipo === 'alta')) {
+      const cambio = { telefono: r.telefono, canal: r.canal, id_respuesta, texto: r.texto };
+      await (clasificacion.tipo === 'baja'
+        ? o.bajas?.baja(trx, cambio)
+        : o.bajas?.alta(trx, cambio));
+    }
     let id_caso: number | null = null;
     if (abierta && clasificacion.tipo === 'opcion') {
       id_caso = await casoPorRespuesta(
@@ -311,26 +318,43 @@ export async function procesarRespuesta(
 }
 
 /** Matches every stored reply not read yet (oldest first, `lote` at a time): the intake calls it
- * after storing one, and its periodic sweep retries any whose matching failed. Returns how many
- * were matched. */
+ * after storing one, and its periodic sweep retries any whose matching failed. A reply that fails
+ * does not hold back the others; the first failure is thrown after all were tried (the caller
+ * logs it). Returns how many were matched. */
 export async function procesarPendientes(
   db: Db,
   o: OpcionesProceso = {},
   lote = 500,
 ): Promise<number> {
   let n = 0;
+  let desde = 0;
+  let fallo: unknown;
+  let fallidas = 0;
   for (;;) {
     const ids = await db.kysely
       .selectFrom('respuestas_recibidas')
       .select('id_respuesta')
       .where('clasificacion', 'is', null)
+      .where('id_respuesta', '>', desde)
       .orderBy('id_respuesta')
       .limit(lote)
       .execute();
-    for (const { id_respuesta } of ids)
-      if (await procesarRespuesta(db, Number(id_respuesta), o)) n++;
-    if (ids.length < lote) return n;
+    for (const { id_respuesta } of ids) {
+      desde = Number(id_respuesta);
+      try {
+        if (await procesarRespuesta(db, desde, o)) n++;
+      } catch (err) {
+        fallidas++;
+        fallo ??= err;
+      }
+    }
+    if (ids.length < lote) break;
   }
+  if (fallidas)
+    throw new Error(`${fallidas} respuestas sin clasificar; la primera: ${String(fallo)}`, {
+      cause: fallo,
+    });
+  return n;
 }
 
 // ---------------------------------------------------------------- reading answers
