@@ -169,11 +169,22 @@ describe.each(MOTORES)('bajas y altas de avisos (%s)', (motor) => {
       origen: 'respuesta',
     });
     expect(a2).toMatchObject({ cambio: false, confirmar: false });
+    // A sender the directory could not hold (a short code) is listed as the gateway gave it.
+    const corto = await registrarBaja(k(), {
+      telefono: '4545',
+      canal: 'smpp',
+      texto: 'BAJA',
+      origen: 'respuesta',
+    });
+    expect(corto).toMatchObject({ cambio: true, telefono: '4545' });
+    expect(
+      await registrarAlta(k(), { telefono: '4545', canal: 'sms', origen: 'respuesta' }),
+    ).toMatchObject({ cambio: true });
     expect((await pedir(api.url, 'GET', '/telefonos/bajas/', { token: consulta })).body.total).toBe(
       0,
     );
     aud = await auditoriaBajas();
-    expect(aud).toHaveLength(2);
+    expect(aud).toHaveLength(4);
     expect(aud[1]).toMatchObject({ accion: 'eliminar', usuario: null });
     expect(JSON.parse(aud[1]!.detalle!)).toMatchObject({
       telefono: '5520000001',

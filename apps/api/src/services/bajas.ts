@@ -66,9 +66,12 @@ function canalOError(canal: string): CanalBaja {
   return c;
 }
 
-/** The stored form of a number, or a 400 naming telefono. */
-function numeroOError(texto: string): string {
+/** The stored form of a number, or a 400 naming telefono. A reply's sender that is not a number
+ * the directory could hold (a short code, a sender the gateway wrote its own way) is kept as the
+ * gateway gave it: a reply's matching must never fail on it. */
+function numeroOError(texto: string, origen: OrigenBaja): string {
   const r = canonizarTelefono(texto, PAIS_DEFECTO);
+  if (!r.ok && origen === 'respuesta' && texto.trim()) return texto.trim();
   if (!r.ok)
     throw error(400, 'campoInvalido', { campo: 'telefono', detalle: r.motivo }, 'telefono');
   return r.telefono;
@@ -88,7 +91,7 @@ const detalleAuditoria = (c: CambioBaja, canal: CanalBaja, telefono: string) => 
  * held back at once ('Dado de baja'). Called by the reply matching when a reply reads 'baja'. */
 export async function registrarBaja(k: Consultor, c: CambioBaja): Promise<ResultadoBaja> {
   const canal = canalOError(c.canal);
-  const telefono = numeroOError(c.telefono);
+  const telefono = numeroOError(c.telefono, c.origen);
   const id_telefono = (await repo.idTelefono(k, telefono)) ?? null;
   const id_baja = await repo.insertarBaja(k, {
     canal,
@@ -117,7 +120,7 @@ export async function registrarBaja(k: Consultor, c: CambioBaja): Promise<Result
  * that list (nothing when it was not on it), audited with the message that caused it. */
 export async function registrarAlta(k: Consultor, c: CambioBaja): Promise<ResultadoBaja> {
   const canal = canalOError(c.canal);
-  const telefono = numeroOError(c.telefono);
+  const telefono = numeroOError(c.telefono, c.origen);
   const previa = await repo.borrarBaja(k, canal, telefono);
   if (!previa) return { cambio: false, confirmar: false, telefono, canal };
   await auditar(k, c.actor ?? null, 'eliminar', 'baja', previa.id_baja, {
