@@ -269,6 +269,18 @@ describe.each(MOTORES)('bajas y altas de avisos (%s)', (motor) => {
       expect(
         rep.body.data.find((f: { telefono: string }) => f.telefono === '5530000002'),
       ).toMatchObject({ estatus: 'cancelado', resultado: 'Dado de baja', realizado: 'No' });
+      // And the after-action .xlsx's row of that person (the not-reached sheet) says it too.
+      const x = await fetch(`${api.url}/reportes/xlsx/${id}/`, {
+        headers: { authorization: consulta },
+      });
+      expect(x.status).toBe(200);
+      const libro = new ExcelJS.Workbook();
+      await libro.xlsx.load(Buffer.from(await x.arrayBuffer()) as never);
+      const filasXlsx: unknown[][] = [];
+      libro.eachSheet((h) => h.eachRow((r) => filasXlsx.push(r.values as unknown[])));
+      const suya = filasXlsx.find((r) => r.includes('5530000002'));
+      expect(suya).toBeDefined();
+      expect(suya!.filter((v) => v === 'Dado de baja').length).toBe(2);
 
       // A real alert: an operator may not mark it (403); an administrator must give a reason.
       const id2 = await crearYGenerar(api, admin, { ...cuerpo, titulo: 'Alerta real' });
