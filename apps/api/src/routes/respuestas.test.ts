@@ -147,6 +147,39 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
     expect(mala.body.message).toContain('de 2 a 9 opciones');
   });
 
+  it('editing sets, keeps (never appending twice) and removes a poll; WhatsApp polls append nothing', async () => {
+    const cuerpo = cuerpoEjercicio(eq.sms, { titulo: 'Editable', accion: '¿Está bien?' });
+    const otro = (await post('/ejercicio/', cuerpo)).body.id_ejercicio as number;
+    const fila = async () =>
+      (await get('/ejercicios/')).body.data.find((e: any) => e.id_ejercicio === otro);
+    expect((await fila()).encuesta).toBeNull();
+    const put = (body: unknown) => pedir(api.url, 'PUT', `/ejercicio/${otro}/`, { token, body });
+    expect((await put({ ...cuerpo, encuesta: JSON.stringify(POLL) })).status).toBe(200);
+    const conInstruccion = '¿Está bien?\nResponda 1 si está a salvo, 2 si necesita ayuda';
+    expect((await fila()).accion).toBe(conInstruccion);
+    // A client that sends back the text it read gets it once.
+    expect((await put({ ...cuerpo, accion: conInstruccion, encuesta: POLL })).status).toBe(200);
+    expect((await fila()).accion).toBe(conInstruccion);
+    expect((await fila()).encuesta.pregunta).toBe('¿Está bien?');
+    expect((await put({ ...cuerpo, encuesta: '' })).status).toBe(200);
+    expect(await fila()).toMatchObject({ accion: '¿Está bien?', encuesta: null });
+    const wa = await post(
+      '/ejercicio/',
+      cuerpoEjercicio(eq.whatsapp, { tipo_ejercicio: '3', encuesta: POLL }),
+    );
+    expect(wa.status).toBe(400);
+    expect(wa.body.message).toContain('anexar_opciones solo aplica a ejercicios SMS');
+    const waSin = await post(
+      '/ejercicio/',
+      cuerpoEjercicio(eq.whatsapp, {
+        tipo_ejercicio: '3',
+        accion: '{"plantilla":"encuesta","idioma":"es_MX","parametros":[]}',
+        encuesta: { ...POLL, anexar_opciones: false },
+      }),
+    );
+    expect(waSin.status).toBe(200);
+  });
+
   it("'1' counts for option 1 and opens no case", async () => {
     expect(await responder(TELS[0]!, '1', 1000)).toBe('nueva');
     const r = await respuestas();

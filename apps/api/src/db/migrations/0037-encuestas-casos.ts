@@ -13,7 +13,8 @@ import type { Engine } from '../database.ts';
 //    take is an UPDATE … WHERE estado = 'abierto').
 // Times are epoch ms; the same SQL on both engines (identity columns aside).
 
-/** Creates encuestas_ejercicio and casos, and the index replies are counted per exercise with. */
+/** Creates encuestas_ejercicio and casos, the index replies are counted per exercise with, and
+ * the one the unread replies are found with. */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const id = engine === 'postgres' ? 'bigserial' : 'integer';
   const big = engine === 'postgres' ? 'bigint' : 'integer';
@@ -67,5 +68,13 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .createIndex('respuestas_recibidas_ejercicio')
     .on('respuestas_recibidas')
     .columns(['id_ejercicio', 'id_detalle'])
+    .execute();
+  // The replies not matched yet (services/respuestas.ts procesarPendientes runs after every new
+  // reply): a handful, found without reading the whole table.
+  await db.schema
+    .createIndex('respuestas_recibidas_sin_leer')
+    .on('respuestas_recibidas')
+    .column('id_respuesta')
+    .where(sql.ref('clasificacion'), 'is', null)
     .execute();
 }
