@@ -13,6 +13,7 @@ import { storePara } from '../dispatcher/index.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
 import type { Store } from '../dispatcher/store.ts';
 import { procesarRespuesta } from '../services/respuestas.ts';
+import { abrirFlujoSse } from '../testing/flujo-sse.ts';
 
 // Issue 46.2 and 46.3 over real HTTP on both engines: a poll on an SMS exercise; replies stored
 // by the dispatcher's store (the call the SMPP channel makes for a mobile-originated message)
@@ -384,6 +385,45 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
     expect(r.body.casos_abiertos).toEqual([
       { id_ejercicio: id, ejercicio: 'Simulacro con encuesta', abiertos: 2 },
     ]);
+  });
+
+  it('the exercise dashboard carries the poll, and its stream stays live after the drill ends', async () => {
+    const t = await get(`/tablero/ejercicio/${id}/`);
+    expect(t.status).toBe(200);
+    expect(t.body.encuesta).toMatchObject({
+      alcanzados: 4,
+      opciones: [
+        { digito: 1, total: 1 },
+        { digito: 2, total: 3 },
+      ],
+      no_reconocidas: 0,
+      casos_abiertos: 2,
+    });
+    expect(t.body.encuesta.casos.map((c: any) => c.telefono)).toEqual([TELS[3], TELS[2]]);
+    // The drill ended: only the poll's window keeps the stream recomputing.
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ en_proceso: 0, completado: 1, terminado: Date.now() })
+      .where('id_ejercicio', '=', id)
+      .execute();
+    const tk = await post('/vivo/ticket/', { flujo: 'ejercicio', id_ejercicio: id });
+    const flujo = await abrirFlujoSse<any>(
+      `${api.url}/vivo/ejercicio/${id}/?ticket=${tk.body.ticket}`,
+    );
+    try {
+      await flujo.esperar(
+        (d) => d.ejercicio.completado === '1',
+        'el tablero del simulacro terminado',
+      );
+      await responder(TELS[3]!, 'no entiendo', 10_000);
+      const d = await flujo.esperar(
+        (d) => d.encuesta?.no_reconocidas === 1,
+        'la respuesta nueva en el tablero en vivo',
+      );
+      expect(d.encuesta.opciones.map((o: any) => o.total)).toEqual([1, 3]);
+    } finally {
+      flujo.cerrar();
+    }
   });
 
   it('a poll sent later closes the earlier one: the reply counts for the later poll', async () => {

@@ -125,10 +125,12 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
             },
           }
         : t,
+    // A poll keeps taking answers (issue 46.2) after the drill, until its window closes.
     enMarcha: (t) =>
-      t.ejercicio.en_proceso === '1' &&
-      t.ejercicio.en_pausa === '0' &&
-      t.ejercicio.completado === '0',
+      (t.ejercicio.en_proceso === '1' &&
+        t.ejercicio.en_pausa === '0' &&
+        t.ejercicio.completado === '0') ||
+      (t.encuesta != null && Date.now() < t.encuesta.abierta_hasta),
   });
   const fuenteGeneral: Fuente<TableroGeneral> = {
     calcular: () => servicio.tableroGeneral(ctx),

@@ -17,6 +17,7 @@ import type {
   CasoFila,
   Clasificacion,
   EncuestaLeida,
+  ResumenEncuestaTablero,
   RespuestaFila,
 } from '@pregon/contract/api/respuestas';
 import type { Sesion } from '../auth/tokens.ts';
@@ -783,4 +784,40 @@ export async function casosPendientes(k: K) {
     ejercicio: f.titulo,
     abiertos: Number(f.n),
   }));
+}
+
+/** Most pending cases the exercise dashboard carries (the whole queue: GET /ejercicio/{id}/casos/). */
+export const CASOS_TABLERO = 50;
+
+/** The poll's part of the exercise dashboard (issue 46.3): counts per option, unanswered,
+ * unrecognised, the pending cases newest first, and until when the poll takes answers (its end
+ * plus the window: the live stream keeps recomputing until then). Null without a poll. */
+export async function resumenTablero(
+  ctx: CtxRespuestas,
+  e: { id_ejercicio: number; terminado: number | null },
+  ahora = Date.now(),
+): Promise<ResumenEncuestaTablero | null> {
+  const k = ctx.db.kysely;
+  const id = e.id_ejercicio;
+  if (!(await encuestasDe(k, [id])).has(id)) return null;
+  const [r, pendientes] = await Promise.all([
+    respuestasDe(ctx, id),
+    selectCasos(k)
+      .where('c.id_ejercicio', '=', id)
+      .where('c.estado', '<>', 'atendido')
+      .orderBy('c.abierto', 'desc')
+      .orderBy('c.id_caso', 'desc')
+      .limit(CASOS_TABLERO)
+      .execute(),
+  ]);
+  return {
+    alcanzados: r.alcanzados,
+    respondieron: r.respondieron,
+    sin_respuesta: r.sin_respuesta,
+    opciones: r.opciones,
+    no_reconocidas: r.no_reconocidas.length,
+    casos_abiertos: r.casos_abiertos,
+    casos: await aCasos(k, pendientes),
+    abierta_hasta: (e.terminado ?? ahora) + VENTANA_ENCUESTA_MS,
+  };
 }

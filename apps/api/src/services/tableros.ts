@@ -30,7 +30,7 @@ import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
 import { ejercicioOError, filaLista, idsCategorias } from './ejercicios.ts';
 import { agruparDesgloses, filasReporte3, resultadoFila } from './reportes.ts';
-import { casosPendientes } from './respuestas.ts';
+import { casosPendientes, resumenTablero } from './respuestas.ts';
 
 /** What the dashboards need of the context. */
 export type CtxTableros = Pick<Contexto, 'db' | 'eventos' | 'config'>;
@@ -134,9 +134,11 @@ export async function tableroEjercicio(
   const tasa = activo ? tasaReciente(segundos, ahora) : 0;
   const pendientes = semaforo.porEstatus.pendiente + semaforo.porEstatus.en_curso;
   const espera = esperaVentanaDe(ctx, e, porEstado, ahora);
+  const encuesta = await resumenTablero(ctx, e, ahora);
   return {
     status: 200,
     generado: ahora,
+    encuesta,
     ejercicio: filaLista(
       e,
       soloLectura,

@@ -162,6 +162,30 @@ export const CasoFilaSchema = z.object({
 /** One case row. */
 export type CasoFila = z.infer<typeof CasoFilaSchema>;
 
+/** The poll's part of the exercise dashboard (GET /tablero/ejercicio/{id}/ and its live stream):
+ * counts per option, unanswered, unrecognised, the pending cases (newest first, the first 50)
+ * and until when the poll takes answers (epoch ms). */
+export const ResumenEncuestaTableroSchema = z.object({
+  alcanzados: z.number(),
+  respondieron: z.number(),
+  sin_respuesta: z.number(),
+  opciones: z.array(
+    z.object({
+      digito: z.number(),
+      texto: z.string(),
+      atencion: z.boolean(),
+      total: z.number(),
+      porcentaje: z.number(),
+    }),
+  ),
+  no_reconocidas: z.number(),
+  casos_abiertos: z.number(),
+  casos: z.array(CasoFilaSchema),
+  abierta_hasta: z.number(),
+});
+/** The poll's dashboard part. */
+export type ResumenEncuestaTablero = z.infer<typeof ResumenEncuestaTableroSchema>;
+
 /** GET /ejercicio/{id}/casos/: the triage queue, newest first (attended ones last). */
 export const casosEjercicio = endpoint({
   method: 'GET',

@@ -23,6 +23,7 @@ import { IdParamsSchema } from './comun.ts';
 import { EjercicioFilaSchema } from './ejercicios.ts';
 import { endpoint } from './endpoint.ts';
 import { CANALES_RESPALDO } from '../rules/respaldo.ts';
+import { ResumenEncuestaTableroSchema } from './respuestas.ts';
 
 /** Seconds a stream ticket may be used to open its stream. */
 export const TICKET_VIVO_S = 60;
@@ -161,6 +162,9 @@ export const TableroEjercicioSchema = z.object({
   cuestionario: z
     .object({ preguntas: z.array(PreguntaTableroSchema), completos: z.number() })
     .nullable(),
+  /** Issue 46.3, an SMS or WhatsApp poll: answers per option, unanswered, unrecognised and the
+   * triage queue's pending cases; null without a poll. */
+  encuesta: ResumenEncuestaTableroSchema.nullable().optional(),
   /** A stopped drill: who stopped it (user name; 'Sistema' when nobody signed) and when (epoch ms). */
   detencion: z.object({ usuario: z.string(), fecha: z.number() }).nullable(),
   /** Issue 25.1, a WhatsApp drill: its messages delivered (read ones included) and read (Meta's
