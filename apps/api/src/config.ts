@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { PoliticaReintentos } from '@pregon/contract/rules/reintentos';
 import path from 'node:path';
 import { IDIOMA_DEFECTO, idiomaValido } from '@pregon/contract/rules/dialplan';
+import { VENTANA_ENCUESTA_HORAS } from '@pregon/contract/constants';
 import { configDespachoDeEntorno } from './dispatcher/config.ts';
 import { destinosDeEntorno, type ListaDestinos } from './dispatcher/destinos.ts';
 
@@ -38,6 +39,9 @@ export interface Config {
   /** Live streams one session may hold open at once on this api process (VIVO_FLUJOS_POR_SESION,
    * default 20); the next is answered 429 (issue 49.4). */
   vivoFlujosPorSesion: number;
+  /** Issue 46.2: ms a reply still counts for the latest poll sent to its number
+   * (ENCUESTA_VENTANA_HORAS, default 72 h). */
+  ventanaEncuestaMs: number;
   /** Loopback, link-local and private destinations a device's url may reach
    * (EQUIPOS_DESTINOS_PERMITIDOS; default: the built-in simulators' ports). */
   destinosPermitidos: ListaDestinos;
@@ -121,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enteroNoNegativo(env.VIVO_FLUJOS_POR_SESION ?? '20', 'VIVO_FLUJOS_POR_SESION'),
     ),
     destinosPermitidos: destinosDeEntorno(env),
+    ventanaEncuestaMs: ventanaEncuestaMs(env),
   };
 }
 
@@ -145,6 +150,17 @@ function politicaLlamadas(env: NodeJS.ProcessEnv) {
     espera_red_min_s: Math.round(c.backoffMs / 1000),
     espera_red_max_s: Math.round(c.backoffMaxMs / 1000),
   };
+}
+
+/** Issue 46.2: how long (ms) a reply still counts for the latest poll sent to its number
+ * (ENCUESTA_VENTANA_HORAS, whole hours 1 to 720, default VENTANA_ENCUESTA_HORAS); read where
+ * replies are matched, by the api and the dispatcher alike, and checked at their start. */
+export function ventanaEncuestaMs(env: NodeJS.ProcessEnv = process.env): number {
+  const texto = env.ENCUESTA_VENTANA_HORAS?.trim() || String(VENTANA_ENCUESTA_HORAS);
+  const h = enteroNoNegativo(texto, 'ENCUESTA_VENTANA_HORAS');
+  if (h < 1 || h > 720)
+    throw new Error(`ENCUESTA_VENTANA_HORAS inválido: '${texto}' (horas enteras de 1 a 720)`);
+  return h * 3_600_000;
 }
 
 /** The product's time zone (TZ, America/Mexico_City by default): dates and hours of exercises,

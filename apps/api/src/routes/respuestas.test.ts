@@ -14,6 +14,7 @@ import { fechaHora } from '../dispatcher/despachador.ts';
 import type { Store } from '../dispatcher/store.ts';
 import { procesarRespuesta } from '../services/respuestas.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
+import { loadConfig, ventanaEncuestaMs } from '../config.ts';
 
 // Issue 46.2 and 46.3 over real HTTP on both engines: a poll on an SMS exercise; replies stored
 // by the dispatcher's store (the call the SMPP channel makes for a mobile-originated message)
@@ -29,6 +30,17 @@ const POLL = {
 };
 
 const TELS = ['5512340001', '5512340002', '5512340003', '5512340004'];
+
+describe('ENCUESTA_VENTANA_HORAS', () => {
+  it('sets the poll window in whole hours (72 by default) and a bad value stops the start', () => {
+    expect(ventanaEncuestaMs({})).toBe(72 * 3_600_000);
+    expect(ventanaEncuestaMs({ ENCUESTA_VENTANA_HORAS: '24' })).toBe(24 * 3_600_000);
+    for (const v of ['0', '721', '1.5', 'tres'])
+      expect(() => loadConfig({ ENCUESTA_VENTANA_HORAS: v })).toThrow(
+        `ENCUESTA_VENTANA_HORAS inválido: '${v}'`,
+      );
+  });
+});
 
 describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
   let api: ApiDePrueba;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { TIPO_SMS, VENTANA_ENCUESTA_MS, type ComoRespuesta } from '@pregon/contract/constants';
+import { TIPO_SMS, type ComoRespuesta } from '@pregon/contract/constants';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { conteoSemaforo } from '@pregon/contract/rules/alcance';
 import {
@@ -21,6 +21,7 @@ import type {
   RespuestaFila,
 } from '@pregon/contract/api/respuestas';
 import type { Sesion } from '../auth/tokens.ts';
+import { ventanaEncuestaMs, zonaProducto } from '../config.ts';
 import type { Contexto } from '../contexto.ts';
 import type { Db } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
@@ -150,7 +151,8 @@ export interface Bajas {
 }
 
 /** How replies are matched: the product's time zone (the dispatcher writes fecha_envio and
- * hora_envio in it), the poll's window, and the opt-out list. */
+ * hora_envio in it; default TZ), the poll's window (default ENCUESTA_VENTANA_HORAS), and the
+ * opt-out list. */
 export interface OpcionesProceso {
   tz?: string;
   ventanaMs?: number;
@@ -164,9 +166,6 @@ export interface ResultadoProceso {
   id_detalle: number | null;
   id_caso: number | null;
 }
-
-/** The product's time zone as the api and the dispatcher read it (config.ts: TZ). */
-const zonaDefecto = () => process.env.TZ || 'America/Mexico_City';
 
 /** The rows of poll exercises of this device sent to this number (by its directory id when it has
  * one), with their send instant. */
@@ -260,8 +259,8 @@ export async function procesarRespuesta(
   id_respuesta: number,
   o: OpcionesProceso = {},
 ): Promise<ResultadoProceso | null> {
-  const tz = o.tz ?? zonaDefecto();
-  const ventanaMs = o.ventanaMs ?? VENTANA_ENCUESTA_MS;
+  const tz = o.tz ?? zonaProducto();
+  const ventanaMs = o.ventanaMs ?? ventanaEncuestaMs();
   return db.kysely.transaction().execute(async (trx) => {
     const r = await trx
       .selectFrom('respuestas_recibidas')
@@ -818,6 +817,6 @@ export async function resumenTablero(
     no_reconocidas: r.no_reconocidas.length,
     casos_abiertos: r.casos_abiertos,
     casos: await aCasos(k, pendientes),
-    abierta_hasta: (e.terminado ?? ahora) + VENTANA_ENCUESTA_MS,
+    abierta_hasta: (e.terminado ?? ahora) + ventanaEncuestaMs(),
   };
 }
