@@ -4,5 +4,8 @@
 // without. zod keeps its settings on `globalThis.__zod_globalConfig` and adopts an object already
 // there when it loads (zod/v4/core/core.js), so this sets `jitless` before any schema is built
 // without importing zod: the first screen's chunk stays free of it (primer-fragmento.test.ts).
-const global = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
-global.__zod_globalConfig = { ...global.__zod_globalConfig, jitless: true };
+const raiz = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+raiz.__zod_globalConfig = { ...raiz.__zod_globalConfig, jitless: true };
+
+// A module, so its names stay its own.
+export {};
