@@ -138,6 +138,10 @@ const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'PUT /estados/{id}/': { estado: 'Nuevo', id_pais: 1 },
   'PUT /categorias/{id}/': { categoria: 'Nueva' },
   'POST /equipos/{id}/prueba/': { telefono: '5512345678' },
+  'POST /casos/{id}/nota/': { nota: 'Se llamó a la persona' },
+  'POST /casos/{id}/cerrar/': { nota: 'Atendida' },
+  'POST /respuestas/{id}/clasificar/': { digito: 1 },
+  'PUT /ejercicio/ignora-bajas/': { id_ejercicio: 1, ignora_bajas: 1, motivo: 'Sismo real' },
 };
 
 interface CasoId {
