@@ -586,6 +586,7 @@ export const MENSAJES = {
     'Cambios guardados. Se borraron las credenciales de {alias} porque cambió su dirección ({antes} → {despues}): vuelva a escribirlas en Editar equipo antes de usarlo',
   equipoSinCredenciales:
     'El equipo {alias} no tiene credenciales: escríbalas en Editar equipo antes de usarlo',
+  motivoSinCredenciales: 'no tiene credenciales: escríbalas en Editar equipo antes de usarlo',
   credencialesOtraClave:
     'Las credenciales de un equipo están cifradas con la clave {clave}, que este proceso no tiene (tiene: {claves}): copie credenciales.key del DATA_DIR del api al de este proceso',
   claveCredencialesInvalida:

@@ -165,10 +165,18 @@ describe.each(MOTORES)('credenciales y cambio de dirección del equipo (%s)', (m
           url: nueva,
           tiene_credenciales: false,
         });
-        for (const prueba of await probar(protocolo, id)) {
-          expect(prueba.status).toBe(400);
-          expect(prueba.body.message).toBe(
-            msg('equipoSinCredenciales', { alias: `Redirigido ${protocolo}` }),
+        const [prueba, plantillas] = await probar(protocolo, id);
+        expect(prueba!.status).toBe(400);
+        expect(prueba!.body.message).toBe(
+          msg('equipoSinCredenciales', { alias: `Redirigido ${protocolo}` }),
+        );
+        if (plantillas) {
+          expect(plantillas.status).toBe(400);
+          expect(plantillas.body.message).toBe(
+            msg('plantillasNoDisponibles', {
+              alias: `Redirigido ${protocolo}`,
+              motivo: msg('motivoSinCredenciales'),
+            }),
           );
         }
         // Nothing reached the new address: not a secret, not even a connection's first byte.

@@ -38,9 +38,15 @@ export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
       if (e.protocolo !== 'whatsapp')
         throw error(400, 'plantillasSoloWhatsapp', { alias: e.alias, protocolo: e.protocolo });
       const credenciales = leerCredenciales(e.credenciales);
-      // Cleared by a change of address (issue 49.2): Meta is not asked without them.
+      // Cleared by a change of address (issue 49.2): Meta is not asked without them. Said as
+      // the templates' own failure, which is what the create dialog shows beside the device.
       if (Object.keys(credenciales).length === 0)
-        throw error(400, 'equipoSinCredenciales', { alias: e.alias }, 'credenciales');
+        throw error(
+          400,
+          'plantillasNoDisponibles',
+          { alias: e.alias, motivo: msg('motivoSinCredenciales') },
+          'credenciales',
+        );
       try {
         const data = await plantillasAprobadas({ ...e, credenciales });
         return { status: 200 as const, data };

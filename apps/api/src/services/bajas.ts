@@ -27,7 +27,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/bajas.ts';
 import * as ejercicios from '../repositories/ejercicios.ts';
 import type { Consultor } from '../repositories/ejercicios.ts';
-import { leerCsv, leerXlsx } from './importacion-lectores.ts';
+import { primerasCeldasEnHilo } from './importacion-hilo.ts';
 import { LimiteImportacion, revisarZip } from './xlsx-lector.ts';
 import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
 import { ejercicioOError, type Actor, type CtxEjercicios } from './ejercicios.ts';
@@ -291,7 +291,7 @@ async function guardarLista(
   let retenidos = 0;
   const motivo = msg('motivoDadoDeBaja');
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    for await (const grupo of tipo === 'csv' ? leerCsv(ruta) : leerXlsx(ruta)) {
+    for await (const grupo of primerasCeldasEnHilo({ ruta, tipo })) {
       for (const f of grupo) {
         const celda = (f.celdas[0] ?? '').trim();
         if (f.error || celda === '') {

@@ -30,6 +30,14 @@ export interface CatalogoImportacion {
   categorias: { id_categoria: number; categoria: string }[];
 }
 
+/** What a list of numbers read in the thread needs (the opt-out list's import): only each row's
+ * first cell is sent back. */
+export interface OrigenPrimeraColumna {
+  ruta: string;
+  tipo: TipoArchivo;
+  primeraColumna: true;
+}
+
 /** What the reader needs: the file, the catalogue, the defaults and the batch size. */
 export interface OrigenLotes {
   ruta: string;
@@ -266,6 +274,7 @@ export interface LoteEmpacado {
 /** What the reading thread posts: a batch, the end, or why it stopped. */
 export type MensajeHilo =
   | { tipo: 'lote'; lote: LoteEmpacado }
+  | { tipo: 'celdas'; filas: FilaLeida[] }
   | { tipo: 'fin' }
   | { tipo: 'error'; status?: number; mensaje: string; sinTelefono?: boolean };
 

@@ -9,7 +9,9 @@ import {
   type LoteValidado,
   type MensajeHilo,
   type OrigenLotes,
+  type OrigenPrimeraColumna,
 } from './importacion-filas.ts';
+import type { FilaLeida } from './importacion-lectores.ts';
 
 // Issue 49.1: the file of an import is read in a worker thread with its own heap limit
 // (MAX_MB_MEMORIA_IMPORTACION), so a file that expands past what the readers' limits foresaw
@@ -22,6 +24,23 @@ import {
  * out of heap as a 413 naming MAX_MB_MEMORIA_IMPORTACION. Stopping early stops the thread and
  * removes the temporary copies it left beside the file (`${ruta}.hoja{n}`). */
 export async function* lotesEnHilo(o: OrigenLotes): AsyncGenerator<LoteValidado> {
+  for await (const m of mensajesDelHilo(o)) if (m.tipo === 'lote') yield desempacarLote(m.lote);
+}
+
+/** The rows of a list of numbers (the opt-out list's import), each with its first cell only, read
+ * in the same bounded thread as the phone import, so a hostile file costs that thread's heap,
+ * never the api's. */
+export async function* primerasCeldasEnHilo(
+  o: Omit<OrigenPrimeraColumna, 'primeraColumna'>,
+): AsyncGenerator<FilaLeida[]> {
+  for await (const m of mensajesDelHilo({ ...o, primeraColumna: true }))
+    if (m.tipo === 'celdas') yield m.filas;
+}
+
+/** The batches a reading thread posts for `o`, each asked for once the one before is taken. */
+async function* mensajesDelHilo(
+  o: OrigenLotes | OrigenPrimeraColumna,
+): AsyncGenerator<Extract<MensajeHilo, { tipo: 'lote' | 'celdas' }>> {
   const hilo = iniciarHilo(new URL('./importacion-tarea.ts', import.meta.url), o, {
     maxOldGenerationSizeMb: MAX_MB_MEMORIA_IMPORTACION,
   });
@@ -40,8 +59,8 @@ export async function* lotesEnHilo(o: OrigenLotes): AsyncGenerator<LoteValidado>
     for (;;) {
       while (cola.length === 0 && !fallo && !salio) await new Promise<void>((ok) => (avisar = ok));
       const m = cola.shift();
-      if (m?.tipo === 'lote') {
-        yield desempacarLote(m.lote);
+      if (m?.tipo === 'lote' || m?.tipo === 'celdas') {
+        yield m;
         hilo.postMessage('siguiente');
       } else if (m?.tipo === 'fin') return;
       else if (m?.tipo === 'error') {
