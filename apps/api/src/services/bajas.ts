@@ -1,8 +1,5 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import crypto from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
@@ -22,13 +19,13 @@ import {
 } from '@pregon/contract/api/bajas';
 import type { Sesion } from '../auth/tokens.ts';
 import type { Contexto } from '../contexto.ts';
-import { error, HttpError } from '../http/errores.ts';
+import { error } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/bajas.ts';
 import * as ejercicios from '../repositories/ejercicios.ts';
 import type { Consultor } from '../repositories/ejercicios.ts';
 import { primerasCeldasEnHilo } from './importacion-hilo.ts';
-import { LimiteImportacion, revisarZip } from './xlsx-lector.ts';
+import { recibirArchivo } from './importacion.ts';
 import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
 import { ejercicioOError, type Actor, type CtxEjercicios } from './ejercicios.ts';
 
@@ -232,46 +229,14 @@ const MAX_ERRORES_BAJAS = 100;
  * in one transaction, read by the phone import's own readers. Audited once, with the counts.
  */
 export async function importar(ctx: Contexto, sesion: Sesion, req: FastifyRequest) {
-  if (!req.isMultipart()) throw error(400, 'archivoObligatorio', undefined, 'file');
-  let ruta: string | undefined;
-  let tipo: 'csv' | 'xlsx' | undefined;
-  let nombre = '';
-  const campos: Record<string, string> = {};
+  const archivo = await recibirArchivo(req, os.tmpdir(), MAX_MB_IMPORTACION_BAJAS);
   try {
-    for await (const parte of req.parts()) {
-      if (parte.type !== 'file') {
-        campos[parte.fieldname] = String(parte.value);
-        continue;
-      }
-      if (parte.fieldname !== 'file' || ruta) {
-        parte.file.resume();
-        continue;
-      }
-      const ext = path.extname(parte.filename ?? '').toLowerCase();
-      tipo = ext === '.csv' || ext === '.txt' ? 'csv' : ext === '.xlsx' ? 'xlsx' : undefined;
-      if (!tipo) {
-        parte.file.resume();
-        throw error(400, 'formatoImportacion', undefined, 'file');
-      }
-      nombre = parte.filename;
-      ruta = path.join(os.tmpdir(), `pregon-bajas-${crypto.randomUUID()}${ext}`);
-      await pipeline(parte.file, fs.createWriteStream(ruta));
-      if (parte.file.truncated)
-        throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION_BAJAS }, 'file');
-      if (tipo === 'xlsx') await revisarZip(ruta);
-    }
-    if (!ruta || !tipo) throw error(400, 'archivoObligatorio', undefined, 'file');
-    const canal = CanalBajaSchema.safeParse(campos.canal ?? 'sms');
+    const canal = CanalBajaSchema.safeParse(archivo.campos.canal ?? 'sms');
     if (!canal.success)
       throw error(400, 'canalBajaInvalido', { canales: CANALES_BAJA.join(', ') }, 'canal');
-    return await guardarLista(ctx, sesion, ruta, tipo, canal.data, nombre);
-  } catch (e) {
-    if (e instanceof LimiteImportacion) throw new HttpError(e.status, e.message, 'file');
-    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION_BAJAS }, 'file');
-    throw e;
+    return await guardarLista(ctx, sesion, archivo.ruta, archivo.tipo, canal.data, archivo.nombre);
   } finally {
-    if (ruta) await fs.promises.rm(ruta, { force: true });
+    await fs.promises.rm(archivo.ruta, { force: true });
   }
 }
 

@@ -339,17 +339,26 @@ export async function iniciarImportacion(
   return { id_importacion, terminada };
 }
 
-/** Receives a multipart upload (field `file`, optional `id_estado` and `categorias`), writes the
- * file under DATA_DIR/importaciones and starts the job. */
-export async function recibirImportacion(
-  ctx: Contexto,
-  sesion: Sesion,
+/** A file an operator uploaded: where it was saved, its own name and kind, and the form's other
+ * fields. */
+export interface ArchivoRecibido {
+  ruta: string;
+  nombre: string;
+  tipo: TipoArchivo;
+  campos: Record<string, string>;
+}
+
+/** Saves the multipart field `file` (.csv, .txt or .xlsx) under `dir` with the form's other fields,
+ * and checks what an .xlsx declares it expands to before anything is inflated (issue 49.1; reading
+ * checks it again as it inflates, in case the declaration lies). Every failure is the Spanish
+ * 400/413 naming `file` (`mb`: the upload limit its route set), and removes what was saved. */
+export async function recibirArchivo(
   req: FastifyRequest,
-): Promise<number> {
+  dir: string,
+  mb: number,
+): Promise<ArchivoRecibido> {
   if (!req.isMultipart()) throw error(400, 'archivoObligatorio', undefined, 'file');
-  const dir = path.join(ctx.config.dataDir, 'importaciones');
-  await fs.promises.mkdir(dir, { recursive: true });
-  let archivo: { ruta: string; nombre: string; tipo: TipoArchivo } | undefined;
+  let archivo: Omit<ArchivoRecibido, 'campos'> | undefined;
   const campos: Record<string, string> = {};
   try {
     for await (const parte of req.parts()) {
@@ -377,28 +386,17 @@ export async function recibirImportacion(
       // (when the whole body arrived first); pipeline would then wait forever.
       if (parte.file.destroyed) throw error(400, 'archivoObligatorio', undefined, 'file');
       await pipeline(parte.file, fs.createWriteStream(archivo.ruta));
-      if (parte.file.truncated)
-        throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION }, 'file');
-      // What an .xlsx declares it expands to is checked before anything is inflated (issue 49.1);
-      // reading checks it again as it inflates, in case the declaration lies.
+      if (parte.file.truncated) throw error(413, 'archivoDemasiadoGrande', { mb }, 'file');
       if (tipo === 'xlsx') await revisarZip(archivo.ruta);
     }
     if (!archivo) throw error(400, 'archivoObligatorio', undefined, 'file');
-    const defectos = await validarCampos(ctx, campos);
-    const { id_importacion } = await iniciarImportacion(ctx, sesion, {
-      ruta: archivo.ruta,
-      archivo: archivo.nombre,
-      tipo: archivo.tipo,
-      ...defectos,
-      borrarAlTerminar: true,
-    });
-    return id_importacion;
+    return { ...archivo, campos };
   } catch (e) {
     if (archivo) await fs.promises.rm(archivo.ruta, { force: true });
     if (e instanceof LimiteImportacion) throw new HttpError(e.status, e.message, 'file');
     const codigo = (e as { code?: string }).code;
     if (codigo === 'FST_REQ_FILE_TOO_LARGE')
-      throw error(413, 'archivoDemasiadoGrande', { mb: MAX_MB_IMPORTACION }, 'file');
+      throw error(413, 'archivoDemasiadoGrande', { mb }, 'file');
     if (
       codigo === 'FST_FILES_LIMIT' ||
       codigo === 'FST_PARTS_LIMIT' ||
@@ -415,6 +413,32 @@ export async function recibirImportacion(
       )
     )
       throw error(400, 'archivoObligatorio', undefined, 'file');
+    throw e;
+  }
+}
+
+/** Receives a multipart upload (field `file`, optional `id_estado` and `categorias`), writes the
+ * file under DATA_DIR/importaciones and starts the job. */
+export async function recibirImportacion(
+  ctx: Contexto,
+  sesion: Sesion,
+  req: FastifyRequest,
+): Promise<number> {
+  const dir = path.join(ctx.config.dataDir, 'importaciones');
+  await fs.promises.mkdir(dir, { recursive: true });
+  const archivo = await recibirArchivo(req, dir, MAX_MB_IMPORTACION);
+  try {
+    const defectos = await validarCampos(ctx, archivo.campos);
+    const { id_importacion } = await iniciarImportacion(ctx, sesion, {
+      ruta: archivo.ruta,
+      archivo: archivo.nombre,
+      tipo: archivo.tipo,
+      ...defectos,
+      borrarAlTerminar: true,
+    });
+    return id_importacion;
+  } catch (e) {
+    await fs.promises.rm(archivo.ruta, { force: true });
     throw e;
   }
 }
