@@ -243,6 +243,10 @@ export const MENSAJES = {
 
   // Error catalogue (SPEC 8)
   sesionExpirada: 'FALLO: SESION EXPIRADA',
+  /** A session that ended because an administrator deactivated the account (issue 48.6): the
+   * same 401 as an expired session, which every client already handles, with the reason. */
+  cuentaDesactivada:
+    'FALLO: CUENTA DESACTIVADA. Un administrador desactivó su usuario; pídale que lo reactive.',
   apiNoDisponible: 'API {tipo_ejercicio} NO DISPONIBLE',
   errorGuardarPreguntas: 'ERROR al guardar preguntas',
   errorSubirAudio: 'ERROR al subir audio de la pregunta {N}: {user_content}',

@@ -19,6 +19,9 @@ export interface VerificadorSesion {
    * answer for the verified session. Undefined when the token names no session, or when the
    * verifier cannot start early (then `vigente` is called after the verification). */
   anticipar?(token: string): ((firmada: Sesion) => Promise<Sesion | null>) | undefined;
+  /** Why a verified token's session no longer stands, asked only after `vigente` said null:
+   * 'desactivada' when its account exists and is inactive (the 401 then says so, issue 48.6). */
+  motivoFin?(sesion: Sesion): Promise<'desactivada' | 'terminada'>;
 }
 
 /** What a server needs to authenticate a request: the public key tokens are verified with and

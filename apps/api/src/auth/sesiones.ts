@@ -64,6 +64,13 @@ export class SesionesApi implements VerificadorSesion {
     return new Map(filas.map((f) => [f.id_sesion, rolesDe(f.roles)]));
   }
 
+  /** Why a session is gone: its account deactivated, or anything else (signed out, expired,
+   * password changed, account deleted). One lookup, on the refusal's path only. */
+  async motivoFin(sesion: Sesion): Promise<'desactivada' | 'terminada'> {
+    const activo = await repo.actividadDeUsuario(this.k, sesion.id_usuario);
+    return activo === 0 ? 'desactivada' : 'terminada';
+  }
+
   /** Ends one session (sign-out). */
   async terminar(sid: string): Promise<void> {
     await repo.borrarSesion(this.k, sid);

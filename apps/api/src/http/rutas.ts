@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { z } from 'zod';
 import { permitido, type Acceso, type Endpoint } from '@pregon/contract/api/endpoint';
 import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
-import type { Autenticador } from '../auth/autenticar.ts';
+import type { Autenticador, VerificadorSesion } from '../auth/autenticar.ts';
 import { error, prohibido, respuestaDeError, sesionExpirada } from './errores.ts';
 import { campoConTextoInvalido } from './texto-seguro.ts';
 
@@ -83,14 +83,25 @@ type ConEstado = FastifyRequest & { estadoSesion?: EstadoSesion };
 
 /** Applies the server's answer about a read's session: 401 when it ended, 403 when the account's
  * current roles may not call the endpoint, else the confirmed session. Applied once. */
-async function confirmar(est: EstadoSesion, acceso: Acceso): Promise<Sesion> {
+async function confirmar(
+  est: EstadoSesion,
+  acceso: Acceso,
+  sesiones: VerificadorSesion,
+): Promise<Sesion> {
   const pendiente = est.pendiente;
   if (!pendiente) return est.sesion;
   est.pendiente = undefined;
   const actual = await pendiente;
-  if (!actual) throw sesionExpirada();
+  if (!actual) throw await finDeSesion(sesiones, est.sesion);
   if (!permitido(acceso, actual.role)) throw prohibido();
   return actual;
+}
+
+/** The 401 of a verified token whose session no longer stands: 'FALLO: SESION EXPIRADA', or,
+ * when an administrator deactivated the account, a message that says so (issue 48.6). */
+async function finDeSesion(sesiones: VerificadorSesion, firmada: Sesion) {
+  const motivo = await sesiones.motivoFin?.(firmada).catch(() => 'terminada' as const);
+  return motivo === 'desactivada' ? error(401, 'cuentaDesactivada') : sesionExpirada();
 }
 
 /** True when the confirmed session names the account and roles the token did. */
@@ -177,7 +188,7 @@ export function ruta<E extends Endpoint>(
         return;
       }
       const sesion = await respuesta;
-      if (!sesion) throw sesionExpirada();
+      if (!sesion) throw await finDeSesion(ctx.sesiones, firmada);
       if (!permitido(e.acceso, sesion.role)) throw prohibido();
       (req as ConEstado).estadoSesion = { sesion, leida: false };
     },
@@ -198,7 +209,7 @@ export function ruta<E extends Endpoint>(
             if (!est?.pendiente) return payload;
             const token = est.sesion;
             try {
-              const actual = await confirmar(est, e.acceso);
+              const actual = await confirmar(est, e.acceso, ctx.sesiones);
               // Too late to run it again with the current roles: refused (no route does this).
               if (est.leida && !mismaCuenta(token, actual))
                 throw new Error('respuesta propia calculada con roles que ya cambiaron');
@@ -234,7 +245,7 @@ export function ruta<E extends Endpoint>(
       if (!fallo && yaEnviada(res, reply)) return reply;
       let actual: Sesion;
       try {
-        actual = await confirmar(est, e.acceso);
+        actual = await confirmar(est, e.acceso, ctx.sesiones);
       } catch (err) {
         olvidarRespuesta(reply);
         throw err;

@@ -112,5 +112,26 @@ for (const motor of MOTORES) {
       conCabeceras(sse.headers);
       control.abort();
     });
+
+    it('answers with personal data say no-store; the web app keeps its own cache headers (48.6)', async () => {
+      const alta = await pedir(api.url, 'POST', '/telefono/', {
+        token,
+        body: { telefono: '2221234567', nombre: 'Persona Privada', id_estado: 21, categorias: [] },
+      });
+      expect(alta.status).toBe(200);
+      const lista = await pedir(api.url, 'GET', '/telefonos/', { token });
+      expect(JSON.stringify(lista.body)).toContain('Persona Privada');
+      const cache = async (ruta: string, init: RequestInit = {}) =>
+        (await fetch(api.url + ruta, init)).headers.get('cache-control');
+      const conToken = { headers: { authorization: token } };
+      // JSON with names and phones, its CSV, a refusal and a 404: never kept.
+      expect(await cache('/telefonos/', conToken)).toBe('no-store');
+      expect(await cache('/telefonos/bajas/csv/', conToken)).toBe('no-store');
+      expect(await cache('/telefonos/')).toBe('no-store'); // 401
+      expect(await cache('/no-existe/', conToken)).toBe('no-store');
+      // The web app: hashed files for a year, the page checked each time.
+      expect(await cache('/assets/index-Ab12Cd34.js')).toBe('public, max-age=31536000, immutable');
+      expect(await cache('/telefonos', { headers: { accept: 'text/html' } })).toBe('no-cache');
+    });
   });
 }

@@ -82,7 +82,8 @@ function origenDe(url: string): string | undefined {
   }
 }
 
-/** The security headers of every answer, with the given Content-Security-Policy. */
+/** The security headers of every answer, with the given Content-Security-Policy, and
+ * `Cache-Control: no-store` unless the answer sets its own. */
 export function cabecerasSeguridad(csp: string): Record<string, string> {
   return {
     'content-security-policy': csp,
@@ -90,6 +91,11 @@ export function cabecerasSeguridad(csp: string): Record<string, string> {
     'x-content-type-options': 'nosniff',
     // No page of ours has a reason to tell another site where the user was; URLs may carry ids.
     'referrer-policy': 'no-referrer',
+    // Answers carry personal data (names, phones, replies): no browser or proxy keeps a copy, so
+    // Back after 'Cerrar sesión' shows nothing from a cache (issue 48.6). The web app's own files
+    // replace it (server.ts cabecerasWeb: immutable assets, index.html no-cache); the live
+    // streams write their own.
+    'cache-control': 'no-store',
   };
 }
 

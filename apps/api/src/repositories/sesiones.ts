@@ -57,6 +57,16 @@ export function consultaSesionConUsuario(
     ).rows[0];
 }
 
+/** Whether a user is active (1), inactive (0), or gone (undefined). */
+export async function actividadDeUsuario(k: K, id_usuario: number): Promise<number | undefined> {
+  const u = await k
+    .selectFrom('usuarios')
+    .select('activo')
+    .where('id_usuario', '=', id_usuario)
+    .executeTakeFirst();
+  return u === undefined ? undefined : Number(u.activo);
+}
+
 /** Of the given sessions, the ones still open with an active user, and that user's roles. */
 export async function sesionesVigentes(
   k: K,

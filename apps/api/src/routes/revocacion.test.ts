@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Rol } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
 
@@ -80,9 +81,14 @@ describe.each(MOTORES)('la sesión sigue a la cuenta (%s)', (motor) => {
     expect((await p('PUT', `/usuarios/${op.id}/`, admin, { activo: false })).status).toBe(200);
     const r = await telefono(op.token);
     expect(r.status).toBe(401);
-    expect(r.body).toMatchObject(SESION_EXPIRADA);
+    // Issue 48.6: the 401 says why, on a write and on an optimistic read alike.
+    const desactivada = { status: 401, message: msg('cuentaDesactivada') };
+    expect(r.body).toMatchObject(desactivada);
+    expect(await p('GET', '/ejercicios/', op.token)).toMatchObject({ body: desactivada });
     await p('PUT', `/usuarios/${op.id}/`, admin, { activo: true });
-    expect((await telefono(op.token)).status).toBe(401);
+    // Active again: the old token's session is still gone, an ordinary expiry.
+    const otra = await telefono(op.token);
+    expect([otra.status, otra.body]).toMatchObject([401, SESION_EXPIRADA]);
     expect((await telefono(await ingresar(api, op.usuario, PASSWORD))).status).toBe(200);
   });
 
@@ -136,7 +142,10 @@ describe.each(MOTORES)('la sesión sigue a la cuenta (%s)', (motor) => {
       role: ['consulta'],
     });
     await p('PUT', `/usuarios/${op.id}/`, admin, { activo: false });
-    expect((await p('GET', '/auth/sesion/', op.token)).body).toMatchObject(SESION_EXPIRADA);
+    expect((await p('GET', '/auth/sesion/', op.token)).body).toMatchObject({
+      status: 401,
+      message: msg('cuentaDesactivada'),
+    });
   });
 
   /** Opens the general dashboard's stream with `token`, then runs `revocar` and measures how long

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { rellenarRuta, type Endpoint } from '@pregon/contract/api/endpoint';
 import { msg } from '@pregon/contract/messages';
 import { esSesionExpirada, mensajeDeRespuesta } from '@pregon/contract/rules/session';
-import { expirarSesion, leerToken } from './sesion.ts';
+import { expirarSesion, leerToken, mensajeDeExpiracion } from './sesion.ts';
 
 type Esquema = z.ZodType | undefined;
 type Entrada<T extends Esquema> = T extends z.ZodType ? z.input<T> : never;
@@ -81,8 +81,9 @@ async function enviar(
     body = texto;
   }
   if (!publico && esSesionExpirada(body, res.status)) {
-    expirarSesion();
-    throw new ErrorApi(msg('sesionExpirada'), res.status, body, true);
+    const mensaje = mensajeDeExpiracion(mensajeDeRespuesta(body));
+    expirarSesion(mensaje);
+    throw new ErrorApi(mensaje, res.status, body, true);
   }
   if (!res.ok) throw new ErrorApi(mensajeDeRespuesta(body), res.status, body);
   return { res, body };

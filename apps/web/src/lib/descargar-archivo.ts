@@ -2,7 +2,7 @@ import { rellenarRuta, type Endpoint } from '@pregon/contract/api/endpoint';
 import { msg } from '@pregon/contract/messages';
 import { esSesionExpirada, mensajeDeRespuesta } from '@pregon/contract/rules/session';
 import { ErrorApi } from './api-client.ts';
-import { expirarSesion, leerToken } from './sesion.ts';
+import { expirarSesion, leerToken, mensajeDeExpiracion } from './sesion.ts';
 
 /**
  * Downloads a file the api streams (such as the after-action .xlsx, `query` its query string) with the session's
@@ -38,8 +38,9 @@ export async function descargarArchivo(
       // not JSON: keep the text
     }
     if (esSesionExpirada(body, res.status)) {
-      expirarSesion();
-      throw new ErrorApi(msg('sesionExpirada'), res.status, body, true);
+      const mensaje = mensajeDeExpiracion(mensajeDeRespuesta(body));
+      expirarSesion(mensaje);
+      throw new ErrorApi(mensaje, res.status, body, true);
     }
     throw new ErrorApi(mensajeDeRespuesta(body), res.status, body);
   }

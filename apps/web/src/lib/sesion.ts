@@ -76,14 +76,21 @@ export function tomarRegreso(): string {
 
 let expirando = false;
 
-/** Session expiry (SPEC 8): error toast 'FALLO: SESION EXPIRADA', clear storage, go to /signin. */
-export function expirarSesion(): void {
+/** The toast of a 401: the server's when it says the account was deactivated (issue 48.6), the
+ * SPEC's 'FALLO: SESION EXPIRADA' otherwise. */
+export function mensajeDeExpiracion(mensajeServidor: string | undefined): string {
+  return mensajeServidor === msg('cuentaDesactivada') ? mensajeServidor : msg('sesionExpirada');
+}
+
+/** Session expiry (SPEC 8): error toast 'FALLO: SESION EXPIRADA' (or the account's deactivation,
+ * `mensaje`), clear storage, go to /signin. */
+export function expirarSesion(mensaje: string = msg('sesionExpirada')): void {
   if (typeof location !== 'undefined') recordarRegreso(location.pathname + location.search);
   guardarBorradores(payloadSesion()?.usuario);
   localStorage.clear();
   if (!expirando) {
     expirando = true;
-    avisoError(msg('sesionExpirada'));
+    avisoError(mensaje);
     setTimeout(() => (expirando = false), 1000);
   }
   navegar('/signin');
