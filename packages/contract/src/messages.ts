@@ -487,6 +487,10 @@ export const MENSAJES = {
   duplicadosActualizar: 'Actualizar nombre y estado',
   duplicadoOmitido: 'Duplicado: ya existía, se omitió',
   duplicadoCategoriasAgregadas: 'Duplicado: se le agregaron las categorías de la fila',
+  // Issue 45.3: the file's state of an existing phone is reported, never applied
+  duplicadoEstadoNoAplicado:
+    'Duplicado: se le agregaron las categorías de la fila; su estado sigue siendo {actual}, no se cambió a {estado}',
+  sinEstado: 'ninguno',
   duplicadoActualizado: 'Duplicado: se actualizaron su nombre y estado',
   descargarRechazadosYDuplicados: 'Descargar filas rechazadas y duplicadas (.xlsx)',
   duplicadosMostrados: 'Se muestran las primeras {n} de {total} filas duplicadas',
@@ -785,6 +789,20 @@ export const MENSAJES = {
   pruebaFallida: 'La prueba no se pudo enviar: {motivo}',
   webhookFirmaInvalida: 'Firma X-Hub-Signature-256 no válida',
   webhookTokenInvalido: 'Token de verificación no válido',
+  // Replies from Android and WhatsApp (issue 46.1): the Android webhook's registration and checks
+  webhookAndroidFirmaInvalida: 'Firma X-Signature no válida',
+  webhookAndroidFirmaVencida:
+    'X-Timestamp fuera de plazo: la firma debe tener menos de {minutos} minutos',
+  webhookAndroidSinClave:
+    'El equipo {id} no tiene un webhook de respuestas registrado: guárdelo o pruébelo para registrarlo',
+  webhookAndroidNoRegistrado:
+    'El equipo se guardó, pero no se pudo registrar en {alias} el webhook de respuestas: {motivo}. Se reintentará al iniciar el despachador y al probar el equipo',
+  webhookAndroidSinAjustes:
+    'la aplicación no acepta la clave de firma por su API (PATCH /settings respondió HTTP {status}); actualice SMS Gateway for Android',
+  webhookAndroidCredenciales: 'el teléfono rechazó el usuario y la contraseña (HTTP {status})',
+  webhookAndroidRechazo: 'el teléfono respondió HTTP {status} a {ruta}{detalle}',
+  webhookAndroidSinConexion: 'sin conexión con el teléfono ({error})',
+  respuestaSinTexto: 'Mensaje de WhatsApp de tipo {tipo}, sin texto',
   equipoSimulador:
     'Simulador local de {protocolo} para la demostración (npm start); no envía mensajes reales',
 
@@ -895,6 +913,39 @@ export const MENSAJES = {
   grupoWhatsappNoEntregado: 'WhatsApp no entregado (sin aviso de entrega)',
   grupoWhatsappNoLeido: 'WhatsApp entregado, no leído (sin aviso de lectura)',
   grupoFallido: 'Fallido, número inválido o incierto',
+  // Issue 46.2/46.3 (H5): follow-up by answer, reminders of a poll, answers in the reports
+  grupoNoRespondieron: 'No respondieron',
+  grupoRespondieron: 'Respondieron: {opcion}',
+  opcionConTexto: '{digito} - {texto}',
+  recordatoriosSeccion: 'Recordatorios',
+  campoRecordatorioMinutos: 'Volver a preguntar después de (minutos)',
+  campoRecordatoriosMax: 'Recordatorios como máximo',
+  ayudaRecordatorios:
+    'Se reenvía el mismo mensaje, con sus opciones, solo a quien lo recibió y aún no respondió, {minutos} min después de terminar el envío anterior. Su respuesta cuenta para esta encuesta.',
+  ayudaRecordatoriosSinEncuesta: 'Active «Pedir respuesta» para programar recordatorios.',
+  recordatoriosSinEncuesta:
+    'Los recordatorios (campo {campo}) necesitan una encuesta en un ejercicio SMS o WhatsApp',
+  recordatoriosIncompletos:
+    'Indique los minutos (recordatorio_minutos) y cuántas veces como máximo (recordatorios_max)',
+  recordatoriosFueraDeVentana:
+    'Los recordatorios deben salir dentro de la ventana de la encuesta ({horas} h): {minutos} min × {veces} no cabe',
+  recordatorioTitulo: 'Recordatorio {n}: {ejercicio}',
+  usuarioRecordatorio: 'recordatorio automático',
+  recordatorioSinPendientes: 'Recordatorio {n} no enviado: nadie alcanzado queda sin responder',
+  recordatorioNoIniciado: 'Recordatorio {n} no iniciado: {motivo}',
+  columnaRespuestaEncuesta: 'Respuesta',
+  columnaRespuestaHora: 'Hora de la respuesta',
+  columnaRespuestaTexto: 'Texto recibido',
+  columnaRespondioVarias: 'Respondió más de una vez',
+  hojaRespuestas: 'Respuestas',
+  hojaCasos: 'Casos',
+  columnaOpcion: 'Opción',
+  columnaCasoAbierto: 'Abierto el',
+  columnaCasoTomadoPor: 'Tomado por',
+  columnaCasoTomado: 'Tomado el',
+  columnaCasoNota: 'Nota',
+  columnaCasoCerrado: 'Cerrado el',
+  columnaCasoEstado: 'Estado del caso',
   seguimientoDe: 'Seguimiento de {nombre}',
   seguimientoDestinatarios: 'Destinatarios: {N} de «{ejercicio}» ({grupos})',
   seguimientoOrigenActivo:
@@ -1181,6 +1232,31 @@ export const MENSAJES = {
     'El campo anexar_opciones solo aplica a ejercicios SMS: en WHATSAPP escriba las opciones en la plantilla aprobada',
   encuestaInvalida:
     'El campo encuesta debe ser un objeto {"opciones": [{"digito", "texto", "atencion"}], "anexar_opciones"}',
+  // The poll in the create/edit dialog and the real alert (issue 46, web)
+  encuestaSeccion: 'Encuesta',
+  encuestaPedirRespuesta: 'Pedir respuesta',
+  encuestaAyuda:
+    'Las personas responden con el dígito o con las palabras de una opción; el tablero del ejercicio cuenta las respuestas',
+  encuestaTextoOpcion: 'Texto de la opción',
+  encuestaTextoEjemplo: 'Por ejemplo: Estoy a salvo',
+  encuestaRequiereAtencion: 'Requiere atención',
+  encuestaAtencionAyuda: 'Quien elija esta opción abre un caso para que un operador lo atienda',
+  encuestaAcuse: 'Acuse automático',
+  encuestaAcuseEjemplo: 'Opcional. Por ejemplo: Gracias, registramos su respuesta',
+  encuestaAgregarOpcion: 'Agregar opción',
+  encuestaQuitarOpcion: 'Quitar la opción {N}',
+  encuestaOpcionN: 'Opción {N}',
+  encuestaMaximoOpciones: 'La encuesta admite hasta {max} opciones',
+  encuestaAnexar: 'Agregar las opciones al final del mensaje',
+  encuestaAnexoVistaPrevia: 'Se agrega al final del mensaje: {instruccion}',
+  encuestaWhatsappPlantilla:
+    'En WhatsApp las opciones se responden con los botones de la plantilla aprobada; escríbalas aquí igual que en la plantilla para contar las respuestas',
+  alertaRealSeccion: 'Alerta real de emergencia',
+  alertaRealAyuda:
+    'Una alerta real se envía también a los teléfonos dados de baja. Solo un administrador la marca, antes de iniciar el ejercicio y con el motivo, que queda en la auditoría',
+  alertaRealMotivo: 'Motivo de la alerta real',
+  alertaRealMarcar: 'Marcar como alerta real',
+  alertaRealQuitar: 'Quitar la marca de alerta real',
   casoAbierto: 'Abierto',
   casoAtendiendo: 'Atendiendo: {usuario}',
   casoAtendido: 'Atendido',
@@ -1195,6 +1271,60 @@ export const MENSAJES = {
   respuestaDigitoInexistente:
     'El campo digito no es una opción de la encuesta: use uno de {digitos}',
   respuestaClasificada: 'Respuesta clasificada',
+  // Messages Pregón sends back to a phone (issue 46.2/46.4, dispatcher/sueltos.ts; the BAJA and
+  // ALTA confirmations are confirmacionBaja and confirmacionAlta above).
+  sueltoVentanaCerrada:
+    'No se envió: pasaron más de 24 horas desde la respuesta (ventana de servicio de WhatsApp cerrada)',
+  smsTotalConAcuses: '{total} SMS ({partes} por destinatario y {acuses} de acuses de respuesta)',
+  // The phones screen's opt-out lists, a phone's replies in its history, the replies inbox (H6)
+  respuestaSinClasificar: 'Sin clasificar',
+  clasificacionOpcion: 'Opción {digito}: {texto}',
+  clasificacionBaja: 'Baja',
+  clasificacionAlta: 'Alta',
+  vistaDirectorio: 'Directorio',
+  vistaDadosDeBaja: 'Dados de baja',
+  vistaTelefonos: 'Vista de teléfonos',
+  todosLosCanales: 'Todos los canales',
+  darDeBaja: 'Dar de baja',
+  darDeAlta: 'Dar de alta',
+  confirmarDarDeAlta: '¿Dar de alta {telefono} en {canal}? Volverá a recibir avisos de simulacro',
+  exportarBajas: 'Exportar bajas',
+  importarBajas: 'Importar bajas',
+  importarBajasAyuda:
+    'Un teléfono por fila en la primera columna (CSV, TXT o XLSX); si la primera fila no es un número se toma como encabezado',
+  bajaDialogoAyuda:
+    'El teléfono deja de recibir simulacros por ese canal; sus envíos pendientes en simulacros en curso quedan como Dado de baja',
+  columnaCuando: 'Desde',
+  columnaComo: 'Cómo',
+  columnaRegistradaPor: 'Registrada por',
+  sinBajas: 'Ningún teléfono dado de baja',
+  buscarBajas: 'Buscar número…',
+  historialRecibeAvisos: 'Recibe avisos por SMS y WhatsApp: no está dado de baja',
+  historialDadoDeBaja: 'Dado de baja de {canal} desde {fecha} ({origen})',
+  historialEnvio: 'Envío',
+  historialRecibida: 'Respuesta recibida',
+  historialEjercicioDe: 'a {ejercicio}',
+  historialSinEncuesta: 'sin encuesta',
+  historialRespuestasOmitidas:
+    'Se muestran las {N} respuestas más recientes de este periodo',
+  menuRespuestas: 'Respuestas',
+  bandejaTitulo: 'Bandeja de respuestas',
+  bandejaAyuda:
+    'Respuestas que no pertenecen a ninguna encuesta y respuestas no reconocidas, de la más reciente a la más antigua',
+  bandejaVacia: 'No hay respuestas por revisar',
+  bandejaConteoSinEncuesta: 'Sin encuesta: {N}',
+  bandejaConteoNoReconocidas: 'No reconocidas: {N}',
+  bandejaSinEncuesta: 'Sin encuesta',
+  columnaTextoRespuesta: 'Texto',
+  columnaClasificacion: 'Clasificación',
+  clasificar: 'Clasificar',
+  clasificarRespuestaTitulo: 'Clasificar respuesta de {telefono}',
+  clasificarAyuda: 'Elija la opción de la encuesta de «{ejercicio}» que quiso decir:',
+  clasificarOpcionConteo: '{digito} · {texto} ({N} respuestas)',
+  clasificarElijaOpcion: 'Elija una opción',
+  clasificadaConteo:
+    'Respuesta de {telefono} clasificada como «{opcion}»: la opción suma {N} respuestas en {ejercicio}',
+  paginacionBandeja: 'Páginas de la bandeja de respuestas',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

@@ -49,7 +49,14 @@ export interface OrigenLotes {
   porDefecto: { id_estado?: number; categorias: number[] };
   /** Rows read per batch (good and bad). */
   lote: number;
+  /** Issue 45.3, 'Agregar categorías a los teléfonos existentes': a row needs only its phone (and
+   * its categories); its id_estado is the file's state or SIN_ESTADO, never the default, which
+   * the import applies later only to phones that turn out to be new (importacion.ts). */
+  estadoOpcional?: boolean;
 }
+
+/** The id_estado of a row without a state of its own when `estadoOpcional` (ids start at 1). */
+export const SIN_ESTADO = 0;
 
 /** One batch: its valid rows, how many rows it read, and its bad rows (at most
  * MAX_ERRORES_IMPORTACION with their reason; `con_error` counts all of them). */
@@ -170,6 +177,7 @@ function validarFila(
   idx: Indices,
   resolver: Resolutores,
   porDefecto: OrigenLotes['porDefecto'],
+  estadoOpcional = false,
 ): FilaMasiva | { motivo: string } {
   if (f.error) return { motivo: f.error };
   const celdas = f.celdas;
@@ -186,6 +194,7 @@ function validarFila(
   );
   if (!tel.ok) return { motivo: tel.motivo };
   if (estado && !estado.ok) return { motivo: estado.motivo };
+  if (estadoOpcional) id_estado = estado?.ok ? estado.valor : SIN_ESTADO;
   if (id_estado === undefined) return { motivo: msg('estadoObligatorio') };
   let categorias: readonly number[] = porDefecto.categorias;
   const textoCategorias = idx.categorias >= 0 ? (celdas[idx.categorias] ?? '').trim() : '';
@@ -234,7 +243,7 @@ export async function* lotesValidados(o: OrigenLotes): AsyncGenerator<LoteValida
         idx = { telefono: 0, nombre: 1, estado: 2, categorias: 3 };
       }
       lote.procesadas++;
-      const fila = validarFila(f, idx, resolver, o.porDefecto);
+      const fila = validarFila(f, idx, resolver, o.porDefecto, o.estadoOpcional);
       if ('motivo' in fila) {
         lote.con_error++;
         // Only the first reasons are kept by the job: the rest are not carried at all.

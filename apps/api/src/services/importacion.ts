@@ -32,7 +32,14 @@ import {
   type EscritorMasivo,
   type FilaMasiva,
 } from '../repositories/telefonos-masivo.ts';
-import { SinColumnaTelefono, type OrigenLotes, type TipoArchivo } from './importacion-filas.ts';
+import {
+  SIN_ESTADO,
+  SinColumnaTelefono,
+  type CatalogoImportacion,
+  type LoteValidado,
+  type OrigenLotes,
+  type TipoArchivo,
+} from './importacion-filas.ts';
 import { borrarCopias, lotesEnHilo } from './importacion-hilo.ts';
 import { contarLineas } from './importacion-lectores.ts';
 import { LimiteImportacion, revisarZip } from './xlsx-lector.ts';
@@ -133,8 +140,14 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       catalogo,
       porDefecto: { id_estado: t.id_estado, categorias: t.categorias },
       lote: ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE,
+      estadoOpcional: modo === 'agregar_categorias',
     };
     for await (const l of lotesEnHilo(origen)) {
+      // Issue 45.3: a row of an existing phone needs no state; a new one needs the file's or the default.
+      const motivos =
+        modo === 'agregar_categorias'
+          ? await estadosAlAgregar(k, l, t.id_estado, catalogo, c.errores.length)
+          : undefined;
       // lotesValidados already keeps only the first MAX_ERRORES_IMPORTACION reasons of the file.
       c.con_error += l.con_error;
       if (l.errores.length > 0) {
@@ -150,7 +163,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
           const f = l.filas[i]!;
           c.filasDuplicadas.push({
             fila: f.fila ?? 0,
-            motivo: motivoDuplicado,
+            motivo: motivos?.get(i) ?? motivoDuplicado,
             telefono: f.telefono,
             ...(f.nombre ? { nombre: f.nombre } : {}),
           });
@@ -225,6 +238,85 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     await escritor?.cerrar().catch(() => {});
     await borrarArchivo(t).catch(() => {});
   }
+}
+
+/** Phones an import looks up per statement (SQLite's limit of bound values is far above). */
+const TELEFONOS_POR_CONSULTA = 500;
+
+/**
+ * Issue 45.3, 'Agregar categorías a los teléfonos existentes': the rows came with the file's state
+ * or SIN_ESTADO (importacion-filas estadoOpcional). A row whose phone exists (in the directory, or
+ * as a new phone of an earlier row of the batch) needs no state: it gets the phone's own, which
+ * the write leaves as it is; when the file names another state, the row's entry in the list of
+ * duplicates says so (returned by the row's index in `l.filas`), nothing is silently applied. A
+ * row whose phone is new takes the file's state, else the form's, else it is rejected as
+ * 'Estado obligatorio' (counted and listed like the reader's errors, up to
+ * MAX_ERRORES_IMPORTACION with `detallados` already listed). A phone deleted between this look-up
+ * and the batch's write is inserted with the state it had.
+ */
+async function estadosAlAgregar(
+  k: Contexto['db']['kysely'],
+  l: LoteValidado,
+  porDefecto: number | undefined,
+  catalogo: CatalogoImportacion,
+  detallados: number,
+): Promise<Map<number, string>> {
+  const existentes = new Map<string, number | null>();
+  const numeros = [...new Set(l.filas.map((f) => f.telefono))];
+  for (let i = 0; i < numeros.length; i += TELEFONOS_POR_CONSULTA) {
+    const filas = await k
+      .selectFrom('telefonos')
+      .select(['telefono', 'id_estado'])
+      .where('telefono', 'in', numeros.slice(i, i + TELEFONOS_POR_CONSULTA))
+      .execute();
+    for (const f of filas) existentes.set(f.telefono, f.id_estado ?? null);
+  }
+  const nombre = new Map(catalogo.estados.map((e) => [e.id_estado, e.estado] as const));
+  // Any state of the catalogue: the id a row of an existing phone without a state carries (the
+  // write never applies it, but checks that it exists).
+  const cualquiera = porDefecto ?? catalogo.estados[0]?.id_estado ?? SIN_ESTADO;
+  const motivos = new Map<number, string>();
+  const quedan: typeof l.filas = [];
+  const errores: ErrorImportacion[] = [];
+  for (const f of l.filas) {
+    if (existentes.has(f.telefono)) {
+      const actual = existentes.get(f.telefono) ?? null;
+      if (f.id_estado !== SIN_ESTADO && f.id_estado !== actual)
+        motivos.set(
+          quedan.length,
+          msg('duplicadoEstadoNoAplicado', {
+            estado: nombre.get(f.id_estado) ?? String(f.id_estado),
+            actual:
+              actual === null ? msg('sinEstado') : (nombre.get(actual) ?? String(actual)),
+          }),
+        );
+      f.id_estado = actual ?? (f.id_estado !== SIN_ESTADO ? f.id_estado : cualquiera);
+      quedan.push(f);
+      continue;
+    }
+    const id = f.id_estado !== SIN_ESTADO ? f.id_estado : porDefecto;
+    if (id === undefined) {
+      l.con_error++;
+      if (detallados + l.errores.length + errores.length < MAX_ERRORES_IMPORTACION)
+        errores.push({
+          fila: f.fila ?? 0,
+          motivo: msg('estadoObligatorio'),
+          telefono: f.telefono,
+          ...(f.nombre ? { nombre: f.nombre } : {}),
+        });
+      continue;
+    }
+    f.id_estado = id;
+    // A later row of the same new phone is a duplicate of this one.
+    existentes.set(f.telefono, id);
+    quedan.push(f);
+  }
+  if (errores.length) {
+    l.errores.push(...errores);
+    l.errores.sort((a, b) => a.fila - b.fila);
+  }
+  l.filas = quedan;
+  return motivos;
 }
 
 /** Deletes the job's uploaded temp file (never a file the caller owns) and the copies of its
