@@ -45,6 +45,6 @@ export function rutasRespuestas(app: FastifyInstance, ctx: Contexto) {
   }));
 
   ruta(app, ctx, bandejaRespuestas, async ({ query }) =>
-    servicio.bandeja(ctx, query.limit, query.offset),
+    servicio.bandeja(ctx, query.limit, query.offset, query.incluir_no_reconocidas),
   );
 }

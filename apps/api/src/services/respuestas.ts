@@ -496,13 +496,28 @@ export async function respuestasDe(ctx: CtxRespuestas, id: number) {
   };
 }
 
-/** GET /respuestas/bandeja/: replies that belong to no poll, newest first. */
-export async function bandeja(ctx: CtxRespuestas, limit: number, offset: number) {
+/** GET /respuestas/bandeja/: replies that belong to no poll, newest first; with
+ * `noReconocidas` also the replies of a poll read as 'Respuesta no reconocida' (the replies
+ * screen), with the count of each kind, the polls of the page's rows (so an operator can pick
+ * an option) and their devices' aliases. */
+export async function bandeja(
+  ctx: CtxRespuestas,
+  limit: number,
+  offset: number,
+  noReconocidas = false,
+) {
   const k = ctx.db.kysely;
+  const deBandeja = <Q extends ReturnType<typeof filasRespuesta>>(q: Q) =>
+    noReconocidas
+      ? q.where((eb) =>
+          eb.or([
+            eb.and([eb('r.id_ejercicio', 'is', null), eb('r.clasificacion', 'is not', null)]),
+            eb('r.clasificacion', '=', 'no_reconocida'),
+          ]),
+        )
+      : q.where('r.id_ejercicio', 'is', null).where('r.clasificacion', 'is not', null);
   const [filas, total] = await Promise.all([
-    filasRespuesta(k)
-      .where('r.id_ejercicio', 'is', null)
-      .where('r.clasificacion', 'is not', null)
+    deBandeja(filasRespuesta(k))
       .orderBy('r.fecha_recibida', 'desc')
       .orderBy('r.id_respuesta', 'desc')
       .limit(limit)
@@ -515,7 +530,49 @@ export async function bandeja(ctx: CtxRespuestas, limit: number, offset: number)
       .where('clasificacion', 'is not', null)
       .executeTakeFirstOrThrow(),
   ]);
-  return { status: 200 as const, total: Number(total.n), data: filas.map(aFila) };
+  const data = filas.map(aFila);
+  if (!noReconocidas) return { status: 200 as const, total: Number(total.n), data };
+  const conEncuesta = await k
+    .selectFrom('respuestas_recibidas')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('id_ejercicio', 'is not', null)
+    .where('clasificacion', '=', 'no_reconocida')
+    .executeTakeFirstOrThrow();
+  const ids = [...new Set(data.map((f) => f.id_ejercicio).filter((x): x is number => x !== null))];
+  const idsEquipo = [...new Set(data.map((f) => f.id_equipo))];
+  const [polls, titulos, equipos] = await Promise.all([
+    encuestasDe(k, ids),
+    ids.length
+      ? k
+          .selectFrom('ejercicios')
+          .select(['id_ejercicio', 'titulo'])
+          .where('id_ejercicio', 'in', ids)
+          .execute()
+      : [],
+    idsEquipo.length
+      ? k
+          .selectFrom('equipos')
+          .select(['id_equipo', 'alias'])
+          .where('id_equipo', 'in', idsEquipo)
+          .execute()
+      : [],
+  ]);
+  return {
+    status: 200 as const,
+    total: Number(total.n) + Number(conEncuesta.n),
+    data,
+    sin_encuesta: Number(total.n),
+    no_reconocidas: Number(conEncuesta.n),
+    encuestas: titulos.map((t) => ({
+      id_ejercicio: t.id_ejercicio,
+      ejercicio: t.titulo,
+      opciones: (polls.get(t.id_ejercicio)?.opciones ?? []).map((o) => ({
+        digito: o.digito,
+        texto: o.texto,
+      })),
+    })),
+    equipos: equipos.map((e) => ({ id_equipo: e.id_equipo, alias: e.alias })),
+  };
 }
 
 // ---------------------------------------------------------------- cases

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { COMOS_RESPUESTA, TIPO_SMS, TIPO_WHATSAPP } from '../constants.ts';
 import { msg } from '../messages.ts';
 import { OpcionEncuestaSchema } from '../rules/respuestas.ts';
-import { enteroSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
+import { banderaSchema, enteroSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
 import { ClasificacionManualSchema, EncuestaSchema, type Encuesta } from './encuestas.ts';
 import { endpoint } from './endpoint.ts';
@@ -264,10 +264,13 @@ export const clasificarRespuestaManual = endpoint({
   respuesta: OkSchema.extend({ respuesta: RespuestaFilaSchema, caso_abierto: z.boolean() }),
 });
 
-/** `?limit=&offset=` of the inbox. */
+/** `?limit=&offset=` of the inbox; `incluir_no_reconocidas=1` also lists the replies of a poll
+ * read as 'Respuesta no reconocida' (the replies screen, issue 46.3), with the counts of each
+ * kind and what classifying them by hand needs (each poll's options, each device's alias). */
 export const PaginaBandejaSchema = z.object({
   limit: enteroSchema('limit', 1, 1000).default(200),
   offset: enteroSchema('offset', 0).default(0),
+  incluir_no_reconocidas: banderaSchema('incluir_no_reconocidas'),
 });
 
 /** GET /respuestas/bandeja/: replies that belong to no poll (unknown numbers, late or
@@ -283,5 +286,21 @@ export const bandejaRespuestas = endpoint({
     status: z.literal(200),
     total: z.number(),
     data: z.array(RespuestaFilaSchema),
+    /** With incluir_no_reconocidas: how many replies belong to no poll, and how many of a poll
+     * are unrecognised (together, total). */
+    sin_encuesta: z.number().optional(),
+    no_reconocidas: z.number().optional(),
+    /** With incluir_no_reconocidas: the polls of the page's rows (title and options), and the
+     * aliases of their devices. */
+    encuestas: z
+      .array(
+        z.object({
+          id_ejercicio: z.number(),
+          ejercicio: z.string(),
+          opciones: z.array(z.object({ digito: z.number(), texto: z.string() })),
+        }),
+      )
+      .optional(),
+    equipos: z.array(z.object({ id_equipo: z.number(), alias: z.string() })).optional(),
   }),
 });

@@ -277,7 +277,42 @@ export const HistorialFilaSchema = z.object({
   resultado: z.string(),
   intentos: z.number(),
   respuestas: z.string(),
+  /** The send's instant (epoch ms) read from fecha_envio and hora_envio in the product's time
+   * zone, so the web can lay sends and replies on one timeline; null when nothing was sent. */
+  enviado_en: z.number().nullable(),
 });
+
+/** One reply the phone sent (issue 46.3/46.4), as its history shows it beside the sends: the
+ * text as received, the channel ('smpp', 'android', 'whatsapp') and its list's label, the
+ * classification and its Spanish label (the option's text, 'Respuesta no reconocida', 'Baja',
+ * 'Alta', 'Sin clasificar'), and the exercise it matched (null: the inbox). */
+export const HistorialRespuestaSchema = z.object({
+  id_respuesta: z.number(),
+  fecha: z.number(),
+  canal: z.string(),
+  canal_etiqueta: z.string(),
+  texto: z.string(),
+  tipo: z.enum(['opcion', 'baja', 'alta', 'no_reconocida', 'pendiente']),
+  digito: z.number().nullable(),
+  etiqueta: z.string(),
+  id_ejercicio: z.number().nullable(),
+  ejercicio: z.string().nullable(),
+});
+/** One reply of a phone's history. */
+export type HistorialRespuesta = z.infer<typeof HistorialRespuestaSchema>;
+
+/** A list the phone is on (its opt-out state): channel and label, since when, how ('Respuesta
+ * del teléfono', 'Operador', 'Importación'), the message that caused it and who added it. */
+export const HistorialBajaSchema = z.object({
+  canal: z.enum(['sms', 'whatsapp']),
+  canal_etiqueta: z.string(),
+  fecha: z.number(),
+  origen: z.string(),
+  texto: z.string().nullable(),
+  usuario: z.string().nullable(),
+});
+/** One opt-out of a phone's history. */
+export type HistorialBaja = z.infer<typeof HistorialBajaSchema>;
 
 /** GET /telefono/{id}/historial/?page=&size=: what the phone received and answered across every
  * exercise, newest exercise first, paged on the server from the (id_telefono, id_ejercicio) index. */
@@ -296,8 +331,18 @@ export const historialTelefono = endpoint({
     nombre: z.string().nullable(),
     total: z.number(),
     data: z.array(HistorialFilaSchema),
+    /** The phone's replies that fall on this page (newest first, at most
+     * MAX_RESPUESTAS_HISTORIAL): those received since the page's earliest send (every older one
+     * on the last page) and before the previous page's earliest, so each reply shows on exactly
+     * one page. */
+    respuestas_recibidas: z.array(HistorialRespuestaSchema),
+    /** The lists the phone is on now (empty: it receives drills on every channel). */
+    bajas: z.array(HistorialBajaSchema),
   }),
 });
+
+/** Most replies one page of a phone's history carries. */
+export const MAX_RESPUESTAS_HISTORIAL = 200;
 
 /** Import job states. */
 export const ESTATUS_IMPORTACION = ['en_proceso', 'terminada', 'fallida'] as const;
