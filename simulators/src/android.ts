@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   comportamientoDe,
@@ -23,6 +24,17 @@ import {
 //    X-Total-Count; DELETE /message/{id} cancels a Pending message (400 once it left the queue,
 //    404 when unknown). `/messages` answers the same. `conCancelar: false` and `conLista: false`
 //    play an app older than those routes (405 and 404).
+//  - Replies (issue 46.1), as docs.sms-gate.app's webhooks and settings pages describe them:
+//    GET/POST /webhooks and DELETE /webhooks/{id} keep the webhooks (one event each; a POST with
+//    a known id replaces it; 201 with the registration); PATCH /settings takes
+//    {webhooks: {signing_key}} (write-only; a random 8-character key until then). recibirSms()
+//    is an SMS reaching the phone: each 'sms:received' webhook gets {deviceId, event, id,
+//    payload: {messageId (a hash of the content), message, phoneNumber, simNumber, receivedAt in
+//    the phone's local time with its offset}, webhookId}, with X-Timestamp (Unix seconds) and
+//    X-Signature (hex HMAC-SHA256 of the body followed by the timestamp), signed anew at each
+//    attempt; a delivery not answered 2xx is retried `reintentoMs`, twice that, … up to
+//    `reintentos` times (the app: 10 s doubling, 14 times). `conAjustes: false` plays an app
+//    without /settings (404).
 
 /** Options of the Android gateway simulator. */
 export interface OpcionesAndroid extends Partial<Comportamiento> {
@@ -42,6 +54,54 @@ export interface OpcionesAndroid extends Partial<Comportamiento> {
   conCancelar?: boolean;
   /** False: an app without the message list (GET /message). */
   conLista?: boolean;
+  /** False: an app without PATCH /settings (its signing key cannot be set by the API). */
+  conAjustes?: boolean;
+  /** First wait before a webhook delivery is retried (doubling each time); default 10 000 ms. */
+  reintentoMs?: number;
+  /** Retries of a webhook delivery before it is given up; default 14. */
+  reintentos?: number;
+  /** The phone's UTC offset in minutes, for receivedAt (default -360, Mexico City). */
+  desfaseMinutos?: number;
+}
+
+/** A webhook as the phone keeps it (WebHookDTO). */
+export interface WebhookAndroid {
+  id: string;
+  deviceId: string | null;
+  url: string;
+  event: string;
+  source: 'Local';
+}
+
+/** An SMS reaching the phone (POST /android/mo/ of the control server). */
+export interface SmsEntrante {
+  de: string;
+  texto: string;
+  /** SIM slot that received it (null: the device does not say). */
+  sim?: number | null;
+  /** When the phone received it (epoch ms; default now). */
+  recibido?: number;
+}
+
+/** Events the app's webhooks take (WebHookEvent). */
+const EVENTOS = new Set([
+  'sms:received',
+  'sms:data-received',
+  'sms:sent',
+  'sms:delivered',
+  'sms:failed',
+  'system:ping',
+  'mms:received',
+]);
+
+/** An instant as the phone writes it: local time with its offset ('2024-06-22T15:46:11.000+07:00'). */
+export function horaLocal(ms: number, desfaseMinutos: number): string {
+  const local = new Date(ms + desfaseMinutos * 60_000).toISOString().slice(0, 23);
+  const signo = desfaseMinutos < 0 ? '-' : '+';
+  const a = Math.abs(desfaseMinutos);
+  const hh = String(Math.floor(a / 60)).padStart(2, '0');
+  const mm = String(a % 60).padStart(2, '0');
+  return `${local}${signo}${hh}:${mm}`;
 }
 
 type Estado = 'Pending' | 'Processed' | 'Sent' | 'Delivered' | 'Failed' | 'Cancelled';
@@ -86,6 +146,20 @@ export class SimuladorAndroid {
   readonly rechazos: string[] = [];
   /** Milliseconds per message of the queue; may change while it runs. */
   ritmoMs: number;
+  /** The webhooks registered (POST /webhooks), by id. */
+  readonly webhooks = new Map<string, WebhookAndroid>();
+  /** The webhooks' signing key (Settings → Webhooks → Signing Key; PATCH /settings). */
+  claveFirma = crypto.randomBytes(6).toString('base64url').slice(0, 8);
+  /** Webhook attempts answered 2xx, and not (refused, or the receiver unreachable). */
+  webhooksEntregados = 0;
+  webhooksFallidos = 0;
+  /** Every webhook attempt: the url, the body, its headers and the receiver's status (0: none). */
+  readonly intentosWebhook: {
+    url: string;
+    cuerpo: string;
+    cabeceras: Record<string, string>;
+    status: number;
+  }[] = [];
   private readonly mensajes = new Map<string, MensajeAndroid>();
   private readonly cola: MensajeAndroid[] = [];
   /** Messages in state Pending (the list's count is read often). */
@@ -312,6 +386,79 @@ export class SimuladorAndroid {
     >;
   }
 
+  /** Signs a webhook body as the app does (PayloadSingingPlugin): X-Timestamp and X-Signature. */
+  firmar(cuerpo: string, segundos = Math.floor(Date.now() / 1000)): Record<string, string> {
+    const marca = String(segundos);
+    const firma = crypto
+      .createHmac('sha256', this.claveFirma)
+      .update(cuerpo + marca)
+      .digest('hex');
+    return { 'x-timestamp': marca, 'x-signature': firma };
+  }
+
+  /** The body of an 'sms:received' delivery to one webhook. */
+  cuerpoSms(w: WebhookAndroid, sms: SmsEntrante): string {
+    const recibido = sms.recibido ?? Date.now();
+    return JSON.stringify({
+      deviceId: 'simulador',
+      event: 'sms:received',
+      id: crypto.randomBytes(11).toString('base64url'),
+      payload: {
+        // The app's id is a hash of the content: two equal messages share it.
+        messageId: crypto.createHash('md5').update(`${sms.de}\n${sms.texto}`).digest('hex'),
+        message: sms.texto,
+        phoneNumber: sms.de,
+        simNumber: sms.sim === undefined ? 1 : sms.sim,
+        receivedAt: horaLocal(recibido, this.o.desfaseMinutos ?? -360),
+      },
+      webhookId: w.id,
+    });
+  }
+
+  /** POSTs one body to a webhook url, signed now; returns the receiver's status (0: unreachable). */
+  async entregarWebhook(
+    url: string,
+    cuerpo: string,
+    cabeceras: Record<string, string> = this.firmar(cuerpo),
+  ): Promise<number> {
+    let status = 0;
+    try {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=UTF-8', ...cabeceras },
+        body: cuerpo,
+        signal: AbortSignal.timeout(30_000),
+      });
+      await r.arrayBuffer();
+      status = r.status;
+    } catch {
+      /* unreachable: retried like a refusal */
+    }
+    this.intentosWebhook.push({ url, cuerpo, cabeceras, status });
+    if (status >= 200 && status < 300) this.webhooksEntregados++;
+    else this.webhooksFallidos++;
+    return status;
+  }
+
+  /** An SMS reaches the phone: every 'sms:received' webhook gets it, retried with the app's
+   * backoff until answered 2xx or given up. Resolves with each webhook's last status. */
+  async recibirSms(sms: SmsEntrante): Promise<number[]> {
+    const destinos = [...this.webhooks.values()].filter((w) => w.event === 'sms:received');
+    return Promise.all(
+      destinos.map(async (w) => {
+        const cuerpo = this.cuerpoSms(w, sms);
+        let espera = this.o.reintentoMs ?? 10_000;
+        for (let intento = 0; ; intento++) {
+          const status = await this.entregarWebhook(w.url, cuerpo);
+          if ((status >= 200 && status < 300) || intento >= (this.o.reintentos ?? 14))
+            return status;
+          await new Promise<void>((r) => this.luego(espera, r));
+          espera *= 2;
+        }
+      }),
+    );
+  }
+
   private rutas(): void {
     this.app.addHook('onRequest', async (req, reply) => {
       if (this.comportamiento.caido)
@@ -325,6 +472,40 @@ export class SimuladorAndroid {
       const status = err.statusCode ?? 500;
       if (status === 400) return this.rechazar(reply, err.message);
       return reply.code(status).send({ message: err.message });
+    });
+
+    this.app.get('/webhooks', async () => [...this.webhooks.values()]);
+    this.app.post('/webhooks', async (req, reply) => {
+      const b = (req.body ?? {}) as { id?: unknown; url?: unknown; event?: unknown };
+      if (typeof b.url !== 'string' || !/^https?:\/\/[^/\s]+/.test(b.url))
+        return this.rechazar(reply, 'url must be a valid http(s) URL');
+      if (typeof b.event !== 'string' || !EVENTOS.has(b.event))
+        return this.rechazar(reply, `Unknown event: ${String(b.event)}`);
+      const id =
+        typeof b.id === 'string' && b.id ? b.id : crypto.randomBytes(11).toString('base64url');
+      const w: WebhookAndroid = { id, deviceId: null, url: b.url, event: b.event, source: 'Local' };
+      this.webhooks.set(id, w);
+      return reply.code(201).send(w);
+    });
+    this.app.delete('/webhooks/:id', async (req, reply) => {
+      this.webhooks.delete((req.params as { id: string }).id);
+      return reply.code(204).send();
+    });
+    const ajustes = () => ({
+      webhooks: { internet_required: true, retry_count: this.o.reintentos ?? 14 },
+    });
+    this.app.get('/settings', async (_req, reply) =>
+      this.o.conAjustes === false ? reply.code(404).send() : ajustes(),
+    );
+    this.app.patch('/settings', async (req, reply) => {
+      if (this.o.conAjustes === false) return reply.code(404).send();
+      const b = (req.body ?? {}) as { webhooks?: { signing_key?: unknown } };
+      if (!b || typeof b !== 'object' || Array.isArray(b))
+        return reply.code(400).send({ message: 'Invalid request: not an object' });
+      const clave = b.webhooks?.signing_key;
+      if (typeof clave === 'string' && clave) this.claveFirma = clave;
+      else if (clave === null) this.claveFirma = crypto.randomBytes(6).toString('base64url');
+      return ajustes();
     });
 
     for (const ruta of ['/message', '/messages']) {

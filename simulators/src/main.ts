@@ -27,6 +27,10 @@ import { SimuladorWhatsapp } from './whatsapp.ts';
 //                                               POST /smpp/mo/ {de, texto, data_coding?, concatenacion?,
 //                                               porParte?} → the SMSC sends that reply (MO deliver_sm),
 //                                               resending it until a session takes it; GET /smpp/mo/ → counts
+//                                               POST /android/mo/ {from, text} → the phone receives that SMS and
+//                                               posts it to its 'sms:received' webhooks (signed, retried);
+//                                               POST /whatsapp/mo/ {from, text, tipo?: text|button|interactive}
+//                                               → a user's message to the webhook (signed, retried)
 // Port 0 picks a free port. Prints one JSON line with the ports once listening.
 
 const env = process.env;
@@ -118,6 +122,36 @@ control.post('/smpp/mo/', async (req, reply) => {
   return reply.code(202).send({ ok: true });
 });
 control.get('/smpp/mo/', async () => smpp.mo);
+// Replies over Android and WhatsApp (issue 46.1), as their gateways deliver them.
+/** The sender and text of a simulated reply ({from, text}, or {de, texto} as POST /smpp/mo/). */
+function remitenteYTexto(b: Record<string, unknown>): { de: string; texto: string } | null {
+  const de = b.from ?? b.de;
+  const texto = b.text ?? b.texto;
+  return typeof de === 'string' && de && typeof texto === 'string' ? { de, texto } : null;
+}
+control.post('/android/mo/', async (req, reply) => {
+  const m = remitenteYTexto((req.body ?? {}) as Record<string, unknown>);
+  if (!m) return reply.code(400).send({ message: 'from y text son obligatorios' });
+  if (![...android.webhooks.values()].some((w) => w.event === 'sms:received'))
+    return reply
+      .code(409)
+      .send({ message: 'el teléfono no tiene webhook sms:received registrado' });
+  void android.recibirSms(m);
+  return reply.code(202).send({ ok: true });
+});
+control.get('/android/mo/', async () => ({
+  webhooks: [...android.webhooks.values()],
+  entregados: android.webhooksEntregados,
+  fallidos: android.webhooksFallidos,
+}));
+control.post('/whatsapp/mo/', async (req, reply) => {
+  const b = (req.body ?? {}) as Record<string, unknown>;
+  const m = remitenteYTexto(b);
+  if (!m) return reply.code(400).send({ message: 'from y text son obligatorios' });
+  const tipo = b.tipo === 'button' || b.tipo === 'interactive' ? b.tipo : 'text';
+  void whatsapp.recibirMensaje({ ...m, tipo });
+  return reply.code(202).send({ ok: true });
+});
 control.get('/:sim/', async (req, reply) => {
   const s = sims[(req.params as { sim: keyof typeof sims }).sim];
   if (!s) return reply.code(404).send({ message: 'simulador desconocido' });

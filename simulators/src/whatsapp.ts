@@ -23,6 +23,11 @@ import {
 // several entries and changes mixing statuses with users' messages, template status and account
 // updates, system errors and the statuses of another phone number of the same app.
 // `GET /{version}/{waba-id}/message_templates` lists the templates.
+// Replies (issue 46.1): recibirMensaje() is a user writing to the business number: a 'messages'
+// change with the contact and the message ('text' with text.body; 'button', a template's
+// quick-reply, with button.text and payload; 'interactive' with a button_reply), signed like the
+// statuses and delivered again (every `reintentoMs`) until answered 200; it opens the 24-hour
+// window for that number, as Meta does.
 
 /** What Meta answers for an error code: HTTP status, title and details (Meta's error-code
  * reference, WhatsApp Business Platform). */
@@ -241,6 +246,23 @@ export interface OpcionesWhatsapp extends Partial<Comportamiento> {
   webhooksMixtos?: boolean;
   /** The other phone number of the same app whose statuses mixed deliveries carry. */
   otroTelefonoId?: string;
+  /** Wait between deliveries of a user's message not answered 200 (default 1 000 ms). */
+  reintentoMs?: number;
+  /** Deliveries of a user's message before it is given up (default 50). */
+  intentosMensaje?: number;
+}
+
+/** A user's message to the business number (POST /whatsapp/mo/ of the control server). */
+export interface MensajeUsuario {
+  /** The sender's WhatsApp id (international digits, no '+'). */
+  de: string;
+  texto: string;
+  /** 'text' (default), 'button' (a template's quick-reply) or 'interactive' (a reply button). */
+  tipo?: 'text' | 'button' | 'interactive';
+  /** The button's payload or reply id (default: the text). */
+  payload?: string;
+  /** The contact's profile name. */
+  nombre?: string;
 }
 
 interface Estado {
@@ -351,6 +373,67 @@ export class SimuladorWhatsapp {
     if (r.ok) this.webhooksEntregados++;
     else this.webhooksRechazados++;
     return r.status;
+  }
+
+  /** The webhook body Meta sends for a user's message (one entry, one 'messages' change). */
+  cuerpoMensaje(m: MensajeUsuario, id: string, segundos: number): unknown {
+    const de = m.de.replace(/^\+/, '');
+    const base = { from: de, id, timestamp: String(segundos) };
+    const tipo = m.tipo ?? 'text';
+    const mensaje =
+      tipo === 'button'
+        ? { ...base, type: 'button', button: { text: m.texto, payload: m.payload ?? m.texto } }
+        : tipo === 'interactive'
+          ? {
+              ...base,
+              type: 'interactive',
+              interactive: {
+                type: 'button_reply',
+                button_reply: { id: m.payload ?? m.texto, title: m.texto },
+              },
+            }
+          : { ...base, type: 'text', text: { body: m.texto } };
+    return {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: this.o.wabaId ?? 'sim-waba',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: this.metadata(),
+                contacts: [{ profile: { name: m.nombre ?? 'Simulado' }, wa_id: de }],
+                messages: [mensaje],
+              },
+            },
+          ],
+        },
+      ],
+    };
+  }
+
+  /** A user writes to the business number: the message's webhook is delivered (signed) until
+   * answered 200 or given up; it opens the 24-hour window. Resolves with the last status and the
+   * message's wamid. */
+  async recibirMensaje(m: MensajeUsuario): Promise<{ status: number; id: string }> {
+    const id = `wamid.${crypto.randomBytes(12).toString('base64url')}`;
+    const ahora = Date.now();
+    this.escribieron.set(m.de.replace(/^\+/, ''), ahora);
+    this.escribieron.set(m.de.startsWith('+') ? m.de : `+${m.de}`, ahora);
+    const cuerpo = JSON.stringify(this.cuerpoMensaje(m, id, Math.floor(ahora / 1000)));
+    let status = 0;
+    for (let i = 0; i < (this.o.intentosMensaje ?? 50); i++) {
+      try {
+        status = await this.entregarWebhook(cuerpo);
+      } catch {
+        status = 0;
+      }
+      if (status >= 200 && status < 300) break;
+      await esperar(this.o.reintentoMs ?? 1000);
+    }
+    return { status, id };
   }
 
   private rutas(): void {

@@ -45,6 +45,9 @@ export interface Config {
   /** Loopback, link-local and private destinations a device's url may reach
    * (EQUIPOS_DESTINOS_PERMITIDOS; default: the built-in simulators' ports). */
   destinosPermitidos: ListaDestinos;
+  /** Issue 46.1: the api's base URL as the gateways reach it (URL_WEBHOOKS, default
+   * http://127.0.0.1:$PORT): Android devices' phones are given {base}/webhooks/android/{id}/. */
+  urlWebhooks: string;
 }
 
 /** Parses a duration such as '8h', '30m', '3600' (seconds) or '2d' into seconds. */
@@ -126,7 +129,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     destinosPermitidos: destinosDeEntorno(env),
     ventanaEncuestaMs: ventanaEncuestaMs(env),
+    urlWebhooks: baseWebhooks(env),
   };
+}
+
+/** Issue 46.1: the api's base URL as the gateways reach it, for the webhooks Pregón registers on
+ * them: URL_WEBHOOKS, else http://127.0.0.1:$PORT (the demo's simulators on loopback). A real
+ * phone needs an https URL it can reach. */
+export function baseWebhooks(env: NodeJS.ProcessEnv = process.env): string {
+  const b = env.URL_WEBHOOKS?.trim();
+  return (b || `http://127.0.0.1:${env.PORT || 8080}`).replace(/\/+$/, '');
 }
 
 /** PBX_IDIOMA checked: only a language name Asterisk knows can reach the dialplan. */

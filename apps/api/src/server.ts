@@ -43,6 +43,7 @@ import { rutasUsuarios } from './routes/usuarios.ts';
 import { rutasEquipos } from './routes/equipos.ts';
 import { rutasPaises } from './routes/paises.ts';
 import { rutasPruebaEquipo } from './routes/prueba-equipo.ts';
+import { rutasWebhooksEntrada } from './routes/webhooks-entrada.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys and the credentials key. */
 export async function crearContexto(
@@ -184,6 +185,7 @@ export async function buildApp(
   rutasEquipos(app, ctx);
   rutasPaises(app, ctx);
   rutasPruebaEquipo(app, ctx);
+  rutasWebhooksEntrada(app, ctx);
 
   return app;
 }

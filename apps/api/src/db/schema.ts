@@ -294,6 +294,26 @@ export interface BajasTable {
   confirmada_en: number | null;
 }
 
+/** webhooks_android (issue 46.1, migration 0039): an Android device's 'sms:received' webhook as
+ * Pregón registered it on the phone; clave is the signing key, encrypted (db/credenciales.ts). */
+export interface WebhooksAndroidTable {
+  id_equipo: number;
+  clave: string;
+  url: string;
+  registrado: number | null;
+  error: string | null;
+  intentado: number;
+}
+
+/** ventanas_whatsapp (issue 46.1, migration 0039): the 24-hour window a user's WhatsApp message
+ * opens, per device and phone; times are epoch ms. */
+export interface VentanasWhatsappTable {
+  id_equipo: number;
+  telefono: string;
+  ultima: number;
+  abierta_hasta: number;
+}
+
 /** encuestas_ejercicio (issue 46.2, migration 0037): the poll of an SMS or WhatsApp exercise;
  * opciones is the options' JSON, pregunta the question as the operator wrote it. */
 export interface EncuestasEjercicioTable {
@@ -379,6 +399,8 @@ export interface DB {
   encuestas_ejercicio: EncuestasEjercicioTable;
   casos: CasosTable;
   bajas: BajasTable;
+  webhooks_android: WebhooksAndroidTable;
+  ventanas_whatsapp: VentanasWhatsappTable;
   importaciones: ImportacionesTable;
   auditoria: AuditoriaTable;
   ingreso_fallos: IngresoFallosTable;

@@ -5,6 +5,7 @@ import { Despachador, type Bitacora } from './despachador.ts';
 import type { Store } from './store.ts';
 import { storePostgres } from './store-postgres.ts';
 import { storeSqlite } from './store-sqlite.ts';
+import { reintentarWebhooksAndroid } from './webhook-android.ts';
 
 /** A running dispatcher; stop() lets in-flight sends finish. */
 export interface DespachadorEnMarcha {
@@ -36,8 +37,15 @@ export async function arrancarDespachador(
   const despachador = new Despachador(storePara(db), config, {
     ...opts,
     unico: db.engine === 'sqlite',
+    // Issue 45.1: the devices' ports are leased in the database (capacidad-equipo.ts).
+    db,
   });
   await despachador.iniciar();
+  // Issue 46.1: Android webhooks whose registration failed (or never ran: the demo's devices)
+  // are registered again, in the background.
+  void reintentarWebhooksAndroid(db, opts.bitacora).catch((err) =>
+    opts.bitacora?.error(`webhooks de Android: ${String(err)}`),
+  );
   return {
     despachador,
     detener: () => despachador.detener(),

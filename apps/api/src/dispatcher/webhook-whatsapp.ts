@@ -8,9 +8,15 @@ import {
 } from '@pregon/contract/api/prueba';
 import type { Endpoint } from '@pregon/contract/api/endpoint';
 import { motivoEstadoFallido, type ErrorMeta } from '@pregon/contract/rules/whatsapp';
+import type { VentanaWhatsapp } from '@pregon/contract/api/webhooks';
+import { canonizarTelefono } from '@pregon/contract/rules/phone';
+import { sql } from 'kysely';
 import type { Contexto } from '../contexto.ts';
-import { credencial, leerCredenciales, type Recibo } from './canal.ts';
+import type { Db } from '../db/database.ts';
+import { credencial, leerCredenciales, type Recibo, type RespuestaEntrante } from './canal.ts';
 import { storePara } from './index.ts';
+import { guardarYLeer } from './leer-respuestas.ts';
+import { telefonoRemitente, textoSeguro } from './webhook-android.ts';
 
 // The WhatsApp Cloud API webhook (Meta's WhatsApp Business Account webhooks). Public, but every
 // POST must carry X-Hub-Signature-256, the HMAC-SHA256 of the raw body with the app secret of the
@@ -24,6 +30,14 @@ import { storePara } from './index.ts';
 // comes after it (Meta does not promise the order) or a repeated webhook leaves alone; 'failed'
 // sets 'fallido' with a Spanish reason that keeps Meta's code and title. A status whose row is
 // not written yet is tried again shortly.
+// Users' messages (issue 46.1) of the same field are replies: type 'text' (text.body), 'button'
+// (a template's quick-reply: button.text, else its payload), 'interactive' (button_reply or
+// list_reply: title, else id), 'reaction' (its emoji) and media with a caption; any other type is
+// kept with an empty text and a note, so nothing a person sent is lost. Each is stored once (its
+// wamid is the key) with Meta's timestamp, before the 200: a failure to store answers 500 and Meta
+// delivers it again. A message opens the 24-hour customer-service window for its number on that
+// device (ventanas_whatsapp), which GET /whatsapp/ventanas/ shows. A device without app_secret
+// never accepts a delivery (its messages are refused with a log line), never unsigned.
 
 interface Cambio {
   field?: string;
@@ -34,9 +48,138 @@ interface Cambio {
       status?: string;
       errors?: ErrorMeta[];
     }[];
-    messages?: unknown[];
+    messages?: MensajeMeta[];
     errors?: ErrorMeta[];
   };
+}
+
+/** A user's message as Meta's webhook carries it (the fields read). */
+interface MensajeMeta {
+  from?: unknown;
+  id?: unknown;
+  timestamp?: unknown;
+  type?: unknown;
+  text?: { body?: unknown };
+  button?: { text?: unknown; payload?: unknown };
+  interactive?: {
+    button_reply?: { id?: unknown; title?: unknown };
+    list_reply?: { id?: unknown; title?: unknown };
+  };
+  reaction?: { emoji?: unknown };
+  image?: { caption?: unknown };
+  video?: { caption?: unknown };
+  document?: { caption?: unknown };
+}
+
+/** How long a user's message keeps the customer-service window open (Meta: 24 hours). */
+export const VENTANA_WHATSAPP_MS = 24 * 3_600_000;
+
+/** The first of `vs` that is a non-empty text. */
+const primerTexto = (...vs: unknown[]) =>
+  vs.find((v): v is string => typeof v === 'string' && v !== '');
+
+/** A user's message as a reply to store (null without a sender): its text by type, Meta's
+ * wamid and timestamp, the message as received (JSON, hex) as its raw form. */
+export function respuestaWhatsapp(id_equipo: number, m: MensajeMeta): RespuestaEntrante | null {
+  if (!m || typeof m !== 'object') return null;
+  const from = typeof m.from === 'string' ? m.from.trim().slice(0, 64) : '';
+  if (!from) return null;
+  const tipo = typeof m.type === 'string' ? m.type.slice(0, 20) : '';
+  const texto =
+    tipo === 'text'
+      ? primerTexto(m.text?.body)
+      : tipo === 'button'
+        ? primerTexto(m.button?.text, m.button?.payload)
+        : tipo === 'interactive'
+          ? primerTexto(
+              m.interactive?.button_reply?.title,
+              m.interactive?.list_reply?.title,
+              m.interactive?.button_reply?.id,
+              m.interactive?.list_reply?.id,
+            )
+          : tipo === 'reaction'
+            ? primerTexto(m.reaction?.emoji)
+            : primerTexto(m.image?.caption, m.video?.caption, m.document?.caption);
+  const segundos = Number(m.timestamp);
+  const id = typeof m.id === 'string' && m.id ? m.id.slice(0, 190) : null;
+  return {
+    id_equipo,
+    canal: 'whatsapp',
+    remitente: from,
+    telefono: telefonoRemitente(/^\d+$/.test(from) ? `+${from}` : from),
+    texto: textoSeguro(texto ?? ''),
+    codificacion: tipo || 'desconocido',
+    ...(texto === undefined ? { nota: msg('respuestaSinTexto', { tipo: tipo || '?' }) } : {}),
+    texto_crudo: Buffer.from(JSON.stringify(m), 'utf8').toString('hex'),
+    id_gateway: id,
+    // Seconds since 1970 up to 2100; anything else is not a time Meta gives.
+    fecha_gateway:
+      Number.isFinite(segundos) && segundos > 0 && segundos < 4_102_444_800
+        ? Math.round(segundos * 1000)
+        : null,
+  };
+}
+
+/** Opens (or keeps open) the 24-hour window of a phone on a device from a message sent at
+ * `desde` (epoch ms): abierta_hasta only moves forward. */
+export async function abrirVentana(
+  db: Db,
+  id_equipo: number,
+  telefono: string,
+  desde: number,
+): Promise<void> {
+  const hasta = desde + VENTANA_WHATSAPP_MS;
+  await db.kysely
+    .insertInto('ventanas_whatsapp')
+    .values({ id_equipo, telefono, ultima: desde, abierta_hasta: hasta })
+    .onConflict((oc) =>
+      oc.columns(['id_equipo', 'telefono']).doUpdateSet({
+        ultima: sql`case when excluded.ultima > ventanas_whatsapp.ultima then excluded.ultima else ventanas_whatsapp.ultima end`,
+        abierta_hasta: sql`case when excluded.abierta_hasta > ventanas_whatsapp.abierta_hasta then excluded.abierta_hasta else ventanas_whatsapp.abierta_hasta end`,
+      }),
+    )
+    .execute();
+}
+
+/** Until when (epoch ms) a phone's window on a device is open, or null when it never was or has
+ * closed by `ahora`: free text (and a one-off reply) reaches the person only then. */
+export async function ventanaAbiertaHasta(
+  db: Db,
+  id_equipo: number,
+  telefono: string,
+  ahora = Date.now(),
+): Promise<number | null> {
+  const f = await db.kysely
+    .selectFrom('ventanas_whatsapp')
+    .select('abierta_hasta')
+    .where('id_equipo', '=', id_equipo)
+    .where('telefono', '=', telefono)
+    .executeTakeFirst();
+  const hasta = f ? Number(f.abierta_hasta) : null;
+  return hasta !== null && hasta > ahora ? hasta : null;
+}
+
+/** The windows a phone's messages opened, on every device, the latest first (GET
+ * /whatsapp/ventanas/): the number is read as the directory writes it. */
+export async function ventanasDe(db: Db, telefono: string): Promise<VentanaWhatsapp[]> {
+  const c = canonizarTelefono(telefono);
+  const t = c.ok ? c.telefono : telefono.trim();
+  const ahora = Date.now();
+  const filas = await db.kysely
+    .selectFrom('ventanas_whatsapp as v')
+    .innerJoin('equipos as e', 'e.id_equipo', 'v.id_equipo')
+    .select(['v.id_equipo', 'e.alias', 'v.telefono', 'v.ultima', 'v.abierta_hasta'])
+    .where('v.telefono', '=', t)
+    .orderBy('v.abierta_hasta', 'desc')
+    .execute();
+  return filas.map((f) => ({
+    id_equipo: f.id_equipo,
+    alias: f.alias,
+    telefono: f.telefono,
+    ultima_respuesta: Number(f.ultima),
+    abierta_hasta: Number(f.abierta_hasta),
+    abierta: Number(f.abierta_hasta) > ahora,
+  }));
 }
 
 interface Cuerpo {
@@ -121,12 +264,17 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
           .map((e) => credencial(e.c, 'whatsapp', 'app_secret'))
           .filter((s) => s && firmaValida(crudo, firma, s)),
       );
-      if (!firmados.size)
+      if (!firmados.size) {
+        if (!equipos.some((e) => credencial(e.c, 'whatsapp', 'app_secret')))
+          req.log.warn(
+            'webhook de WhatsApp rechazado: ningún equipo de WhatsApp tiene app_secret (escríbalo en Editar equipo para aceptar estados y respuestas)',
+          );
         return reply.code(401).send({
           status: 401,
           message: msg('webhookFirmaInvalida'),
           mensaje: msg('webhookFirmaInvalida'),
         });
+      }
       let cuerpo: Cuerpo;
       try {
         cuerpo = JSON.parse(crudo.toString('utf8')) as Cuerpo;
@@ -135,23 +283,38 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
         return { status: 200 };
       }
       const recibos: Recibo[] = [];
+      const respuestas: RespuestaEntrante[] = [];
       let ajenos = 0;
       for (const entrada of Array.isArray(cuerpo?.entry) ? cuerpo.entry : []) {
         for (const cambio of Array.isArray(entrada?.changes) ? entrada.changes : []) {
           const v = cambio?.value;
           const estados = Array.isArray(v?.statuses) ? v.statuses : [];
-          if ((cambio?.field !== undefined && cambio.field !== 'messages') || !estados.length)
+          const mensajes = Array.isArray(v?.messages) ? v.messages : [];
+          if (
+            (cambio?.field !== undefined && cambio.field !== 'messages') ||
+            (!estados.length && !mensajes.length)
+          )
             continue;
           const telefonoId = String(v?.metadata?.phone_number_id ?? '');
-          const suyos = equipos.filter(
+          const delNumero = equipos.filter(
             (e) =>
-              telefonoId !== '' &&
-              credencial(e.c, 'whatsapp', 'phone_number_id') === telefonoId &&
-              firmados.has(credencial(e.c, 'whatsapp', 'app_secret')),
+              telefonoId !== '' && credencial(e.c, 'whatsapp', 'phone_number_id') === telefonoId,
+          );
+          const suyos = delNumero.filter((e) =>
+            firmados.has(credencial(e.c, 'whatsapp', 'app_secret')),
           );
           if (!suyos.length) {
+            if (delNumero.length && mensajes.length)
+              req.log.warn(
+                `webhook de WhatsApp: ${mensajes.length} mensajes para el phone_number_id ${telefonoId.slice(0, 40)}, cuyo equipo no tiene el app_secret que firma: rechazados`,
+              );
             ajenos += estados.length;
             continue;
+          }
+          // One number is one inbox: its replies are kept once, on its first device.
+          for (const m of mensajes) {
+            const r = respuestaWhatsapp(suyos[0]!.id_equipo, m);
+            if (r) respuestas.push(r);
           }
           for (const s of estados) {
             if (
@@ -179,6 +342,17 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
         req.log.info(
           `webhook de WhatsApp: ${ajenos} estados de un phone_number_id sin equipo, ignorados`,
         );
+      // Replies are stored before the 200: a failure answers 500 and Meta delivers them again.
+      const ahora = Date.now();
+      for (const r of respuestas) {
+        await guardarYLeer(ctx.db, r, ahora);
+        await abrirVentana(
+          ctx.db,
+          r.id_equipo,
+          r.telefono ?? r.remitente,
+          Math.min(r.fecha_gateway ?? ahora, ahora),
+        );
+      }
       if (recibos.length) await aplicar(recibos);
       return { status: 200 };
     });

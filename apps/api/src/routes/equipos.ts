@@ -11,10 +11,10 @@ export function rutasEquipos(app: FastifyInstance, ctx: Contexto) {
     status: 200 as const,
     data: await svc.listar(ctx, query),
   }));
-  ruta(app, ctx, api.crearEquipo, async ({ body, sesion }) => ({
-    status: 200 as const,
-    id_equipo: await svc.crear(ctx, sesion, body),
-  }));
+  ruta(app, ctx, api.crearEquipo, async ({ body, sesion }) => {
+    const id_equipo = await svc.crear(ctx, sesion, body);
+    return { status: 200 as const, id_equipo, ...(await svc.registrarEntrada(ctx, id_equipo)) };
+  });
   ruta(app, ctx, api.actividadEquipo, async ({ params }) => ({
     status: 200 as const,
     ...(await svc.actividad(ctx, params.id)),
@@ -25,7 +25,11 @@ export function rutasEquipos(app: FastifyInstance, ctx: Contexto) {
   }));
   ruta(app, ctx, api.modificarEquipo, async ({ params, body, sesion }) => {
     const r = await svc.modificar(ctx, sesion, params.id, body);
-    return { ...ok('cambiosGuardados'), ...r };
+    return {
+      ...ok('cambiosGuardados'),
+      ...r,
+      ...(await svc.registrarEntrada(ctx, params.id, body)),
+    };
   });
   ruta(app, ctx, api.eliminarEquipo, async ({ params, sesion }) => {
     await svc.eliminar(ctx, sesion, params.id);

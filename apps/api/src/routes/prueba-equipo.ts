@@ -11,6 +11,7 @@ import { plantillasAprobadas } from '../dispatcher/plantillas-whatsapp.ts';
 import { enviarPrueba } from '../dispatcher/prueba.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
 import { rutasWebhookWhatsapp } from '../dispatcher/webhook-whatsapp.ts';
+import { registrarWebhookAndroid, webhookAndroidPendiente } from '../dispatcher/webhook-android.ts';
 
 /** POST /equipos/{id}/prueba/ (one test message through the device's adapter), GET
  * /equipos/{id}/plantillas/ (a WhatsApp device's approved templates) and the WhatsApp status
@@ -21,6 +22,13 @@ export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
     if (!tel.ok)
       throw error(400, 'campoInvalido', { campo: 'telefono', detalle: tel.motivo }, 'telefono');
     const r = await enviarPrueba(ctx, params.id, tel.e164);
+    // Issue 46.1: an Android device whose replies' webhook is not registered yet tries again,
+    // after the test's answer is decided (the phone's slowness never delays it).
+    void (async () => {
+      if ((await leerParaCanal(ctx.db.kysely, params.id))?.protocolo !== 'android') return;
+      if (await webhookAndroidPendiente(ctx.db, params.id))
+        await registrarWebhookAndroid(ctx.db, params.id, ctx.config.urlWebhooks);
+    })().catch(() => undefined);
     return {
       status: 200 as const,
       mensaje: msg('pruebaEnviada', { telefono: body.telefono.trim() }),

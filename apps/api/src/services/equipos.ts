@@ -20,6 +20,7 @@ import { fechaHora } from '../dispatcher/despachador.ts';
 import { leerCredenciales } from '../dispatcher/canal.ts';
 import { cifrarCredenciales } from '../db/credenciales.ts';
 import { problemaDestinoEquipo } from '../dispatcher/destinos.ts';
+import { registrarWebhookAndroid, webhookAndroidPendiente } from '../dispatcher/webhook-android.ts';
 import { conConflictos } from './paises.ts';
 
 // Devices: credentials are write-only (stored encrypted, db/credenciales.ts; answered as
@@ -168,6 +169,32 @@ export async function modificar(
       }),
     };
   });
+}
+
+/** Issue 46.1, after a device is saved (created, or changed by `cambio`): an Android device's
+ * 'sms:received' webhook is registered on its phone (dispatcher/webhook-android.ts), when it was
+ * created, its url, protocol or credentials changed, or its registration is still pending. The
+ * device stays saved whatever the phone answers: a failure comes back as `aviso_respuestas`
+ * (Spanish, naming the cause) and is retried when the dispatcher starts and when the device is
+ * tested. A device without credentials is not contacted; one no longer Android loses its row. */
+export async function registrarEntrada(
+  ctx: Contexto,
+  id: number,
+  cambio?: ModificarEquipoBody,
+): Promise<{ aviso_respuestas?: string }> {
+  const e = await repo.leerBasico(ctx.db.kysely, id);
+  if (!e) return {};
+  if (e.protocolo !== 'android') {
+    await ctx.db.kysely.deleteFrom('webhooks_android').where('id_equipo', '=', id).execute();
+    return {};
+  }
+  if (e.credenciales === null) return {};
+  const cambiaGateway = !cambio || ['url', 'protocolo', 'credenciales'].some((k) => k in cambio);
+  if (!cambiaGateway && !(await webhookAndroidPendiente(ctx.db, id))) return {};
+  const motivo = await registrarWebhookAndroid(ctx.db, id, ctx.config.urlWebhooks);
+  return motivo
+    ? { aviso_respuestas: msg('webhookAndroidNoRegistrado', { alias: e.alias, motivo }) }
+    : {};
 }
 
 /** 400 on the url when it points at a local or private address EQUIPOS_DESTINOS_PERMITIDOS does

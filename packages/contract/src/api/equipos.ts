@@ -102,7 +102,13 @@ export const crearEquipo = endpoint({
   etiqueta: 'equipos',
   resumen: 'Crea un equipo',
   body: CrearEquipoBodySchema,
-  respuesta: z.object({ status: z.literal(200), id_equipo: z.number() }),
+  // `aviso_respuestas` (issue 46.1): the device was saved, but its Android phone did not take the
+  // replies' webhook; it says why, and that it is retried.
+  respuesta: z.object({
+    status: z.literal(200),
+    id_equipo: z.number(),
+    aviso_respuestas: z.string().optional(),
+  }),
 });
 
 /** GET /equipos/{id}/ */
@@ -128,7 +134,10 @@ export const modificarEquipo = endpoint({
   body: ModificarEquipoBodySchema,
   // `credenciales_borradas`: the change moved the device to another gateway without writing its
   // credentials again, so the stored ones were cleared (issue 49.2); `mensaje` says so.
-  respuesta: OkSchema.extend({ credenciales_borradas: z.boolean() }),
+  respuesta: OkSchema.extend({
+    credenciales_borradas: z.boolean(),
+    aviso_respuestas: z.string().optional(),
+  }),
 });
 
 /** DELETE /equipos/{id}/: 409 while an exercise uses it. */
