@@ -41,11 +41,48 @@ const OPCIONES: OpcionesProceso = {
   },
 };
 
-/** Stores a reply (store-respuestas.ts guardarRespuesta) and, when it is new, matches every
- * unread reply; a matching failure is left to the sweep (the reply is stored). */
+/** The matching passes of a database in this process: the one running and the one queued. */
+type Turno = { actual: Promise<number> | null; proxima: Promise<number> | null };
+const turnos = new WeakMap<Db, Turno>();
+
+/**
+ * Matches every unread reply (procesarPendientes, in batches), one pass at a time per database:
+ * a call while a pass runs joins the one pass queued after it (which starts once the running one
+ * ends, so it sees every reply stored before the call). At 500 replies a second the intake's
+ * calls share a few passes of hundreds of replies each, instead of one pass per reply racing the
+ * others for the same rows.
+ */
+export function leerPendientes(db: Db): Promise<number> {
+  let t = turnos.get(db);
+  if (!t) turnos.set(db, (t = { actual: null, proxima: null }));
+  const turno = t;
+  if (turno.proxima) return turno.proxima;
+  const correr = () => {
+    const p = procesarPendientes(db, OPCIONES);
+    turno.actual = p;
+    const fin = () => {
+      if (turno.actual === p) turno.actual = null;
+    };
+    p.then(fin, fin);
+    return p;
+  };
+  if (!turno.actual) return correr();
+  const p = turno.actual
+    .catch(() => undefined)
+    .then(() => {
+      turno.proxima = null;
+      return correr();
+    });
+  turno.proxima = p;
+  return p;
+}
+
+/** Stores a reply (store-respuestas.ts guardarRespuesta) and, when it is new, waits for a
+ * matching pass that reads it (leerPendientes); a matching failure is left to the sweep (the
+ * reply is stored). */
 export async function guardarYLeer(db: Db, r: RespuestaEntrante, ahora: number) {
   const res = await guardarRespuesta(db, r, ahora);
-  if (res === 'nueva') await procesarPendientes(db, OPCIONES).catch(() => undefined);
+  if (res === 'nueva') await leerPendientes(db).catch(() => undefined);
   return res;
 }
 
@@ -53,6 +90,6 @@ export async function guardarYLeer(db: Db, r: RespuestaEntrante, ahora: number) 
  * reply still unread; a matching error rejects, and the dispatcher logs it. */
 export async function cerrarYLeer(db: Db, ahora: number): Promise<number> {
   const n = await cerrarPartesVencidas(db, ahora);
-  await procesarPendientes(db, OPCIONES);
+  await leerPendientes(db);
   return n;
 }

@@ -28,6 +28,7 @@ import type { DB } from '../db/schema.ts';
 import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
+import * as repoRespuestas from '../repositories/respuestas.ts';
 import { desfaseZona, epochDe } from './tableros.ts';
 
 // Polls, replies matched to them, and the cases of those who need help (issue 46.2 and 46.3).
@@ -157,6 +158,21 @@ export interface OpcionesProceso {
   tz?: string;
   ventanaMs?: number;
   bajas?: Bajas;
+  /** Queues the option's automatic acknowledgement (dispatcher/sueltos.ts), in the matching's
+   * transaction; absent, an answer is only counted. */
+  acuse?: (k: K, a: AcusePorRespuesta) => Promise<unknown>;
+}
+
+/** An answer to a poll, as its acknowledgement is queued (the device and number it came from). */
+export interface AcusePorRespuesta {
+  id_respuesta: number;
+  id_equipo: number;
+  canal: string;
+  telefono: string | null;
+  id_ejercicio: number;
+  id_detalle: number;
+  opcion: OpcionEncuesta | undefined;
+  recibida: number;
 }
 
 /** What matching a reply did. */
@@ -167,72 +183,17 @@ export interface ResultadoProceso {
   id_caso: number | null;
 }
 
-/** The rows of poll exercises of this device sent to this number (by its directory id when it has
- * one), with their send instant. */
-async function enviosEncuesta(
-  k: K,
-  r: { id_equipo: number; id_telefono: number | null; telefono: string | null },
-  desde: number,
-  tz: string,
-) {
-  if (r.id_telefono === null && !r.telefono) return [];
-  let q = k
-    .selectFrom('ejercicio_detalle as d')
-    .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
-    .innerJoin('encuestas_ejercicio as p', 'p.id_ejercicio', 'e.id_ejercicio')
-    .select(['d.id_detalle', 'd.id_ejercicio', 'd.fecha_envio', 'd.hora_envio', 'p.opciones'])
-    .where('e.id_equipo', '=', r.id_equipo)
-    .where('d.fecha_envio', 'is not', null)
-    .where('d.hora_envio', 'is not', null)
-    .where('e.iniciado', 'is not', null)
-    .where((eb) => eb.or([eb('e.terminado', 'is', null), eb('e.terminado', '>=', desde)]));
-  q =
-    r.id_telefono !== null
-      ? q.where('d.id_telefono', '=', r.id_telefono)
-      : q.where('d.telefono', '=', r.telefono!);
-  const filas = await q.execute();
-  return filas.map((f) => {
-    const pared = epochDe(f.fecha_envio!, f.hora_envio!, 0);
-    return { id: f, enviada: pared - desfaseZona(tz, pared) };
-  });
-}
-
-/** The person's current answer to a poll other than reply `excepto` (its digit, null if none). */
-async function vigenteAnterior(k: K, id_ejercicio: number, id_detalle: number, excepto: number) {
-  const filas = await k
-    .selectFrom('respuestas_recibidas')
-    .select(['id_respuesta', 'fecha_recibida', 'clasificacion'])
-    .where('id_ejercicio', '=', id_ejercicio)
-    .where('id_detalle', '=', id_detalle)
-    .where('id_respuesta', '<>', excepto)
-    .where('clasificacion', 'like', 'opcion:%')
-    .orderBy('id_respuesta')
-    .execute();
+/** The person's current answer in `filas` (replies read as an option, oldest first): its digit
+ * and when it came, or null. */
+function vigenteDe(filas: readonly { fecha_recibida: number; clasificacion: string }[]) {
   const v = respuestaVigente(filas.map(fechada));
   return v && v.clasificacion.tipo === 'opcion'
     ? { digito: v.clasificacion.digito, recibida: v.recibida }
     : null;
 }
 
-/** Opens a case (none while another of the person's cases in this exercise is not attended: the
- * partial unique index); returns its id, or null when one was already pending. */
-async function abrirCaso(
-  k: K,
-  c: { id_ejercicio: number; id_detalle: number; id_respuesta: number; digito: number },
-  quien: { id_usuario: number; usuario: string } | null,
-): Promise<number | null> {
-  const fila = await k
-    .insertInto('casos')
-    .values({ ...c, abierto: Date.now() })
-    .onConflict((oc) => oc.doNothing())
-    .returning('id_caso')
-    .executeTakeFirst();
-  if (!fila) return null;
-  await auditar(k, quien, 'crear', 'caso', fila.id_caso, c);
-  return Number(fila.id_caso);
-}
-
-/** Whether a new answer `digito` received at `recibida` becomes the current one and opens a case. */
+/** Whether a new answer `digito` received at `recibida` becomes the current one and opens a case
+ * (one at a time: the operator's manual classification). */
 async function casoPorRespuesta(
   k: K,
   opciones: readonly OpcionEncuesta[],
@@ -240,11 +201,164 @@ async function casoPorRespuesta(
   digito: number,
   quien: { id_usuario: number; usuario: string } | null,
 ): Promise<number | null> {
-  const previa = await vigenteAnterior(k, r.id_ejercicio, r.id_detalle, r.id_respuesta);
+  const otras = await repoRespuestas.respuestasOpcion(k, [r.id_ejercicio], [r.id_detalle]);
+  const previa = vigenteDe(otras.filter((f) => f.id_respuesta !== r.id_respuesta));
   if (previa && previa.recibida > r.recibida) return null; // a later answer is the current one
   if (!abreCaso(previa?.digito ?? null, digito, opciones)) return null;
   const { id_ejercicio, id_detalle, id_respuesta } = r;
-  return abrirCaso(k, { id_ejercicio, id_detalle, id_respuesta, digito }, quien);
+  const abiertos = await repoRespuestas.abrirCasos(
+    k,
+    [{ id_ejercicio, id_detalle, id_respuesta, digito }],
+    quien,
+  );
+  return abiertos.get(id_respuesta) ?? null;
+}
+
+/** The poll sends of a batch by sender: 'i{id_telefono}' and 't{telefono}'. */
+function enviosPorRemitente(envios: readonly repoRespuestas.EnvioEncuestaFila[]) {
+  const m = new Map<string, repoRespuestas.EnvioEncuestaFila[]>();
+  const poner = (clave: string, f: repoRespuestas.EnvioEncuestaFila) => {
+    const l = m.get(clave);
+    if (!l) m.set(clave, [f]);
+    else if (!l.includes(f)) l.push(f);
+  };
+  for (const f of [...envios].sort((a, b) => a.id_detalle - b.id_detalle)) {
+    if (f.id_telefono !== null) poner(`i${f.id_telefono}`, f);
+    poner(`t${f.telefono}`, f);
+  }
+  return m;
+}
+
+/** The open poll a reply answers (encuestaAbierta over the sends of its device to its directory
+ * id, or to its number when the directory does not hold it, of exercises not ended before the
+ * window), or null. */
+function abiertaPara(
+  r: repoRespuestas.SinLeer,
+  porRemitente: Map<string, repoRespuestas.EnvioEncuestaFila[]>,
+  ventanaMs: number,
+  tz: string,
+): repoRespuestas.EnvioEncuestaFila | null {
+  if (r.id_telefono === null && !r.telefono) return null;
+  const clave = r.id_telefono !== null ? `i${r.id_telefono}` : `t${r.telefono}`;
+  const desde = r.fecha_recibida - ventanaMs;
+  const envios = (porRemitente.get(clave) ?? [])
+    .filter((f) => f.id_equipo === r.id_equipo && (f.terminado === null || f.terminado >= desde))
+    .map((f) => {
+      const pared = epochDe(f.fecha_envio, f.hora_envio, 0);
+      return { id: f, enviada: pared - desfaseZona(tz, pared) };
+    });
+  return encuestaAbierta(envios, r.fecha_recibida, ventanaMs)?.id ?? null;
+}
+
+/**
+ * Matches a batch of unread replies taken in this transaction (repositories/respuestas.ts
+ * tomarSinLeer), as one by one in id order would: the poll sends of all their senders read in one
+ * query, each classified in memory (clasificarRespuesta), the classifications written in one
+ * statement (only those still unread), each 'BAJA'/'ALTA' and each option's acknowledgement passed
+ * to OpcionesProceso's hooks per reply, and the cases of those whose current answer becomes one
+ * requiring attention opened in one statement. Returns what was done per reply written.
+ */
+async function leerLote(
+  k: K,
+  rs: readonly repoRespuestas.SinLeer[],
+  o: OpcionesProceso,
+): Promise<Map<number, ResultadoProceso>> {
+  const tz = o.tz ?? zonaProducto();
+  const ventanaMs = o.ventanaMs ?? ventanaEncuestaMs();
+  const unicos = <T>(xs: T[]) => [...new Set(xs)];
+  const envios = await repoRespuestas.enviosEncuesta(k, {
+    equipos: unicos(rs.map((r) => r.id_equipo)),
+    idsTelefono: unicos(rs.flatMap((r) => (r.id_telefono !== null ? [r.id_telefono] : []))),
+    telefonos: unicos(
+      rs.flatMap((r) => (r.id_telefono === null && r.telefono ? [r.telefono] : [])),
+    ),
+    desde: Math.min(...rs.map((r) => r.fecha_recibida)) - ventanaMs,
+  });
+  const porRemitente = enviosPorRemitente(envios);
+  const opcionesDe = new Map<string, OpcionEncuesta[]>();
+  const leidas = rs.map((r) => {
+    const abierta = abiertaPara(r, porRemitente, ventanaMs, tz);
+    let opciones: OpcionEncuesta[] = [];
+    if (abierta) {
+      opciones =
+        opcionesDe.get(abierta.opciones) ?? (JSON.parse(abierta.opciones) as OpcionEncuesta[]);
+      opcionesDe.set(abierta.opciones, opciones);
+    }
+    return { r, abierta, opciones, clasificacion: clasificarRespuesta(r.texto, opciones) };
+  });
+  const hechas = await repoRespuestas.escribirLecturas(
+    k,
+    leidas.map(({ r, abierta, clasificacion }) => ({
+      id_respuesta: r.id_respuesta,
+      clasificacion: clasificacionATexto(clasificacion),
+      id_ejercicio: abierta?.id_ejercicio ?? null,
+      id_detalle: abierta?.id_detalle ?? null,
+    })),
+  );
+  const escritas = leidas.filter((l) => hechas.has(l.r.id_respuesta));
+  // An opt-out or opt-in applies with or without a poll; a sender that is not a phone number
+  // (alphanumeric) has no list entry.
+  for (const { r, clasificacion } of escritas) {
+    if (!r.telefono || (clasificacion.tipo !== 'baja' && clasificacion.tipo !== 'alta')) continue;
+    const { telefono, canal, id_respuesta, texto } = r;
+    const cambio = { telefono, canal, id_respuesta, texto };
+    await (clasificacion.tipo === 'baja' ? o.bajas?.baja(k, cambio) : o.bajas?.alta(k, cambio));
+  }
+  // Cases: only an answer requiring attention may open one; the person's earlier answers are
+  // those read before (in the database) and those before it in this batch, as one by one.
+  const atencion = escritas.filter(
+    (l) =>
+      l.abierta &&
+      l.clasificacion.tipo === 'opcion' &&
+      abreCaso(null, l.clasificacion.digito, l.opciones),
+  );
+  const casos: repoRespuestas.CasoNuevo[] = [];
+  if (atencion.length) {
+    const lote = new Set(escritas.map((l) => l.r.id_respuesta));
+    const previas = await repoRespuestas.respuestasOpcion(
+      k,
+      unicos(atencion.map((l) => l.abierta!.id_ejercicio)),
+      unicos(atencion.map((l) => l.abierta!.id_detalle)),
+    );
+    const dePersona = new Map<string, repoRespuestas.RespuestaOpcion[]>();
+    for (const f of previas) {
+      const c = `${f.id_ejercicio}:${f.id_detalle}`;
+      dePersona.set(c, [...(dePersona.get(c) ?? []), f]);
+    }
+    for (const { r, abierta, opciones, clasificacion } of atencion) {
+      const { id_ejercicio, id_detalle } = abierta!;
+      const digito = (clasificacion as { digito: number }).digito;
+      const otras = (dePersona.get(`${id_ejercicio}:${id_detalle}`) ?? []).filter(
+        (f) =>
+          f.id_respuesta !== r.id_respuesta &&
+          (!lote.has(f.id_respuesta) || f.id_respuesta < r.id_respuesta),
+      );
+      const previa = vigenteDe(otras);
+      if (previa && previa.recibida > r.fecha_recibida) continue; // a later one is current
+      if (!abreCaso(previa?.digito ?? null, digito, opciones)) continue;
+      casos.push({ id_ejercicio, id_detalle, id_respuesta: r.id_respuesta, digito });
+    }
+  }
+  const abiertos = await repoRespuestas.abrirCasos(k, casos);
+  const resultados = new Map<number, ResultadoProceso>();
+  for (const { r, abierta, opciones, clasificacion } of escritas) {
+    if (abierta && clasificacion.tipo === 'opcion') {
+      // The option's acknowledgement, queued in this transaction (OpcionesProceso.acuse).
+      const { id_respuesta, id_equipo, canal, telefono } = r;
+      const opcion = opciones.find((x) => x.digito === clasificacion.digito);
+      const [id_ejercicio, id_detalle] = [abierta.id_ejercicio, abierta.id_detalle];
+      const recibida = r.fecha_recibida;
+      const a = { id_respuesta, id_equipo, canal, telefono, id_ejercicio, id_detalle, recibida };
+      await o.acuse?.(k, { ...a, opcion });
+    }
+    resultados.set(r.id_respuesta, {
+      clasificacion,
+      id_ejercicio: abierta?.id_ejercicio ?? null,
+      id_detalle: abierta?.id_detalle ?? null,
+      id_caso: abiertos.get(r.id_respuesta) ?? null,
+    });
+  }
+  return resultados;
 }
 
 /**
@@ -259,68 +373,19 @@ export async function procesarRespuesta(
   id_respuesta: number,
   o: OpcionesProceso = {},
 ): Promise<ResultadoProceso | null> {
-  const tz = o.tz ?? zonaProducto();
-  const ventanaMs = o.ventanaMs ?? ventanaEncuestaMs();
   return db.kysely.transaction().execute(async (trx) => {
-    const r = await trx
-      .selectFrom('respuestas_recibidas')
-      .selectAll()
-      .where('id_respuesta', '=', id_respuesta)
-      .where('clasificacion', 'is', null)
-      .executeTakeFirst();
-    if (!r) return null;
-    const recibida = Number(r.fecha_recibida);
-    const envios = await enviosEncuesta(trx, r, recibida - ventanaMs, tz);
-    const abierta = encuestaAbierta(envios, recibida, ventanaMs)?.id ?? null;
-    const opciones = abierta ? (JSON.parse(abierta.opciones) as OpcionEncuesta[]) : [];
-    const clasificacion = clasificarRespuesta(r.texto, opciones);
-    const hecho = await trx
-      .updateTable('respuestas_recibidas')
-      .set({
-        clasificacion: clasificacionATexto(clasificacion),
-        id_ejercicio: abierta?.id_ejercicio ?? null,
-        id_detalle: abierta ? Number(abierta.id_detalle) : null,
-      })
-      .where('id_respuesta', '=', id_respuesta)
-      .where('clasificacion', 'is', null)
-      .executeTakeFirst();
-    if (!Number(hecho.numUpdatedRows)) return null;
-    // An opt-out or opt-in applies with or without a poll; a sender that is not a phone number
-    // (alphanumeric) has no list entry.
-    if (r.telefono && (clasificacion.tipo === 'baja' || clasificacion.tipo === 'alta')) {
-      const cambio = { telefono: r.telefono, canal: r.canal, id_respuesta, texto: r.texto };
-      await (clasificacion.tipo === 'baja'
-        ? o.bajas?.baja(trx, cambio)
-        : o.bajas?.alta(trx, cambio));
-    }
-    let id_caso: number | null = null;
-    if (abierta && clasificacion.tipo === 'opcion') {
-      id_caso = await casoPorRespuesta(
-        trx,
-        opciones,
-        {
-          id_ejercicio: abierta.id_ejercicio,
-          id_detalle: Number(abierta.id_detalle),
-          id_respuesta,
-          recibida,
-        },
-        clasificacion.digito,
-        null,
-      );
-    }
-    return {
-      clasificacion,
-      id_ejercicio: abierta?.id_ejercicio ?? null,
-      id_detalle: abierta ? Number(abierta.id_detalle) : null,
-      id_caso,
-    };
+    const rs = await repoRespuestas.tomarSinLeer(trx, db.engine, { ids: [id_respuesta], lote: 1 });
+    if (!rs.length) return null;
+    return (await leerLote(trx, rs, o)).get(id_respuesta) ?? null;
   });
 }
 
-/** Matches every stored reply not read yet (oldest first, `lote` at a time): the intake calls it
- * after storing one, and its periodic sweep retries any whose matching failed. A reply that fails
- * does not hold back the others; the first failure is thrown after all were tried (the caller
- * logs it). Returns how many were matched. */
+/** Matches every stored reply not read yet, oldest first, `lote` at a time, each batch in one
+ * transaction (leerLote; on PostgreSQL another dispatcher's batch skips the replies this one
+ * holds). The intake calls it after storing replies, and its periodic sweep retries any whose
+ * matching failed. A batch that fails is retried one reply at a time, so a reply that fails does
+ * not hold back the others; the first failure is thrown after all were tried (the caller logs
+ * it). Returns how many were matched. */
 export async function procesarPendientes(
   db: Db,
   o: OpcionesProceso = {},
@@ -331,24 +396,28 @@ export async function procesarPendientes(
   let fallo: unknown;
   let fallidas = 0;
   for (;;) {
-    const ids = await db.kysely
-      .selectFrom('respuestas_recibidas')
-      .select('id_respuesta')
-      .where('clasificacion', 'is', null)
-      .where('id_respuesta', '>', desde)
-      .orderBy('id_respuesta')
-      .limit(lote)
-      .execute();
-    for (const { id_respuesta } of ids) {
-      desde = Number(id_respuesta);
-      try {
-        if (await procesarRespuesta(db, desde, o)) n++;
-      } catch (err) {
-        fallidas++;
-        fallo ??= err;
+    let tomadas: number[];
+    try {
+      const r = await db.kysely.transaction().execute(async (trx) => {
+        const rs = await repoRespuestas.tomarSinLeer(trx, db.engine, { desde, lote });
+        const hechas = rs.length ? await leerLote(trx, rs, o) : new Map();
+        return { ids: rs.map((x) => x.id_respuesta), n: hechas.size };
+      });
+      tomadas = r.ids;
+      n += r.n;
+    } catch {
+      tomadas = await repoRespuestas.idsSinLeer(db.kysely, desde, lote);
+      for (const id of tomadas) {
+        try {
+          if (await procesarRespuesta(db, id, o)) n++;
+        } catch (err) {
+          fallidas++;
+          fallo ??= err;
+        }
       }
     }
-    if (ids.length < lote) break;
+    if (tomadas.length) desde = tomadas.at(-1)!;
+    if (tomadas.length < lote) break;
   }
   if (fallidas)
     throw new Error(`${fallidas} respuestas sin clasificar; la primera: ${String(fallo)}`, {
