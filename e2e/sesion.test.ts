@@ -248,6 +248,9 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
   it('«Cerrar sesión» limpia el almacenamiento y vuelve a /signin; recargar una ruta cliente funciona', async () => {
     await nuevaPagina();
     await ingresarUI(page, api.url, 'admin', api.adminPassword);
+    // A page with names, left by a full load: the browser may keep it in its back-forward cache.
+    await page.goto(`${api.url}/telefonos`);
+    await page.getByText('Persona 1', { exact: true }).waitFor();
     await page.goto(`${api.url}/index_dash`);
     await page.getByRole('heading', { name: 'Tablero general' }).waitFor();
     await page.reload();
@@ -264,8 +267,52 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await expect
       .poll(async () => (await pedir(api.url, 'GET', '/ejercicios/', { token })).status)
       .toBe(401);
+    // Back after signing out (issue 48.6): the phones page is not shown again, from any cache.
+    await page.goBack();
+    await expect.poll(ruta, { timeout: 10_000 }).toBe('/signin');
+    await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+    expect(await page.getByText('Persona 1', { exact: true }).count()).toBe(0);
     await page.goto(`${api.url}/`);
     await page.getByRole('button', { name: 'Ingresar' }).waitFor();
     expect(ruta()).toBe('/signin');
+  });
+
+  it('la interfaz sigue los roles actuales: degradado a Consulta deja de ver «Agregar teléfono»; desactivado, se le dice', async () => {
+    const admin = await pedir(api.url, 'POST', '/auth/signin/', {
+      body: { usuario: 'admin', password: api.adminPassword },
+    });
+    const tokenAdmin = String(admin.body.token);
+    const alta = await pedir(api.url, 'POST', '/usuarios/', {
+      token: tokenAdmin,
+      body: {
+        usuario: 'cambiante',
+        nombre: 'Operador cambiante',
+        role: ['operadores'],
+        password: 'Cambiante-prueba-48',
+      },
+    });
+    expect(alta.status).toBe(200);
+    const id = alta.body.id_usuario as number;
+    await nuevaPagina();
+    await ingresarUI(page, api.url, 'cambiante', 'Cambiante-prueba-48');
+    await page.goto(`${api.url}/telefonos`);
+    const agregar = page.getByRole('button', { name: 'Agregar teléfono' });
+    await agregar.waitFor();
+    const cambiar = async (body: Record<string, unknown>) =>
+      expect(
+        (await pedir(api.url, 'PUT', `/usuarios/${id}/`, { token: tokenAdmin, body })).status,
+      ).toBe(200);
+    await cambiar({ role: ['consulta'] });
+    await page.reload();
+    await page.getByText('Persona 1', { exact: true }).waitFor();
+    await expect.poll(() => agregar.count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Importar teléfonos' }).count()).toBe(0);
+    await cambiar({ activo: false });
+    await page.reload();
+    await esperarAviso(
+      page,
+      'FALLO: CUENTA DESACTIVADA. Un administrador desactivó su usuario; pídale que lo reactive.',
+    );
+    await expect.poll(ruta).toBe('/signin');
   });
 });

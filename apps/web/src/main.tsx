@@ -3,9 +3,12 @@ import './lib/zod-sin-eval.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { vigilarPaginaRestaurada } from './lib/sesion.ts';
 // Ant Design's component styles, prebuilt (the theme's zeroRuntime, app/app.tsx); ours after them.
 import 'antd/dist/antd.css';
 import './styles.css';
+
+vigilarPaginaRestaurada();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ErrorApi } from '../lib/api-client.ts';
+import { registrarLimpieza } from '../lib/sesion.ts';
 
 /** The app's one TanStack Query client: the providers hand it to the screens, and the route
  * loaders use it to start a screen's first request while the screen's module still loads. */
@@ -13,3 +14,6 @@ export const clienteConsultas = new QueryClient({
     },
   },
 });
+
+// What one account saw is not shown to the next one who signs in on this browser (issue 48.6).
+registrarLimpieza(() => clienteConsultas.clear());

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { rellenarRuta, type Endpoint } from '@pregon/contract/api/endpoint';
 import { msg } from '@pregon/contract/messages';
 import { esSesionExpirada, mensajeDeRespuesta } from '@pregon/contract/rules/session';
-import { expirarSesion, leerToken, mensajeDeExpiracion } from './sesion.ts';
+import { expirarSesion, leerToken, mensajeDeExpiracion, refrescarRoles } from './sesion.ts';
 
 type Esquema = z.ZodType | undefined;
 type Entrada<T extends Esquema> = T extends z.ZodType ? z.input<T> : never;
@@ -85,6 +85,8 @@ async function enviar(
     expirarSesion(mensaje);
     throw new ErrorApi(mensaje, res.status, body, true);
   }
+  // A refusal may mean the account's roles changed: the screens follow the current ones.
+  if (res.status === 403 && !publico) void refrescarRoles();
   if (!res.ok) throw new ErrorApi(mensajeDeRespuesta(body), res.status, body);
   return { res, body };
 }

@@ -1,6 +1,11 @@
 import { CLAVE_TOKEN } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { decodificarToken, tieneRol, type PayloadToken } from '@pregon/contract/rules/route-guard';
+import {
+  decodificarToken,
+  rolesDelToken,
+  tieneRol,
+  type PayloadToken,
+} from '@pregon/contract/rules/route-guard';
 import { guardarBorradores, olvidarBorradores } from './borradores.ts';
 import { avisoError } from './notificar.ts';
 
@@ -28,9 +33,101 @@ export function payloadSesion(): PayloadToken | null {
   return decodificarToken(leerToken());
 }
 
-/** Whether the signed-in user holds one of the roles. */
+// Issue 48.6: the roles the screens follow are the account's current ones. The token's are those
+// it was signed with; an administrator may have changed them since (the api enforces the current
+// ones on every call). GET /auth/sesion/ gives them: asked when the app opens, when the window
+// regains focus and after any 403; kept in local storage beside the token (with its session id,
+// so a new sign-in never reads another session's), so a reload shows the right buttons at once.
+
+/** Where the account's current roles are kept: {sid, role}. */
+const CLAVE_ROLES = 'roles_actuales';
+
+/** The current roles known for the stored token's session, or null when none was asked yet. */
+function rolesActuales(): string[] | null {
+  const jti = payloadSesion()?.jti;
+  try {
+    const g = JSON.parse(localStorage.getItem(CLAVE_ROLES) ?? 'null') as {
+      sid?: unknown;
+      role?: unknown;
+    } | null;
+    if (!g || g.sid !== jti || !Array.isArray(g.role)) return null;
+    return g.role.filter((r): r is string => typeof r === 'string');
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the signed-in user holds one of the roles (the account's current ones when known). */
 export function usuarioTieneRol(roles: readonly string[]): boolean {
-  return tieneRol(payloadSesion(), roles);
+  const actuales = rolesActuales();
+  return actuales ? roles.some((r) => actuales.includes(r)) : tieneRol(payloadSesion(), roles);
+}
+
+/** Bumped when the roles the screens follow change; the layout re-mounts its page on it. */
+let versionRoles = 0;
+const oyentesRoles = new Set<() => void>();
+
+/** For useSyncExternalStore: subscribe to changes of the roles the screens follow. */
+export function suscribirRoles(oyente: () => void): () => void {
+  oyentesRoles.add(oyente);
+  return () => oyentesRoles.delete(oyente);
+}
+
+/** For useSyncExternalStore: the roles' version. */
+export const leerVersionRoles = (): number => versionRoles;
+
+/** Records the account's current roles; screens are told when that changes what they allow. */
+export function fijarRolesActuales(role: readonly string[]): void {
+  const jti = payloadSesion()?.jti;
+  if (typeof jti !== 'string') return;
+  const antes = rolesActuales() ?? rolesDelToken(payloadSesion());
+  localStorage.setItem(CLAVE_ROLES, JSON.stringify({ sid: jti, role }));
+  const mismos = antes.length === role.length && antes.every((r) => role.includes(r));
+  if (mismos) return;
+  versionRoles++;
+  for (const o of oyentesRoles) o();
+}
+
+let preguntando: Promise<void> | undefined;
+
+/** Asks the api for the account's current roles (GET /auth/sesion/) and records them; one
+ * request at a time, failures ignored (a 401 ends the session on the next call anyway). */
+export function refrescarRoles(): Promise<void> {
+  const token = leerToken();
+  if (!token) return Promise.resolve();
+  // The endpoint's module is loaded here: its schema would bring zod into the first screen.
+  preguntando ??= import('@pregon/contract/api/auth')
+    .then(({ sesionActual }) =>
+      fetch(sesionActual.path, { headers: { authorization: token, accept: 'application/json' } }),
+    )
+    .then(async (r) => {
+      if (!r.ok || leerToken() !== token) return;
+      const cuerpo = (await r.json()) as { role?: unknown };
+      if (Array.isArray(cuerpo.role))
+        fijarRolesActuales(cuerpo.role.filter((x): x is string => typeof x === 'string'));
+    })
+    .catch(() => undefined)
+    .finally(() => (preguntando = undefined));
+  return preguntando;
+}
+
+/** What else forgets the session's data at sign-out (the query cache: app/consultas.ts). */
+const limpiezas: (() => void)[] = [];
+
+/** Registers something to forget at sign-out. */
+export function registrarLimpieza(fn: () => void): void {
+  limpiezas.push(fn);
+}
+
+/** A page the browser restores from its back-forward cache after 'Cerrar sesión' (or another
+ * tab's) still shows what it showed then: without a session it goes to /signin at once, and with
+ * one it asks for the current roles (issue 48.6). Call once at start. */
+export function vigilarPaginaRestaurada(): void {
+  window.addEventListener('pageshow', (e) => {
+    if (!e.persisted) return;
+    if (!leerToken() && !location.pathname.startsWith('/signin')) location.replace('/signin');
+    else void refrescarRoles();
+  });
 }
 
 /** Where the page to return to after signing in is kept: session storage, which the SPEC's
@@ -57,6 +154,7 @@ export function cerrarSesion(): void {
   localStorage.clear();
   globalThis.sessionStorage?.removeItem(CLAVE_REGRESO);
   olvidarBorradores();
+  for (const fn of limpiezas) fn();
   navegar('/signin');
 }
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Button, Drawer, Dropdown, Layout, Menu, Typography, type MenuProps } from 'antd';
 import {
   DashboardOutlined,
@@ -17,7 +17,14 @@ import {
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { cerrarSesion, payloadSesion, usuarioTieneRol } from '../../lib/sesion.ts';
+import {
+  cerrarSesion,
+  leerVersionRoles,
+  payloadSesion,
+  refrescarRoles,
+  suscribirRoles,
+  usuarioTieneRol,
+} from '../../lib/sesion.ts';
 
 const ITEMS_MENU = [
   { key: '/', icon: <HomeOutlined />, label: msg('menuInicio') },
@@ -42,6 +49,15 @@ export function DefaultLayout() {
   const { pathname } = useLocation();
   const sesion = payloadSesion();
   const nombre = sesion?.nombre ?? sesion?.usuario;
+  // The account's current roles (issue 48.6): asked when the app opens and when the window
+  // regains focus; when they change what the screens allow, the page is mounted again with them.
+  const versionRoles = useSyncExternalStore(suscribirRoles, leerVersionRoles);
+  useEffect(() => {
+    void refrescarRoles();
+    const alVolver = () => void refrescarRoles();
+    window.addEventListener('focus', alVolver);
+    return () => window.removeEventListener('focus', alVolver);
+  }, []);
 
   const itemsConfiguracion: MenuProps['items'] = [
     ...(sesion?.sub !== undefined
@@ -122,7 +138,7 @@ export function DefaultLayout() {
           </div>
         </Layout.Header>
         <Layout.Content className="contenido">
-          <Outlet />
+          <Outlet key={versionRoles} />
         </Layout.Content>
       </Layout>
       <Drawer title={msg('menu')} open={cajon} onClose={() => setCajon(false)} placement="left">
