@@ -1278,6 +1278,28 @@ export const MENSAJES = {
   casoTomeloPrimero: 'Tome el caso antes de agregar una nota',
   casoTomado: 'Caso tomado',
   casoNotaGuardada: 'Nota guardada',
+  // The poll's panel and the triage queue on the exercise dashboard, open cases on /index_dash
+  // (issue 46.3)
+  encuestaSinRespuesta: 'Sin respuesta',
+  encuestaRespondieron: 'Respondieron {n} de {alcanzados} alcanzados',
+  encuestaPorcentaje: '{pct} % de los alcanzados',
+  encuestaAbiertaHasta: 'Recibe respuestas hasta {fecha}',
+  encuestaCerrada: 'Ya no recibe respuestas (cerró {fecha})',
+  verTextosNoReconocidos: 'Ver los textos',
+  noReconocidasTitulo: 'Respuestas no reconocidas ({N})',
+  noReconocidasMuestra: 'Se muestran las {n} más recientes de {N}',
+  clasificarComo: 'Contar como {digito}',
+  requierenAtencion: 'Requieren atención',
+  sinCasosPendientes: 'Nadie espera atención por ahora',
+  casosPendientesMuestra: 'Se muestran los {n} casos más recientes de {N}',
+  casoAtender: 'Atender',
+  casoNotaAyuda: 'Qué se hizo: a quién se llamó, qué se acordó',
+  casoGuardarNota: 'Guardar nota',
+  casoOpcion: 'Opción elegida',
+  casosAbiertosTitulo: 'Casos que requieren atención',
+  sinCasosAbiertos: 'No hay casos abiertos',
+  casosAbiertosN: '{N} casos abiertos',
+  casosAbiertosUno: '1 caso abierto',
   respuestaSinEncuesta:
     'La respuesta no pertenece a ninguna encuesta: no hay opciones con qué clasificarla',
   respuestaYaClasificada:

@@ -38,6 +38,7 @@ import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { useTablero } from '../api/get-tablero.ts';
 import { CadenaSeguimiento } from './cadena-seguimiento.tsx';
 import { CurvaAlcance, GraficaPregunta, GraficaResultados } from './graficas.tsx';
+import { PanelEncuesta } from './panel-encuesta.tsx';
 
 const fechaHora = (ms: number | null) => fechaHoraTexto(ms);
 const hora = horaTexto;
@@ -338,6 +339,8 @@ function Tablero({ id }: { id: number }) {
       </Card>
       {/* Issue 25.3: the follow-up chain, when the exercise is part of one. */}
       <CadenaSeguimiento id={id} estado={estado} />
+      {/* Issue 46.3: a poll's answers and the triage queue, before the send's details. */}
+      {t?.encuesta && <PanelEncuesta id={id} encuesta={t.encuesta} />}
       {t && (
         <>
           <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>

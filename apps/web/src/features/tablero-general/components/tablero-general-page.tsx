@@ -58,6 +58,51 @@ function TotalesHoy({ hoy }: { hoy: TableroGeneral['hoy'] }) {
   );
 }
 
+/** Issue 46.3: the cases not yet attended per exercise, each linking to its dashboard (where
+ * the triage queue is). */
+function CasosAbiertos({ casos }: { casos: TableroGeneral['casos_abiertos'] }) {
+  const total = casos.reduce((n, c) => n + c.abiertos, 0);
+  return (
+    <Card
+      title={msg('casosAbiertosTitulo')}
+      className="casos-abiertos-general"
+      data-total={total}
+      extra={
+        <Tag color={total > 0 ? 'red' : 'default'}>
+          {total === 1 ? msg('casosAbiertosUno') : msg('casosAbiertosN', { N: total })}
+        </Tag>
+      }
+      style={{ marginBottom: 16 }}
+    >
+      {casos.length === 0 ? (
+        <Typography.Text type="secondary">{msg('sinCasosAbiertos')}</Typography.Text>
+      ) : (
+        <Space direction="vertical" style={{ width: '100%' }}>
+          {casos.map((c) => (
+            <Space
+              key={c.id_ejercicio}
+              className="casos-ejercicio"
+              data-id={c.id_ejercicio}
+              data-abiertos={c.abiertos}
+              wrap
+              style={{ justifyContent: 'space-between', width: '100%' }}
+            >
+              <Link to={`/dashboard/${c.id_ejercicio}`}>
+                <Typography.Text strong>{c.ejercicio}</Typography.Text>
+              </Link>
+              <Tag color="red">
+                {c.abiertos === 1
+                  ? msg('casosAbiertosUno')
+                  : msg('casosAbiertosN', { N: c.abiertos })}
+              </Tag>
+            </Space>
+          ))}
+        </Space>
+      )}
+    </Card>
+  );
+}
+
 /** /index_dash: running exercises, today's totals, device health and recent audit (issue 14). */
 export function TableroGeneralPage() {
   const tablero = useTableroGeneral();
@@ -78,6 +123,7 @@ export function TableroGeneralPage() {
           style={{ marginBottom: 16 }}
         />
       )}
+      {t && <CasosAbiertos casos={t.casos_abiertos} />}
       <Card
         title={msg('ejerciciosActivos')}
         loading={tablero.isPending}
