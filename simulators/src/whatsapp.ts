@@ -428,7 +428,9 @@ export class SimuladorWhatsapp {
       try {
         status = await this.entregarWebhook(cuerpo);
       } catch {
+        // Unreachable receiver: a failed delivery, retried like a refusal.
         status = 0;
+        this.webhooksRechazados++;
       }
       if (status >= 200 && status < 300) break;
       await esperar(this.o.reintentoMs ?? 1000);

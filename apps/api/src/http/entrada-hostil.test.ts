@@ -329,8 +329,9 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
       for (const rawBody of [PROFUNDO_LISTAS, PROFUNDO_OBJETOS]) {
         const r = await pedir(api.url, metodo, ruta, { token, rawBody });
         const ctx = `${metodo} ${ruta} ${rawBody.slice(0, 2)}`;
-        if (ruta === RUTA_WEBHOOK_WHATSAPP) {
-          // Read as raw bytes and refused for its missing signature before any parse.
+        if (ruta === RUTA_WEBHOOK_WHATSAPP || ruta.startsWith('/webhooks/android/')) {
+          // The gateways' webhooks (WhatsApp, Android): read as raw bytes and refused for their
+          // missing signature before any parse.
           esperar4xx(r, ctx);
           continue;
         }
