@@ -1,10 +1,16 @@
 import { Alert, Descriptions, Modal, Typography } from 'antd';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
-import { TIPO_CUESTIONARIO, TIPO_SMS, esLlamada } from '@pregon/contract/constants';
+import {
+  TIPO_CUESTIONARIO,
+  TIPO_SMS,
+  TIPO_WHATSAPP,
+  esLlamada,
+} from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { estimarDuracion, textoEstimacion } from '@pregon/contract/rules/capacidad';
 import { duracionTexto } from '@pregon/contract/api/tableros';
 import { useConfig } from '../lib/pbx-client.ts';
+import { useBajasInicio } from '../api/iniciar-ejercicio.ts';
 
 /** Props: the exercise to start or resume, whether the dialog shows, and its two answers. */
 export interface PropsConfirmarInicio {
@@ -18,10 +24,21 @@ export interface PropsConfirmarInicio {
  * The confirmation before an exercise sends (issue 24.2): what will happen (recipients, channel
  * and device, ports, SMS per recipient and in total or calls and their maximum length, the
  * estimated duration from ports, rate and retries), confirmed with 'Iniciar ejercicio'; a paused
- * exercise is resumed with 'Reanudar ejercicio'. The start call itself is the SPEC's.
+ * exercise is resumed with 'Reanudar ejercicio'. An SMS or WhatsApp drill also says how many of
+ * its waiting recipients are on the opt-out list and will not receive it ('N teléfonos dados de
+ * baja no recibirán este simulacro', the server's line), or, marked a real alert, that opt-out is
+ * ignored and why (issue 46.4). The start call itself is the SPEC's.
  */
 export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: PropsConfirmarInicio) {
   const config = useConfig();
+  const bajas = useBajasInicio(
+    fila.id_ejercicio,
+    abierto && (fila.id_tipo_ejercicio === TIPO_SMS || fila.id_tipo_ejercicio === TIPO_WHATSAPP),
+  );
+  const avisoBajas =
+    bajas.data?.mensaje && (bajas.data.se_omiten || bajas.data.ignora_bajas)
+      ? bajas.data
+      : null;
   const reanudar = fila.en_pausa === '1';
   const tipo = fila.id_tipo_ejercicio;
   const puertos = Math.max(1, fila.puerto_fin - fila.puerto_ini + 1);
@@ -111,6 +128,15 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
       className="confirmar-inicio"
     >
       <Descriptions column={1} size="small" bordered items={items} />
+      {avisoBajas && (
+        <Alert
+          type={avisoBajas.ignora_bajas ? 'warning' : 'info'}
+          showIcon
+          style={{ marginTop: 12 }}
+          className="bajas-inicio"
+          message={avisoBajas.mensaje}
+        />
+      )}
       {fila.destinatarios === 0 && (
         <Alert
           type="warning"

@@ -19,7 +19,7 @@ import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../api/get-ejercicios.ts';
 import { obtenerReporte } from '../api/get-reporte.ts';
 import { obtenerReporte3 } from '../api/get-reporte3.ts';
 import { obtenerReporte4 } from '../api/get-reporte4.ts';
-import { iniciarEjercicioApi } from '../api/iniciar-ejercicio.ts';
+import { CLAVE_BAJAS_INICIO, iniciarEjercicioApi } from '../api/iniciar-ejercicio.ts';
 import { archivarEjercicioApi } from '../api/archivar-ejercicio.ts';
 import { eliminarEjercicioApi } from '../api/eliminar-ejercicio.ts';
 import { pausaEjercicioApi } from '../api/pausar-ejercicio.ts';
@@ -52,6 +52,8 @@ export function useAccionesEjercicio() {
     Promise.all([
       cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS }),
       cliente.invalidateQueries({ queryKey: CLAVE_TABLEROS }),
+      // What the next start confirmation says of opted-out phones (issue 46.4) changes too.
+      cliente.invalidateQueries({ queryKey: CLAVE_BAJAS_INICIO }),
     ]);
 
   async function ejecutar(accion: AccionEnCurso, fn: () => Promise<void>) {

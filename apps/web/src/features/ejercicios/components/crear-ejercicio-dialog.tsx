@@ -43,6 +43,7 @@ import {
   TIPO_SMS,
   VIGENCIA_SMS_MAX,
   TIPO_WHATSAPP,
+  ROL_ADMINISTRADOR,
   esLlamada,
   tipoPorId,
 } from '@pregon/contract/constants';
@@ -99,6 +100,18 @@ import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-se
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
+import {
+  ResumenSmsEncuesta,
+  SeccionEncuesta,
+  encuestaParaEnviar,
+  textoEnviado,
+  tipoConEncuesta,
+  validarEncuesta,
+  type ErroresEncuesta,
+} from './encuesta-seccion.tsx';
+import type { EncuestaFormulario } from '../encuesta-formulario.ts';
+import { SeccionAlertaReal } from './alerta-real.tsx';
+import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
@@ -146,6 +159,8 @@ interface ValoresDialogo {
   respaldo_equipo?: number | null;
   respaldo_texto?: string;
   respaldo_plantilla?: PlantillaElegida | null;
+  /** Issue 46.2, SMS and WhatsApp: the poll (encuesta-seccion.tsx). */
+  encuesta?: EncuestaFormulario;
 }
 
 /** 'HH:mm' of a TimePicker's value, '' when empty. */
@@ -241,7 +256,6 @@ export function CrearEjercicioDialog({
   const estado = Form.useWatch('estado', form);
   const categorias = Form.useWatch('categorias', form);
   const audioElegido = (Form.useWatch('audio', form) as UploadFile[] | undefined)?.[0];
-  const accion = Form.useWatch('accion', form);
   const equipoElegido = Form.useWatch('equipo', form);
   /** Type 3: the approved template chosen beside the action field (null: free text). */
   const [plantilla, setPlantilla] = useState<PlantillaElegida | null>(null);
@@ -269,6 +283,8 @@ export function CrearEjercicioDialog({
   const [errores, setErrores] = useState<ErroresFormularioEjercicio>({});
   /** Issue 25.2: the fallback's errors by field (contract rules/respaldo.ts). */
   const [erroresRespaldo, setErroresRespaldo] = useState<ErroresRespaldo>({});
+  /** Issue 46.2: the poll's errors by field (the contract's EncuestaSchema). */
+  const [erroresEncuesta, setErroresEncuesta] = useState<ErroresEncuesta>({});
   /** Props of a Form.Item showing the contract's message for its field. */
   const error = (campo: CampoFormularioEjercicio) =>
     errores[campo]
@@ -283,6 +299,7 @@ export function CrearEjercicioDialog({
     setIntentado(false);
     setErrores({});
     setErroresRespaldo({});
+    setErroresEncuesta({});
     alCerrar();
   };
 
@@ -308,11 +325,14 @@ export function CrearEjercicioDialog({
       tipoElegido !== undefined && esLlamada(tipoElegido) ? camposRespaldo(v, tipoElegido) : null;
     const malRespaldo = respaldo ? validarRespaldo(respaldo.campos) : {};
     setErroresRespaldo(malRespaldo);
+    const malEncuesta = validarEncuesta(v.encuesta, tipoElegido);
+    setErroresEncuesta(malEncuesta);
     if (
       Object.keys(errores).length > 0 ||
       fuera ||
       fueraVentana ||
-      Object.keys(malRespaldo).length > 0
+      Object.keys(malRespaldo).length > 0 ||
+      Object.keys(malEncuesta).length > 0
     )
       return;
     // A call exercise is never created without its audio file in hand (or, editing or
@@ -343,6 +363,7 @@ export function CrearEjercicioDialog({
       ...(tipoElegido === TIPO_SMS ? { vigencia: v.vigencia ?? '' } : {}),
       // Issue 25.2: '' for every field is no fallback (an edit that clears them removes it).
       ...(respaldo?.cuerpo ?? {}),
+      ...encuestaParaEnviar(v.encuesta, tipoElegido),
       ...(origen ? { origen: origen.origen, resultados: origen.resultados.join(',') } : {}),
     };
     setEnviando(true);
@@ -463,6 +484,7 @@ export function CrearEjercicioDialog({
     if (intentado) {
       const v = form.getFieldsValue(true) as ValoresDialogo;
       setErrores(validarFormularioEjercicio(paraValidar(v)));
+      setErroresEncuesta(validarEncuesta(v.encuesta, tipoElegido));
       revalidarRespaldo();
     }
   };
@@ -535,7 +557,7 @@ export function CrearEjercicioDialog({
         label={t.accionLabel}
         name="accion"
         {...error('accion')}
-        extra={t.id === TIPO_SMS ? <ResumenSms texto={String(accion ?? '')} /> : undefined}
+        extra={t.id === TIPO_SMS ? <ResumenSmsEncuesta form={form} /> : undefined}
       >
         <Input.TextArea
           aria-label={t.accionLabel}
@@ -686,6 +708,11 @@ export function CrearEjercicioDialog({
               </Col>
             )}
             <Col span={24}>{campoAccion()}</Col>
+            {tipoElegido !== undefined && tipoConEncuesta(tipoElegido) && (
+              <Col span={24} style={{ marginBottom: 16 }}>
+                <SeccionEncuesta form={form} tipo={tipoElegido} errores={erroresEncuesta} />
+              </Col>
+            )}
             <Col xs={24} md={12}>
               <Form.Item label={msg('campoFechaInicio')} name="fecha_ini" {...error('fecha_ini')}>
                 <DatePicker
@@ -793,6 +820,23 @@ export function CrearEjercicioDialog({
                 />
               </Col>
             )}
+            {modo.modo === 'editar' &&
+              tipoConEncuesta(tipoElegido) &&
+              usuarioTieneRol([ROL_ADMINISTRADOR]) && (
+                <Col span={24}>
+                  <Collapse
+                    size="small"
+                    className="seccion-alerta-real"
+                    items={[
+                      {
+                        key: 'alerta-real',
+                        label: msg('alertaRealSeccion'),
+                        children: <SeccionAlertaReal id_ejercicio={modo.id_ejercicio} />,
+                      },
+                    ]}
+                  />
+                </Col>
+              )}
             {tipoElegido !== undefined && esLlamada(tipoElegido) && (
               <Col span={24}>
                 <Collapse
@@ -1162,6 +1206,7 @@ function EstimacionDialogo(p: {
       espera_reintento: x.espera_reintento,
       puerto_ini: x.puerto_ini,
       puerto_fin: x.puerto_fin,
+      encuesta: x.encuesta,
       ventana: `${horaVentana(x.ventana_inicio)}-${horaVentana(x.ventana_fin)}`,
       inicio: x.inicio_automatico
         ? `${x.fecha_ini?.format(FORMATO_FECHA) ?? ''} ${x.hora_ini?.format(FORMATO_HORA) ?? ''}`
@@ -1219,7 +1264,10 @@ function EstimacionDialogo(p: {
     reintentos: v.reintentos ?? defecto?.reintentos ?? 0,
     espera_reintento: v.espera_reintento ?? defecto?.espera_reintento ?? 0,
   });
-  const partes = p.tipo === TIPO_SMS ? analizarSms(String(v.accion ?? '')).partes : 0;
+  const partes =
+    p.tipo === TIPO_SMS
+      ? analizarSms(textoEnviado(String(v.accion ?? ''), v.encuesta, p.tipo).texto).partes
+      : 0;
   return (
     <Alert
       type="info"

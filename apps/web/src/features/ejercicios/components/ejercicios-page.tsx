@@ -53,6 +53,7 @@ import { EstatusTag } from '../../../components/estatus-tag.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { anchoMinimo } from '../../../lib/tabla-ancha.ts';
+import { encuestaDeEjercicio } from '../encuesta-formulario.ts';
 
 // The dialogs (forms, date and time pickers, upload) load the first time they open.
 const CrearEjercicioDialog = lazy(async () => ({
@@ -101,7 +102,9 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
               ? f.accion === ''
                 ? undefined
                 : Number(f.accion)
-              : f.accion,
+              : // With a poll, the question as written (the server appends the options again).
+                (f.encuesta?.pregunta ?? f.accion),
+          encuesta: encuestaDeEjercicio(f.encuesta),
         }),
     puerto_ini: f.puerto_ini,
     puerto_fin: f.puerto_fin,
