@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
@@ -26,6 +27,9 @@ const gsm = (nombre: string) => fs.readFileSync(path.join(PROMPTS, nombre));
 // stays open with what was typed and the reason (the agent and its address); with it back, the
 // same 'Guardar' saves. Issue 26.1: before its exercise starts, a questionnaire is edited in place;
 // closing with unsaved changes asks first. The api knows the agent (PBX_BASE), as `npm start` sets.
+/** The agent's deadline in this file: short enough to wait for, long enough for a loaded CI. */
+const PLAZO_S = 5;
+
 describe('web: cuestionario todo o nada y edición en su lugar', { timeout: 180_000 }, () => {
   let api: ApiDePrueba;
   let pbx: PbxDePrueba;
@@ -41,6 +45,8 @@ describe('web: cuestionario todo o nada y edición en su lugar', { timeout: 180_
     pbx = await levantarPbx(api);
     cerrarAgente = pbx.cerrar;
     (api.ctx.config as { pbxBase?: string }).pbxBase = pbx.url;
+    // The web's deadline for the agent's answers (GET /config/, read when the page loads).
+    api.ctx.config.plazoAgenteS = PLAZO_S;
     datos = await sembrar(api, 3);
     token = await ingresar(api);
     const r = await pedir(api.url, 'POST', '/ejercicio/', {
@@ -171,6 +177,31 @@ describe('web: cuestionario todo o nada y edición en su lugar', { timeout: 180_
     await page.setViewportSize({ width: 1920, height: 1080 });
     await capturar(page, 'cuestionario-agente-caido-1920x1080');
     await page.setViewportSize({ width: 1366, height: 768 });
+
+    // Issue 48.4: a frozen agent (SIGSTOP: the kernel still takes the connection, nothing
+    // answers) is a listener on its address that never writes. While the audio goes to it,
+    // 'Cancelar' stops the save, and nothing is saved.
+    const colgadas: net.Socket[] = [];
+    const congelado = net.createServer((s) => void colgadas.push(s));
+    await new Promise<void>((r) => congelado.listen(Number(new URL(pbx.url).port), '127.0.0.1', r));
+    await boton(pie(), 'Guardar').click();
+    await pie().getByText('Subiendo el audio de la pregunta 1 de 2…').waitFor();
+    await boton(pie(), 'Cancelar').click();
+    await error
+      .getByText('Guardado cancelado: no se guardó ningún cambio del cuestionario')
+      .waitFor();
+    expect(await leido()).toEqual([]);
+    // Left to wait, the save gives up at the agent's deadline (PLAZO_AGENTE_S) and names it.
+    await boton(pie(), 'Guardar').click();
+    await error
+      .getByText(
+        `ERROR al subir audio de la pregunta 1: El agente de telefonía en ${pbx.url} no respondió en ${PLAZO_S} s: revise que esté en marcha y vuelva a intentarlo`,
+      )
+      .waitFor({ timeout: (PLAZO_S + 10) * 1000 });
+    expect(await dialogo().locator('.ant-collapse-item').count()).toBe(2);
+    expect(await leido()).toEqual([]);
+    for (const s of colgadas) s.destroy();
+    await new Promise((r) => congelado.close(r));
 
     await levantarAgenteOtraVez();
     await boton(pie(), 'Guardar').click();

@@ -22,6 +22,9 @@ export interface Config {
   pbx: { base: string; software: string };
   /** Pre-start check of a device's gateway: timeout in ms (COMPROBACION_EQUIPO_MS; 0 skips it). */
   comprobacionEquipoMs: number;
+  /** Issue 48.4: how long the web waits for the telephony agent's answer to one call
+   * (PLAZO_AGENTE_S, default 30 s; GET /config/ gives it): a frozen agent never holds a dialog. */
+  plazoAgenteS: number;
   /** Base URL of the PBX agent (PBX_BASE), asked whether a call's audio is there; unset skips it. */
   pbxBase: string | undefined;
   /** The prompts' language the rendered dialplan sets (PBX_IDIOMA, default 'es'); Start asks the
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.COMPROBACION_EQUIPO_MS ?? '3000',
       'COMPROBACION_EQUIPO_MS',
     ),
+    plazoAgenteS: Math.max(1, enteroNoNegativo(env.PLAZO_AGENTE_S ?? '30', 'PLAZO_AGENTE_S')),
     pbxBase: env.PBX_BASE || undefined,
     pbxIdioma: idiomaPbx(env.PBX_IDIOMA),
     llamadas: politicaLlamadas(env),

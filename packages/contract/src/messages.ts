@@ -269,6 +269,10 @@ export const MENSAJES = {
   errorRed: 'Error de red: no se obtuvo respuesta del servidor',
   agenteTelefoniaSinRespuesta:
     'El agente de telefonía no responde en {url}: revise que esté en marcha y que este equipo pueda alcanzarlo',
+  /** Issue 48.4: the agent took the connection and did not answer within PLAZO_AGENTE_S. */
+  agenteSinRespuestaPlazo:
+    'El agente de telefonía en {url} no respondió en {s} s: revise que esté en marcha y vuelva a intentarlo',
+  guardadoCancelado: 'Guardado cancelado: no se guardó ningún cambio del cuestionario',
   errorInterno:
     'Ocurrió un error interno en el servidor. Intente de nuevo; si persiste, avise al administrador',
   servicioNoDisponible:

@@ -158,6 +158,7 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
         espera_red_max_s: 60,
       },
       zona_horaria: 'America/Mexico_City',
+      plazo_agente_s: 30,
     });
   });
 

@@ -15,6 +15,7 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
     pbx: ctx.config.pbx,
     llamadas: ctx.config.llamadas,
     zona_horaria: ctx.config.tz,
+    plazo_agente_s: ctx.config.plazoAgenteS,
   }));
 
   // What the api renders goes out signed: the telephony agent writes nothing else (issue 22).

@@ -49,6 +49,8 @@ export const leerConfig = endpoint({
     }),
     /** The product's time zone (TZ): dates and hours of exercises, scheduled starts included. */
     zona_horaria: z.string(),
+    /** Seconds the web waits for one answer of the telephony agent (PLAZO_AGENTE_S, issue 48.4). */
+    plazo_agente_s: z.number(),
   }),
 });
 

@@ -17,7 +17,8 @@ export interface PreguntaEditor extends Pregunta {
 
 /** How the save reports itself: the step running (done of total) and each error's message. */
 export interface AvisosGuardado {
-  alPaso: (texto: string, hechos: number, total: number) => void;
+  /** `cancelable`: the step may be cancelled (an audio going to the agent: nothing saved yet). */
+  alPaso: (texto: string, hechos: number, total: number, cancelable?: boolean) => void;
   alError: (texto: string) => void;
 }
 
@@ -27,6 +28,9 @@ export interface AvisosGuardado {
 export interface OpcionesGuardado {
   nuevo?: boolean;
   clon?: boolean;
+  /** The dialog's 'Cancelar' while the audios go to the agent (issue 48.4): the save stops
+   * there, before anything reached the api, and says 'Guardado cancelado…'. */
+  senal?: AbortSignal;
 }
 
 /**
@@ -69,7 +73,8 @@ export async function guardarCuestionarioCompleto(
   const subidas = preguntas.filter((p) => p.archivo).length;
   const total = 1 + subidas;
   let hechos = 0;
-  const paso = (texto: string) => avisos.alPaso(texto, hechos++, total);
+  const paso = (texto: string, cancelable = false) =>
+    avisos.alPaso(texto, hechos++, total, cancelable);
   try {
     // The stored name of each question's audio: returned by the agent for a new file, the
     // one already stored otherwise.
@@ -80,14 +85,27 @@ export async function guardarCuestionarioCompleto(
         guardadas.push(p);
         continue;
       }
-      paso(msg('pasoAudioPregunta', { N, total: preguntas.length }));
+      paso(msg('pasoAudioPregunta', { N, total: preguntas.length }), true);
       try {
-        const subida = await pbx.subirAudio(p.archivo, nombreAudioPbx(p.archivo.name));
+        const subida = await pbx.subirAudio(
+          p.archivo,
+          nombreAudioPbx(p.archivo.name),
+          opciones.senal,
+        );
         guardadas.push({ ...p, audio: `${subida.filename}${EXTENSION_AUDIO}` });
       } catch (e) {
+        if (opciones.senal?.aborted) {
+          // Audios already on the agent are stored files nothing names: nothing was saved.
+          avisos.alError(msg('guardadoCancelado'));
+          return false;
+        }
         avisos.alError(msg('errorSubirAudio', { N, user_content: await motivoAgente(e) }));
         return false;
       }
+    }
+    if (opciones.senal?.aborted) {
+      avisos.alError(msg('guardadoCancelado'));
+      return false;
     }
     paso(msg('pasoGuardandoPreguntas'));
     let plan: { id_quiz: number; contenido: string; firma: string; escrito: boolean };

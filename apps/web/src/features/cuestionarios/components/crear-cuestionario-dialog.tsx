@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   Alert,
   Button,
@@ -48,6 +48,8 @@ const huella = (preguntas: readonly PreguntaEditor[]) =>
 interface Progreso {
   texto: string;
   porcentaje: number;
+  /** Whether 'Cancelar' stops the save now (issue 48.4: while audios go to the agent). */
+  cancelable: boolean;
 }
 
 const preguntaVacia = (): PreguntaEditor => ({ texto: '', audio: null, respuestas: [] });
@@ -71,6 +73,7 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
   const [inicial, setInicial] = useState(huella([]));
   const [abierta, setAbierta] = useState<string | string[]>([]);
   const [progreso, setProgreso] = useState<Progreso | null>(null);
+  const cancelacion = useRef<AbortController | null>(null);
   const [errores, setErrores] = useState<string[]>([]);
   const existente = (lectura.data?.length ?? 0) > 0;
   // Before its exercise starts a questionnaire is edited in place; after, only cloned.
@@ -149,17 +152,20 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
     if (!ejercicio) return;
     const encontrados: string[] = [];
     setErrores([]);
+    const control = new AbortController();
+    cancelacion.current = control;
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id,
       preguntas,
-      { nuevo: !existente },
+      { nuevo: !existente, senal: control.signal },
       {
-        alPaso: (texto, hechos, total) =>
-          setProgreso({ texto, porcentaje: Math.round((hechos / total) * 100) }),
+        alPaso: (texto, hechos, total, cancelable = false) =>
+          setProgreso({ texto, porcentaje: Math.round((hechos / total) * 100), cancelable }),
         alError: (texto) => void encontrados.push(texto),
       },
     );
+    cancelacion.current = null;
     setProgreso(null);
     if (!ok) {
       // Nothing was saved: the dialog keeps what was typed, with the reason, ready to retry.
@@ -202,7 +208,12 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
               )
             )}
           </div>
-          <Button onClick={pedirCierre} disabled={progreso !== null}>
+          {/* While an audio goes to the agent, 'Cancelar' stops the save (nothing is saved yet);
+              once the questions go to the api it waits for that answer, which has its deadline. */}
+          <Button
+            onClick={progreso?.cancelable ? () => cancelacion.current?.abort() : pedirCierre}
+            disabled={progreso !== null && !progreso.cancelable}
+          >
             {msg('cancelar')}
           </Button>
           {existente ? (
