@@ -9,6 +9,7 @@ import {
   type CtxEjercicios,
 } from './services/ejercicios.ts';
 import * as repo from './repositories/programacion.ts';
+import { crearRecordatorio, recordatoriosPendientes } from './services/recordatorios.ts';
 
 // Scheduled starts (issue 24.3), on the server: every api and standalone dispatcher process runs
 // one scheduler; the first to mark a due exercise as taken starts it (one UPDATE … WHERE
@@ -17,6 +18,8 @@ import * as repo from './repositories/programacion.ts';
 // it on recovery within the grace time ('Iniciado con N min de retraso'), not after ('No se
 // inició: el sistema no estaba disponible a la hora programada'). Ten minutes before (a setting),
 // the same checks run as a pre-flight and their verdict shows on the list and the dashboard.
+// It also makes a poll's reminders (issue 46.2, services/recordatorios.ts) when they fall due:
+// each is a new link scheduled to start at once, which the same loop then starts.
 
 /** How often the pre-flight runs again while an exercise waits for its start. */
 const REPETIR_PREVIO_MS = 60_000;
@@ -62,6 +65,8 @@ export interface OpcionesProgramador {
   config: ConfigProgramador;
   comprobacion: (id_usuario: number | null) => Promise<ComprobacionInicio>;
   bitacora?: { info(t: string): void; error(t: string): void };
+  /** The clock (epoch ms); tests move it forward. Default Date.now. */
+  reloj?: () => number;
 }
 
 /** A running scheduler; `detener` ends its loop. */
@@ -81,13 +86,14 @@ const programador = (p: repo.Programado) => ({
 /** Starts the scheduler loop of this process. */
 export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador): Programador {
   let corriendo = true;
+  const ahora = o.reloj ?? Date.now;
   let despertar: () => void = () => {};
   const escuchar = () => despertar();
   ctx.eventos.on('ejercicio', escuchar);
 
   const iniciarProgramado = async (p: repo.Programado) => {
     if (!(await repo.tomar(ctx.db.kysely, p.id_ejercicio))) return;
-    const retraso = Date.now() - p.inicio_programado;
+    const retraso = ahora() - p.inicio_programado;
     const quien = programador(p);
     let nota: string | null;
     let escrita = false;
@@ -149,11 +155,28 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
     ctx.eventos.emit('ejercicio', p.id_ejercicio);
   };
 
+  /** Makes the reminders due now; the time of the next one not yet due (null: none). */
+  const recordatorios = async (momento: number): Promise<number | null> => {
+    for (const r of await recordatoriosPendientes(ctx.db.kysely)) {
+      if (!corriendo) break;
+      if (r.vence > momento) return r.vence;
+      const id = await crearRecordatorio(ctx, r, momento);
+      if (id !== null) {
+        o.bitacora?.info(`ejercicio ${r.id_ejercicio}: recordatorio ${id}`);
+        ctx.eventos.emit('ejercicio', id);
+      }
+      ctx.eventos.emit('ejercicio', r.id_ejercicio);
+    }
+    return null;
+  };
+
   const ciclo = async () => {
     while (corriendo) {
       let espera = o.config.sondeoMs;
       try {
-        const momento = Date.now();
+        const momento = ahora();
+        const vence = await recordatorios(momento);
+        if (vence !== null) espera = Math.min(espera, vence - ahora());
         const proximos = await repo.programados(ctx.db.kysely, momento + o.config.previoMs);
         for (const p of proximos) {
           if (!corriendo) break;
@@ -166,8 +189,8 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
           )
             await comprobarPrevio(p, momento);
         }
-        const siguiente = proximos.find((p) => p.inicio_programado > Date.now());
-        if (siguiente) espera = Math.min(espera, siguiente.inicio_programado - Date.now());
+        const siguiente = proximos.find((p) => p.inicio_programado > ahora());
+        if (siguiente) espera = Math.min(espera, siguiente.inicio_programado - ahora());
       } catch (err) {
         o.bitacora?.error(`programador: ${String(err)}`);
       }

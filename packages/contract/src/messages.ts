@@ -942,11 +942,11 @@ export const MENSAJES = {
     'Se reenvía el mismo mensaje, con sus opciones, solo a quien lo recibió y aún no respondió, {minutos} min después de terminar el envío anterior. Su respuesta cuenta para esta encuesta.',
   ayudaRecordatoriosSinEncuesta: 'Active «Pedir respuesta» para programar recordatorios.',
   recordatoriosSinEncuesta:
-    'Los recordatorios (campo {campo}) necesitan una encuesta en un ejercicio SMS o WhatsApp',
+    'El campo {campo} programa recordatorios, que necesitan una encuesta en un ejercicio SMS o WhatsApp',
   recordatoriosIncompletos:
-    'Indique los minutos (recordatorio_minutos) y cuántas veces como máximo (recordatorios_max)',
+    'El campo {campo} es obligatorio para programar recordatorios (minutos de espera y cuántas veces como máximo)',
   recordatoriosFueraDeVentana:
-    'Los recordatorios deben salir dentro de la ventana de la encuesta ({horas} h): {minutos} min × {veces} no cabe',
+    'El campo {campo} no cabe en la ventana de la encuesta ({horas} h): {minutos} min × {veces} recordatorios',
   recordatorioTitulo: 'Recordatorio {n}: {ejercicio}',
   usuarioRecordatorio: 'recordatorio automático',
   recordatorioSinPendientes: 'Recordatorio {n} no enviado: nadie alcanzado queda sin responder',

@@ -34,6 +34,7 @@ import * as ticketsVivo from './migrations/0035-tickets-vivo.ts';
 import * as encuestasCasos from './migrations/0037-encuestas-casos.ts';
 import * as bajas from './migrations/0038-bajas.ts';
 import * as entradaAndroidWhatsapp from './migrations/0039-entrada-android-whatsapp.ts';
+import * as recordatorios from './migrations/0041-recordatorios.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -72,6 +73,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0037-encuestas-casos': encuestasCasos,
   '0038-bajas': bajas,
   '0039-entrada-android-whatsapp': entradaAndroidWhatsapp,
+  '0041-recordatorios': recordatorios,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

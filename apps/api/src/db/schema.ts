@@ -147,6 +147,14 @@ export interface EjerciciosTable {
   ignora_bajas_motivo: Generated<string | null>;
   ignora_bajas_usuario: Generated<string | null>;
   ignora_bajas_fecha: Generated<number | null>;
+  /** Issue 46.2, migration 0041: a poll's reminders (minutes after the previous link finished,
+   * at most recordatorios_max; recordatorios_hechos made so far), and on a reminder the poll
+   * exercise it re-asks and its number. */
+  recordatorio_minutos: Generated<number | null>;
+  recordatorios_max: Generated<number>;
+  recordatorios_hechos: Generated<number>;
+  recordatorio_de: Generated<number | null>;
+  recordatorio_n: Generated<number | null>;
 }
 
 /** ejercicio_detalle: one row per recipient; the dispatcher's queue and the report. */

@@ -23,6 +23,7 @@ import { smsTotal } from '@pregon/contract/rules/sms';
 import { RESPALDO_POR_CANAL, respaldoDeCompanero } from '@pregon/contract/rules/respaldo';
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
+import { columnasRecordatorio } from '@pregon/contract/rules/recordatorios';
 import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
@@ -153,6 +154,10 @@ export function filaLista(
     iniciado: e.iniciado,
     terminado: e.terminado,
     origen_id: e.origen_id,
+    recordatorio_minutos: e.recordatorio_minutos,
+    recordatorios_max: e.recordatorios_max,
+    recordatorio_de: e.recordatorio_de,
+    recordatorio_n: e.recordatorio_n,
     respaldo_equipo: e.respaldo_equipo ?? null,
     ...respaldoDeCompanero({ id_tipo_ejercicio: e.respaldo_tipo, accion: e.respaldo_accion }),
     acciones: accionesFila(
@@ -288,6 +293,7 @@ function columnasFormulario(b: CuerpoCrear) {
     categorias: b.categorias.join(','),
     ventana_inicio: b.ventana_inicio ?? null,
     ventana_fin: b.ventana_fin ?? null,
+    ...columnasRecordatorio(b),
   };
 }
 

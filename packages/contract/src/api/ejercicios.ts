@@ -45,6 +45,11 @@ import {
 } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 import { EncuestaCampoSchema, EncuestaLeidaSchema, erroresEncuesta } from './respuestas.ts';
+import {
+  CamposRecordatorioSchema,
+  FilaRecordatorioSchema,
+  erroresRecordatorio,
+} from '../rules/recordatorios.ts';
 
 /** Rows a page of GET /ejercicio/reporte/{id}/ (and the reportes pages) holds by default. */
 export const LIMITE_REPORTE_DEFECTO = 5000;
@@ -173,6 +178,8 @@ export const EjercicioFilaSchema = z.object({
   /** Issue 46.2, SMS and WhatsApp: the poll (its question as written, options and whether the
    * instruction is appended to accion); null without one. */
   encuesta: EncuestaLeidaSchema.nullable().optional(),
+  /** Issue 46.2: the poll's reminders (rules/recordatorios.ts). */
+  ...FilaRecordatorioSchema,
 });
 /** One list row. */
 export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;
@@ -290,9 +297,13 @@ export const CrearEjercicioSchema = z
     /** Issue 46.2, SMS and WhatsApp only: a poll (EncuestaSchema, an object or its JSON text);
      * absent or '' = none (the SPEC's client sends none). */
     encuesta: EncuestaCampoSchema,
+    /** Issue 46.2: the poll's reminders (rules/recordatorios.ts); absent = none. */
+    ...CamposRecordatorioSchema,
   })
   .superRefine((b, ctx) => {
     for (const { campo, mensaje } of erroresEncuesta(b))
+      ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });
+    for (const { campo, mensaje } of erroresRecordatorio(b))
       ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });
     for (const { campo, mensaje } of erroresRespaldo(b))
       ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });

@@ -1,0 +1,34 @@
+import { sql, type RawBuilder } from 'kysely';
+import { resultadoSql, resultadosDe } from './alcance-sql.ts';
+
+// A person's current answer to a poll in SQL (issue 46.2), for the statements that pick people by
+// it (reminders, 'Reenviar a no alcanzados' by answer) without reading every row: the contract's
+// rule (rules/respuestas.ts respuestaVigente) is "the latest reply classified as an option, equal
+// times the later stored". A reply's classification is 'opcion:{digito}:{como}' (services/
+// respuestas.ts clasificacionATexto): the digit is its 8th character (one digit, 0-9). The
+// replies of a recipient are found by the index respuestas_recibidas_ejercicio (id_ejercicio,
+// id_detalle). `d` is the recipient row's alias (ejercicio_detalle).
+
+/** Replies of recipient row `d` classified as an option (by the matcher or by hand). */
+const opcionesDe = (d: string) =>
+  sql`from respuestas_recibidas rv
+    where rv.id_ejercicio = ${sql.ref(`${d}.id_ejercicio`)}
+      and rv.id_detalle = ${sql.ref(`${d}.id_detalle`)}
+      and rv.clasificacion like 'opcion:%'`;
+
+/** The digit of row `d`'s current answer, null when none. */
+export const digitoVigenteSql = (d = 'd'): RawBuilder<number | null> =>
+  sql<number | null>`(select cast(substr(rv.clasificacion, 8, 1) as integer) ${opcionesDe(d)}
+    order by rv.fecha_recibida desc, rv.id_respuesta desc limit 1)`;
+
+/** Row `d` has no answer (no reply read as an option). */
+export const sinRespuestaSql = (d = 'd'): RawBuilder<boolean> =>
+  sql<boolean>`not exists (select 1 ${opcionesDe(d)})`;
+
+/** Row `d`'s current answer is one of `digitos`. */
+export const respuestaEnSql = (digitos: readonly number[], d = 'd'): RawBuilder<boolean> =>
+  sql<boolean>`${digitoVigenteSql(d)} in (${sql.join(digitos.map((x) => sql.lit(Math.trunc(x))))})`;
+
+/** Row `d` was reached (the contract's reach rule, rules/alcance.ts). */
+export const alcanzadoSql = (d = 'd'): RawBuilder<boolean> =>
+  sql<boolean>`${resultadoSql(`${d}.`)} in (${resultadosDe('verde')})`;
