@@ -1360,10 +1360,10 @@ export const MENSAJES = {
   clasificar: 'Clasificar',
   clasificarRespuestaTitulo: 'Clasificar respuesta de {telefono}',
   clasificarAyuda: 'Elija la opción de la encuesta de «{ejercicio}» que quiso decir:',
-  clasificarOpcionConteo: '{digito} · {texto} ({N} respuestas)',
+  clasificarOpcionConteo: '{digito} · {texto} (respuestas: {N})',
   clasificarElijaOpcion: 'Elija una opción',
   clasificadaConteo:
-    'Respuesta de {telefono} clasificada como «{opcion}»: la opción suma {N} respuestas en {ejercicio}',
+    'Respuesta de {telefono} clasificada como «{opcion}»; respuestas de esa opción en {ejercicio}: {N}',
   paginacionBandeja: 'Páginas de la bandeja de respuestas',
 } as const;
 

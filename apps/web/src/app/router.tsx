@@ -91,6 +91,12 @@ export const rutas: RouteObject[] = [
               (await import('../features/telefonos/components/telefonos-page.tsx')).TelefonosPage,
           ),
           pantalla(
+            '/respuestas',
+            async () =>
+              (await import('../features/respuestas/components/respuestas-page.tsx'))
+                .RespuestasPage,
+          ),
+          pantalla(
             '/equipos',
             async () =>
               (await import('../features/equipos/components/equipos-page.tsx')).EquiposPage,

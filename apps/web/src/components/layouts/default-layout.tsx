@@ -4,6 +4,7 @@ import {
   DashboardOutlined,
   GlobalOutlined,
   HomeOutlined,
+  InboxOutlined,
   LaptopOutlined,
   LeftOutlined,
   LogoutOutlined,
@@ -30,6 +31,7 @@ const ITEMS_MENU = [
   { key: '/', icon: <HomeOutlined />, label: msg('menuInicio') },
   { key: '/telefonos', icon: <PhoneOutlined />, label: msg('menuTelefonos') },
   { key: '/equipos', icon: <LaptopOutlined />, label: msg('menuEquipos') },
+  { key: '/respuestas', icon: <InboxOutlined />, label: msg('menuRespuestas') },
 ];
 
 function claveSeleccionada(ruta: string): string {
@@ -39,7 +41,7 @@ function claveSeleccionada(ruta: string): string {
 
 /**
  * The 'default' layout (SPEC 2): collapsible side menu with the logo and Inicio, Teléfonos,
- * Equipos; a header with the settings dropdown (Mi perfil, Usuarios for administrators, Países,
+ * Equipos and Respuestas (the replies inbox, issue 46.3); a header with the settings dropdown (Mi perfil, Usuarios for administrators, Países,
  * Tablero general, Cerrar sesión) and the drawer button opening the 'Menu' drawer.
  */
 export function DefaultLayout() {

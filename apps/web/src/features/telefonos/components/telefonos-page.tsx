@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   Button,
   Card,
   Empty,
   Modal,
+  Segmented,
   Select,
   Skeleton,
   Space,
@@ -24,6 +26,7 @@ import {
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { CANALES_BAJA, type CanalBaja } from '@pregon/contract/rules/bajas';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
@@ -41,6 +44,7 @@ import { useCatalogos } from '../api/get-catalogos.ts';
 import { CLAVE_TELEFONOS, useConteoTelefonos, useTelefonos } from '../api/get-telefonos.ts';
 import { useFiltroUrl } from '../hooks/use-filtro-url.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
+import { BajasPanel } from './bajas-panel.tsx';
 
 // The dialogs load the first time they are opened.
 const TelefonoDialog = lazy(async () => ({
@@ -74,9 +78,46 @@ function textoTotal(
   return msg('contandoTelefonos');
 }
 
-/** /telefonos: the phone directory paged on the server, with 'Buscar...', state and category
- * filters kept in the URL, add/edit/delete and the bulk import; read-only for role consulta. */
+/** The views of the phones screen: the directory, and the opted-out phones (issue 46.4). */
+type Vista = 'directorio' | 'bajas';
+
+/** /telefonos: the directory, or with ?vista=bajas the 'Dados de baja' view (its channel in
+ * ?canal=); the switch between them sits under the title, and is kept in the URL. */
 export function TelefonosPage() {
+  const [params, setParams] = useSearchParams();
+  const vista: Vista = params.get('vista') === 'bajas' ? 'bajas' : 'directorio';
+  const canalUrl = params.get('canal');
+  const canal = (CANALES_BAJA as readonly string[]).includes(canalUrl ?? '')
+    ? (canalUrl as CanalBaja)
+    : undefined;
+  const selector = (
+    <Segmented<Vista>
+      className="selector-vista"
+      aria-label={msg('vistaTelefonos')}
+      value={vista}
+      onChange={(v) => setParams(v === 'bajas' ? { vista: 'bajas' } : {})}
+      options={[
+        { value: 'directorio', label: msg('vistaDirectorio') },
+        { value: 'bajas', label: msg('vistaDadosDeBaja') },
+      ]}
+    />
+  );
+  if (vista === 'directorio') return <DirectorioTelefonos selector={selector} />;
+  return (
+    <BajasPanel
+      selector={selector}
+      escribe={usuarioTieneRol(ROLES_OPERACION)}
+      canal={canal}
+      alCambiarCanal={(c) =>
+        setParams(c ? { vista: 'bajas', canal: c } : { vista: 'bajas' }, { replace: true })
+      }
+    />
+  );
+}
+
+/** The phone directory paged on the server, with 'Buscar...', state and category filters kept in
+ * the URL, add/edit/delete and the bulk import; read-only for role consulta. */
+function DirectorioTelefonos(p: { selector: ReactNode }) {
   const { filtro, cambiar, irA } = useFiltroUrl();
   const consulta = useTelefonos(filtro);
   // The page counts up to a bound; past it the exact number comes from its own request.
@@ -225,6 +266,7 @@ export function TelefonosPage() {
           </Button>
         </Space>
       </div>
+      {p.selector}
       <Card className="tarjeta-tabla">
         <div className="barra-filtros">
           <CajaBusqueda
