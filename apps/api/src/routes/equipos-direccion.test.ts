@@ -220,6 +220,16 @@ describe.each(MOTORES)('credenciales y cambio de dirección del equipo (%s)', (m
           status: 200,
           credenciales_borradas: false,
           mensaje: msg('cambiosGuardados'),
+          // Issue 46.1: an Android phone is asked, with the new credentials, to take the
+          // replies' webhook; this listener refuses it, and the answer says so.
+          ...(protocolo === 'android'
+            ? {
+                aviso_respuestas: msg('webhookAndroidNoRegistrado', {
+                  alias: 'Con credenciales android',
+                  motivo: msg('webhookAndroidCredenciales', { status: 401 }),
+                }),
+              }
+            : {}),
         });
         expect(leerCredenciales(await guardadas(id))).toEqual(caso.nuevas);
         await probar(protocolo, id);
