@@ -807,20 +807,6 @@ export const MENSAJES = {
   webhookAndroidRechazo: 'el teléfono respondió HTTP {status} a {ruta}{detalle}',
   webhookAndroidSinConexion: 'sin conexión con el teléfono ({error})',
   respuestaSinTexto: 'Mensaje de WhatsApp de tipo {tipo}, sin texto',
-  // Replies from Android and WhatsApp (issue 46.1): the Android webhook's registration and checks
-  webhookAndroidFirmaInvalida: 'Firma X-Signature no válida',
-  webhookAndroidFirmaVencida:
-    'X-Timestamp fuera de plazo: la firma debe tener menos de {minutos} minutos',
-  webhookAndroidSinClave:
-    'El equipo {id} no tiene un webhook de respuestas registrado: guárdelo o pruébelo para registrarlo',
-  webhookAndroidNoRegistrado:
-    'El equipo se guardó, pero no se pudo registrar en {alias} el webhook de respuestas: {motivo}. Se reintentará al iniciar el despachador y al probar el equipo',
-  webhookAndroidSinAjustes:
-    'la aplicación no acepta la clave de firma por su API (PATCH /settings respondió HTTP {status}); actualice SMS Gateway for Android',
-  webhookAndroidCredenciales: 'el teléfono rechazó el usuario y la contraseña (HTTP {status})',
-  webhookAndroidRechazo: 'el teléfono respondió HTTP {status} a {ruta}{detalle}',
-  webhookAndroidSinConexion: 'sin conexión con el teléfono ({error})',
-  respuestaSinTexto: 'Mensaje de WhatsApp de tipo {tipo}, sin texto',
   equipoSimulador:
     'Simulador local de {protocolo} para la demostración (npm start); no envía mensajes reales',
 

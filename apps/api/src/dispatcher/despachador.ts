@@ -27,6 +27,8 @@ import { estadosEnVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rule
 import { comprobarEquipo } from './comprobacion.ts';
 import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
+import { CapacidadEquipos, llaveCupoEquipo } from './capacidad-equipo.ts';
+import type { Db } from '../db/database.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, LlamadaVencida, Store } from './store.ts';
 import './canal-smpp.ts';
 import './canal-android.ts';
@@ -286,8 +288,17 @@ export class Despachador {
   constructor(
     private readonly store: Store,
     private readonly config: ConfigDespachador,
-    private readonly opts: { eventos?: Eventos; bitacora?: Bitacora; unico?: boolean } = {},
+    private readonly opts: {
+      eventos?: Eventos;
+      bitacora?: Bitacora;
+      unico?: boolean;
+      db?: Db;
+    } = {},
   ) {}
+
+  /** Issue 45.1: the devices' ports and rate, reserved before every claim (capacidad-equipo.ts);
+   * held in the database's leases when `opts.db` is given. */
+  private capacidad = new CapacidadEquipos(undefined, 0);
 
   /** True from iniciar() until detener() (GET /health reports it). */
   get enMarcha(): boolean {
@@ -298,6 +309,8 @@ export class Despachador {
    * run are recovered at once instead of after their lease. */
   async iniciar(): Promise<void> {
     this.corriendo = true;
+    this.capacidad = new CapacidadEquipos(this.opts.db, this.config.leaseMs, this.opts.bitacora);
+    this.capacidad.iniciar();
     this.instalacion = await this.store.instalacion().catch((err: unknown) => {
       this.opts.bitacora?.error(`id de instalación: ${String(err)}`);
       return undefined;
@@ -335,6 +348,7 @@ export class Despachador {
     for (const t of this.temporizadores) clearInterval(t);
     await Promise.allSettled([...this.periodicas]);
     await this.vaciar();
+    await this.capacidad.detener();
     await Promise.allSettled([...this.canales.values()].map((c) => c.canal.cerrar()));
     this.canales.clear();
   }
@@ -490,12 +504,7 @@ export class Despachador {
       turno: 0,
       arranque: Date.now(),
       marcapasos: new Marcapasos(ej.tasa * ej.puertos, (segundo, pedido) =>
-        this.store.tomarCupo(
-          ej.id_ejercicio,
-          segundo,
-          pedido,
-          Math.max(1, Math.floor(t.ej.tasa * t.ej.puertos)),
-        ),
+        this.tomarCupo(t, segundo, pedido),
       ),
     };
     this.trabajos.set(ej.id_ejercicio, t);
@@ -533,6 +542,7 @@ export class Despachador {
           if (cola.length) {
             const devueltas = cola;
             cola = [];
+            this.capacidad.soltar(t.ej.id_equipo, devueltas.length);
             await this.store.liberar(
               devueltas.map((f) => f.id_detalle),
               Date.now(),
@@ -569,16 +579,31 @@ export class Despachador {
             await t.senal.esperar(this.config.sondeoMs);
             continue;
           }
-          // Rows whose outcome is still buffered count as en_curso in the database: write first.
-          if (this.desenlaces.length) await this.vaciar();
-          const ahora = Date.now();
-          cola = await this.store.reclamar(
-            t.ej,
+          // Issue 45.1: the device's ports are reserved before the claim, for every exercise and
+          // dispatcher (capacidad-equipo.ts); those the claim does not use go back at once.
+          const reservados = await this.capacidad.reservar(
+            t.ej.id_equipo,
+            t.ej.puertos_equipo,
             Math.min(this.config.lote, libre),
-            ahora,
-            ahora + this.leaseDe(t),
-            await this.estadosPermitidos(t.ej, ahora),
           );
+          if (reservados <= 0) {
+            await t.senal.esperar(this.config.sondeoMs);
+            continue;
+          }
+          try {
+            // Rows whose outcome is still buffered count as en_curso in the database: write first.
+            if (this.desenlaces.length) await this.vaciar();
+            const ahora = Date.now();
+            cola = await this.store.reclamar(
+              t.ej,
+              reservados,
+              ahora,
+              ahora + this.leaseDe(t),
+              await this.estadosPermitidos(t.ej, ahora),
+            );
+          } finally {
+            this.capacidad.soltar(t.ej.id_equipo, reservados - cola.length);
+          }
           if (cola.length === 0) {
             if (t.enVuelo > 0) {
               await t.senal.esperar(this.config.sondeoMs);
@@ -609,6 +634,7 @@ export class Despachador {
           // The gateway started failing mid-batch: give the unsent rows back, then probe.
           const devueltas = cola;
           cola = [];
+          this.capacidad.soltar(t.ej.id_equipo, devueltas.length);
           await this.store.liberar(
             devueltas.map((f) => f.id_detalle),
             Date.now(),
@@ -620,6 +646,7 @@ export class Despachador {
         void this.enviarUno(t, fila);
       }
     } finally {
+      this.capacidad.soltar(t.ej.id_equipo, cola.length);
       if (cola.length)
         await this.store.liberar(
           cola.map((f) => f.id_detalle),
@@ -754,6 +781,7 @@ export class Despachador {
     if (ajena) {
       // Its lease ended and another dispatcher took it: nothing of ours to write.
       t.enVuelo--;
+      this.capacidad.soltar(t.ej.id_equipo, 1);
       t.senal.avisar();
       return;
     }
@@ -834,6 +862,7 @@ export class Despachador {
       }
       if (!t.espera) await this.fijarEspera(t, { desde: ahora });
       t.enVuelo--;
+      this.capacidad.soltar(t.ej.id_equipo, 1);
       t.senal.avisar();
       return;
     }
@@ -940,6 +969,7 @@ export class Despachador {
     }
     if (error !== undefined) await this.contarError(t, error, pausarYa);
     t.enVuelo--;
+    this.capacidad.soltar(t.ej.id_equipo, 1);
     // Wake the worker only when it can act: a claim's worth of ports is free, or all are, or
     // half a window's worth of its channel's.
     if (
@@ -995,9 +1025,33 @@ export class Despachador {
     return vuelo;
   }
 
-  /** Ports of the exercise's device not in flight for any of its exercises on this dispatcher. */
+  /** Ports of the exercise's device not reserved (claimed, queued or in flight) by any of its
+   * exercises on this dispatcher; the claim's reservation is what holds (capacidad-equipo.ts). */
   private puertosLibres(ej: EjercicioActivo): number {
-    return ej.puertos_equipo - this.enVueloEquipo(ej.id_equipo);
+    return ej.puertos_equipo - this.capacidad.reservados(ej.id_equipo);
+  }
+
+  /** Issue 45.1: sends of second `segundo` from the exercise's budget, then from its device's,
+   * which all of the device's exercises share (in this process, and on PostgreSQL over every
+   * dispatcher: despacho_cupos under the device's key). */
+  private async tomarCupo(t: Trabajo, segundo: number, pedido: number): Promise<number> {
+    const propio = await this.store.tomarCupo(
+      t.ej.id_ejercicio,
+      segundo,
+      pedido,
+      Math.max(1, Math.floor(t.ej.tasa * t.ej.puertos)),
+    );
+    if (propio <= 0) return 0;
+    const limite = Math.max(1, Math.floor(t.ej.tasa * t.ej.puertos_equipo));
+    const local = this.capacidad.cupoLocal(
+      t.ej.id_equipo,
+      t.ej.puertos_equipo,
+      segundo,
+      propio,
+      limite,
+    );
+    if (local <= 0 || this.opts.db?.engine !== 'postgres') return local;
+    return this.store.tomarCupo(llaveCupoEquipo(t.ej.id_equipo), segundo, local, limite);
   }
 
   /** Starts (`espera` set) or ends (undefined) an exercise's wait for its gateway, and shows it
