@@ -286,8 +286,7 @@ async function estadosAlAgregar(
           quedan.length,
           msg('duplicadoEstadoNoAplicado', {
             estado: nombre.get(f.id_estado) ?? String(f.id_estado),
-            actual:
-              actual === null ? msg('sinEstado') : (nombre.get(actual) ?? String(actual)),
+            actual: actual === null ? msg('sinEstado') : (nombre.get(actual) ?? String(actual)),
           }),
         );
       f.id_estado = actual ?? (f.id_estado !== SIN_ESTADO ? f.id_estado : cualquiera);
