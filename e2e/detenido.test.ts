@@ -59,6 +59,22 @@ describe('web: ejercicio detenido frente a terminado', { timeout: 120_000 }, () 
     const etiquetas = (nombre: string) => fila(nombre).locator('.ant-tag').allInnerTexts();
     expect(await etiquetas('Parado por operador')).toEqual(['Completado', 'Detenido']);
     expect(await etiquetas('Terminado normal')).toEqual(['Completado']);
+    // Issue 48.6: the stop wins visually; a stopped drill is not green like a finished one.
+    const clases = (nombre: string) =>
+      fila(nombre)
+        .locator('.ant-tag')
+        .evaluateAll((ts) =>
+          ts.map((t) => [
+            t.textContent,
+            t.classList.contains('ant-tag-success'),
+            t.classList.contains('ant-tag-error'),
+          ]),
+        );
+    expect(await clases('Parado por operador')).toEqual([
+      ['Completado', false, false],
+      ['Detenido', false, true],
+    ]);
+    expect(await clases('Terminado normal')).toEqual([['Completado', true, false]]);
 
     const [d] = await Promise.all([
       page.waitForEvent('download'),
