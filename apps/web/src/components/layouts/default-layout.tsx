@@ -85,6 +85,9 @@ export function DefaultLayout() {
         collapsible
         collapsed={colapsado}
         onCollapse={setColapsado}
+        // Below 768 px (a phone) the menu folds to its icons, leaving the screen to the content.
+        breakpoint="md"
+        onBreakpoint={setColapsado}
         // Ant Design's trigger is a bare arrow (named 'left' to screen readers) that only a mouse
         // can use; this one says what it does and answers Enter and Space.
         trigger={

@@ -110,7 +110,7 @@ export function RespuestasPage() {
             size="middle"
             dataSource={datos?.data}
             loading={consulta.isFetching && consulta.isPlaceholderData}
-            scroll={{ x: 900 }}
+            scroll={{ x: 1270 }}
             locale={{
               emptyText: (
                 <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('bandejaVacia')} />
@@ -140,6 +140,7 @@ export function RespuestasPage() {
               {
                 title: msg('columnaNombre'),
                 key: 'nombre',
+                width: 160,
                 ellipsis: true,
                 render: (_, r) => r.nombre ?? '—',
               },
@@ -153,6 +154,7 @@ export function RespuestasPage() {
               {
                 title: msg('columnaTextoRespuesta'),
                 key: 'texto',
+                width: 280,
                 render: (_, r) => (
                   <Typography.Text className="texto-respuesta">«{r.texto}»</Typography.Text>
                 ),

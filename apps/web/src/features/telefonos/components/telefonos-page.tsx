@@ -93,6 +93,7 @@ export function TelefonosPage() {
   const selector = (
     <Segmented<Vista>
       className="selector-vista"
+      style={{ marginBottom: 16 }}
       aria-label={msg('vistaTelefonos')}
       value={vista}
       onChange={(v) => setParams(v === 'bajas' ? { vista: 'bajas' } : {})}
