@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cerrarCaso, notaCaso, tomarCaso } from '@pregon/contract/api/respuestas';
 import { llamar } from '../../../lib/api-client.ts';
 import { CLAVE_TABLEROS } from '../../../api/get-ejercicios.ts';
+import { avisoExito } from '../../../lib/notificar.ts';
 
 /** What an operator does to a case of the triage queue (issue 46.3). */
 export type AccionCaso =
@@ -18,12 +19,15 @@ export function accionCaso(a: AccionCaso) {
   return llamar(cerrarCaso, { params, body: {} });
 }
 
-/** Mutation hook of a case's actions; the dashboards are read again after each (the live stream
- * brings the change too, this covers a broken stream and the 409 of a case taken meanwhile). */
+/** Mutation hook of a case's actions: the server's word in a toast (here, not in the caller: a
+ * closed case leaves the queue, and its component, before the answer may arrive); the dashboards
+ * are read again after each (the live stream brings the change too, this covers a broken stream
+ * and the 409 of a case taken meanwhile). */
 export function useAccionCaso() {
   const cliente = useQueryClient();
   return useMutation({
     mutationFn: accionCaso,
+    onSuccess: (r) => avisoExito(r.mensaje),
     onSettled: () => cliente.invalidateQueries({ queryKey: CLAVE_TABLEROS }),
   });
 }

@@ -47,6 +47,9 @@ const ESTILO = {
     gap: 8,
     flexWrap: 'wrap',
   },
+  /** A poll line: its label wraps on a phone, its count stays at the right. */
+  cabeceraFila: { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 },
+  etiquetaFila: { flex: '1 1 0', minWidth: 0 },
   total: { fontSize: 18 },
   caso: {
     border: '1px solid #f0f0f0',
@@ -83,8 +86,10 @@ function Barra(p: {
       data-total={p.total}
       style={ESTILO.fila}
     >
-      <div className="fila-encuesta-cabecera" style={ESTILO.cabecera}>
-        <span className="fila-encuesta-etiqueta">{p.etiqueta}</span>
+      <div className="fila-encuesta-cabecera" style={ESTILO.cabeceraFila}>
+        <span className="fila-encuesta-etiqueta" style={ESTILO.etiquetaFila}>
+          {p.etiqueta}
+        </span>
         <Typography.Text strong className="fila-encuesta-total" style={ESTILO.total}>
           {p.total}
         </Typography.Text>
@@ -259,8 +264,8 @@ function Respuestas({
         etiqueta={<Typography.Text>{msg('encuestaSinRespuesta')}</Typography.Text>}
       />
       <div className="fila-encuesta no-reconocidas" data-total={e.no_reconocidas}>
-        <div className="fila-encuesta-cabecera" style={ESTILO.cabecera}>
-          <span className="fila-encuesta-etiqueta">
+        <div className="fila-encuesta-cabecera" style={ESTILO.cabeceraFila}>
+          <span className="fila-encuesta-etiqueta" style={ESTILO.etiquetaFila}>
             <Typography.Text>{msg('respuestaNoReconocida')}</Typography.Text>
             {e.no_reconocidas > 0 && (
               <Button type="link" size="small" onClick={() => setVerTextos(true)}>
@@ -302,10 +307,7 @@ function Caso({ c, escribe, usuario }: { c: CasoFila; escribe: boolean; usuario:
   const mio = c.estado_caso === 'atendiendo' && usuario !== null && c.tomado_usuario === usuario;
   const hacer = (a: AccionCaso) => {
     setError(null);
-    accion.mutate(a, {
-      onSuccess: (r) => avisoExito(r.mensaje),
-      onError: (e) => setError(mensajeError(e)),
-    });
+    accion.mutate(a, { onError: (e) => setError(mensajeError(e)) });
   };
   const enCurso = (a: AccionCaso['accion']) => accion.isPending && accion.variables?.accion === a;
   return (
@@ -424,16 +426,20 @@ function Atencion({ e, escribe }: { e: ResumenEncuestaTablero; escribe: boolean 
   const usuario = payloadSesion()?.usuario ?? null;
   return (
     <Card
-      title={msg('requierenAtencion')}
+      // The count beside the title, both wrapping on a phone (an 'extra' would cut the title).
+      title={
+        <Space wrap size={[12, 4]}>
+          <span>{msg('requierenAtencion')}</span>
+          <Tag color={e.casos_abiertos > 0 ? 'red' : 'default'} className="casos-abiertos">
+            {e.casos_abiertos === 1
+              ? msg('casosAbiertosUno')
+              : msg('casosAbiertosN', { N: e.casos_abiertos })}
+          </Tag>
+        </Space>
+      }
+      styles={{ title: { whiteSpace: 'normal' } }}
       className="cola-atencion"
       data-abiertos={e.casos_abiertos}
-      extra={
-        <Tag color={e.casos_abiertos > 0 ? 'red' : 'default'} className="casos-abiertos">
-          {e.casos_abiertos === 1
-            ? msg('casosAbiertosUno')
-            : msg('casosAbiertosN', { N: e.casos_abiertos })}
-        </Tag>
-      }
       style={{ height: '100%' }}
     >
       {e.casos.length === 0 ? (
