@@ -150,6 +150,8 @@ export class SimuladorAndroid {
   readonly webhooks = new Map<string, WebhookAndroid>();
   /** The webhooks' signing key (Settings → Webhooks → Signing Key; PATCH /settings). */
   claveFirma = crypto.randomBytes(6).toString('base64url').slice(0, 8);
+  /** Settings changes taken (PATCH /settings): each shows the phone's user a notice. */
+  ajustesCambiados = 0;
   /** Webhook attempts answered 2xx, and not (refused, or the receiver unreachable). */
   webhooksEntregados = 0;
   webhooksFallidos = 0;
@@ -503,6 +505,7 @@ export class SimuladorAndroid {
       if (!b || typeof b !== 'object' || Array.isArray(b))
         return reply.code(400).send({ message: 'Invalid request: not an object' });
       const clave = b.webhooks?.signing_key;
+      this.ajustesCambiados++;
       if (typeof clave === 'string' && clave) this.claveFirma = clave;
       else if (clave === null) this.claveFirma = crypto.randomBytes(6).toString('base64url');
       return ajustes();

@@ -232,20 +232,59 @@ export async function webhookAndroidPendiente(db: Db, id_equipo: number): Promis
   return !f || f.registrado === null || f.error !== null;
 }
 
-/** Registers again every Android device with credentials whose webhook is not registered (never
- * tried, or failed): the dispatcher runs it when it starts. Returns how many were taken. */
+/** Whether the phone still lists Pregón's webhook as registered (GET {url}/webhooks: our id,
+ * with the URL and event given); false when it does not, or cannot be asked. Reading changes
+ * nothing on the phone (a registration or a settings change shows the phone's user a notice). */
+export async function webhookAndroidEnTelefono(db: Db, id_equipo: number): Promise<boolean> {
+  const e = await leerParaCanal(db.kysely, id_equipo);
+  const w = await db.kysely
+    .selectFrom('webhooks_android')
+    .select('url')
+    .where('id_equipo', '=', id_equipo)
+    .executeTakeFirst();
+  if (!e || !w) return false;
+  const c = leerCredenciales(e.credenciales);
+  const usuario = credencial(c, 'android', 'usuario') || credencial(c, 'android', 'username');
+  const password = credencial(c, 'android', 'password');
+  if (!usuario || !password) return false;
+  const id = idWebhookAndroid(await instalacion(db), id_equipo);
+  try {
+    const r = await pedirJson(urlGateway(e.url, ['webhooks'], { forma: 'formaUrlAndroid' }), {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${usuario}:${password}`).toString('base64')}`,
+      },
+      timeoutMs: ESPERA_REGISTRO_MS,
+    });
+    // pedirJson keeps an object body only: a list comes as its indexed entries.
+    const lista = Object.values(r.cuerpo) as { id?: unknown; url?: unknown; event?: unknown }[];
+    return (
+      r.status === 200 &&
+      lista.some((x) => x?.id === id && x?.url === w.url && x?.event === 'sms:received')
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The dispatcher's start: every Android device with credentials gets its webhook registered
+ * when it is not (never tried, or failed), or when its phone no longer lists it (the app was
+ * reinstalled, its data cleared, the demo's simulator restarted). With URL_WEBHOOKS set, that
+ * base is registered; else the URL registered before. Returns how many were registered. */
 export async function reintentarWebhooksAndroid(db: Db, bitacora?: Bitacora): Promise<number> {
   const filas = await db.kysely
     .selectFrom('equipos as e')
     .leftJoin('webhooks_android as w', 'w.id_equipo', 'e.id_equipo')
-    .select(['e.id_equipo', 'e.alias', 'w.registrado', 'w.error'])
+    .select(['e.id_equipo', 'e.alias', 'w.registrado', 'w.error', 'w.url'])
     .where('e.protocolo', '=', 'android')
     .where('e.credenciales', 'is not', null)
     .execute();
+  const base = process.env.URL_WEBHOOKS?.trim() ? baseWebhooks() : undefined;
   let n = 0;
   for (const f of filas) {
-    if (f.registrado !== null && f.registrado !== undefined && f.error === null) continue;
-    const motivo = await registrarWebhookAndroid(db, f.id_equipo);
+    const hecho = f.registrado !== null && f.registrado !== undefined && f.error === null;
+    const mismaUrl = !base || f.url === urlWebhookAndroid(base, f.id_equipo);
+    if (hecho && mismaUrl && (await webhookAndroidEnTelefono(db, f.id_equipo))) continue;
+    const motivo = await registrarWebhookAndroid(db, f.id_equipo, base);
     if (motivo) bitacora?.error(`webhook de respuestas de ${f.alias} sin registrar: ${motivo}`);
     else {
       n++;

@@ -14,7 +14,7 @@ import {
 import { buildApp } from '../server.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
 import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../dispatcher/testing.ts';
-import { claveWebhookAndroid } from '../dispatcher/webhook-android.ts';
+import { claveWebhookAndroid, reintentarWebhooksAndroid } from '../dispatcher/webhook-android.ts';
 
 // Issue 46.1, replies over 'SMS Gateway for Android', over real sockets on both engines: saving
 // an Android device registers its 'sms:received' webhook on the phone (signing key first, with the
@@ -228,6 +228,23 @@ describe.each(MOTORES)('respuestas por Android (%s)', (motor) => {
     }
   });
 
+  it('al arrancar el despachador: un teléfono que perdió el webhook lo recibe otra vez; uno que lo tiene no se toca', async () => {
+    const clave = await claveWebhookAndroid(api.ctx.db, id_equipo);
+    // The app was reinstalled: no webhook, a key of its own.
+    tel.webhooks.clear();
+    tel.claveFirma = 'clave-nueva';
+    await reintentarWebhooksAndroid(api.ctx.db);
+    expect([...tel.webhooks.values()].map((w) => w.url)).toEqual([
+      `${api.url}/webhooks/android/${id_equipo}/`,
+    ]);
+    expect(tel.claveFirma).toBe(clave);
+    // Registered and listed: only read, nothing changed on the phone (no notice to its user).
+    const cambios = tel.ajustesCambiados;
+    await reintentarWebhooksAndroid(api.ctx.db);
+    expect(tel.ajustesCambiados).toBe(cambios);
+    expect(tel.webhooks.size).toBe(1);
+  });
+
   it('una encuesta por Android: las respuestas firmadas se guardan una vez y quien pide ayuda abre un caso', async () => {
     despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
       eventos: api.ctx.eventos,
@@ -258,7 +275,7 @@ describe.each(MOTORES)('respuestas por Android (%s)', (motor) => {
 
     // The phone receives two answers and posts them, signed, to the webhook.
     expect(await tel.recibirSms({ de: `+52${TELS[0]}`, texto: '1' })).toEqual([200]);
-    expect(await tel.recibirSms({ de: TELS[1], texto: 'Necesito ayuda' })).toEqual([200]);
+    expect(await tel.recibirSms({ de: TELS[1]!, texto: 'Necesito ayuda' })).toEqual([200]);
     const casos = await esperarQue(async () => {
       const r = await pedir(api.url, 'GET', `/ejercicio/${id}/casos/`, { token: operador });
       return r.body.data?.length === 1 ? r.body.data : null;
