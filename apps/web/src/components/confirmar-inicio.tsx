@@ -39,6 +39,10 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
     bajas.data?.mensaje && (bajas.data.se_omiten || bajas.data.ignora_bajas)
       ? bajas.data
       : null;
+  // The opted-out are held back at the start: their SMS are not sent, so not counted.
+  const omitidos = bajas.data?.se_omiten ? bajas.data.dados_de_baja : 0;
+  const partes =
+    fila.sms_total !== null && fila.destinatarios > 0 ? fila.sms_total / fila.destinatarios : 0;
   const reanudar = fila.en_pausa === '1';
   const tipo = fila.id_tipo_ejercicio;
   const puertos = Math.max(1, fila.puerto_fin - fila.puerto_ini + 1);
@@ -80,9 +84,13 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
           {
             key: 'partes',
             label: msg('etiquetaSmsPorDestinatario'),
-            children: fila.destinatarios > 0 ? fila.sms_total / fila.destinatarios : 0,
+            children: partes,
           },
-          { key: 'sms', label: msg('etiquetaSmsTotal'), children: fila.sms_total },
+          {
+            key: 'sms',
+            label: msg('etiquetaSmsTotal'),
+            children: partes * Math.max(0, fila.destinatarios - omitidos),
+          },
         ]
       : []),
     ...(esLlamada(tipo) && estimacion.segundosPorLlamada !== null
