@@ -24,7 +24,9 @@ import {
   lanzarNavegador,
   levantarTodo,
   nuevaPagina,
+  paginaConToken,
 } from './entorno.ts';
+import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 
 // Issue 46.3/46.4 in Debian's Chromium (SQLite, the dispatcher in the api's process, the SMPP
 // simulator): the phones screen's 'Dados de baja' view (a phone opted out by hand, exported,
@@ -147,6 +149,30 @@ describe('web: bajas, bandeja de respuestas e historial', { timeout: 240_000 }, 
     );
     await esperarAviso(page, `El teléfono ${TELS[2]} vuelve a recibir avisos por WhatsApp`);
     await page.getByText('Ningún teléfono dado de baja').waitFor();
+
+    // A list imported onto SMS: two numbers and a row that is not one.
+    await page.getByRole('button', { name: 'Importar bajas' }).click();
+    const importar = page.getByRole('dialog', { name: 'Importar bajas' });
+    await importar.getByRole('radio', { name: 'SMS' }).waitFor();
+    expect(await importar.getByRole('radio', { name: 'SMS' }).isChecked()).toBe(true);
+    await importar.locator('input[type=file]').setInputFiles({
+      name: 'bajas.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`telefono\n${TELS[0]}\n${TELS[1]}\nno es un número\n`),
+    });
+    await importar.getByRole('button', { name: 'Importar' }).click();
+    await importar
+      .getByText('2 teléfonos dados de baja de SMS; 0 ya lo estaban; 1 filas con error')
+      .waitFor();
+    await importar
+      .locator('.tabla-errores tbody tr.ant-table-row')
+      .filter({ hasText: '4' })
+      .waitFor();
+    await capturas('bajas-importar');
+    await importar.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    const importadas = page.locator('.tabla-bajas tbody tr.ant-table-row');
+    await importadas.filter({ hasText: TELS[1]! }).getByText('Importación').waitFor();
+    expect(await importadas.count()).toBe(2);
   });
 
   it('la bandeja muestra las respuestas sin encuesta y las no reconocidas; una se clasifica a mano', async () => {
@@ -191,7 +217,12 @@ describe('web: bajas, bandeja de respuestas e historial', { timeout: 240_000 }, 
     await page.getByText('Directorio', { exact: true }).click();
     await page.getByRole('button', { name: `Ver historial de ${TELS[1]}` }).click();
     const dialogo = page.getByRole('dialog', { name: `Historial de ${TELS[1]} Vecina 2` });
-    await dialogo.getByText('Recibe avisos por SMS y WhatsApp: no está dado de baja').waitFor();
+    await dialogo
+      .locator('.estado-bajas')
+      .getByText(
+        /^Dado de baja de SMS desde \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(Importación: admin\)$/,
+      )
+      .waitFor();
     const filas = dialogo.locator('.tabla-historial tbody tr.ant-table-row');
     await filas.nth(1).waitFor();
     const textos = (await filas.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
@@ -201,5 +232,15 @@ describe('web: bajas, bandeja de respuestas e historial', { timeout: 240_000 }, 
     expect(textos[0]).toContain('«mañana le aviso» Opción 1: Estoy a salvo');
     expect(textos[1]).toContain(`Envío SMS ${TITULO}`);
     await capturas('historial-respuestas');
+  });
+
+  it('consulta lee y exporta las bajas, pero no ve cómo cambiarlas', async () => {
+    const { token } = await tokenConRol(api, 'consulta', 'lectora');
+    const lectora = await paginaConToken(navegador, api, token, '/telefonos?vista=bajas');
+    await lectora.getByRole('button', { name: 'Exportar bajas' }).waitFor();
+    await lectora.locator('.tabla-bajas tbody tr.ant-table-row').nth(1).waitFor();
+    for (const boton of ['Dar de baja', 'Importar bajas', 'Dar de alta'])
+      expect(await lectora.getByRole('button', { name: boton }).count()).toBe(0);
+    await lectora.close();
   });
 });
