@@ -37,7 +37,8 @@ import {
   huellaSha256,
   reemplazarConVuelta,
 } from './archivos.ts';
-import { nombreAlmacenAudio } from '@pregon/contract/rules/audio';
+import { nombreAlmacenAudio, nombreVisibleAudio } from '@pregon/contract/rules/audio';
+import { anotarSubida, subidasDe } from './subidas.ts';
 import type { ConfigPbx } from './config.ts';
 import { leerAudioGsm } from './gsm.ts';
 import { promptsEnIdioma, respuestaIdioma } from './prompts.ts';
@@ -204,7 +205,7 @@ export async function crearAppPbx(
     await sub.register(multipart, {
       limits: { fileSize: config.maxBytesAudio, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
     });
-    ruta(sub, claves, api.subirAudio, async ({ params, req }) => {
+    ruta(sub, claves, api.subirAudio, async ({ params, req, sesion }) => {
       if (params.software !== config.software)
         throw error(404, 'rutaNoEncontrada', { metodo: 'POST', ruta: req.url });
       if (!req.isMultipart()) throw error(400, 'audioObligatorio', undefined, 'file');
@@ -236,6 +237,12 @@ export async function crearAppPbx(
         req.log.error({ archivo: guardado }, 'audio guardado que no coincide con su huella');
         throw error(409, 'audioHuellaDistinta', { nombre: guardado }, 'file');
       }
+      anotarSubida(config.sonidosDir, {
+        base: nombreVisibleAudio(nombre),
+        filename: guardado,
+        id_usuario: sesion.id_usuario > 0 ? sesion.id_usuario : null,
+        en: Date.now(),
+      });
       return {
         status: 200 as const,
         filename: guardado,
@@ -243,6 +250,13 @@ export async function crearAppPbx(
         duracion_s: gsm.duracion_s,
       };
     });
+  });
+
+  // Issue 45.2: the uploads of a chosen name, newest first (the api binds the SPEC's order).
+  ruta(app, claves, api.subidasAudio, async ({ params, req }) => {
+    if (params.software !== config.software)
+      throw error(404, 'rutaNoEncontrada', { metodo: 'GET', ruta: req.url });
+    return { status: 200 as const, subidas: subidasDe(config.sonidosDir, params.base) };
   });
 
   // Read-back of an uploaded audio (the dialogs' players; HEAD tells whether it exists).

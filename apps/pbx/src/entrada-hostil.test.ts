@@ -87,6 +87,7 @@ describe('entrada hostil en cada endpoint del agente', () => {
   it('covers every endpoint of the agent in the contract', () => {
     expect(ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
       'DELETE /trunks/sip/:id',
+      'GET /:software/audio/subidas/:base/',
       'GET /:software/idioma/:idioma/',
       'GET /trunks/sip/',
       'GET /trunks/sip/:id',

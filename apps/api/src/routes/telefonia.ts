@@ -5,6 +5,7 @@ import { firmarDialplan } from '../auth/firma-dialplan.ts';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
 import * as servicio from '../services/telefonia.ts';
+import { vincularAudiosCuestionario } from '../services/quiz-audios.ts';
 
 /** GET /config/ (the telephony base) and the generated dialplan: every call exercise's context,
  * and one questionnaire's context. */
@@ -28,12 +29,18 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
     };
   });
 
-  ruta(app, ctx, leerArchivoQuiz, async ({ params }) => {
-    const { id_quiz, salida } = await servicio.archivoQuiz(
-      ctx,
-      params.id_ejercicio,
-      ctx.config.pbxIdioma,
-    );
+  ruta(app, ctx, leerArchivoQuiz, async ({ params, req }) => {
+    const archivo = () => servicio.archivoQuiz(ctx, params.id_ejercicio, ctx.config.pbxIdioma);
+    let { id_quiz, salida } = await archivo();
+    // Issue 45.2: a questionnaire saved in the SPEC's order names its audio by the chosen names;
+    // they are bound to the files uploaded for it, and the file is rendered with them.
+    const vinculadas = await vincularAudiosCuestionario(ctx, params.id_ejercicio, {
+      base: ctx.config.pbxBase,
+      software: ctx.config.pbx.software,
+      token: req.headers.authorization,
+      timeoutMs: ctx.config.comprobacionEquipoMs || 3000,
+    });
+    if (vinculadas > 0) ({ id_quiz, salida } = await archivo());
     return {
       status: 200 as const,
       id_quiz,

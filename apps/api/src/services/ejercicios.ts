@@ -54,6 +54,7 @@ import {
   promptsEnPbx,
   type HuellaAudio,
 } from '../dispatcher/comprobacion.ts';
+import { vincularAudiosCuestionario } from './quiz-audios.ts';
 import {
   contextoLlamada,
   contextoQuiz,
@@ -741,6 +742,14 @@ async function exigirListo(
   }
   if (e.id_tipo_ejercicio === 4) {
     const k = ctx.db.kysely;
+    // Issue 45.2: questions saved in the SPEC's order name the chosen audio: bound here at the latest.
+    if (c.pbxBase)
+      await vincularAudiosCuestionario(ctx, e.id_ejercicio, {
+        base: c.pbxBase,
+        software: SOFTWARE_PBX,
+        token: c.token,
+        timeoutMs: c.equipoMs || 3000,
+      });
     const cuestionario = await quiz.cuestionarioDeEjercicio(k, e.id_ejercicio);
     const preguntas = cuestionario ? await quiz.preguntasDe(k, cuestionario.id_cuestionario) : [];
     if (!preguntas.length) throw error(409, 'cuestionarioSinPreguntas');

@@ -111,6 +111,26 @@ export const subirAudio = endpoint({
   }),
 });
 
+/** GET /{software}/audio/subidas/{base}/ (issue 45.2): the uploads of one chosen name (`base`,
+ * as the client sent it as `filename`), newest first, each with its stored name, who uploaded it
+ * (the session's id_usuario) and when (epoch ms); only files still on disk. The api binds a
+ * questionnaire saved in the SPEC's own order (file_NN = the chosen names, uploads after) to the
+ * stored files with it. */
+export const subidasAudio = endpoint({
+  method: 'GET',
+  path: '/:software/audio/subidas/:base/',
+  acceso: 'lectura',
+  etiqueta: 'pbx',
+  resumen: 'Lista las subidas de un nombre de audio, la más reciente primero, con quién y cuándo',
+  params: z.object({ software: z.string(), base: z.string().regex(NOMBRE_PBX_RE) }),
+  respuesta: z.object({
+    status: z.literal(200),
+    subidas: z.array(
+      z.object({ filename: z.string(), id_usuario: z.number().nullable(), en: z.number() }),
+    ),
+  }),
+});
+
 /** GET /{software}/idioma/{idioma}/: whether Asterisk's own prompts that Pregón's dialplan plays
  * (PROMPTS_SISTEMA) are in that language's sounds folder, `{PBX_SONIDOS_SISTEMA_DIR}/{idioma}/`
  * (any format Asterisk plays). Start asks it before a quiz (issue 23.6). It says what is missing,
