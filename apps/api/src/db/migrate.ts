@@ -33,9 +33,10 @@ import * as respuestasRecibidas from './migrations/0034-respuestas-recibidas.ts'
 import * as ticketsVivo from './migrations/0035-tickets-vivo.ts';
 import * as encuestasCasos from './migrations/0037-encuestas-casos.ts';
 import * as bajas from './migrations/0038-bajas.ts';
-import * as puertosEquipo from './migrations/0042-puertos-equipo.ts';
 import * as entradaAndroidWhatsapp from './migrations/0039-entrada-android-whatsapp.ts';
+import * as mensajesSueltos from './migrations/0040-mensajes-sueltos.ts';
 import * as recordatorios from './migrations/0041-recordatorios.ts';
+import * as puertosEquipo from './migrations/0042-puertos-equipo.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -73,9 +74,10 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0035-tickets-vivo': ticketsVivo,
   '0037-encuestas-casos': encuestasCasos,
   '0038-bajas': bajas,
-  '0042-puertos-equipo': puertosEquipo,
   '0039-entrada-android-whatsapp': entradaAndroidWhatsapp,
+  '0040-mensajes-sueltos': mensajesSueltos,
   '0041-recordatorios': recordatorios,
+  '0042-puertos-equipo': puertosEquipo,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

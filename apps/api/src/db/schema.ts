@@ -302,6 +302,44 @@ export interface BajasTable {
   confirmada_en: number | null;
 }
 
+/** mensajes_sueltos (issue 46.2/46.4, migration 0040): a one-off message back to a phone
+ * ('acuse' of a poll's option, 'baja'/'alta' confirmation), sent by dispatcher/sueltos.ts through
+ * the device the reply came in on; estado 'pendiente' | 'en_curso' | 'enviado' | 'entregado' |
+ * 'fallido' | 'invalido' | 'incierto'. Times are epoch ms. */
+export interface MensajesSueltosTable {
+  id_suelto: Generated<number>;
+  id_equipo: number;
+  canal: string;
+  telefono: string;
+  texto: string;
+  partes: Generated<number>;
+  motivo: string;
+  id_respuesta: number | null;
+  id_ejercicio: number | null;
+  id_detalle: number | null;
+  estado: Generated<string>;
+  intentos: Generated<number>;
+  salio: Generated<number>;
+  lease_hasta: number | null;
+  siguiente_intento: number | null;
+  vence: number | null;
+  id_gateway: string | null;
+  creado: number;
+  enviado: number | null;
+  actualizado: number | null;
+  error: string | null;
+}
+
+/** mensajes_sueltos_partes (migration 0040): each part id a gateway gave a one-off message. */
+export interface MensajesSueltosPartesTable {
+  id_equipo: number;
+  id_parte: string;
+  id_suelto: number;
+  parte: number;
+  total: number;
+  estado: string | null;
+}
+
 /** webhooks_android (issue 46.1, migration 0039): an Android device's 'sms:received' webhook as
  * Pregón registered it on the phone; clave is the signing key, encrypted (db/credenciales.ts). */
 export interface WebhooksAndroidTable {
@@ -409,6 +447,8 @@ export interface DB {
   bajas: BajasTable;
   webhooks_android: WebhooksAndroidTable;
   ventanas_whatsapp: VentanasWhatsappTable;
+  mensajes_sueltos: MensajesSueltosTable;
+  mensajes_sueltos_partes: MensajesSueltosPartesTable;
   importaciones: ImportacionesTable;
   auditoria: AuditoriaTable;
   ingreso_fallos: IngresoFallosTable;

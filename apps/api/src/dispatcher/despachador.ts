@@ -29,6 +29,7 @@ import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
 import { CapacidadEquipos, llaveCupoEquipo } from './capacidad-equipo.ts';
 import type { Db } from '../db/database.ts';
+import { Sueltos } from './sueltos.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, LlamadaVencida, Store } from './store.ts';
 import './canal-smpp.ts';
 import './canal-android.ts';
@@ -280,6 +281,11 @@ export class Despachador {
   /** Each state's time zone for calling windows (0: rows without a state, the product's zone),
    * re-read every ZONAS_MS. */
   private zonas: { leidas: number; lista: { id_estado: number; zona: string }[] } | undefined;
+  /** Issue 46: the one-off messages' sender (acknowledgements, opt-out confirmations), and the
+   * devices whose channel it bound itself (let go when it is idle; an exercise's worker that
+   * takes the device keeps it). */
+  private sueltos: Sueltos | undefined;
+  private readonly canalesSueltos = new Set<number>();
   private readonly alEvento = (id: number) => {
     this.trabajos.get(id)?.senal.avisar();
     this.senal.avisar();
@@ -318,6 +324,8 @@ export class Despachador {
     await this.recuperar(this.opts.unico ? Number.MAX_SAFE_INTEGER : Date.now());
     this.escuchando = this.escucharAcuses();
     this.cancelando = this.cancelarRetenidos();
+    this.sueltos = this.iniciarSueltos();
+    await this.sueltos?.iniciar();
     this.opts.eventos?.on('ejercicio', this.alEvento);
     this.temporizadores.push(
       setInterval(() => void this.vaciar(), this.config.escrituraMs),
@@ -345,6 +353,7 @@ export class Despachador {
     await Promise.allSettled([...this.hilos]);
     await this.escuchando;
     await this.cancelando;
+    await this.sueltos?.detener();
     for (const t of this.temporizadores) clearInterval(t);
     await Promise.allSettled([...this.periodicas]);
     await this.vaciar();
@@ -389,6 +398,8 @@ export class Despachador {
    * rejects, and the channel asks the gateway to deliver it again. */
   private async guardarRespuesta(r: RespuestaEntrante): Promise<void> {
     const res = await this.store.guardarRespuesta(r, Date.now());
+    // Its matching may have queued an acknowledgement or a confirmation (sueltos.ts).
+    if (res === 'nueva') this.sueltos?.despertar();
     if (res === 'duplicada')
       this.opts.bitacora?.info(
         `respuesta repetida de ${r.remitente} (equipo ${r.id_equipo}): ya guardada`,
@@ -489,7 +500,31 @@ export class Despachador {
     return canal;
   }
 
+  /** Issue 46: the one-off messages' sender over the store's queue, on the devices' channels. */
+  private iniciarSueltos(): Sueltos | undefined {
+    if (!this.store.sueltos) return undefined;
+    return new Sueltos(this.store.sueltos, this.config, {
+      canal: (e) => {
+        const propio = !this.canales.has(e.id_equipo);
+        const canal = this.canalPara(e);
+        if (propio) this.canalesSueltos.add(e.id_equipo);
+        return canal;
+      },
+      soltar: (id_equipo) => {
+        if (!this.canalesSueltos.delete(id_equipo)) return;
+        for (const t of this.trabajos.values()) if (t.ej.id_equipo === id_equipo) return;
+        const c = this.canales.get(id_equipo);
+        this.canales.delete(id_equipo);
+        if (c) void c.canal.cerrar();
+      },
+      instalacion: () => this.instalacion,
+      bitacora: this.opts.bitacora,
+      unico: this.opts.unico,
+    });
+  }
+
   private arrancar(ej: EjercicioActivo): void {
+    this.canalesSueltos.delete(ej.id_equipo);
     const t: Trabajo = {
       ej,
       activo: true,
@@ -1211,6 +1246,13 @@ export class Despachador {
           rs.map((x) => x.r),
           Date.now(),
         );
+        // Issue 46: receipts of one-off messages (sueltos.ts), which no exercise row has.
+        if (this.sueltos)
+          for (const id of await this.sueltos.aplicarRecibos(
+            rs.filter((x) => !hechos.has(x.r.id_gateway)).map((x) => x.r),
+            Date.now(),
+          ))
+            hechos.add(id);
         const ahora = Date.now();
         const quedan = rs.filter((x) => !hechos.has(x.r.id_gateway));
         for (const x of quedan)

@@ -7,6 +7,11 @@ import {
   type OpcionesProceso,
 } from '../services/respuestas.ts';
 import type { RespuestaEntrante } from './canal.ts';
+import { msg } from '@pregon/contract/messages';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { AcusePorRespuesta } from '../services/respuestas.ts';
+import { dadoDeBaja, encolarSuelto, respuestaDe } from './store-sueltos.ts';
 import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 
 // Issue 46.2: a reply is matched to its poll right after it is stored (services/respuestas.ts).
@@ -26,19 +31,62 @@ const cambio = (r: CambioPorRespuesta): CambioBaja | null =>
       }
     : null;
 
+/** Issue 46.4: a BAJA or ALTA that changed the list is confirmed to the phone, once per reply
+ * (dispatcher/sueltos.ts sends it through the device the reply came in on). */
+async function confirmar(
+  k: Kysely<DB>,
+  r: CambioPorRespuesta,
+  res: { confirmar: boolean } | null,
+  motivo: 'baja' | 'alta',
+) {
+  if (!res?.confirmar) return res;
+  const origen = await respuestaDe(k, r.id_respuesta);
+  if (origen)
+    await encolarSuelto(k, {
+      id_equipo: origen.id_equipo,
+      canal: origen.canal,
+      telefono: r.telefono,
+      texto: msg(motivo === 'baja' ? 'confirmacionBaja' : 'confirmacionAlta'),
+      motivo,
+      id_respuesta: r.id_respuesta,
+      recibida: Number(origen.fecha_recibida),
+    });
+  return res;
+}
+
+/** Issue 46.2: the chosen option's automatic acknowledgement, once per person and exercise; none
+ * without a text, to a sender that is not a phone, or to a phone on the channel's opt-out list. */
+async function acuse(k: Kysely<DB>, a: AcusePorRespuesta) {
+  const texto = a.opcion?.acuse?.trim();
+  if (!texto || !a.telefono || (await dadoDeBaja(k, a.canal, a.telefono))) return;
+  await encolarSuelto(k, {
+    id_equipo: a.id_equipo,
+    canal: a.canal,
+    telefono: a.telefono,
+    texto,
+    motivo: 'acuse',
+    id_respuesta: a.id_respuesta,
+    id_ejercicio: a.id_ejercicio,
+    id_detalle: a.id_detalle,
+    recibida: a.recibida,
+  });
+}
+
 /** How the dispatcher matches replies: the product's time zone comes from TZ, as the api's; a
- * 'BAJA' or 'ALTA' goes to the opt-out list (services/bajas.ts) in the matching's transaction. */
+ * 'BAJA' or 'ALTA' goes to the opt-out list (services/bajas.ts) and its confirmation, and an
+ * option's acknowledgement, to the one-off queue (sueltos.ts), in the matching's transaction. */
 const OPCIONES: OpcionesProceso = {
   bajas: {
     baja: async (k, r) => {
       const c = cambio(r);
-      return c ? registrarBaja(k, c) : null;
+      return confirmar(k, r, c ? await registrarBaja(k, c) : null, 'baja');
     },
     alta: async (k, r) => {
       const c = cambio(r);
-      return c ? registrarAlta(k, c) : null;
+      return confirmar(k, r, c ? await registrarAlta(k, c) : null, 'alta');
     },
   },
+  acuse,
 };
 
 /** The matching passes of a database in this process: the one running and the one queued. */

@@ -4,6 +4,7 @@ import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '../db/cola
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
 import { cerrarYLeer, guardarYLeer } from './leer-respuestas.ts';
+import { storeSueltos } from './store-sueltos.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
 
 // Queries both engines write the same way (Kysely); the hot paths live in store-sqlite.ts and
@@ -558,6 +559,7 @@ export function comunes(db: Db) {
     guardarDigitos: (ds: Parameters<typeof guardarDigitos>[1]) => guardarDigitos(db, ds),
     guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarYLeer(db, r, ahora),
     cerrarPartesVencidas: (ahora: number) => cerrarYLeer(db, ahora),
+    sueltos: storeSueltos(db),
     detenido: (id: number) => detenido(db, id),
     cancelarTrasDetener: (ahora: number, desde: number) => cancelarTrasDetener(db, ahora, desde),
     equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>

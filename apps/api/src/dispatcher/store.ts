@@ -1,6 +1,7 @@
 import type { EstatusDestinatario } from '@pregon/contract/constants';
 import type { DigitoQuiz, Recibo, RespuestaEntrante } from './canal.ts';
 import type { ResultadoRespuesta } from './store-respuestas.ts';
+import type { StoreSueltos } from './store-sueltos.ts';
 
 /** An exercise the dispatcher may work on (completado 0, en_proceso 1, en_pausa 0), with its device. */
 export interface EjercicioActivo {
@@ -211,4 +212,7 @@ export interface Store {
   /** Takes up to `pedido` sends of the exercise's per-second budget `limite` for second `segundo`,
    * shared by every dispatcher; returns how many were granted. */
   tomarCupo(id_ejercicio: number, segundo: number, pedido: number, limite: number): Promise<number>;
+  /** The one-off messages' queue (issue 46: acknowledgements and opt-out confirmations,
+   * sueltos.ts); absent, the dispatcher sends none. */
+  sueltos?: StoreSueltos;
 }

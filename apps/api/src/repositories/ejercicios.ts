@@ -44,6 +44,16 @@ function consultaEjercicio(k: Consultor) {
         'q.puertos as puertos_equipo',
         'q.tasa as tasa_equipo',
         't.tipo_ejercicio as etiqueta_tipo',
+        // Issue 46.2: SMS parts of the acknowledgements sent for its replies (one-off messages
+        // the gateway took, dispatcher/sueltos.ts), by mensajes_sueltos_ejercicio.
+        (eb) =>
+          eb
+            .selectFrom('mensajes_sueltos as m')
+            .select((s) => s.fn.sum<number | string | null>('m.partes').as('n'))
+            .whereRef('m.id_ejercicio', '=', 'e.id_ejercicio')
+            .where('m.id_gateway', 'is not', null)
+            .where('m.canal', 'in', ['smpp', 'android'])
+            .as('sms_acuses'),
       ])
   );
 }

@@ -97,6 +97,13 @@ export const idsCategorias = (texto: string): number[] =>
     .map((c) => Number(c.trim()))
     .filter((n) => Number.isInteger(n) && n > 0);
 
+/** The SMS an exercise costs: its drill's, plus the acknowledgements sent for its replies
+ * (issue 46.2), which sms_acuses also gives apart. */
+const smsConAcuses = (total: number | null, e: { sms_acuses?: number | string | null }) => {
+  const acuses = Number(e.sms_acuses ?? 0);
+  return total === null ? { sms_total: null } : { sms_total: total + acuses, sms_acuses: acuses };
+};
+
 /** A list row of SPEC 3 from an exercise, with the actions the user may use. */
 export function filaLista(
   e: EjercicioCompleto,
@@ -133,7 +140,7 @@ export function filaLista(
     espera_reintento: e.espera_reintento,
     vigencia: e.vigencia,
     destinatarios: Number(e.destinatarios),
-    sms_total: smsTotal(e.id_tipo_ejercicio, e.accion, Number(e.destinatarios)),
+    ...smsConAcuses(smsTotal(e.id_tipo_ejercicio, e.accion, Number(e.destinatarios)), e),
     estado: e.id_estado,
     estados: e.estados ? idsCategorias(e.estados) : [e.id_estado],
     categorias: e.categorias,

@@ -132,6 +132,9 @@ export const EjercicioFilaSchema = z.object({
   /** SMS exercises: SMS the drill sends (recipients × parts of its text, rules/sms smsTotal);
    * null for other types. */
   sms_total: z.number().nullable(),
+  /** Issue 46.2: SMS parts of the acknowledgements and opt-out confirmations the gateway took for
+   * this exercise's replies (mensajes_sueltos); already counted in sms_total. */
+  sms_acuses: z.number().optional(),
   /** State id (estado) and category ids as the comma-separated string of the creation call. */
   estado: z.number(),
   /** Every state it aims at (issue 24.5; [estado] for a one-state drill). */
