@@ -948,6 +948,7 @@ export const MENSAJES = {
   columnaCasoTomadoPor: 'Tomado por',
   columnaCasoTomado: 'Tomado el',
   columnaCasoNota: 'Nota',
+  columnaCasoCerradoPor: 'Cerrado por',
   columnaCasoCerrado: 'Cerrado el',
   columnaCasoEstado: 'Estado del caso',
   seguimientoDe: 'Seguimiento de {nombre}',

@@ -276,9 +276,11 @@ export async function copiarDestinatarios(
   },
   orden: Orden,
   engine: Engine,
+  /** More rows to copy (a poll's sets by answer, issue 46.2), OR-ed with the outcomes'. */
+  otras: readonly RawBuilder<unknown>[] = [],
 ): Promise<number> {
   const { propios, respaldo } = seleccion;
-  const condiciones: RawBuilder<unknown>[] = [];
+  const condiciones: RawBuilder<unknown>[] = [...otras];
   if (respaldo === null) {
     if (propios.length) condiciones.push(sql`${resultadoSql('d.')} in (${listaLit(propios)})`);
   } else {

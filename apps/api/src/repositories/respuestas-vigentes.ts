@@ -1,4 +1,5 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import { resultadoSql, resultadosDe } from './alcance-sql.ts';
 
 // A person's current answer to a poll in SQL (issue 46.2), for the statements that pick people by
@@ -32,3 +33,29 @@ export const respuestaEnSql = (digitos: readonly number[], d = 'd'): RawBuilder<
 /** Row `d` was reached (the contract's reach rule, rules/alcance.ts). */
 export const alcanzadoSql = (d = 'd'): RawBuilder<boolean> =>
   sql<boolean>`${resultadoSql(`${d}.`)} in (${resultadosDe('verde')})`;
+
+/** 'Reenviar a no alcanzados' by answer (contract rules/seguimiento.ts copiaSeguimiento): the
+ * conditions on row `d` of the sets chosen, each OR-ed with the outcome sets'. */
+export function condicionesRespuesta(
+  r: { sin: boolean; digitos: readonly number[] },
+  d = 'd',
+): RawBuilder<unknown>[] {
+  const c: RawBuilder<unknown>[] = [];
+  if (r.sin) c.push(sql`(${alcanzadoSql(d)} and ${sinRespuestaSql(d)})`);
+  if (r.digitos.length) c.push(respuestaEnSql(r.digitos, d));
+  return c;
+}
+
+/** Recipients of poll exercise `id` per outcome and current answer, for the follow-up sets by
+ * answer (rules/seguimiento.ts conteoGrupos with the poll's options). */
+export async function conteoSeguimientoRespuestas(k: Kysely<DB>, id: number) {
+  const r = await sql<{
+    estatus: string;
+    alcance: string | null;
+    digito: number | string | null;
+    total: number | string;
+  }>`select d.estatus, d.alcance, ${digitoVigenteSql('d')} as digito, count(*) as total
+    from ejercicio_detalle d where d.id_ejercicio = ${id}
+    group by 1, 2, 3`.execute(k);
+  return r.rows;
+}

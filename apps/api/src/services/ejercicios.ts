@@ -15,6 +15,7 @@ import {
   celdasSeguimiento,
   conteoGrupos,
   copiaSeguimiento,
+  etiquetaGrupo,
 } from '@pregon/contract/rules/seguimiento';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
@@ -63,6 +64,10 @@ import {
 } from '@pregon/contract/rules/dialplan';
 import type { AudioFijado, Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
 import { accionConEncuesta, encuestasDe, guardarEncuesta } from './respuestas.ts';
+import {
+  condicionesRespuesta,
+  conteoSeguimientoRespuestas,
+} from '../repositories/respuestas-vigentes.ts';
 
 // The PBX software's name in the agent's paths (ARCHITECTURE: GET /config/ reports it).
 const SOFTWARE_PBX = 'asterisk';
@@ -482,10 +487,13 @@ async function copiarDeOrigen(
   // Its fallback (issue 25.2) is one more attempt: whom it delivered to is not copied, and its
   // 'no entregado' set may be chosen (contract rules/seguimiento.ts).
   const respaldo = await repo.respaldoDe(trx, origen.id_ejercicio);
+  // A poll's sets by answer (issue 46.2): 'No respondieron' and each option.
+  const opciones = (await encuestasDe(trx, [origen.id_ejercicio])).get(origen.id_ejercicio);
   const seleccion = copiaSeguimiento(
     origen.id_tipo_ejercicio,
     respaldo?.id_tipo_ejercicio ?? null,
     b.resultados ?? [],
+    opciones?.opciones ?? null,
   );
   const n = await repo.copiarDestinatarios(
     trx,
@@ -494,6 +502,7 @@ async function copiarDeOrigen(
     seleccion,
     'telefono',
     ctx.db.engine,
+    condicionesRespuesta(seleccion.respuestas),
   );
   if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
   await repo.actualizarEjercicio(trx, id, { destinatarios: n });
@@ -1065,14 +1074,21 @@ export async function gruposSeguimiento(ctx: CtxEjercicios, id: number) {
   const e = await ejercicioOError(k, ctx, id);
   // With a fallback (issue 25.2) each recipient counts by its own outcome and its fallback's.
   const tipoRespaldo = (await repo.respaldoDe(k, id))?.id_tipo_ejercicio ?? null;
-  const conteo = await repo.conteoSeguimiento(k, id, tipoRespaldo !== null);
+  // A poll (issue 46.2) adds the sets by answer: the rows counted by their current answer too.
+  const opciones = (await encuestasDe(k, [id])).get(id)?.opciones ?? null;
+  const conteo = opciones
+    ? await conteoSeguimientoRespuestas(k, id)
+    : await repo.conteoSeguimiento(k, id, tipoRespaldo !== null);
   return {
     status: 200 as const,
     id_ejercicio: id,
     ejercicio: e.titulo,
     id_tipo_ejercicio: e.id_tipo_ejercicio,
-    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo, tipoRespaldo),
-    celdas: celdasSeguimiento(e.id_tipo_ejercicio, conteo, tipoRespaldo),
+    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo, tipoRespaldo, opciones).map((g) => ({
+      ...g,
+      etiqueta: etiquetaGrupo(g.grupo, opciones ?? []),
+    })),
+    celdas: celdasSeguimiento(e.id_tipo_ejercicio, conteo, tipoRespaldo, opciones),
   };
 }
 

@@ -23,6 +23,12 @@ import {
 import { esCadena } from '@pregon/contract/rules/cadena';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
 import { RESPALDO_POR_CANAL, canalDeRespaldo } from '@pregon/contract/rules/respaldo';
+import {
+  SIN_RESPUESTA,
+  casosInforme,
+  opcionesDe,
+  respuestasDePersonas,
+} from './respuestas-reporte.ts';
 
 /** An SMS row's fields for resultadoFila (the fallback's outcome is its estatus alone). */
 const SIN_LLAMADA = { alcance: null, duracion: null, respondidas: null } as const;
@@ -351,8 +357,90 @@ async function escribir(
       q.addRow([f.orden, texto(f.reactivo), f.digito ?? '', f.total]).commit();
     q.commit();
   }
+  await hojasEncuesta(ctx, libro, id, preguntas, espacio);
   await hojasCadena(ctx, libro, id, espacio);
   await libro.commit();
+}
+
+/**
+ * Issue 46.3: a poll exercise's sheets. 'Respuestas': every recipient with their outcome ('Dado
+ * de baja' for one held back by the opt-out list), current answer ('2 - Necesito ayuda'), its
+ * time and raw text, and whether they answered more than once; 'Casos': each case of someone who
+ * needed help (who, option, the text, opened, taken by and when, the note, closed by and when,
+ * 'Atendido'). Every text a person sent goes through `texto` (no formula runs).
+ */
+async function hojasEncuesta(
+  ctx: CtxTableros,
+  libro: ExcelJS.stream.xlsx.WorkbookWriter,
+  id: number,
+  preguntas: number,
+  espacio: (h: Hoja) => Promise<void>,
+) {
+  const k = ctx.db.kysely;
+  const opciones = await opcionesDe(k, id);
+  if (!opciones) return;
+  const tz = ctx.config.tz;
+  const h = hoja(libro, 'hojaRespuestas', [
+    [msg('columnaTelefono'), 16],
+    [msg('columnaNombre'), 30],
+    [msg('columnaResultado'), 22],
+    [msg('columnaRespuestaEncuesta'), 30],
+    [msg('columnaRespuestaHora'), 20],
+    [msg('columnaRespuestaTexto'), 40],
+    [msg('columnaRespondioVarias'), 14],
+  ]);
+  for await (const lote of lotesDetalle(ctx, id)) {
+    const r = await respuestasDePersonas(
+      k,
+      id,
+      lote.map((f) => Number(f.id_detalle)),
+      opciones,
+      tz,
+    );
+    for (const f of lote) {
+      const a = r.get(Number(f.id_detalle)) ?? SIN_RESPUESTA;
+      h.addRow([
+        texto(f.telefono),
+        texto(f.nombre),
+        resultadoFila(f, preguntas).texto,
+        texto(a.respuesta),
+        a.respuesta_hora,
+        texto(a.respuesta_texto),
+        a.respondio_varias,
+      ]).commit();
+    }
+    await espacio(h);
+  }
+  h.commit();
+
+  const c = hoja(libro, 'hojaCasos', [
+    [msg('columnaTelefono'), 16],
+    [msg('columnaNombre'), 30],
+    [msg('columnaOpcion'), 24],
+    [msg('columnaRespuestaTexto'), 30],
+    [msg('columnaCasoAbierto'), 20],
+    [msg('columnaCasoTomadoPor'), 18],
+    [msg('columnaCasoTomado'), 20],
+    [msg('columnaCasoNota'), 40],
+    [msg('columnaCasoCerradoPor'), 18],
+    [msg('columnaCasoCerrado'), 20],
+    [msg('columnaCasoEstado'), 18],
+  ]);
+  for (const f of await casosInforme(k, id, tz))
+    c.addRow([
+      texto(f.telefono),
+      texto(f.nombre),
+      texto(f.opcion),
+      texto(f.texto),
+      f.abierto,
+      texto(f.tomado_por),
+      f.tomado,
+      texto(f.nota),
+      texto(f.cerrado_por),
+      f.cerrado,
+      texto(f.estado),
+    ]).commit();
+  c.commit();
 }
 
 /**

@@ -21,6 +21,9 @@ import {
   textosCuestionario,
 } from './reportes.ts';
 import { textoSinFormula } from '@pregon/contract/rules/spreadsheet';
+import { CAMPOS_RESPUESTA_REPORTE } from '@pregon/contract/api/columnas-respuesta';
+import { zonaProducto } from '../config.ts';
+import { conRespuestas, opcionesDe } from './respuestas-reporte.ts';
 
 // POST /csv/: streamed CSV exports. Rows are read in batches (SQLite: a read-only connection
 // iterating one statement; PostgreSQL: one COPY TO read as it arrives), turned into text and
@@ -105,9 +108,16 @@ async function* csvDetalle(
   columnas: readonly string[],
   fila: (d: FilaDetalle, n: number, preguntas: number) => object,
 ) {
-  // A drill's fallback (issue 25.2): its columns last, only when it has one.
+  // A drill's fallback (issue 25.2): its columns last, only when it has one; a poll's answers
+  // (issue 46.3) after them, only for a poll.
   const { fila: conSuRespaldo, respaldo } = await conRespaldo(ctx.db.kysely, id, fila);
-  const todas = respaldo ? [...columnas, ...CAMPOS_RESPALDO_REPORTE] : columnas;
+  const opciones = await opcionesDe(ctx.db.kysely, id);
+  const todas = [
+    ...columnas,
+    ...(respaldo ? CAMPOS_RESPALDO_REPORTE : []),
+    ...(opciones ? CAMPOS_RESPUESTA_REPORTE : []),
+  ];
+  const tz = zonaProducto();
   yield BOM + lineaCsv(todas);
   const preguntas = await repoQuiz.contarPreguntas(ctx.db.kysely, id);
   let n = 0;
@@ -117,7 +127,17 @@ async function* csvDetalle(
     // could outlive two young-generation collections while waiting for the socket, and in some runs
     // ~100 MB of them piled up in the old heap (peak RSS 290–304 MB for a million recipients
     // against ~200 MB).
-    const texto = lote.map((d) => lineaDe(conSuRespaldo(d, ++n, preguntas), todas));
+    let filas: object[] = lote.map((d) => conSuRespaldo(d, ++n, preguntas));
+    if (opciones)
+      filas = await conRespuestas(
+        ctx.db.kysely,
+        id,
+        opciones,
+        tz,
+        filas,
+        lote.map((d) => Number(d.id_detalle)),
+      );
+    const texto = filas.map((f) => lineaDe(f, todas));
     yield Buffer.from(texto.join(''));
   }
 }

@@ -15,6 +15,8 @@ import * as repo from '../repositories/ejercicios.ts';
 import type { Consultor, FilaDetalle } from '../repositories/ejercicios.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';
+import { zonaProducto } from '../config.ts';
+import { conRespuestas, opcionesDe } from './respuestas-reporte.ts';
 import {
   ejercicioOError,
   encabezadoReporte,
@@ -174,16 +176,28 @@ export async function reportePaginado<T extends object>(
 ) {
   const k = ctx.db.kysely;
   const e = await ejercicioOError(k, ctx, id);
-  const [filas, total, preguntas, { fila }] = await Promise.all([
+  const [filas, total, preguntas, { fila }, opciones] = await Promise.all([
     repo.paginaDetalle(k, id, limit, offset),
     repo.contarDestinatarios(k, id),
     repoQuiz.contarPreguntas(k, id),
     conRespaldo(k, id, filaBase),
+    opcionesDe(k, id),
   ]);
+  const data = filas.map((d, i) => fila(d, offset + i + 1, preguntas));
   return {
     status: 200 as const,
     ejercicio: encabezadoReporte(e),
-    data: filas.map((d, i) => fila(d, offset + i + 1, preguntas)),
+    // A poll's answers (issue 46.3): each person's current answer, its time and raw text.
+    data: opciones
+      ? await conRespuestas(
+          k,
+          id,
+          opciones,
+          zonaProducto(),
+          data,
+          filas.map((d) => Number(d.id_detalle)),
+        )
+      : data,
     total,
     limit,
     offset,

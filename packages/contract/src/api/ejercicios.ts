@@ -45,6 +45,7 @@ import {
 } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 import { EncuestaCampoSchema, EncuestaLeidaSchema, erroresEncuesta } from './respuestas.ts';
+import { ColumnasRespuestaSchema } from './columnas-respuesta.ts';
 import {
   CamposRecordatorioSchema,
   FilaRecordatorioSchema,
@@ -566,7 +567,14 @@ export const gruposSeguimiento = endpoint({
     id_ejercicio: z.number(),
     ejercicio: z.string(),
     id_tipo_ejercicio: z.number(),
-    grupos: z.array(z.object({ grupo: z.enum(GRUPOS_SEGUIMIENTO), total: z.number() })),
+    /** etiqueta: the set as the dialog shows it ('Respondieron: 2 - Necesito ayuda'). */
+    grupos: z.array(
+      z.object({
+        grupo: z.enum(GRUPOS_SEGUIMIENTO),
+        total: z.number(),
+        etiqueta: z.string().optional(),
+      }),
+    ),
     /** Recipients per combination of sets they are in: with a fallback (issue 25.2) one person
      * may be in two ('Ocupado' and 'SMS no entregado'); a choice's total counts them once. */
     celdas: z.array(z.object({ grupos: z.array(z.enum(GRUPOS_SEGUIMIENTO)), total: z.number() })),
@@ -636,6 +644,8 @@ export const FilaReporteSchema = z.object({
   estatus: z.enum(ESTATUS_DESTINATARIO),
   resultado: z.string(),
   ...ColumnasRespaldoSchema.shape,
+  /** Issue 46.3, a poll exercise: the person's current answer (api/columnas-respuesta.ts). */
+  ...ColumnasRespuestaSchema.shape,
 });
 /** One send/contact report row. */
 export type FilaReporte = z.infer<typeof FilaReporteSchema>;

@@ -21,6 +21,7 @@ import {
   PaginaReporteSchema,
 } from './ejercicios.ts';
 import { endpoint } from './endpoint.ts';
+import { ColumnasRespuestaSchema } from './columnas-respuesta.ts';
 
 /** One row of reporte2: a recipient's call/send detail. duracion (talk) and timbrado (ring) in
  * seconds, causa the call's Q.850 hangup cause. */
@@ -40,6 +41,8 @@ export const FilaReporte2Schema = z.object({
   recibida: z.string(),
   motivo: z.string(),
   ...ColumnasRespaldoSchema.shape,
+  /** Issue 46.3, a poll exercise: the person's current answer (api/columnas-respuesta.ts). */
+  ...ColumnasRespuestaSchema.shape,
 });
 
 /** An audio the exercise played, as fixed when it started (issue 23.1): pregunta null for a

@@ -23,6 +23,12 @@
  * The fallback's channel is its companion's type (SMS today; a WhatsApp one reads 'WhatsApp no
  * entregado'). A fallback WhatsApp delivered or read reached the person: there is no 'no leído'
  * set of a fallback.
+ *
+ * A poll exercise (issue 46.2) also offers sets by its answers, each person's CURRENT answer
+ * (rules/respuestas.ts respuestaVigente): 'No respondieron' (reached, no answer: the dashboard's
+ * 'Sin respuesta') and one set per option ('Respondieron: 2 - Necesito ayuda'). A person is in
+ * their outcome's set and in their answer's set alike; the dialog counts them once. These sets
+ * are never checked from the start: re-sending to people by their answer is a choice.
  */
 import {
   TIPO_CUESTIONARIO,
@@ -31,7 +37,7 @@ import {
   TIPO_WHATSAPP,
   ESTATUS_DESTINATARIO,
 } from '../constants.ts';
-import type { ClaveMensaje } from '../messages.ts';
+import { msg, type ClaveMensaje } from '../messages.ts';
 import { alcanzado, RESULTADOS, resultadoDe, type Resultado } from './alcance.ts';
 
 /** The follow-up sets, in the dialog's order. */
@@ -45,6 +51,17 @@ export const GRUPOS_SEGUIMIENTO = [
   'whatsapp_no_leido',
   'fallido',
   'cancelado',
+  'no_respondieron',
+  'respondieron_0',
+  'respondieron_1',
+  'respondieron_2',
+  'respondieron_3',
+  'respondieron_4',
+  'respondieron_5',
+  'respondieron_6',
+  'respondieron_7',
+  'respondieron_8',
+  'respondieron_9',
 ] as const;
 /** One follow-up set. */
 export type GrupoSeguimiento = (typeof GRUPOS_SEGUIMIENTO)[number];
@@ -60,6 +77,18 @@ export const RESULTADOS_GRUPO: Readonly<Record<GrupoSeguimiento, readonly Result
   whatsapp_no_leido: ['entregado'],
   fallido: ['fallido', 'invalido', 'incierto'],
   cancelado: ['cancelado'],
+  // By answer, not by outcome (gruposRespuestaDePersona).
+  no_respondieron: [],
+  respondieron_0: [],
+  respondieron_1: [],
+  respondieron_2: [],
+  respondieron_3: [],
+  respondieron_4: [],
+  respondieron_5: [],
+  respondieron_6: [],
+  respondieron_7: [],
+  respondieron_8: [],
+  respondieron_9: [],
 };
 
 /** Catalogue label of each set ('Ocupado', shown as 'Ocupado (37)'). */
@@ -73,12 +102,73 @@ export const ETIQUETA_GRUPO: Readonly<Record<GrupoSeguimiento, ClaveMensaje>> = 
   whatsapp_no_leido: 'grupoWhatsappNoLeido',
   fallido: 'grupoFallido',
   cancelado: 'estatusCancelado',
+  no_respondieron: 'grupoNoRespondieron',
+  respondieron_0: 'grupoRespondieron',
+  respondieron_1: 'grupoRespondieron',
+  respondieron_2: 'grupoRespondieron',
+  respondieron_3: 'grupoRespondieron',
+  respondieron_4: 'grupoRespondieron',
+  respondieron_5: 'grupoRespondieron',
+  respondieron_6: 'grupoRespondieron',
+  respondieron_7: 'grupoRespondieron',
+  respondieron_8: 'grupoRespondieron',
+  respondieron_9: 'grupoRespondieron',
 };
+
+/** An option of a poll as the answer sets read it. */
+export interface OpcionGrupo {
+  digito: number;
+  texto: string;
+}
+
+/** The set of those whose current answer is option `digito`. */
+export const grupoRespuesta = (digito: number): GrupoSeguimiento =>
+  `respondieron_${digito}` as GrupoSeguimiento;
+
+/** The option digit of an answer set (null for 'no_respondieron' and outcome sets). */
+export function digitoDeGrupo(g: GrupoSeguimiento): number | null {
+  const m = /^respondieron_(\d)$/.exec(g);
+  return m ? Number(m[1]) : null;
+}
+
+/** Whether a set is one by answer. */
+export const esGrupoRespuesta = (g: GrupoSeguimiento): boolean =>
+  g === 'no_respondieron' || digitoDeGrupo(g) !== null;
+
+/** The answer sets a poll offers: 'No respondieron', then one per option in its order. */
+export const gruposDeEncuesta = (opciones: readonly OpcionGrupo[]): GrupoSeguimiento[] => [
+  'no_respondieron',
+  ...opciones.map((o) => grupoRespuesta(o.digito)),
+];
+
+/** A set's label: 'Ocupado', 'No respondieron', 'Respondieron: 2 - Necesito ayuda'. */
+export function etiquetaGrupo(g: GrupoSeguimiento, opciones: readonly OpcionGrupo[] = []): string {
+  const d = digitoDeGrupo(g);
+  if (d === null) return msg(ETIQUETA_GRUPO[g]);
+  const texto = opciones.find((o) => o.digito === d)?.texto ?? '';
+  return msg('grupoRespondieron', {
+    opcion: texto ? msg('opcionConTexto', { digito: d, texto }) : String(d),
+  });
+}
+
+/** The answer sets one person is in: their current answer's option (`digito`, null for none),
+ * or 'No respondieron' when reached without one; none without a poll. */
+export function gruposRespuestaDePersona(
+  opciones: readonly OpcionGrupo[] | null | undefined,
+  propio: Resultado,
+  digito: number | null | undefined,
+): GrupoSeguimiento[] {
+  if (!opciones) return [];
+  if (digito !== null && digito !== undefined && opciones.some((o) => o.digito === digito))
+    return [grupoRespuesta(digito)];
+  return alcanzado(propio) && (digito === null || digito === undefined) ? ['no_respondieron'] : [];
+}
 
 /** Whether the dialog checks a set with someone in it from the start: every set but 'WhatsApp
  * entregado, no leído', whose people got the message (and may only have read receipts off), so
  * re-sending to them is the operator's explicit choice. */
-export const marcadoDeInicio = (g: GrupoSeguimiento): boolean => g !== 'whatsapp_no_leido';
+export const marcadoDeInicio = (g: GrupoSeguimiento): boolean =>
+  g !== 'whatsapp_no_leido' && !esGrupoRespuesta(g);
 
 /** The sets an exercise type offers: the outcomes its channel can produce. */
 export function gruposDeTipo(tipo: number): GrupoSeguimiento[] {
@@ -165,6 +255,8 @@ export interface FilaConteoSeguimiento {
   alcance?: string | null;
   respaldo_estatus?: string | null;
   respaldo_alcance?: string | null;
+  /** A poll exercise's rows: the current answer's digit (null: none). */
+  digito?: number | string | null;
   total: number | string;
 }
 
@@ -178,6 +270,7 @@ export function celdasSeguimiento(
   tipo: number,
   rows: readonly FilaConteoSeguimiento[],
   tipoRespaldo: number | null = null,
+  opciones: readonly OpcionGrupo[] | null = null,
 ): { grupos: GrupoSeguimiento[]; total: number }[] {
   const celdas = new Map<string, { grupos: GrupoSeguimiento[]; total: number }>();
   for (const row of rows) {
@@ -185,12 +278,12 @@ export function celdasSeguimiento(
     const respaldo = esEstatus(row.respaldo_estatus)
       ? resultadoDe(row.respaldo_estatus, row.respaldo_alcance)
       : null;
-    const grupos = gruposDePersona(
-      tipo,
-      resultadoDe(row.estatus, row.alcance),
-      tipoRespaldo,
-      respaldo,
-    );
+    const propio = resultadoDe(row.estatus, row.alcance);
+    const digito = row.digito === null || row.digito === undefined ? null : Number(row.digito);
+    const grupos = [
+      ...gruposDePersona(tipo, propio, tipoRespaldo, respaldo),
+      ...gruposRespuestaDePersona(opciones, propio, digito),
+    ];
     if (grupos.length === 0) continue;
     const clave = grupos.join(',');
     const c = celdas.get(clave) ?? { grupos, total: 0 };
@@ -206,9 +299,13 @@ export function conteoGrupos(
   tipo: number,
   rows: readonly FilaConteoSeguimiento[],
   tipoRespaldo: number | null = null,
+  opciones: readonly OpcionGrupo[] | null = null,
 ): { grupo: GrupoSeguimiento; total: number }[] {
-  const celdas = celdasSeguimiento(tipo, rows, tipoRespaldo);
-  return gruposDeEjercicio(tipo, tipoRespaldo).map((grupo) => ({
+  const celdas = celdasSeguimiento(tipo, rows, tipoRespaldo, opciones);
+  return [
+    ...gruposDeEjercicio(tipo, tipoRespaldo),
+    ...(opciones ? gruposDeEncuesta(opciones) : []),
+  ].map((grupo) => ({
     grupo,
     total: celdas.filter((c) => c.grupos.includes(grupo)).reduce((s, c) => s + c.total, 0),
   }));
@@ -228,11 +325,18 @@ export function copiaSeguimiento(
   tipo: number,
   tipoRespaldo: number | null,
   grupos: readonly GrupoSeguimiento[],
+  opciones: readonly OpcionGrupo[] | null = null,
 ) {
   const validos = gruposDeEjercicio(tipo, tipoRespaldo);
   const elegidos = grupos.filter((g) => validos.includes(g));
   const extra = tipoRespaldo === null ? null : grupoNoEntregado(tipoRespaldo);
+  const porRespuesta = opciones ? gruposDeEncuesta(opciones).filter((g) => grupos.includes(g)) : [];
   return {
+    /** By answer (a poll's sets): those reached without an answer, and the options' digits. */
+    respuestas: {
+      sin: porRespuesta.includes('no_respondieron'),
+      digitos: porRespuesta.map(digitoDeGrupo).filter((d): d is number => d !== null),
+    },
     propios: resultadosDeGrupos(tipo, elegidos),
     respaldo:
       tipoRespaldo === null
