@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
 import { arregloPg } from '../db/arreglo-pg.ts';
 import { ABRIR_COLA, EN_COLA, LLAVE_COLA, pisosPorEjercicio } from '../db/cola.ts';
+import { msg } from '@pregon/contract/messages';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
@@ -278,12 +279,22 @@ export function storePostgres(db: Db): Store {
           // The companion's row is share-locked while the fallbacks go in: a stop (which writes the
           // flags before it cancels what is pending) either waits for this commit and then cancels
           // these rows, or has committed and no row goes in. The unique index on respaldo_de makes a
-          // second insert for one recipient a no-op.
+          // second insert for one recipient a no-op. Issue 46.4: a phone on the opt-out list of
+          // the companion's channel goes in held back ('cancelado', 'Dado de baja'), as a drill's
+          // start holds it back, unless the drill is a real alert (ignora_bajas).
           const nuevas = await q.query<{ id_ejercicio: number; posicion: number }>(
-            `insert into ejercicio_detalle (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion, respaldo_de)
-           select v.companero, d.id_telefono, d.telefono, d.nombre, d.id_estado, d.posicion, d.id_detalle
+            `insert into ejercicio_detalle (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion, respaldo_de,
+             estatus, motivo)
+           select v.companero, d.id_telefono, d.telefono, d.nombre, d.id_estado, d.posicion, d.id_detalle,
+             case when b.id_baja is null then 'pendiente' else 'cancelado' end,
+             case when b.id_baja is null then null else $4 end
            from unnest($1::bigint[], $2::int[], $3::text[]) as v(id, companero, estatus)
              join ejercicio_detalle d on d.id_detalle = v.id and d.estatus = v.estatus and d.respaldo_de is null
+             join ejercicios x on x.id_ejercicio = d.id_ejercicio
+             join ejercicios j on j.id_ejercicio = v.companero
+             join equipos q on q.id_equipo = j.id_equipo
+             left join bajas b on b.telefono = d.telefono and x.ignora_bajas = 0
+               and b.canal = case q.protocolo when 'whatsapp' then 'whatsapp' else 'sms' end
            where v.companero in (select id_ejercicio from ejercicios
              where id_ejercicio = any($2::int[]) and completado = 0 for share)
            on conflict (respaldo_de) where respaldo_de is not null do nothing
@@ -292,6 +303,7 @@ export function storePostgres(db: Db): Store {
               respaldos.map((d) => d.id_detalle),
               respaldos.map((d) => d.respaldo),
               respaldos.map((d) => d.estatus),
+              msg('motivoDadoDeBaja'),
             ],
           );
           // The rows take their drill rows' positions, maybe below the companion's floor: it

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { msg } from '@pregon/contract/messages';
 import type { Db } from '../db/database.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
@@ -58,13 +59,22 @@ export function storeSqlite(db: Db): Store {
     // Issue 25.2: the fallback rows of a batch whose drill row this write just ended not reached,
     // in the drill's companion while it is not stopped; the unique index on respaldo_de makes a
     // second insert for one recipient a no-op. Rows as a JSON array of [id_detalle, companion,
-    // estatus].
+    // estatus]. Issue 46.4: a phone on the opt-out list of the companion's channel goes in held
+    // back ('cancelado', 'Dado de baja': the first parameter), as a drill's start holds it back,
+    // unless the drill is a real alert (ignora_bajas).
     respaldos: s.prepare(
-      `insert into ejercicio_detalle (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion, respaldo_de)
-       select j.id_ejercicio, d.id_telefono, d.telefono, d.nombre, d.id_estado, d.posicion, d.id_detalle
+      `insert into ejercicio_detalle (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion, respaldo_de,
+         estatus, motivo)
+       select j.id_ejercicio, d.id_telefono, d.telefono, d.nombre, d.id_estado, d.posicion, d.id_detalle,
+         case when b.id_baja is null then 'pendiente' else 'cancelado' end,
+         case when b.id_baja is null then null else ? end
        from json_each(?) v
          join ejercicio_detalle d on d.id_detalle = v.value ->> 0
          join ejercicios j on j.id_ejercicio = v.value ->> 1
+         join ejercicios x on x.id_ejercicio = d.id_ejercicio
+         join equipos q on q.id_equipo = j.id_equipo
+         left join bajas b on b.telefono = d.telefono and x.ignora_bajas = 0
+           and b.canal = case q.protocolo when 'whatsapp' then 'whatsapp' else 'sms' end
        where d.estatus = v.value ->> 2 and d.respaldo_de is null and j.completado = 0
        on conflict do nothing`,
     ),
@@ -206,7 +216,10 @@ export function storeSqlite(db: Db): Store {
     for (const p of filasPartes(ds)) st.parte.run(...p);
     const respaldos = ds.filter((d) => d.respaldo);
     if (respaldos.length)
-      st.respaldos.run(JSON.stringify(respaldos.map((d) => [d.id_detalle, d.respaldo, d.estatus])));
+      st.respaldos.run(
+        msg('motivoDadoDeBaja'),
+        JSON.stringify(respaldos.map((d) => [d.id_detalle, d.respaldo, d.estatus])),
+      );
   });
   const liberarTx = tx((ids: readonly number[], ahora: number) => {
     for (const id of ids) st.liberar.run(ahora, id);
