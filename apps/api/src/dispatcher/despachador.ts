@@ -27,7 +27,7 @@ import { estadosEnVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rule
 import { comprobarEquipo } from './comprobacion.ts';
 import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
-import { CapacidadEquipos, llaveCupoEquipo } from './capacidad-equipo.ts';
+import { CapacidadEquipos, llaveCupoEquipo, SOLTAR_MS } from './capacidad-equipo.ts';
 import type { Db } from '../db/database.ts';
 import { Sueltos } from './sueltos.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, LlamadaVencida, Store } from './store.ts';
@@ -622,7 +622,8 @@ export class Despachador {
             Math.min(this.config.lote, libre),
           );
           if (reservados <= 0) {
-            await t.senal.esperar(this.config.sondeoMs);
+            // Held by another dispatcher: its lease shrinks SOLTAR_MS after its calls end.
+            await t.senal.esperar(Math.min(this.config.sondeoMs, 2 * SOLTAR_MS));
             continue;
           }
           try {
