@@ -948,7 +948,6 @@ export const MENSAJES = {
   columnaCasoTomadoPor: 'Tomado por',
   columnaCasoTomado: 'Tomado el',
   columnaCasoNota: 'Nota',
-  columnaCasoCerradoPor: 'Cerrado por',
   columnaCasoCerrado: 'Cerrado el',
   columnaCasoEstado: 'Estado del caso',
   seguimientoDe: 'Seguimiento de {nombre}',
@@ -1307,7 +1306,6 @@ export const MENSAJES = {
   respuestaSinClasificar: 'Sin clasificar',
   clasificacionOpcion: 'Opción {digito}: {texto}',
   clasificacionBaja: 'Baja',
-  clasificacionAlta: 'Alta',
   vistaDirectorio: 'Directorio',
   vistaDadosDeBaja: 'Dados de baja',
   vistaTelefonos: 'Vista de teléfonos',
@@ -1321,7 +1319,7 @@ export const MENSAJES = {
     'Un teléfono por fila en la primera columna (CSV, TXT o XLSX); si la primera fila no es un número se toma como encabezado',
   bajaDialogoAyuda:
     'El teléfono deja de recibir simulacros por ese canal; sus envíos pendientes en simulacros en curso quedan como Dado de baja',
-  columnaCuando: 'Desde',
+  columnaFechaBaja: 'Fecha de baja',
   columnaComo: 'Cómo',
   columnaRegistradaPor: 'Registrada por',
   sinBajas: 'Ningún teléfono dado de baja',
@@ -1334,7 +1332,6 @@ export const MENSAJES = {
   historialSinEncuesta: 'sin encuesta',
   historialRespuestasOmitidas:
     'Se muestran las {N} respuestas más recientes de este periodo',
-  menuRespuestas: 'Respuestas',
   bandejaTitulo: 'Bandeja de respuestas',
   bandejaAyuda:
     'Respuestas que no pertenecen a ninguna encuesta y respuestas no reconocidas, de la más reciente a la más antigua',

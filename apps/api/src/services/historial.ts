@@ -62,7 +62,7 @@ function aRespuesta(
   }
   const clave: Record<'baja' | 'alta' | 'no_reconocida', ClaveMensaje> = {
     baja: 'clasificacionBaja',
-    alta: 'clasificacionAlta',
+    alta: 'columnaAlta',
     no_reconocida: 'respuestaNoReconocida',
   };
   return { ...base, tipo: c.tipo, digito: null, etiqueta: msg(clave[c.tipo]) };

@@ -31,7 +31,7 @@ const ITEMS_MENU = [
   { key: '/', icon: <HomeOutlined />, label: msg('menuInicio') },
   { key: '/telefonos', icon: <PhoneOutlined />, label: msg('menuTelefonos') },
   { key: '/equipos', icon: <LaptopOutlined />, label: msg('menuEquipos') },
-  { key: '/respuestas', icon: <InboxOutlined />, label: msg('menuRespuestas') },
+  { key: '/respuestas', icon: <InboxOutlined />, label: msg('columnaRespuestas') },
 ];
 
 function claveSeleccionada(ruta: string): string {

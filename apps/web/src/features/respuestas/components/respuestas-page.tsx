@@ -22,7 +22,7 @@ const ETIQUETA: Record<NonNullable<Clasificacion>['tipo'], ClaveMensaje> = {
   opcion: 'respuestaTipoOpcion',
   no_reconocida: 'respuestaNoReconocida',
   baja: 'clasificacionBaja',
-  alta: 'clasificacionAlta',
+  alta: 'columnaAlta',
 };
 
 /** What the page says after a classification: the reply, the option and its new count. */

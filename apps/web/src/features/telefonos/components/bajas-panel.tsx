@@ -166,7 +166,7 @@ export function BajasPanel(p: {
                 render: (_, b) => etiquetaCanalBaja(b.canal),
               },
               {
-                title: msg('columnaCuando'),
+                title: msg('columnaFechaBaja'),
                 key: 'fecha',
                 width: 180,
                 render: (_, b) => fechaHoraTexto(b.fecha),
