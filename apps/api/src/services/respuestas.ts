@@ -236,17 +236,14 @@ function abiertaPara(
   r: repoRespuestas.SinLeer,
   porRemitente: Map<string, repoRespuestas.EnvioEncuestaFila[]>,
   ventanaMs: number,
-  tz: string,
+  enviada: (f: repoRespuestas.EnvioEncuestaFila) => number,
 ): repoRespuestas.EnvioEncuestaFila | null {
   if (r.id_telefono === null && !r.telefono) return null;
   const clave = r.id_telefono !== null ? `i${r.id_telefono}` : `t${r.telefono}`;
   const desde = r.fecha_recibida - ventanaMs;
   const envios = (porRemitente.get(clave) ?? [])
     .filter((f) => f.id_equipo === r.id_equipo && (f.terminado === null || f.terminado >= desde))
-    .map((f) => {
-      const pared = epochDe(f.fecha_envio, f.hora_envio, 0);
-      return { id: f, enviada: pared - desfaseZona(tz, pared) };
-    });
+    .map((f) => ({ id: f, enviada: enviada(f) }));
   return encuestaAbierta(envios, r.fecha_recibida, ventanaMs)?.id ?? null;
 }
 
@@ -275,9 +272,21 @@ async function leerLote(
     desde: Math.min(...rs.map((r) => r.fecha_recibida)) - ventanaMs,
   });
   const porRemitente = enviosPorRemitente(envios);
+  // A send's instant from its wall-clock date and time in the product's zone: a drill's rows
+  // share a few seconds, so each is worked out once per batch (the zone's offset is not cheap).
+  const instantes = new Map<string, number>();
+  const enviada = (f: repoRespuestas.EnvioEncuestaFila) => {
+    const clave = `${f.fecha_envio} ${f.hora_envio}`;
+    let t = instantes.get(clave);
+    if (t === undefined) {
+      const pared = epochDe(f.fecha_envio, f.hora_envio, 0);
+      instantes.set(clave, (t = pared - desfaseZona(tz, pared)));
+    }
+    return t;
+  };
   const opcionesDe = new Map<string, OpcionEncuesta[]>();
   const leidas = rs.map((r) => {
-    const abierta = abiertaPara(r, porRemitente, ventanaMs, tz);
+    const abierta = abiertaPara(r, porRemitente, ventanaMs, enviada);
     let opciones: OpcionEncuesta[] = [];
     if (abierta) {
       opciones =
