@@ -22,60 +22,130 @@ export type ResultadoRespuesta = 'nueva' | 'duplicada' | 'parcial';
 /** The longest sender kept (an alphanumeric or a number: SMPP allows 21 octets). */
 const MAX_REMITENTE = 64;
 
-/** Inserts a reply unless its key (or, without the gateway's id or time, the same key in the
- * previous window) is stored; true when it was inserted. */
+/** A reply to insert: what came, when, and its place in a long reply. */
+interface AInsertar {
+  r: RespuestaEntrante;
+  ahora: number;
+  extra?: { partes?: number; incompleta?: number };
+}
+
+/** Most replies one statement inserts. */
+const MAX_GRUPO = 500;
+
+/**
+ * Inserts replies, each unless its key (or, without the gateway's id or time, the same key in the
+ * previous window) is stored, in one statement (WITH v AS (VALUES …) INSERT … SELECT … WHERE NOT
+ * EXISTS … ON CONFLICT (clave) DO NOTHING RETURNING clave, each sender's directory id read in it),
+ * in their order; true for each one inserted (of the same key twice, the first).
+ */
+async function insertarVarias(k: Kysely<DB>, xs: readonly AInsertar[]): Promise<boolean[]> {
+  const filas = xs.map(({ r, ahora, extra = {} }) => {
+    const remitente = r.remitente.slice(0, MAX_REMITENTE);
+    const base = {
+      id_equipo: r.id_equipo,
+      remitente,
+      texto_crudo: r.texto_crudo,
+      id_gateway: r.id_gateway ?? null,
+      fecha_gateway: r.fecha_gateway ?? null,
+    };
+    const ventana = Math.floor(ahora / VENTANA_DUPLICADO_MS);
+    const sinClave = !base.id_gateway && base.fecha_gateway == null;
+    return {
+      r,
+      ahora,
+      remitente,
+      base,
+      clave: claveRespuesta({ ...base, ventana }),
+      previa: sinClave ? claveRespuesta({ ...base, ventana: ventana - 1 }) : null,
+      partes: extra.partes ?? 1,
+      incompleta: extra.incompleta ?? 0,
+    };
+  });
+  const valores = sql.join(
+    filas.map(
+      (f, i) => sql`(cast(${i} as integer), cast(${f.r.id_equipo} as integer),
+        cast(${f.r.canal} as varchar(20)), cast(${f.remitente} as varchar(64)),
+        cast(${f.r.telefono} as varchar(32)), cast(${f.r.texto} as text),
+        cast(${f.r.texto_crudo} as text), cast(${f.r.codificacion} as varchar(20)),
+        cast(${f.r.nota ?? null} as text), cast(${f.base.id_gateway} as varchar(200)),
+        cast(${f.base.fecha_gateway} as bigint), cast(${f.ahora} as bigint),
+        cast(${f.clave} as varchar(200)), cast(${f.previa} as varchar(200)),
+        cast(${f.partes} as integer), cast(${f.incompleta} as integer))`,
+    ),
+  );
+  const r = await sql<{ clave: string }>`with v(orden, id_equipo, canal, remitente, telefono,
+      texto, texto_crudo, codificacion, nota, id_gateway, fecha_gateway, fecha_recibida, clave,
+      previa, partes, incompleta) as (values ${valores})
+    insert into respuestas_recibidas (id_equipo, canal, remitente, telefono, id_telefono, texto,
+      texto_crudo, codificacion, nota, id_gateway, fecha_gateway, fecha_recibida, clave, partes,
+      incompleta, id_ejercicio, id_detalle, clasificacion)
+    select v.id_equipo, v.canal, v.remitente, v.telefono,
+      (select t.id_telefono from telefonos t where t.telefono = v.telefono), v.texto,
+      v.texto_crudo, v.codificacion, v.nota, v.id_gateway, v.fecha_gateway, v.fecha_recibida,
+      v.clave, v.partes, v.incompleta, null, null, null
+    from v
+    where v.previa is null
+      or not exists (select 1 from respuestas_recibidas x where x.clave = v.previa)
+    order by v.orden
+    on conflict (clave) do nothing
+    returning clave`.execute(k);
+  const nuevas = new Set(r.rows.map((f) => f.clave));
+  return filas.map((f) => nuevas.delete(f.clave));
+}
+
+/** Inserts one reply (insertarVarias); true when it was inserted. */
 async function insertar(
   k: Kysely<DB>,
   r: RespuestaEntrante,
   ahora: number,
   extra: { partes?: number; incompleta?: number } = {},
 ): Promise<boolean> {
-  const remitente = r.remitente.slice(0, MAX_REMITENTE);
-  const base = {
-    id_equipo: r.id_equipo,
-    remitente,
-    texto_crudo: r.texto_crudo,
-    id_gateway: r.id_gateway ?? null,
-    fecha_gateway: r.fecha_gateway ?? null,
-  };
-  const ventana = Math.floor(ahora / VENTANA_DUPLICADO_MS);
-  if (!base.id_gateway && base.fecha_gateway == null) {
-    const previa = claveRespuesta({ ...base, ventana: ventana - 1 });
-    const hay = await k
-      .selectFrom('respuestas_recibidas')
-      .select('id_respuesta')
-      .where('clave', '=', previa)
-      .executeTakeFirst();
-    if (hay) return false;
+  return (await insertarVarias(k, [{ r, ahora, extra }]))[0]!;
+}
+
+/** Replies waiting for the next group insert of a database, and whether one is under way. */
+interface Grupo {
+  espera: { x: AInsertar; listo: (v: boolean) => void; fallo: (e: unknown) => void }[];
+  activo: boolean;
+}
+const grupos = new WeakMap<Db, Grupo>();
+
+/**
+ * Group commit of whole replies (issue 46.5): the replies that come while a group is being
+ * inserted go together in the next statement (up to MAX_GRUPO), one commit for all; each caller
+ * resolves once its own row is committed, so the gateway's acknowledgement still follows the
+ * durable store. A group that fails is tried again one reply at a time, so one bad reply never
+ * refuses the others.
+ */
+function insertarAgrupada(db: Db, x: AInsertar): Promise<boolean> {
+  let g = grupos.get(db);
+  if (!g) grupos.set(db, (g = { espera: [], activo: false }));
+  const grupo = g;
+  return new Promise<boolean>((listo, fallo) => {
+    grupo.espera.push({ x, listo, fallo });
+    if (grupo.activo) return;
+    grupo.activo = true;
+    setImmediate(() => void vaciarGrupo(db, grupo));
+  });
+}
+
+async function vaciarGrupo(db: Db, g: Grupo): Promise<void> {
+  while (g.espera.length) {
+    const lote = g.espera.splice(0, MAX_GRUPO);
+    try {
+      const hechas = await insertarVarias(
+        db.kysely,
+        lote.map((p) => p.x),
+      );
+      lote.forEach((p, i) => p.listo(hechas[i]!));
+    } catch (err) {
+      if (lote.length === 1) lote[0]!.fallo(err);
+      else
+        for (const p of lote)
+          await insertarVarias(db.kysely, [p.x]).then(([v]) => p.listo(v!), p.fallo);
+    }
   }
-  const tel = r.telefono
-    ? await k
-        .selectFrom('telefonos')
-        .select('id_telefono')
-        .where('telefono', '=', r.telefono)
-        .executeTakeFirst()
-    : undefined;
-  const res = await k
-    .insertInto('respuestas_recibidas')
-    .values({
-      ...base,
-      canal: r.canal,
-      telefono: r.telefono,
-      id_telefono: tel?.id_telefono ?? null,
-      texto: r.texto,
-      codificacion: r.codificacion,
-      nota: r.nota ?? null,
-      fecha_recibida: ahora,
-      clave: claveRespuesta({ ...base, ventana }),
-      partes: extra.partes ?? 1,
-      incompleta: extra.incompleta ?? 0,
-      id_ejercicio: null,
-      id_detalle: null,
-      clasificacion: null,
-    })
-    .onConflict((oc) => oc.column('clave').doNothing())
-    .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  g.activo = false;
 }
 
 /** The key of a long reply's set of parts. */
@@ -131,7 +201,7 @@ export async function guardarRespuesta(
   ahora: number,
 ): Promise<ResultadoRespuesta> {
   const p = r.parte;
-  if (!p) return (await insertar(db.kysely, r, ahora)) ? 'nueva' : 'duplicada';
+  if (!p) return (await insertarAgrupada(db, { r, ahora })) ? 'nueva' : 'duplicada';
   const c: Conjunto = {
     id_equipo: r.id_equipo,
     remitente: r.remitente.slice(0, MAX_REMITENTE),
