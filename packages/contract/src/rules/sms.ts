@@ -1,4 +1,5 @@
 import { TIPO_SMS } from '../constants.ts';
+import { msg } from '../messages.ts';
 
 // What an SMS text costs on the network (3GPP TS 23.038 / GSM 03.38, TS 23.040): its encoding,
 // its length as the network counts it, and its parts. The dialog shows it, the SMPP channel sends
@@ -187,4 +188,20 @@ export function rellenoTrasUdh(octetosUdh: number): number {
  * null for other types. The list and the dashboard show it before a drill starts. */
 export function smsTotal(id_tipo: number, accion: string, destinatarios: number): number | null {
   return id_tipo === TIPO_SMS ? destinatarios * analizarSms(accion).partes : null;
+}
+
+/** The list's and dashboard's SMS figure of an exercise with recipients: '8 SMS (2 por
+ * destinatario)', and once acknowledgements of its replies went out (issue 46.2, sms_acuses,
+ * already in sms_total) '9 SMS (2 por destinatario y 1 de acuses de respuesta)'. */
+export function textoSmsTotal(f: {
+  sms_total: number;
+  destinatarios: number;
+  sms_acuses?: number | undefined;
+}): string {
+  const acuses = f.sms_acuses ?? 0;
+  const total = f.sms_total.toLocaleString('es-MX');
+  const partes = (f.sms_total - acuses) / f.destinatarios;
+  return acuses > 0
+    ? msg('smsTotalConAcuses', { total, partes, acuses: acuses.toLocaleString('es-MX') })
+    : msg('smsTotal', { total, partes });
 }

@@ -25,6 +25,7 @@ import {
 import { ETIQUETA_LUZ, LUCES_SEMAFORO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { RESPALDO_POR_CANAL } from '@pregon/contract/rules/respaldo';
+import { textoSmsTotal } from '@pregon/contract/rules/sms';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
@@ -285,10 +286,7 @@ function Tablero({ id }: { id: number }) {
               {e.sms_total !== null && e.destinatarios > 0 && (
                 <Descriptions.Item label={msg('smsAEnviar')}>
                   <span className="sms-total">
-                    {msg('smsTotal', {
-                      total: e.sms_total.toLocaleString('es-MX'),
-                      partes: e.sms_total / e.destinatarios,
-                    })}
+                    {textoSmsTotal({ ...e, sms_total: e.sms_total })}
                   </span>
                 </Descriptions.Item>
               )}

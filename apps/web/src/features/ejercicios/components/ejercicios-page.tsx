@@ -26,6 +26,7 @@ import {
 import { msg } from '@pregon/contract/messages';
 import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
+import { textoSmsTotal } from '@pregon/contract/rules/sms';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { paginaEjercicios, situacionEjercicio } from '@pregon/contract/rules/exercise-list';
 import { desdeLectura } from '@pregon/contract/rules/questionnaire';
@@ -318,10 +319,7 @@ export function EjerciciosPage() {
           {f.sms_total !== null && f.destinatarios > 0 && (
             <div className="sms-total">
               <Typography.Text type="secondary">
-                {msg('smsTotal', {
-                  total: f.sms_total.toLocaleString('es-MX'),
-                  partes: f.sms_total / f.destinatarios,
-                })}
+                {textoSmsTotal({ ...f, sms_total: f.sms_total })}
               </Typography.Text>
             </div>
           )}
