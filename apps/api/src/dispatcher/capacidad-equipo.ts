@@ -138,6 +138,18 @@ export class CapacidadEquipos {
     return n;
   }
 
+  /** Counts `n` ports of the device as held without asking: calls found live that a dispatcher
+   * which died had placed, now followed by this one. Never refused (the calls are live); the
+   * lease grows to cover them; given back with `soltar`. */
+  tomarSinPedir(id_equipo: number, puertos: number, n: number): void {
+    const e = this.estado(id_equipo, puertos);
+    e.reservados += n;
+    if (this.db && !this.cerrado)
+      void this.ajustar(id_equipo, e, () => e.reservados).catch((err: unknown) =>
+        this.bitacora?.error(`puertos del equipo ${id_equipo}: ${String(err)}`),
+      );
+  }
+
   /** Gives back `n` ports of the device (a row's outcome is known, or claimed rows went back). */
   soltar(id_equipo: number, n: number): void {
     const e = this.equipos.get(id_equipo);
@@ -184,7 +196,7 @@ export class CapacidadEquipos {
         );
         const otros = Number(r.rows[0]?.n ?? 0);
         // What the others leave, but never below what this dispatcher holds already.
-        const dado = Math.max(e.concedidos, Math.min(quiero, e.puertos - otros));
+        const dado = Math.max(e.concedidos, e.reservados, Math.min(quiero, e.puertos - otros));
         await sql`insert into equipo_puertos (id_equipo, despachador, puertos, hasta)
           values (${id_equipo}, ${this.despachador}, ${dado}, ${ahora + this.leaseMs})
           on conflict (id_equipo, despachador) do update set puertos = excluded.puertos, hasta = excluded.hasta`.execute(

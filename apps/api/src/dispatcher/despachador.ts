@@ -1385,9 +1385,12 @@ export class Despachador {
           continue;
         }
         this.llamadasVivas.set(v.fila.id_detalle, t + this.config.leaseMs);
+        // Issue 45.1: a live call holds a port of its device whoever placed it.
+        this.capacidad.tomarSinPedir(v.ej.id_equipo, v.ej.puertos_equipo, 1);
         const hilo: Promise<void> = p
           .then((res) => this.anotar(undefined, v.fila, res, v.ej))
           .finally(() => {
+            this.capacidad.soltar(v.ej.id_equipo, 1);
             this.llamadasVivas.delete(v.fila.id_detalle);
             this.hilos.delete(hilo);
             this.alEvento(v.fila.id_ejercicio);
