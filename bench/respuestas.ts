@@ -210,7 +210,6 @@ const env = {
   DATA_DIR: api.config.dataDir,
   LOG_LEVEL: 'error',
   DESPACHO_EN_API: '0',
-  DESPACHO_SONDEO_MS: '200',
 };
 let despachador: ChildProcess | null = null;
 let fallos = 0;

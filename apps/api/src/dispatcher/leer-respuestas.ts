@@ -89,33 +89,36 @@ const OPCIONES: OpcionesProceso = {
   acuse,
 };
 
-/** The matching passes of a database in this process: the one running and the one queued. */
-type Turno = { actual: Promise<number> | null; proxima: Promise<number> | null };
+/** The matching passes of a database in this process: those running and the one queued. */
+type Turno = { activas: Set<Promise<number>>; proxima: Promise<number> | null };
 const turnos = new WeakMap<Db, Turno>();
 
+/** Passes one process runs at once: while one writes its batch, the next takes the replies
+ * stored meanwhile (PostgreSQL: FOR UPDATE SKIP LOCKED keeps their batches apart; SQLite runs
+ * them one after the other). */
+const PASADAS = 2;
+
 /**
- * Matches every unread reply (procesarPendientes, in batches), one pass at a time per database:
- * a call while a pass runs joins the one pass queued after it (which starts once the running one
- * ends, so it sees every reply stored before the call). At 500 replies a second the intake's
- * calls share a few passes of hundreds of replies each, instead of one pass per reply racing the
- * others for the same rows.
+ * Matches every unread reply (procesarPendientes, in batches) in a pass that starts after this
+ * call, so it reads every reply stored before it: a new one when fewer than PASADAS run, else the
+ * one queued to start when one of them ends (every call meanwhile joins it). At 500 replies a
+ * second the intake's calls share a few passes of many replies each, instead of one pass per
+ * reply racing the others for the same rows.
  */
 export function leerPendientes(db: Db): Promise<number> {
   let t = turnos.get(db);
-  if (!t) turnos.set(db, (t = { actual: null, proxima: null }));
+  if (!t) turnos.set(db, (t = { activas: new Set(), proxima: null }));
   const turno = t;
-  if (turno.proxima) return turno.proxima;
   const correr = () => {
     const p = procesarPendientes(db, OPCIONES);
-    turno.actual = p;
-    const fin = () => {
-      if (turno.actual === p) turno.actual = null;
-    };
+    turno.activas.add(p);
+    const fin = () => turno.activas.delete(p);
     p.then(fin, fin);
     return p;
   };
-  if (!turno.actual) return correr();
-  const p = turno.actual
+  if (turno.proxima) return turno.proxima;
+  if (turno.activas.size < PASADAS) return correr();
+  const p = Promise.race([...turno.activas])
     .catch(() => undefined)
     .then(() => {
       turno.proxima = null;

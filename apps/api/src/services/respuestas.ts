@@ -214,6 +214,20 @@ async function casoPorRespuesta(
   return abiertos.get(id_respuesta) ?? null;
 }
 
+/** The product zone's offsets by wall-clock minute (a zone's offset changes on a minute's edge),
+ * so a send's instant costs no Intl.DateTimeFormat (desfaseZona builds one each call: the
+ * matching's heaviest step in a profile); a few thousand minutes kept at most. */
+const desfases = new Map<string, number>();
+function desfaseDeMinuto(tz: string, fecha: string, hora: string, pared: number): number {
+  const clave = `${tz} ${fecha} ${hora.slice(0, 5)}`;
+  let d = desfases.get(clave);
+  if (d === undefined) {
+    if (desfases.size >= 5_000) desfases.clear();
+    desfases.set(clave, (d = desfaseZona(tz, pared - (pared % 60_000))));
+  }
+  return d;
+}
+
 /** The poll sends of a batch by sender: 'i{id_telefono}' and 't{telefono}'. */
 function enviosPorRemitente(envios: readonly repoRespuestas.EnvioEncuestaFila[]) {
   const m = new Map<string, repoRespuestas.EnvioEncuestaFila[]>();
@@ -272,17 +286,9 @@ async function leerLote(
     desde: Math.min(...rs.map((r) => r.fecha_recibida)) - ventanaMs,
   });
   const porRemitente = enviosPorRemitente(envios);
-  // A send's instant from its wall-clock date and time in the product's zone: a drill's rows
-  // share a few seconds, so each is worked out once per batch (the zone's offset is not cheap).
-  const instantes = new Map<string, number>();
   const enviada = (f: repoRespuestas.EnvioEncuestaFila) => {
-    const clave = `${f.fecha_envio} ${f.hora_envio}`;
-    let t = instantes.get(clave);
-    if (t === undefined) {
-      const pared = epochDe(f.fecha_envio, f.hora_envio, 0);
-      instantes.set(clave, (t = pared - desfaseZona(tz, pared)));
-    }
-    return t;
+    const pared = epochDe(f.fecha_envio, f.hora_envio, 0);
+    return pared - desfaseDeMinuto(tz, f.fecha_envio, f.hora_envio, pared);
   };
   const opcionesDe = new Map<string, OpcionEncuesta[]>();
   const leidas = rs.map((r) => {
