@@ -15,6 +15,7 @@ import {
   celdasSeguimiento,
   conteoGrupos,
   copiaSeguimiento,
+  esGrupoRespuesta,
   etiquetaGrupo,
 } from '@pregon/contract/rules/seguimiento';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
@@ -502,7 +503,7 @@ async function copiarDeOrigen(
     seleccion,
     'telefono',
     ctx.db.engine,
-    condicionesRespuesta(seleccion.respuestas),
+    seleccion.respuestas ? condicionesRespuesta(seleccion.respuestas) : [],
   );
   if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
   await repo.actualizarEjercicio(trx, id, { destinatarios: n });
@@ -1084,10 +1085,9 @@ export async function gruposSeguimiento(ctx: CtxEjercicios, id: number) {
     id_ejercicio: id,
     ejercicio: e.titulo,
     id_tipo_ejercicio: e.id_tipo_ejercicio,
-    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo, tipoRespaldo, opciones).map((g) => ({
-      ...g,
-      etiqueta: etiquetaGrupo(g.grupo, opciones ?? []),
-    })),
+    grupos: conteoGrupos(e.id_tipo_ejercicio, conteo, tipoRespaldo, opciones).map((g) =>
+      esGrupoRespuesta(g.grupo) ? { ...g, etiqueta: etiquetaGrupo(g.grupo, opciones ?? []) } : g,
+    ),
     celdas: celdasSeguimiento(e.id_tipo_ejercicio, conteo, tipoRespaldo, opciones),
   };
 }

@@ -40,9 +40,10 @@ export function ReenviarNoAlcanzados(p: { fila: EjercicioFila; alCerrar: () => v
     grupos.data?.celdas ?? [],
     elegidas.map((g) => g.grupo),
   );
-  const etiqueta = (g: { grupo: GrupoSeguimiento; total: number }) =>
+  // A poll's sets by answer carry their label ('Respondieron: 2 - Necesito ayuda', issue 46.2).
+  const etiqueta = (g: { grupo: GrupoSeguimiento; total: number; etiqueta?: string | undefined }) =>
     msg('grupoConTotal', {
-      grupo: msg(ETIQUETA_GRUPO[g.grupo]),
+      grupo: g.etiqueta ?? msg(ETIQUETA_GRUPO[g.grupo]),
       N: g.total.toLocaleString('es-MX'),
     });
 

@@ -10,6 +10,8 @@ import {
   gruposDeEjercicio,
   gruposDePersona,
   marcadoDeInicio,
+  esGrupoRespuesta,
+  etiquetaGrupo,
   gruposDeTipo,
   totalElegido,
   RESULTADOS_GRUPO,
@@ -64,7 +66,10 @@ describe("'Reenviar a no alcanzados' outcome sets (issue 25.1)", () => {
     expect(gruposDePersona(2, 'ocupado', 3, 'leido')).toEqual([]);
     expect(gruposDeEjercicio(2, 3)).not.toContain('whatsapp_no_leido');
     // Offered, not checked from the start: they got the message.
-    expect(GRUPOS_SEGUIMIENTO.filter((g) => !marcadoDeInicio(g))).toEqual(['whatsapp_no_leido']);
+    // (A poll's sets by answer are never checked from the start either, issue 46.2.)
+    expect(GRUPOS_SEGUIMIENTO.filter((g) => !marcadoDeInicio(g) && !esGrupoRespuesta(g))).toEqual([
+      'whatsapp_no_leido',
+    ]);
   });
 
   it('labels: the catalogue text of each set', () => {
@@ -169,6 +174,56 @@ describe("'Reenviar a no alcanzados' with a drill's fallback (issue 25.2)", () =
     expect(copiaSeguimiento(2, null, ['ocupado', 'sms_no_entregado'])).toEqual({
       propios: ['ocupado'],
       respaldo: null,
+    });
+  });
+});
+
+describe("'Reenviar a no alcanzados' by a poll's answers (issue 46.2)", () => {
+  const opciones = [
+    { digito: 1, texto: 'Estoy a salvo' },
+    { digito: 2, texto: 'Necesito ayuda' },
+  ];
+  const filas = [
+    { estatus: 'entregado', digito: null, total: 3 },
+    { estatus: 'entregado', digito: 1, total: 4 },
+    { estatus: 'enviado', digito: 2, total: 2 },
+    { estatus: 'enviado', digito: null, total: 1 },
+    { estatus: 'fallido', digito: null, total: 5 },
+  ];
+
+  it("counts 'No respondieron' (reached, no answer) and each option, a person once", () => {
+    expect(conteoGrupos(1, filas, null, opciones)).toEqual([
+      { grupo: 'sms_no_entregado', total: 3 },
+      { grupo: 'fallido', total: 5 },
+      { grupo: 'cancelado', total: 0 },
+      { grupo: 'no_respondieron', total: 4 },
+      { grupo: 'respondieron_1', total: 4 },
+      { grupo: 'respondieron_2', total: 2 },
+    ]);
+    const celdas = celdasSeguimiento(1, filas, null, opciones);
+    // 'SMS no entregado' and 'Respondieron: 2' hold the same two people: counted once.
+    expect(totalElegido(celdas, ['sms_no_entregado', 'respondieron_2'])).toBe(3);
+    // Without a poll nothing changes.
+    expect(conteoGrupos(1, filas).map((g) => g.grupo)).toEqual([
+      'sms_no_entregado',
+      'fallido',
+      'cancelado',
+    ]);
+  });
+
+  it('labels, and what the server copies', () => {
+    expect(etiquetaGrupo('respondieron_2', opciones)).toBe('Respondieron: 2 - Necesito ayuda');
+    expect(etiquetaGrupo('no_respondieron', opciones)).toBe('No respondieron');
+    expect(marcadoDeInicio('respondieron_1')).toBe(false);
+    expect(copiaSeguimiento(1, null, ['respondieron_2', 'no_respondieron'], opciones)).toEqual({
+      respuestas: { sin: true, digitos: [2] },
+      propios: [],
+      respaldo: null,
+    });
+    // A digit the poll does not offer copies nobody.
+    expect(copiaSeguimiento(1, null, ['respondieron_7'], opciones).respuestas).toEqual({
+      sin: false,
+      digitos: [],
     });
   });
 });

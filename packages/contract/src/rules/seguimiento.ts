@@ -332,11 +332,16 @@ export function copiaSeguimiento(
   const extra = tipoRespaldo === null ? null : grupoNoEntregado(tipoRespaldo);
   const porRespuesta = opciones ? gruposDeEncuesta(opciones).filter((g) => grupos.includes(g)) : [];
   return {
-    /** By answer (a poll's sets): those reached without an answer, and the options' digits. */
-    respuestas: {
-      sin: porRespuesta.includes('no_respondieron'),
-      digitos: porRespuesta.map(digitoDeGrupo).filter((d): d is number => d !== null),
-    },
+    /** By answer (only with a poll's options): those reached without an answer, and the
+     * options' digits. */
+    ...(opciones
+      ? {
+          respuestas: {
+            sin: porRespuesta.includes('no_respondieron'),
+            digitos: porRespuesta.map(digitoDeGrupo).filter((d): d is number => d !== null),
+          },
+        }
+      : {}),
     propios: resultadosDeGrupos(tipo, elegidos),
     respaldo:
       tipoRespaldo === null

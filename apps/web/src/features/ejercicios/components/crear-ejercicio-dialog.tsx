@@ -99,6 +99,7 @@ import { useCatalogos } from '../api/get-catalogos.ts';
 import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
+import { RecordatoriosSeccion, recordatoriosParaEnviar } from './recordatorios-seccion.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
 import {
   ResumenSmsEncuesta,
@@ -364,6 +365,7 @@ export function CrearEjercicioDialog({
       // Issue 25.2: '' for every field is no fallback (an edit that clears them removes it).
       ...(respaldo?.cuerpo ?? {}),
       ...encuestaParaEnviar(v.encuesta, tipoElegido),
+      ...recordatoriosParaEnviar(form, tipoElegido),
       ...(origen ? { origen: origen.origen, resultados: origen.resultados.join(',') } : {}),
     };
     setEnviando(true);
@@ -713,6 +715,11 @@ export function CrearEjercicioDialog({
             {tipoElegido !== undefined && tipoConEncuesta(tipoElegido) && (
               <Col span={24} style={{ marginBottom: 16 }}>
                 <SeccionEncuesta form={form} tipo={tipoElegido} errores={erroresEncuesta} />
+                <RecordatoriosSeccion
+                  form={form}
+                  tipo={tipoElegido}
+                  id={modo.modo === 'editar' ? modo.id_ejercicio : undefined}
+                />
               </Col>
             )}
             <Col xs={24} md={12}>
