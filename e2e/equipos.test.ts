@@ -255,6 +255,25 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
     ]);
   });
 
+  it('un Android que no toma el webhook de respuestas se guarda y lo dice (issue 46.1)', async () => {
+    await page.goto(`${api.url}/equipos`);
+    await page.getByRole('button', { name: 'Agregar equipo' }).click();
+    const d = dialogo('Agregar equipo');
+    await d.getByLabel('Alias').fill('SMS Android sin webhook');
+    await elegir(d, 'Protocolo', 'Android (pasarela SMS)');
+    // Nothing listens there: the phone cannot be told where to send replies.
+    await d.getByLabel('URL').fill('http://127.0.0.1:9');
+    await d.getByLabel('Usuario').fill('pregon');
+    await d.getByLabel('Contraseña').fill('clave-sim');
+    await d.getByLabel('Contraseña').press('Enter');
+    await esperarAviso(page, 'EXITO');
+    await esperarAviso(
+      page,
+      /^El equipo se guardó, pero no se pudo registrar en SMS Android sin webhook el webhook de respuestas: .+\. Se reintentará al iniciar el despachador y al probar el equipo$/,
+    );
+    await page.getByRole('heading', { name: 'SMS Android sin webhook' }).waitFor();
+  });
+
   it('el rol consulta ve lista y detalle sin botones de escritura', async () => {
     const { token } = await tokenConRol(api, 'consulta');
     const otro = await nuevoContexto(navegador, { width: 1920, height: 1080 });

@@ -13,6 +13,12 @@ export function avisoError(texto: string): void {
   void message.error(texto);
 }
 
+/** Shows a warning toast (the action was done, with something to look at) for twice
+ * DURACION_TOAST_S seconds: it is longer than a confirmation. */
+export function avisoAdvertencia(texto: string): void {
+  void message.warning(texto, DURACION_TOAST_S * 2);
+}
+
 /** Shows an informative toast for DURACION_TOAST_S seconds. */
 export function avisoInfo(texto: string): void {
   void message.info(texto);

@@ -35,7 +35,7 @@ import {
 import { mismaDireccionEquipo } from '@pregon/contract/rules/direccion-equipo';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
-import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { avisoAdvertencia, avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { crearEquipoApi } from '../api/create-equipo.ts';
 import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
 import { modificarEquipoApi } from '../api/update-equipo.ts';
@@ -102,9 +102,13 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
         // The api cleared the credentials (another address): its message says so.
         if (r.credenciales_borradas) avisoError(r.mensaje ?? msg('credencialesCambioDireccion'));
         else avisoExito(msg('cambiosGuardados'));
+        // Saved, but its Android phone did not take the replies' webhook (issue 46.1).
+        if (r.aviso_respuestas) avisoAdvertencia(r.aviso_respuestas);
       } else {
-        id = (await crearEquipoApi(datos)).id_equipo;
+        const r = await crearEquipoApi(datos);
+        id = r.id_equipo;
         avisoExito(msg('exito'));
+        if (r.aviso_respuestas) avisoAdvertencia(r.aviso_respuestas);
       }
       await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
       alCerrar(id);
