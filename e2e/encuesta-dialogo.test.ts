@@ -226,7 +226,23 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     await e.locator('.alerta-real-marcada').getByText(aviso, { exact: true }).waitFor();
     await e.getByRole('button', { name: 'Quitar la marca de alerta real' }).waitFor();
     await capturar(page, 'encuesta-alerta-real-1366');
-    await e.getByRole('button', { name: 'Cancelar' }).click();
+    // The administrator's role taken away since the dialog opened: the server refuses and the
+    // screen says so (the app then reads the account's roles again and, a role gone, re-mounts
+    // the page: the dialog may close by itself); the mark stays.
+    const roles = (r: string) =>
+      api.ctx.db.kysely.updateTable('usuarios').set({ roles: r }).where('usuario', '=', 'admin');
+    await roles('operadores').execute();
+    try {
+      await e.getByRole('button', { name: 'Quitar la marca de alerta real' }).click();
+      await esperarAviso(page, 'No tiene permiso para realizar esta acción');
+    } finally {
+      await roles('administradores').execute();
+    }
+    const marca = await pedir(api.url, 'GET', `/ejercicio/bajas/${id}/`, {
+      token: await ingresar(api),
+    });
+    expect(marca.body).toMatchObject({ ignora_bajas: true, ignora_bajas_motivo: MOTIVO });
+    if (await e.isVisible()) await e.getByRole('button', { name: 'Cancelar' }).click();
     await e.waitFor({ state: 'hidden' });
 
     await f.getByRole('button', { name: 'Iniciar', exact: true }).click();

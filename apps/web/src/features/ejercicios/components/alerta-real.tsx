@@ -5,7 +5,7 @@ import { IgnoraBajasBodySchema, MAX_LARGO_MOTIVO_ALERTA } from '@pregon/contract
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { campoDeError } from '../../../lib/errores-campo.ts';
-import { avisoExito } from '../../../lib/notificar.ts';
+import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import {
   claveBajasInicio,
   marcarAlertaRealApi,
@@ -22,8 +22,9 @@ export interface PropsAlertaReal {
  * 'Alerta real de emergencia' (issue 46.4), for administrators only (the dialog shows it to no
  * one else): marks the exercise a real alert that is sent to opted-out phones too, with a required
  * reason (PUT /ejercicio/ignora-bajas/, audited), or takes the mark off. It acts at once, apart
- * from the dialog's save; the contract's message for a missing reason, and the server's refusal
- * (a role taken away since signing in, an exercise already started) show here.
+ * from the dialog's save; the contract's message for a missing reason shows here, and the
+ * server's refusal (a role taken away since signing in, an exercise already started) here and as
+ * a toast.
  */
 export function SeccionAlertaReal({ id_ejercicio }: PropsAlertaReal) {
   const bajas = useBajasInicio(id_ejercicio);
@@ -61,7 +62,12 @@ export function SeccionAlertaReal({ id_ejercicio }: PropsAlertaReal) {
       ]);
     } catch (e) {
       if (campoDeError(e) === 'motivo') setErrorMotivo(mensajeError(e));
-      else setRechazo(mensajeError(e));
+      else {
+        setRechazo(mensajeError(e));
+        // Also as a toast: a 403 makes the app read the account's roles again, and a role taken
+        // away re-mounts the page (lib/sesion.ts), closing this dialog with its panel.
+        avisoError(mensajeError(e));
+      }
     } finally {
       setEnviando(false);
     }

@@ -99,17 +99,16 @@ import { useCatalogos } from '../api/get-catalogos.ts';
 import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
-import { RecordatoriosSeccion, recordatoriosParaEnviar } from './recordatorios-seccion.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
+import { ResumenSmsEncuesta, SeccionEncuesta } from './encuesta-seccion.tsx';
+import { RecordatoriosSeccion, recordatoriosParaEnviar } from './recordatorios-seccion.tsx';
 import {
-  ResumenSmsEncuesta,
-  SeccionEncuesta,
   encuestaParaEnviar,
   textoEnviado,
   tipoConEncuesta,
   validarEncuesta,
   type ErroresEncuesta,
-} from './encuesta-seccion.tsx';
+} from '../encuesta-reglas.ts';
 import type { EncuestaFormulario } from '../encuesta-formulario.ts';
 import { SeccionAlertaReal } from './alerta-real.tsx';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
