@@ -41,8 +41,12 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
       : null;
   // The opted-out are held back at the start: their SMS are not sent, so not counted.
   const omitidos = bajas.data?.se_omiten ? bajas.data.dados_de_baja : 0;
+  // Per recipient: the drill's own parts, without the acknowledgements its replies received
+  // (sms_acuses, issue 46.2), which a resumed poll drill's total already holds.
   const partes =
-    fila.sms_total !== null && fila.destinatarios > 0 ? fila.sms_total / fila.destinatarios : 0;
+    fila.sms_total !== null && fila.destinatarios > 0
+      ? (fila.sms_total - (fila.sms_acuses ?? 0)) / fila.destinatarios
+      : 0;
   const reanudar = fila.en_pausa === '1';
   const tipo = fila.id_tipo_ejercicio;
   const puertos = Math.max(1, fila.puerto_fin - fila.puerto_ini + 1);
