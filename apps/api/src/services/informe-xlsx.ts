@@ -380,11 +380,11 @@ async function hojasEncuesta(
   const opciones = await opcionesDe(k, id);
   if (!opciones) return;
   const tz = ctx.config.tz;
-  const h = hoja(libro, 'hojaRespuestas', [
+  const h = hoja(libro, 'columnaRespuestas', [
     [msg('columnaTelefono'), 16],
     [msg('columnaNombre'), 30],
     [msg('columnaResultado'), 22],
-    [msg('columnaRespuestaEncuesta'), 30],
+    [msg('columnaRespuesta'), 30],
     [msg('columnaRespuestaHora'), 20],
     [msg('columnaRespuestaTexto'), 40],
     [msg('columnaRespondioVarias'), 14],
