@@ -232,9 +232,11 @@ export async function idsEsperandoAcuse(
 }
 
 /** Devices of the given protocols with rows still 'enviado' (awaiting their receipt) in exercises
- * started since `desde`: a dispatcher that starts binds to them so the gateway can deliver the
- * receipts it held meanwhile. One look-up per recent exercise (detalle_ejercicio_id: no index
- * holds the rows awaiting a receipt, so a receipt touches none; migration 0030). */
+ * started since `desde`, or with a poll exercise started since then (issue 46.5: its replies may
+ * still come, and an SMSC holds them until a session binds, receipts or not): a dispatcher that
+ * starts binds to them so the gateway can deliver what it held meanwhile. One look-up per recent
+ * exercise (detalle_ejercicio_id: no index holds the rows awaiting a receipt, so a receipt
+ * touches none; migration 0030). */
 export async function equiposEsperandoAcuses(db: Db, protocolos: readonly string[], desde: number) {
   if (protocolos.length === 0) return [];
   return db.kysely
@@ -247,13 +249,20 @@ export async function equiposEsperandoAcuses(db: Db, protocolos: readonly string
           .select('j.id_ejercicio')
           .whereRef('j.id_equipo', '=', 'e.id_equipo')
           .where('j.iniciado', '>=', desde)
-          .where(({ exists: existe, selectFrom: de }) =>
-            existe(
-              de('ejercicio_detalle as d')
-                .select('d.id_detalle')
-                .whereRef('d.id_ejercicio', '=', 'j.id_ejercicio')
-                .where('d.estatus', '=', 'enviado'),
-            ),
+          .where(({ exists: existe, selectFrom: de, or }) =>
+            or([
+              existe(
+                de('ejercicio_detalle as d')
+                  .select('d.id_detalle')
+                  .whereRef('d.id_ejercicio', '=', 'j.id_ejercicio')
+                  .where('d.estatus', '=', 'enviado'),
+              ),
+              existe(
+                de('encuestas_ejercicio as p')
+                  .select('p.id_ejercicio')
+                  .whereRef('p.id_ejercicio', '=', 'j.id_ejercicio'),
+              ),
+            ]),
           ),
       ),
     )

@@ -26,6 +26,7 @@ describe.each(MOTORES)('encuesta por SMPP, de punta a punta (%s)', (motor) => {
   let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
   const smsc = new SimuladorSmpp({ retrasoReciboMs: 5 });
   let id_equipo: number;
+  let id: number;
 
   beforeAll(async () => {
     api = await levantarApi(motor);
@@ -50,7 +51,7 @@ describe.each(MOTORES)('encuesta por SMPP, de punta a punta (%s)', (motor) => {
   });
 
   it('sends the poll, reads the replies and queues whoever needs help', async () => {
-    const id = await crearYGenerar(
+    id = await crearYGenerar(
       api,
       admin,
       cuerpoEjercicio(id_equipo, {
@@ -96,5 +97,34 @@ describe.each(MOTORES)('encuesta por SMPP, de punta a punta (%s)', (motor) => {
       body: {},
     });
     expect(tomar.body.mensaje).toBe('Atendiendo: operadora');
+  });
+
+  // Issue 46.5: a reply sent while no dispatcher runs waits at the SMSC until a session binds. A
+  // dispatcher that starts after every receipt of the poll came has no receipt to wait for, and
+  // still binds for the poll's replies.
+  it('a dispatcher started after every receipt came binds again for the poll and takes the held reply', async () => {
+    await esperarQue(async () => {
+      const f = await api.ctx.db.kysely
+        .selectFrom('ejercicio_detalle')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .where('id_ejercicio', '=', id)
+        .where('estatus', '=', 'enviado')
+        .executeTakeFirstOrThrow();
+      return Number(f.n) === 0 || null;
+    }, 'todos los acuses de la encuesta');
+    await despachador.detener();
+    const entregada = smsc.enviarMo({ de: `52${TELS[0]}`, texto: 'ahora necesito ayuda' });
+    despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
+      eventos: api.ctx.eventos,
+    });
+    await entregada;
+    const r = await esperarQue(async () => {
+      const x = await pedir(api.url, 'GET', `/ejercicio/${id}/respuestas/`, { token: operador });
+      return x.body.opciones?.[1]?.total === 2 ? x.body : null;
+    }, 'la respuesta que retuvo el SMSC');
+    expect(r.opciones.map((o: any) => [o.digito, o.total])).toEqual([
+      [1, 0],
+      [2, 2],
+    ]);
   });
 });
