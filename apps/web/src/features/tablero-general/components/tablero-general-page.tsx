@@ -64,14 +64,18 @@ function CasosAbiertos({ casos }: { casos: TableroGeneral['casos_abiertos'] }) {
   const total = casos.reduce((n, c) => n + c.abiertos, 0);
   return (
     <Card
-      title={msg('casosAbiertosTitulo')}
+      // The count beside the title, both wrapping on a phone (an 'extra' would cut the title).
+      title={
+        <Space wrap size={[12, 4]}>
+          <span>{msg('casosAbiertosTitulo')}</span>
+          <Tag color={total > 0 ? 'red' : 'default'}>
+            {total === 1 ? msg('casosAbiertosUno') : msg('casosAbiertosN', { N: total })}
+          </Tag>
+        </Space>
+      }
+      styles={{ title: { whiteSpace: 'normal' } }}
       className="casos-abiertos-general"
       data-total={total}
-      extra={
-        <Tag color={total > 0 ? 'red' : 'default'}>
-          {total === 1 ? msg('casosAbiertosUno') : msg('casosAbiertosN', { N: total })}
-        </Tag>
-      }
       style={{ marginBottom: 16 }}
     >
       {casos.length === 0 ? (
