@@ -146,8 +146,16 @@ describe.each(MOTORES)('pasarela Android: ciclo de cada mensaje (%s)', (motor) =
       await esperarQue(async () => sim.pendientes === 0, 'cola del teléfono vacía', 5_000);
       // Taken back, not sent: the phone cancelled them and their rows say so.
       expect(sim.cancelados).toBeGreaterThan(0);
+      // Every row the phone cancelled reads so within 5 s. (A count of 'cancelado' rows was met at
+      // once by the rows never sent, which the stop cancels itself, before the dispatcher had
+      // read the phone's states: the check below then ran early and failed on PostgreSQL.)
+      const canceladaEnTelefono = (r: { id_gateway: string | null }) =>
+        !!r.id_gateway && sim.mensaje(r.id_gateway)?.state === 'Cancelled';
       await esperarQue(
-        async () => ((await porEstatus(api.ctx.db, id)).cancelado ?? 0) >= sim.cancelados,
+        async () =>
+          (await filas(api.ctx.db, id)).every(
+            (r) => !canceladaEnTelefono(r) || r.estatus === 'cancelado',
+          ),
         'filas canceladas',
         5_000,
         () => porEstatus(api.ctx.db, id),
