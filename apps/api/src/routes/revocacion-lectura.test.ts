@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Rol } from '@pregon/contract/constants';
+import { msg } from '@pregon/contract/messages';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
@@ -12,6 +13,13 @@ const SESION_EXPIRADA = {
   status: 401,
   message: 'FALLO: SESION EXPIRADA',
   mensaje: 'FALLO: SESION EXPIRADA',
+};
+/** Issue 48.6: an account an administrator deactivated is told so, with the same 401 and no
+ * more data than an expired session. */
+const CUENTA_DESACTIVADA = {
+  status: 401,
+  message: msg('cuentaDesactivada'),
+  mensaje: msg('cuentaDesactivada'),
 };
 const PASSWORD = 'Clave-de-prueba-1';
 
@@ -70,16 +78,16 @@ describe.each(MOTORES)('lecturas optimistas de una sesión que cambió (%s)', (m
     await desactivar(op.id);
     const lista = await p('GET', '/ejercicios/', op.token);
     expect(lista.status).toBe(401);
-    expect(lista.body).toEqual(SESION_EXPIRADA);
+    expect(lista.body).toEqual(CUENTA_DESACTIVADA);
     // A list that counts in a header: neither the rows nor the count.
     const sel = await p('GET', '/telefonos/1/', op.token);
-    expect(sel.body).toEqual(SESION_EXPIRADA);
+    expect(sel.body).toEqual(CUENTA_DESACTIVADA);
     expect(sel.headers.get('x-total-count')).toBeNull();
     const head = await p('HEAD', '/telefonos/1/', op.token);
     expect(head.status).toBe(401);
     expect(head.headers.get('x-total-count')).toBeNull();
     // An invalid id is not a 400 that shows the schema: 401 all the same.
-    expect((await p('GET', '/usuarios/abc/', op.token)).body).toEqual(SESION_EXPIRADA);
+    expect((await p('GET', '/usuarios/abc/', op.token)).body).toEqual(CUENTA_DESACTIVADA);
   });
 
   it('una descarga transmitida de una sesión cerrada responde 401 sin un byte del archivo', async () => {
@@ -148,7 +156,7 @@ describe.each(MOTORES)('lecturas optimistas de una sesión que cambió (%s)', (m
       id_estado: 1,
     });
     expect(r.status).toBe(401);
-    expect(r.body).toEqual(SESION_EXPIRADA);
+    expect(r.body).toEqual(CUENTA_DESACTIVADA);
     expect(await telefonos()).toBe(antes);
     const auditado = await api.ctx.db.kysely
       .selectFrom('auditoria')
