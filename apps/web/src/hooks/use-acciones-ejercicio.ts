@@ -1,3 +1,4 @@
+import { CAMPOS_RESPUESTA_REPORTE } from '@pregon/contract/api/columnas-respuesta';
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { message } from 'antd';
@@ -143,11 +144,14 @@ export function useAccionesEjercicio() {
         const filas = await obtenerReporte(fila.id_ejercicio);
         await descargarXlsx(
           fila.ejercicio,
-          // The fallback's columns (issue 25.2) come with the rows of a drill that has one.
+          // The fallback's columns (issue 25.2) come with the rows of a drill that has one, the
+          // answer's (issue 46.3) with the rows of a poll.
           columnasDeFilas(
             filas,
             Object.keys(FilaReporteSchema.shape).filter(
-              (c) => !(CAMPOS_RESPALDO_REPORTE as readonly string[]).includes(c),
+              (c) =>
+                !(CAMPOS_RESPALDO_REPORTE as readonly string[]).includes(c) &&
+                !(CAMPOS_RESPUESTA_REPORTE as readonly string[]).includes(c),
             ),
           ),
           filas,
