@@ -283,14 +283,14 @@ describe('web: reenviar a no alcanzados', { timeout: 180_000 }, () => {
     const filas = h.locator('.tabla-historial tr.ant-table-row');
     await expect.poll(() => filas.count()).toBe(3);
     const primera = await filas.nth(0).innerText();
-    expect(primera).toContain('Seguimiento de Alerta de sismo por llamada');
-    expect(primera).toMatch(/SMS\s+(Entregado|Enviado)/);
+    // Issue 46.3's timeline: date, 'Envío' and its channel, the exercise, the result.
+    expect(primera).toMatch(
+      /Envío\s+SMS\s+Seguimiento de Alerta de sismo por llamada\s+(Entregado|Enviado)/,
+    );
     const respaldo = await filas.nth(1).innerText();
-    expect(respaldo).toContain('Alerta de sismo por llamada');
-    expect(respaldo).toMatch(/SMS de respaldo\s+Fallido/);
+    expect(respaldo).toMatch(/Envío\s+SMS de respaldo\s+Alerta de sismo por llamada\s+Fallido/);
     const deLlamada = await filas.nth(2).innerText();
-    expect(deLlamada).toContain('Alerta de sismo por llamada');
-    expect(deLlamada).toMatch(/LLAMADA\s+Ocupado/);
+    expect(deLlamada).toMatch(/Envío\s+LLAMADA\s+Alerta de sismo por llamada\s+Ocupado/);
     await capturar(page, 'historial-telefono-1366');
     await page.keyboard.press('Escape');
   });
