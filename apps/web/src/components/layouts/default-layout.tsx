@@ -26,6 +26,7 @@ import {
   suscribirRoles,
   usuarioTieneRol,
 } from '../../lib/sesion.ts';
+import { useEsMovil } from '../../lib/pantalla.ts';
 
 const ITEMS_MENU = [
   { key: '/', icon: <HomeOutlined />, label: msg('menuInicio') },
@@ -42,13 +43,16 @@ function claveSeleccionada(ruta: string): string {
 /**
  * The 'default' layout (SPEC 2): collapsible side menu with the logo and Inicio, Teléfonos,
  * Equipos and Respuestas (the replies inbox, issue 46.3); a header with the settings dropdown (Mi perfil, Usuarios for administrators, Países,
- * Tablero general, Cerrar sesión) and the drawer button opening the 'Menu' drawer.
+ * Tablero general, Cerrar sesión) and the drawer button opening the 'Menu' drawer. On a phone
+ * (below 768 px, issue 45.4) there is no side menu: the same items are in that drawer, the header
+ * keeps the name on one line (cut with an ellipsis) and 'Configuración' shows its icon only.
  */
 export function DefaultLayout() {
   const [colapsado, setColapsado] = useState(false);
   const [cajon, setCajon] = useState(false);
   const navegar = useNavigate();
   const { pathname } = useLocation();
+  const movil = useEsMovil();
   const sesion = payloadSesion();
   const nombre = sesion?.nombre ?? sesion?.usuario;
   // The account's current roles (issue 48.6): asked when the app opens and when the window
@@ -79,48 +83,57 @@ export function DefaultLayout() {
     else navegar(key);
   };
 
+  const menu = (
+    <Menu
+      theme={movil ? 'light' : 'dark'}
+      mode="inline"
+      selectedKeys={[claveSeleccionada(pathname)]}
+      items={ITEMS_MENU}
+      onClick={({ key }) => {
+        setCajon(false);
+        navegar(key);
+      }}
+    />
+  );
+
   return (
-    <Layout className="default-layout">
-      <Layout.Sider
-        collapsible
-        collapsed={colapsado}
-        onCollapse={setColapsado}
-        // Below 768 px (a phone) the menu folds to its icons, leaving the screen to the content.
-        breakpoint="md"
-        onBreakpoint={setColapsado}
-        // Ant Design's trigger is a bare arrow (named 'left' to screen readers) that only a mouse
-        // can use; this one says what it does and answers Enter and Space.
-        trigger={
-          <span
-            role="button"
-            tabIndex={0}
-            aria-label={msg(colapsado ? 'expandirMenu' : 'contraerMenu')}
-            aria-expanded={!colapsado}
-            onKeyDown={(e) => {
-              if (e.key !== 'Enter' && e.key !== ' ') return;
-              e.preventDefault();
-              setColapsado(!colapsado);
-            }}
-          >
-            {colapsado ? <RightOutlined /> : <LeftOutlined />}
-          </span>
-        }
-        width={220}
-        theme="dark"
-        className="menu-lateral"
-      >
-        <div className="logo" aria-label={msg('nombreApp')}>
-          <img src="/logo.svg" alt="" width={32} height={32} />
-          {!colapsado && <span>{msg('nombreApp')}</span>}
-        </div>
-        <Menu
+    <Layout className={movil ? 'default-layout movil' : 'default-layout'}>
+      {!movil && (
+        <Layout.Sider
+          collapsible
+          collapsed={colapsado}
+          onCollapse={setColapsado}
+          // Below 768 px (a phone) the menu folds to its icons, leaving the screen to the content.
+          breakpoint="md"
+          onBreakpoint={setColapsado}
+          // Ant Design's trigger is a bare arrow (named 'left' to screen readers) that only a mouse
+          // can use; this one says what it does and answers Enter and Space.
+          trigger={
+            <span
+              role="button"
+              tabIndex={0}
+              aria-label={msg(colapsado ? 'expandirMenu' : 'contraerMenu')}
+              aria-expanded={!colapsado}
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' && e.key !== ' ') return;
+                e.preventDefault();
+                setColapsado(!colapsado);
+              }}
+            >
+              {colapsado ? <RightOutlined /> : <LeftOutlined />}
+            </span>
+          }
+          width={220}
           theme="dark"
-          mode="inline"
-          selectedKeys={[claveSeleccionada(pathname)]}
-          items={ITEMS_MENU}
-          onClick={({ key }) => navegar(key)}
-        />
-      </Layout.Sider>
+          className="menu-lateral"
+        >
+          <div className="logo" aria-label={msg('nombreApp')}>
+            <img src="/logo.svg" alt="" width={32} height={32} />
+            {!colapsado && <span>{msg('nombreApp')}</span>}
+          </div>
+          {menu}
+        </Layout.Sider>
+      )}
       <Layout>
         <Layout.Header className="cabecera">
           <Button
@@ -130,14 +143,18 @@ export function DefaultLayout() {
             onClick={() => setCajon(true)}
           />
           <div className="cabecera-derecha">
-            {nombre && <Typography.Text className="cabecera-usuario">{nombre}</Typography.Text>}
+            {nombre && (
+              <Typography.Text className="cabecera-usuario" ellipsis title={nombre}>
+                {nombre}
+              </Typography.Text>
+            )}
             <Dropdown
               menu={{ items: itemsConfiguracion, onClick: alElegirConfiguracion }}
               trigger={['click']}
               placement="bottomRight"
             >
               <Button icon={<SettingOutlined />} aria-label={msg('configuracion')}>
-                {msg('configuracion')}
+                {!movil && msg('configuracion')}
               </Button>
             </Dropdown>
           </div>
@@ -146,8 +163,19 @@ export function DefaultLayout() {
           <Outlet key={versionRoles} />
         </Layout.Content>
       </Layout>
-      <Drawer title={msg('menu')} open={cajon} onClose={() => setCajon(false)} placement="left">
-        <Typography.Paragraph type="secondary">{msg('proximamente')}</Typography.Paragraph>
+      <Drawer
+        title={msg('menu')}
+        open={cajon}
+        onClose={() => setCajon(false)}
+        placement="left"
+        size={movil ? 280 : undefined}
+        className="cajon-menu"
+      >
+        {movil ? (
+          menu
+        ) : (
+          <Typography.Paragraph type="secondary">{msg('proximamente')}</Typography.Paragraph>
+        )}
       </Drawer>
     </Layout>
   );
