@@ -272,4 +272,47 @@ describe.each(MOTORES)('inicio programado (%s)', (motor) => {
     expect(r.status).toBe(409);
     expect(r.body.message).toBe('El ejercicio ya inició: no se puede programar');
   });
+
+  it('la comprobación previa no da por fallo lo que aún no comprobó: sin veredicto mientras se generan los destinatarios, listo en cuanto existen', async () => {
+    // Issue 48.6: a drill scheduled 5 min ahead showed 'El ejercicio no tiene destinatarios' for a
+    // minute while its recipients existed. A scheduler of its own that checks 10 min ahead.
+    const propio = arrancarProgramador(api.ctx, {
+      config: CONFIG_PROGRAMADOR_DEFECTO,
+      comprobacion: async () => ({ equipoMs: 0 }),
+    });
+    try {
+      const cuerpo = cuerpoEjercicio(eq.sms, {
+        titulo: 'Programado sin generar aún',
+        inicio_automatico: '1',
+        ...fechaHora(Date.now() + 5 * 60_000),
+      });
+      const r = await pedir(api.url, 'POST', '/ejercicio/', { token, body: cuerpo });
+      const id = r.body.id_ejercicio as number;
+      // The dialog creates, then generates: the pre-flight ran in between and gives no verdict.
+      await esperarQue(
+        async () => (await ejercicio(id)).comprobado_en !== null,
+        'comprobación previa',
+        5_000,
+      );
+      await new Promise((res) => setTimeout(res, 300));
+      expect((await ejercicio(id)).inicio_nota).toBeNull();
+      const g = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+        token,
+        body: { ejercicio: id, estado: cuerpo.estado, categorias: cuerpo.categorias },
+      });
+      expect(g.status).toBe(200);
+      // Its recipients exist: checked again at once, not a minute later.
+      await esperarQue(
+        async () => (await ejercicio(id)).inicio_nota === 'Listo para iniciar',
+        'listo tras generar',
+        5_000,
+      );
+      await pedir(api.url, 'PUT', '/ejercicio/programar/', {
+        token,
+        body: { id_ejercicio: id, inicio_automatico: '0' },
+      });
+    } finally {
+      await propio.detener();
+    }
+  });
 });

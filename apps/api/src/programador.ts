@@ -147,8 +147,12 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
       p.id_ejercicio,
       await o.comprobacion(p.programado_por),
     );
+    // Issue 48.6: a drill created a moment ago whose recipients are still being generated (the
+    // dialog creates, then generates) is not yet checked, not one without recipients: no verdict
+    // ('Sin comprobar todavía'); the generation clears the check, which then runs again at once.
+    if (motivo === msg('sinDestinatarios') && momento - p.creado < REPETIR_PREVIO_MS) return;
     const nota = motivo ?? msg('listoParaIniciar');
-    await repo.anotarComprobacion(ctx.db.kysely, p.id_ejercicio, nota);
+    if (!(await repo.anotarComprobacion(ctx.db.kysely, p.id_ejercicio, nota, momento))) return;
     await auditar(ctx.db.kysely, programador(p), 'modificar', 'ejercicio', p.id_ejercicio, {
       comprobacion_previa: nota,
     });

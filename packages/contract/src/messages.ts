@@ -1145,6 +1145,7 @@ export const MENSAJES = {
   noIniciadoSinSistema: 'No se inició: el sistema no estaba disponible a la hora programada',
   noIniciadoMotivo: 'No se inició: {motivo}',
   listoParaIniciar: 'Listo para iniciar',
+  sinComprobarTodavia: 'Sin comprobar todavía',
   inicioYaPaso:
     'El campo Hora de inicio ya pasó ({fecha} {hora}, hora de {zona}): elija una fecha y hora futuras',
   accionProgramar: 'Programar inicio',

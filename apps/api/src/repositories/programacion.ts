@@ -10,6 +10,8 @@ export interface Programado {
   inicio_programado: number;
   programado_por: number | null;
   comprobado_en: number | null;
+  /** When it was created (epoch ms): its recipients may still be on their way. */
+  creado: number;
 }
 
 /** Exercises that start by themselves at or before `hasta` (epoch ms), soonest first (the partial
@@ -27,6 +29,7 @@ export async function programados(k: Consultor, hasta: number): Promise<Programa
       'e.inicio_programado',
       'e.programado_por',
       'e.comprobado_en',
+      'e.creado',
     ])
     .where('e.inicio_automatico', '=', 1)
     .where('e.inicio_programado', '<=', hasta)
@@ -37,6 +40,7 @@ export async function programados(k: Consultor, hasta: number): Promise<Programa
     ...f,
     inicio_programado: Number(f.inicio_programado),
     comprobado_en: f.comprobado_en === null ? null : Number(f.comprobado_en),
+    creado: Number(f.creado),
   }));
 }
 
@@ -79,12 +83,21 @@ export async function anotar(k: Consultor, id_ejercicio: number, nota: string | 
     .execute();
 }
 
-/** Writes the pre-flight's verdict while the exercise is still scheduled. */
-export async function anotarComprobacion(k: Consultor, id_ejercicio: number, nota: string) {
-  await k
+/** Writes the pre-flight's verdict while the exercise is still scheduled and nothing cleared the
+ * check taken at `momento` meanwhile (an edit, a new schedule or new recipients clear it: a
+ * verdict on what was there before would be stale); false when it did not. */
+export async function anotarComprobacion(
+  k: Consultor,
+  id_ejercicio: number,
+  nota: string,
+  momento: number,
+): Promise<boolean> {
+  const r = await k
     .updateTable('ejercicios')
     .set({ inicio_nota: nota })
     .where('id_ejercicio', '=', id_ejercicio)
     .where('inicio_automatico', '=', 1)
-    .execute();
+    .where('comprobado_en', '=', momento)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }

@@ -675,6 +675,9 @@ export async function generar(
       ...estados,
       categorias: b.categorias.join(','),
       destinatarios: n,
+      // A scheduled start's pre-flight spoke of the recipients before these (issue 48.6): it
+      // runs again at once, and until then says nothing.
+      ...(e.inicio_automatico ? { inicio_nota: null, comprobado_en: null } : {}),
     });
     await auditar(trx, actor, 'generar', 'ejercicio', e.id_ejercicio, {
       total: n,

@@ -1,20 +1,9 @@
-import { useEffect, useState } from 'react';
 import { Tag, Tooltip } from 'antd';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { cuentaRegresiva } from '@pregon/contract/rules/programacion';
+import { useAhora } from '../lib/fecha.ts';
 import { ClockCircleOutlined } from './iconos.tsx';
-
-/** Now, once a second while `activo` (the countdown's clock). */
-function useAhora(activo: boolean): number {
-  const [ahora, setAhora] = useState(() => Date.now());
-  useEffect(() => {
-    if (!activo) return;
-    const t = setInterval(() => setAhora(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, [activo]);
-  return ahora;
-}
 
 /** The color of what a scheduled start said: ready, late, refused or not started. */
 function colorNota(nota: string): string {
@@ -25,7 +14,8 @@ function colorNota(nota: string): string {
 /**
  * Beside an exercise's status (list and dashboard, issue 24.3): 'Programado · {fecha} {hora}'
  * with a countdown while it waits for its start, and what the scheduled start or its pre-flight
- * said ('Listo para iniciar', 'Iniciado con N min de retraso', 'No se inició: …').
+ * said ('Listo para iniciar', 'Iniciado con N min de retraso', 'No se inició: …'), or 'Sin
+ * comprobar todavía' while scheduled and not checked.
  */
 export function InicioProgramado({ fila }: { fila: EjercicioFila }) {
   const programado = fila.inicio_automatico && fila.inicio_programado !== null;
@@ -48,7 +38,7 @@ export function InicioProgramado({ fila }: { fila: EjercicioFila }) {
           </Tag>
         </Tooltip>
       )}
-      {fila.inicio_nota && (
+      {fila.inicio_nota ? (
         <Tag
           color={colorNota(fila.inicio_nota)}
           className="inicio-nota"
@@ -56,6 +46,13 @@ export function InicioProgramado({ fila }: { fila: EjercicioFila }) {
         >
           {fila.inicio_nota}
         </Tag>
+      ) : (
+        // Issue 48.6: before its pre-flight (or after a change cleared it) nothing was checked.
+        programado && (
+          <Tag className="inicio-nota" style={{ whiteSpace: 'normal' }}>
+            {msg('sinComprobarTodavia')}
+          </Tag>
+        )
       )}
     </>
   );
