@@ -124,6 +124,8 @@ export const MENSAJES = {
   duracionUnMinuto: '1 minuto',
   duracionMinutos: '{n} minutos',
   duracionMinutosSegundos: '{m} min {s} s',
+  duracionMinutosCorto: '{m} min',
+  duracionSegundosCorto: '{s} s',
   // Issue 25.2: automatic fallback inside one exercise
   respaldoSms: 'Si no se alcanza, enviar SMS o WhatsApp',
   ayudaRespaldoSms:
@@ -895,6 +897,7 @@ export const MENSAJES = {
   // How an answered call went (rules/alcance.ts ALCANCES): per recipient, and as a group
   resultadoEscucho: 'Escuchó el mensaje completo',
   resultadoColgo: 'Colgó a los {s} s',
+  resultadoColgoLimite: 'El ejercicio colgó al cumplirse {tiempo}',
   resultadoColgoUnSegundo: 'Colgó al primer segundo',
   resultadoColgoAlContestar: 'Colgó al contestar',
   resultadoColgoAntes: 'Colgó antes del final',
@@ -1149,6 +1152,9 @@ export const MENSAJES = {
   inicioYaPaso:
     'El campo Hora de inicio ya pasó ({fecha} {hora}, hora de {zona}): elija una fecha y hora futuras',
   accionProgramar: 'Programar inicio',
+  confirmarProgramarTitulo: '¿Programar el inicio de "{ejercicio}"?',
+  confirmarProgramarAviso:
+    'Los envíos empiezan solos el {fecha} a las {hora} (hora de {zona}), con las mismas comprobaciones que al pulsar Iniciar.',
   programarTitulo: 'Inicio programado de "{ejercicio}"',
   quitarProgramacion: 'Quitar programación',
   ejercicioProgramado: 'Ejercicio programado para {fecha} {hora}',
@@ -1173,6 +1179,8 @@ export const MENSAJES = {
   ventanaDemoraEstimacion:
     'incluye la espera de {N} destinatarios fuera de su horario permitido (hasta {espera})',
   zonaHorariaInvalida: 'El campo zona_horaria no es una zona horaria IANA conocida',
+  horasEnZona: 'Horas en {zona}',
+  zonasEnEspera: 'Zona de los destinatarios en espera: {zonas}',
 
   // Polls and replies of SMS and WhatsApp exercises, opt-out and opt-in (issue 46.2 and 46.4)
   respuestaNoReconocida: 'Respuesta no reconocida',
@@ -1255,12 +1263,23 @@ export const MENSAJES = {
   encuestaAnexoVistaPrevia: 'Se agrega al final del mensaje: {instruccion}',
   encuestaWhatsappPlantilla:
     'En WhatsApp las opciones se responden con los botones de la plantilla aprobada; escríbalas aquí igual que en la plantilla para contar las respuestas',
-  alertaRealSeccion: 'Alerta real de emergencia',
-  alertaRealAyuda:
-    'Una alerta real se envía también a los teléfonos dados de baja. Solo un administrador la marca, antes de iniciar el ejercicio y con el motivo, que queda en la auditoría',
   alertaRealMotivo: 'Motivo de la alerta real',
-  alertaRealMarcar: 'Marcar como alerta real',
-  alertaRealQuitar: 'Quitar la marca de alerta real',
+  // Exercise modes and the drill marker (issue 47.1)
+  campoModo: 'Modo',
+  modoSimulacro: 'Simulacro',
+  modoPrueba: 'Prueba',
+  modoReal: 'Alerta real',
+  modoInvalido: 'El campo modo debe ser uno de: simulacro, prueba, real',
+  modoAyudaPrueba: 'Solo se envía a los teléfonos de la categoría «{categoria}» (la lista de prueba)',
+  modoAyudaReal:
+    'Una alerta real se envía también a los teléfonos dados de baja y no lleva la marca de simulacro. Solo un administrador la crea, con el motivo, que queda en la auditoría',
+  modoRealSoloAdministrador:
+    'Solo un administrador puede crear o editar una alerta real: elija Simulacro o Prueba',
+  modoMarcaAgregada: 'Se agregó la marca «{marca}» al inicio del texto del simulacro',
+  modoMarcaAudio: 'Es un simulacro: el audio debe decir «{marca}» al inicio',
+  modoConfirmacion: 'Modo: {modo}',
+  modoRealMotivoObligatorio:
+    'El campo motivo_alerta es obligatorio para una alerta real: escriba por qué es una alerta real',
   casoAbierto: 'Abierto',
   casoAtendiendo: 'Atendiendo: {usuario}',
   casoAtendido: 'Atendido',
@@ -1349,6 +1368,55 @@ export const MENSAJES = {
   clasificadaConteo:
     'Respuesta de {telefono} clasificada como «{opcion}»; respuestas de esa opción en {ejercicio}: {N}',
   paginacionBandeja: 'Páginas de la bandeja de respuestas',
+  // API keys and outgoing webhooks (issue 47.4)
+  alcanceInvalido: 'El campo alcances solo admite: {alcances}',
+  eventoWebhookInvalido: 'El campo eventos solo admite: {eventos}',
+  urlWebhookInvalida:
+    'El campo url debe ser una dirección http:// o https:// completa, sin usuario ni contraseña',
+  claveInvalida: 'FALLO: CLAVE DE API INVÁLIDA O REVOCADA',
+  claveSinAlcance: "La clave de API no tiene el alcance '{alcance}' que pide esta acción",
+  claveCreada: 'Clave creada: cópiela ahora, no se volverá a mostrar',
+  claveRevocada: 'Clave revocada',
+  webhookCreado: 'Suscripción creada: copie el secreto de firma ahora, no se volverá a mostrar',
+  webhookEliminado: 'Suscripción eliminada',
+  entregaReenviada: 'Entrega puesta de nuevo en la cola',
+  destinoWebhookNoPermitido:
+    'El campo url apunta a {destino}, una dirección local o privada ({ip}) no permitida: para aceptarla agregue {destino} o su rango (CIDR) a WEBHOOKS_DESTINOS_PERMITIDOS',
+  menuIntegraciones: 'Integraciones',
+  integracionesClaves: 'Claves de API',
+  integracionesWebhooks: 'Webhooks',
+  integracionesCrearClave: 'Crear clave',
+  integracionesCrearWebhook: 'Suscribir webhook',
+  integracionesCrear: 'Crear',
+  integracionesNombreCuenta: 'Nombre de la cuenta de servicio',
+  integracionesAlcances: 'Alcances',
+  integracionesNingunaAprueba: 'Ninguna clave puede aprobar una alerta real: aprobar es de una persona',
+  integracionesPrefijo: 'Clave (inicio)',
+  integracionesUltimoUso: 'Último uso',
+  integracionesNunca: 'Nunca',
+  integracionesActiva: 'Activa',
+  integracionesRevocadaEl: 'Revocada el {fecha}',
+  integracionesRevocar: 'Revocar',
+  integracionesConfirmarRevocar: '¿Revocar la clave «{nombre}»? Dejará de aceptarse de inmediato',
+  integracionesClaveNueva: 'Clave de API creada',
+  integracionesSecretoNuevo: 'Secreto de firma del webhook',
+  integracionesSoloUnaVez: 'Cópiela ahora: no se volverá a mostrar',
+  integracionesYaLaCopie: 'Ya la copié',
+  integracionesEventos: 'Eventos',
+  integracionesEvento: 'Evento',
+  integracionesVerEntregas: 'Entregas',
+  integracionesEliminar: 'Eliminar',
+  integracionesConfirmarEliminar: '¿Eliminar la suscripción a {url} y su registro de entregas?',
+  integracionesRegistro: 'Entregas a {url}',
+  integracionesIntentos: 'Intentos',
+  integracionesRespuesta: 'Respuesta',
+  integracionesHora: 'Último intento',
+  integracionesReenviar: 'Reenviar',
+  integracionesEntregado: 'Entregado',
+  integracionesFallido: 'Fallido',
+  integracionesPendiente: 'Pendiente',
+  integracionesFirmaAyuda:
+    'Cada entrega es un POST JSON firmado: {firma} = sha256= y el HMAC-SHA256 en hexadecimal, con el secreto de la suscripción, de {marca} (hora Unix en segundos), un punto y el cuerpo. Se reintenta durante 24 horas',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

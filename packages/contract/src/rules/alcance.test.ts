@@ -14,6 +14,7 @@ import {
   type ConteoAlcance,
   type Resultado,
 } from './alcance.ts';
+import { duracionCorta } from './reintentos.ts';
 
 describe('the outcome table: light, reached and text of every outcome', () => {
   it.each<[Resultado, LuzSemaforo | 'cancelado', boolean, string]>([
@@ -47,6 +48,30 @@ describe('the outcome table: light, reached and text of every outcome', () => {
     [2, 'Colgó a los 2 s'],
   ])('a hang-up after %i s reads «%s»', (duracion, texto) => {
     expect(textoResultado('colgo', { duracion })).toBe(texto);
+  });
+
+  // Issue 45.5: a call that lasted its exercise's 'Tiempo' was ended by the exercise's own limit
+  // (the dialplan's TIMEOUT(absolute)), not by the callee.
+  it.each([
+    [60, 60, 'El ejercicio colgó al cumplirse 1 min'],
+    [59, 60, 'El ejercicio colgó al cumplirse 1 min'],
+    [61, 60, 'El ejercicio colgó al cumplirse 1 min'],
+    [90, 90, 'El ejercicio colgó al cumplirse 1 min 30 s'],
+    [120, 120, 'El ejercicio colgó al cumplirse 2 min'],
+    [45, 60, 'Colgó a los 45 s'],
+    [58, 60, 'Colgó a los 58 s'],
+    [60, null, 'Colgó a los 60 s'],
+  ])('a hang-up after %i s with a limit of %s s reads «%s»', (duracion, limite, texto) => {
+    expect(textoResultado('colgo', { duracion, limite })).toBe(texto);
+  });
+
+  it.each([
+    [30, '30 s'],
+    [60, '1 min'],
+    [90, '1 min 30 s'],
+    [600, '10 min'],
+  ])('%i s in short reads «%s»', (s, texto) => {
+    expect(duracionCorta(s)).toBe(texto);
   });
 
   it('covers every estatus and every refinement once', () => {

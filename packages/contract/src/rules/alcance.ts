@@ -27,6 +27,7 @@ import {
   type Semaforo,
 } from '../constants.ts';
 import { msg, type ClaveMensaje } from '../messages.ts';
+import { duracionCorta } from './reintentos.ts';
 
 /** How an answered call went; null for everything else (and for calls answered before issue 23). */
 export const ALCANCES_LLAMADA = [
@@ -122,14 +123,25 @@ export const estatusContestada = (a: Alcance): 'contestado' | 'respondido' =>
   a === 'respondio_todo' ? 'respondido' : 'contestado';
 
 /** The Spanish text of one recipient's outcome: 'Colgó a los N s' with its talk seconds,
- * 'Respondió N de M' with its answers and the questionnaire's questions. */
+ * 'Respondió N de M' with its answers and the questionnaire's questions. A call that lasted its
+ * exercise's limit (`limite`, the 'Tiempo' in seconds: the dialplan's TIMEOUT(absolute), set on
+ * answer) was hung up by the exercise, not by the callee (issue 45.5): 'El ejercicio colgó al
+ * cumplirse 1 min'; a second short of it still counts (talk seconds are rounded). */
 export function textoResultado(
   r: Resultado,
-  d: { duracion?: number | null; respondidas?: number | null; preguntas?: number | null } = {},
+  d: {
+    duracion?: number | null;
+    respondidas?: number | null;
+    preguntas?: number | null;
+    limite?: number | null;
+  } = {},
 ): string {
   if (r === 'colgo') {
-    // 'a los 1 s' and 'a los 0 s' are not Spanish.
     const s = Number(d.duracion ?? 0);
+    const limite = Number(d.limite ?? 0);
+    if (limite > 0 && s >= limite - 1)
+      return msg('resultadoColgoLimite', { tiempo: duracionCorta(limite) });
+    // 'a los 1 s' and 'a los 0 s' are not Spanish.
     if (s < 1) return msg('resultadoColgoAlContestar');
     if (s < 2) return msg('resultadoColgoUnSegundo');
     return msg('resultadoColgo', { s });

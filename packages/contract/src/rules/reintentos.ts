@@ -27,6 +27,16 @@ export function duracionLegible(segundos: number): string {
   return m === 1 ? msg('duracionUnMinuto') : msg('duracionMinutos', { n: m });
 }
 
+/** A duration in seconds in short: '30 s', '1 min', '1 min 30 s' (issue 45.5: a call's limit,
+ * an audio's length). */
+export function duracionCorta(segundos: number): string {
+  const t = Math.max(0, Math.round(segundos));
+  const m = Math.floor(t / 60);
+  const s = t % 60;
+  if (m === 0) return msg('duracionSegundosCorto', { s });
+  return s ? msg('duracionMinutosSegundos', { m, s }) : msg('duracionMinutosCorto', { m });
+}
+
 /** The help under the retry fields: what an exercise that sets none will get. */
 export function textoPoliticaReintentos(p: PoliticaReintentos): string {
   const ocupado =
