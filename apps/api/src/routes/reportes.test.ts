@@ -12,6 +12,7 @@ import {
   type Equipos,
 } from '../testing/ejercicios.ts';
 import { tokenConRol } from '../testing/roles.ts';
+import { crearEjercicio } from '../testing/fabrica.ts';
 
 /** POST /csv/ returning the raw text and headers. */
 async function csv(api: ApiDePrueba, token: string | undefined, body: unknown) {
@@ -136,6 +137,41 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
     });
     expect(pag.body).toHaveLength(1);
     expect(pag.body[0].telefono).toBe('5530000002');
+  });
+
+  // Issue 45.5: a call that lasted its exercise's 'Tiempo' was hung up by the exercise's own
+  // limit, not by the callee; one shorter was hung up by the person.
+  it('una llamada cortada al cumplirse el «Tiempo» del ejercicio lo dice; la que colgó antes, no', async () => {
+    const k = api.ctx.db.kysely;
+    const id = await crearEjercicio(api.ctx.db, {
+      id_equipo: eq.llamadas,
+      tipo: 2,
+      n: 2,
+      accion: 'aviso-largo',
+      iniciar: false,
+    });
+    await k.updateTable('ejercicios').set({ tiempo: 1 }).where('id_ejercicio', '=', id).execute();
+    const [a, b] = await detalle(id);
+    for (const [d, duracion] of [
+      [a!, 60],
+      [b!, 45],
+    ] as const)
+      await k
+        .updateTable('ejercicio_detalle')
+        .set({ estatus: 'contestado', alcance: 'colgo', duracion })
+        .where('id_detalle', '=', d.id_detalle)
+        .execute();
+    const r = await pedir(api.url, 'GET', `/reportes/reporte2/${id}/`, { token });
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((f: { resultado: string }) => f.resultado)).toEqual([
+      'El ejercicio colgó al cumplirse 1 min',
+      'Colgó a los 45 s',
+    ]);
+    const filas = filasCsv((await csv(api, token, { tipo: 'reporte', id_ejercicio: id })).texto);
+    expect(filas.map((f) => f.resultado)).toEqual([
+      'El ejercicio colgó al cumplirse 1 min',
+      'Colgó a los 45 s',
+    ]);
   });
 
   it('reporte2: detalle por destinatario con intentos, duración y motivo', async () => {

@@ -14,6 +14,8 @@ import {
   conRespaldo4,
   filaReporte,
   filaReporte4,
+  limiteLlamada,
+  type FilaDe,
   filaReporte2,
   filasReporte4,
   reporte3,
@@ -106,7 +108,7 @@ async function* csvDetalle(
   ctx: CtxEjercicios,
   id: number,
   columnas: readonly string[],
-  fila: (d: FilaDetalle, n: number, preguntas: number) => object,
+  fila: FilaDe<object>,
 ) {
   // A drill's fallback (issue 25.2): its columns last, only when it has one; a poll's answers
   // (issue 46.3) after them, only for a poll.
@@ -120,6 +122,7 @@ async function* csvDetalle(
   const tz = zonaProducto();
   yield BOM + lineaCsv(todas);
   const preguntas = await repoQuiz.contarPreguntas(ctx.db.kysely, id);
+  const limite = limiteLlamada(await ejercicioOError(ctx.db.kysely, ctx, id));
   let n = 0;
   for await (const lote of lotesDetalle(ctx, id)) {
     // A chunk leaves as bytes: one small object whose bytes lie outside the heap and count towards
@@ -127,7 +130,7 @@ async function* csvDetalle(
     // could outlive two young-generation collections while waiting for the socket, and in some runs
     // ~100 MB of them piled up in the old heap (peak RSS 290–304 MB for a million recipients
     // against ~200 MB).
-    let filas: object[] = lote.map((d) => conSuRespaldo(d, ++n, preguntas));
+    let filas: object[] = lote.map((d) => conSuRespaldo(d, ++n, preguntas, limite));
     if (opciones)
       filas = await conRespuestas(
         ctx.db.kysely,

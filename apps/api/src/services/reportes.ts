@@ -1,5 +1,6 @@
 import { MOTIVO_DADO_DE_BAJA } from '@pregon/contract/rules/bajas';
-import { tipoPorId, type EstatusDestinatario } from '@pregon/contract/constants';
+import { TIPO_LLAMADA, tipoPorId, type EstatusDestinatario } from '@pregon/contract/constants';
+import { segundosLlamada } from '@pregon/contract/rules/dialplan';
 import { msg } from '@pregon/contract/messages';
 import {
   alcanzado,
@@ -30,14 +31,21 @@ const siNo = (v: boolean) => msg(v ? 'si' : 'no');
 const esDadoDeBaja = (d: { estatus: string; motivo?: string | null }) =>
   d.estatus === 'cancelado' && d.motivo === MOTIVO_DADO_DE_BAJA;
 
+/** A call exercise's limit in seconds (its 'Tiempo', the dialplan's TIMEOUT(absolute)); null for
+ * other types. */
+export const limiteLlamada = (e: { id_tipo_ejercicio: number; tiempo: number | null }) =>
+  e.id_tipo_ejercicio === TIPO_LLAMADA ? segundosLlamada(e.tiempo) : null;
+
 /** A recipient's outcome text and whether it was reached (rules/alcance.ts); `preguntas` is the
- * exercise's questionnaire length ('Respondió N de M'). A recipient held back because it opted
- * out (issue 46.4) reads 'Dado de baja'. */
+ * exercise's questionnaire length ('Respondió N de M'), `limite` a call exercise's limit in
+ * seconds ('El ejercicio colgó al cumplirse 1 min', issue 45.5). A recipient held back because
+ * it opted out (issue 46.4) reads 'Dado de baja'. */
 export function resultadoFila(
   d: Pick<FilaDetalle, 'estatus' | 'alcance' | 'duracion' | 'respondidas'> & {
     motivo?: string | null;
   },
   preguntas = 0,
+  limite: number | null = null,
 ) {
   const r = resultadoDe(d.estatus, d.alcance);
   return {
@@ -45,15 +53,25 @@ export function resultadoFila(
     texto: esDadoDeBaja(d)
       ? MOTIVO_DADO_DE_BAJA
       : Object.hasOwn(LUZ_RESULTADO, r)
-        ? textoResultado(r, { duracion: d.duracion, respondidas: d.respondidas, preguntas })
+        ? textoResultado(r, {
+            duracion: d.duracion,
+            respondidas: d.respondidas,
+            preguntas,
+            limite,
+          })
         : d.estatus,
   };
 }
 
 /** A send/contact report row (SPEC 3) from a recipient; n is its 1-based place in the report.
  * realizado 'Sí' only when reached; resultado says how ('Colgó a los N s'). */
-export function filaReporte(d: FilaDetalle, n: number, preguntas = 0): FilaReporte {
-  const r = resultadoFila(d, preguntas);
+export function filaReporte(
+  d: FilaDetalle,
+  n: number,
+  preguntas = 0,
+  limite: number | null = null,
+): FilaReporte {
+  const r = resultadoFila(d, preguntas, limite);
   return {
     n,
     telefono: d.telefono,
@@ -69,8 +87,13 @@ export function filaReporte(d: FilaDetalle, n: number, preguntas = 0): FilaRepor
 
 /** A reporte2 row: the report row plus attempts, talk and ring seconds, the hangup cause and the
  * failure reason. */
-export function filaReporte2(d: FilaDetalle, n: number, preguntas = 0) {
-  const base = filaReporte(d, n, preguntas);
+export function filaReporte2(
+  d: FilaDetalle,
+  n: number,
+  preguntas = 0,
+  limite: number | null = null,
+) {
+  const base = filaReporte(d, n, preguntas, limite);
   return {
     n,
     telefono: base.telefono,
@@ -148,19 +171,26 @@ export async function canalRespaldo(k: Consultor, id: number): Promise<string | 
   return companero ? (tipoPorId(companero.id_tipo_ejercicio)?.etiqueta ?? '') : null;
 }
 
+/** A report row builder: the recipient, its 1-based place, the questionnaire's length and a call
+ * exercise's limit in seconds. */
+export type FilaDe<T> = (d: FilaDetalle, n: number, preguntas: number, limite: number | null) => T;
+
 /** The report row builder of exercise `id` with its fallback's columns when it has one. */
 export async function conRespaldo<T extends object>(
   k: Consultor,
   id: number,
-  fila: (d: FilaDetalle, n: number, preguntas: number) => T,
+  fila: FilaDe<T>,
 ): Promise<{
-  fila: (d: FilaDetalle, n: number, preguntas: number) => T & ColumnasRespaldo;
+  fila: FilaDe<T & ColumnasRespaldo>;
   respaldo: boolean;
 }> {
   const canal = await canalRespaldo(k, id);
   if (canal === null) return { fila, respaldo: false };
   return {
-    fila: (d, n, preguntas) => ({ ...fila(d, n, preguntas), ...columnasRespaldo(d, canal) }),
+    fila: (d, n, preguntas, limite) => ({
+      ...fila(d, n, preguntas, limite),
+      ...columnasRespaldo(d, canal),
+    }),
     respaldo: true,
   };
 }
@@ -172,7 +202,7 @@ export async function reportePaginado<T extends object>(
   id: number,
   limit: number,
   offset: number,
-  filaBase: (d: FilaDetalle, n: number, preguntas: number) => T,
+  filaBase: FilaDe<T>,
 ) {
   const k = ctx.db.kysely;
   const e = await ejercicioOError(k, ctx, id);
@@ -183,7 +213,8 @@ export async function reportePaginado<T extends object>(
     conRespaldo(k, id, filaBase),
     opcionesDe(k, id),
   ]);
-  const data = filas.map((d, i) => fila(d, offset + i + 1, preguntas));
+  const limite = limiteLlamada(e);
+  const data = filas.map((d, i) => fila(d, offset + i + 1, preguntas, limite));
   return {
     status: 200 as const,
     ejercicio: encabezadoReporte(e),
