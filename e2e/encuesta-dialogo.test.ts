@@ -103,7 +103,7 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     // 31 characters in UCS-2 ('ó', 'á'): one SMS.
     await expect
       .poll(() => contador(d).innerText())
-      .toBe('31 caracteres, codificación UCS-2 · 1 SMS por destinatario, 31 de 70 caracteres');
+      .toBe('42 caracteres, codificación UCS-2 · 1 SMS por destinatario, 42 de 70 caracteres');
 
     // 'Pedir respuesta': two options to write, appended to the message by default.
     await d.getByRole('switch', { name: 'Pedir respuesta' }).click();
@@ -119,7 +119,7 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     expect(await anexar.isChecked()).toBe(true);
     await expect
       .poll(() => contador(d).innerText())
-      .toBe('79 caracteres, codificación UCS-2 · 2 SMS por destinatario, 12 de 67 caracteres');
+      .toBe('90 caracteres, codificación UCS-2 · 2 SMS por destinatario, 23 de 67 caracteres');
     await d.getByText(`Se agrega al final del mensaje: ${INSTRUCCION}`).waitFor();
     await d.locator('.seccion-encuesta').scrollIntoViewIfNeeded();
     await capturar(page, 'encuesta-dialogo-1366');
@@ -130,7 +130,7 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     await anexar.uncheck();
     await expect
       .poll(() => contador(d).innerText())
-      .toBe('31 caracteres, codificación UCS-2 · 1 SMS por destinatario, 31 de 70 caracteres');
+      .toBe('42 caracteres, codificación UCS-2 · 1 SMS por destinatario, 42 de 70 caracteres');
     expect(await d.getByText('Se agrega al final del mensaje:').count()).toBe(0);
     await anexar.check();
     await expect.poll(() => contador(d).innerText()).toContain('2 SMS por destinatario');
@@ -187,10 +187,11 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     }));
     const esperados = datos.telefonos.filter((t) => !bajas.includes(t));
     expect(recibidos.map((m) => m.telefono).sort()).toEqual([...esperados].sort());
-    for (const m of recibidos) expect(m.texto).toBe(`${PREGUNTA}\n${INSTRUCCION}`);
+    // Issue 47.1: typed without the drill marker, it reaches the SMSC with it.
+    for (const m of recibidos) expect(m.texto).toBe(`SIMULACRO: ${PREGUNTA}\n${INSTRUCCION}`);
   });
 
-  it('un administrador marca la alerta real con su motivo; la confirmación lo dice y un operador no ve la marca', async () => {
+  it('un administrador elige el modo Alerta real con su motivo; la lista y la confirmación lo dicen', async () => {
     const id = await crearEjercicio(api.ctx.db, {
       id_equipo,
       titulo: 'Alerta real E2E',
@@ -207,47 +208,31 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
       .execute();
     await page.reload();
     const f = fila('Alerta real E2E');
+    await f.locator('.modo-simulacro').getByText('Simulacro', { exact: true }).waitFor();
     await f.getByRole('button', { name: 'Editar ejercicio' }).click();
     const e = dialogo('Editar ejercicio');
-    await e.getByText('Alerta real de emergencia').click();
-    await e.getByRole('button', { name: 'Marcar como alerta real' }).click();
-    await e
-      .getByText(
-        'El campo motivo es obligatorio para ignorar las bajas: escriba por qué es una alerta real',
-      )
-      .waitFor();
+    // Issue 47.1: the mode replaces issue 46.4's separate mark; a drill shows its marker fixed.
+    await e.locator('.marca-simulacro').getByText('SIMULACRO:').waitFor();
+    await e.locator('.seccion-modo').getByText('Alerta real', { exact: true }).click();
     await e.getByLabel('Motivo de la alerta real').fill(MOTIVO);
-    await e.getByRole('button', { name: 'Marcar como alerta real' }).click();
-    await esperarAviso(
-      page,
-      'El ejercicio es una alerta real: se enviará también a los teléfonos dados de baja',
-    );
-    const aviso = `Alerta real: se enviará también a los teléfonos dados de baja (${MOTIVO})`;
-    await e.locator('.alerta-real-marcada').getByText(aviso, { exact: true }).waitFor();
-    await e.getByRole('button', { name: 'Quitar la marca de alerta real' }).waitFor();
-    await capturar(page, 'encuesta-alerta-real-1366');
-    // The administrator's role taken away since the dialog opened: the server refuses and the
-    // screen says so (the app then reads the account's roles again and, a role gone, re-mounts
-    // the page: the dialog may close by itself); the mark stays.
-    const roles = (r: string) =>
-      api.ctx.db.kysely.updateTable('usuarios').set({ roles: r }).where('usuario', '=', 'admin');
-    await roles('operadores').execute();
-    try {
-      await e.getByRole('button', { name: 'Quitar la marca de alerta real' }).click();
-      await esperarAviso(page, 'No tiene permiso para realizar esta acción');
-    } finally {
-      await roles('administradores').execute();
-    }
+    expect(await e.locator('.marca-simulacro').count()).toBe(0);
+    await capturar(page, 'modo-alerta-real-1366');
+    await e.getByRole('button', { name: 'Guardar cambios' }).click();
+    // The factory's phones are outside the dialog's selection: saved as they are.
+    await page.getByRole('button', { name: 'Guardar sin destinatarios' }).click();
+    await esperarAviso(page, 'Cambios guardados');
+    await e.waitFor({ state: 'hidden' });
+    await f.locator('.modo-real').getByText('Alerta real', { exact: true }).waitFor();
     const marca = await pedir(api.url, 'GET', `/ejercicio/bajas/${id}/`, {
       token: await ingresar(api),
     });
     expect(marca.body).toMatchObject({ ignora_bajas: true, ignora_bajas_motivo: MOTIVO });
-    if (await e.isVisible()) await e.getByRole('button', { name: 'Cancelar' }).click();
-    await e.waitFor({ state: 'hidden' });
+    const aviso = `Alerta real: se enviará también a los teléfonos dados de baja (${MOTIVO})`;
 
     await f.getByRole('button', { name: 'Iniciar', exact: true }).click();
     const c = page.locator('.confirmar-inicio');
     await c.locator('.bajas-inicio').getByText(aviso, { exact: true }).waitFor();
+    await c.locator('tr').filter({ hasText: 'Modo' }).locator('.modo-real').waitFor();
     // A real alert goes to the opted-out too: 2 recipients × 1 part.
     expect(
       (await c.locator('tr').filter({ hasText: 'SMS en total' }).innerText()).trim(),
@@ -255,19 +240,5 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     await capturar(page, 'encuesta-confirmar-alerta-real-1366');
     await c.getByRole('button', { name: 'Cancelar' }).click();
     await c.waitFor({ state: 'hidden' });
-
-    // An operator edits the same drill: no real-alert panel.
-    const operadora = await nuevaPagina(navegador);
-    try {
-      await ingresarUI(operadora, api.url, datos.operador.usuario, datos.operador.password);
-      await fila('Alerta real E2E', operadora)
-        .getByRole('button', { name: 'Editar ejercicio' })
-        .click();
-      const o = dialogo('Editar ejercicio', operadora);
-      await o.getByRole('switch', { name: 'Pedir respuesta' }).waitFor();
-      expect(await o.getByText('Alerta real de emergencia').count()).toBe(0);
-    } finally {
-      await operadora.context().close();
-    }
   });
 });

@@ -2,7 +2,11 @@ import net from 'node:net';
 import type { PoliticaReintentos } from '@pregon/contract/rules/reintentos';
 import path from 'node:path';
 import { IDIOMA_DEFECTO, idiomaValido } from '@pregon/contract/rules/dialplan';
-import { VENTANA_ENCUESTA_HORAS } from '@pregon/contract/constants';
+import {
+  CATEGORIA_PRUEBA_DEFECTO,
+  MARCA_SIMULACRO_DEFECTO,
+  VENTANA_ENCUESTA_HORAS,
+} from '@pregon/contract/constants';
 import { configDespachoDeEntorno } from './dispatcher/config.ts';
 import { destinosDeEntorno, type ListaDestinos } from './dispatcher/destinos.ts';
 
@@ -177,6 +181,19 @@ export function ventanaEncuestaMs(env: NodeJS.ProcessEnv = process.env): number 
   if (h < 1 || h > 720)
     throw new Error(`ENCUESTA_VENTANA_HORAS inválido: '${texto}' (horas enteras de 1 a 720)`);
   return h * 3_600_000;
+}
+
+/** Issue 47.1: the drill marker every drill's SMS and WhatsApp free text begins with
+ * (MARCA_SIMULACRO, default 'SIMULACRO: '; set, it is taken as written, trailing space included). */
+export function marcaSimulacro(env: NodeJS.ProcessEnv = process.env): string {
+  const m = env.MARCA_SIMULACRO;
+  return m !== undefined && m.trim() !== '' ? m : MARCA_SIMULACRO_DEFECTO;
+}
+
+/** Issue 47.1: the name of the category that is the test list a 'Prueba' exercise reaches
+ * (CATEGORIA_PRUEBA, default 'Lista de prueba'). */
+export function categoriaPrueba(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CATEGORIA_PRUEBA?.trim() || CATEGORIA_PRUEBA_DEFECTO;
 }
 
 /** The product's time zone (TZ, America/Mexico_City by default): dates and hours of exercises,

@@ -141,6 +141,33 @@ export const EXTENSION_AUDIO = '.gsm';
 /** Layout names of the route table. */
 export const LAYOUTS = ['default', 'login'] as const;
 
+/** Issue 47.1: an exercise's mode. 'simulacro' (the default, and what every exercise created
+ * before the modes reads), 'prueba' (only to the administrator's test list) or 'real' (a real
+ * emergency alert: sent to opted-out phones too, with a reason). */
+export const MODOS_EJERCICIO = ['simulacro', 'prueba', 'real'] as const;
+/** One exercise mode. */
+export type ModoEjercicio = (typeof MODOS_EJERCICIO)[number];
+/** The mode of an exercise that names none (the SPEC's client). */
+export const MODO_DEFECTO: ModoEjercicio = 'simulacro';
+/** Catalogue label of each mode ('Simulacro', 'Prueba', 'Alerta real'). */
+export const ETIQUETA_MODO: Readonly<Record<ModoEjercicio, ClaveMensaje>> = {
+  simulacro: 'modoSimulacro',
+  prueba: 'modoPrueba',
+  real: 'modoReal',
+};
+/** Tag colour of each mode (always shown with its label, never alone). */
+export const COLOR_MODO: Readonly<Record<ModoEjercicio, string>> = {
+  simulacro: 'blue',
+  prueba: 'gold',
+  real: 'red',
+};
+/** Default of the drill marker setting (MARCA_SIMULACRO): the start of every drill's SMS and
+ * WhatsApp free text. */
+export const MARCA_SIMULACRO_DEFECTO = 'SIMULACRO: ';
+/** Default name of the category that is the administrator's test list (CATEGORIA_PRUEBA): a
+ * 'Prueba' exercise reaches only the phones in it. */
+export const CATEGORIA_PRUEBA_DEFECTO = 'Lista de prueba';
+
 /** User roles (ARCHITECTURE 3). */
 export const ROLES = ['administradores', 'operadores', 'consulta'] as const;
 /** One user role. */

@@ -898,6 +898,8 @@ export const MENSAJES = {
   resultadoEscucho: 'Escuchó el mensaje completo',
   resultadoColgo: 'Colgó a los {s} s',
   resultadoColgoLimite: 'El ejercicio colgó al cumplirse {tiempo}',
+  audioMasLargoQueTiempo:
+    'El audio dura {audio} y cada llamada se corta a {tiempo}: nadie lo escuchará completo',
   resultadoColgoUnSegundo: 'Colgó al primer segundo',
   resultadoColgoAlContestar: 'Colgó al contestar',
   resultadoColgoAntes: 'Colgó antes del final',

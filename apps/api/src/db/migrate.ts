@@ -37,6 +37,8 @@ import * as entradaAndroidWhatsapp from './migrations/0039-entrada-android-whats
 import * as mensajesSueltos from './migrations/0040-mensajes-sueltos.ts';
 import * as recordatorios from './migrations/0041-recordatorios.ts';
 import * as puertosEquipo from './migrations/0042-puertos-equipo.ts';
+import * as modoEjercicio from './migrations/0044-modo-ejercicio.ts';
+import * as integraciones from './migrations/0047-integraciones.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -78,6 +80,8 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0040-mensajes-sueltos': mensajesSueltos,
   '0041-recordatorios': recordatorios,
   '0042-puertos-equipo': puertosEquipo,
+  '0044-modo-ejercicio': modoEjercicio,
+  '0047-integraciones': integraciones,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

@@ -147,6 +147,9 @@ export interface EjerciciosTable {
   ignora_bajas_motivo: Generated<string | null>;
   ignora_bajas_usuario: Generated<string | null>;
   ignora_bajas_fecha: Generated<number | null>;
+  /** Issue 47.1, migration 0044: 'simulacro', 'prueba' or 'real' (ignora_bajas = 1 exactly for
+   * 'real'). */
+  modo: Generated<string>;
   /** Issue 46.2, migration 0041: a poll's reminders (minutes after the previous link finished,
    * at most recordatorios_max; recordatorios_hechos made so far), and on a reminder the poll
    * exercise it re-asks and its number. */
@@ -456,6 +459,52 @@ export interface DB {
   sesiones: SesionesTable;
   tickets_vivo_usados: TicketsVivoUsadosTable;
   audios_ejercicio: AudiosEjercicioTable;
+  claves_api: ClavesApiTable;
+  webhooks: WebhooksTable;
+  webhook_entregas: WebhookEntregasTable;
+}
+
+/** Issue 47.4, migration 0047: API keys (hash: SHA-256 hex of the whole key; alcances
+ * comma-separated). */
+export interface ClavesApiTable {
+  id_clave: Generated<number>;
+  nombre: string;
+  id_publico: string;
+  hash: string;
+  alcances: string;
+  creada: number;
+  creada_por: string | null;
+  ultimo_uso: number | null;
+  revocada: number | null;
+}
+
+/** Issue 47.4: outgoing webhook subscriptions (eventos comma-separated). */
+export interface WebhooksTable {
+  id_webhook: Generated<number>;
+  url: string;
+  eventos: string;
+  secreto: string;
+  activo: Generated<number>;
+  creado: number;
+  creado_por: string | null;
+}
+
+/** Issue 47.4: the webhooks' durable queue and delivery log. */
+export interface WebhookEntregasTable {
+  id_entrega: Generated<number>;
+  id_webhook: number;
+  evento: string;
+  cuerpo: string;
+  estado: Generated<'pendiente' | 'entregado' | 'fallido'>;
+  intentos: Generated<number>;
+  creada: number;
+  siguiente_intento: number | null;
+  lease_hasta: number | null;
+  ultimo_intento: number | null;
+  estado_http: number | null;
+  respuesta: string | null;
+  duracion_ms: number | null;
+  error: string | null;
 }
 
 /** audios_ejercicio: the audio an exercise plays, fixed at its start (pregunta 0 = a call's audio,

@@ -242,7 +242,16 @@ export async function insertarDestinatarios(
   categorias: readonly number[],
   orden: Orden,
   engine: Engine,
+  /** Issue 47.1, a 'Prueba' exercise: only the phones also in the category of this name (the
+   * test list). */
+  categoriaPrueba?: string,
 ): Promise<number> {
+  const prueba =
+    categoriaPrueba === undefined
+      ? sql``
+      : sql`and t.id_telefono in (select tp.id_telefono from telefono_categoria tp
+          join categorias cp on cp.id_categoria = tp.id_categoria
+          where cp.categoria = ${categoriaPrueba})`;
   const r = await sql`insert into ejercicio_detalle
       (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion)
     select ${id}, t.id_telefono, t.telefono, t.nombre, t.id_estado,
@@ -250,7 +259,7 @@ export async function insertarDestinatarios(
     from telefonos t
     where t.id_estado in (${sql.join(estados)})
       and t.id_telefono in (select tc.id_telefono from telefono_categoria tc
-        where tc.id_categoria in (${sql.join(categorias)}))`.execute(k);
+        where tc.id_categoria in (${sql.join(categorias)})) ${prueba}`.execute(k);
   await abrirCola(k, engine, id, 0);
   return Number(r.numAffectedRows ?? 0);
 }

@@ -17,6 +17,7 @@ import {
   reporteEjercicio,
   semaforoEjercicio,
 } from '@pregon/contract/api/ejercicios';
+import { MODO_DEFECTO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
@@ -35,6 +36,7 @@ export function rutasEjercicios(app: FastifyInstance, ctx: Contexto) {
     status: 200 as const,
     id_ejercicio: await servicio.crear(ctx, sesion, body),
     mensaje: msg('exito'),
+    ...servicio.avisoMarca(body, body.modo ?? MODO_DEFECTO),
   }));
 
   // Issue 26.1: the lifecycle beside the SPEC's calls. Static /ejercicio/archivar/ wins over

@@ -159,6 +159,9 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
       },
       zona_horaria: 'America/Mexico_City',
       plazo_agente_s: 30,
+      // Issue 47.1: the drill marker and the test list's category (their defaults).
+      marca_simulacro: 'SIMULACRO: ',
+      categoria_prueba: 'Lista de prueba',
     });
   });
 

@@ -27,7 +27,7 @@ import type { Consultor } from '../repositories/ejercicios.ts';
 import { primerasCeldasEnHilo } from './importacion-hilo.ts';
 import { recibirArchivo } from './importacion.ts';
 import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
-import { ejercicioOError, type Actor, type CtxEjercicios } from './ejercicios.ts';
+import { accionDelModo, ejercicioOError, type Actor, type CtxEjercicios } from './ejercicios.ts';
 
 // Opt-out lists (issue 46.4): a phone's BAJA or ALTA reply, an operator's, an imported list; each
 // change audited with the message that caused it. A drill's start holds back the phones on its
@@ -353,7 +353,12 @@ export async function marcarIgnoraBajas(
     const e = await ejercicioOError(trx, ctx, b.id_ejercicio, true);
     if (e.iniciado !== null || e.en_proceso || e.completado)
       throw error(409, 'ignoraBajasIniciado', undefined, 'ignora_bajas');
+    // Issue 47.1: the mark is the mode 'Alerta real' (a real alert's text loses the drill marker;
+    // a drill's gets it back).
+    const modo = b.ignora_bajas ? 'real' : 'simulacro';
     await ejercicios.actualizarEjercicio(trx, e.id_ejercicio, {
+      modo,
+      accion: accionDelModo(modo, e.id_tipo_ejercicio, e.accion),
       ignora_bajas: b.ignora_bajas ? 1 : 0,
       ignora_bajas_motivo: b.ignora_bajas ? b.motivo! : null,
       ignora_bajas_usuario: b.ignora_bajas ? actor.usuario : null,

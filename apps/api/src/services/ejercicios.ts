@@ -4,10 +4,14 @@ import {
   esLlamada,
   TIPO_SMS,
   tipoPorId,
+  MODO_DEFECTO,
+  ROL_ADMINISTRADOR,
   type Canal,
+  type ModoEjercicio,
   type Orden,
   type Protocolo,
 } from '@pregon/contract/constants';
+import { conMarca, llevaMarca, modoDe, sinMarca } from '@pregon/contract/rules/modo';
 import { msg } from '@pregon/contract/messages';
 import { conteoSemaforo } from '@pregon/contract/rules/alcance';
 import {
@@ -29,7 +33,7 @@ import { columnasRecordatorio } from '@pregon/contract/rules/recordatorios';
 import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
-import { zonaProducto } from '../config.ts';
+import { categoriaPrueba, marcaSimulacro, zonaProducto } from '../config.ts';
 import type {
   CrearEjercicio,
   EjercicioFila,
@@ -173,6 +177,8 @@ export function filaLista(
     recordatorio_de: e.recordatorio_de,
     recordatorio_n: e.recordatorio_n,
     respaldo_equipo: e.respaldo_equipo ?? null,
+    modo: modoDe(e.modo),
+    motivo_alerta: modoDe(e.modo) === 'real' ? e.ignora_bajas_motivo : null,
     ...respaldoDeCompanero({ id_tipo_ejercicio: e.respaldo_tipo, accion: e.respaldo_accion }),
     acciones: accionesFila(
       { ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio, iniciado: e.iniciado, archivado },
@@ -286,9 +292,41 @@ export type CuerpoCrear = Omit<CrearEjercicio, 'inicio_automatico'> & {
   inicio_automatico?: boolean;
 };
 
-/** The exercise columns the create dialog's fields set (create and edit write the same). */
-function columnasFormulario(b: CuerpoCrear) {
+/** Who creates or edits: a real alert's mode needs the administrators' role. */
+export type ActorConRoles = Actor & Partial<Pick<Sesion, 'role'>>;
+
+/**
+ * Issue 47.1: the mode a create or edit body leaves (absent: the exercise's own when editing,
+ * else 'simulacro', what the SPEC's client creates). Choosing 'real' takes an administrator (403
+ * naming modo otherwise, as issue 46.4's mark did).
+ */
+function modoDelCuerpo(b: CuerpoCrear, actor: ActorConRoles, actual?: string): ModoEjercicio {
+  if (b.modo === 'real' && !actor.role?.includes(ROL_ADMINISTRADOR))
+    throw error(403, 'modoRealSoloAdministrador', undefined, 'modo');
+  return b.modo ?? modoDe(actual);
+}
+
+/** The drill marker's notice of the create and edit answers when the api added it. */
+export function avisoMarca(b: CuerpoCrear, modo: ModoEjercicio): { aviso_marca?: string } {
+  const accion = accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta).accion;
+  if (!llevaMarca(modo, b.tipo_ejercicio, accion) || !accion.trim()) return {};
+  const marca = marcaSimulacro();
+  return conMarca(accion, marca).agregada ? { aviso_marca: msg('modoMarcaAgregada', { marca }) } : {};
+}
+
+/** Issue 47.1: a text as a mode sends it: a drill's SMS or WhatsApp free text with the drill
+ * marker; a real alert's never with it (a drill turned real loses it); a test's as written. */
+export function accionDelModo(modo: ModoEjercicio, tipo: number, accion: string): string {
+  const marca = marcaSimulacro();
+  if (modo === 'real' && llevaMarca('simulacro', tipo, accion)) return sinMarca(accion, marca);
+  return llevaMarca(modo, tipo, accion) && accion.trim() ? conMarca(accion, marca).texto : accion;
+}
+
+/** The exercise columns the create dialog's fields set (create and edit write the same); a
+ * drill's SMS or WhatsApp free text begins with the drill marker (rules/modo.ts). */
+function columnasFormulario(b: CuerpoCrear, modo: ModoEjercicio) {
   const llamada = esLlamada(b.tipo_ejercicio);
+  const accion = accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta).accion;
   return {
     titulo: b.titulo,
     id_tipo_ejercicio: b.tipo_ejercicio,
@@ -302,7 +340,8 @@ function columnasFormulario(b: CuerpoCrear) {
     numero_puertos: puertosDeRango(b),
     puerto_ini: b.puerto_ini,
     puerto_fin: b.puerto_fin,
-    accion: accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta).accion,
+    accion: accionDelModo(modo, b.tipo_ejercicio, accion),
+    modo,
     ...columnasEstados(b),
     categorias: b.categorias.join(','),
     ventana_inicio: b.ventana_inicio ?? null,
@@ -380,7 +419,12 @@ async function exigirRespaldo(ctx: CtxEjercicios, b: CuerpoCrear) {
  * categories and calling window; it holds no recipient until the drill leaves one not reached.
  * Returns what changed, for the audit.
  */
-async function guardarRespaldo(trx: Consultor, id: number, b: CuerpoCrear) {
+async function guardarRespaldo(
+  trx: Consultor,
+  id: number,
+  b: CuerpoCrear,
+  modo: ModoEjercicio = MODO_DEFECTO,
+) {
   const previo = await repo.respaldoDe(trx, id);
   const canal = b.respaldo_canal ?? 'sms';
   const accion =
@@ -397,7 +441,7 @@ async function guardarRespaldo(trx: Consultor, id: number, b: CuerpoCrear) {
     return {};
   const { puertos } = await repo.capacidadEquipo(trx, equipo);
   const columnas = {
-    ...columnasFormulario(b),
+    ...columnasFormulario(b, modo),
     id_tipo_ejercicio: tipo,
     id_equipo: equipo,
     accion,
@@ -423,14 +467,27 @@ async function guardarRespaldo(trx: Consultor, id: number, b: CuerpoCrear) {
   return { respaldo: { canal, equipo, accion } };
 }
 
+/** A real alert's reason, who and when (issue 46.4's columns, issue 47.1's mode 'real'). */
+function columnasAlerta(modo: ModoEjercicio, motivo: string | null, actor: Actor) {
+  const real = modo === 'real';
+  return {
+    ignora_bajas: real ? 1 : 0,
+    ignora_bajas_motivo: real ? motivo : null,
+    ignora_bajas_usuario: real ? actor.usuario : null,
+    ignora_bajas_fecha: real ? Date.now() : null,
+  };
+}
+
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
-export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): Promise<number> {
+export async function crear(ctx: CtxEjercicios, actor: ActorConRoles, b: CuerpoCrear): Promise<number> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
+  const modo = modoDelCuerpo(b, actor);
   await exigirRespaldo(ctx, b);
   const id = await ctx.db.kysely.transaction().execute(async (trx) => {
     await exigirFormulario(trx, b);
     const id = await repo.insertarEjercicio(trx, {
-      ...columnasFormulario(b),
+      ...columnasFormulario(b, modo),
+      ...columnasAlerta(modo, b.motivo_alerta ?? null, actor),
       motivo_pausa: null,
       creado_por: actor.id_usuario > 0 ? actor.id_usuario : null,
       creado: ahora(),
@@ -442,11 +499,13 @@ export async function crear(ctx: CtxEjercicios, actor: Actor, b: CuerpoCrear): P
       origen_id: b.origen ?? null,
     });
     const copia = b.origen !== undefined ? await copiarDeOrigen(trx, ctx, id, b) : null;
-    const respaldo = await guardarRespaldo(trx, id, b);
+    const respaldo = await guardarRespaldo(trx, id, b, modo);
     const encuesta = await guardarEncuesta(trx, id, b);
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
       titulo: b.titulo,
       tipo: b.tipo_ejercicio,
+      modo,
+      ...(modo === 'real' ? { motivo: b.motivo_alerta } : {}),
       ...respaldo,
       ...encuesta,
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
@@ -518,10 +577,10 @@ async function copiarDeOrigen(
  */
 export async function editar(
   ctx: CtxEjercicios,
-  actor: Actor,
+  actor: ActorConRoles,
   id: number,
   b: CuerpoCrear,
-): Promise<{ destinatarios: number; regenerados: boolean }> {
+): Promise<{ destinatarios: number; regenerados: boolean; aviso_marca?: string }> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   await exigirRespaldo(ctx, b);
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -536,7 +595,16 @@ export async function editar(
       throw error(409, 'noEditableIniciado');
     }
     await exigirFormulario(trx, b);
-    const nuevas = columnasFormulario(b);
+    const modo = modoDelCuerpo(b, actor, e.modo);
+    const motivo = modo === 'real' ? (b.motivo_alerta ?? e.ignora_bajas_motivo) : null;
+    if (modo === 'real' && !motivo)
+      throw error(400, 'modoRealMotivoObligatorio', undefined, 'motivo_alerta');
+    const nuevas = {
+      ...columnasFormulario(b, modo),
+      ...(motivo !== e.ignora_bajas_motivo || modo !== modoDe(e.modo)
+        ? columnasAlerta(modo, motivo, actor)
+        : {}),
+    };
     const antes: Record<string, unknown> = e;
     const cambios = Object.fromEntries(
       Object.entries(nuevas).filter(([k, v]) => String(antes[k] ?? '') !== String(v ?? '')),
@@ -546,7 +614,10 @@ export async function editar(
     // would replace them with everyone in the states and categories.
     if (e.origen_id !== null && seleccion)
       throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
-    const regenerar = e.origen_id === null && (seleccion || Number(e.destinatarios) === 0);
+    // A mode into or out of 'Prueba' changes who the selection reaches (the test list).
+    const prueba = 'modo' in cambios && (modo === 'prueba' || modoDe(e.modo) === 'prueba');
+    const regenerar =
+      e.origen_id === null && (seleccion || prueba || Number(e.destinatarios) === 0);
     let destinatarios = Number(e.destinatarios);
     if (regenerar) {
       await repo.borrarDestinatarios(trx, id);
@@ -557,6 +628,7 @@ export async function editar(
         b.categorias,
         e.orden as Orden,
         ctx.db.engine,
+        modo === 'prueba' ? categoriaPrueba() : undefined,
       );
     }
     await repo.actualizarEjercicio(trx, id, {
@@ -572,14 +644,14 @@ export async function editar(
       inicio_nota: null,
       comprobado_en: null,
     });
-    const respaldo = await guardarRespaldo(trx, id, b);
+    const respaldo = await guardarRespaldo(trx, id, b, modo);
     const encuesta = await guardarEncuesta(trx, id, b);
     await auditar(trx, actor, 'modificar', 'ejercicio', id, {
       cambios: { ...cambios, ...respaldo, ...encuesta },
       ...(regenerar ? { destinatarios } : {}),
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
     });
-    return { destinatarios, regenerados: regenerar };
+    return { destinatarios, regenerados: regenerar, ...avisoMarca(b, modo) };
   });
   if (r.regenerados) await repo.analizarDestinatarios(ctx.db.kysely, ctx.db.engine);
   ctx.eventos.emit('ejercicio', id);
@@ -670,6 +742,7 @@ export async function generar(
       b.categorias,
       e.orden as Orden,
       ctx.db.engine,
+      modoDe(e.modo) === 'prueba' ? categoriaPrueba() : undefined,
     );
     await repo.actualizarEjercicio(trx, e.id_ejercicio, {
       ...estados,

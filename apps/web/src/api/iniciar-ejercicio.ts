@@ -1,8 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Canal } from '@pregon/contract/constants';
 import { iniciarEjercicio } from '@pregon/contract/api/ejercicios';
-import { bajasDeEjercicio, ignorarBajas } from '@pregon/contract/api/bajas';
-import { msg } from '@pregon/contract/messages';
+import { bajasDeEjercicio } from '@pregon/contract/api/bajas';
 import { llamar } from '../lib/api-client.ts';
 
 /** POST /ejercicio/{canal}/ {id_ejercicio, time}: starts (or resumes) an exercise. */
@@ -35,19 +34,3 @@ export function useBajasInicio(id: number, activo = true) {
   });
 }
 
-/** PUT /ejercicio/ignora-bajas/ (administrators): marks the exercise a real emergency alert
- * that ignores opt-out, with its reason, or takes the mark off; returns the server's message. */
-export async function marcarAlertaRealApi(datos: {
-  id_ejercicio: number;
-  ignora_bajas: boolean;
-  motivo?: string;
-}): Promise<string> {
-  const r = await llamar(ignorarBajas, {
-    body: {
-      id_ejercicio: datos.id_ejercicio,
-      ignora_bajas: datos.ignora_bajas ? 1 : 0,
-      ...(datos.motivo !== undefined ? { motivo: datos.motivo } : {}),
-    },
-  });
-  return r.mensaje ?? msg(datos.ignora_bajas ? 'ignoraBajasActivado' : 'ignoraBajasDesactivado');
-}

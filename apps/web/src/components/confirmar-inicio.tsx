@@ -11,6 +11,7 @@ import { estimarDuracion, textoEstimacion } from '@pregon/contract/rules/capacid
 import { duracionTexto } from '@pregon/contract/api/tableros';
 import { useConfig } from '../lib/pbx-client.ts';
 import { useBajasInicio } from '../api/iniciar-ejercicio.ts';
+import { EtiquetaModo } from './etiqueta-modo.tsx';
 
 /** Props: the exercise to start or resume, whether the dialog shows, and its two answers. */
 export interface PropsConfirmarInicio {
@@ -18,6 +19,8 @@ export interface PropsConfirmarInicio {
   abierto: boolean;
   alConfirmar: () => void;
   alCancelar: () => void;
+  /** Scheduling instead (issue 48.6): the same summary, confirmed with 'Programar inicio'. */
+  programado?: { fecha: string; hora: string; zona: string };
 }
 
 /**
@@ -29,7 +32,13 @@ export interface PropsConfirmarInicio {
  * baja no recibirán este simulacro', the server's line), or, marked a real alert, that opt-out is
  * ignored and why (issue 46.4). The start call itself is the SPEC's.
  */
-export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: PropsConfirmarInicio) {
+export function ConfirmarInicio({
+  fila,
+  abierto,
+  alConfirmar,
+  alCancelar,
+  programado,
+}: PropsConfirmarInicio) {
   const config = useConfig();
   const bajas = useBajasInicio(
     fila.id_ejercicio,
@@ -72,6 +81,21 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
     espera_reintento: fila.espera_reintento ?? defecto?.espera_reintento ?? 0,
   });
   const items = [
+    // Issue 47.1: the mode, and for a drill's call or quiz that its audio must say it is one.
+    {
+      key: 'modo',
+      label: msg('campoModo'),
+      children: (
+        <>
+          <EtiquetaModo modo={fila.modo} />
+          {esLlamada(tipo) && fila.modo === 'simulacro' && config.data?.marca_simulacro && (
+            <Typography.Text type="secondary" className="marca-audio">
+              {msg('modoMarcaAudio', { marca: config.data.marca_simulacro.trim() })}
+            </Typography.Text>
+          )}
+        </>
+      ),
+    },
     { key: 'destinatarios', label: msg('informeDestinatarios'), children: fila.destinatarios },
     {
       key: 'canal',
@@ -129,10 +153,21 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
   return (
     <Modal
       open={abierto}
-      title={msg(reanudar ? 'confirmarReanudarTitulo' : 'confirmarInicioTitulo', {
-        ejercicio: fila.ejercicio,
-      })}
-      okText={msg(reanudar ? 'accionReanudarEjercicio' : 'accionIniciarEjercicio')}
+      title={msg(
+        programado
+          ? 'confirmarProgramarTitulo'
+          : reanudar
+            ? 'confirmarReanudarTitulo'
+            : 'confirmarInicioTitulo',
+        { ejercicio: fila.ejercicio },
+      )}
+      okText={msg(
+        programado
+          ? 'accionProgramar'
+          : reanudar
+            ? 'accionReanudarEjercicio'
+            : 'accionIniciarEjercicio',
+      )}
       cancelText={msg('cancelar')}
       onOk={alConfirmar}
       onCancel={alCancelar}
@@ -158,7 +193,9 @@ export function ConfirmarInicio({ fila, abierto, alConfirmar, alCancelar }: Prop
         />
       )}
       <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-        {msg(reanudar ? 'confirmarReanudarAviso' : 'confirmarInicioAviso')}
+        {programado
+          ? msg('confirmarProgramarAviso', programado)
+          : msg(reanudar ? 'confirmarReanudarAviso' : 'confirmarInicioAviso')}
       </Typography.Paragraph>
     </Modal>
   );

@@ -17,8 +17,10 @@ import {
   PUERTOS_DEFECTO,
   REINTENTOS_LLAMADA_MAX,
   VIGENCIA_SMS_MAX,
+  MODOS_EJERCICIO,
   type Semaforo,
 } from '../constants.ts';
+import { MAX_LARGO_MOTIVO_ALERTA } from './bajas.ts';
 import { CanalSchema, OrdenSchema } from '../esquemas.ts';
 import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
@@ -184,6 +186,10 @@ export const EjercicioFilaSchema = z.object({
   encuesta: EncuestaLeidaSchema.nullable().optional(),
   /** Issue 46.2: the poll's reminders (rules/recordatorios.ts). */
   ...FilaRecordatorioSchema,
+  /** Issue 47.1: 'simulacro', 'prueba' or 'real' (rules/modo.ts); old exercises read 'simulacro'. */
+  modo: z.enum(MODOS_EJERCICIO),
+  /** A real alert's reason (audited); null otherwise. */
+  motivo_alerta: z.string().nullable(),
 });
 /** One list row. */
 export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;
@@ -303,8 +309,28 @@ export const CrearEjercicioSchema = z
     encuesta: EncuestaCampoSchema,
     /** Issue 46.2: the poll's reminders (rules/recordatorios.ts); absent = none. */
     ...CamposRecordatorioSchema,
+    /** Issue 47.1: 'simulacro' (absent or '': what the SPEC's client creates), 'prueba' or
+     * 'real' (administrators only, with motivo_alerta; sent to opted-out phones too). */
+    modo: vacioComoAusente(
+      z
+        .string({ error: msg('modoInvalido') })
+        .transform((s) => s.trim().toLowerCase())
+        .pipe(z.enum(MODOS_EJERCICIO, { error: msg('modoInvalido') }))
+        .optional(),
+    ),
+    motivo_alerta: vacioComoAusente(
+      textoSchema('motivo_alerta', { min: 1, max: MAX_LARGO_MOTIVO_ALERTA })
+        .transform((s) => s.trim())
+        .optional(),
+    ),
   })
   .superRefine((b, ctx) => {
+    if (b.modo === 'real' && !b.motivo_alerta)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['motivo_alerta'],
+        message: msg('modoRealMotivoObligatorio'),
+      });
     for (const { campo, mensaje } of erroresEncuesta(b))
       ctx.addIssue({ code: 'custom', path: [campo], message: mensaje });
     for (const { campo, mensaje } of erroresRecordatorio(b))
@@ -342,7 +368,14 @@ export const crearEjercicio = endpoint({
   etiqueta: 'ejercicios',
   resumen: 'Crea un ejercicio',
   body: CrearEjercicioSchema,
-  respuesta: z.object({ status: z.literal(200), id_ejercicio: z.number(), mensaje: z.string() }),
+  respuesta: z.object({
+    status: z.literal(200),
+    id_ejercicio: z.number(),
+    mensaje: z.string(),
+    /** Issue 47.1: 'Se agregó la marca «SIMULACRO: » al inicio del texto del simulacro' when the
+     * api added the drill marker to a text that lacked it. */
+    aviso_marca: z.string().optional(),
+  }),
 });
 
 // ---------------------------------------------------------------- edit, archive, delete (issue 26.1)
@@ -365,6 +398,8 @@ export const editarEjercicio = endpoint({
     destinatarios: z.number(),
     /** Whether the recipients were generated again. */
     regenerados: z.boolean(),
+    /** Issue 47.1: as in the creation's answer. */
+    aviso_marca: z.string().optional(),
   }),
 });
 

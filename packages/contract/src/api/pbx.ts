@@ -51,6 +51,10 @@ export const leerConfig = endpoint({
     zona_horaria: z.string(),
     /** Seconds the web waits for one answer of the telephony agent (PLAZO_AGENTE_S, issue 48.4). */
     plazo_agente_s: z.number(),
+    /** Issue 47.1: the drill marker (MARCA_SIMULACRO) and the test list's category
+     * (CATEGORIA_PRUEBA). */
+    marca_simulacro: z.string(),
+    categoria_prueba: z.string(),
   }),
 });
 

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import {
   Alert,
   Button,
@@ -30,30 +29,21 @@ import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { NoEncontrado } from '../../../components/no-encontrado.tsx';
+import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
-import { fechaHoraTexto, horaTexto } from '../../../lib/fecha.ts';
+import { fechaHoraTexto, horaTexto, useAhora, useAvisoZona } from '../../../lib/fecha.ts';
 import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { useTablero } from '../api/get-tablero.ts';
 import { CadenaSeguimiento } from './cadena-seguimiento.tsx';
 import { CurvaAlcance, GraficaPregunta, GraficaResultados } from './graficas.tsx';
 import { PanelEncuesta } from './panel-encuesta.tsx';
+import { useEsMovil } from '../../../lib/pantalla.ts';
 
 const fechaHora = (ms: number | null) => fechaHoraTexto(ms);
 const hora = horaTexto;
-
-/** Milliseconds now, refreshed every second (the elapsed time ticks between updates). */
-function useAhora(activo: boolean) {
-  const [ahora, setAhora] = useState(() => Date.now());
-  useEffect(() => {
-    if (!activo) return;
-    const t = setInterval(() => setAhora(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, [activo]);
-  return ahora;
-}
 
 type Grupo = TableroEjercicio['porEstado'][number] | TableroEjercicio['porCategoria'][number];
 
@@ -168,6 +158,9 @@ function Tablero({ id }: { id: number }) {
   const e = t?.ejercicio;
   const estado = e ? estadoEjercicio(e) : undefined;
   const ahora = useAhora(estado === 'en_marcha');
+  const movil = useEsMovil();
+  // Every time below is in the product's zone, named once (issue 48.5).
+  const avisoZona = useAvisoZona();
 
   if (esNoEncontrado(tablero.error)) return <NoEncontrado entidad="columnaEjercicio" volverA="/" />;
 
@@ -176,6 +169,13 @@ function Tablero({ id }: { id: number }) {
   const hechos = s ? s.total - s.porEstatus.pendiente - s.porEstatus.en_curso - s.cancelado : 0;
   const base = s?.total ?? 0;
   const transcurrido = e?.iniciado ? (e.terminado ?? ahora) - e.iniciado : null;
+  // The panels are one column on a phone (issue 45.4), the semáforo first: who needs help is
+  // what the person holding the phone must see before the exercise's details.
+  const semaforo = (
+    <Card title={msg('semaforo')} loading={tablero.isPending} style={{ marginBottom: 16 }}>
+      {t && <Semaforo t={t} />}
+    </Card>
+  );
 
   return (
     <div className="pagina tablero">
@@ -190,12 +190,16 @@ function Tablero({ id }: { id: number }) {
             {msg('volver')}
           </Button>
           <Typography.Title level={2}>{e?.ejercicio ?? msg('tituloTablero')}</Typography.Title>
+          <Typography.Text type="secondary" className="zona-horaria">
+            {avisoZona}
+          </Typography.Text>
         </div>
         <Space wrap>
           {estado && (
             <Tag className="estado-ejercicio">{msg(ETIQUETA_ESTADO_EJERCICIO[estado])}</Tag>
           )}
           {e?.detenido === '1' && <Tag className="estado-detenido">{msg('detenido')}</Tag>}
+          {e && <EtiquetaModo modo={e.modo} />}
           {e && <InicioProgramado fila={e} />}
           {t?.detencion && (
             <Typography.Text strong className="detenido-por">
@@ -239,9 +243,16 @@ function Tablero({ id }: { id: number }) {
           className="espera-ventana"
           message={t.esperaVentana.texto}
           description={
-            e?.ventana_inicio && e.ventana_fin
-              ? `${msg('horarioPermitido')}: ${e.ventana_inicio}-${e.ventana_fin}`
-              : undefined
+            [
+              e?.ventana_inicio && e.ventana_fin
+                ? `${msg('horarioPermitido')}: ${e.ventana_inicio}-${e.ventana_fin}`
+                : null,
+              t.esperaVentana.zonas?.length
+                ? msg('zonasEnEspera', { zonas: t.esperaVentana.zonas.join(', ') })
+                : null,
+            ]
+              .filter(Boolean)
+              .join(' · ') || undefined
           }
           style={{ marginBottom: 16, fontSize: 16 }}
         />
@@ -273,6 +284,7 @@ function Tablero({ id }: { id: number }) {
           style={{ marginBottom: 16, fontSize: 16 }}
         />
       )}
+      {movil && semaforo}
       <Card loading={tablero.isPending} style={{ marginBottom: 16 }}>
         {t && e && (
           <>
@@ -332,9 +344,7 @@ function Tablero({ id }: { id: number }) {
           </>
         )}
       </Card>
-      <Card title={msg('semaforo')} loading={tablero.isPending} style={{ marginBottom: 16 }}>
-        {t && <Semaforo t={t} />}
-      </Card>
+      {!movil && semaforo}
       {/* Issue 25.3: the follow-up chain, when the exercise is part of one. */}
       <CadenaSeguimiento id={id} estado={estado} />
       {/* Issue 46.3: a poll's answers and the triage queue, before the send's details. */}

@@ -43,7 +43,6 @@ import {
   TIPO_SMS,
   VIGENCIA_SMS_MAX,
   TIPO_WHATSAPP,
-  ROL_ADMINISTRADOR,
   esLlamada,
   tipoPorId,
 } from '@pregon/contract/constants';
@@ -110,8 +109,7 @@ import {
   type ErroresEncuesta,
 } from '../encuesta-reglas.ts';
 import type { EncuestaFormulario } from '../encuesta-formulario.ts';
-import { SeccionAlertaReal } from './alerta-real.tsx';
-import { usuarioTieneRol } from '../../../lib/sesion.ts';
+import { MarcaFija, SeccionModo, modoParaEnviar, useMarcaDialogo } from './modo-seccion.tsx';
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
@@ -161,6 +159,9 @@ interface ValoresDialogo {
   respaldo_plantilla?: PlantillaElegida | null;
   /** Issue 46.2, SMS and WhatsApp: the poll (encuesta-seccion.tsx). */
   encuesta?: EncuestaFormulario;
+  /** Issue 47.1: 'simulacro', 'prueba' or 'real', and a real alert's reason (modo-seccion.tsx). */
+  modo?: string;
+  motivo_alerta?: string;
 }
 
 /** 'HH:mm' of a TimePicker's value, '' when empty. */
@@ -260,6 +261,7 @@ export function CrearEjercicioDialog({
   /** Type 3: the approved template chosen beside the action field (null: free text). */
   const [plantilla, setPlantilla] = useState<PlantillaElegida | null>(null);
   const tipoElegido = tipo === '' || tipo === undefined ? undefined : tipo;
+  const marca = useMarcaDialogo(form, tipoElegido, plantilla !== null);
 
   const equipos = useMemo(
     () => equiposParaTipo(catalogos.data?.equipos ?? [], tipoElegido),
@@ -365,6 +367,7 @@ export function CrearEjercicioDialog({
       ...(respaldo?.cuerpo ?? {}),
       ...encuestaParaEnviar(v.encuesta, tipoElegido),
       ...recordatoriosParaEnviar(form, tipoElegido),
+      ...modoParaEnviar(v),
       ...(origen ? { origen: origen.origen, resultados: origen.resultados.join(',') } : {}),
     };
     setEnviando(true);
@@ -556,18 +559,20 @@ export function CrearEjercicioDialog({
     const texto = (
       <Form.Item
         label={t.accionLabel}
-        name="accion"
         {...error('accion')}
-        extra={t.id === TIPO_SMS ? <ResumenSmsEncuesta form={form} /> : undefined}
+        extra={t.id === TIPO_SMS ? <ResumenSmsEncuesta form={form} marca={marca} /> : undefined}
       >
-        <Input.TextArea
-          aria-label={t.accionLabel}
-          placeholder={msg('placeholderMensaje')}
-          autoSize={{ minRows: 2, maxRows: 5 }}
-          showCount
-          maxLength={2000}
-          disabled={t.id === TIPO_WHATSAPP && plantilla !== null}
-        />
+        <MarcaFija marca={marca} />
+        <Form.Item name="accion" noStyle>
+          <Input.TextArea
+            aria-label={t.accionLabel}
+            placeholder={msg('placeholderMensaje')}
+            autoSize={{ minRows: 2, maxRows: 5 }}
+            showCount
+            maxLength={2000}
+            disabled={t.id === TIPO_WHATSAPP && plantilla !== null}
+          />
+        </Form.Item>
       </Form.Item>
     );
     if (t.id !== TIPO_WHATSAPP) return texto;
@@ -828,23 +833,11 @@ export function CrearEjercicioDialog({
                 />
               </Col>
             )}
-            {modo.modo === 'editar' &&
-              tipoConEncuesta(tipoElegido) &&
-              usuarioTieneRol([ROL_ADMINISTRADOR]) && (
-                <Col span={24}>
-                  <Collapse
-                    size="small"
-                    className="seccion-alerta-real"
-                    items={[
-                      {
-                        key: 'alerta-real',
-                        label: msg('alertaRealSeccion'),
-                        children: <SeccionAlertaReal id_ejercicio={modo.id_ejercicio} />,
-                      },
-                    ]}
-                  />
-                </Col>
-              )}
+            {tipoElegido !== undefined && (
+              <Col span={24}>
+                <SeccionModo form={form} tipo={tipoElegido} />
+              </Col>
+            )}
             {tipoElegido !== undefined && esLlamada(tipoElegido) && (
               <Col span={24}>
                 <Collapse
@@ -1223,6 +1216,7 @@ function EstimacionDialogo(p: {
     { form: p.form, preserve: true },
   );
   const config = useConfig();
+  const marca = useMarcaDialogo(p.form, p.tipo, false);
   const seleccion = useSeleccionTelefonos({
     estados: v?.estado ?? [],
     categorias: v?.categorias ?? [],
@@ -1274,7 +1268,7 @@ function EstimacionDialogo(p: {
   });
   const partes =
     p.tipo === TIPO_SMS
-      ? analizarSms(textoEnviado(String(v.accion ?? ''), v.encuesta, p.tipo).texto).partes
+      ? analizarSms(textoEnviado(marca + String(v.accion ?? ''), v.encuesta, p.tipo).texto).partes
       : 0;
   return (
     <Alert

@@ -1,3 +1,4 @@
+import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import {
@@ -55,6 +56,7 @@ import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { anchoMinimo } from '../../../lib/tabla-ancha.ts';
 import { encuestaDeEjercicio } from '../encuesta-formulario.ts';
+import { useEsMovil } from '../../../lib/pantalla.ts';
 
 // The dialogs (forms, date and time pickers, upload) load the first time they open.
 const CrearEjercicioDialog = lazy(async () => ({
@@ -123,6 +125,8 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
     respaldo_equipo: f.respaldo_equipo,
     respaldo_texto: f.respaldo_texto ?? undefined,
     respaldo_plantilla: f.respaldo_plantilla,
+    modo: f.modo,
+    motivo_alerta: f.motivo_alerta ?? undefined,
   };
 }
 
@@ -197,6 +201,7 @@ export function EjerciciosPage() {
   } | null>(null);
   const pbx = usePbx();
   const cliente = useQueryClient();
+  const movil = useEsMovil();
 
   /** Clone flow, once the new exercise exists: rebuild the questionnaire on its id. */
   const recrear = async (id_ejercicio: number) => {
@@ -294,6 +299,40 @@ export function EjerciciosPage() {
     abrirCon({ modo: 'duplicar' }, inicial);
   };
 
+  /** The 'Estatus' cell: the SPEC's tag, what the exercise is doing, and its notes. */
+  const estatus = (f: EjercicioFila) => (
+    <Space size={4} wrap>
+      <EstatusTag completado={f.completado} detenido={f.detenido} />
+      <SituacionTag fila={f} />
+      {f.archivado === '1' && <Tag className="tag-archivado">{msg('archivado')}</Tag>}
+      <InicioProgramado fila={f} />
+      {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
+      {f.en_espera && (
+        <Tag color="warning" className="en-espera" style={{ whiteSpace: 'normal' }}>
+          {f.en_espera}
+        </Tag>
+      )}
+    </Space>
+  );
+
+  /** The 'Acciones' cell: every action the row allows. */
+  const accionesDe = (f: EjercicioFila) => (
+    <AccionesFilaCelda
+      fila={f}
+      enCurso={acciones.enCurso}
+      alCuestionario={setCuestionario}
+      alIniciar={acciones.iniciar}
+      alPausar={acciones.pausar}
+      alDetener={acciones.detener}
+      alDescargar={acciones.descargar}
+      alInforme={acciones.informe}
+      alEditar={(fila) => abrirCon(modoEditar(fila, filas), valoresDe(fila))}
+      alDuplicar={(fila) => void duplicar(fila)}
+      alArchivar={acciones.archivar}
+      alEliminar={acciones.eliminar}
+    />
+  );
+
   const columnas: TableColumnsType<EjercicioFila> = [
     // The full name, wrapped (issue 26.3: long names were cut with no way to read them).
     {
@@ -327,46 +366,30 @@ export function EjerciciosPage() {
       ),
     },
     { title: msg('columnaDispositivo'), dataIndex: 'alias', key: 'alias', ellipsis: true },
-    { title: msg('columnaTipo'), dataIndex: 'tipo_ejercicio', key: 'tipo', width: 130 },
+    {
+      title: msg('columnaTipo'),
+      dataIndex: 'tipo_ejercicio',
+      key: 'tipo',
+      width: 130,
+      // Issue 47.1: the mode in colour and words under the type.
+      render: (t: string, f) => (
+        <Space size={4} wrap>
+          {t}
+          <EtiquetaModo modo={f.modo} />
+        </Space>
+      ),
+    },
     {
       title: msg('columnaEstatus'),
       key: 'estatus',
       width: 180,
-      render: (_, f) => (
-        <Space size={4} wrap>
-          <EstatusTag completado={f.completado} detenido={f.detenido} />
-          <SituacionTag fila={f} />
-          {f.archivado === '1' && <Tag className="tag-archivado">{msg('archivado')}</Tag>}
-          <InicioProgramado fila={f} />
-          {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
-          {f.en_espera && (
-            <Tag color="warning" className="en-espera" style={{ whiteSpace: 'normal' }}>
-              {f.en_espera}
-            </Tag>
-          )}
-        </Space>
-      ),
+      render: (_, f) => estatus(f),
     },
     {
       title: msg('columnaAcciones'),
       key: 'acciones',
       width: 320,
-      render: (_, f) => (
-        <AccionesFilaCelda
-          fila={f}
-          enCurso={acciones.enCurso}
-          alCuestionario={setCuestionario}
-          alIniciar={acciones.iniciar}
-          alPausar={acciones.pausar}
-          alDetener={acciones.detener}
-          alDescargar={acciones.descargar}
-          alInforme={acciones.informe}
-          alEditar={(fila) => abrirCon(modoEditar(fila, filas), valoresDe(fila))}
-          alDuplicar={(fila) => void duplicar(fila)}
-          alArchivar={acciones.archivar}
-          alEliminar={acciones.eliminar}
-        />
-      ),
+      render: (_, f) => accionesDe(f),
     },
   ];
 
@@ -438,16 +461,39 @@ export function EjerciciosPage() {
           />
         ) : (
           <>
-            <Table<EjercicioFila>
-              className="tabla-rayada tabla-ancha"
-              style={anchoMinimo(900)}
-              rowKey="id_ejercicio"
-              size="middle"
-              columns={columnas}
-              dataSource={vista.filas}
-              pagination={false}
-              locale={{ emptyText: vacio }}
-            />
+            {movil ? (
+              // A phone (issue 45.4): one card per exercise, its name, type, device, state and
+              // actions, instead of a table wider than the screen.
+              <div className="tarjetas-ejercicios">
+                {vista.filas.length === 0
+                  ? vacio
+                  : vista.filas.map((f) => (
+                      <Card
+                        key={f.id_ejercicio}
+                        size="small"
+                        className="tarjeta-ejercicio"
+                        title={f.ejercicio}
+                      >
+                        <div className="datos-ejercicio">
+                          {[f.tipo_ejercicio, f.alias].filter(Boolean).join(' · ')}
+                        </div>
+                        <div className="estatus-ejercicio">{estatus(f)}</div>
+                        {accionesDe(f)}
+                      </Card>
+                    ))}
+              </div>
+            ) : (
+              <Table<EjercicioFila>
+                className="tabla-rayada tabla-ancha"
+                style={anchoMinimo(900)}
+                rowKey="id_ejercicio"
+                size="middle"
+                columns={columnas}
+                dataSource={vista.filas}
+                pagination={false}
+                locale={{ emptyText: vacio }}
+              />
+            )}
             <div className="paginacion">
               <Pagination
                 current={pagina}

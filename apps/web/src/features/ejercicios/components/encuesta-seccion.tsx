@@ -23,12 +23,13 @@ import {
 
 /** The SMS counter under an SMS exercise's message: the parts of the WHOLE text sent (message and
  * appended options), with the appended line shown. */
-export function ResumenSmsEncuesta({ form }: { form: FormInstance }) {
+export function ResumenSmsEncuesta({ form, marca = '' }: { form: FormInstance; marca?: string }) {
   const accion = Form.useWatch('accion', { form, preserve: true }) as string | number | undefined;
   const encuesta = Form.useWatch('encuesta', { form, preserve: true }) as
     | EncuestaFormulario
     | undefined;
-  const { texto, anexo } = textoEnviado(String(accion ?? ''), encuesta, TIPO_SMS);
+  // Issue 47.1: a drill's marker is part of what is sent, so it counts in the parts.
+  const { texto, anexo } = textoEnviado(marca + String(accion ?? ''), encuesta, TIPO_SMS);
   return <ResumenSms texto={texto} anexo={anexo} />;
 }
 
