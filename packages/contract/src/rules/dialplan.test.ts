@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  avisoAudioLargo,
   DialplanInvalido,
   contextoLlamada,
   contextoQuiz,
@@ -142,5 +143,24 @@ describe('the prompts language (PBX_IDIOMA, issue 23.6)', () => {
     expect(() => dialplanLlamadas([], { idioma: 'es\n' })).toThrow();
     // A text whose language line was edited by hand is not one Pregón renders.
     expect(esDialplanGenerado(mx.replace('=es_MX)', '=es_MX,x)'), 'quiz')).toBe(false);
+  });
+});
+
+// Issue 45.5: an audio longer than the exercise's 'Tiempo' is cut on every call.
+describe('avisoAudioLargo', () => {
+  it.each([
+    [
+      90,
+      1,
+      'El audio dura 1 min 30 s y cada llamada se corta a 1 min: nadie lo escuchará completo',
+    ],
+    [61, 1, 'El audio dura 1 min 1 s y cada llamada se corta a 1 min: nadie lo escuchará completo'],
+    [60, 1, null],
+    [45, 1, null],
+    [40, null, 'El audio dura 40 s y cada llamada se corta a 35 s: nadie lo escuchará completo'],
+    [null, 1, null],
+    [0, 1, null],
+  ])('audio of %s s, Tiempo %s min → %s', (audio, tiempo, aviso) => {
+    expect(avisoAudioLargo(audio, tiempo)).toBe(aviso);
   });
 });

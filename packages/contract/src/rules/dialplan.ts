@@ -9,6 +9,8 @@
  * PATRON_NOMBRE_AUDIO, digits are integers 1..9; titles, questions and answers never appear.
  */
 import { PATRON_NOMBRE_AUDIO } from './questionnaire.ts';
+import { msg } from '../messages.ts';
+import { duracionCorta } from './reintentos.ts';
 
 /** Call length when a call exercise has no tiempo: 35 s (SPEC 9, "Default call run time"). */
 export const SEGUNDOS_LLAMADA_DEFECTO = 35;
@@ -58,6 +60,22 @@ export const contextoQuiz = (id_ejercicio: number) => `pregon-quiz-${entero(id_e
 /** The whole call length in seconds: tiempo minutes × 60 (correction 3), 35 s without tiempo. */
 export function segundosLlamada(tiempo: number | null | undefined): number {
   return tiempo && tiempo > 0 ? Math.round(tiempo * 60) : SEGUNDOS_LLAMADA_DEFECTO;
+}
+
+/** Issue 45.5: the warning when a call exercise's audio lasts longer than its 'Tiempo' (each
+ * call is hung up at its TIMEOUT(absolute)): 'El audio dura 1 min 30 s y cada llamada se corta
+ * a 1 min: nadie lo escuchará completo'; null when it fits or its length is unknown. */
+export function avisoAudioLargo(
+  audioSegundos: number | null | undefined,
+  tiempo: number | null | undefined,
+): string | null {
+  if (audioSegundos == null || !(audioSegundos > 0)) return null;
+  const limite = segundosLlamada(tiempo);
+  if (Math.round(audioSegundos) <= limite) return null;
+  return msg('audioMasLargoQueTiempo', {
+    audio: duracionCorta(audioSegundos),
+    tiempo: duracionCorta(limite),
+  });
 }
 
 /** How every include file is rendered: the prompts' language (default IDIOMA_DEFECTO). */
