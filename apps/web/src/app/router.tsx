@@ -81,6 +81,13 @@ export const rutas: RouteObject[] = [
             { roles: [ROL_ADMINISTRADOR] },
           ),
           pantalla(
+            '/integraciones',
+            async () =>
+              (await import('../features/integraciones/components/integraciones-page.tsx'))
+                .IntegracionesPage,
+            { roles: [ROL_ADMINISTRADOR] },
+          ),
+          pantalla(
             '/users/:id',
             async () =>
               (await import('../features/usuarios/components/usuario-page.tsx')).UsuarioPage,

@@ -7,6 +7,7 @@ import {
   InboxOutlined,
   LaptopOutlined,
   LeftOutlined,
+  LockOutlined,
   LogoutOutlined,
   MenuOutlined,
   PhoneOutlined,
@@ -70,7 +71,10 @@ export function DefaultLayout() {
       ? [{ key: `/users/${sesion.sub}`, icon: <UserOutlined />, label: msg('miPerfil') }]
       : []),
     ...(usuarioTieneRol([ROL_ADMINISTRADOR])
-      ? [{ key: '/users', icon: <TeamOutlined />, label: msg('menuUsuarios') }]
+      ? [
+          { key: '/users', icon: <TeamOutlined />, label: msg('menuUsuarios') },
+          { key: '/integraciones', icon: <LockOutlined />, label: msg('menuIntegraciones') },
+        ]
       : []),
     { key: '/countries', icon: <GlobalOutlined />, label: msg('menuPaises') },
     { key: '/index_dash', icon: <DashboardOutlined />, label: msg('menuTableroGeneral') },
