@@ -720,6 +720,20 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .locator('.ant-modal-footer')
         .getByRole('button', { name: 'Programar inicio' })
         .click();
+      // Issue 48.6: the start's summary, at the moment of scheduling.
+      const resumen = page.locator('.confirmar-inicio');
+      await resumen
+        .getByText('¿Programar el inicio de "Programado E2E"?', { exact: true })
+        .waitFor();
+      await resumen.getByText('Destinatarios', { exact: true }).waitFor();
+      await resumen
+        .getByText(
+          `Los envíos empiezan solos el ${fecha_ini} a las ${hora_ini} (hora de America/Mexico_City), con las mismas comprobaciones que al pulsar Iniciar.`,
+          { exact: true },
+        )
+        .waitFor();
+      await capturar(page, 'programar-resumen');
+      await resumen.getByRole('button', { name: 'Programar inicio' }).click();
       await esperarAviso(page, `Ejercicio programado para ${fecha_ini} ${hora_ini}`);
       await programado.getByText(`Programado · ${fecha_ini} ${hora_ini}`).waitFor();
       await programado.getByText(/inicia en \d+ s/).waitFor();

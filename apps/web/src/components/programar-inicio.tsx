@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, DatePicker, Form, Modal, Space, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,10 @@ import { mensajeError } from '../lib/api-client.ts';
 import { avisoError, avisoExito } from '../lib/notificar.ts';
 import { useConfig } from '../lib/pbx-client.ts';
 
+const ConfirmarInicio = lazy(async () => ({
+  default: (await import('./confirmar-inicio.tsx')).ConfirmarInicio,
+}));
+
 /** Props: the exercise (not started yet) and how to close. */
 export interface PropsProgramarInicio {
   fila: EjercicioFila;
@@ -19,8 +23,9 @@ export interface PropsProgramarInicio {
 
 /**
  * 'Programar inicio' (issue 24.3): the date and hour (the product's time zone, named) at which the
- * exercise starts by itself; 'Quitar programación' when it is scheduled. The server checks and
- * audits it; the list and dashboards reload.
+ * exercise starts by itself; 'Quitar programación' when it is scheduled. Before it is sent, the
+ * same summary as the start's confirmation (issue 48.6), confirmed with 'Programar inicio'. The
+ * server checks and audits it; the list and dashboards reload.
  */
 export function ProgramarInicio({ fila, alCerrar }: PropsProgramarInicio) {
   const cliente = useQueryClient();
@@ -30,6 +35,7 @@ export function ProgramarInicio({ fila, alCerrar }: PropsProgramarInicio) {
   const [fecha, setFecha] = useState<Dayjs | null>(inicial.isValid() ? inicial : null);
   const [hora, setHora] = useState<Dayjs | null>(inicial.isValid() ? inicial : null);
   const [error, setError] = useState<string | null>(null);
+  const [confirmando, setConfirmando] = useState(false);
 
   const enviar = async (inicio_automatico: boolean) => {
     setEnviando(true);
@@ -76,7 +82,7 @@ export function ProgramarInicio({ fila, alCerrar }: PropsProgramarInicio) {
           <Button onClick={alCerrar} disabled={enviando}>
             {msg('cancelar')}
           </Button>
-          <Button type="primary" loading={enviando} onClick={() => void enviar(true)}>
+          <Button type="primary" loading={enviando} onClick={() => setConfirmando(true)}>
             {msg('accionProgramar')}
           </Button>
         </Space>
@@ -110,6 +116,24 @@ export function ProgramarInicio({ fila, alCerrar }: PropsProgramarInicio) {
         <Typography.Text type="secondary">
           {msg('ayudaInicioAutomatico', { zona: config.data.zona_horaria })}
         </Typography.Text>
+      )}
+      {confirmando && (
+        <Suspense fallback={null}>
+          <ConfirmarInicio
+            fila={fila}
+            abierto
+            programado={{
+              fecha: fecha?.format(FORMATO_FECHA) ?? '',
+              hora: hora?.format(FORMATO_HORA) ?? '',
+              zona: config.data?.zona_horaria ?? '',
+            }}
+            alConfirmar={() => {
+              setConfirmando(false);
+              void enviar(true);
+            }}
+            alCancelar={() => setConfirmando(false)}
+          />
+        </Suspense>
       )}
     </Modal>
   );
