@@ -13,7 +13,9 @@ import {
   elegirOpcion,
   esperarAviso,
   levantarPbx,
+  nuevaPagina,
   paginaConToken,
+  ponerToken,
   prepararEscena,
   sembrar,
   type Datos,
@@ -534,6 +536,108 @@ describe('web: ciclo de vida de los ejercicios (issue 26.1 y 26.3)', { timeout: 
       }
       expect(await tabla(p).getByRole('button', { name: 'Ver' }).count()).toBeGreaterThan(0);
       await capturar(p, 'ciclo-consulta');
+    } finally {
+      await p.context().close();
+    }
+  });
+
+  it('en un teléfono (390 × 844): menú en cajón, una tarjeta por ejercicio que se inicia, pausa y detiene, y el tablero con el semáforo primero (issue 45.4)', async () => {
+    const id = await crearSms('Desde el teléfono');
+    const p = await nuevaPagina(e.navegador, { width: 390, height: 844 });
+    const alto = async (l: Locator) => (await l.boundingBox())!.height;
+    try {
+      await p.goto(`${e.api.url}/signin`);
+      await ponerToken(p, token);
+      await p.goto(`${e.api.url}/?q=Desde%20el%20tel`);
+      await p.getByRole('heading', { name: 'Ejercicios' }).waitFor();
+      // No side menu: the header's 'Menu' opens a drawer with the same items.
+      expect(await p.locator('.menu-lateral').count()).toBe(0);
+      // The header fits: the name on one line, not one letter per line.
+      const usuario = p.locator('.cabecera-usuario');
+      await usuario.getByText('Administrador', { exact: true }).waitFor();
+      expect(await alto(usuario)).toBeLessThan(32);
+      await p.getByRole('button', { name: 'Menu', exact: true }).click();
+      const cajon = p.locator('.cajon-menu');
+      for (const item of ['Inicio', 'Teléfonos', 'Equipos', 'Respuestas'])
+        expect(await alto(cajon.getByRole('menuitem', { name: item }))).toBeGreaterThanOrEqual(44);
+      await cajon.getByRole('menuitem', { name: 'Equipos' }).click();
+      await p.getByRole('heading', { name: 'Equipos' }).waitFor();
+      await cajon.locator('.ant-drawer-content').waitFor({ state: 'hidden' });
+      await p.goBack();
+
+      // One card per exercise, with its state and its actions, each at least 44 px to touch.
+      const tarjeta = p.locator('.tarjeta-ejercicio').filter({ hasText: 'Desde el teléfono' });
+      await tarjeta.getByText('Sin iniciar', { exact: true }).waitFor();
+      expect(await p.locator('.tarjetas-ejercicios table').count()).toBe(0);
+      for (const b of await tarjeta.getByRole('button').all()) {
+        const caja = (await b.boundingBox())!;
+        expect(caja.height).toBeGreaterThanOrEqual(44);
+        expect(caja.width).toBeGreaterThanOrEqual(44);
+      }
+      const tarjetaCaja = (await tarjeta.boundingBox())!;
+      expect(tarjetaCaja.x + tarjetaCaja.width).toBeLessThanOrEqual(390);
+      await capturar(p, 'ciclo-telefono-lista-390');
+
+      // Start: the confirmation takes the whole screen.
+      await tarjeta.getByRole('button', { name: 'Iniciar', exact: true }).click();
+      const confirmacion = p.locator('.confirmar-inicio');
+      const iniciar = confirmacion.getByRole('button', { name: 'Iniciar ejercicio' });
+      await iniciar.waitFor();
+      const pantalla = (await p.locator('.ant-modal-container').boundingBox())!;
+      expect(pantalla.width).toBeGreaterThanOrEqual(389);
+      expect(pantalla.height).toBeGreaterThanOrEqual(843);
+      expect(await alto(iniciar)).toBeGreaterThanOrEqual(44);
+      await capturar(p, 'ciclo-telefono-confirmar-390');
+      await iniciar.tap().catch(() => iniciar.click());
+      await confirmacion.waitFor({ state: 'hidden' });
+      await esperarAviso(p, 'Ejercicio iniciado');
+      await tarjeta.getByText('En curso', { exact: true }).waitFor();
+
+      await tarjeta.getByRole('button', { name: 'Pausar', exact: true }).click();
+      await esperarAviso(p, 'Ejercicio pausado');
+      await tarjeta.getByRole('button', { name: 'Reanudar', exact: true }).waitFor();
+      await tarjeta.getByText('En pausa', { exact: true }).waitFor();
+
+      // The dashboard: its panels in one column, the semáforo first.
+      await tarjeta.getByRole('button', { name: 'Ver', exact: true }).click();
+      await p.waitForURL(`**/dashboard/${id}`);
+      await p.getByRole('heading', { name: 'Desde el teléfono' }).waitFor();
+      const paneles = p.locator('.tablero > .ant-card');
+      await paneles.first().getByText('Semáforo', { exact: true }).waitFor();
+      await p.locator('.estado-ejercicio').getByText('En pausa', { exact: true }).waitFor();
+      expect(await p.locator('.progreso-tablero').getAttribute('data-total')).toBe(
+        String(await destinatarios(id)),
+      );
+      await capturar(p, 'ciclo-telefono-tablero-390');
+
+      await p.getByRole('button', { name: 'Detener', exact: true }).click();
+      await confirmar(p, '¿Detener el ejercicio "Desde el teléfono"?', 'Detener');
+      await esperarAviso(p, 'Ejercicio detenido');
+      await p.locator('.estado-detenido').waitFor();
+      const fila = await k()
+        .selectFrom('ejercicios')
+        .select(['detenido', 'en_pausa'])
+        .where('id_ejercicio', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(String(fila.detenido)).toBe('1');
+
+      // Looked at in the four widths.
+      for (const ancho of [768, 1366, 1920]) {
+        await p.setViewportSize({
+          width: ancho,
+          height: ancho === 768 ? 1024 : ancho === 1366 ? 768 : 1080,
+        });
+        await capturar(p, `ciclo-telefono-tablero-${ancho}`);
+      }
+      await p.goto(`${e.api.url}/?tab=todos`);
+      await tabla(p).locator('tr.ant-table-row').first().waitFor();
+      for (const ancho of [1920, 1366, 768]) {
+        await p.setViewportSize({
+          width: ancho,
+          height: ancho === 768 ? 1024 : ancho === 1366 ? 768 : 1080,
+        });
+        await capturar(p, `ciclo-telefono-lista-${ancho}`);
+      }
     } finally {
       await p.context().close();
     }
