@@ -288,10 +288,16 @@ async function medir(
     }
     await pagina.addInitScript(sondas(conToken ? token : null, filas));
     await pagina.goto(url, { waitUntil: 'commit' });
-    await pagina.waitForFunction('window.__listo !== null', null, {
-      timeout: 60_000,
-      polling: 100,
-    });
+    // A function, not a string: playwright evaluates a string predicate with eval(), which the
+    // app's Content-Security-Policy (script-src 'self', issue 48.6) refuses.
+    await pagina.waitForFunction(
+      () => (window as { __listo?: number | null }).__listo !== null,
+      null,
+      {
+        timeout: 60_000,
+        polling: 100,
+      },
+    );
     for (;;) {
       const m = (await pagina.evaluate(LECTURA)) as Medida & { ahora: number };
       if (m.ahora - m.tti >= QUIETO_MS) {
