@@ -4,6 +4,8 @@ import type { Db } from './db/database.ts';
 import type { ClavesToken } from './auth/keys.ts';
 import type { LimitadorIngreso } from './auth/signin-limiter.ts';
 import type { SesionesApi } from './auth/sesiones.ts';
+import type { ClavesApi } from './services/claves.ts';
+import type { ConfigWebhooks } from './services/webhooks-salida.ts';
 
 /** Events inside one api process: 'ejercicio' (id_ejercicio) whenever an exercise's flags or
  * recipients change, so the in-process dispatcher and live views react without polling. */
@@ -18,6 +20,10 @@ export interface Contexto {
   /** Server-side sessions: every request confirms its token's session here (issue 22). */
   sesiones: SesionesApi;
   eventos: Eventos;
+  /** API keys (issue 47.4): requests with 'Bearer pregon_…' are checked here. */
+  clavesApi: ClavesApi;
+  /** Outgoing webhooks' settings (issue 47.4; WEBHOOKS_* of the environment). */
+  webhooks: ConfigWebhooks;
   /** The dispatcher running in this process (set by main.ts), watched by /health; unset when
    * standalone dispatchers do the work or none was started (tests). */
   despachador?: { enMarcha(): boolean };

@@ -5,6 +5,7 @@ import { sembrarEquiposDemo } from './dispatcher/demo.ts';
 import { sembrarTelefonosDemo } from './services/telefonos-demo.ts';
 import { arrancarProgramador, configProgramadorDeEntorno } from './programador.ts';
 import { tokenDeServicio } from './auth/token-servicio.ts';
+import { arrancarWebhooks } from './services/webhooks-salida.ts';
 
 // Entry point of the api process: configuration from the environment, then listen.
 const config = loadConfig();
@@ -34,11 +35,14 @@ const programador = arrancarProgramador(ctx, {
   bitacora: bitacoraConsola(config.logLevel),
 });
 ctx.despachador = despachador;
+// Outgoing webhooks (issue 47.4): every api process sends the due deliveries (a lease each).
+const webhooks = arrancarWebhooks(ctx.db.kysely, ctx.webhooks, (m) => app.log.warn(m));
 let cerrando = false;
 const cerrar = async () => {
   if (cerrando) return;
   cerrando = true;
   await programador.detener();
+  await webhooks.detener();
   await app.close();
   await despachador?.detener();
   await ctx.db.close();

@@ -22,6 +22,8 @@ import { cargarClaveCredenciales, cargarClaves } from './auth/keys.ts';
 import { cifrarCredencialesHeredadas, usarClaveCredenciales } from './db/credenciales.ts';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { SesionesApi } from './auth/sesiones.ts';
+import { ClavesApi } from './services/claves.ts';
+import { configWebhooksDeEntorno } from './services/webhooks-salida.ts';
 import { manejarError, error } from './http/errores.ts';
 import { registrarJsonSeguro } from './http/json-seguro.ts';
 import {
@@ -44,6 +46,7 @@ import { rutasEquipos } from './routes/equipos.ts';
 import { rutasPaises } from './routes/paises.ts';
 import { rutasPruebaEquipo } from './routes/prueba-equipo.ts';
 import { rutasWebhooksEntrada } from './routes/webhooks-entrada.ts';
+import { rutasIntegraciones } from './routes/integraciones.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys and the credentials key. */
 export async function crearContexto(
@@ -70,6 +73,8 @@ export async function crearContexto(
     limitador: new LimitadorIngreso(db.kysely),
     sesiones: new SesionesApi(db),
     eventos: new EventEmitter(),
+    clavesApi: new ClavesApi(db.kysely),
+    webhooks: configWebhooksDeEntorno(process.env),
   };
   return { ctx, semilla };
 }
@@ -164,7 +169,16 @@ export async function buildApp(
     openapi: {
       info: { title: 'Pregón API', description: 'API principal de Pregón', version: '1.0.0' },
       components: {
-        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'Authorization' },
+          // Issue 47.4: service accounts' keys; each route's description names its scope.
+          claveApi: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "Clave de API de una cuenta de servicio: 'Authorization: Bearer pregon_…'. Cada ruta dice el alcance que pide (lectura, crear_simulacros, iniciar_simulacros, solicitar_alertas_reales, cap); sin él responde 403, con la clave revocada 401, y pasadas 120 peticiones por minuto 429. Ninguna clave aprueba alertas.",
+          },
+        },
       },
     },
     transform: jsonSchemaTransform,
@@ -173,6 +187,7 @@ export async function buildApp(
 
   rutasAuth(app, ctx);
   rutasCatalogos(app, ctx);
+  rutasIntegraciones(app, ctx);
   rutasEjercicios(app, ctx);
   rutasQuiz(app, ctx);
   rutasRespuestas(app, ctx);

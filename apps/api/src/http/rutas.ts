@@ -1,6 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { permitido, type Acceso, type Endpoint } from '@pregon/contract/api/endpoint';
+import {
+  alcanceDeRuta,
+  alcanceDelCuerpo,
+  ETIQUETAS_ALCANCE,
+  PREFIJO_CLAVE,
+  type AlcanceClave,
+} from '@pregon/contract/api/integraciones';
+import type { ClavesApi, CuentaClave } from '../services/claves.ts';
 import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
 import type { Autenticador, VerificadorSesion } from '../auth/autenticar.ts';
 import { error, prohibido, respuestaDeError, sesionExpirada } from './errores.ts';
@@ -47,7 +55,10 @@ const ANONIMO: Sesion = {
 /** What a route needs of its server to authenticate: the public key tokens are verified with and
  * the way to confirm their sessions (the api's context, which looks them up in its database, or
  * the telephony agent's, which holds only that key and asks the api). */
-export type ConClavePublica = Autenticador;
+export type ConClavePublica = Autenticador & {
+  /** API keys (issue 47.4): only the api has them; elsewhere a key gets 401. */
+  clavesApi?: Pick<ClavesApi, 'verificar'>;
+};
 
 /** How one endpoint is served beyond its contract entry. */
 export interface OpcionesRuta {
@@ -77,6 +88,8 @@ interface EstadoSesion {
   pendiente?: Promise<Sesion | null>;
   /** Whether the handler read the session (its answer may then depend on it). */
   leida: boolean;
+  /** The scopes of the API key the request came with (none: a user's session). */
+  alcances?: AlcanceClave[];
 }
 
 type ConEstado = FastifyRequest & { estadoSesion?: EstadoSesion };
@@ -125,6 +138,20 @@ function sinSecuestro(): never {
   );
 }
 
+/** The state of a request made with an API key: 401 when the key is unknown or revoked, 403
+ * when the route takes no key or the key lacks its scope, 429 past its rate. */
+async function cuentaDeClave(
+  ctx: ConClavePublica,
+  token: string,
+  alcance: AlcanceClave | null,
+): Promise<EstadoSesion> {
+  const cuenta: CuentaClave | null = (await ctx.clavesApi?.verificar(token)) ?? null;
+  if (!cuenta) throw error(401, 'claveInvalida');
+  if (!alcance) throw prohibido();
+  if (!cuenta.alcances.includes(alcance)) throw error(403, 'claveSinAlcance', { alcance });
+  return { sesion: cuenta.sesion, leida: false, alcances: cuenta.alcances };
+}
+
 /** Registers one endpoint of the contract: authenticate → check role → validate → act → present. */
 export function ruta<E extends Endpoint>(
   app: FastifyInstance,
@@ -134,6 +161,8 @@ export function ruta<E extends Endpoint>(
   opciones: OpcionesRuta = {},
 ) {
   const optimista = e.method === 'GET' && e.acceso !== 'publico' && !opciones.confirmarAntes;
+  // Issue 47.4: the scope an API key needs here (null: no key may call this route).
+  const alcance = e.acceso === 'publico' ? null : alcanceDeRuta(e);
   const entrada = (
     req: FastifyRequest,
     reply: FastifyReply,
@@ -163,7 +192,14 @@ export function ruta<E extends Endpoint>(
       ...(e.body ? { body: e.body } : {}),
       ...(e.query ? { querystring: e.query } : {}),
       ...(e.params ? { params: e.params } : {}),
-      ...(e.acceso === 'publico' ? {} : { security: [{ token: [] }] }),
+      ...(e.acceso === 'publico'
+        ? {}
+        : alcance
+          ? {
+              security: [{ token: [] }, { claveApi: [] }],
+              description: `Clave de API: alcance '${alcance}' (${ETIQUETAS_ALCANCE[alcance]}).`,
+            }
+          : { security: [{ token: [] }], description: 'No acepta claves de API.' }),
     },
     // Authentication runs before body parsing and validation: a caller without a valid token
     // learns nothing about the endpoint's schema (an optimistic read's validation error is
@@ -176,6 +212,10 @@ export function ruta<E extends Endpoint>(
       // The lookup starts first when the verifier can (by the token's unverified jti), so its
       // round trip overlaps the signature's verification.
       const token = tokenDeCabecera(req.headers.authorization);
+      if (token?.startsWith(PREFIJO_CLAVE)) {
+        (req as ConEstado).estadoSesion = await cuentaDeClave(ctx, token, alcance);
+        return;
+      }
       const anticipada =
         token && token.length <= 4096 ? ctx.sesiones.anticipar?.(token) : undefined;
       const firmada = await verificarToken(ctx.claves.publica, token);
@@ -195,6 +235,12 @@ export function ruta<E extends Endpoint>(
     // Before schema validation: reject NUL bytes and lone surrogates anywhere in the input,
     // so no engine ever sees a string it cannot store.
     preValidation: async (req) => {
+      // A key's request whose body asks for more (an 'Alerta real') needs that scope too,
+      // checked before validation as the route's own scope is.
+      const alcances = (req as ConEstado).estadoSesion?.alcances;
+      const extra = alcances && alcanceDelCuerpo(e, req.body);
+      if (extra && !alcances.includes(extra))
+        throw error(403, 'claveSinAlcance', { alcance: extra });
       for (const parte of [req.params, req.query, req.body]) {
         const campo = campoConTextoInvalido(parte);
         if (campo) throw error(400, 'caracteresInvalidos', { campo }, campo);

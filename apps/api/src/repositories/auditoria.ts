@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { encolarEvento, eventoDeAuditoria } from './webhooks.ts';
 
 /** Actions the audit log records. */
 export type AccionAuditada =
@@ -42,4 +43,12 @@ export async function auditar(
       fecha: Date.now(),
     })
     .execute();
+  // Issue 47.4: an exercise's lifecycle is told to the webhooks subscribed, in this transaction.
+  const evento = eventoDeAuditoria(accion, entidad);
+  if (evento)
+    await encolarEvento(k, evento, {
+      id_ejercicio: id_entidad == null ? null : Number(id_entidad),
+      usuario: quien?.usuario || null,
+      detalle: detalle ?? null,
+    });
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import { encolarEventos } from './webhooks.ts';
 
 // The SQL of the reply matching (services/respuestas.ts procesarPendientes, issue 46.2 and 46.5):
 // a batch of unread replies taken at once, the poll sends of all their senders in one query, the
@@ -211,6 +212,18 @@ export async function escribirLecturas(k: K, ls: readonly Lectura[]): Promise<Se
       returning respuestas_recibidas.id_respuesta`.execute(k);
     for (const f of r.rows) hechas.add(Number(f.id_respuesta));
   }
+  // Issue 47.4: each reply read is told to the webhooks subscribed, in this transaction.
+  await encolarEventos(
+    k,
+    'respuesta.recibida',
+    ls
+      .filter((l) => hechas.has(l.id_respuesta))
+      .map((l) => ({
+        id_respuesta: l.id_respuesta,
+        id_ejercicio: l.id_ejercicio,
+        clasificacion: l.clasificacion,
+      })),
+  );
   return hechas;
 }
 
@@ -258,6 +271,15 @@ export async function abrirCasos(
       });
     }
     if (auditoria.length) await k.insertInto('auditoria').values(auditoria).execute();
+    // Issue 47.4: each case opened is told to the webhooks subscribed, in this transaction.
+    await encolarEventos(
+      k,
+      'caso.abierto',
+      filas.map((f) => ({
+        id_caso: Number(f.id_caso),
+        ...porRespuesta.get(Number(f.id_respuesta)),
+      })),
+    );
   }
   return abiertos;
 }

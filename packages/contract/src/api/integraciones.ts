@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { endpoint, type Endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
 import { msg } from '../messages.ts';
+import { etiquetaCampo } from '../etiquetas-campo.ts';
+import { textoSchema } from '../zod-helpers.ts';
 
 // Issue 47.4: other systems in and out. API keys (service accounts with scopes, sent as
 // 'Authorization: Bearer pregon_…') and signed outgoing webhooks, both kept by administrators.
@@ -81,17 +83,13 @@ const alcancesSchema = z.preprocess(
           .filter(Boolean)
       : v,
   z
-    .array(alcanceSchema, { error: msg('campoObligatorio', { campo: 'alcances' }) })
-    .min(1, { error: msg('campoObligatorio', { campo: 'alcances' }) })
+    .array(alcanceSchema, { error: msg('campoObligatorio', { campo: etiquetaCampo('alcances') }) })
+    .min(1, { error: msg('campoObligatorio', { campo: etiquetaCampo('alcances') }) })
     .transform((a) => [...new Set(a)]),
 );
 
 export const CrearClaveSchema = z.object({
-  nombre: z
-    .string({ error: msg('campoObligatorio', { campo: 'nombre' }) })
-    .trim()
-    .min(1, { error: msg('campoObligatorio', { campo: 'nombre' }) })
-    .max(100, { error: msg('campoMuyLargo', { campo: 'nombre', max: 100 }) }),
+  nombre: textoSchema('nombre', { min: 1, max: 100 }).transform((t) => t.trim()),
   alcances: alcancesSchema,
 });
 
@@ -171,9 +169,9 @@ const eventoSchema = z.enum(EVENTOS_WEBHOOK, {
 
 export const CrearWebhookSchema = z.object({
   url: z
-    .string({ error: msg('campoObligatorio', { campo: 'url' }) })
+    .string({ error: msg('campoObligatorio', { campo: etiquetaCampo('url') }) })
     .trim()
-    .max(2000, { error: msg('campoMuyLargo', { campo: 'url', max: 2000 }) })
+    .max(2000, { error: msg('campoMuyLargo', { campo: etiquetaCampo('url'), max: 2000 }) })
     .refine(
       (u) => {
         try {
@@ -194,8 +192,8 @@ export const CrearWebhookSchema = z.object({
             .filter(Boolean)
         : v,
     z
-      .array(eventoSchema, { error: msg('campoObligatorio', { campo: 'eventos' }) })
-      .min(1, { error: msg('campoObligatorio', { campo: 'eventos' }) })
+      .array(eventoSchema, { error: msg('campoObligatorio', { campo: etiquetaCampo('eventos') }) })
+      .min(1, { error: msg('campoObligatorio', { campo: etiquetaCampo('eventos') }) })
       .transform((a) => [...new Set(a)]),
   ),
 });
