@@ -588,7 +588,7 @@ describe('web: ciclo de vida de los ejercicios (issue 26.1 y 26.3)', { timeout: 
       expect(pantalla.height).toBeGreaterThanOrEqual(843);
       expect(await alto(iniciar)).toBeGreaterThanOrEqual(44);
       await capturar(p, 'ciclo-telefono-confirmar-390');
-      await iniciar.tap().catch(() => iniciar.click());
+      await iniciar.click();
       await confirmacion.waitFor({ state: 'hidden' });
       await esperarAviso(p, 'Ejercicio iniciado');
       await tarjeta.getByText('En curso', { exact: true }).waitFor();
