@@ -691,7 +691,9 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
           fecha_ini: '2026-12-01',
           hora_ini: '09:00:00',
           equipo: datos.equipos.sms,
-          accion: 'Simulacro programado',
+          // Two SMS parts (over 160 characters): the estimate says recipients and parts per
+          // second (issue 48.6).
+          accion: `Simulacro programado: ${'aviso de prueba '.repeat(10)}`,
           estado: datos.estado.id_estado,
           categorias: String(datos.categorias[0]!.id_categoria),
         },
@@ -726,6 +728,9 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         .getByText('¿Programar el inicio de "Programado E2E"?', { exact: true })
         .waitFor();
       await resumen.getByText('Destinatarios', { exact: true }).waitFor();
+      await resumen
+        .getByText(/ a \d+ destinatarios\/s \(\d+ partes de SMS\/s: 2 por destinatario\)$/)
+        .waitFor();
       await resumen
         .getByText(
           `Los envíos empiezan solos el ${fecha_ini} a las ${hora_ini} (hora de America/Mexico_City), con las mismas comprobaciones que al pulsar Iniciar.`,

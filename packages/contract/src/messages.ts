@@ -1123,6 +1123,8 @@ export const MENSAJES = {
   puertosElegidos: '{puertos} de {total} puertos',
   duracionEstimada: 'Duración estimada',
   duracionEstimadaMensajes: '{duracion} a {ritmo} msg/s',
+  duracionEstimadaPartes:
+    '{duracion} a {ritmo} destinatarios/s ({partes} partes de SMS/s: {N} por destinatario)',
   duracionEstimadaLlamadas: '{duracion} si cada llamada dura su máximo ({maximo})',
   duracionConReintentos: 'hasta {duracion} con los reintentos',
   confirmarInicioTitulo: '¿Iniciar el ejercicio "{ejercicio}"?',

@@ -147,7 +147,11 @@ export function ConfirmarInicio({
           },
         ]
       : []),
-    { key: 'duracion', label: msg('duracionEstimada'), children: textoEstimacion(estimacion) },
+    {
+      key: 'duracion',
+      label: msg('duracionEstimada'),
+      children: textoEstimacion(estimacion, tipo === TIPO_SMS ? partes : 0),
+    },
   ];
 
   return (

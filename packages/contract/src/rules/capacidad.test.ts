@@ -134,6 +134,13 @@ describe('textoEstimacion', () => {
       textoEstimacion(estimarDuracion({ tipo: 1, destinatarios: 1200, puertos: 4, tasa: 5 })),
     ).toBe('00:01:00 a 20 msg/s');
   });
+  it('SMS de varias partes: destinatarios por segundo y partes por segundo (issue 48.6)', () => {
+    const e = estimarDuracion({ tipo: 1, destinatarios: 3000, puertos: 4, tasa: 5 });
+    expect(textoEstimacion(e, 2)).toBe(
+      '00:02:30 a 20 destinatarios/s (40 partes de SMS/s: 2 por destinatario)',
+    );
+    expect(textoEstimacion(e, 1)).toBe('00:02:30 a 20 msg/s');
+  });
   it('llamadas: primera vuelta y, con reintentos, hasta cuándo', () => {
     expect(
       textoEstimacion(

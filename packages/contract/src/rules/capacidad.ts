@@ -151,18 +151,21 @@ function estimarSinVentana(d: DatosEstimacion, n: number): Estimacion {
   };
 }
 
-/** The estimate in words: 'hh:mm:ss a N msg/s', or for calls the first pass if every call lasts
- * its maximum and, with retries, how long until the last one. */
-export function textoEstimacion(e: Estimacion): string {
+/** The estimate in words: 'hh:mm:ss a N msg/s' (an SMS of more than one part: recipients and
+ * parts per second both, issue 48.6, as the device's rate is in parts), or for calls the first
+ * pass if every call lasts its maximum and, with retries, how long until the last one. */
+export function textoEstimacion(e: Estimacion, partesPorDestinatario = 0): string {
   const formato = duracionTexto;
   const ventana = e.ventana
     ? `; ${msg('ventanaDemoraEstimacion', { N: e.ventana.fuera, espera: formato(e.ventana.esperaSegundos * 1000) })}`
     : '';
   if (e.segundosPorLlamada === null)
     return (
-      msg('duracionEstimadaMensajes', {
+      msg(partesPorDestinatario > 1 ? 'duracionEstimadaPartes' : 'duracionEstimadaMensajes', {
         duracion: formato(e.segundos * 1000),
         ritmo: Number(e.ritmo.toFixed(2)),
+        partes: Number((e.ritmo * partesPorDestinatario).toFixed(2)),
+        N: partesPorDestinatario,
       }) + ventana
     );
   const base = msg('duracionEstimadaLlamadas', {

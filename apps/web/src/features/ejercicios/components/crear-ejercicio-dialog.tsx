@@ -1275,7 +1275,7 @@ function EstimacionDialogo(p: {
       type="info"
       className="estimacion-ejercicio"
       style={{ marginTop: 8 }}
-      message={`${msg('duracionEstimada')}: ${textoEstimacion(estimacion)}`}
+      message={`${msg('duracionEstimada')}: ${textoEstimacion(estimacion, partes)}`}
       description={
         <>
           {msg('informeDestinatarios')}: {destinatarios.toLocaleString('es-MX')}
