@@ -10,6 +10,7 @@ export * from './rules/questionnaire.ts';
 export * from './rules/exercise-form.ts';
 export * from './rules/route-guard.ts';
 export * from './rules/phone.ts';
+export * from './rules/paises-seleccion.ts';
 export * from './rules/session.ts';
 export * from './rules/sms.ts';
 export * from './rules/whatsapp.ts';

@@ -105,6 +105,22 @@ export async function idsInexistentes(
   return ids.filter((id) => !existen.has(id));
 }
 
+/** The chosen states with their country (issue 48.1: a choice must stay in one country). */
+export async function estadosConPais(k: Consultor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await k
+    .selectFrom('estados')
+    .innerJoin('paises', 'paises.id_pais', 'estados.id_pais')
+    .select(['estados.id_estado', 'estados.id_pais', 'paises.pais'])
+    .where('estados.id_estado', 'in', [...ids])
+    .execute();
+  return rows.map((r) => ({
+    id_estado: Number(r.id_estado),
+    id_pais: Number(r.id_pais),
+    pais: r.pais,
+  }));
+}
+
 /** A device's ports and rate (the exercise's port range must fit them); the device must exist. */
 export async function capacidadEquipo(k: Consultor, id_equipo: number) {
   return k

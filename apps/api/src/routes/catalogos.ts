@@ -21,6 +21,8 @@ export function rutasCatalogos(app: FastifyInstance, ctx: Contexto) {
         .select([
           'estados.id_estado',
           'estados.estado',
+          'estados.id_pais',
+          'paises.pais',
           'paises.codigo_iso',
           'estados.zona_horaria',
         ])

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { cuerpoEjercicio } from '../testing/ejercicios.ts';
+import { crearEquipo } from '../testing/fabrica.ts';
 
 // Countries that mean something (issue 26.6): a phone is read and stored by the rules of its
 // state's country, when typed and when imported; Mexico's rules stay as they were.
@@ -126,5 +128,49 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     expect(fin.errores[0].motivo).toContain('no es válido en el país del estado (GT');
     const q = (await p('GET', '/telefonos/?q=chiquimula')).body.data;
     expect(q.map((t: any) => t.telefono)).toEqual(['+50255557777']);
+  });
+
+  it('un ejercicio no sale de su país sin pedirlo (issue 48.1): 400 en estados, crear, editar y generar', async () => {
+    const equipo = await crearEquipo(api.ctx.db, { protocolo: 'smpp' });
+    const mixto = cuerpoEjercicio(equipo, {
+      titulo: 'Nacional',
+      estado: jalisco,
+      estados: `${jalisco},${peten}`,
+    });
+    const nombre = 'Los estados elegidos son de 2 países (México, Guatemala)';
+    const r = await p('POST', '/ejercicio/', mixto);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain(nombre);
+    expect(r.body.message).toContain('varios_paises');
+    expect(r.body.campo).toBe('estados');
+    const antes = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('titulo', '=', 'Nacional')
+      .executeTakeFirstOrThrow();
+    expect(Number(antes.n)).toBe(0);
+    // One country, as the SPEC's client sends it: accepted.
+    const uno = await p('POST', '/ejercicio/', { ...mixto, estados: '' });
+    expect(uno.status).toBe(200);
+    const id = uno.body.id_ejercicio;
+    const g = await p('POST', '/ejercicio/generar/', {
+      ejercicio: id,
+      estado: jalisco,
+      estados: [jalisco, peten],
+      categorias: '1,2',
+    });
+    expect(g.status).toBe(400);
+    expect(g.body.message).toContain(nombre);
+    // Asked for explicitly: accepted (true or '1').
+    const pedido = await p('POST', '/ejercicio/', { ...mixto, varios_paises: true });
+    expect(pedido.status).toBe(200);
+    const g2 = await p('POST', '/ejercicio/generar/', {
+      ejercicio: id,
+      estado: jalisco,
+      estados: `${jalisco},${peten}`,
+      varios_paises: '1',
+      categorias: '1,2',
+    });
+    expect(g2.status).toBe(200);
   });
 });

@@ -31,6 +31,7 @@ import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
 import { columnasRecordatorio } from '@pregon/contract/rules/recordatorios';
 import { errorPuertos, puertosDeRango } from '@pregon/contract/rules/capacidad';
+import { errorVariosPaises, paisesDeSeleccion } from '@pregon/contract/rules/paises-seleccion';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
 import { categoriaPrueba, marcaSimulacro, zonaProducto } from '../config.ts';
@@ -252,6 +253,7 @@ async function exigirReferencias(
     equipo?: number;
     estado: number;
     estados?: readonly number[];
+    varios_paises?: boolean;
     categorias: readonly number[];
   },
 ) {
@@ -269,6 +271,13 @@ async function exigirReferencias(
   await comprobar('estados', 'estado', [refs.estado]);
   if (refs.estados) await comprobar('estados', 'estados', refs.estados);
   await comprobar('categorias', 'categorias', refs.categorias);
+  // Issue 48.1: a national drill stays national unless more countries are asked for.
+  const ids = estadosDe(refs);
+  const varios = errorVariosPaises(
+    paisesDeSeleccion(await repo.estadosConPais(k, ids), ids),
+    refs.varios_paises === true,
+  );
+  if (varios) throw new HttpError(400, varios.mensaje, varios.campo);
 }
 
 /** The instant fecha + hora name in the product's time zone, for a scheduled start: a 400 naming
@@ -288,8 +297,9 @@ function instanteProgramado(fecha: string, hora: string): number {
 }
 
 /** What creating an exercise takes: the body, its scheduled start optional (off). */
-export type CuerpoCrear = Omit<CrearEjercicio, 'inicio_automatico'> & {
+export type CuerpoCrear = Omit<CrearEjercicio, 'inicio_automatico' | 'varios_paises'> & {
   inicio_automatico?: boolean;
+  varios_paises?: boolean;
 };
 
 /** Who creates or edits: a real alert's mode needs the administrators' role. */
@@ -719,7 +729,7 @@ export async function eliminar(ctx: CtxEjercicios, actor: Actor, id: number): Pr
 export async function generar(
   ctx: CtxEjercicios,
   actor: Actor,
-  b: z.output<typeof GenerarSchema>,
+  b: Omit<z.output<typeof GenerarSchema>, 'varios_paises'> & { varios_paises?: boolean },
 ): Promise<number> {
   const total = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, b.ejercicio, true);
@@ -1193,5 +1203,6 @@ export function encabezadoReporte(e: EjercicioCompleto) {
     en_pausa: bandera(e.en_pausa),
     detenido: bandera(e.detenido),
     estatus: estatusEjercicio({ completado: e.completado, detenido: e.detenido }),
+    modo: modoDe(e.modo),
   };
 }

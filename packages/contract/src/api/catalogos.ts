@@ -23,6 +23,9 @@ export const CatalogosSchema = z.object({
       id_estado: z.number(),
       estado: z.string(),
       codigo_iso: z.string().optional(),
+      /** Issue 48.1: the state's country (pickers group by it). */
+      id_pais: z.number(),
+      pais: z.string(),
       zona_horaria: z.string().nullable().optional(),
     }),
   ),

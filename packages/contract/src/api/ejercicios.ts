@@ -274,6 +274,8 @@ export const CrearEjercicioSchema = z
       .default(''),
     estado: idSchema('estado', msg('estadoObligatorio')),
     estados: ListaEstadosSchema,
+    /** Issue 48.1: states of more than one country only when asked for (true/1). */
+    varios_paises: banderaSchema('varios_paises'),
     categorias: ListaCategoriasSchema,
     /** Issue 24.3: start by itself at fecha_ini + hora_ini (the product's time zone); off unless
      * chosen, so a drill never starts by surprise. */
@@ -440,6 +442,7 @@ export const GenerarSchema = z.object({
   ejercicio: idSchema('ejercicio'),
   estado: idSchema('estado', msg('estadoObligatorio')),
   estados: ListaEstadosSchema,
+  varios_paises: banderaSchema('varios_paises'),
   categorias: ListaCategoriasSchema,
 });
 
@@ -642,6 +645,8 @@ export const EjercicioReporteSchema = z.object({
   /** '1' when an operator stopped it; estatus as in the list. */
   detenido: BanderaSchema,
   estatus: z.string(),
+  /** Issue 47.1: the exercise's mode. */
+  modo: z.enum(MODOS_EJERCICIO),
 });
 
 /**
