@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { fechaHoraTexto, nombreZona } from '@pregon/contract/rules/zona-horaria';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
@@ -233,6 +234,39 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
         .waitFor({ timeout: 30_000 });
       await page.locator('.estado-ejercicio').filter({ hasText: 'En pausa' }).waitFor();
       await capturar(page, 'tablero-ejercicio-pausa-automatica-1366x768');
+
+      // Issue 48.5: from a browser in another zone (Tijuana), the dashboard's times are the
+      // product's zone's (the server's), named once; never the browser's.
+      const tz = api.ctx.config.tz;
+      const zonaNavegador = tz === 'America/Tijuana' ? 'Asia/Tokyo' : 'America/Tijuana';
+      const { iniciado } = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select('iniciado')
+        .where('id_ejercicio', '=', id)
+        .executeTakeFirstOrThrow();
+      const iniciadoTexto = fechaHoraTexto(iniciado!, tz);
+      expect(fechaHoraTexto(iniciado!, zonaNavegador)).not.toBe(iniciadoTexto);
+      const lejos = await nuevoContexto(navegador, TAMANOS[0], { timezoneId: zonaNavegador });
+      try {
+        const p2 = await lejos.newPage();
+        await ingresarUI(p2, api.url, 'admin', api.adminPassword);
+        await p2.goto(`${api.url}/dashboard/${id}`);
+        await p2.getByText(`Horas en ${nombreZona(tz)}`, { exact: true }).waitFor();
+        const dato = (etiqueta: string) =>
+          p2
+            .locator('.cabecera-tablero .ant-descriptions-item')
+            .filter({ has: p2.getByText(etiqueta, { exact: true }) })
+            .locator('.ant-descriptions-item-content');
+        await expect.poll(() => dato('Iniciado').textContent()).toBe(iniciadoTexto);
+        await capturar(p2, 'tablero-zona-otra-1366x768');
+        await p2.setViewportSize({ width: 390, height: 844 });
+        await capturar(p2, 'tablero-zona-otra-390x844');
+        // The general dashboard names the same zone.
+        await p2.goto(`${api.url}/index_dash`);
+        await p2.getByText(`Horas en ${nombreZona(tz)}`, { exact: true }).waitFor();
+      } finally {
+        await lejos.close();
+      }
     } finally {
       await conClave.detener();
     }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
 import { alcanzado, resultadoDe } from '@pregon/contract/rules/alcance';
 import { llevaRespaldo } from '@pregon/contract/rules/respaldo';
 import { motivoPausaAutomatica } from '@pregon/contract/rules/pausa';
@@ -152,45 +153,9 @@ export function repartirPuertos(activos: readonly EjercicioActivo[]): EjercicioA
 const umbralReclamo = (ej: EjercicioActivo) =>
   Math.max(1, Math.floor(ej.puertos / (esLlamada(ej.id_tipo_ejercicio) ? 20 : 4)));
 
-const formateadores = new Map<
-  string,
-  {
-    fecha: Intl.DateTimeFormat;
-    hora: Intl.DateTimeFormat;
-    segundo?: number;
-    ultimo?: { fecha: string; hora: string };
-  }
->();
-
-/** fecha_envio (YYYY-MM-DD) and hora_envio (HH:mm:ss) of an instant in a time zone. */
-export function fechaHora(ms: number, tz: string): { fecha: string; hora: string } {
-  let f = formateadores.get(tz);
-  if (!f) {
-    f = {
-      fecha: new Intl.DateTimeFormat('en-CA', {
-        timeZone: tz,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-      }),
-      hora: new Intl.DateTimeFormat('en-GB', {
-        timeZone: tz,
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      }),
-    };
-    formateadores.set(tz, f);
-  }
-  // Formatting is costly at thousands of sends per second: one format per second and zone.
-  const segundo = Math.floor(ms / 1000);
-  if (f.segundo === segundo && f.ultimo) return f.ultimo;
-  const d = new Date(ms);
-  f.segundo = segundo;
-  f.ultimo = { fecha: f.fecha.format(d), hora: f.hora.format(d) };
-  return f.ultimo;
-}
+/** fecha_envio (YYYY-MM-DD) and hora_envio (HH:mm:ss) of an instant in a time zone: the
+ * contract's one clock, which formats once per second and zone (thousands of sends a second). */
+export const fechaHora = fechaHoraDe;
 
 /** Folds a long SMS part's receipt that came before its row was written into the row's outcome:
  * the part's state is stored with it, the row fails at a part not delivered and is delivered when
@@ -242,7 +207,10 @@ export class Despachador {
   /** Buffered 'enviado' outcomes by device and gateway id: a receipt that arrives before the
    * outcome is written is folded into it (one write instead of two). */
   private porGateway = new Map<string, Desenlace>();
-  private recibos: { r: Recibo; hasta: number }[] = [];
+  /** Receipts not yet applied; `listo` answers the gateway once one is durable (canal.ts). */
+  private recibos: { r: Recibo; hasta: number; listo?: () => void }[] = [];
+  /** Receipts folded into outcomes not yet written: answered after that write. */
+  private recibosPorEscribir: (() => void)[] = [];
   private digitos: DigitoQuiz[] = [];
   /** Calls answered, to write their answer time (contestada_en) with the next batch. */
   private contestadas: { id_detalle: number; en: number }[] = [];
@@ -490,7 +458,8 @@ export class Despachador {
       },
       config: this.config,
       instalacion: this.instalacion,
-      alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
+      alRecibo: (r) =>
+        new Promise<void>((listo) => this.recibos.push({ r, hasta: Date.now() + 30_000, listo })),
       alReciboSinDestino: (detalle) => this.sinDestino(detalle),
       alRespuesta: (r) => this.guardarRespuesta(r),
       alDigito: (d) => this.digitos.push(d),
@@ -1189,9 +1158,10 @@ export class Despachador {
       this.desenlaces = [];
       this.porGateway = new Map();
       if (this.recibos.length && porGateway.size) {
-        this.recibos = this.recibos.filter(({ r }) => {
+        this.recibos = this.recibos.filter(({ r, listo }) => {
           const d = porGateway.get(`${r.id_equipo}:${r.id_gateway}`);
           if (!d) return true;
+          if (listo) this.recibosPorEscribir.push(listo);
           if (d.partes) {
             plegarParte(d, d.partes, r);
             return false;
@@ -1229,6 +1199,11 @@ export class Despachador {
         this.opts.bitacora?.error(`escritura de resultados: ${String(err)}`);
         return;
       }
+      // The receipts folded into those outcomes are durable now (after a failed write they stay
+      // in the outcomes put back above, and wait for the write that succeeds).
+      const escritos = this.recibosPorEscribir;
+      this.recibosPorEscribir = [];
+      for (const listo of escritos) listo();
       if (this.contactos.size && (!this.corriendo || Date.now() - this.contactosEscritos >= 1000)) {
         const cs = this.contactos;
         this.contactos = new Map();
@@ -1255,10 +1230,13 @@ export class Despachador {
           ))
             hechos.add(id);
         const ahora = Date.now();
+        for (const x of rs) if (hechos.has(x.r.id_gateway)) x.listo?.();
         const quedan = rs.filter((x) => !hechos.has(x.r.id_gateway));
         for (const x of quedan)
-          if (x.hasta <= ahora)
+          if (x.hasta <= ahora) {
             this.sinDestino(`equipo ${x.r.id_equipo}, id ${x.r.id_gateway} no es de ningún envío`);
+            x.listo?.();
+          }
         this.recibos = quedan.filter((x) => x.hasta > ahora).concat(this.recibos);
       } catch (err) {
         this.recibos = rs.concat(this.recibos);

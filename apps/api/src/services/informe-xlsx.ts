@@ -1,4 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { textoModo } from '@pregon/contract/rules/modo';
+import { fechaHoraTexto } from '@pregon/contract/rules/zona-horaria';
 import { once } from 'node:events';
 import type ExcelJS from 'exceljs';
 import { curvaAlcance, duracionTexto, hitosAlcance } from '@pregon/contract/api/tableros';
@@ -41,19 +43,8 @@ const SIN_LLAMADA = { alcance: null, duracion: null, respondidas: null } as cons
 /** A text cell that no spreadsheet reads as a formula (ARCHITECTURE 8). */
 const texto = (v: string | null | undefined) => textoSinFormula(v ?? '');
 
-/** Local date and time text of an epoch ms in a zone ('YYYY-MM-DD HH:mm:ss'). */
-function fechaTexto(ms: number | null, tz: string): string {
-  if (ms === null) return '';
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: tz,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(new Date(ms));
-}
+/** Local date and time text of an epoch ms in a zone ('YYYY-MM-DD HH:mm:ss'; the one clock). */
+const fechaTexto = (ms: number | null, tz: string) => (ms === null ? '' : fechaHoraTexto(ms, tz));
 
 type Hoja = ExcelJS.Worksheet;
 
@@ -170,6 +161,8 @@ async function escribir(
   const filasResumen: [string, string | number][] = [
     [msg('columnaEjercicio'), texto(e.titulo)],
     [msg('columnaTipo'), tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo],
+    // Issue 47.1: the mode in words (a real alert with its reason).
+    [msg('campoModo'), texto(textoModo(e.modo, e.ignora_bajas_motivo))],
     [msg('columnaDispositivo'), texto(e.alias)],
     [msg('columnaFechaInicio'), `${e.fecha_ini} ${e.hora_ini}`],
     // What the drill played, fixed at its start: chosen name, full SHA-256, seconds (issue 23.1).

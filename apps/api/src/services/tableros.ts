@@ -10,6 +10,7 @@ import {
   type TableroEjercicio,
   type TableroGeneral,
 } from '@pregon/contract/api/tableros';
+import { desfaseZona, hoyEn, nombreZona } from '@pregon/contract/rules/zona-horaria';
 import { sql } from 'kysely';
 import type { FilaReporte3 } from '@pregon/contract/api/reportes';
 import { TIPO_WHATSAPP, tipoPorId } from '@pregon/contract/constants';
@@ -19,6 +20,7 @@ import { canalDeRespaldo, type CanalRespaldo } from '@pregon/contract/rules/resp
 import {
   esperaVentana,
   textoEsperaVentana,
+  zonasEnEspera,
   ventanaDe,
   zonaDeEstado,
 } from '@pregon/contract/rules/ventanas';
@@ -37,38 +39,14 @@ export type CtxTableros = Pick<Contexto, 'db' | 'eventos' | 'config'>;
 
 const HORA_MS = 3_600_000;
 
-/** Offset (ms) of a time zone's wall clock from UTC at instant `ms`. */
-export function desfaseZona(tz: string, ms: number): number {
-  const partes = new Intl.DateTimeFormat('en-US', {
-    timeZone: tz,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(ms));
-  const v = (t: string) => Number(partes.find((p) => p.type === t)?.value);
-  const pared = Date.UTC(v('year'), v('month') - 1, v('day'), v('hour'), v('minute'), v('second'));
-  return pared - Math.floor(ms / 1000) * 1000;
-}
+/** Offset (ms) of a time zone's wall clock from UTC (the contract's one clock). */
+export { desfaseZona, hoyEn };
 
 /** Epoch ms of a wall-clock fecha (YYYY-MM-DD) and hora (HH:mm[:ss]) given the zone's offset. */
 export function epochDe(fecha: string, hora: string, desfase: number): number {
   const [a, m, d] = fecha.split('-').map(Number);
   const [h, mi, s] = hora.split(':').map(Number);
   return Date.UTC(a!, m! - 1, d!, h!, mi!, s ?? 0) - desfase;
-}
-
-/** Today's date (YYYY-MM-DD) in a time zone. */
-export function hoyEn(tz: string, ms = Date.now()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: tz,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(ms));
 }
 
 /** Per-second processed/reached rows as epoch-ms points. */
@@ -154,7 +132,13 @@ export async function tableroEjercicio(
     restanteMs: activo
       ? tiempoRestante(pendientes, tasa, { esperan: espera.esperan, ultima: espera.ultima, ahora })
       : null,
-    esperaVentana: { esperan: espera.esperan, abre: espera.abre, texto: espera.texto },
+    esperaVentana: {
+      esperan: espera.esperan,
+      abre: espera.abre,
+      texto: espera.texto,
+      // The recipients' zones, named where the window is (issue 48.5); absent while none waits.
+      ...(espera.zonas.length ? { zonas: espera.zonas.map((z) => nombreZona(z, ahora)) } : {}),
+    },
     fallos: fallos.map((f) => {
       const r = resultadoDe(f.estatus, f.alcance);
       return {
@@ -217,17 +201,19 @@ function esperaVentanaDe(
   }[],
   ahora: number,
 ) {
-  const espera = esperaVentana(
-    e.completado === 1 ? null : ventanaDe(e),
-    ahora,
-    porEstado
-      .filter((f) => f.estatus === 'pendiente')
-      .map((f) => ({
-        zona: zonaDeEstado({ estado: f.estado ?? '', zona_horaria: f.zona_horaria }, ctx.config.tz),
-        pendientes: Number(f.total),
-      })),
-  );
-  return { ...espera, texto: textoEsperaVentana(espera, ahora) };
+  const ventana = e.completado === 1 ? null : ventanaDe(e);
+  const pendientes = porEstado
+    .filter((f) => f.estatus === 'pendiente')
+    .map((f) => ({
+      zona: zonaDeEstado({ estado: f.estado ?? '', zona_horaria: f.zona_horaria }, ctx.config.tz),
+      pendientes: Number(f.total),
+    }));
+  const espera = esperaVentana(ventana, ahora, pendientes);
+  return {
+    ...espera,
+    texto: textoEsperaVentana(espera, ahora),
+    zonas: zonasEnEspera(ventana, ahora, pendientes),
+  };
 }
 
 /** The quiz part of the dashboard: reporte3 grouped per question, and who answered everything. */

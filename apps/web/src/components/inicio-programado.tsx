@@ -1,20 +1,9 @@
-import { useEffect, useState } from 'react';
 import { Tag, Tooltip } from 'antd';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { cuentaRegresiva } from '@pregon/contract/rules/programacion';
+import { useAhora } from '../lib/fecha.ts';
 import { ClockCircleOutlined } from './iconos.tsx';
-
-/** Now, once a second while `activo` (the countdown's clock). */
-function useAhora(activo: boolean): number {
-  const [ahora, setAhora] = useState(() => Date.now());
-  useEffect(() => {
-    if (!activo) return;
-    const t = setInterval(() => setAhora(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, [activo]);
-  return ahora;
-}
 
 /** The color of what a scheduled start said: ready, late, refused or not started. */
 function colorNota(nota: string): string {

@@ -144,6 +144,9 @@ export const TableroEjercicioSchema = z.object({
     esperan: z.number(),
     abre: z.number().nullable(),
     texto: z.string().nullable(),
+    /** The waiting recipients' zones, named ('America/Tijuana (PST)', issue 48.5): present only
+     * while some wait. */
+    zonas: z.array(z.string()).optional(),
   }),
   /** The latest recipients not reached once processed: red, uncertain, or an answered call heard
    * or answered only in part; resultado says how ('Colgó a los N s'), luz its light. */

@@ -4,38 +4,9 @@
  * on the platform's IANA time-zone data (Intl), never hand-written offsets.
  */
 import { msg } from '../messages.ts';
+import { fechaHoraDe, paredEn } from './zona-horaria.ts';
 
-const partesFormato = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall-clock fields an instant shows in `zona`. */
-function camposEn(ms: number, zona: string) {
-  let f = partesFormato.get(zona);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zona,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    partesFormato.set(zona, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(ms).map((x) => [x.type, x.value]));
-  return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
-}
-
-/** Whether `zona` is an IANA time zone the platform knows. */
-export function zonaValida(zona: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zona });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { zonaValida } from './zona-horaria.ts';
 
 /**
  * The instant (epoch ms) that fecha 'YYYY-MM-DD' and hora 'HH:mm:ss' name in the time zone, or
@@ -51,17 +22,17 @@ export function instanteEnZona(fecha: string, hora: string, zona: string): numbe
   if (d.getUTCDate() !== +f[3]! || d.getUTCHours() !== +h[1]! || d.getUTCMinutes() !== +h[2]!)
     return null;
   // Offset at the guess, then at the corrected instant (they differ only across a change).
-  const primero = pared - (camposEn(pared, zona) - pared);
-  const segundo = pared - (camposEn(primero, zona) - primero);
+  const primero = pared - (paredEn(pared, zona) - pared);
+  const segundo = pared - (paredEn(primero, zona) - primero);
   const candidatos = [Math.min(primero, segundo), Math.max(primero, segundo)];
-  return candidatos.find((c) => camposEn(c, zona) === pared) ?? Math.max(primero, segundo);
+  return candidatos.find((c) => paredEn(c, zona) === pared) ?? Math.max(primero, segundo);
 }
 
 /** The 'Fecha de inicio' and 'Hora de inicio' an instant shows in the time zone (the inverse of
  * instanteEnZona). */
 export function fechaHoraEnZona(ms: number, zona: string): { fecha_ini: string; hora_ini: string } {
-  const iso = new Date(camposEn(ms, zona)).toISOString();
-  return { fecha_ini: iso.slice(0, 10), hora_ini: iso.slice(11, 19) };
+  const { fecha, hora } = fechaHoraDe(ms, zona);
+  return { fecha_ini: fecha, hora_ini: hora };
 }
 
 /** What a scheduled start that ran `retrasoMs` late says: nothing under a minute, else 'Iniciado

@@ -148,6 +148,23 @@ export interface EsperaVentana {
   hora: string | null;
 }
 
+/** Whether a state's pending recipients wait for their window now. */
+function esperaSuVentana(v: Ventana, ms: number, e: { zona: string; pendientes: number }): boolean {
+  return e.pendientes > 0 && !dentroDeVentana(v, ms, e.zona);
+}
+
+/** The zones (IANA names, in the order of their first state) whose pending recipients wait for
+ * their window now: the dashboard names them beside the window (issue 48.5). */
+export function zonasEnEspera(
+  v: Ventana | null,
+  ms: number,
+  porEstado: readonly { zona: string; pendientes: number }[],
+): string[] {
+  return v
+    ? [...new Set(porEstado.filter((e) => esperaSuVentana(v, ms, e)).map((e) => e.zona))]
+    : [];
+}
+
 /** How many of the pending recipients (counted by state) wait for their window now, and when the
  * first of them can be called. */
 export function esperaVentana(
@@ -160,7 +177,7 @@ export function esperaVentana(
   let abre: number | null = null;
   let ultima: number | null = null;
   for (const e of porEstado) {
-    if (e.pendientes <= 0 || dentroDeVentana(v, ms, e.zona)) continue;
+    if (!esperaSuVentana(v, ms, e)) continue;
     esperan += e.pendientes;
     const a = proximaApertura(v, ms, e.zona);
     abre = abre === null ? a : Math.min(abre, a);

@@ -10,7 +10,7 @@ import {
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { fechaHoraTexto } from '../../../lib/fecha.ts';
+import { fechaHoraTexto, useAvisoZona } from '../../../lib/fecha.ts';
 import { useTableroGeneral } from '../api/get-tablero-general.ts';
 
 const fechaHora = (ms: number | null) => fechaHoraTexto(ms, msg('nunca'));
@@ -111,10 +111,17 @@ function CasosAbiertos({ casos }: { casos: TableroGeneral['casos_abiertos'] }) {
 export function TableroGeneralPage() {
   const tablero = useTableroGeneral();
   const t = tablero.data;
+  // Every time below is in the product's zone, named once (issue 48.5).
+  const avisoZona = useAvisoZona();
   return (
     <div className="pagina tablero-general">
       <div className="pagina-cabecera">
-        <Typography.Title level={2}>{msg('menuTableroGeneral')}</Typography.Title>
+        <div>
+          <Typography.Title level={2}>{msg('menuTableroGeneral')}</Typography.Title>
+          <Typography.Text type="secondary" className="zona-horaria">
+            {avisoZona}
+          </Typography.Text>
+        </div>
         {tablero.enVivo && <IndicadorVivo enVivo cargado />}
       </div>
       {!tablero.enVivo && <IndicadorVivo enVivo={false} cargado={tablero.isSuccess} />}
