@@ -729,7 +729,6 @@ export const MENSAJES = {
   rolAdministradores: 'Administradores',
   rolOperadores: 'Operadores',
   rolConsulta: 'Consulta',
-  rolAprobadores: 'Aprobadores',
 
   // Device protocols (constants PROTOCOLOS)
   protocoloSmpp: 'SMPP',
@@ -1287,17 +1286,6 @@ export const MENSAJES = {
   modoMarcaAgregada: 'Se agregó la marca «{marca}» al inicio del texto del simulacro',
   modoMarcaAudio: 'Es un simulacro: el audio debe decir «{marca}» al inicio',
   modoConfirmacion: 'Modo: {modo}',
-  // Two-person approval (issue 47.2)
-  aprobacionPendienteEstado: 'Pendiente de aprobación',
-  aprobacionRequerida:
-    'El ejercicio necesita la aprobación de otro usuario con el rol Aprobadores antes de iniciar: se solicitó y queda Pendiente de aprobación',
-  aprobacionPropia: 'No puede aprobar ni rechazar un ejercicio que usted creó: debe hacerlo otro usuario',
-  aprobacionNoPendiente: 'El ejercicio no tiene una solicitud de aprobación pendiente',
-  aprobacionVencida:
-    'La solicitud de aprobación venció ({minutos} min): solicítela de nuevo al iniciar',
-  aprobacionMotivoObligatorio: 'El campo motivo es obligatorio para rechazar: escriba por qué',
-  aprobacionAprobada: 'Ejercicio aprobado: ya puede iniciarse',
-  aprobacionRechazada: 'Ejercicio rechazado: {motivo}',
   modoRealMotivoObligatorio:
     'El campo motivo_alerta es obligatorio para una alerta real: escriba por qué es una alerta real',
   casoAbierto: 'Abierto',

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
@@ -135,6 +136,19 @@ describe.each(MOTORES)('modos del ejercicio y marca de simulacro (%s)', (motor) 
       motivo_alerta: 'Sismo M7.4 en Guerrero',
       accion: 'Alerta sísmica: evacúe',
     });
+    // The reports say it: the JSON report's header and the .xlsx's summary.
+    const rep = await pedir(api.url, 'GET', `/ejercicio/reporte/${idReal}/?limit=10&offset=0`, {
+      token: admin,
+    });
+    expect(rep.body.ejercicio.modo).toBe('real');
+    const x = await fetch(`${api.url}/reportes/xlsx/${idReal}/`, {
+      headers: { authorization: admin },
+    });
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await x.arrayBuffer()) as never);
+    const resumen: unknown[][] = [];
+    libro.worksheets[0]!.eachRow((r) => resumen.push((r.values as unknown[]).slice(1)));
+    expect(resumen).toContainEqual(['Modo', 'Alerta real (Sismo M7.4 en Guerrero)']);
     // One concept: the real alert is what issue 46.4's mark was (its start notice reads it).
     const bajas = await pedir(api.url, 'GET', `/ejercicio/bajas/${idReal}/`, { token: admin });
     expect(bajas.body).toMatchObject({

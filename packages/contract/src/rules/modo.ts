@@ -6,7 +6,9 @@
  * what the gateways send. Calls and quizzes cannot be marked: the operator is reminded that the
  * audio must say it. Test runs and real alerts carry no marker.
  */
+import { msg } from '../messages.ts';
 import {
+  ETIQUETA_MODO,
   MODO_DEFECTO,
   MODOS_EJERCICIO,
   TIPO_SMS,
@@ -45,4 +47,11 @@ export function conMarca(texto: string, marca: string): { texto: string; agregad
 export function sinMarca(texto: string, marca: string): string {
   if (!marca.trim() || !tieneMarca(texto, marca)) return texto;
   return texto.trimStart().slice(marca.trimEnd().length).trimStart();
+}
+
+/** A mode in words for the reports: 'Simulacro', 'Prueba', 'Alerta real (motivo)'. */
+export function textoModo(modo: unknown, motivo?: string | null): string {
+  const m = modoDe(modo);
+  const t = msg(ETIQUETA_MODO[m]);
+  return m === 'real' && motivo ? `${t} (${motivo})` : t;
 }
