@@ -112,6 +112,8 @@ describe.each(MOTORES)('horario permitido por zona del destinatario (%s)', (moto
           `^4 destinatarios esperan su horario \\(abre a las ${ventana.ventana_inicio} de su zona, en (\\d+ h )?\\d+ min\\)$`,
         ),
       );
+      // The waiting recipients' zone is named beside the window (issue 48.5).
+      expect(espera.zonas).toEqual([expect.stringMatching(/^America\/Tijuana \(P[SD]T\)$/)]);
       // The list row carries it too (the start confirmation's estimate reads it).
       const lista = await pedir(e.api.url, 'GET', '/ejercicios/', { token });
       const fila = lista.body.data.find((x: { id_ejercicio: number }) => x.id_ejercicio === id);
