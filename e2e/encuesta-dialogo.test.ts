@@ -217,6 +217,10 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     await e.getByLabel('Motivo de la alerta real').fill(MOTIVO);
     expect(await e.locator('.marca-simulacro').count()).toBe(0);
     await capturar(page, 'modo-alerta-real-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await e.locator('.seccion-modo').scrollIntoViewIfNeeded();
+    await capturar(page, 'modo-alerta-real-390');
+    await page.setViewportSize({ width: 1366, height: 768 });
     await e.getByRole('button', { name: 'Guardar cambios' }).click();
     // The factory's phones are outside the dialog's selection: saved as they are.
     await page.getByRole('button', { name: 'Guardar sin destinatarios' }).click();
