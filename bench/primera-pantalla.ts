@@ -291,7 +291,7 @@ async function medir(
     // A function, not a string: playwright evaluates a string predicate with eval(), which the
     // app's Content-Security-Policy (script-src 'self', issue 48.6) refuses.
     await pagina.waitForFunction(
-      () => (window as { __listo?: number | null }).__listo !== null,
+      () => (globalThis as { __listo?: number | null }).__listo !== null,
       null,
       {
         timeout: 60_000,
