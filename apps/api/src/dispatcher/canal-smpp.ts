@@ -328,7 +328,8 @@ export function motivoConexionSmpp(
   return `SMPP: ${mensajeRed(codigo, { host, puerto: destino.puerto, texto }, timeoutMs)}`;
 }
 
-/** deliver_sm_resp status for a reply not stored now (SMPP 3.4 §5.1.3): the SMSC delivers it again. */
+/** deliver_sm_resp status for a reply or receipt not stored now (SMPP 3.4 §5.1.3): the SMSC
+ * delivers it again. */
 const ESME_RX_T_APPN = 0x64;
 
 /** Bind refusals that may pass: the account's binds are in use, or the SMSC is busy. */
@@ -728,9 +729,27 @@ class CanalSmpp implements Canal {
           void this.respuesta(s, pdu, cuerpo);
           return;
         }
-        agrupar(s);
-        s.send(pdu.response());
-        this.recibo(pdu);
+        const guardado = this.recibo(pdu);
+        if (!guardado) {
+          agrupar(s);
+          s.send(pdu.response());
+          return;
+        }
+        // A receipt is answered once it is durable: one held in memory when the process dies is
+        // never answered, and the SMSC delivers it again to the next bind (issue 48.6).
+        void guardado
+          .then(
+            () => 0,
+            (err: unknown) => {
+              this.sinDestino(`acuse sin guardar, el SMSC lo reenviará: ${String(err)}`);
+              return ESME_RX_T_APPN;
+            },
+          )
+          .then((estado) => {
+            if (!s.socket.writable) return;
+            agrupar(s);
+            s.send(pdu.response({ command_status: estado }));
+          });
       });
       s.on('enquire_link', (pdu) => s.send(pdu.response()));
       s.on('unbind', (pdu) => {
@@ -860,7 +879,9 @@ class CanalSmpp implements Canal {
     s.send(pdu.response({ command_status: estado }));
   }
 
-  private recibo(pdu: Pdu): void {
+  /** Reads a receipt and hands it to the dispatcher; the promise, when there is one, resolves
+   * once the receipt is durable. Nothing to keep (not a receipt, unreadable): undefined. */
+  private recibo(pdu: Pdu): Promise<void> | undefined {
     const esm = pdu.esm_class ?? 0;
     // esm_class bits 2-5 say what a deliver_sm is: 0x04 an SMSC delivery receipt, 0x20 an
     // intermediate notification (not final); anything else is not a receipt (a reply, an MO).
@@ -888,7 +909,10 @@ class CanalSmpp implements Canal {
     // A long text's part goes as is too: the store finds its row in sms_partes and counts the
     // parts there, so receipts that come after a restart, or to another dispatcher, still count.
     const { entregado, motivo } = d;
-    this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: id, entregado, motivo });
+    return (
+      this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: id, entregado, motivo }) ??
+      undefined
+    );
   }
 
   /** A deliver_sm that cannot be applied: told to the dispatcher, which logs and counts it. */
