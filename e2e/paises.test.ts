@@ -213,6 +213,62 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await fila('Voluntarios de zona').waitFor({ state: 'detached' });
   });
 
+  it('Estado agrupa por país (issue 48): Tab no elige nada, Todo México no sale de México y una mezcla lo avisa', async () => {
+    const { page } = e;
+    const k = e.api.ctx.db.kysely;
+    const gt = await k
+      .insertInto('paises')
+      .values({ pais: 'Guatemala', codigo_iso: 'GT', prefijo: '502', clave: 'guatemala' })
+      .returning('id_pais')
+      .executeTakeFirstOrThrow();
+    await k
+      .insertInto('estados')
+      .values({ estado: 'Sacatepéquez', id_pais: gt.id_pais, clave: 'sacatepequez' })
+      .execute();
+    await page.goto(`${e.api.url}/`);
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const crear = dialogo('Crear ejercicio');
+    const control = crear.getByLabel('Estado', { exact: true });
+    const campo = crear
+      .locator('.ant-form-item')
+      .filter({ has: page.getByLabel('Estado', { exact: true }) });
+    // The chosen tags (not antd's '+ N ...' of the hidden ones).
+    const elegidos = async () =>
+      (await campo.locator('.ant-select-selection-item').allInnerTexts()).filter(
+        (t) => !t.startsWith('+ '),
+      );
+    const aviso = crear.locator('.aviso-varios-paises');
+    const id = await control.getAttribute('id');
+    const lista = page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .filter({ has: page.locator(`[id="${id}_list"]`) });
+    await control.click();
+    await page.keyboard.type('Puebla');
+    await lista.locator('.ant-select-item-option-active[title="Puebla"]').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(elegidos).toEqual(['Puebla']);
+    // Tab with the list open leaves the field and chooses nothing more.
+    await page.keyboard.press('Tab');
+    await expect.poll(() => control.evaluate((el) => el === document.activeElement)).toBe(false);
+    expect(await elegidos()).toEqual(['Puebla']);
+    // The list is grouped by country, each with its own 'Todo …'.
+    await control.click();
+    await page.keyboard.type('Todo');
+    await lista.locator('.ant-select-item-option[title="Todo Guatemala"]').waitFor();
+    expect(await lista.getByText('Todos los estados', { exact: true }).count()).toBe(0);
+    await lista.locator('.ant-select-item-option[title="Todo México"]').click();
+    await page.keyboard.press('Escape');
+    expect(await aviso.count()).toBe(0);
+    await control.click();
+    await page.keyboard.type('Sacatep');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await aviso.getByText('Este ejercicio llegará a 2 países: México: 32, Guatemala: 1').waitFor();
+    await capturarTamanos(page, 'estado-varios-paises');
+    await crear.getByRole('button', { name: 'Cancelar' }).click();
+    await crear.waitFor({ state: 'hidden' });
+  });
+
   it('el rol consulta lee países, estados y categorías sin botones de escritura; un error ofrece Reintentar', async () => {
     const { api, navegador } = e;
     const { token } = await tokenConRol(api, 'consulta');

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import {
   Alert,
   App,
@@ -58,6 +58,12 @@ import {
   textoEstimacion,
   type CapacidadEquipo,
 } from '@pregon/contract/rules/capacidad';
+import {
+  avisoVariosPaises,
+  expandirTodoPais,
+  opcionesEstadosPorPais,
+  paisesDeSeleccion,
+} from '@pregon/contract/rules/paises-seleccion';
 import { analizarSms } from '@pregon/contract/rules/sms';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import {
@@ -115,7 +121,12 @@ import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
 
 /** The 'Estado' option that chooses every state (no state has id 0). */
-const TODOS_LOS_ESTADOS = 0;
+/** Issue 48.2: Tab leaves a picker without choosing the option under the cursor (rc-select would
+ * choose it and keep the focus); caught before the picker sees it, the list closes on blur and
+ * nothing is added. */
+const tabSinElegir = (e: KeyboardEvent) => {
+  if (e.key === 'Tab') e.stopPropagation();
+};
 
 /** A follow-up's states and categories stay in the form (the source's), out of sight. */
 const OCULTO = { display: 'none' } as const;
@@ -255,6 +266,10 @@ export function CrearEjercicioDialog({
 
   const tipo = Form.useWatch('tipo_ejercicio', form);
   const estado = Form.useWatch('estado', form);
+  // Issue 48.1: a choice that reaches more than one country says so, with the states per country.
+  const paisesElegidos = paisesDeSeleccion(catalogos.data?.estados ?? [], estado ?? []);
+  const avisoPaises = avisoVariosPaises(paisesElegidos);
+  const variosPaises = paisesElegidos.length > 1;
   const categorias = Form.useWatch('categorias', form);
   const audioElegido = (Form.useWatch('audio', form) as UploadFile[] | undefined)?.[0];
   const equipoElegido = Form.useWatch('equipo', form);
@@ -287,6 +302,13 @@ export function CrearEjercicioDialog({
   const [erroresRespaldo, setErroresRespaldo] = useState<ErroresRespaldo>({});
   /** Issue 46.2: the poll's errors by field (the contract's EncuestaSchema). */
   const [erroresEncuesta, setErroresEncuesta] = useState<ErroresEncuesta>({});
+  // Issue 48.2: the first invalid field comes into view with its message (not only at the top).
+  useEffect(() => {
+    if (Object.keys(errores).length === 0) return;
+    document
+      .querySelector('.formulario-ejercicio .ant-form-item-has-error')
+      ?.scrollIntoView({ block: 'center' });
+  }, [errores]);
   /** Props of a Form.Item showing the contract's message for its field. */
   const error = (campo: CampoFormularioEjercicio) =>
     errores[campo]
@@ -356,6 +378,7 @@ export function CrearEjercicioDialog({
       puerto_fin: rango.puerto_fin,
       estado: v.estado?.[0],
       estados: (v.estado ?? []).join(','),
+      varios_paises: variosPaises ? '1' : '',
       categorias: lista,
       inicio_automatico: v.inicio_automatico ? '1' : '',
       ...ventana,
@@ -444,6 +467,7 @@ export function CrearEjercicioDialog({
             ejercicio: id,
             estado: Number(v.estado?.[0]),
             estados: (v.estado ?? []).join(','),
+            varios_paises: variosPaises ? '1' : '',
             categorias: lista,
           });
         }
@@ -463,9 +487,11 @@ export function CrearEjercicioDialog({
 
   const alCambiar = (cambios: Partial<ValoresDialogo>) => {
     if ('tipo_ejercicio' in cambios || 'equipo' in cambios) setPlantilla(null);
-    if (cambios.estado?.includes(TODOS_LOS_ESTADOS)) {
-      // 'Todos los estados': every state of the catalogue, each shown as chosen.
-      form.setFieldsValue({ estado: (catalogos.data?.estados ?? []).map((e) => e.id_estado) });
+    if (cambios.estado?.some((v) => v < 0)) {
+      // Issue 48.1: 'Todo {país}' chooses that country's states, each shown as chosen.
+      form.setFieldsValue({
+        estado: expandirTodoPais(catalogos.data?.estados ?? [], cambios.estado),
+      });
     }
     if ('equipo' in cambios) {
       // A device brings its ports: all of them by default.
@@ -739,7 +765,7 @@ export function CrearEjercicioDialog({
               <Form.Item label={msg('campoHoraInicio')} name="hora_ini" {...error('hora_ini')}>
                 <TimePicker
                   aria-label={msg('campoHoraInicio')}
-                  format={FORMATO_HORA}
+                  format={[FORMATO_HORA, 'HH:mm']}
                   style={{ width: '100%' }}
                 />
               </Form.Item>
@@ -758,7 +784,12 @@ export function CrearEjercicioDialog({
                 <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
             </Col>
-            <Col xs={24} md={12} style={sinSeleccion ? OCULTO : undefined}>
+            <Col
+              xs={24}
+              md={12}
+              style={sinSeleccion ? OCULTO : undefined}
+              onKeyDownCapture={tabSinElegir}
+            >
               <Form.Item label={msg('campoEstado')} name="estado" {...error('estado')}>
                 <Select
                   mode="multiple"
@@ -766,15 +797,18 @@ export function CrearEjercicioDialog({
                   aria-label={msg('campoEstado')}
                   placeholder={msg('seleccionaOpcion')}
                   showSearch={BUSCAR_OPCIONES}
-                  options={[
-                    { value: TODOS_LOS_ESTADOS, label: msg('filtroEstado') },
-                    ...(catalogos.data?.estados ?? []).map((e) => ({
-                      value: e.id_estado,
-                      label: e.estado,
-                    })),
-                  ]}
+                  options={opcionesEstadosPorPais(catalogos.data?.estados ?? [])}
                 />
               </Form.Item>
+              {avisoPaises && (
+                <Alert
+                  type="warning"
+                  showIcon
+                  className="aviso-varios-paises"
+                  message={avisoPaises}
+                  style={{ marginTop: -16, marginBottom: 16 }}
+                />
+              )}
             </Col>
             <Col xs={24} md={12} style={sinSeleccion ? OCULTO : undefined}>
               <Form.Item label={msg('campoCategoria')} name="categorias" {...error('categorias')}>
