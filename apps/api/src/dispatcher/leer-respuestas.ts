@@ -137,6 +137,16 @@ export async function guardarYLeer(db: Db, r: RespuestaEntrante, ahora: number) 
   return res;
 }
 
+/** Issue 46 (throughput): stores a reply and answers as soon as it is durably kept (the SMPP
+ * simulator's deliver_sm_resp follows), leaving its matching to a pass started now in the
+ * background (leerPendientes: at most PASADAS running and one queued, every reply meanwhile joins
+ * them); a matching failure is left to the sweep, as in guardarYLeer. */
+export async function guardarYLeerLuego(db: Db, r: RespuestaEntrante, ahora: number) {
+  const res = await guardarRespuesta(db, r, ahora);
+  if (res === 'nueva') void leerPendientes(db).catch(() => undefined);
+  return res;
+}
+
 /** Closes the long replies whose parts stopped coming (cerrarPartesVencidas) and matches every
  * reply still unread; a matching error rejects, and the dispatcher logs it. */
 export async function cerrarYLeer(db: Db, ahora: number): Promise<number> {

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
-import { cerrarYLeer, guardarYLeer } from './leer-respuestas.ts';
+import { cerrarYLeer, guardarYLeerLuego } from './leer-respuestas.ts';
 import { storeSueltos } from './store-sueltos.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
 
@@ -566,7 +566,7 @@ export function comunes(db: Db) {
   return {
     completarSiTermino: (id: number, ahora: number) => completarSiTermino(db, id, ahora),
     guardarDigitos: (ds: Parameters<typeof guardarDigitos>[1]) => guardarDigitos(db, ds),
-    guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarYLeer(db, r, ahora),
+    guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarYLeerLuego(db, r, ahora),
     cerrarPartesVencidas: (ahora: number) => cerrarYLeer(db, ahora),
     sueltos: storeSueltos(db),
     detenido: (id: number) => detenido(db, id),
