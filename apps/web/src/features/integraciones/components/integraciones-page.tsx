@@ -90,7 +90,7 @@ function TablaClaves() {
     {
       title: msg('integracionesUltimoUso'),
       key: 'ultimo_uso',
-      render: (_, c) => fechaHoraTexto(c.ultimo_uso, msg('integracionesNunca')),
+      render: (_, c) => fechaHoraTexto(c.ultimo_uso, msg('nunca')),
     },
     {
       title: msg('columnaEstatus'),
@@ -211,17 +211,17 @@ function RegistroEntregas({ webhook, cerrar }: { webhook: Webhook | null; cerrar
         <Tag color={e.estado === 'entregado' ? 'green' : e.estado === 'fallido' ? 'red' : 'gold'}>
           {msg(
             e.estado === 'entregado'
-              ? 'integracionesEntregado'
+              ? 'estatusEntregado'
               : e.estado === 'fallido'
-                ? 'integracionesFallido'
-                : 'integracionesPendiente',
+                ? 'estatusFallido'
+                : 'estatusPendiente',
           )}
         </Tag>
       ),
     },
-    { title: msg('integracionesIntentos'), dataIndex: 'intentos', key: 'intentos' },
+    { title: msg('columnaIntentos'), dataIndex: 'intentos', key: 'intentos' },
     {
-      title: msg('integracionesRespuesta'),
+      title: msg('columnaRespuesta'),
       key: 'respuesta',
       ellipsis: true,
       render: (_, e) =>
@@ -308,7 +308,7 @@ function TablaWebhooks() {
             }}
           >
             <Button danger size="small">
-              {msg('integracionesEliminar')}
+              {msg('eliminar')}
             </Button>
           </Popconfirm>
         </Space>
