@@ -128,6 +128,16 @@ export function leerPendientes(db: Db): Promise<number> {
   return p;
 }
 
+/** Waits for every matching pass running or queued, then runs one more: every reply stored
+ * before the call is matched when it resolves (a pass that skipped a row another held has ended
+ * too). For tests, and for whoever needs the matching of what it stored (guardarYLeerLuego does
+ * not wait). */
+export async function leerTodo(db: Db): Promise<void> {
+  const t = turnos.get(db);
+  if (t) await Promise.allSettled([...t.activas, ...(t.proxima ? [t.proxima] : [])]);
+  await leerPendientes(db);
+}
+
 /** Stores a reply (store-respuestas.ts guardarRespuesta) and, when it is new, waits for a
  * matching pass that reads it (leerPendientes); a matching failure is left to the sweep (the
  * reply is stored). */

@@ -10,6 +10,7 @@ import {
 } from '../testing/ejercicios.ts';
 import { tokenConRol } from '../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
+import { leerTodo } from '../dispatcher/leer-respuestas.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
 import type { Store } from '../dispatcher/store.ts';
 import { procesarRespuesta } from '../services/respuestas.ts';
@@ -54,9 +55,11 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
   let gw = 0;
   const t0 = Date.now();
 
-  /** Stores a reply from `tel` as the SMPP channel does, received at t0 + `ms`. */
-  const responder = (tel: string, texto: string, ms: number) =>
-    store.guardarRespuesta(
+  /** Stores a reply from `tel` as the SMPP channel does, received at t0 + `ms`, and waits for a
+   * matching pass that reads it (the dispatcher's store matches in the background since 1dc5608:
+   * guardarYLeerLuego). */
+  const responder = async (tel: string, texto: string, ms: number) => {
+    const res = await store.guardarRespuesta(
       {
         id_equipo: eq.sms,
         canal: 'smpp',
@@ -69,6 +72,9 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
       },
       t0 + ms,
     );
+    await leerTodo(api.ctx.db);
+    return res;
+  };
 
   const get = (ruta: string, t = token) => pedir(api.url, 'GET', ruta, { token: t });
   const post = (ruta: string, body: unknown = {}, t = token) =>
@@ -123,8 +129,9 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
   it('the exercise keeps its poll and sends the question with the instruction', async () => {
     const r = await get('/ejercicios/');
     const fila = r.body.data.find((e: any) => e.id_ejercicio === id);
+    // The drill marker comes first (issue 47.1: the api adds it to a drill text that lacks it).
     expect(fila.accion).toBe(
-      'Simulacro de sismo. ¿Cómo está?\nResponda 1 si está a salvo, 2 si necesita ayuda',
+      'SIMULACRO: Simulacro de sismo. ¿Cómo está?\nResponda 1 si está a salvo, 2 si necesita ayuda',
     );
     expect(fila.encuesta).toMatchObject({
       pregunta: 'Simulacro de sismo. ¿Cómo está?',
@@ -168,14 +175,15 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
     expect((await fila()).encuesta).toBeNull();
     const put = (body: unknown) => pedir(api.url, 'PUT', `/ejercicio/${otro}/`, { token, body });
     expect((await put({ ...cuerpo, encuesta: JSON.stringify(POLL) })).status).toBe(200);
-    const conInstruccion = '¿Está bien?\nResponda 1 si está a salvo, 2 si necesita ayuda';
+    const conInstruccion =
+      'SIMULACRO: ¿Está bien?\nResponda 1 si está a salvo, 2 si necesita ayuda';
     expect((await fila()).accion).toBe(conInstruccion);
     // A client that sends back the text it read gets it once.
     expect((await put({ ...cuerpo, accion: conInstruccion, encuesta: POLL })).status).toBe(200);
     expect((await fila()).accion).toBe(conInstruccion);
     expect((await fila()).encuesta.pregunta).toBe('¿Está bien?');
     expect((await put({ ...cuerpo, encuesta: '' })).status).toBe(200);
-    expect(await fila()).toMatchObject({ accion: '¿Está bien?', encuesta: null });
+    expect(await fila()).toMatchObject({ accion: 'SIMULACRO: ¿Está bien?', encuesta: null });
     const wa = await post(
       '/ejercicio/',
       cuerpoEjercicio(eq.whatsapp, { tipo_ejercicio: '3', encuesta: POLL }),

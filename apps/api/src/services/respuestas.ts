@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { TIPO_SMS, type ComoRespuesta } from '@pregon/contract/constants';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { conteoSemaforo } from '@pregon/contract/rules/alcance';
+import { sinMarca } from '@pregon/contract/rules/modo';
 import {
   abreCaso,
   clasificarRespuesta,
@@ -21,7 +22,7 @@ import type {
   RespuestaFila,
 } from '@pregon/contract/api/respuestas';
 import type { Sesion } from '../auth/tokens.ts';
-import { ventanaEncuestaMs, zonaProducto } from '../config.ts';
+import { marcaSimulacro, ventanaEncuestaMs, zonaProducto } from '../config.ts';
 import type { Contexto } from '../contexto.ts';
 import type { Db } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
@@ -98,7 +99,12 @@ export async function guardarEncuesta(
 ): Promise<{ encuesta?: unknown }> {
   await k.deleteFrom('encuestas_ejercicio').where('id_ejercicio', '=', id).execute();
   if (!b.encuesta) return {};
-  const { pregunta } = accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta);
+  // The question as asked, without the drill marker a client that sends back the text it read
+  // carries (issue 47.1): the same question whether the marker came from the api or the client.
+  const pregunta = sinMarca(
+    accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta).pregunta,
+    marcaSimulacro(),
+  );
   await k
     .insertInto('encuestas_ejercicio')
     .values({
