@@ -85,7 +85,8 @@ describe.each(MOTORES)('ciclo de vida de un ejercicio (%s)', (motor) => {
     const e = await ejercicio(id);
     expect(e).toMatchObject({
       titulo: 'Simulacro corregido',
-      accion: 'Texto corregido',
+      // A drill's SMS text begins with the drill marker (issue 47.1: the api adds it).
+      accion: 'SIMULACRO: Texto corregido',
       fecha_ini: '2026-12-01',
       hora_ini: '09:30:00',
       vigencia: 30,
@@ -116,7 +117,7 @@ describe.each(MOTORES)('ciclo de vida de un ejercicio (%s)', (motor) => {
     expect(mod[0]!.usuario).toBe('admin');
     expect(JSON.parse(mod[0]!.detalle!).cambios).toMatchObject({
       titulo: 'Simulacro corregido',
-      accion: 'Texto corregido',
+      accion: 'SIMULACRO: Texto corregido',
     });
   });
 
