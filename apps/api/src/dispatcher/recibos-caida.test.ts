@@ -79,6 +79,14 @@ describe('acuses SMPP y un despachador que muere antes de escribirlos (PostgreSQ
         // They reach the dispatcher over loopback at once; it dies before it could write them.
         await new Promise((r) => setTimeout(r, 1_500));
         await matar(a, 'SIGKILL');
+        // A dead client's statement that waits on a lock still runs, and commits, once the lock
+        // is free (PostgreSQL notices the lost client only when it answers): end those backends
+        // first, as the process's death would have if its write had not been waiting.
+        await bloqueo.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid()
+              and wait_event_type = 'Lock'`,
+        );
         await bloqueo.query('rollback');
         expect((await porEstatus(db, id)).enviado).toBe(n);
         const b = lanzar();
