@@ -1,18 +1,17 @@
 // The README's test command (`npm test`): the projects of vitest.config.ts.
-//  - 'paralelo' (PREGON_PRUEBAS_PARALELAS files at a time, 3: its files mostly wait on sockets
-//    and clocks; on 2 cores its three workers' processes used 42 % of the CPU over its wall time)
-//    beside 'caidas', the dispatcher's crash tests, one file at a time.
-//  - Then 'navegador', the browser suite, one file at a time, alone: its screens are timed and
-//    its CPU slowed on purpose, so it gets the machine to itself.
-// Each project is its own vitest run (the files are chosen by vitest.config.ts alone); neither
-// 'navegador' nor 'caidas' ever runs two of its own files at once (their CPU and their clocks are
-// part of what they check). The crash tests' report is printed after the browser suite's, so the
-// reports never interleave. Until stop 51 'caidas' ran beside the browser suite instead: measured alone on 2
-// cores (helpers loading the machine) the browser suite took 667 s and the crash tests 430 s, and
-// side by side in a full run 1,076 s, the longest part of CI; beside 'paralelo', which waits more
-// than it computes, the crash tests hide inside its time. A full CI run once lost a click in the
-// quiz dialog under load; its cause, a press while a dialog was still zooming in, is gone (the
-// suite asks for 'reduce motion': e2e/entorno.ts nuevoContexto).
+//  - 'paralelo' first, PREGON_PRUEBAS_PARALELAS files at a time (3: its files mostly wait on
+//    sockets and clocks; on 2 cores its three workers' processes used 42 % of the CPU over its
+//    wall time).
+//  - Then, together: 'navegador', the browser suite, one file at a time, beside 'caidas', the
+//    dispatcher's crash tests, one file at a time (each project its own vitest run: the files
+//    are chosen by vitest.config.ts alone). Neither ever runs two of its own files at once
+//    (their CPU and their clocks are part of what they check); the crash tests' report is
+//    printed after the browser suite's, so the two never interleave. Side by side they took
+//    362 s against 580 s one after the other. Stop 52 tried 'caidas' beside 'paralelo' instead:
+//    'paralelo' then took 1,271 s against 829 s (the crash tests' CPU is real work, not waiting),
+//    for no gain in the whole, so they went back here. A full CI run once lost a click in the quiz dialog
+//    under that load; its cause, a press while a dialog was still zooming in, is gone (the suite
+//    asks for 'reduce motion': e2e/entorno.ts nuevoContexto).
 // Arguments go to every run (`npm test -- e2e/sesion.test.ts` runs one file of whichever holds
 // it); with arguments, 'navegador' and 'caidas' run as one run, one file at a time.
 // Exits non-zero when any run failed; each runs even when the one before failed. A failed run's
@@ -68,28 +67,26 @@ const fallos = (lineas) => {
 
 const segundos = (desde) => Math.round((Date.now() - desde) / 1000);
 const inicio = Date.now();
+const paralelo = await correr(['paralelo'], paralelas);
+const tParalelo = segundos(inicio);
+const inicioSec = Date.now();
 /** The runs after 'paralelo', by name. */
 const despues = [];
-let paralelo;
-let tParalelo;
-if (args.length) {
-  paralelo = await correr(['paralelo'], paralelas);
-  tParalelo = segundos(inicio);
-  despues.push(['navegador y caidas', await correr(['navegador', 'caidas'], '1')]);
-} else {
-  const caidas = correr(['caidas'], '1', true).then((r) => ({ ...r, segundos: segundos(inicio) }));
-  paralelo = await correr(['paralelo'], paralelas);
-  tParalelo = segundos(inicio);
-  // The browser suite starts as soon as 'paralelo' ends, even if the last crash test still runs.
+if (args.length) despues.push(['navegador y caidas', await correr(['navegador', 'caidas'], '1')]);
+else {
+  const caidas = correr(['caidas'], '1', true).then((r) => ({
+    ...r,
+    segundos: segundos(inicioSec),
+  }));
   despues.push(['navegador', await correr(['navegador'], '1')]);
+  const tNavegador = segundos(inicioSec);
   const c = await caidas;
   console.log(
-    `\n== caidas: pruebas de caídas del despachador (${c.segundos} s, junto a paralelo, ${tParalelo} s)`,
+    `\n== caidas: pruebas de caídas del despachador (${c.segundos} s, junto al navegador, ${tNavegador} s)`,
   );
   process.stdout.write(c.salida);
   despues.push(['caidas', c]);
 }
-const inicioSec = inicio + tParalelo * 1000;
 const corridas = [['paralelo', paralelo], ...despues];
 const fallidas = corridas
   .filter(([, r]) => r.codigo !== 0)
@@ -100,6 +97,6 @@ for (const f of fallidas)
 for (const f of fallidas) for (const l of f.lineas) if (/^\s*FAIL\s/.test(l)) console.log(l.trim());
 const b = despues.some(([, r]) => r.codigo !== 0);
 console.log(
-  `pruebas: paralelo ${paralelo.codigo === 0 ? 'bien' : 'FALLÓ'} (${tParalelo} s), navegador y caidas ${b ? 'FALLÓ' : 'bien'} (navegador ${segundos(inicioSec)} s), ${segundos(inicio)} s`,
+  `pruebas: paralelo ${paralelo.codigo === 0 ? 'bien' : 'FALLÓ'} (${tParalelo} s), navegador y caidas ${b ? 'FALLÓ' : 'bien'} (${segundos(inicioSec)} s), ${segundos(inicio)} s`,
 );
 process.exit(fallidas.length ? 1 : 0);
