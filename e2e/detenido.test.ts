@@ -57,8 +57,9 @@ describe('web: ejercicio detenido frente a terminado', { timeout: 120_000 }, () 
       page.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: nombre });
     await fila('Parado por operador').waitFor();
     const etiquetas = (nombre: string) => fila(nombre).locator('.ant-tag').allInnerTexts();
-    expect(await etiquetas('Parado por operador')).toEqual(['Completado', 'Detenido']);
-    expect(await etiquetas('Terminado normal')).toEqual(['Completado']);
+    // The mode's tag comes first (issue 47.1: 'Simulacro', the default).
+    expect(await etiquetas('Parado por operador')).toEqual(['Simulacro', 'Completado', 'Detenido']);
+    expect(await etiquetas('Terminado normal')).toEqual(['Simulacro', 'Completado']);
     // Issue 48.6: the stop wins visually; a stopped drill is not green like a finished one.
     const clases = (nombre: string) =>
       fila(nombre)
@@ -71,10 +72,14 @@ describe('web: ejercicio detenido frente a terminado', { timeout: 120_000 }, () 
           ]),
         );
     expect(await clases('Parado por operador')).toEqual([
+      ['Simulacro', false, false],
       ['Completado', false, false],
       ['Detenido', false, true],
     ]);
-    expect(await clases('Terminado normal')).toEqual([['Completado', true, false]]);
+    expect(await clases('Terminado normal')).toEqual([
+      ['Simulacro', false, false],
+      ['Completado', true, false],
+    ]);
 
     const [d] = await Promise.all([
       page.waitForEvent('download'),

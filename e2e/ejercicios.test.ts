@@ -337,12 +337,13 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       minutos: '3',
     });
     const sms = fila('Simulacro SMS E2E');
-    // The action, and what the drill costs: 13 recipients × 1 SMS.
+    // The action (typed after the dialog's fixed drill marker, issue 47.1), and what the drill
+    // costs: 13 recipients × 1 SMS.
     expect(await sms.locator('td').nth(1).innerText()).toBe(
-      'Alerta de prueba\n13 SMS (1 por destinatario)',
+      'SIMULACRO: Alerta de prueba\n13 SMS (1 por destinatario)',
     );
     expect(await sms.locator('td').nth(2).innerText()).toBe('SMS Centro');
-    expect(await sms.locator('td').nth(3).innerText()).toBe('SMS');
+    expect(await sms.locator('td').nth(3).innerText()).toBe('SMS\nSimulacro');
     await sms.getByText('No completo').waitFor();
     const quiz = fila('Encuesta E2E');
     expect(await quiz.locator('td').nth(1).innerText()).toBe('3 min por llamada');
@@ -543,7 +544,7 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     expect(hoja.rowCount).toBe(1 + 13);
     const filas = Array.from({ length: 13 }, (_, i) => valores(hoja, i + 2));
     expect(filas).toContainEqual([
-      'Alerta de prueba',
+      'SIMULACRO: Alerta de prueba',
       'SMS Centro',
       'Simulacro SMS E2E',
       '2026-12-01',

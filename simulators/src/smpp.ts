@@ -350,8 +350,6 @@ export interface OpcionesSmpp extends Partial<Comportamiento> {
   tls?: { key: string; cert: string };
   /** How long an MO waits for its deliver_sm_resp, and between resends (default 300 ms). */
   reintentoMoMs?: number;
-  /** How long a receipt waits for its deliver_sm_resp before it is delivered again (default 5 s). */
-  reintentoReciboMs?: number;
 }
 
 const fechaSmpp = (ms: number) => {
@@ -580,7 +578,7 @@ export class SimuladorSmpp {
       s.send(pdu.response({ system_id: 'pregon-sim' }));
       const retenidos = this.retenidos.get(cuenta);
       this.retenidos.delete(cuenta);
-      for (const r of retenidos ?? []) this.entregar(s, r);
+      for (const r of retenidos ?? []) s.deliver_sm(r);
     });
     s.on('enquire_link', (pdu) => {
       if (this.responderEnquireLink) s.send(pdu.response());
@@ -669,8 +667,7 @@ export class SimuladorSmpp {
               ...(r.sinTlv ? {} : { receipted_message_id: id, message_state: ESTADOS[stat] ?? 7 }),
             });
           };
-          if (this.retenerRecibos) this.recibosEnEspera.push(enviarRecibo);
-          else if (c.retrasoReciboMs > 0) setTimeout(enviarRecibo, c.retrasoReciboMs).unref();
+          if (c.retrasoReciboMs > 0) setTimeout(enviarRecibo, c.retrasoReciboMs).unref();
           else enviarRecibo();
         }
       };
@@ -679,58 +676,15 @@ export class SimuladorSmpp {
     });
   }
 
-  /**
-   * Delivers a receipt as SMSCs store and forward them: on the session that submitted, else on
-   * another bound session of the same account, else held until the account binds again; resent
-   * after `reintentoReciboMs` while its deliver_sm_resp does not come or is an error (a session
-   * that dies with receipts unanswered gets them again on the account's next bind).
-   */
-  private entregar(s: Sesion | undefined, recibo: object, cuentaDada?: string): void {
-    const cuenta = cuentaDada ?? (s ? this.cuentaDe.get(s) : undefined) ?? '';
-    const viva = s?.socket.writable
+  /** Sends a receipt on the session that submitted, else on another bound session of the same
+   * account, else holds it until the account binds again. */
+  private entregar(s: Sesion, recibo: object): void {
+    const cuenta = this.cuentaDe.get(s) ?? '';
+    const viva = s.socket.writable
       ? s
       : this.servidor.sessions.find((x) => this.cuentaDe.get(x) === cuenta && x.socket.writable);
-    if (!viva) {
-      this.retenidos.set(cuenta, [...(this.retenidos.get(cuenta) ?? []), recibo]);
-      return;
-    }
-    const plazo = this.o.reintentoReciboMs ?? 5_000;
-    let hecho = false;
-    const reintentar = () => {
-      if (hecho || this.parado) return;
-      hecho = true;
-      this.recibosReenviados++;
-      this.entregar(undefined, recibo, cuenta);
-    };
-    const t = setTimeout(reintentar, plazo);
-    t.unref();
-    const escrito = viva.deliver_sm(recibo, (p) => {
-      clearTimeout(t);
-      if (hecho) return;
-      if (p.command_status === 0) hecho = true;
-      else setTimeout(reintentar, plazo).unref();
-    });
-    if (escrito) this.recibosEscritos++;
-    else {
-      clearTimeout(t);
-      setTimeout(reintentar, 20).unref();
-    }
-  }
-
-  /** Receipts delivered again: unanswered within `reintentoReciboMs`, refused, or unwritten. */
-  recibosReenviados = 0;
-  /** Receipts written to a session (each delivery, resends included). */
-  recibosEscritos = 0;
-  /** While true, receipts wait (as an SMSC's do when the handset is away) until `soltarRecibos`. */
-  retenerRecibos = false;
-  private recibosEnEspera: (() => void)[] = [];
-
-  /** Sends the receipts held while `retenerRecibos`, and stops holding them. */
-  soltarRecibos(): void {
-    this.retenerRecibos = false;
-    const r = this.recibosEnEspera;
-    this.recibosEnEspera = [];
-    for (const enviar of r) enviar();
+    if (viva) viva.deliver_sm(recibo);
+    else this.retenidos.set(cuenta, [...(this.retenidos.get(cuenta) ?? []), recibo]);
   }
 
   /** Adds a part to its message; records the message when it is complete. Returns the part's text
