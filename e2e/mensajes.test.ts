@@ -60,19 +60,20 @@ describe('web: el mensaje que llega al teléfono', { timeout: 120_000 }, () => {
     await elegir('Tipo de trabajo', 'SMS');
     const resumen = dialogo().getByTestId('resumen-sms');
     const mensaje = dialogo().getByPlaceholder('Mensaje / número');
+    // The fixed drill marker 'SIMULACRO: ' (11 characters, issue 47.1) counts in the parts.
     await mensaje.fill('a'.repeat(153) + 'b'.repeat(140));
     await expect
       .poll(() => resumen.innerText())
-      .toBe('293 caracteres, codificación GSM-7 · 2 SMS por destinatario, 140 de 153 caracteres');
+      .toBe('304 caracteres, codificación GSM-7 · 2 SMS por destinatario, 151 de 153 caracteres');
     await mensaje.fill('Simulacro: ¿listos? Salgan ya €');
     await expect
       .poll(() => resumen.innerText())
-      .toBe('32 caracteres, codificación GSM-7 · 1 SMS por destinatario, 32 de 160 caracteres');
+      .toBe('43 caracteres, codificación GSM-7 · 1 SMS por destinatario, 43 de 160 caracteres');
     expect(await dialogo().getByText('obliga', { exact: false }).count()).toBe(0);
     await mensaje.fill('Diríjase a la zona segura 🚨');
     await expect
       .poll(() => resumen.innerText())
-      .toBe('28 caracteres, codificación UCS-2 · 1 SMS por destinatario, 28 de 70 caracteres');
+      .toBe('39 caracteres, codificación UCS-2 · 1 SMS por destinatario, 39 de 70 caracteres');
     await dialogo()
       .getByText(
         'El carácter «í» no está en el alfabeto GSM: el mensaje se envía en UCS-2, con 70 caracteres por SMS en lugar de 160.',
