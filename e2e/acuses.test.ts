@@ -105,9 +105,7 @@ describe('web: SMS de un ejercicio con acuses de respuesta', { timeout: 180_000 
     await page.setViewportSize({ width: 390, height: 844 });
     await cabecera.scrollIntoViewIfNeeded();
     await capturar(page, 'acuses-tablero-390');
-    await page.goto(`${api.url}/ejercicios`);
-    await page.getByRole('switch').click();
-    await fila.locator('.sms-total').scrollIntoViewIfNeeded();
-    await capturar(page, 'acuses-lista-390');
+    // The list at a phone's width is one card per exercise since issue 45.4; its photograph
+    // here (a table row's cell) is gone with the table row (e2e/ciclo.test.ts covers the cards).
   });
 });
