@@ -328,8 +328,7 @@ export function motivoConexionSmpp(
   return `SMPP: ${mensajeRed(codigo, { host, puerto: destino.puerto, texto }, timeoutMs)}`;
 }
 
-/** deliver_sm_resp status for a reply or receipt not stored now (SMPP 3.4 §5.1.3): the SMSC
- * delivers it again. */
+/** deliver_sm_resp status for a reply not stored now (SMPP 3.4 §5.1.3): the SMSC delivers it again. */
 const ESME_RX_T_APPN = 0x64;
 
 /** Bind refusals that may pass: the account's binds are in use, or the SMSC is busy. */
@@ -729,11 +728,9 @@ class CanalSmpp implements Canal {
           void this.respuesta(s, pdu, cuerpo);
           return;
         }
-        // Answered at once, as before stop 52: answering only once the receipt is durable
-        // (1e2f699) left PostgreSQL crash drills unfinished in a full run; see the closing note.
         agrupar(s);
         s.send(pdu.response());
-        void this.recibo(pdu);
+        this.recibo(pdu);
       });
       s.on('enquire_link', (pdu) => s.send(pdu.response()));
       s.on('unbind', (pdu) => {
@@ -863,9 +860,7 @@ class CanalSmpp implements Canal {
     s.send(pdu.response({ command_status: estado }));
   }
 
-  /** Reads a receipt and hands it to the dispatcher; the promise, when there is one, resolves
-   * once the receipt is durable. Nothing to keep (not a receipt, unreadable): undefined. */
-  private recibo(pdu: Pdu): Promise<void> | undefined {
+  private recibo(pdu: Pdu): void {
     const esm = pdu.esm_class ?? 0;
     // esm_class bits 2-5 say what a deliver_sm is: 0x04 an SMSC delivery receipt, 0x20 an
     // intermediate notification (not final); anything else is not a receipt (a reply, an MO).
@@ -893,10 +888,7 @@ class CanalSmpp implements Canal {
     // A long text's part goes as is too: the store finds its row in sms_partes and counts the
     // parts there, so receipts that come after a restart, or to another dispatcher, still count.
     const { entregado, motivo } = d;
-    return (
-      this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: id, entregado, motivo }) ??
-      undefined
-    );
+    this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: id, entregado, motivo });
   }
 
   /** A deliver_sm that cannot be applied: told to the dispatcher, which logs and counts it. */

@@ -229,11 +229,8 @@ export interface OpcionesCanal {
   /** This database's installation id (ajustes 'instalacion'): part of the message ids a gateway
    * keeps (Android), so two databases on one gateway never share one. */
   instalacion?: string;
-  /** Called for every delivery receipt the gateway reports; where it returns a promise, that
-   * resolves once the receipt is durable (applied to its row, or its row's outcome written with
-   * it), and a channel whose gateway resends unanswered receipts (SMPP) answers only then: a
-   * receipt held in memory when the process dies comes again to the next one (issue 48.6). */
-  alRecibo: (r: Recibo) => void | Promise<void>;
+  /** Called for every delivery receipt the gateway reports. */
+  alRecibo: (r: Recibo) => void;
   /** Called for every reply (or part of one) the gateway delivers; resolves once it is stored.
    * The channel acknowledges the reply to the gateway only then (a rejection: a temporary error,
    * so the gateway delivers it again). Without it, replies are logged as before. */

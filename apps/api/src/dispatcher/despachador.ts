@@ -207,10 +207,7 @@ export class Despachador {
   /** Buffered 'enviado' outcomes by device and gateway id: a receipt that arrives before the
    * outcome is written is folded into it (one write instead of two). */
   private porGateway = new Map<string, Desenlace>();
-  /** Receipts not yet applied; `listo` answers the gateway once one is durable (canal.ts). */
-  private recibos: { r: Recibo; hasta: number; listo?: () => void }[] = [];
-  /** Receipts folded into outcomes not yet written: answered after that write. */
-  private recibosPorEscribir: (() => void)[] = [];
+  private recibos: { r: Recibo; hasta: number }[] = [];
   private digitos: DigitoQuiz[] = [];
   /** Calls answered, to write their answer time (contestada_en) with the next batch. */
   private contestadas: { id_detalle: number; en: number }[] = [];
@@ -458,8 +455,7 @@ export class Despachador {
       },
       config: this.config,
       instalacion: this.instalacion,
-      alRecibo: (r) =>
-        new Promise<void>((listo) => this.recibos.push({ r, hasta: Date.now() + 30_000, listo })),
+      alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
       alReciboSinDestino: (detalle) => this.sinDestino(detalle),
       alRespuesta: (r) => this.guardarRespuesta(r),
       alDigito: (d) => this.digitos.push(d),
@@ -1158,10 +1154,9 @@ export class Despachador {
       this.desenlaces = [];
       this.porGateway = new Map();
       if (this.recibos.length && porGateway.size) {
-        this.recibos = this.recibos.filter(({ r, listo }) => {
+        this.recibos = this.recibos.filter(({ r }) => {
           const d = porGateway.get(`${r.id_equipo}:${r.id_gateway}`);
           if (!d) return true;
-          if (listo) this.recibosPorEscribir.push(listo);
           if (d.partes) {
             plegarParte(d, d.partes, r);
             return false;
@@ -1199,11 +1194,6 @@ export class Despachador {
         this.opts.bitacora?.error(`escritura de resultados: ${String(err)}`);
         return;
       }
-      // The receipts folded into those outcomes are durable now (after a failed write they stay
-      // in the outcomes put back above, and wait for the write that succeeds).
-      const escritos = this.recibosPorEscribir;
-      this.recibosPorEscribir = [];
-      for (const listo of escritos) listo();
       if (this.contactos.size && (!this.corriendo || Date.now() - this.contactosEscritos >= 1000)) {
         const cs = this.contactos;
         this.contactos = new Map();
@@ -1230,13 +1220,10 @@ export class Despachador {
           ))
             hechos.add(id);
         const ahora = Date.now();
-        for (const x of rs) if (hechos.has(x.r.id_gateway)) x.listo?.();
         const quedan = rs.filter((x) => !hechos.has(x.r.id_gateway));
         for (const x of quedan)
-          if (x.hasta <= ahora) {
+          if (x.hasta <= ahora)
             this.sinDestino(`equipo ${x.r.id_equipo}, id ${x.r.id_gateway} no es de ningún envío`);
-            x.listo?.();
-          }
         this.recibos = quedan.filter((x) => x.hasta > ahora).concat(this.recibos);
       } catch (err) {
         this.recibos = rs.concat(this.recibos);
