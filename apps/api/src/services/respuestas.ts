@@ -221,8 +221,9 @@ async function casoPorRespuesta(
 }
 
 /** The product zone's offsets by wall-clock minute (a zone's offset changes on a minute's edge),
- * so a send's instant costs no Intl.DateTimeFormat (desfaseZona builds one each call: the
- * matching's heaviest step in a profile); a few thousand minutes kept at most. */
+ * so a send's instant costs no formatToParts: desfaseZona (rules/zona-horaria.ts) keeps its
+ * formatter but remembers only each zone's last second, and a batch's sends span many minutes
+ * (the matching's heaviest step in a profile); a few thousand minutes kept at most. */
 const desfases = new Map<string, number>();
 function desfaseDeMinuto(tz: string, fecha: string, hora: string, pared: number): number {
   const clave = `${tz} ${fecha} ${hora.slice(0, 5)}`;
