@@ -10,8 +10,7 @@ import type { RespuestaEntrante } from './canal.ts';
 import { msg } from '@pregon/contract/messages';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { AcusePorRespuesta } from '../services/respuestas.ts';
-import { dadoDeBaja, encolarSuelto, respuestaDe } from './store-sueltos.ts';
+import { encolarAcuse, encolarSuelto, respuestaDe } from './store-sueltos.ts';
 import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 
 // Issue 46.2: a reply is matched to its poll right after it is stored (services/respuestas.ts).
@@ -54,24 +53,6 @@ async function confirmar(
   return res;
 }
 
-/** Issue 46.2: the chosen option's automatic acknowledgement, once per person and exercise; none
- * without a text, to a sender that is not a phone, or to a phone on the channel's opt-out list. */
-async function acuse(k: Kysely<DB>, a: AcusePorRespuesta) {
-  const texto = a.opcion?.acuse?.trim();
-  if (!texto || !a.telefono || (await dadoDeBaja(k, a.canal, a.telefono))) return;
-  await encolarSuelto(k, {
-    id_equipo: a.id_equipo,
-    canal: a.canal,
-    telefono: a.telefono,
-    texto,
-    motivo: 'acuse',
-    id_respuesta: a.id_respuesta,
-    id_ejercicio: a.id_ejercicio,
-    id_detalle: a.id_detalle,
-    recibida: a.recibida,
-  });
-}
-
 /** How the dispatcher matches replies: the product's time zone comes from TZ, as the api's; a
  * 'BAJA' or 'ALTA' goes to the opt-out list (services/bajas.ts) and its confirmation, and an
  * option's acknowledgement, to the one-off queue (sueltos.ts), in the matching's transaction. */
@@ -86,7 +67,7 @@ const OPCIONES: OpcionesProceso = {
       return confirmar(k, r, c ? await registrarAlta(k, c) : null, 'alta');
     },
   },
-  acuse,
+  acuse: encolarAcuse,
 };
 
 /** The matching passes of a database in this process: those running and the one queued. */

@@ -3,6 +3,7 @@ import { analizarSms } from '@pregon/contract/rules/sms';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
 import type { Db } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import type { AcusePorRespuesta } from '../services/respuestas.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 
 // The one-off messages' queue (issue 46.2 and 46.4, migration 0040 mensajes_sueltos): what the
@@ -159,6 +160,27 @@ export async function dadoDeBaja(k: K, canal: string, telefono: string): Promise
     .where('telefono', '=', telefono)
     .executeTakeFirst();
   return b !== undefined;
+}
+
+/** Issue 46.2: the chosen option's automatic acknowledgement, once per person and exercise (the
+ * unique index mensajes_sueltos_acuse), in the caller's transaction; none without a text, to a
+ * sender that is not a phone, or to a phone on the channel's opt-out list. The one path of the
+ * automatic matching (dispatcher/leer-respuestas.ts) and an operator's manual classification
+ * (services/respuestas.ts clasificarManual). True when it was queued now. */
+export async function encolarAcuse(k: K, a: AcusePorRespuesta): Promise<boolean> {
+  const texto = a.opcion?.acuse?.trim();
+  if (!texto || !a.telefono || (await dadoDeBaja(k, a.canal, a.telefono))) return false;
+  return encolarSuelto(k, {
+    id_equipo: a.id_equipo,
+    canal: a.canal,
+    telefono: a.telefono,
+    texto,
+    motivo: 'acuse',
+    id_respuesta: a.id_respuesta,
+    id_ejercicio: a.id_ejercicio,
+    id_detalle: a.id_detalle,
+    recibida: a.recibida,
+  });
 }
 
 /** The queue's predicate, named whole so each engine can use the partial index

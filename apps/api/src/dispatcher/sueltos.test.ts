@@ -216,4 +216,78 @@ describe.each(MOTORES)('mensajes sueltos por SMPP (%s)', (motor) => {
     expect(textosA(TELS[0]).filter((t) => t === ACUSE_2)).toHaveLength(1);
     expect(textosA(TELS[1]).filter((t) => t === MENSAJES.confirmacionBaja)).toHaveLength(1);
   });
+
+  it("an unrecognised reply classified by hand gets the option's acknowledgement once", async () => {
+    // TELS[1] answered BAJA and ALTA only: no option yet, no acknowledgement.
+    await smsc.enviarMo({ de: `52${TELS[1]}`, texto: 'quien habla?' });
+    const reconocer = async () =>
+      api.ctx.db.kysely
+        .selectFrom('respuestas_recibidas')
+        .select(['id_respuesta', 'clasificacion'])
+        .where('texto', '=', 'quien habla?')
+        .executeTakeFirst();
+    await esperarQue(
+      async () => (await reconocer())?.clasificacion === 'no_reconocida',
+      'la respuesta no reconocida',
+    );
+    const { id_respuesta } = (await reconocer())!;
+    const antes = textosA(TELS[1]).length;
+    const smsAcuses = async () => {
+      const lista = await pedir(api.url, 'GET', '/ejercicios/', { token: operador });
+      return Number(
+        (lista.body.data ?? lista.body).find(
+          (f: { id_ejercicio: number }) => f.id_ejercicio === id_ejercicio,
+        ).sms_acuses,
+      );
+    };
+    const acusesAntes = await smsAcuses();
+    const c = await pedir(api.url, 'POST', `/respuestas/${id_respuesta}/clasificar/`, {
+      token: operador,
+      body: { digito: 1 },
+    });
+    expect(c.status).toBe(200);
+    await esperarQue(
+      async () => textosA(TELS[1]).includes(ACUSE_1),
+      'el acuse de la clasificación',
+    );
+    // Answering again ('1' now recognised) sends nothing more: once per person.
+    await smsc.enviarMo({ de: `52${TELS[1]}`, texto: '1' });
+    await esperarQue(
+      async () =>
+        (
+          await api.ctx.db.kysely
+            .selectFrom('respuestas_recibidas')
+            .select('clasificacion')
+            .where('telefono', '=', TELS[1])
+            .where('texto', '=', '1')
+            .executeTakeFirst()
+        )?.clasificacion != null,
+      "el '1' leído",
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(textosA(TELS[1]).slice(antes)).toEqual([ACUSE_1]);
+    const acuses = (await sueltos()).filter((s) => s.motivo === 'acuse' && s.telefono === TELS[1]);
+    expect(acuses).toHaveLength(1);
+    expect(acuses[0]).toMatchObject({
+      estado: 'entregado',
+      id_respuesta,
+      id_ejercicio,
+      canal: 'smpp',
+      texto: ACUSE_1,
+      partes: analizarSms(ACUSE_1).partes,
+    });
+    // Counted in the exercise's SMS like the automatic ones, and audited.
+    expect(await smsAcuses()).toBe(acusesAntes + analizarSms(ACUSE_1).partes);
+    const audit = await api.ctx.db.kysely
+      .selectFrom('auditoria')
+      .select('detalle')
+      .where('entidad', '=', 'respuesta')
+      .where('id_entidad', '=', String(id_respuesta))
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.detalle!)).toMatchObject({
+      accion: 'clasificar',
+      digito: 1,
+      acuse: true,
+    });
+  });
 });

@@ -30,6 +30,7 @@ import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as repoRespuestas from '../repositories/respuestas.ts';
+import { encolarAcuse } from '../dispatcher/store-sueltos.ts';
 import { desfaseZona, epochDe } from './tableros.ts';
 
 // Polls, replies matched to them, and the cases of those who need help (issue 46.2 and 46.3).
@@ -928,10 +929,23 @@ export async function clasificarManual(
       digito,
       actor,
     );
+    // The option's acknowledgement, exactly as the automatic matching queues it (once per person
+    // and exercise; the dispatcher's sender sends it and counts its parts).
+    const acuse = await encolarAcuse(trx, {
+      id_respuesta: id,
+      id_equipo: r.id_equipo,
+      canal: r.canal,
+      telefono: r.telefono,
+      id_ejercicio: r.id_ejercicio,
+      id_detalle: Number(r.id_detalle),
+      opcion: opciones.find((o) => o.digito === digito),
+      recibida: Number(r.fecha_recibida),
+    });
     await auditar(trx, actor, 'modificar', 'respuesta', id, {
       accion: 'clasificar',
       digito,
       ...(id_caso !== null ? { id_caso } : {}),
+      ...(acuse ? { acuse: true } : {}),
     });
     const fila = await filasRespuesta(trx)
       .where('r.id_respuesta', '=', id)
