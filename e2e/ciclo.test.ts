@@ -550,13 +550,13 @@ describe('web: ciclo de vida de los ejercicios (issue 26.1 y 26.3)', { timeout: 
       await ponerToken(p, token);
       await p.goto(`${e.api.url}/?q=Desde%20el%20tel`);
       await p.getByRole('heading', { name: 'Ejercicios' }).waitFor();
-      // No side menu: the header's 'Menu' opens a drawer with the same items.
+      // No side menu: the header's 'Abrir menú' opens a drawer with the same items.
       expect(await p.locator('.menu-lateral').count()).toBe(0);
       // The header fits: the name on one line, not one letter per line.
       const usuario = p.locator('.cabecera-usuario');
       await usuario.getByText('Administrador', { exact: true }).waitFor();
       expect(await alto(usuario)).toBeLessThan(32);
-      await p.getByRole('button', { name: 'Menu', exact: true }).click();
+      await p.getByRole('button', { name: 'Abrir menú', exact: true }).click();
       const cajon = p.locator('.cajon-menu');
       for (const item of ['Inicio', 'Teléfonos', 'Equipos', 'Respuestas'])
         expect(await alto(cajon.getByRole('menuitem', { name: item }))).toBeGreaterThanOrEqual(44);

@@ -131,7 +131,7 @@ describe('web: sesión, diseño y guardia de rutas', { timeout: 60_000 }, () => 
     await expect.poll(async () => (await lateral.boundingBox())!.width).toBe(anchoAbierto);
     await page.getByRole('button', { name: 'Contraer menú', exact: true }).waitFor();
 
-    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('button', { name: 'Abrir menú', exact: true }).click();
     const cajon = page.locator('.ant-drawer');
     await cajon.getByText('Menu', { exact: true }).waitFor();
     await cajon.locator('.ant-drawer-close').click();

@@ -128,6 +128,16 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
       .filter({ hasText: 'Completado' })
       .waitFor({ timeout: 60_000 });
     await page.getByText('5002 de 5002').waitFor();
+    // Issue 48.2: the charts are in the Tab order (recharts' keyboard layer), each with a name.
+    await page.getByRole('application', { name: 'Resultados', exact: true }).waitFor();
+    await page.getByRole('application', { name: 'Curva de alcance', exact: true }).waitFor();
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('svg[tabindex="0"]')].filter(
+          (s) => !s.querySelector(':scope > title')?.textContent?.trim(),
+        ).length,
+      ),
+    ).toBe(0);
     expect(await alcanzados()).toBe(5000);
     // Two invalid numbers: 2 of 5,002 red, below the yellow threshold (5 %) → green overall.
     await page.locator('.luz-general[data-luz="verde"]').waitFor();

@@ -19,6 +19,11 @@ export const MENSAJES = {
   configuracion: 'Configuración',
   cerrarSesion: 'Cerrar sesión',
   menu: 'Menu',
+  /** The header's button that opens the 'Menu' drawer (issue 48.2). */
+  abrirMenu: 'Abrir menú',
+  /** Ant Design's InputNumber spinners (issue 48.2). */
+  aumentarValor: 'Aumentar',
+  disminuirValor: 'Disminuir',
   contraerMenu: 'Contraer menú',
   expandirMenu: 'Expandir menú',
 

@@ -143,7 +143,7 @@ export function DefaultLayout() {
           <Button
             type="text"
             icon={<MenuOutlined />}
-            aria-label={msg('menu')}
+            aria-label={msg('abrirMenu')}
             onClick={() => setCajon(true)}
           />
           <div className="cabecera-derecha">

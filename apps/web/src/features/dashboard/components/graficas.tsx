@@ -19,7 +19,9 @@ import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
 import { horaTexto } from '../../../lib/fecha.ts';
 
 // The dashboard's charts (recharts, imported only by the dashboard pages, so it stays out of the
-// list's first screen). Animations are off: data arrives every half second.
+// list's first screen). Animations are off: data arrives every half second. Each chart is in the
+// Tab order (recharts' keyboard layer: the arrows walk its points) and so carries a name, its
+// card's title, as its <title> (issue 48.2: no focusable thing without a name).
 
 const hora = horaTexto;
 
@@ -38,7 +40,11 @@ export function GraficaResultados({
   }));
   return (
     <ResponsiveContainer width="100%" height={260}>
-      <BarChart data={datos} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+      <BarChart
+        data={datos}
+        margin={{ top: 8, right: 8, bottom: 8, left: 8 }}
+        title={msg('resultados')}
+      >
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="nombre" interval={0} fontSize={12} />
         <YAxis allowDecimals={false} fontSize={12} />
@@ -92,7 +98,11 @@ export function CurvaAlcance({ curva, hitos }: { curva: readonly PuntoCurva[]; h
     <ResponsiveContainer width="100%" height={260}>
       {/* Room on the right for a mark's label centred on the last instant ('50 % · 90 % · 100 %'
           on the curve's end was cut to '50 % · 90 %'). */}
-      <LineChart data={[...curva]} margin={{ top: 16, right: 64, bottom: 8, left: 8 }}>
+      <LineChart
+        data={[...curva]}
+        margin={{ top: 16, right: 64, bottom: 8, left: 8 }}
+        title={msg('curvaAlcance')}
+      >
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis
           dataKey="t"
@@ -147,7 +157,12 @@ export function GraficaPregunta({
   }));
   return (
     <ResponsiveContainer width="100%" height={200}>
-      <BarChart data={datos} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
+      <BarChart
+        data={datos}
+        layout="vertical"
+        margin={{ top: 4, right: 16, bottom: 4, left: 8 }}
+        title={`${msg('preguntaN', { N: pregunta.numero })}: ${pregunta.reactivo}`}
+      >
         <CartesianGrid strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" allowDecimals={false} fontSize={12} />
         <YAxis type="category" dataKey="nombre" width={140} fontSize={12} />

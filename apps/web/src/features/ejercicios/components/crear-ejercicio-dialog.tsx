@@ -123,9 +123,11 @@ import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzad
 /** The 'Estado' option that chooses every state (no state has id 0). */
 /** Issue 48.2: Tab leaves a picker without choosing the option under the cursor (rc-select would
  * choose it and keep the focus); caught before the picker sees it, the list closes on blur and
- * nothing is added. */
+ * nothing is added. Every select of the form: after Enter on 'Brigadistas E2E', the cursor went
+ * back to 'Brigadistas' and Tab added it to 'Categoría'. */
 const tabSinElegir = (e: KeyboardEvent) => {
-  if (e.key === 'Tab') e.stopPropagation();
+  if (e.key === 'Tab' && e.target instanceof Element && e.target.closest('.ant-select'))
+    e.stopPropagation();
 };
 
 /** A follow-up's states and categories stay in the form (the source's), out of sight. */
@@ -686,7 +688,7 @@ export function CrearEjercicioDialog({
           onValuesChange={alCambiar}
           className="formulario-ejercicio"
         >
-          <Row gutter={16}>
+          <Row gutter={16} onKeyDownCapture={tabSinElegir}>
             <Col xs={24} md={12}>
               <Form.Item
                 label={msg('campoTipoTrabajo')}
@@ -784,12 +786,7 @@ export function CrearEjercicioDialog({
                 <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
             </Col>
-            <Col
-              xs={24}
-              md={12}
-              style={sinSeleccion ? OCULTO : undefined}
-              onKeyDownCapture={tabSinElegir}
-            >
+            <Col xs={24} md={12} style={sinSeleccion ? OCULTO : undefined}>
               <Form.Item label={msg('campoEstado')} name="estado" {...error('estado')}>
                 <Select
                   mode="multiple"
