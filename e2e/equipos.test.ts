@@ -3,7 +3,7 @@ import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg } from '@pregon/contract/messages';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorAndroid } from '@pregon/simulators/android';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { fechaHora } from '../apps/api/src/dispatcher/despachador.ts';
@@ -272,6 +272,38 @@ describe('web: pantallas de equipos', { timeout: 180_000 }, () => {
       /^El equipo se guardó, pero no se pudo registrar en SMS Android sin webhook el webhook de respuestas: .+\. Se reintentará al iniciar el despachador y al probar el equipo$/,
     );
     await page.getByRole('heading', { name: 'SMS Android sin webhook' }).waitFor();
+  });
+
+  it('borrar un Android cuyo teléfono no responde lo borra y avisa que su webhook quedó (issue 46.1)', async () => {
+    const apagado = new SimuladorAndroid({ usuario: 'pregon', password: 'clave-sim' });
+    await apagado.iniciar();
+    const creado = await pedir(api.url, 'POST', '/equipos/', {
+      token: await ingresar(api),
+      body: {
+        alias: 'Android apagado',
+        serial: 'AA',
+        url: apagado.url,
+        protocolo: 'android',
+        credenciales: { usuario: 'pregon', password: 'clave-sim' },
+      },
+    });
+    expect(apagado.webhooks.size).toBe(1);
+    await apagado.detener();
+    await page.goto(`${api.url}/equipos`);
+    await fila('Android apagado').getByRole('button', { name: 'Eliminar' }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .filter({ hasText: '¿Eliminar el equipo "Android apagado"?' })
+      .getByRole('button', { name: 'Eliminar' })
+      .click();
+    await esperarAviso(page, 'Registro eliminado');
+    const id = [...apagado.webhooks.keys()][0]!;
+    expect(id).toContain(`-${creado.body.id_equipo}`);
+    await esperarAviso(
+      page,
+      `El equipo se eliminó, pero no se pudo quitar de Android apagado el webhook de respuestas: sin conexión con el teléfono (ECONNREFUSED). El teléfono seguirá enviando las respuestas que reciba: quítelo desde su API local (DELETE /webhooks/${id})`,
+    );
+    await fila('Android apagado').waitFor({ state: 'detached' });
   });
 
   it('el rol consulta ve lista y detalle sin botones de escritura', async () => {

@@ -817,6 +817,10 @@ export const MENSAJES = {
   webhookAndroidCredenciales: 'el teléfono rechazó el usuario y la contraseña (HTTP {status})',
   webhookAndroidRechazo: 'el teléfono respondió HTTP {status} a {ruta}{detalle}',
   webhookAndroidSinConexion: 'sin conexión con el teléfono ({error})',
+  webhookAndroidNoQuitado:
+    'El equipo se eliminó, pero no se pudo quitar de {alias} el webhook de respuestas: {motivo}. El teléfono seguirá enviando las respuestas que reciba: quítelo desde su API local (DELETE /webhooks/{id})',
+  webhookAndroidAnteriorNoQuitado:
+    'No se pudo quitar el webhook de respuestas del gateway anterior ({gateway}): {motivo}. Seguirá enviando las respuestas que reciba: quítelo desde su API local (DELETE /webhooks/{id})',
   respuestaSinTexto: 'Mensaje de WhatsApp de tipo {tipo}, sin texto',
   equipoSimulador:
     'Simulador local de {protocolo} para la demostración (npm start); no envía mensajes reales',
@@ -1207,8 +1211,7 @@ export const MENSAJES = {
   motivoDadoDeBaja: 'Dado de baja',
   bajasInicio: '{N} teléfonos dados de baja no recibirán este simulacro',
   bajasInicioUno: '1 teléfono dado de baja no recibirá este simulacro',
-  bajasIgnoradasInicio:
-    'Alerta real: se enviará también a los teléfonos dados de baja ({motivo})',
+  bajasIgnoradasInicio: 'Alerta real: se enviará también a los teléfonos dados de baja ({motivo})',
   canalBajaInvalido: 'El campo canal debe ser uno de: {canales}',
   canalBajaSms: 'SMS',
   canalBajaWhatsapp: 'WhatsApp',
@@ -1229,8 +1232,7 @@ export const MENSAJES = {
     'El archivo no tiene ningún número en su primera columna: escriba un teléfono por fila',
   ignoraBajasMotivoObligatorio:
     'El campo motivo es obligatorio para ignorar las bajas: escriba por qué es una alerta real',
-  ignoraBajasIniciado:
-    'El ejercicio ya inició: marque la alerta real antes de iniciarlo',
+  ignoraBajasIniciado: 'El ejercicio ya inició: marque la alerta real antes de iniciarlo',
   ignoraBajasActivado:
     'El ejercicio es una alerta real: se enviará también a los teléfonos dados de baja',
   ignoraBajasDesactivado: 'El ejercicio ya no se enviará a los teléfonos dados de baja',
@@ -1283,7 +1285,8 @@ export const MENSAJES = {
   modoPrueba: 'Prueba',
   modoReal: 'Alerta real',
   modoInvalido: 'El campo modo debe ser uno de: simulacro, prueba, real',
-  modoAyudaPrueba: 'Solo se envía a los teléfonos de la categoría «{categoria}» (la lista de prueba)',
+  modoAyudaPrueba:
+    'Solo se envía a los teléfonos de la categoría «{categoria}» (la lista de prueba)',
   modoAyudaReal:
     'Una alerta real se envía también a los teléfonos dados de baja y no lleva la marca de simulacro. Solo un administrador la crea, con el motivo, que queda en la auditoría',
   modoRealSoloAdministrador:
@@ -1362,8 +1365,7 @@ export const MENSAJES = {
   historialRecibida: 'Respuesta recibida',
   historialEjercicioDe: 'a {ejercicio}',
   historialSinEncuesta: 'sin encuesta',
-  historialRespuestasOmitidas:
-    'Se muestran las {N} respuestas más recientes de este periodo',
+  historialRespuestasOmitidas: 'Se muestran las {N} respuestas más recientes de este periodo',
   bandejaTitulo: 'Bandeja de respuestas',
   bandejaAyuda:
     'Respuestas que no pertenecen a ninguna encuesta y respuestas no reconocidas, de la más reciente a la más antigua',
@@ -1403,7 +1405,8 @@ export const MENSAJES = {
   integracionesCrear: 'Crear',
   integracionesNombreCuenta: 'Nombre de la cuenta de servicio',
   integracionesAlcances: 'Alcances',
-  integracionesNingunaAprueba: 'Ninguna clave puede aprobar una alerta real: aprobar es de una persona',
+  integracionesNingunaAprueba:
+    'Ninguna clave puede aprobar una alerta real: aprobar es de una persona',
   integracionesPrefijo: 'Clave (inicio)',
   integracionesUltimoUso: 'Último uso',
   integracionesActiva: 'Activa',

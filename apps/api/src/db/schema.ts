@@ -352,6 +352,11 @@ export interface WebhooksAndroidTable {
   registrado: number | null;
   error: string | null;
   intentado: number;
+  /** Migration 0050: the id the gateway gave the webhook, and the url and credentials (encrypted)
+   * it was registered with; null until a registration succeeds. */
+  id_webhook: string | null;
+  gateway: string | null;
+  acceso: string | null;
 }
 
 /** ventanas_whatsapp (issue 46.1, migration 0039): the 24-hour window a user's WhatsApp message

@@ -191,6 +191,7 @@ export async function registrarWebhookAndroid(
   const usuario = credencial(c, 'android', 'usuario') || credencial(c, 'android', 'username');
   const password = credencial(c, 'android', 'password');
   let motivo: string | null;
+  let registrado: { id_webhook: string; gateway: string; acceso: string } | null = null;
   if (!usuario || !password) motivo = msg('motivoSinCredenciales');
   else {
     const authorization = `Basic ${Buffer.from(`${usuario}:${password}`).toString('base64')}`;
@@ -208,6 +209,14 @@ export async function registrarWebhookAndroid(
         const id = idWebhookAndroid(await instalacion(db), id_equipo);
         const w = await pedir('webhooks', 'POST', { id, url: destino, event: 'sms:received' });
         motivo = motivoRespuesta(w.status, 'POST /webhooks', w.cuerpo);
+        // The id the gateway answered (WebHookDTO.id), the one to DELETE when the device goes.
+        const dado = typeof w.cuerpo.id === 'string' && w.cuerpo.id ? w.cuerpo.id : id;
+        if (!motivo)
+          registrado = {
+            id_webhook: dado.slice(0, 200),
+            gateway: e.url,
+            acceso: cifrarCredenciales({ usuario, password })!,
+          };
       }
     } catch (err) {
       motivo =
@@ -216,10 +225,76 @@ export async function registrarWebhookAndroid(
   }
   await k
     .updateTable('webhooks_android')
-    .set(motivo ? { error: motivo } : { error: null, registrado: Date.now() })
+    .set(motivo ? { error: motivo } : { error: null, registrado: Date.now(), ...registrado })
     .where('id_equipo', '=', id_equipo)
     .execute();
   return motivo;
+}
+
+/** Where Pregón's webhook lives on a device's gateway: the id, the gateway's url and the
+ * credentials it was registered with (rows from before migration 0050: the device's own and the
+ * id Pregón sends). Null when no registration ever succeeded. */
+export interface WebhookRegistrado {
+  id_webhook: string;
+  gateway: string;
+  usuario: string;
+  password: string;
+}
+
+/** The webhook a device's phone took (WebhookRegistrado), or null. */
+export async function webhookRegistrado(
+  db: Db,
+  id_equipo: number,
+): Promise<WebhookRegistrado | null> {
+  const f = await db.kysely
+    .selectFrom('webhooks_android as w')
+    .innerJoin('equipos as e', 'e.id_equipo', 'w.id_equipo')
+    .select(['w.id_webhook', 'w.gateway', 'w.acceso', 'w.registrado', 'e.url', 'e.credenciales'])
+    .where('w.id_equipo', '=', id_equipo)
+    .executeTakeFirst();
+  if (!f || (f.id_webhook === null && f.registrado === null)) return null;
+  const c = f.acceso !== null ? leerCredenciales(f.acceso) : leerCredenciales(f.credenciales);
+  const usuario = credencial(c, 'android', 'usuario') || credencial(c, 'android', 'username');
+  return {
+    id_webhook: f.id_webhook ?? idWebhookAndroid(await instalacion(db), id_equipo),
+    gateway: f.gateway ?? f.url,
+    usuario,
+    password: credencial(c, 'android', 'password'),
+  };
+}
+
+/** Whether a device now reaches the gateway its webhook was registered on with the same
+ * credentials (then registering again replaces the webhook by its id: nothing to remove). */
+export function mismoGateway(
+  w: WebhookRegistrado,
+  e: { protocolo: string; url: string; credenciales: string | null },
+): boolean {
+  if (e.protocolo !== 'android' || e.url !== w.gateway) return false;
+  const c = leerCredenciales(e.credenciales);
+  const usuario = credencial(c, 'android', 'usuario') || credencial(c, 'android', 'username');
+  return usuario === w.usuario && credencial(c, 'android', 'password') === w.password;
+}
+
+/**
+ * Removes Pregón's webhook from the gateway it was registered on: DELETE {gateway}/webhooks/{id}
+ * with the credentials it was registered with (the app answers 204 No Content, also for an id
+ * it no longer holds). Null when it is gone (a 404 too), else the Spanish reason; never throws.
+ */
+export async function quitarWebhookAndroid(w: WebhookRegistrado): Promise<string | null> {
+  if (!w.usuario || !w.password) return msg('motivoSinCredenciales');
+  try {
+    const url = urlGateway(w.gateway, ['webhooks', w.id_webhook], { forma: 'formaUrlAndroid' });
+    const r = await pedirJson(url, {
+      method: 'DELETE',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${w.usuario}:${w.password}`).toString('base64')}`,
+      },
+      timeoutMs: ESPERA_REGISTRO_MS,
+    });
+    return r.status === 404 ? null : motivoRespuesta(r.status, 'DELETE /webhooks', r.cuerpo);
+  } catch (err) {
+    return motivoUrlRefusada(err) ?? msg('webhookAndroidSinConexion', { error: textoError(err) });
+  }
 }
 
 /** Whether a device's webhook still has to be registered (never done, or the last try failed). */

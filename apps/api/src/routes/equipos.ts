@@ -32,7 +32,7 @@ export function rutasEquipos(app: FastifyInstance, ctx: Contexto) {
     };
   });
   ruta(app, ctx, api.eliminarEquipo, async ({ params, sesion }) => {
-    await svc.eliminar(ctx, sesion, params.id);
-    return ok('registroEliminado');
+    const r = await svc.eliminar(ctx, sesion, params.id);
+    return { ...ok('registroEliminado'), ...r };
   });
 }

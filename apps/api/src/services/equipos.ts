@@ -20,7 +20,13 @@ import { fechaHora } from '../dispatcher/despachador.ts';
 import { leerCredenciales } from '../dispatcher/canal.ts';
 import { cifrarCredenciales } from '../db/credenciales.ts';
 import { problemaDestinoEquipo } from '../dispatcher/destinos.ts';
-import { registrarWebhookAndroid, webhookAndroidPendiente } from '../dispatcher/webhook-android.ts';
+import {
+  mismoGateway,
+  quitarWebhookAndroid,
+  registrarWebhookAndroid,
+  webhookAndroidPendiente,
+  webhookRegistrado,
+} from '../dispatcher/webhook-android.ts';
 import { conConflictos } from './paises.ts';
 
 // Devices: credentials are write-only (stored encrypted, db/credenciales.ts; answered as
@@ -173,10 +179,13 @@ export async function modificar(
 
 /** Issue 46.1, after a device is saved (created, or changed by `cambio`): an Android device's
  * 'sms:received' webhook is registered on its phone (dispatcher/webhook-android.ts), when it was
- * created, its url, protocol or credentials changed, or its registration is still pending. The
- * device stays saved whatever the phone answers: a failure comes back as `aviso_respuestas`
- * (Spanish, naming the cause) and is retried when the dispatcher starts and when the device is
- * tested. A device without credentials is not contacted; one no longer Android loses its row. */
+ * created, its url, protocol or credentials changed, or its registration is still pending. A
+ * webhook registered before on another gateway, or with other credentials, or on a device no
+ * longer Android, is first removed from that gateway (DELETE /webhooks/{id}, the id it gave). The
+ * device stays saved whatever the phones answer: a failure comes back as `aviso_respuestas`
+ * (Spanish, naming the cause); a registration is retried when the dispatcher starts and when the
+ * device is tested. A device without credentials is not contacted; one no longer Android loses
+ * its row. */
 export async function registrarEntrada(
   ctx: Contexto,
   id: number,
@@ -184,17 +193,39 @@ export async function registrarEntrada(
 ): Promise<{ aviso_respuestas?: string }> {
   const e = await repo.leerBasico(ctx.db.kysely, id);
   if (!e) return {};
+  const avisos: string[] = [];
+  const previo = await webhookRegistrado(ctx.db, id);
+  let noQuitado: string | null = null;
+  if (previo && !mismoGateway(previo, e)) {
+    const motivo = await quitarWebhookAndroid(previo);
+    // Forgotten either way: the operator is told, and a later save does not try the old gateway.
+    await ctx.db.kysely
+      .updateTable('webhooks_android')
+      .set({ id_webhook: null, gateway: null, acceso: null, registrado: null })
+      .where('id_equipo', '=', id)
+      .execute();
+    if (motivo)
+      noQuitado = msg('webhookAndroidAnteriorNoQuitado', {
+        gateway: previo.gateway,
+        motivo,
+        id: previo.id_webhook,
+      });
+  }
+  const resultado = () => (avisos.length ? { aviso_respuestas: avisos.join(' ') } : {});
   if (e.protocolo !== 'android') {
     await ctx.db.kysely.deleteFrom('webhooks_android').where('id_equipo', '=', id).execute();
-    return {};
+    if (noQuitado) avisos.push(noQuitado);
+    return resultado();
   }
-  if (e.credenciales === null) return {};
   const cambiaGateway = !cambio || ['url', 'protocolo', 'credenciales'].some((k) => k in cambio);
-  if (!cambiaGateway && !(await webhookAndroidPendiente(ctx.db, id))) return {};
-  const motivo = await registrarWebhookAndroid(ctx.db, id, ctx.config.urlWebhooks);
-  return motivo
-    ? { aviso_respuestas: msg('webhookAndroidNoRegistrado', { alias: e.alias, motivo }) }
-    : {};
+  let motivo: string | null = null;
+  if (e.credenciales !== null && (cambiaGateway || (await webhookAndroidPendiente(ctx.db, id))))
+    motivo = await registrarWebhookAndroid(ctx.db, id, ctx.config.urlWebhooks);
+  // Registered again on the same gateway, the webhook of the same id was replaced.
+  const reemplazado = e.credenciales !== null && !motivo && previo?.gateway === e.url;
+  if (noQuitado && !reemplazado) avisos.push(noQuitado);
+  if (motivo) avisos.push(msg('webhookAndroidNoRegistrado', { alias: e.alias, motivo }));
+  return resultado();
 }
 
 /** 400 on the url when it points at a local or private address EQUIPOS_DESTINOS_PERMITIDOS does
@@ -204,9 +235,15 @@ async function exigirDestino(ctx: Contexto, protocolo: string, url: string): Pro
   if (m) throw new HttpError(400, m, 'url');
 }
 
-/** Deletes a device no exercise uses; 409 naming it otherwise (never a 500). */
-export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+/** Deletes a device no exercise uses; 409 naming it otherwise (never a 500). An Android device's
+ * webhook is then removed from its phone (`aviso_respuestas` when the phone did not answer). */
+export async function eliminar(
+  ctx: Contexto,
+  sesion: Sesion,
+  id: number,
+): Promise<{ aviso_respuestas?: string }> {
+  const webhook = await webhookRegistrado(ctx.db, id);
+  const alias = await ctx.db.kysely.transaction().execute(async (trx) => {
     const actual = await repo.leerBasico(trx, id);
     if (!actual) throw noEncontrado('Equipo');
     const n = await repo.ejerciciosDeEquipo(trx, id);
@@ -214,7 +251,17 @@ export async function eliminar(ctx: Contexto, sesion: Sesion, id: number): Promi
     if (n > 0) throw enUso();
     await conConflictos(() => repo.borrarEquipo(trx, id), enUso, enUso);
     await auditar(trx, sesion, 'eliminar', 'equipo', id, { alias: actual.alias });
+    return actual.alias;
   });
+  // Issue 46.1: its Android phone stops posting replies to a device that is gone; a gateway that
+  // does not answer leaves the device deleted and the operator told how to remove it by hand.
+  if (!webhook) return {};
+  const motivo = await quitarWebhookAndroid(webhook);
+  return motivo
+    ? {
+        aviso_respuestas: msg('webhookAndroidNoQuitado', { alias, motivo, id: webhook.id_webhook }),
+      }
+    : {};
 }
 
 /** GET /equipos/{id}/actividad/: today's sends by outcome and the latest failures (404 when the

@@ -148,7 +148,9 @@ export const eliminarEquipo = endpoint({
   etiqueta: 'equipos',
   resumen: 'Elimina un equipo que ningún ejercicio usa (409 si está en uso)',
   params: IdParamsSchema,
-  respuesta: OkSchema,
+  // `aviso_respuestas` (issue 46.1): deleted, but its Android phone did not remove the replies'
+  // webhook; it says why and how to remove it by hand.
+  respuesta: OkSchema.extend({ aviso_respuestas: z.string().optional() }),
 });
 
 /** How many recent errors GET /equipos/{id}/actividad/ lists. */

@@ -8,6 +8,7 @@ import { msg } from '@pregon/contract/messages';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
 import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
+import { avisoAdvertencia } from '../../../lib/notificar.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { eliminarEquipoApi } from '../api/delete-equipo.ts';
 import { CLAVE_EQUIPOS, useEquipos } from '../api/get-equipos.ts';
@@ -18,10 +19,15 @@ const EquipoDialog = lazy(async () => ({
 }));
 
 /** Deletes a device after its confirmation: 'Registro eliminado', or the server's 409 while
- * exercises use it; the devices reload. Resolves true when it was deleted. */
+ * exercises use it; the devices reload. An Android phone that did not remove the replies' webhook
+ * is a warning beside it (issue 46.1). Resolves true when it was deleted. */
 export function useEliminarEquipo() {
   const hacer = useAccionConAviso([CLAVE_EQUIPOS]);
-  return (e: EquipoVista) => hacer(() => eliminarEquipoApi(e.id_equipo), msg('registroEliminado'));
+  return (e: EquipoVista) =>
+    hacer(async () => {
+      const r = await eliminarEquipoApi(e.id_equipo);
+      if (r.aviso_respuestas) avisoAdvertencia(r.aviso_respuestas);
+    }, msg('registroEliminado'));
 }
 
 /** What 'Buscar...' reads of a device. */
