@@ -6,6 +6,7 @@ import type { Store } from './store.ts';
 import { storePostgres } from './store-postgres.ts';
 import { storeSqlite } from './store-sqlite.ts';
 import { reintentarWebhooksAndroid } from './webhook-android.ts';
+import { avisarCasos } from './leer-respuestas.ts';
 
 /** A running dispatcher; stop() lets in-flight sends finish. */
 export interface DespachadorEnMarcha {
@@ -41,6 +42,9 @@ export async function arrancarDespachador(
     db,
   });
   await despachador.iniciar();
+  // Issue 46.3: a case its reply matching opens reaches the live dashboards (over NOTIFY from a
+  // standalone process on PostgreSQL).
+  const dejarCasos = opts.eventos ? avisarCasos(db, opts.eventos) : () => {};
   // Issue 46.1: Android webhooks whose registration failed (or never ran: the demo's devices)
   // are registered again, in the background.
   void reintentarWebhooksAndroid(db, opts.bitacora).catch((err) =>
@@ -48,7 +52,10 @@ export async function arrancarDespachador(
   );
   return {
     despachador,
-    detener: () => despachador.detener(),
+    detener: () => {
+      dejarCasos();
+      return despachador.detener();
+    },
     enMarcha: () => despachador.enMarcha,
   };
 }

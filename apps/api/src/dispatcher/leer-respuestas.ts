@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import type { Eventos } from '../contexto.ts';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
 import { registrarAlta, registrarBaja, type CambioBaja } from '../services/bajas.ts';
 import {
@@ -70,6 +71,31 @@ const OPCIONES: OpcionesProceso = {
   acuse: encolarAcuse,
 };
 
+/** Issue 46.3: the event buses told when a matching pass of a database opens cases (each
+ * process's: the dispatcher's, which its PostgreSQL bridge carries to the api's live dashboards
+ * over NOTIFY, and the api's own, for the replies its webhooks take). */
+const avisados = new WeakMap<Db, Set<Eventos>>();
+
+/** Makes every case a matching pass over `db` opens in this process emit 'ejercicio' on
+ * `eventos` (its exercise), so the general dashboard's open cases and the exercise's queue move
+ * without another event, after the drill ended too. Returns the function that stops it. */
+export function avisarCasos(db: Db, eventos: Eventos): () => void {
+  let s = avisados.get(db);
+  if (!s) avisados.set(db, (s = new Set()));
+  s.add(eventos);
+  return () => void avisados.get(db)?.delete(eventos);
+}
+
+/** The matching's options for a database: OPCIONES, and its cases told to avisarCasos's buses. */
+function opcionesPara(db: Db): OpcionesProceso {
+  return {
+    ...OPCIONES,
+    alCasos: (ids) => {
+      for (const e of avisados.get(db) ?? []) for (const id of ids) e.emit('ejercicio', id);
+    },
+  };
+}
+
 /** The matching passes of a database in this process: those running and the one queued. */
 type Turno = { activas: Set<Promise<number>>; proxima: Promise<number> | null };
 const turnos = new WeakMap<Db, Turno>();
@@ -91,7 +117,7 @@ export function leerPendientes(db: Db): Promise<number> {
   if (!t) turnos.set(db, (t = { activas: new Set(), proxima: null }));
   const turno = t;
   const correr = () => {
-    const p = procesarPendientes(db, OPCIONES);
+    const p = procesarPendientes(db, opcionesPara(db));
     turno.activas.add(p);
     const fin = () => turno.activas.delete(p);
     p.then(fin, fin);

@@ -24,6 +24,7 @@ import { informeXlsx } from '../services/informe-xlsx.ts';
 import { cadenaDe } from '../services/cadena.ts';
 import { CentroVivo, TEMA_GENERAL, temaEjercicio, type Fuente } from '../vivo/centro.ts';
 import { puentePostgres } from '../vivo/puente-pg.ts';
+import { avisarCasos } from '../dispatcher/leer-respuestas.ts';
 import { claveFlujo, firmarTicket, verificarTicket } from '../vivo/ticket.ts';
 import { VigiaSesiones } from '../vivo/vigia.ts';
 
@@ -97,6 +98,8 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
     ctx.db.engine === 'postgres'
       ? await puentePostgres(ctx.db, ctx.eventos, (err) => app.log.warn({ err }, 'LISTEN/NOTIFY'))
       : undefined;
+  // Issue 46.3: cases this process's reply matching opens (its webhooks' replies) move the streams.
+  const dejarCasos = avisarCasos(ctx.db, ctx.eventos);
   const abiertos = new Set<() => void>();
   const vigia = new VigiaSesiones(
     (sids) => ctx.sesiones.vigentes(sids),
@@ -107,6 +110,7 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
     vigia.detener();
     for (const cerrar of [...abiertos]) cerrar();
     centro.cerrar();
+    dejarCasos();
     await puente?.cerrar();
   });
 

@@ -168,6 +168,9 @@ export interface OpcionesProceso {
   /** Queues the option's automatic acknowledgement (dispatcher/sueltos.ts), in the matching's
    * transaction; absent, an answer is only counted. */
   acuse?: (k: K, a: AcusePorRespuesta) => Promise<unknown>;
+  /** Told, after each batch commits, the exercises where it opened cases (the dashboards' open
+   * cases: dispatcher/leer-respuestas.ts turns it into 'ejercicio' events). */
+  alCasos?: (ids_ejercicio: number[]) => void;
 }
 
 /** An answer to a poll, as its acknowledgement is queued (the device and number it came from). */
@@ -403,6 +406,15 @@ export async function procesarRespuesta(
   });
 }
 
+/** Tells OpcionesProceso.alCasos the exercises where these results opened a case, if any. */
+function avisarCasos(o: OpcionesProceso, hechas: Iterable<ResultadoProceso>): void {
+  if (!o.alCasos) return;
+  const ids = new Set<number>();
+  for (const h of hechas)
+    if (h.id_caso !== null && h.id_ejercicio !== null) ids.add(h.id_ejercicio);
+  if (ids.size) o.alCasos([...ids]);
+}
+
 /** Matches every stored reply not read yet, oldest first, `lote` at a time, each batch in one
  * transaction (leerLote; on PostgreSQL another dispatcher's batch skips the replies this one
  * holds). The intake calls it after storing replies, and its periodic sweep retries any whose
@@ -423,16 +435,21 @@ export async function procesarPendientes(
     try {
       const r = await db.kysely.transaction().execute(async (trx) => {
         const rs = await repoRespuestas.tomarSinLeer(trx, db.engine, { desde, lote });
-        const hechas = rs.length ? await leerLote(trx, rs, o) : new Map();
-        return { ids: rs.map((x) => x.id_respuesta), n: hechas.size };
+        const hechas: Map<number, ResultadoProceso> = rs.length
+          ? await leerLote(trx, rs, o)
+          : new Map();
+        return { ids: rs.map((x) => x.id_respuesta), n: hechas.size, hechas };
       });
       tomadas = r.ids;
       n += r.n;
+      avisarCasos(o, r.hechas.values());
     } catch {
       tomadas = await repoRespuestas.idsSinLeer(db.kysely, desde, lote);
       for (const id of tomadas) {
         try {
-          if (await procesarRespuesta(db, id, o)) n++;
+          const hecha = await procesarRespuesta(db, id, o);
+          if (hecha) n++;
+          if (hecha) avisarCasos(o, [hecha]);
         } catch (err) {
           fallidas++;
           fallo ??= err;
