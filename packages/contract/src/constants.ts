@@ -372,3 +372,7 @@ export const ETIQUETA_COMO_RESPUESTA: Readonly<Record<ComoRespuesta, ClaveMensaj
   errata: 'respuestaPorErrata',
   manual: 'respuestaManual',
 };
+
+/** GET /ejercicios/'s path (api/ejercicios.ts listarEjercicios): also here, where the web's first
+ * screen reads it without loading the endpoint's schemas (app/router.tsx sends it early). */
+export const RUTA_EJERCICIOS = '/ejercicios/';

@@ -7,9 +7,10 @@ export const CLAVE_EJERCICIOS = ['ejercicios'] as const;
 /** Query key prefix of the dashboards (['tablero', …]); actions refresh them with the list. */
 export const CLAVE_TABLEROS = ['tablero'] as const;
 
-/** GET /ejercicios/: every exercise (the screen sorts, searches and pages them). */
-export async function obtenerEjercicios() {
-  return (await llamar(listarEjercicios)).data;
+/** GET /ejercicios/: every exercise (the screen sorts, searches and pages them); `respuesta`:
+ * the same request already sent by the route (pedirAntes). */
+export async function obtenerEjercicios(respuesta?: Promise<Response>) {
+  return (await llamar(listarEjercicios, { respuesta })).data;
 }
 
 /** How often the list reloads by itself: every second around a scheduled start (the row turns
@@ -26,7 +27,7 @@ function intervaloLista(filas: EjercicioFila[] | undefined): number | false {
 export function useEjercicios() {
   return useQuery({
     queryKey: CLAVE_EJERCICIOS,
-    queryFn: obtenerEjercicios,
+    queryFn: () => obtenerEjercicios(),
     refetchInterval: (q) => intervaloLista(q.state.data),
   });
 }

@@ -17,6 +17,10 @@ export interface Peticion<E extends Endpoint> {
   base?: string;
   /** A multipart body (audio uploads), sent instead of `body`. */
   formulario?: FormData;
+  /** The answer of this same request, already sent (pedirAntes: a route starts its screen's
+   * request before the screen's module and the endpoint's schemas have loaded); read instead of
+   * sending it again, with the same checks. */
+  respuesta?: Promise<Response>;
 }
 
 /** A failed call: the Spanish message to show, the HTTP status (0 without response) and the body. */
@@ -44,6 +48,23 @@ function consulta(query: Record<string, unknown> | undefined): string {
   return s ? `?${s}` : '';
 }
 
+/** A request's headers: JSON accepted, the stored token raw in Authorization. */
+function cabeceras(json = false): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = leerToken();
+  if (token) headers.authorization = token;
+  if (json) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+/** Sends a GET now, for a screen whose module has not loaded yet: its call later passes the
+ * answer as `Peticion.respuesta` (read once). A network failure is that call's to report. */
+export function pedirAntes(url: string): Promise<Response> {
+  const respuesta = fetch(url, { headers: cabeceras() });
+  respuesta.catch(() => undefined);
+  return respuesta;
+}
+
 /**
  * Sends one request with the stored token raw in Authorization and returns the response when it
  * is OK. Session expiry (HTTP 401 or 'FALLO: SESION EXPIRADA' in any SPEC 8 shape) on a
@@ -58,16 +79,19 @@ async function enviar(
     json?: boolean;
     binario?: boolean;
     signal?: AbortSignal;
+    respuesta?: Promise<Response>;
   },
   publico: boolean,
 ): Promise<{ res: Response; body: unknown }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = leerToken();
-  if (token) headers.authorization = token;
-  if (init.json) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method: init.method, headers, body: init.body, signal: init.signal });
+    res = await (init.respuesta ??
+      fetch(url, {
+        method: init.method,
+        headers: cabeceras(init.json),
+        body: init.body,
+        signal: init.signal,
+      }));
   } catch (e) {
     if (init.signal?.aborted) throw e;
     throw new ErrorApi(msg('errorRed'), 0, null);
@@ -111,6 +135,7 @@ export async function llamarCompleto<E extends Endpoint>(
       body: json ? JSON.stringify(peticion.body) : peticion.formulario,
       json,
       signal: peticion.signal,
+      respuesta: peticion.respuesta,
     },
     ep.acceso === 'publico',
   );

@@ -18,6 +18,7 @@ import {
   REINTENTOS_LLAMADA_MAX,
   VIGENCIA_SMS_MAX,
   MODOS_EJERCICIO,
+  RUTA_EJERCICIOS,
   type Semaforo,
 } from '../constants.ts';
 import { MAX_LARGO_MOTIVO_ALERTA } from './bajas.ts';
@@ -197,7 +198,7 @@ export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;
 /** GET /ejercicios/: every exercise, `{status: 200, data}`. */
 export const listarEjercicios = endpoint({
   method: 'GET',
-  path: '/ejercicios/',
+  path: RUTA_EJERCICIOS,
   acceso: 'lectura',
   etiqueta: 'ejercicios',
   resumen: 'Lista de ejercicios (todas las filas; el cliente ordena, busca y pagina)',
