@@ -1360,6 +1360,14 @@ export const MENSAJES = {
   sinBajas: 'Ningún teléfono dado de baja',
   buscarBajas: 'Buscar número…',
   historialRecibeAvisos: 'Recibe avisos por SMS y WhatsApp: no está dado de baja',
+  // Issue 46.1 / 48.6: the WhatsApp 24-hour window where an operator decides
+  historialVentanaAbierta:
+    'WhatsApp por {alias}: ventana de 24 horas abierta hasta {fecha}, hora de {zona}; hasta entonces recibe texto libre',
+  historialVentanaCerrada:
+    'WhatsApp por {alias}: ventana de 24 horas cerrada desde {fecha}, hora de {zona}; solo le llegan plantillas aprobadas',
+  seguimientoFueraDeVentana:
+    '{N} de {total} destinatarios no tienen abierta la ventana de 24 horas de WhatsApp: no recibirán texto libre (Meta lo rechaza). Para llegarles, envíe una plantilla aprobada',
+  usarPlantilla: 'Usar una plantilla',
   historialDadoDeBaja: 'Dado de baja de {canal} desde {fecha} ({origen})',
   historialEnvio: 'Envío',
   historialRecibida: 'Respuesta recibida',

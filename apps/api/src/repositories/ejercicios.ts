@@ -291,6 +291,55 @@ const listaLit = (xs: readonly string[]) => sql.join(xs.map((x) => sql.lit(x)));
  * `noEntregados` is copied too. A drill without a fallback runs the statement without the join.
  * Returns how many rows were written.
  */
+/** A follow-up's selection of its source's rows (copiarDestinatarios): the FROM … WHERE over
+ * `ejercicio_detalle d` (with its fallback row `r`), or null when nothing is chosen. */
+function filasSeleccion(
+  origen: number,
+  seleccion: {
+    propios: readonly string[];
+    respaldo: { entregados: readonly string[]; noEntregados: readonly string[] } | null;
+  },
+  otras: readonly RawBuilder<unknown>[],
+): RawBuilder<unknown> | null {
+  const { propios, respaldo } = seleccion;
+  const condiciones: RawBuilder<unknown>[] = [...otras];
+  if (respaldo === null) {
+    if (propios.length) condiciones.push(sql`${resultadoSql('d.')} in (${listaLit(propios)})`);
+  } else {
+    if (propios.length)
+      condiciones.push(sql`(${resultadoSql('d.')} in (${listaLit(propios)})
+        and (r.id_detalle is null or ${resultadoSql('r.')} not in (${listaLit(respaldo.entregados)})))`);
+    if (respaldo.noEntregados.length)
+      condiciones.push(sql`${resultadoSql('r.')} in (${listaLit(respaldo.noEntregados)})`);
+  }
+  if (condiciones.length === 0) return null;
+  return sql`from ejercicio_detalle d
+    ${respaldo === null ? sql`` : sql`left join ejercicio_detalle r on r.respaldo_de = d.id_detalle`}
+    where d.id_ejercicio = ${origen}
+      and (${sql.join(condiciones, sql` or `)})`;
+}
+
+/** Issue 48.6: of the rows a follow-up would copy (filasSeleccion), how many, and how many have
+ * no WhatsApp 24-hour window open on device `id_equipo` at `ahora` (ventanas_whatsapp: free text
+ * does not reach them, Meta refuses it; only an approved template does). */
+export async function fueraDeVentana(
+  k: Consultor,
+  origen: number,
+  seleccion: Parameters<typeof filasSeleccion>[1],
+  otras: readonly RawBuilder<unknown>[],
+  id_equipo: number,
+  ahora: number,
+): Promise<{ destinatarios: number; fuera: number }> {
+  const f = filasSeleccion(origen, seleccion, otras);
+  if (!f) return { destinatarios: 0, fuera: 0 };
+  const r = await sql<{ n: number | string; fuera: number | string | null }>`select count(*) as n,
+      sum(case when exists (select 1 from ventanas_whatsapp v where v.id_equipo = ${id_equipo}
+        and v.telefono = d.telefono and v.abierta_hasta > ${ahora}) then 0 else 1 end) as fuera
+    ${f}`.execute(k);
+  const fila = r.rows[0];
+  return { destinatarios: Number(fila?.n ?? 0), fuera: Number(fila?.fuera ?? 0) };
+}
+
 export async function copiarDestinatarios(
   k: Consultor,
   id: number,
@@ -304,26 +353,13 @@ export async function copiarDestinatarios(
   /** More rows to copy (a poll's sets by answer, issue 46.2), OR-ed with the outcomes'. */
   otras: readonly RawBuilder<unknown>[] = [],
 ): Promise<number> {
-  const { propios, respaldo } = seleccion;
-  const condiciones: RawBuilder<unknown>[] = [...otras];
-  if (respaldo === null) {
-    if (propios.length) condiciones.push(sql`${resultadoSql('d.')} in (${listaLit(propios)})`);
-  } else {
-    if (propios.length)
-      condiciones.push(sql`(${resultadoSql('d.')} in (${listaLit(propios)})
-        and (r.id_detalle is null or ${resultadoSql('r.')} not in (${listaLit(respaldo.entregados)})))`);
-    if (respaldo.noEntregados.length)
-      condiciones.push(sql`${resultadoSql('r.')} in (${listaLit(respaldo.noEntregados)})`);
-  }
-  if (condiciones.length === 0) return 0;
+  const f = filasSeleccion(origen, seleccion, otras);
+  if (!f) return 0;
   const r = await sql`insert into ejercicio_detalle
       (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion)
     select ${id}, d.id_telefono, d.telefono, d.nombre, d.id_estado,
       row_number() over (order by ${ordenSql(orden, 'd')})
-    from ejercicio_detalle d
-    ${respaldo === null ? sql`` : sql`left join ejercicio_detalle r on r.respaldo_de = d.id_detalle`}
-    where d.id_ejercicio = ${origen}
-      and (${sql.join(condiciones, sql` or `)})`.execute(k);
+    ${f}`.execute(k);
   await abrirCola(k, engine, id, 0);
   return Number(r.numAffectedRows ?? 0);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { msg } from '@pregon/contract/messages';
 import {
   RUTA_WEBHOOK_ANDROID,
+  ventanasSeguimiento,
   ventanasWhatsapp,
   webhookAndroid,
 } from '@pregon/contract/api/webhooks';
@@ -15,6 +16,7 @@ import {
   respuestaAndroid,
 } from '../dispatcher/webhook-android.ts';
 import { ventanasDe } from '../dispatcher/webhook-whatsapp.ts';
+import { ventanasDeSeguimiento } from '../services/ventanas-whatsapp.ts';
 
 /** The header's value when it came once ('' otherwise). */
 const cabecera = (v: string | string[] | undefined) => (typeof v === 'string' ? v : '');
@@ -89,5 +91,9 @@ export function rutasWebhooksEntrada(app: FastifyInstance, ctx: Contexto): void 
   ruta(app, ctx, ventanasWhatsapp, async ({ query }) => ({
     status: 200 as const,
     data: await ventanasDe(ctx.db, query.telefono),
+  }));
+  ruta(app, ctx, ventanasSeguimiento, async ({ query }) => ({
+    status: 200 as const,
+    ...(await ventanasDeSeguimiento(ctx, query)),
   }));
 }

@@ -321,7 +321,9 @@ export function avisoMarca(b: CuerpoCrear, modo: ModoEjercicio): { aviso_marca?:
   const accion = accionConEncuesta(b.tipo_ejercicio, b.accion, b.encuesta).accion;
   if (!llevaMarca(modo, b.tipo_ejercicio, accion) || !accion.trim()) return {};
   const marca = marcaSimulacro();
-  return conMarca(accion, marca).agregada ? { aviso_marca: msg('modoMarcaAgregada', { marca }) } : {};
+  return conMarca(accion, marca).agregada
+    ? { aviso_marca: msg('modoMarcaAgregada', { marca }) }
+    : {};
 }
 
 /** Issue 47.1: a text as a mode sends it: a drill's SMS or WhatsApp free text with the drill
@@ -489,7 +491,11 @@ function columnasAlerta(modo: ModoEjercicio, motivo: string | null, actor: Actor
 }
 
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
-export async function crear(ctx: CtxEjercicios, actor: ActorConRoles, b: CuerpoCrear): Promise<number> {
+export async function crear(
+  ctx: CtxEjercicios,
+  actor: ActorConRoles,
+  b: CuerpoCrear,
+): Promise<number> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   const modo = modoDelCuerpo(b, actor);
   await exigirRespaldo(ctx, b);
@@ -530,6 +536,29 @@ export async function crear(ctx: CtxEjercicios, actor: ActorConRoles, b: CuerpoC
   return id;
 }
 
+/** The recipients of `origen` a follow-up of the sets `resultados` copies, as
+ * repo.copiarDestinatarios takes them: its fallback (issue 25.2) is one more attempt (whom it
+ * delivered to is not copied, and its 'no entregado' set may be chosen), and a poll (issue 46.2)
+ * adds the sets by answer ('No respondieron' and each option). */
+export async function seleccionSeguimiento(
+  k: Consultor,
+  origen: { id_ejercicio: number; id_tipo_ejercicio: number },
+  resultados: Parameters<typeof copiaSeguimiento>[2],
+) {
+  const respaldo = await repo.respaldoDe(k, origen.id_ejercicio);
+  const opciones = (await encuestasDe(k, [origen.id_ejercicio])).get(origen.id_ejercicio);
+  const seleccion = copiaSeguimiento(
+    origen.id_tipo_ejercicio,
+    respaldo?.id_tipo_ejercicio ?? null,
+    resultados,
+    opciones?.opciones ?? null,
+  );
+  return {
+    seleccion,
+    otras: seleccion.respuestas ? condicionesRespuesta(seleccion.respuestas) : [],
+  };
+}
+
 /**
  * 'Reenviar a no alcanzados' (issue 25.1), inside the creating transaction: the source must be
  * finished, stopped or paused (409 otherwise, its row locked on PostgreSQL so a resume waits); its
@@ -554,17 +583,7 @@ async function copiarDeOrigen(
   if (!admiteSeguimiento(origen)) {
     throw error(409, 'seguimientoOrigenActivo', { ejercicio: origen.titulo }, 'origen');
   }
-  // Its fallback (issue 25.2) is one more attempt: whom it delivered to is not copied, and its
-  // 'no entregado' set may be chosen (contract rules/seguimiento.ts).
-  const respaldo = await repo.respaldoDe(trx, origen.id_ejercicio);
-  // A poll's sets by answer (issue 46.2): 'No respondieron' and each option.
-  const opciones = (await encuestasDe(trx, [origen.id_ejercicio])).get(origen.id_ejercicio);
-  const seleccion = copiaSeguimiento(
-    origen.id_tipo_ejercicio,
-    respaldo?.id_tipo_ejercicio ?? null,
-    b.resultados ?? [],
-    opciones?.opciones ?? null,
-  );
+  const { seleccion, otras } = await seleccionSeguimiento(trx, origen, b.resultados ?? []);
   const n = await repo.copiarDestinatarios(
     trx,
     id,
@@ -572,7 +591,7 @@ async function copiarDeOrigen(
     seleccion,
     'telefono',
     ctx.db.engine,
-    seleccion.respuestas ? condicionesRespuesta(seleccion.respuestas) : [],
+    otras,
   );
   if (n === 0) throw error(400, 'seguimientoVacio', { ejercicio: origen.titulo }, 'resultados');
   await repo.actualizarEjercicio(trx, id, { destinatarios: n });
@@ -894,8 +913,7 @@ async function exigirListo(
       });
       if (typeof r === 'string') throw error(409, 'idiomaNoVerificable', { idioma, motivo: r });
       const falta = r.faltan.find((f) => f.tipo === tipo);
-      if (falta)
-        throw error(409, 'promptFaltaEnPbx', { prompt: falta.prompt, idioma });
+      if (falta) throw error(409, 'promptFaltaEnPbx', { prompt: falta.prompt, idioma });
     }
   }
   if (c.equipoMs > 0) {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { idSchema, textoSchema } from '../zod-helpers.ts';
 import { endpoint } from './endpoint.ts';
+import { ListaGruposSchema } from './ejercicios.ts';
 
 /** Path of an Android device's 'sms:received' webhook ('SMS Gateway for Android'): Pregón
  * registers `{URL_WEBHOOKS}/webhooks/android/{id_equipo}/` on the phone when the device is saved. */
@@ -49,4 +50,27 @@ export const ventanasWhatsapp = endpoint({
     'Ventanas de 24 horas de WhatsApp que abrieron los mensajes de un teléfono, por equipo (abierta_hasta)',
   query: z.object({ telefono: textoSchema('telefono', { min: 1, max: 30 }) }),
   respuesta: z.object({ status: z.literal(200), data: z.array(VentanaWhatsappSchema) }),
+});
+
+/** GET /whatsapp/ventanas/seguimiento/?origen=&resultados=&id_equipo= (issue 48.6): of the
+ * recipients a follow-up of `origen`'s sets `resultados` would copy, how many have no 24-hour
+ * window open now on the WhatsApp device `id_equipo`: free text does not reach them (Meta refuses
+ * it), an approved template does. */
+export const ventanasSeguimiento = endpoint({
+  method: 'GET',
+  path: '/whatsapp/ventanas/seguimiento/',
+  acceso: 'lectura',
+  etiqueta: 'respuestas',
+  resumen:
+    'De los destinatarios de un seguimiento, cuántos no tienen abierta ahora la ventana de 24 horas de WhatsApp en el equipo',
+  query: z.object({
+    origen: idSchema('origen'),
+    resultados: ListaGruposSchema,
+    id_equipo: idSchema('id_equipo'),
+  }),
+  respuesta: z.object({
+    status: z.literal(200),
+    destinatarios: z.number(),
+    fuera_de_ventana: z.number(),
+  }),
 });

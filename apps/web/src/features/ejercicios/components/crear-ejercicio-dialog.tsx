@@ -104,6 +104,7 @@ import { useCatalogos } from '../api/get-catalogos.ts';
 import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
+import { useVentanasSeguimiento } from '../api/get-ventanas-seguimiento.ts';
 import { ResumenSms } from './resumen-sms.tsx';
 import { ResumenSmsEncuesta, SeccionEncuesta } from './encuesta-seccion.tsx';
 import { RecordatoriosSeccion, recordatoriosParaEnviar } from './recordatorios-seccion.tsx';
@@ -279,6 +280,17 @@ export function CrearEjercicioDialog({
   const [plantilla, setPlantilla] = useState<PlantillaElegida | null>(null);
   const tipoElegido = tipo === '' || tipo === undefined ? undefined : tipo;
   const marca = useMarcaDialogo(form, tipoElegido, plantilla !== null);
+  // Issue 48.6: a WhatsApp free-text follow-up says how many of its recipients are outside their
+  // 24-hour window (Meta refuses free text to them) and offers the template path.
+  const [abrirPlantillas, setAbrirPlantillas] = useState(false);
+  const ventanas = useVentanasSeguimiento(
+    { origen: origen?.origen ?? 0, resultados: origen?.resultados ?? [], id_equipo: equipoElegido },
+    abierto && origen !== undefined && tipoElegido === TIPO_WHATSAPP && plantilla === null,
+  );
+  const fueraDeVentana =
+    origen && tipoElegido === TIPO_WHATSAPP && plantilla === null && ventanas.data
+      ? ventanas.data
+      : null;
 
   const equipos = useMemo(
     () => equiposParaTipo(catalogos.data?.equipos ?? [], tipoElegido),
@@ -607,6 +619,25 @@ export function CrearEjercicioDialog({
     // Type 3: the template choice sits beside the action field; a template fills it with its preview.
     return (
       <Row gutter={16}>
+        {fueraDeVentana && fueraDeVentana.fuera_de_ventana > 0 && (
+          <Col span={24}>
+            <Alert
+              type="warning"
+              showIcon
+              className="aviso-ventana-whatsapp"
+              style={{ marginBottom: 12 }}
+              message={msg('seguimientoFueraDeVentana', {
+                N: fueraDeVentana.fuera_de_ventana.toLocaleString('es-MX'),
+                total: fueraDeVentana.destinatarios.toLocaleString('es-MX'),
+              })}
+              action={
+                <Button size="small" onClick={() => setAbrirPlantillas(true)}>
+                  {msg('usarPlantilla')}
+                </Button>
+              }
+            />
+          </Col>
+        )}
         <Col xs={24} md={12}>
           {texto}
         </Col>
@@ -614,6 +645,8 @@ export function CrearEjercicioDialog({
           <PlantillaWhatsapp
             idEquipo={equipoElegido}
             valor={plantilla}
+            abierta={abrirPlantillas}
+            alAbrir={setAbrirPlantillas}
             alCambiar={(p, vista) => {
               setPlantilla(p);
               form.setFieldsValue({ accion: p ? vista : undefined });

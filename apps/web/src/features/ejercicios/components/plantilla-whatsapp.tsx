@@ -15,6 +15,9 @@ export interface PropsPlantillaWhatsapp {
   sinTextoLibre?: boolean;
   /** The picker's label (default 'Plantilla'). */
   etiqueta?: string;
+  /** The list held open from outside ('Usar una plantilla', issue 48.6), and its changes. */
+  abierta?: boolean;
+  alAbrir?: (abierta: boolean) => void;
 }
 
 /**
@@ -27,6 +30,8 @@ export function PlantillaWhatsapp({
   alCambiar,
   sinTextoLibre = false,
   etiqueta = msg('plantillaElegir'),
+  abierta,
+  alAbrir,
 }: PropsPlantillaWhatsapp) {
   const consulta = usePlantillas(idEquipo);
   const lista = consulta.data?.data ?? [];
@@ -45,6 +50,7 @@ export function PlantillaWhatsapp({
           aria-label={etiqueta}
           loading={consulta.isFetching}
           disabled={idEquipo === undefined}
+          {...(alAbrir ? { open: abierta, onOpenChange: alAbrir } : {})}
           placeholder={msg('seleccionaOpcion')}
           value={valor ? clave(valor.plantilla, valor.idioma) : sinTextoLibre ? undefined : ''}
           onChange={(v: string) => {

@@ -7,8 +7,10 @@ import type {
 } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { fechaHoraTexto } from '../../../lib/fecha.ts';
+import { nombreZona } from '@pregon/contract/rules/zona-horaria';
+import { fechaHoraTexto, useZonaProducto } from '../../../lib/fecha.ts';
 import { TAMANO_HISTORIAL, useHistorial } from '../api/get-historial.ts';
+import { useVentanasWhatsapp } from '../api/get-ventanas.ts';
 import { ordenarLineaDeTiempo, type Evento } from './linea-de-tiempo.ts';
 
 /** Tag colour of a reply's classification (always beside its words). */
@@ -48,6 +50,32 @@ function EstadoBajas({ bajas }: { bajas: HistorialBaja[] }) {
   );
 }
 
+/** Issue 46.1: the WhatsApp 24-hour window the phone's messages opened on each device, open
+ * (until when) or closed (since when), in the product's zone, named; nothing when it never wrote
+ * by WhatsApp. */
+function VentanasWhatsapp({ telefono }: { telefono: string }) {
+  const v = useVentanasWhatsapp(telefono);
+  const { zona } = useZonaProducto();
+  const filas = v.data?.data ?? [];
+  if (filas.length === 0) return null;
+  return (
+    <Space direction="vertical" size={4} style={{ width: '100%' }} className="ventanas-whatsapp">
+      {filas.map((w) => (
+        <Alert
+          key={w.id_equipo}
+          type={w.abierta ? 'success' : 'info'}
+          showIcon
+          message={msg(w.abierta ? 'historialVentanaAbierta' : 'historialVentanaCerrada', {
+            alias: w.alias,
+            fecha: fechaHoraTexto(w.abierta_hasta),
+            zona: nombreZona(zona, w.abierta_hasta),
+          })}
+        />
+      ))}
+    </Space>
+  );
+}
+
 /** 'Historial' of a phone (issue 25.4 and 46): one timeline, newest first, of what it received
  * (exercise, channel, outcome) and what it answered (the text as sent, its channel, how it was
  * read and the exercise it matched), and whether it opted out; paged on the server by sends. */
@@ -67,6 +95,7 @@ export function HistorialTelefono(p: { telefono: TelefonoDetalle; alCerrar: () =
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         {h.isError && <Alert type="error" showIcon message={mensajeError(h.error)} />}
         {h.data && <EstadoBajas bajas={h.data.bajas} />}
+        <VentanasWhatsapp telefono={p.telefono.telefono} />
         <Table<Evento>
           size="small"
           rowKey="clave"
