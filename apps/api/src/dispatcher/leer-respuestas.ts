@@ -71,26 +71,28 @@ const OPCIONES: OpcionesProceso = {
   acuse: encolarAcuse,
 };
 
-/** Issue 46.3: the event buses told when a matching pass of a database opens cases (each
- * process's: the dispatcher's, which its PostgreSQL bridge carries to the api's live dashboards
- * over NOTIFY, and the api's own, for the replies its webhooks take). */
+/** Issue 46.3: the event buses told when a matching pass of a database reads replies for an
+ * exercise (each process's: the dispatcher's, which its PostgreSQL bridge carries to the api's
+ * live dashboards over NOTIFY, and the api's own, for the replies its webhooks take). */
 const avisados = new WeakMap<Db, Set<Eventos>>();
 
-/** Makes every case a matching pass over `db` opens in this process emit 'ejercicio' on
- * `eventos` (its exercise), so the general dashboard's open cases and the exercise's queue move
- * without another event, after the drill ended too. Returns the function that stops it. */
-export function avisarCasos(db: Db, eventos: Eventos): () => void {
+/** Makes every matching pass over `db` in this process emit 'ejercicio' on `eventos` for each
+ * exercise whose replies it read (answers counted, cases opened), so the exercise's dashboard
+ * and /index_dash's open cases move without a tick, after the drill ended too. Returns the
+ * function that stops it. */
+export function avisarLeidas(db: Db, eventos: Eventos): () => void {
   let s = avisados.get(db);
   if (!s) avisados.set(db, (s = new Set()));
   s.add(eventos);
   return () => void avisados.get(db)?.delete(eventos);
 }
 
-/** The matching's options for a database: OPCIONES, and its cases told to avisarCasos's buses. */
+/** The matching's options for a database: OPCIONES, and what it read told to avisarLeidas's
+ * buses. */
 function opcionesPara(db: Db): OpcionesProceso {
   return {
     ...OPCIONES,
-    alCasos: (ids) => {
+    alLeer: (ids) => {
       for (const e of avisados.get(db) ?? []) for (const id of ids) e.emit('ejercicio', id);
     },
   };

@@ -59,3 +59,21 @@ export async function conteoSeguimientoRespuestas(k: Kysely<DB>, id: number) {
     group by 1, 2, 3`.execute(k);
   return r.rows;
 }
+
+/** Issue 46.5: the people per current answer of poll exercise `id` (digit → people), counted in
+ * the database in one statement: each recipient's latest reply read as an option (the contract's
+ * respuestaVigente: the latest received, equal times the later stored) by a window over the
+ * exercise's option replies (index respuestas_recibidas_ejercicio), so the dashboard's tick
+ * sends a few rows instead of every reply, and a person who answers '1' then '2' counts once, in
+ * 2. */
+export async function conteoVigentes(k: Kysely<DB>, id: number): Promise<Map<number, number>> {
+  const r = await sql<{ digito: number | string; n: number | string }>`select
+      cast(substr(x.clasificacion, 8, 1) as integer) as digito, count(*) as n
+    from (select rv.clasificacion, row_number() over (partition by rv.id_detalle
+          order by rv.fecha_recibida desc, rv.id_respuesta desc) as orden
+        from respuestas_recibidas rv
+        where rv.id_ejercicio = ${id} and rv.clasificacion like 'opcion:%') x
+    where x.orden = 1
+    group by 1`.execute(k);
+  return new Map(r.rows.map((f) => [Number(f.digito), Number(f.n)]));
+}

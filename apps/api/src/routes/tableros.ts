@@ -24,7 +24,7 @@ import { informeXlsx } from '../services/informe-xlsx.ts';
 import { cadenaDe } from '../services/cadena.ts';
 import { CentroVivo, TEMA_GENERAL, temaEjercicio, type Fuente } from '../vivo/centro.ts';
 import { puentePostgres } from '../vivo/puente-pg.ts';
-import { avisarCasos } from '../dispatcher/leer-respuestas.ts';
+import { avisarLeidas } from '../dispatcher/leer-respuestas.ts';
 import { claveFlujo, firmarTicket, verificarTicket } from '../vivo/ticket.ts';
 import { VigiaSesiones } from '../vivo/vigia.ts';
 
@@ -99,7 +99,7 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
       ? await puentePostgres(ctx.db, ctx.eventos, (err) => app.log.warn({ err }, 'LISTEN/NOTIFY'))
       : undefined;
   // Issue 46.3: cases this process's reply matching opens (its webhooks' replies) move the streams.
-  const dejarCasos = avisarCasos(ctx.db, ctx.eventos);
+  const dejarCasos = avisarLeidas(ctx.db, ctx.eventos);
   const abiertos = new Set<() => void>();
   const vigia = new VigiaSesiones(
     (sids) => ctx.sesiones.vigentes(sids),
@@ -129,12 +129,13 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
             },
           }
         : t,
-    // A poll keeps taking answers (issue 46.2) after the drill, until its window closes.
+    // A poll's answers after the drill (issue 46.2) come with events (the matching emits one per
+    // exercise it read replies for: dispatcher/leer-respuestas.ts avisarLeidas), not a tick that
+    // would count every answer each second for the 72 h of its window (issue 46.5).
     enMarcha: (t) =>
-      (t.ejercicio.en_proceso === '1' &&
-        t.ejercicio.en_pausa === '0' &&
-        t.ejercicio.completado === '0') ||
-      (t.encuesta != null && Date.now() < t.encuesta.abierta_hasta),
+      t.ejercicio.en_proceso === '1' &&
+      t.ejercicio.en_pausa === '0' &&
+      t.ejercicio.completado === '0',
   });
   const fuenteGeneral: Fuente<TableroGeneral> = {
     calcular: () => servicio.tableroGeneral(ctx),

@@ -30,6 +30,7 @@ import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as repoRespuestas from '../repositories/respuestas.ts';
+import { conteoVigentes } from '../repositories/respuestas-vigentes.ts';
 import { encolarAcuse } from '../dispatcher/store-sueltos.ts';
 import { desfaseZona, epochDe } from './tableros.ts';
 
@@ -168,9 +169,10 @@ export interface OpcionesProceso {
   /** Queues the option's automatic acknowledgement (dispatcher/sueltos.ts), in the matching's
    * transaction; absent, an answer is only counted. */
   acuse?: (k: K, a: AcusePorRespuesta) => Promise<unknown>;
-  /** Told, after each batch commits, the exercises where it opened cases (the dashboards' open
-   * cases: dispatcher/leer-respuestas.ts turns it into 'ejercicio' events). */
-  alCasos?: (ids_ejercicio: number[]) => void;
+  /** Told, after each batch commits, the exercises whose replies it read (answers counted, cases
+   * opened): dispatcher/leer-respuestas.ts turns it into 'ejercicio' events, which move the live
+   * dashboards (the exercise's counts and queue, /index_dash's open cases) without a tick. */
+  alLeer?: (ids_ejercicio: number[]) => void;
 }
 
 /** An answer to a poll, as its acknowledgement is queued (the device and number it came from). */
@@ -406,13 +408,12 @@ export async function procesarRespuesta(
   });
 }
 
-/** Tells OpcionesProceso.alCasos the exercises where these results opened a case, if any. */
-function avisarCasos(o: OpcionesProceso, hechas: Iterable<ResultadoProceso>): void {
-  if (!o.alCasos) return;
+/** Tells OpcionesProceso.alLeer the exercises these results read replies for, if any. */
+function avisarLeidas(o: OpcionesProceso, hechas: Iterable<ResultadoProceso>): void {
+  if (!o.alLeer) return;
   const ids = new Set<number>();
-  for (const h of hechas)
-    if (h.id_caso !== null && h.id_ejercicio !== null) ids.add(h.id_ejercicio);
-  if (ids.size) o.alCasos([...ids]);
+  for (const h of hechas) if (h.id_ejercicio !== null) ids.add(h.id_ejercicio);
+  if (ids.size) o.alLeer([...ids]);
 }
 
 /** Matches every stored reply not read yet, oldest first, `lote` at a time, each batch in one
@@ -442,14 +443,14 @@ export async function procesarPendientes(
       });
       tomadas = r.ids;
       n += r.n;
-      avisarCasos(o, r.hechas.values());
+      avisarLeidas(o, r.hechas.values());
     } catch {
       tomadas = await repoRespuestas.idsSinLeer(db.kysely, desde, lote);
       for (const id of tomadas) {
         try {
           const hecha = await procesarRespuesta(db, id, o);
           if (hecha) n++;
-          if (hecha) avisarCasos(o, [hecha]);
+          if (hecha) avisarLeidas(o, [hecha]);
         } catch (err) {
           fallidas++;
           fallo ??= err;
@@ -521,15 +522,9 @@ const MAX_NO_RECONOCIDAS = 500;
  * SQL) and the cases not yet attended. `opciones` is the poll as already read (encuestasDe), so
  * GET /ejercicio/{id}/respuestas/ and the dashboard's live tick read it once. */
 async function conteosEncuesta(k: K, id: number, opciones: readonly OpcionEncuesta[]) {
-  const [estatus, opcionesRespondidas, noReconocidas, casos] = await Promise.all([
+  const [estatus, totales, noReconocidas, casos] = await Promise.all([
     repo.conteoPorEstatus(k, id),
-    k
-      .selectFrom('respuestas_recibidas')
-      .select(['id_detalle', 'id_respuesta', 'fecha_recibida', 'clasificacion'])
-      .where('id_ejercicio', '=', id)
-      .where('clasificacion', 'like', 'opcion:%')
-      .orderBy('id_respuesta')
-      .execute(),
+    conteoVigentes(k, id),
     k
       .selectFrom('respuestas_recibidas')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -543,19 +538,6 @@ async function conteosEncuesta(k: K, id: number, opciones: readonly OpcionEncues
       .where('estado', '<>', 'atendido')
       .executeTakeFirstOrThrow(),
   ]);
-  const porPersona = new Map<number, ReturnType<typeof fechada>[]>();
-  for (const f of opcionesRespondidas) {
-    const d = Number(f.id_detalle);
-    const l = porPersona.get(d) ?? [];
-    l.push(fechada(f));
-    porPersona.set(d, l);
-  }
-  const totales = new Map<number, number>();
-  for (const l of porPersona.values()) {
-    const v = respuestaVigente(l);
-    if (v?.clasificacion.tipo === 'opcion')
-      totales.set(v.clasificacion.digito, (totales.get(v.clasificacion.digito) ?? 0) + 1);
-  }
   const alcanzados = conteoSemaforo(estatus).verde;
   const respondieron = [...totales.values()].reduce((a, b) => a + b, 0);
   const pct = (n: number) => (alcanzados > 0 ? Math.round((n / alcanzados) * 1000) / 10 : 0);
