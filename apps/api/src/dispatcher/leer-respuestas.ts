@@ -87,13 +87,29 @@ export function avisarLeidas(db: Db, eventos: Eventos): () => void {
   return () => void avisados.get(db)?.delete(eventos);
 }
 
+/** How long the exercises a database's matching read are gathered before their events go out:
+ * at 3,000 replies a second the passes end many times a second, and each 'ejercicio' event wakes
+ * the dispatcher's loop (and, over NOTIFY, every api): a few a second are enough for the
+ * dashboards' 2 s. */
+export const AGRUPAR_LEIDAS_MS = 250;
+const porAvisar = new WeakMap<Db, { ids: Set<number>; t: NodeJS.Timeout | undefined }>();
+
 /** The matching's options for a database: OPCIONES, and what it read told to avisarLeidas's
- * buses. */
+ * buses, gathered for AGRUPAR_LEIDAS_MS. */
 function opcionesPara(db: Db): OpcionesProceso {
   return {
     ...OPCIONES,
     alLeer: (ids) => {
-      for (const e of avisados.get(db) ?? []) for (const id of ids) e.emit('ejercicio', id);
+      let p = porAvisar.get(db);
+      if (!p) porAvisar.set(db, (p = { ids: new Set(), t: undefined }));
+      const pend = p;
+      for (const id of ids) pend.ids.add(id);
+      pend.t ??= setTimeout(() => {
+        pend.t = undefined;
+        const lista = [...pend.ids];
+        pend.ids.clear();
+        for (const e of avisados.get(db) ?? []) for (const id of lista) e.emit('ejercicio', id);
+      }, AGRUPAR_LEIDAS_MS);
     },
   };
 }
