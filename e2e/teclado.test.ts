@@ -85,7 +85,7 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
       .innerText();
     const texto = (await d.innerText()) ?? '';
     return {
-      n: Number(n),
+      n: Number.parseInt(n, 10),
       texto,
       cerrar: async () => {
         await d.getByRole('button', { name: 'Cancelar' }).click();
@@ -198,7 +198,7 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     await c.cerrar();
   });
 
-  it('«Todo México» deja fuera un teléfono de Guatemala', async () => {
+  it('«Todo México» deja fuera un teléfono de Guatemala; la confirmación cuenta por país', async () => {
     const { page, api } = e;
     const k = api.ctx.db.kysely;
     const gt = await k
@@ -254,6 +254,35 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     expect(c.n).toBe(13);
     expect(c.texto).not.toContain('países');
     await c.cerrar();
+
+    // The same drill with Sacatepéquez too, asked for: the confirmation counts per country.
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await d.getByText('Tipo de trabajo').waitFor();
+    await elegirOpcion(page, d, 'Tipo de trabajo', 'SMS');
+    await elegirOpcion(page, d, 'Equipo', 'SMS Centro');
+    await d.getByLabel('Nombre del ejercicio').fill('Dos países');
+    await d.getByLabel('Mensaje', { exact: true }).fill('Simulacro regional');
+    await d.getByLabel('Fecha de inicio', { exact: true }).fill('2030-01-15');
+    await d.getByLabel('Fecha de inicio', { exact: true }).press('Enter');
+    await d.getByLabel('Hora de inicio', { exact: true }).fill('10:30');
+    await d.getByLabel('Hora de inicio', { exact: true }).press('Enter');
+    await elegirEstado('Todo México');
+    await elegirEstado('Sacatepéquez');
+    await elegirOpcion(page, d, 'Categoría', 'Brigadistas E2E', { buscar: true });
+    await page.keyboard.press('Escape');
+    await d.getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'EXITO');
+    await d.waitFor({ state: 'hidden' });
+    expect(await destinatarios('Dos países')).toContain('50255551234');
+    const c2 = await confirmacionDe('Dos países');
+    expect(c2.n).toBe(14);
+    expect(c2.texto).toContain('14 (México: 13, Guatemala: 1)');
+    await page
+      .locator('.confirmar-inicio .aviso-varios-paises')
+      .getByText('Este ejercicio llegará a 2 países: México: 13, Guatemala: 1', { exact: true })
+      .waitFor();
+    await capturar(page, 'confirmar-inicio-dos-paises-1366');
+    await c2.cerrar();
 
   });
 });

@@ -10,6 +10,9 @@ export function rutasPaises(app: FastifyInstance, ctx: Contexto) {
   const k = ctx.db.kysely;
   const ok = 200 as const;
 
+  ruta(app, ctx, api.paisesDeEjercicio, async ({ params }) =>
+    svc.paisesDeEjercicio(ctx, params.id),
+  );
   ruta(app, ctx, api.listarPaises, async () => ({ status: ok, data: await repo.listarPaises(k) }));
   ruta(app, ctx, api.crearPais, async ({ body, sesion }) => ({
     status: ok,

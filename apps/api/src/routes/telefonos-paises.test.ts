@@ -173,4 +173,53 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     });
     expect(g2.status).toBe(200);
   });
+  it('la confirmación de inicio cuenta los destinatarios por país (issue 48.1): GET /ejercicio/paises/{id}/', async () => {
+    const cat = (await p('POST', '/categorias/', { categoria: 'Países 48' })).body.id_categoria;
+    for (const [telefono, id_estado] of [
+      ['3312345678', jalisco],
+      ['3312345679', jalisco],
+      ['+502 4444 1234', peten],
+    ] as const) {
+      const r = await p('POST', '/telefono/', { telefono, id_estado, categorias: [cat] });
+      expect(r.status).toBe(200);
+    }
+    const equipo = await crearEquipo(api.ctx.db, { protocolo: 'smpp' });
+    const cuerpo = cuerpoEjercicio(equipo, {
+      titulo: 'Dos países',
+      estado: jalisco,
+      estados: `${jalisco},${peten}`,
+      varios_paises: '1',
+      categorias: String(cat),
+    });
+    const id = (await p('POST', '/ejercicio/', cuerpo)).body.id_ejercicio;
+    const g = await p('POST', '/ejercicio/generar/', {
+      ejercicio: id,
+      estado: jalisco,
+      estados: `${jalisco},${peten}`,
+      varios_paises: '1',
+      categorias: String(cat),
+    });
+    expect(g.status).toBe(200);
+    const r = await p('GET', `/ejercicio/paises/${id}/`);
+    expect(r.status).toBe(200);
+    expect(r.body.paises.map((x: any) => [x.pais, x.n])).toEqual([
+      ['México', 2],
+      ['Guatemala', 1],
+    ]);
+    expect(r.body.aviso).toBe('Este ejercicio llegará a 2 países: México: 2, Guatemala: 1');
+    // One country: no warning.
+    const uno = (
+      await p('POST', '/ejercicio/', { ...cuerpo, titulo: 'Solo Jalisco', estados: '' })
+    ).body.id_ejercicio;
+    await p('POST', '/ejercicio/generar/', {
+      ejercicio: uno,
+      estado: jalisco,
+      categorias: String(cat),
+    });
+    const r1 = await p('GET', `/ejercicio/paises/${uno}/`);
+    expect(r1.body.paises.map((x: any) => [x.pais, x.n])).toEqual([['México', 2]]);
+    expect(r1.body.aviso).toBeNull();
+    expect((await p('GET', '/ejercicio/paises/999999/')).status).toBe(404);
+    expect((await pedir(api.url, 'GET', `/ejercicio/paises/${id}/`, {})).status).toBe(401);
+  });
 });

@@ -6,6 +6,8 @@ import { esViolacionLlaveForanea, esViolacionUnica } from '../db/database.ts';
 import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/paises.ts';
+import { avisoVariosPaises } from '@pregon/contract/rules/paises-seleccion';
+import { ejercicioOError } from './ejercicios.ts';
 
 // Countries, states and categories: uniqueness and "still in use" become 409 in Spanish.
 
@@ -223,3 +225,22 @@ export const ok = (clave: 'cambiosGuardados' | 'registroEliminado' | 'usuarioDes
   status: 200 as const,
   mensaje: msg(clave),
 });
+
+/** GET /ejercicio/paises/{id}/ (issue 48.1): the exercise's recipients per country, most first,
+ * and the start confirmation's warning when they are in more than one. */
+export async function paisesDeEjercicio(ctx: Contexto, id: number) {
+  const k = ctx.db.kysely;
+  await ejercicioOError(k, ctx, id);
+  const filas = await k
+    .selectFrom('ejercicio_detalle as d')
+    .innerJoin('estados as e', 'e.id_estado', 'd.id_estado')
+    .innerJoin('paises as p', 'p.id_pais', 'e.id_pais')
+    .select((eb) => ['p.id_pais', 'p.pais', eb.fn.countAll<number | string>().as('n')])
+    .where('d.id_ejercicio', '=', id)
+    .groupBy(['p.id_pais', 'p.pais'])
+    .execute();
+  const paises = filas
+    .map((f) => ({ id_pais: f.id_pais, pais: f.pais, n: Number(f.n) }))
+    .sort((a, b) => b.n - a.n || a.pais.localeCompare(b.pais, 'es'));
+  return { status: 200 as const, id_ejercicio: id, paises, aviso: avisoVariosPaises(paises) };
+}

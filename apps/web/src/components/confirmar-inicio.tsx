@@ -11,6 +11,8 @@ import { estimarDuracion, textoEstimacion } from '@pregon/contract/rules/capacid
 import { duracionTexto } from '@pregon/contract/api/tableros';
 import { useConfig } from '../lib/pbx-client.ts';
 import { useBajasInicio } from '../api/iniciar-ejercicio.ts';
+import { usePaisesEjercicio } from '../api/paises-ejercicio.ts';
+import { detallePaises } from '@pregon/contract/rules/paises-seleccion';
 import { EtiquetaModo } from './etiqueta-modo.tsx';
 
 /** Props: the exercise to start or resume, whether the dialog shows, and its two answers. */
@@ -44,6 +46,9 @@ export function ConfirmarInicio({
     fila.id_ejercicio,
     abierto && (fila.id_tipo_ejercicio === TIPO_SMS || fila.id_tipo_ejercicio === TIPO_WHATSAPP),
   );
+  // Issue 48.1: recipients in more than one country are counted per country and said so.
+  const paises = usePaisesEjercicio(fila.id_ejercicio, abierto).data;
+  const variosPaises = paises && paises.paises.length > 1 ? paises : null;
   const avisoBajas =
     bajas.data?.mensaje && (bajas.data.se_omiten || bajas.data.ignora_bajas)
       ? bajas.data
@@ -96,7 +101,20 @@ export function ConfirmarInicio({
         </>
       ),
     },
-    { key: 'destinatarios', label: msg('informeDestinatarios'), children: fila.destinatarios },
+    {
+      key: 'destinatarios',
+      label: msg('informeDestinatarios'),
+      children: variosPaises ? (
+        <>
+          {fila.destinatarios}{' '}
+          <Typography.Text type="secondary" className="destinatarios-por-pais">
+            ({detallePaises(variosPaises.paises)})
+          </Typography.Text>
+        </>
+      ) : (
+        fila.destinatarios
+      ),
+    },
     {
       key: 'canal',
       label: msg('etiquetaCanalEquipo'),
@@ -179,6 +197,15 @@ export function ConfirmarInicio({
       className="confirmar-inicio"
     >
       <Descriptions column={1} size="small" bordered items={items} />
+      {variosPaises?.aviso && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginTop: 12 }}
+          className="aviso-varios-paises"
+          message={variosPaises.aviso}
+        />
+      )}
       {avisoBajas && (
         <Alert
           type={avisoBajas.ignora_bajas ? 'warning' : 'info'}

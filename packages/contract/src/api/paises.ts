@@ -221,3 +221,25 @@ export const eliminarCategoria = endpoint({
   params: IdParamsSchema,
   respuesta: OkSchema,
 });
+
+/** A country an exercise's recipients are in, and how many (issue 48.1). */
+export const PaisContadoSchema = z.object({ id_pais: z.number(), pais: z.string(), n: z.number() });
+
+/** GET /ejercicio/paises/{id}/: the exercise's recipients per country, and the start
+ * confirmation's warning when they are in more than one. */
+export const paisesDeEjercicio = endpoint({
+  method: 'GET',
+  path: '/ejercicio/paises/:id/',
+  acceso: 'lectura',
+  etiqueta: 'ejercicios',
+  resumen: 'Los destinatarios del ejercicio por país, y el aviso cuando son de más de uno',
+  params: IdParamsSchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    id_ejercicio: z.number(),
+    /** Recipients per country, most first (recipients without a state are left out). */
+    paises: z.array(PaisContadoSchema),
+    /** 'Este ejercicio llegará a 2 países: México: 13, Guatemala: 1'; null for one country. */
+    aviso: z.string().nullable(),
+  }),
+});
