@@ -3,6 +3,7 @@ import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { sql } from 'kysely';
 import { msg } from '@pregon/contract/messages';
 import { RUTA_WEBHOOK_WHATSAPP } from '@pregon/contract/api/prueba';
+import { GRUPOS_SEGUIMIENTO } from '@pregon/contract/rules/seguimiento';
 import { cuerpoEjercicio } from '../testing/ejercicios.ts';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 
@@ -98,6 +99,16 @@ const LISTAS_FUERA_DE_RANGO: unknown[] = [
 
 /** Names of the fields that carry ids (integer-typed, or a list of them). */
 const NOMBRE_ID = /^(id|id_[a-z_]+|estado|equipo|ejercicio|categoria|categorias|despues|antes)$/;
+
+/** The valid query string of an operation whose query has more than one required field, so an
+ * out-of-range id in one of them is the request's only fault. */
+const CONSULTAS_VALIDAS: Record<string, Record<string, string>> = {
+  'GET /whatsapp/ventanas/seguimiento/': {
+    origen: '1',
+    resultados: GRUPOS_SEGUIMIENTO[0],
+    id_equipo: '1',
+  },
+};
 
 /** A valid body per operation that reads one and takes an id somewhere: with it, an out-of-range
  * id is the only fault of the request (the test fails listing any operation missing here). */
@@ -368,7 +379,7 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
       for (const valor of valores) {
         if (c.en !== 'body' && typeof valor !== 'string') continue;
         const params: Record<string, string> = { ...c.validos };
-        const query: Record<string, string> = {};
+        const query: Record<string, string> = { ...CONSULTAS_VALIDAS[c.clave] };
         let body: Record<string, unknown> | undefined = c.conCuerpo
           ? structuredClone(CUERPOS_VALIDOS[c.clave]!)
           : undefined;
