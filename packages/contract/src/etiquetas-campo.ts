@@ -33,6 +33,7 @@ const ETIQUETAS: Readonly<Record<string, ClaveMensaje>> = {
   respaldo_texto: 'campoRespaldoTexto',
   respaldo_canal: 'campoRespaldoCanal',
   respaldo_plantilla: 'campoRespaldoPlantilla',
+  version: 'campoVersion',
 };
 
 /** The label of a field for messages: its form's label when it has one, else the name. */

@@ -270,6 +270,19 @@ export const MENSAJES = {
   ejercicioIniciado: 'Ejercicio iniciado',
   ejercicioReanudado: 'Ejercicio reanudado',
   cambiosGuardados: 'Cambios guardados',
+  /** Issue 48.3: a save of a form opened before someone else saved the same record (409). */
+  conflictoEdicion:
+    'Otra persona guardó cambios en {registro}: {quien}, el {fecha} a las {hora} ({zona}). Recargue para ver sus cambios antes de guardar.',
+  conflictoEdicionSinAutor:
+    'Otra persona guardó cambios en {registro}. Recargue para ver sus cambios antes de guardar.',
+  registroEjercicio: 'este ejercicio',
+  registroTelefono: 'este teléfono',
+  registroEquipo: 'este equipo',
+  registroUsuario: 'este usuario',
+  registroPais: 'este país',
+  /** The conflict's button: the record as saved now replaces the form's stale values. */
+  recargar: 'Recargar',
+  campoVersion: 'Versión',
   registroEliminado: 'Registro eliminado',
 
   // Requests and server errors (ARCHITECTURE 3 and 8)

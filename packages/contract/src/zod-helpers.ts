@@ -107,3 +107,7 @@ export function banderaSchema(campo: string) {
       .optional(),
   ).transform((v) => v ?? false);
 }
+
+/** Issue 48.3: the version of a record its edit form loaded; absent or '' (the SPEC's own client
+ * sends none) saves without the check, as before. */
+export const versionSchema = vacioComoAusente(enteroSchema('version', 1, ID_MAXIMO).optional());

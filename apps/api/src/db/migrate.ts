@@ -39,6 +39,7 @@ import * as recordatorios from './migrations/0041-recordatorios.ts';
 import * as puertosEquipo from './migrations/0042-puertos-equipo.ts';
 import * as modoEjercicio from './migrations/0044-modo-ejercicio.ts';
 import * as integraciones from './migrations/0047-integraciones.ts';
+import * as versiones from './migrations/0048-versiones.ts';
 import * as webhookAndroidId from './migrations/0050-webhook-android-id.ts';
 import * as sinFkRespuestas from './migrations/0053-sin-fk-respuestas.ts';
 
@@ -84,6 +85,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0042-puertos-equipo': puertosEquipo,
   '0044-modo-ejercicio': modoEjercicio,
   '0047-integraciones': integraciones,
+  '0048-versiones': versiones,
   '0050-webhook-android-id': webhookAndroidId,
   '0053-sin-fk-respuestas': sinFkRespuestas,
 };

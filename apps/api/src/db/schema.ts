@@ -3,8 +3,17 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 // Table shapes for Kysely. Times are epoch milliseconds (numbers) so that SQLite and
 // PostgreSQL behave alike; flags are 0/1 integers, rendered as '0'/'1' strings on the wire.
 
+/** Issue 48.3 (migration 0048): a record an operator edits in a form; version is checked and
+ * incremented by the form's save (repositories/versiones.ts), modificado_por (the user's login)
+ * and modificado_en (epoch ms) name the last such save. */
+export interface Versionada {
+  version: Generated<number>;
+  modificado_por: string | null;
+  modificado_en: number | null;
+}
+
 /** usuarios: staff accounts; roles is a comma-separated list of role names. */
-export interface UsuariosTable {
+export interface UsuariosTable extends Versionada {
   id_usuario: Generated<number>;
   usuario: string;
   nombre: string;
@@ -16,7 +25,7 @@ export interface UsuariosTable {
 }
 
 /** paises: countries. */
-export interface PaisesTable {
+export interface PaisesTable extends Versionada {
   id_pais: Generated<number>;
   pais: string;
   codigo_iso: string;
@@ -51,7 +60,7 @@ export interface TiposEjercicioTable {
 }
 
 /** equipos: sending devices (gateways, PBX); credenciales is JSON and never returned. */
-export interface EquiposTable {
+export interface EquiposTable extends Versionada {
   id_equipo: Generated<number>;
   alias: string;
   serial: string;
@@ -67,7 +76,7 @@ export interface EquiposTable {
 }
 
 /** telefonos: the phone directory; telefono is the canonical number and unique. */
-export interface TelefonosTable {
+export interface TelefonosTable extends Versionada {
   id_telefono: Generated<number>;
   telefono: string;
   nombre: string | null;
@@ -84,7 +93,7 @@ export interface TelefonoCategoriaTable {
 }
 
 /** ejercicios: drills; flags completado/en_proceso/en_pausa are 0/1. */
-export interface EjerciciosTable {
+export interface EjerciciosTable extends Versionada {
   id_ejercicio: Generated<number>;
   titulo: string;
   id_tipo_ejercicio: number;

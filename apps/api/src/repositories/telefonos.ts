@@ -165,7 +165,7 @@ export async function contarHasta(k: K, f: FiltroTelefonos, tope: number): Promi
 /** One page of matching phones, by id, with their state's name. */
 export function buscar(k: K, f: FiltroTelefonos, limit: number, offset: number) {
   return base(k, f, palabras(f.q))
-    .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado'])
+    .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado', 't.version'])
     .orderBy('t.id_telefono')
     .limit(limit)
     .offset(offset)
@@ -231,7 +231,7 @@ export async function pagina(
     (v) => {
       const filtro = { estado: v.estado, categorias: v.categorias };
       let q = base(k, filtro, v.palabras)
-        .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado'])
+        .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado', 't.version'])
         .select((eb) =>
           json(
             eb
@@ -287,6 +287,7 @@ export async function pagina(
     nombre: r.nombre,
     id_estado: r.id_estado,
     estado: r.estado,
+    version: Number(r.version),
     // PostgreSQL hands the JSON parsed; SQLite as text.
     categorias: (typeof r.categorias === 'string' ? JSON.parse(r.categorias) : r.categorias) as {
       id_categoria: number;

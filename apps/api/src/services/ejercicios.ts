@@ -35,6 +35,7 @@ import { errorVariosPaises, paisesDeSeleccion } from '@pregon/contract/rules/pai
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
 import { categoriaPrueba, marcaSimulacro, zonaProducto } from '../config.ts';
+import { tomarVersion } from '../repositories/versiones.ts';
 import type {
   CrearEjercicio,
   EjercicioFila,
@@ -180,6 +181,7 @@ export function filaLista(
     respaldo_equipo: e.respaldo_equipo ?? null,
     modo: modoDe(e.modo),
     motivo_alerta: modoDe(e.modo) === 'real' ? e.ignora_bajas_motivo : null,
+    version: Number(e.version),
     ...respaldoDeCompanero({ id_tipo_ejercicio: e.respaldo_tipo, accion: e.respaldo_accion }),
     acciones: accionesFila(
       { ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio, iniciado: e.iniciado, archivado },
@@ -623,6 +625,8 @@ export async function editar(
     ) {
       throw error(409, 'noEditableIniciado');
     }
+    // Issue 48.3: a form loaded before someone else's save gets 409, nothing written.
+    await tomarVersion(trx, 'ejercicios', id, b.version, actor);
     await exigirFormulario(trx, b);
     const modo = modoDelCuerpo(b, actor, e.modo);
     const motivo = modo === 'real' ? (b.motivo_alerta ?? e.ignora_bajas_motivo) : null;

@@ -18,6 +18,7 @@ import {
   estadosExistentes,
 } from '../repositories/paises.ts';
 import * as repo from '../repositories/telefonos.ts';
+import { tomarVersion } from '../repositories/versiones.ts';
 import { conConflictos } from './paises.ts';
 import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
 
@@ -134,6 +135,8 @@ export async function modificar(
     () =>
       ctx.db.kysely.transaction().execute(async (trx) => {
         if (!(await repo.leerTelefono(trx, id))) throw noEncontrado('Teléfono');
+        // Issue 48.3: a form loaded before someone else's save gets 409, nothing written.
+        await tomarVersion(trx, 'telefonos', id, b.version, sesion);
         const cambios = {
           ...(telefono !== undefined ? { telefono } : {}),
           ...(b.nombre !== undefined ? { nombre: b.nombre || null } : {}),
@@ -292,7 +295,11 @@ async function paginaPorOffset(
     pagina.map((t) => t.id_telefono),
   );
   return {
-    filas: pagina.map((t) => ({ ...t, categorias: cats.get(t.id_telefono) ?? [] })),
+    filas: pagina.map((t) => ({
+      ...t,
+      version: Number(t.version),
+      categorias: cats.get(t.id_telefono) ?? [],
+    })),
     hay_anterior: offset > 0,
     hay_siguiente,
     contadas,

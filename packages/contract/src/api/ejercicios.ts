@@ -38,6 +38,7 @@ import {
   listaIdsSchema,
   textoSchema,
   vacioComoAusente,
+  versionSchema,
 } from '../zod-helpers.ts';
 import {
   BanderaSchema,
@@ -191,6 +192,8 @@ export const EjercicioFilaSchema = z.object({
   modo: z.enum(MODOS_EJERCICIO),
   /** A real alert's reason (audited); null otherwise. */
   motivo_alerta: z.string().nullable(),
+  /** Issue 48.3: the version its edit form sends back (a stale one is refused with 409). */
+  version: z.number(),
 });
 /** One list row. */
 export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;
@@ -326,6 +329,8 @@ export const CrearEjercicioSchema = z
         .transform((s) => s.trim())
         .optional(),
     ),
+    /** Issue 48.3, edits only: the version the form loaded (absent: saved unchecked). */
+    version: versionSchema,
   })
   .superRefine((b, ctx) => {
     if (b.modo === 'real' && !b.motivo_alerta)

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
 import { msg, type ClaveMensaje } from '../messages.ts';
-import { enteroSchema, idSchema, listaIdsSchema } from '../zod-helpers.ts';
+import { enteroSchema, idSchema, listaIdsSchema, versionSchema } from '../zod-helpers.ts';
 import { CODIFICACIONES } from '../rules/codificacion.ts';
 
 // Phones (SPEC 7 "Phones" and ARCHITECTURE 3). Numbers are stored in canonical form (rules/phone:
@@ -65,6 +65,8 @@ export type Telefono = z.infer<typeof TelefonoSchema>;
 /** A phone with its categories, as `GET /telefonos/` pages them. */
 export const TelefonoDetalleSchema = TelefonoSchema.extend({
   categorias: z.array(z.object({ id_categoria: z.number(), categoria: z.string() })),
+  /** Issue 48.3: the version its edit form sends back (a stale one is refused with 409). */
+  version: z.number(),
 });
 /** A phone with its categories. */
 export type TelefonoDetalle = z.infer<typeof TelefonoDetalleSchema>;
@@ -90,6 +92,8 @@ export const ModificarTelefonoBodySchema = z.object({
   nombre: z.string().trim().max(200).nullable().optional(),
   id_estado: idSchema('id_estado').optional(),
   categorias: ListaIdsSchema.optional(),
+  /** Issue 48.3: the version the form loaded (absent: saved unchecked, as the SPEC's client). */
+  version: versionSchema,
 });
 /** A change to a phone. */
 export type ModificarTelefonoBody = z.infer<typeof ModificarTelefonoBodySchema>;

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textoConflicto, type TablaVersionada } from '@pregon/contract/rules/versiones';
+import { zonaProducto } from '../config.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import {
+  ESTADO_CDMX,
+  crearYGenerar,
+  cuerpoEjercicio,
+  insertarTelefono,
+  sembrarEquipos,
+  type Equipos,
+} from '../testing/ejercicios.ts';
+import { tokenConRol } from '../testing/roles.ts';
+
+// Issue 48.3: two editors never overwrite each other. A and B load the same record; B saves; A
+// saves the form loaded before: 409 naming B and when, and nothing of A's is written. A save
+// without a version (the SPEC's own client) is accepted as before.
+describe.each(MOTORES)('versiones de lo que se edita en un formulario (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let a: string;
+  let b: string;
+  let eq: Equipos;
+  const k = () => api.ctx.db.kysely;
+
+  /** The 409's exact text, from who saved the row last and when (read from the row). */
+  const esperado = async (tabla: TablaVersionada, col: string, id: number) => {
+    const f = await (k() as any)
+      .selectFrom(tabla)
+      .select(['modificado_por', 'modificado_en'])
+      .where(col, '=', id)
+      .executeTakeFirstOrThrow();
+    expect(f.modificado_por).toBe('admin2');
+    return textoConflicto(
+      tabla,
+      { quien: f.modificado_por, en: Number(f.modificado_en) },
+      zonaProducto(),
+    );
+  };
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    a = await ingresar(api);
+    b = (await tokenConRol(api, 'administradores', 'admin2')).token;
+    eq = await sembrarEquipos(api);
+    await insertarTelefono(api, '5510000001', ESTADO_CDMX, [1]);
+    await insertarTelefono(api, '5510000002', ESTADO_CDMX, [2]);
+  });
+  afterAll(async () => api?.cerrar());
+
+  it('ejercicio: B agrega Brigadistas y guarda; A guarda lo que abrió antes y recibe 409', async () => {
+    const id = await crearYGenerar(api, a, cuerpoEjercicio(eq.sms, { categorias: '1' }));
+    const fila = async (t: string) =>
+      (await pedir(api.url, 'GET', '/ejercicios/', { token: t })).body.data.find(
+        (e: { id_ejercicio: number }) => e.id_ejercicio === id,
+      );
+    const deA = await fila(a);
+    const deB = await fila(b);
+    expect(deA.version).toBe(1);
+    expect(deB.version).toBe(1);
+
+    const guardadoB = await pedir(api.url, 'PUT', `/ejercicio/${id}/`, {
+      token: b,
+      body: cuerpoEjercicio(eq.sms, { categorias: '1,2', version: deB.version }),
+    });
+    expect(guardadoB.status, JSON.stringify(guardadoB.body)).toBe(200);
+    expect(guardadoB.body.destinatarios).toBe(2);
+
+    const auditadas = async () =>
+      (
+        await k()
+          .selectFrom('auditoria')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('entidad', '=', 'ejercicio')
+          .where('id_entidad', '=', String(id))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const antes = await auditadas();
+    const guardadoA = await pedir(api.url, 'PUT', `/ejercicio/${id}/`, {
+      token: a,
+      body: cuerpoEjercicio(eq.sms, { titulo: 'Cambio de A', categorias: '1', version: '1' }),
+    });
+    expect(guardadoA.status).toBe(409);
+    expect(guardadoA.body.campo).toBe('version');
+    const texto = await esperado('ejercicios', 'id_ejercicio', id);
+    expect(guardadoA.body.message).toBe(texto);
+    expect(texto).toMatch(
+      /^Otra persona guardó cambios en este ejercicio: admin2, el \d\d\/\d\d\/\d{4} a las \d\d:\d\d \([A-Z]+[^)]*\)\. Recargue para ver sus cambios antes de guardar\.$/,
+    );
+    // Nothing of A's written: B's selection, recipients and name stay; no audit row.
+    const ahora = await fila(a);
+    expect(ahora).toMatchObject({ categorias: '1,2', destinatarios: 2, version: 2 });
+    expect(ahora.titulo).not.toBe('Cambio de A');
+    expect(await auditadas()).toBe(antes);
+
+    // Reloaded (version 2), A's save goes through and bumps it.
+    const otraVez = await pedir(api.url, 'PUT', `/ejercicio/${id}/`, {
+      token: a,
+      body: cuerpoEjercicio(eq.sms, { titulo: 'Cambio de A', categorias: '1,2', version: 2 }),
+    });
+    expect(otraVez.status, JSON.stringify(otraVez.body)).toBe(200);
+    expect(await fila(a)).toMatchObject({ titulo: 'Cambio de A', version: 3 });
+
+    // The SPEC's client sends no version (or ''): accepted as before.
+    const sinVersion = await pedir(api.url, 'PUT', `/ejercicio/${id}/`, {
+      token: b,
+      body: cuerpoEjercicio(eq.sms, { titulo: 'Sin versión', categorias: '1', version: '' }),
+    });
+    expect(sinVersion.status, JSON.stringify(sinVersion.body)).toBe(200);
+    expect(await fila(a)).toMatchObject({ titulo: 'Sin versión', destinatarios: 1, version: 4 });
+  });
+
+  it('ejercicio: lo que el producto escribe solo (programar, regenerar) no vuelve viejo el formulario', async () => {
+    const id = await crearYGenerar(api, a, cuerpoEjercicio(eq.sms, { categorias: '1' }));
+    // Another write of the product: the run time and the recipients generated again.
+    expect(
+      (
+        await pedir(api.url, 'POST', '/ejercicio/generar/', {
+          token: b,
+          body: { ejercicio: id, estado: ESTADO_CDMX, categorias: '1' },
+        })
+      ).status,
+    ).toBe(200);
+    await k()
+      .updateTable('ejercicios')
+      .set({ comprobado_en: Date.now() })
+      .where('id_ejercicio', '=', id)
+      .execute();
+    const r = await pedir(api.url, 'PUT', `/ejercicio/${id}/`, {
+      token: a,
+      body: cuerpoEjercicio(eq.sms, { titulo: 'Sigue vigente', categorias: '1', version: 1 }),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  });
+
+  it('teléfono: B cambia el nombre; A guarda con la versión vieja y recibe 409; sin versión se acepta', async () => {
+    const id = await insertarTelefono(api, '5510000003', ESTADO_CDMX, [1], 'Nombre inicial');
+    const leer = async () =>
+      (await pedir(api.url, 'GET', '/telefonos/?q=5510000003', { token: a })).body.data[0];
+    const cargado = await leer();
+    expect(cargado.version).toBe(1);
+
+    const rb = await pedir(api.url, 'PUT', `/telefono/${id}/`, {
+      token: b,
+      body: { nombre: 'Nombre de B', version: cargado.version },
+    });
+    expect(rb.status, JSON.stringify(rb.body)).toBe(200);
+    const ra = await pedir(api.url, 'PUT', `/telefono/${id}/`, {
+      token: a,
+      body: { nombre: 'Nombre de A', id_estado: ESTADO_CDMX, categorias: [2], version: 1 },
+    });
+    expect(ra.status).toBe(409);
+    expect(ra.body.message).toBe(await esperado('telefonos', 'id_telefono', id));
+    expect(ra.body.message).toContain('en este teléfono: admin2, el ');
+    const tras = await leer();
+    expect(tras).toMatchObject({ nombre: 'Nombre de B', version: 2 });
+    expect(tras.categorias.map((c: { id_categoria: number }) => c.id_categoria)).toEqual([1]);
+
+    const sin = await pedir(api.url, 'PUT', `/telefono/${id}/`, {
+      token: a,
+      body: { nombre: 'Nombre sin versión' },
+    });
+    expect(sin.status, JSON.stringify(sin.body)).toBe(200);
+    expect(await leer()).toMatchObject({ nombre: 'Nombre sin versión', version: 3 });
+  });
+
+  it('una versión que no es un entero es un 400 que nombra el campo', async () => {
+    const id = await insertarTelefono(api, '5510000004', ESTADO_CDMX, [1]);
+    const r = await pedir(api.url, 'PUT', `/telefono/${id}/`, {
+      token: a,
+      body: { nombre: 'X', version: 'abc' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.campo).toBe('version');
+    expect(r.body.message).toContain('Versión');
+  });
+});
