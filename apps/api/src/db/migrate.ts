@@ -39,7 +39,7 @@ import * as recordatorios from './migrations/0041-recordatorios.ts';
 import * as puertosEquipo from './migrations/0042-puertos-equipo.ts';
 import * as modoEjercicio from './migrations/0044-modo-ejercicio.ts';
 import * as integraciones from './migrations/0047-integraciones.ts';
-import * as versiones from './migrations/0048-versiones.ts';
+import * as versiones from './migrations/0054-versiones.ts';
 import * as webhookAndroidId from './migrations/0050-webhook-android-id.ts';
 import * as sinFkRespuestas from './migrations/0053-sin-fk-respuestas.ts';
 
@@ -85,9 +85,9 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0042-puertos-equipo': puertosEquipo,
   '0044-modo-ejercicio': modoEjercicio,
   '0047-integraciones': integraciones,
-  '0048-versiones': versiones,
   '0050-webhook-android-id': webhookAndroidId,
   '0053-sin-fk-respuestas': sinFkRespuestas,
+  '0054-versiones': versiones,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

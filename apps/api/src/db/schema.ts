@@ -3,7 +3,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 // Table shapes for Kysely. Times are epoch milliseconds (numbers) so that SQLite and
 // PostgreSQL behave alike; flags are 0/1 integers, rendered as '0'/'1' strings on the wire.
 
-/** Issue 48.3 (migration 0048): a record an operator edits in a form; version is checked and
+/** Issue 48.3 (migration 0054): a record an operator edits in a form; version is checked and
  * incremented by the form's save (repositories/versiones.ts), modificado_por (the user's login)
  * and modificado_en (epoch ms) name the last such save. */
 export interface Versionada {
