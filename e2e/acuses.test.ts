@@ -103,6 +103,9 @@ describe('web: SMS de un ejercicio con acuses de respuesta', { timeout: 180_000 
     await expect.poll(() => cabecera.innerText()).toBe(texto);
     await capturar(page, 'acuses-tablero-1366');
     await page.setViewportSize({ width: 390, height: 844 });
+    // At a phone's width the dashboard lays itself out again (issue 45.4): wait for the header
+    // of the new layout before scrolling to it (the old one's node was scrolled once, detached).
+    await expect.poll(() => cabecera.innerText()).toBe(texto);
     await cabecera.scrollIntoViewIfNeeded();
     await capturar(page, 'acuses-tablero-390');
     // The list at a phone's width is one card per exercise since issue 45.4; its photograph
