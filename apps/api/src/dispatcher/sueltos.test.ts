@@ -186,7 +186,12 @@ describe.each(MOTORES)('mensajes sueltos por SMPP (%s)', (motor) => {
     despachador = undefined;
     // As a SIGKILL leaves them: TELS[2]'s claimed but never left, TELS[3]'s left and its answer
     // lost (its SMPP submit may have reached the SMSC: never resent).
-    const [s3, s4] = await enCola();
+    // By phone, not by position: the two replies may be stored in either order.
+    const porTelefono = async () => {
+      const s = await enCola();
+      return [TELS[2], TELS[3]].map((t) => s.find((x) => x.telefono === t)!);
+    };
+    const [s3, s4] = await porTelefono();
     const vencido = Date.now() - 1;
     await api.ctx.db.kysely
       .updateTable('mensajes_sueltos')
@@ -209,7 +214,7 @@ describe.each(MOTORES)('mensajes sueltos por SMPP (%s)', (motor) => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(textosA(TELS[2]).filter((t) => t === ACUSE_1)).toHaveLength(1);
     expect(textosA(TELS[3]).filter((t) => t === ACUSE_1)).toHaveLength(0);
-    const [d3, d4] = await enCola();
+    const [d3, d4] = await porTelefono();
     expect(d3).toMatchObject({ estado: 'entregado' });
     expect(d4).toMatchObject({ estado: 'incierto', error: MENSAJES.envioIncierto });
     // Nothing sent before the restart went again.
