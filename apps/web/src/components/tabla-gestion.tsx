@@ -1,8 +1,9 @@
 import { useMemo, type Key, type ReactNode } from 'react';
-import { Card, Empty, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
+import { Card, Empty, Skeleton, Typography, type TableColumnsType } from 'antd';
 import { msg } from '@pregon/contract/messages';
 import { filtrarPorTexto, useVistaUrl } from '../hooks/use-vista-url.ts';
 import { CajaBusqueda } from './caja-busqueda.tsx';
+import { TablaAdaptable } from './tabla-adaptable.tsx';
 import { ErrorCarga } from './error-carga.tsx';
 import { anchoMinimo } from '../lib/tabla-ancha.ts';
 
@@ -48,13 +49,12 @@ export function TablaGestion<T extends object>(p: PropsTablaGestion<T>) {
       ) : consulta.isPending ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : (
-        <Table<T>
+        <TablaAdaptable<T>
           className={p.anchoMinimo ? 'tabla-rayada tabla-ancha' : 'tabla-rayada'}
           style={p.anchoMinimo ? anchoMinimo(p.anchoMinimo) : undefined}
-          rowKey={p.filaId}
-          size="middle"
-          columns={p.columnas}
-          dataSource={filas as T[]}
+          filaId={p.filaId}
+          columnas={p.columnas}
+          filas={filas}
           pagination={{
             current: vista.page,
             pageSize: TAMANO_PAGINA,
@@ -62,15 +62,15 @@ export function TablaGestion<T extends object>(p: PropsTablaGestion<T>) {
             hideOnSinglePage: true,
             onChange: (page) => cambiar({ page }),
           }}
-          locale={{
-            emptyText: vista.q ? (
+          vacio={
+            vista.q ? (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinDatos')} />
             ) : (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={p.vacio}>
                 {p.soloLectura ? null : p.accionVacio}
               </Empty>
-            ),
-          }}
+            )
+          }
         />
       )}
       {p.soloLectura && (

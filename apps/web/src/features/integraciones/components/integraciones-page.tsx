@@ -10,7 +10,6 @@ import {
   Modal,
   Popconfirm,
   Space,
-  Table,
   Tabs,
   Tag,
   Typography,
@@ -27,6 +26,7 @@ import {
   type Webhook,
 } from '@pregon/contract/api/integraciones';
 import { msg } from '@pregon/contract/messages';
+import { TablaAdaptable } from '../../../components/tabla-adaptable.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { fechaHoraTexto } from '../../../lib/fecha.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
@@ -133,13 +133,11 @@ function TablaClaves() {
       <Button type="primary" onClick={() => setCreando(true)} style={{ marginBottom: 16 }}>
         {msg('integracionesCrearClave')}
       </Button>
-      <Table
-        rowKey="id_clave"
-        columns={columnas}
-        dataSource={consulta.data}
-        loading={consulta.isLoading}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
+      <TablaAdaptable
+        filaId={(f) => f.id_clave}
+        columnas={columnas}
+        filas={consulta.data}
+        cargando={consulta.isLoading}
       />
       <Modal
         open={creando}
@@ -260,13 +258,11 @@ function RegistroEntregas({ webhook, cerrar }: { webhook: Webhook | null; cerrar
       width="min(100vw, 960px)"
       title={msg('integracionesRegistro', { url: webhook?.url ?? '' })}
     >
-      <Table
-        rowKey="id_entrega"
-        columns={columnas}
-        dataSource={consulta.data}
-        loading={consulta.isLoading}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
+      <TablaAdaptable
+        filaId={(f) => f.id_entrega}
+        columnas={columnas}
+        filas={consulta.data}
+        cargando={consulta.isLoading}
       />
     </Drawer>
   );
@@ -323,13 +319,11 @@ function TablaWebhooks() {
       <Button type="primary" onClick={() => setCreando(true)} style={{ marginBottom: 16 }}>
         {msg('integracionesCrearWebhook')}
       </Button>
-      <Table
-        rowKey="id_webhook"
-        columns={columnas}
-        dataSource={consulta.data}
-        loading={consulta.isLoading}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
+      <TablaAdaptable
+        filaId={(f) => f.id_webhook}
+        columnas={columnas}
+        filas={consulta.data}
+        cargando={consulta.isLoading}
       />
       <Modal
         open={creando}
