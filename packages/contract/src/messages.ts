@@ -625,6 +625,8 @@ export const MENSAJES = {
   motivoSinCredenciales: 'no tiene credenciales: escríbalas en Editar equipo antes de usarlo',
   credencialesOtraClave:
     'Las credenciales de un equipo están cifradas con la clave {clave}, que este proceso no tiene (tiene: {claves}): copie credenciales.key del DATA_DIR del api al de este proceso',
+  secretoWebhookIlegible:
+    'El secreto de firma de este webhook está cifrado con una clave que este servidor no tiene: no se envió sin firma válida (restaure credenciales.key del DATA_DIR o suscriba el webhook de nuevo)',
   claveCredencialesInvalida:
     'El archivo {ruta} no contiene una clave de 32 bytes en base64: restáurelo desde su respaldo (sin él, las credenciales guardadas no se pueden leer)',
   // Device URLs as a port scanner and a relay (issue 49.3)

@@ -9,9 +9,11 @@ import { crearEquipo } from '../testing/fabrica.ts';
 import { crearContexto } from '../server.ts';
 import { cargarClaveCredenciales } from '../auth/keys.ts';
 import { openDb } from './database.ts';
+import { leerDestinosPermitidos } from '../dispatcher/destinos.ts';
 import {
   cifrarCredenciales,
   descifrarCredenciales,
+  descifrarSecretoWebhook,
   usarClaveCredenciales,
 } from './credenciales.ts';
 
@@ -149,5 +151,58 @@ describe.each(MOTORES)('credenciales cifradas en la base (%s)', (motor) => {
     expect(texto).toMatch(/^v1:/);
     expect(texto).not.toContain('vieja-en-claro');
     expect(descifrarCredenciales(texto)).toEqual({ usuario: 'pregon', password: 'vieja-en-claro' });
+  });
+
+  // Issue 47.4: the webhook's signing secret, which the sender needs back, is kept the same way.
+  const secretoGuardado = async (id: number) =>
+    (
+      await api.ctx.db.kysely
+        .selectFrom('webhooks')
+        .select('secreto')
+        .where('id_webhook', '=', id)
+        .executeTakeFirstOrThrow()
+    ).secreto;
+
+  it('el secreto de firma de un webhook se guarda cifrado y solo se lee como secreto de webhook', async () => {
+    api.ctx.webhooks.destinos = leerDestinosPermitidos('127.0.0.1/32');
+    const alta = await pedir(api.url, 'POST', '/integraciones/webhooks/', {
+      token,
+      body: { url: 'http://127.0.0.1:9/cifrado', eventos: 'ejercicio.creado' },
+    });
+    expect(alta.status, JSON.stringify(alta.body)).toBe(200);
+    const secreto = alta.body.secreto as string;
+    expect(secreto).toMatch(/^whsec_/);
+    const texto = await secretoGuardado(alta.body.data.id_webhook);
+    expect(texto).toMatch(/^v1:[0-9a-f]{8}:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+    expect(texto).not.toContain(secreto.slice('whsec_'.length));
+    expect(descifrarSecretoWebhook(texto)).toBe(secreto);
+    // Bound to its column: read as a device's credentials it fails its tag, and the other way.
+    expect(descifrarCredenciales(texto)).toEqual({});
+    expect(descifrarSecretoWebhook(cifrarCredenciales({ password: secreto })!)).toBeUndefined();
+    if (motor === 'sqlite') {
+      const file = path.join(api.config.dataDir, 'pregon.db');
+      for (const f of [file, `${file}-wal`])
+        expect(fs.readFileSync(f).includes(Buffer.from(secreto, 'utf8'))).toBe(false);
+    }
+  });
+
+  it('un secreto de webhook guardado en claro se cifra al arrancar el api y firma igual', async () => {
+    const { id_webhook } = await api.ctx.db.kysely
+      .insertInto('webhooks')
+      .values({
+        url: 'http://127.0.0.1:9/heredado',
+        eventos: 'ejercicio.creado',
+        secreto: 'whsec_heredado-en-claro',
+        creado: Date.now(),
+        creado_por: 'admin',
+      })
+      .returning('id_webhook')
+      .executeTakeFirstOrThrow();
+    const { ctx } = await crearContexto(api.config);
+    await ctx.db.close();
+    const texto = await secretoGuardado(Number(id_webhook));
+    expect(texto).toMatch(/^v1:/);
+    expect(texto).not.toContain('heredado-en-claro');
+    expect(descifrarSecretoWebhook(texto)).toBe('whsec_heredado-en-claro');
   });
 });

@@ -40,6 +40,7 @@ import * as puertosEquipo from './migrations/0042-puertos-equipo.ts';
 import * as modoEjercicio from './migrations/0044-modo-ejercicio.ts';
 import * as integraciones from './migrations/0047-integraciones.ts';
 import * as versiones from './migrations/0054-versiones.ts';
+import * as secretoWebhookCifrado from './migrations/0061-secreto-webhook-cifrado.ts';
 import * as webhookAndroidId from './migrations/0050-webhook-android-id.ts';
 import * as sinFkRespuestas from './migrations/0053-sin-fk-respuestas.ts';
 
@@ -88,6 +89,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0050-webhook-android-id': webhookAndroidId,
   '0053-sin-fk-respuestas': sinFkRespuestas,
   '0054-versiones': versiones,
+  '0061-secreto-webhook-cifrado': secretoWebhookCifrado,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

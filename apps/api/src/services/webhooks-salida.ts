@@ -23,6 +23,7 @@ import {
   type ListaDestinos,
 } from '../dispatcher/destinos.ts';
 import { auditar } from '../repositories/auditoria.ts';
+import { cifrarSecretoWebhook, descifrarSecretoWebhook } from '../db/credenciales.ts';
 
 import { HttpError, noEncontrado } from '../http/errores.ts';
 
@@ -136,7 +137,7 @@ export async function crearWebhook(
       .values({
         url: datos.url,
         eventos: datos.eventos.join(','),
-        secreto,
+        secreto: cifrarSecretoWebhook(secreto),
         creado,
         creado_por: actor.usuario,
       })
@@ -326,17 +327,22 @@ export async function entregarPendientes(k: Kysely<DB>, cfg: ConfigWebhooks): Pr
       n++;
       const marca = String(Math.floor(Date.now() / 1000));
       const inicio = Date.now();
-      const r = await enviar(
-        c.url,
-        c.cuerpo,
-        {
-          [CABECERA_FIRMA]: firmar(c.secreto, marca, c.cuerpo),
-          [CABECERA_MARCA]: marca,
-          [CABECERA_EVENTO]: c.evento,
-          [CABECERA_ENTREGA]: String(id),
-        },
-        cfg.destinos,
-      );
+      // Never signed with a wrong secret: one this process cannot read is a failed attempt.
+      const secreto = descifrarSecretoWebhook(c.secreto);
+      const r: Intento =
+        secreto === undefined
+          ? { estado_http: null, respuesta: null, error: msg('secretoWebhookIlegible') }
+          : await enviar(
+              c.url,
+              c.cuerpo,
+              {
+                [CABECERA_FIRMA]: firmar(secreto, marca, c.cuerpo),
+                [CABECERA_MARCA]: marca,
+                [CABECERA_EVENTO]: c.evento,
+                [CABECERA_ENTREGA]: String(id),
+              },
+              cfg.destinos,
+            );
       const fin = Date.now();
       const intentos = Number(c.intentos) + 1;
       const ok = r.estado_http !== null && r.estado_http >= 200 && r.estado_http < 300;
