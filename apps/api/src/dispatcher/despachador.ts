@@ -362,9 +362,10 @@ export class Despachador {
   /** Stores a reply a channel received (issue 46) before the channel acknowledges it; a failure
    * rejects, and the channel asks the gateway to deliver it again. */
   private async guardarRespuesta(r: RespuestaEntrante): Promise<void> {
+    // Its matching, in the background, may queue an acknowledgement or a confirmation: the
+    // one-off sender is woken when that batch commits (index.ts despertarSueltos), not here,
+    // where nothing is queued yet (at 1,700 replies a second, one wasted poll of the queue each).
     const res = await this.store.guardarRespuesta(r, Date.now());
-    // Its matching may have queued an acknowledgement or a confirmation (sueltos.ts).
-    if (res === 'nueva') this.sueltos?.despertar();
     if (res === 'duplicada')
       this.opts.bitacora?.info(
         `respuesta repetida de ${r.remitente} (equipo ${r.id_equipo}): ya guardada`,
@@ -378,6 +379,11 @@ export class Despachador {
     } catch (err) {
       this.opts.bitacora?.error(`despachador: partes de respuestas: ${String(err)}`);
     }
+  }
+
+  /** Wakes the one-off sender: its queue may have grown (a matching batch committed). */
+  despertarSueltos(): void {
+    this.sueltos?.despertar();
   }
 
   /** Wakes the dispatcher now (tests, or after a change it was not told about). */

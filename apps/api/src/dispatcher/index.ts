@@ -6,7 +6,7 @@ import type { Store } from './store.ts';
 import { storePostgres } from './store-postgres.ts';
 import { storeSqlite } from './store-sqlite.ts';
 import { reintentarWebhooksAndroid } from './webhook-android.ts';
-import { avisarLeidas } from './leer-respuestas.ts';
+import { avisarEscritas, avisarLeidas } from './leer-respuestas.ts';
 
 /** A running dispatcher; stop() lets in-flight sends finish. */
 export interface DespachadorEnMarcha {
@@ -45,6 +45,9 @@ export async function arrancarDespachador(
   // Issue 46.3: a case its reply matching opens reaches the live dashboards (over NOTIFY from a
   // standalone process on PostgreSQL).
   const dejarCasos = opts.eventos ? avisarLeidas(db, opts.eventos) : () => {};
+  // Issue 46.5: what the matching queued (an acknowledgement, a BAJA's confirmation) is sent as
+  // soon as its batch commits.
+  const dejarSueltos = avisarEscritas(db, () => despachador.despertarSueltos());
   // Issue 46.1: Android webhooks whose registration failed (or never ran: the demo's devices)
   // are registered again, in the background.
   void reintentarWebhooksAndroid(db, opts.bitacora).catch((err) =>
@@ -54,6 +57,7 @@ export async function arrancarDespachador(
     despachador,
     detener: () => {
       dejarCasos();
+      dejarSueltos();
       return despachador.detener();
     },
     enMarcha: () => despachador.enMarcha,

@@ -11,7 +11,7 @@ import type { RespuestaEntrante } from './canal.ts';
 import { msg } from '@pregon/contract/messages';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { encolarAcuse, encolarSuelto, respuestaDe } from './store-sueltos.ts';
+import { encolarAcuse, encolarSuelto } from './store-sueltos.ts';
 import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 
 // Issue 46.2: a reply is matched to its poll right after it is stored (services/respuestas.ts).
@@ -28,6 +28,8 @@ const cambio = (r: CambioPorRespuesta): CambioBaja | null =>
         origen: 'respuesta',
         idRespuesta: r.id_respuesta,
         texto: r.texto,
+        // Stored with the reply: a phone in the directory then (null: looked up again).
+        ...(r.id_telefono !== null ? { idTelefono: r.id_telefono } : {}),
       }
     : null;
 
@@ -40,17 +42,16 @@ async function confirmar(
   motivo: 'baja' | 'alta',
 ) {
   if (!res?.confirmar) return res;
-  const origen = await respuestaDe(k, r.id_respuesta);
-  if (origen)
-    await encolarSuelto(k, {
-      id_equipo: origen.id_equipo,
-      canal: origen.canal,
-      telefono: r.telefono,
-      texto: msg(motivo === 'baja' ? 'confirmacionBaja' : 'confirmacionAlta'),
-      motivo,
-      id_respuesta: r.id_respuesta,
-      recibida: Number(origen.fecha_recibida),
-    });
+  // Through the device the reply came in on (the matching read its row).
+  await encolarSuelto(k, {
+    id_equipo: r.id_equipo,
+    canal: r.canal,
+    telefono: r.telefono,
+    texto: msg(motivo === 'baja' ? 'confirmacionBaja' : 'confirmacionAlta'),
+    motivo,
+    id_respuesta: r.id_respuesta,
+    recibida: r.fecha_recibida,
+  });
   return res;
 }
 
@@ -87,6 +88,20 @@ export function avisarLeidas(db: Db, eventos: Eventos): () => void {
   return () => void avisados.get(db)?.delete(eventos);
 }
 
+/** Issue 46.5: who is told when a matching pass of a database in this process wrote readings
+ * (the dispatcher's one-off sender, which may now have an acknowledgement or a confirmation to
+ * send: dispatcher/index.ts). */
+const escritas = new WeakMap<Db, Set<() => void>>();
+
+/** Calls `fn` after each matching batch over `db` in this process that wrote a reading. Returns
+ * the function that stops it. */
+export function avisarEscritas(db: Db, fn: () => void): () => void {
+  let s = escritas.get(db);
+  if (!s) escritas.set(db, (s = new Set()));
+  s.add(fn);
+  return () => void escritas.get(db)?.delete(fn);
+}
+
 /** How long the exercises a database's matching read are gathered before their events go out:
  * at 3,000 replies a second the passes end many times a second, and each 'ejercicio' event wakes
  * the dispatcher's loop (and, over NOTIFY, every api): a few a second are enough for the
@@ -99,6 +114,9 @@ const porAvisar = new WeakMap<Db, { ids: Set<number>; t: NodeJS.Timeout | undefi
 function opcionesPara(db: Db): OpcionesProceso {
   return {
     ...OPCIONES,
+    alEscribir: () => {
+      for (const fn of escritas.get(db) ?? []) fn();
+    },
     alLeer: (ids) => {
       let p = porAvisar.get(db);
       if (!p) porAvisar.set(db, (p = { ids: new Set(), t: undefined }));
@@ -114,8 +132,9 @@ function opcionesPara(db: Db): OpcionesProceso {
   };
 }
 
-/** The matching passes of a database in this process: those running and the one queued. */
-type Turno = { activas: Set<Promise<number>>; proxima: Promise<number> | null };
+/** The matching passes of a database in this process: those running, the one queued, and when
+ * the last one started. */
+type Turno = { activas: Set<Promise<number>>; proxima: Promise<number> | null; ultimo: number };
 const turnos = new WeakMap<Db, Turno>();
 
 /** Passes one process runs at once: while one writes its batch, the next takes the replies
@@ -123,18 +142,27 @@ const turnos = new WeakMap<Db, Turno>();
  * them one after the other). */
 const PASADAS = 2;
 
+/** Least time between the starts of two passes (ms). A pass costs about ten statements whatever
+ * its size (take, poll sends, readings, earlier answers, cases, webhooks, BEGIN/COMMIT): at 1,700
+ * replies a second, passes started back to back read about 110 replies each, and those statements
+ * were a fifth of the intake's CPU (issue 46.5). Spaced, each reads a few hundred; a reply is read
+ * at most this much later, far inside the dashboards' 2 s. A reply after a quiet spell is read at
+ * once. */
+export const INTERVALO_PASADAS_MS = 150;
+
 /**
  * Matches every unread reply (procesarPendientes, in batches) in a pass that starts after this
- * call, so it reads every reply stored before it: a new one when fewer than PASADAS run, else the
- * one queued to start when one of them ends (every call meanwhile joins it). At 500 replies a
- * second the intake's calls share a few passes of many replies each, instead of one pass per
- * reply racing the others for the same rows.
+ * call, so it reads every reply stored before it: a new one when fewer than PASADAS run and the
+ * last started INTERVALO_PASADAS_MS ago, else the one queued to start when those allow (every
+ * call meanwhile joins it). At 1,700 replies a second the intake's calls share a few passes of
+ * many replies each, instead of one pass per reply racing the others for the same rows.
  */
 export function leerPendientes(db: Db): Promise<number> {
   let t = turnos.get(db);
-  if (!t) turnos.set(db, (t = { activas: new Set(), proxima: null }));
+  if (!t) turnos.set(db, (t = { activas: new Set(), proxima: null, ultimo: 0 }));
   const turno = t;
   const correr = () => {
+    turno.ultimo = Date.now();
     const p = procesarPendientes(db, opcionesPara(db));
     turno.activas.add(p);
     const fin = () => turno.activas.delete(p);
@@ -142,13 +170,16 @@ export function leerPendientes(db: Db): Promise<number> {
     return p;
   };
   if (turno.proxima) return turno.proxima;
-  if (turno.activas.size < PASADAS) return correr();
-  const p = Promise.race([...turno.activas])
-    .catch(() => undefined)
-    .then(() => {
-      turno.proxima = null;
-      return correr();
-    });
+  const resta = () => turno.ultimo + INTERVALO_PASADAS_MS - Date.now();
+  if (turno.activas.size < PASADAS && resta() <= 0) return correr();
+  const p = (async () => {
+    if (turno.activas.size >= PASADAS)
+      await Promise.race([...turno.activas]).catch(() => undefined);
+    const r = resta();
+    if (r > 0) await new Promise((listo) => setTimeout(listo, r));
+    turno.proxima = null;
+    return correr();
+  })();
   turno.proxima = p;
   return p;
 }

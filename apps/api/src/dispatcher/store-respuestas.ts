@@ -103,28 +103,34 @@ async function insertar(
   return (await insertarVarias(k, [{ r, ahora, extra }]))[0]!;
 }
 
-/** Replies waiting for the next group insert of a database, and whether one is under way. */
+/** Replies waiting for the next group insert of a database, and how many inserts are under way. */
 interface Grupo {
   espera: { x: AInsertar; listo: (v: boolean) => void; fallo: (e: unknown) => void }[];
-  activo: boolean;
+  activos: number;
 }
+
+/** Group inserts of one database in flight at once: while one waits for its commit, the next
+ * takes the replies that came meanwhile, so the SMSC's window (100 outstanding) is not held by
+ * one commit's round trip (issue 46.5). A resend racing its first copy in the other insert is
+ * kept once all the same: the key's unique index makes the later one wait and do nothing. */
+const EN_VUELO = 2;
 const grupos = new WeakMap<Db, Grupo>();
 
 /**
  * Group commit of whole replies (issue 46.5): the replies that come while a group is being
- * inserted go together in the next statement (up to MAX_GRUPO), one commit for all; each caller
- * resolves once its own row is committed, so the gateway's acknowledgement still follows the
- * durable store. A group that fails is tried again one reply at a time, so one bad reply never
+ * inserted go together in the next statement (up to MAX_GRUPO, EN_VUELO statements at once), one
+ * commit for all; each caller resolves once its own row is committed, so the gateway's
+ * acknowledgement still follows the durable store. A group that fails is tried again one reply at a time, so one bad reply never
  * refuses the others.
  */
 function insertarAgrupada(db: Db, x: AInsertar): Promise<boolean> {
   let g = grupos.get(db);
-  if (!g) grupos.set(db, (g = { espera: [], activo: false }));
+  if (!g) grupos.set(db, (g = { espera: [], activos: 0 }));
   const grupo = g;
   return new Promise<boolean>((listo, fallo) => {
     grupo.espera.push({ x, listo, fallo });
-    if (grupo.activo) return;
-    grupo.activo = true;
+    if (grupo.activos >= EN_VUELO || (grupo.activos > 0 && grupo.espera.length > 1)) return;
+    grupo.activos++;
     setImmediate(() => void vaciarGrupo(db, grupo));
   });
 }
@@ -145,7 +151,7 @@ async function vaciarGrupo(db: Db, g: Grupo): Promise<void> {
           await insertarVarias(db.kysely, [p.x]).then(([v]) => p.listo(v!), p.fallo);
     }
   }
-  g.activo = false;
+  g.activos--;
 }
 
 /** The key of a long reply's set of parts. */

@@ -140,15 +140,6 @@ export async function encolarSuelto(k: K, m: NuevoSuelto, ahora = Date.now()): P
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/** The reply a confirmation answers: its device, channel and time. */
-export async function respuestaDe(k: K, id_respuesta: number) {
-  return k
-    .selectFrom('respuestas_recibidas')
-    .select(['id_equipo', 'canal', 'fecha_recibida'])
-    .where('id_respuesta', '=', id_respuesta)
-    .executeTakeFirst();
-}
-
 /** Whether a number is on a channel's opt-out list (no acknowledgement goes to it). */
 export async function dadoDeBaja(k: K, canal: string, telefono: string): Promise<boolean> {
   const lista = canalDeBaja(canal);

@@ -42,6 +42,9 @@ export interface CambioBaja {
   origen: OrigenBaja;
   idRespuesta?: number | null;
   texto?: string | null;
+  /** The phone's directory id when the caller already knows it (a reply stored with it); absent,
+   * it is looked up. */
+  idTelefono?: number;
   /** The operator who acted; absent for a phone's own reply (the audit's actor is the system). */
   actor?: Actor | null;
 }
@@ -89,7 +92,7 @@ const detalleAuditoria = (c: CambioBaja, canal: CanalBaja, telefono: string) => 
 export async function registrarBaja(k: Consultor, c: CambioBaja): Promise<ResultadoBaja> {
   const canal = canalOError(c.canal);
   const telefono = numeroOError(c.telefono, c.origen);
-  const id_telefono = (await repo.idTelefono(k, telefono)) ?? null;
+  const id_telefono = c.idTelefono ?? (await repo.idTelefono(k, telefono)) ?? null;
   const id_baja = await repo.insertarBaja(k, {
     canal,
     telefono,
