@@ -392,13 +392,17 @@ async function leerLote(
     for (const { r, abierta, opciones, clasificacion } of atencion) {
       const { id_ejercicio, id_detalle } = abierta!;
       const digito = (clasificacion as { digito: number }).digito;
-      const otras = (dePersona.get(`${id_ejercicio}:${id_detalle}`) ?? []).filter(
+      // The answer current just before this one: those received before it (in the database,
+      // or earlier in this batch). Not what is current now: another pass may have committed the
+      // person's later answer first, and this one asked for help when it came all the same.
+      const antes = (dePersona.get(`${id_ejercicio}:${id_detalle}`) ?? []).filter(
         (f) =>
           f.id_respuesta !== r.id_respuesta &&
-          (!lote.has(f.id_respuesta) || f.id_respuesta < r.id_respuesta),
+          (!lote.has(f.id_respuesta) || f.id_respuesta < r.id_respuesta) &&
+          (f.fecha_recibida < r.fecha_recibida ||
+            (f.fecha_recibida === r.fecha_recibida && f.id_respuesta < r.id_respuesta)),
       );
-      const previa = vigenteDe(otras);
-      if (previa && previa.recibida > r.fecha_recibida) continue; // a later one is current
+      const previa = vigenteDe(antes);
       if (!abreCaso(previa?.digito ?? null, digito, opciones)) continue;
       casos.push({ id_ejercicio, id_detalle, id_respuesta: r.id_respuesta, digito });
     }
