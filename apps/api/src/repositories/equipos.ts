@@ -19,6 +19,7 @@ const COLUMNAS = [
   'activo',
   'ultimo_contacto',
   'marcado',
+  'version',
 ] as const;
 
 /** Devices matching the filters, by alias, with `tiene` = 1 when credentials are stored. The

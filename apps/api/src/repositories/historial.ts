@@ -7,38 +7,40 @@ import type { DB } from '../db/schema.ts';
 
 /** Recipient rows of phone `id`, newest exercise first, one page. */
 export function paginaHistorial(k: Kysely<DB>, id: number, limit: number, offset: number) {
-  return k
-    .selectFrom('ejercicio_detalle as d')
-    .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
-    // A drill's fallback SMS (issue 25.2) lives in a hidden companion: named by its drill.
-    .leftJoin('ejercicios as o', 'o.id_ejercicio', 'e.respaldo_de')
-    .select([
-      'd.id_detalle',
-      'd.id_ejercicio',
-      'e.respaldo_de',
-      (eb) => eb.fn.coalesce('o.titulo', 'e.titulo').as('titulo'),
-      'e.id_tipo_ejercicio',
-      'd.fecha_envio',
-      'd.hora_envio',
-      'd.estatus',
-      'd.alcance',
-      'd.intentos',
-      'd.duracion',
-      'd.respondidas',
-      (eb) =>
-        eb
-          .selectFrom('preguntas as p')
-          .innerJoin('cuestionarios as c', 'c.id_cuestionario', 'p.id_cuestionario')
-          .select((x) => x.fn.countAll<number>().as('n'))
-          .whereRef('c.id_ejercicio', '=', 'd.id_ejercicio')
-          .as('preguntas'),
-    ])
-    .where('d.id_telefono', '=', id)
-    .orderBy('d.id_ejercicio', 'desc')
-    .orderBy('d.id_detalle', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return (
+    k
+      .selectFrom('ejercicio_detalle as d')
+      .innerJoin('ejercicios as e', 'e.id_ejercicio', 'd.id_ejercicio')
+      // A drill's fallback SMS (issue 25.2) lives in a hidden companion: named by its drill.
+      .leftJoin('ejercicios as o', 'o.id_ejercicio', 'e.respaldo_de')
+      .select([
+        'd.id_detalle',
+        'd.id_ejercicio',
+        'e.respaldo_de',
+        (eb) => eb.fn.coalesce('o.titulo', 'e.titulo').as('titulo'),
+        'e.id_tipo_ejercicio',
+        'd.fecha_envio',
+        'd.hora_envio',
+        'd.estatus',
+        'd.alcance',
+        'd.intentos',
+        'd.duracion',
+        'd.respondidas',
+        (eb) =>
+          eb
+            .selectFrom('preguntas as p')
+            .innerJoin('cuestionarios as c', 'c.id_cuestionario', 'p.id_cuestionario')
+            .select((x) => x.fn.countAll<number>().as('n'))
+            .whereRef('c.id_ejercicio', '=', 'd.id_ejercicio')
+            .as('preguntas'),
+      ])
+      .where('d.id_telefono', '=', id)
+      .orderBy('d.id_ejercicio', 'desc')
+      .orderBy('d.id_detalle', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute()
+  );
 }
 
 /** How many recipient rows phone `id` has (an index-only count). */

@@ -11,7 +11,7 @@ type K = Kysely<DB> | Transaction<DB>;
 export const listarPaises = (k: K) =>
   k
     .selectFrom('paises')
-    .select(['id_pais', 'pais', 'codigo_iso', 'prefijo'])
+    .select(['id_pais', 'pais', 'codigo_iso', 'prefijo', 'version'])
     .orderBy('pais')
     .execute();
 
@@ -19,7 +19,7 @@ export const listarPaises = (k: K) =>
 export const leerPais = (k: K, id: number) =>
   k
     .selectFrom('paises')
-    .select(['id_pais', 'pais', 'codigo_iso', 'prefijo'])
+    .select(['id_pais', 'pais', 'codigo_iso', 'prefijo', 'version'])
     .where('id_pais', '=', id)
     .executeTakeFirst();
 

@@ -13,6 +13,7 @@ const COLUMNAS = [
   'roles',
   'activo',
   'creado',
+  'version',
 ] as const;
 
 /** Every user (without the hash), by user name. */

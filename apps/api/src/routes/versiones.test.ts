@@ -163,6 +163,90 @@ describe.each(MOTORES)('versiones de lo que se edita en un formulario (%s)', (mo
     expect(await leer()).toMatchObject({ nombre: 'Nombre sin versión', version: 3 });
   });
 
+  // Devices, users and countries: the same check on their PUT (a form's GET gives the version).
+  const CASOS: {
+    tabla: TablaVersionada;
+    col: string;
+    ruta: (id: number) => string;
+    crear: () => Promise<number>;
+    cambio: (quien: string) => Record<string, unknown>;
+    campo: string;
+  }[] = [
+    {
+      tabla: 'equipos',
+      col: 'id_equipo',
+      ruta: (id) => `/equipos/${id}/`,
+      crear: async () => eq.sms,
+      cambio: (quien) => ({ alias: `SMS de ${quien}` }),
+      campo: 'alias',
+    },
+    {
+      tabla: 'usuarios',
+      col: 'id_usuario',
+      ruta: (id) => `/usuarios/${id}/`,
+      crear: async () => {
+        const r = await pedir(api.url, 'POST', '/usuarios/', {
+          token: a,
+          body: {
+            usuario: 'editada',
+            nombre: 'Editada',
+            role: ['operadores'],
+            password: 'Editada-prueba-1',
+          },
+        });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        return r.body.id_usuario as number;
+      },
+      cambio: (quien) => ({ nombre: `Nombre de ${quien}` }),
+      campo: 'nombre',
+    },
+    {
+      tabla: 'paises',
+      col: 'id_pais',
+      ruta: (id) => `/paises/${id}/`,
+      crear: async () => {
+        const r = await pedir(api.url, 'POST', '/paises/', {
+          token: a,
+          body: { pais: 'Belice', codigo_iso: 'BZ', prefijo: '501' },
+        });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        return r.body.id_pais as number;
+      },
+      cambio: (quien) => ({ pais: `Belice de ${quien}`, codigo_iso: 'BZ', prefijo: '501' }),
+      campo: 'pais',
+    },
+  ];
+  for (const c of CASOS)
+    it(`${c.tabla}: B guarda; A guarda con la versión vieja y recibe 409 sin escribir; sin versión se acepta`, async () => {
+      const id = await c.crear();
+      const leer = async () =>
+        (await pedir(api.url, 'GET', c.ruta(id), { token: a })).body.data as Record<
+          string,
+          unknown
+        >;
+      const cargado = await leer();
+      expect(typeof cargado.version).toBe('number');
+      const v = cargado.version as number;
+      const rb = await pedir(api.url, 'PUT', c.ruta(id), {
+        token: b,
+        body: { ...c.cambio('B'), version: v },
+      });
+      expect(rb.status, JSON.stringify(rb.body)).toBe(200);
+      const ra = await pedir(api.url, 'PUT', c.ruta(id), {
+        token: a,
+        body: { ...c.cambio('A'), version: String(v) },
+      });
+      expect(ra.status).toBe(409);
+      expect(ra.body.campo).toBe('version');
+      expect(ra.body.message).toBe(await esperado(c.tabla, c.col, id));
+      const tras = await leer();
+      expect(tras[c.campo]).toBe(c.cambio('B')[c.campo]);
+      expect(tras.version).toBe(v + 1);
+      const sin = await pedir(api.url, 'PUT', c.ruta(id), { token: a, body: c.cambio('A') });
+      expect(sin.status, JSON.stringify(sin.body)).toBe(200);
+      expect(await leer()).toMatchObject({ [c.campo]: c.cambio('A')[c.campo], version: v + 2 });
+    });
+
   it('una versión que no es un entero es un 400 que nombra el campo', async () => {
     const id = await insertarTelefono(api, '5510000004', ESTADO_CDMX, [1]);
     const r = await pedir(api.url, 'PUT', `/telefono/${id}/`, {

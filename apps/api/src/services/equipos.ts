@@ -28,6 +28,7 @@ import {
   webhookRegistrado,
 } from '../dispatcher/webhook-android.ts';
 import { conConflictos } from './paises.ts';
+import { tomarVersion } from '../repositories/versiones.ts';
 
 // Devices: credentials are write-only (stored encrypted, db/credenciales.ts; answered as
 // `tiene_credenciales`) and belong to one gateway: a change of protocol or of the url's scheme,
@@ -51,6 +52,7 @@ export function vista(f: Fila): EquipoVista {
     activo: Number(f.activo) === 1,
     ultimo_contacto: f.ultimo_contacto == null ? null : Number(f.ultimo_contacto),
     marcado: f.marcado,
+    version: Number(f.version),
   };
 }
 
@@ -131,6 +133,8 @@ export async function modificar(
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const actual = await repo.leerBasico(trx, id);
     if (!actual) throw noEncontrado('Equipo');
+    // Issue 48.3: a form loaded before someone else's save gets 409, nothing written.
+    await tomarVersion(trx, 'equipos', id, b.version, sesion);
     const protocoloAntes = ProtocoloSchema.parse(actual.protocolo);
     const protocolo = b.protocolo ?? protocoloAntes;
     const url = b.url ?? actual.url;

@@ -1,4 +1,10 @@
-import type { CategoriaBody, EstadoBody, PaisBody } from '@pregon/contract/api/paises';
+import type {
+  CategoriaBody,
+  EstadoBody,
+  ModificarPaisBody,
+  PaisBody,
+} from '@pregon/contract/api/paises';
+import { tomarVersion } from '../repositories/versiones.ts';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
@@ -95,12 +101,15 @@ export function modificarPais(
   ctx: Contexto,
   sesion: Sesion,
   id: number,
-  b: PaisBody,
+  { version, ...b }: ModificarPaisBody,
 ): Promise<void> {
   return conConflictos(
     () =>
       ctx.db.kysely.transaction().execute(async (trx) => {
-        if ((await repo.actualizarPais(trx, id, b)) === 0) throw paisNoEncontrado();
+        if (!(await repo.leerPais(trx, id))) throw paisNoEncontrado();
+        // Issue 48.3: a form loaded before someone else's save gets 409, nothing written.
+        await tomarVersion(trx, 'paises', id, version, sesion);
+        await repo.actualizarPais(trx, id, b);
         await auditar(trx, sesion, 'modificar', 'pais', id, b);
       }),
     paisDuplicado(ctx, b),

@@ -16,6 +16,7 @@ import { error, noEncontrado, prohibido } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/usuarios.ts';
 import { conConflictos } from './paises.ts';
+import { tomarVersion } from '../repositories/versiones.ts';
 
 // Users: administrators manage everyone; anyone manages their own nombre, correo and password.
 // The last active administrator always survives. Passwords are hashed and never returned or audited.
@@ -35,6 +36,7 @@ export function vista(
     roles: string;
     activo: number;
     creado: number;
+    version: number;
   },
   bloqueos: ReadonlyMap<string, number> = new Map(),
 ): UsuarioVista {
@@ -48,6 +50,7 @@ export function vista(
     activo: u.activo === 1,
     creado: Number(u.creado),
     bloqueado_hasta: bloqueos.get(u.usuario.toLowerCase()) ?? null,
+    version: Number(u.version),
   };
 }
 
@@ -132,6 +135,8 @@ export async function modificar(
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const actual = await repo.leerUsuario(trx, id);
     if (!actual) throw noEncontrado('Usuario');
+    // Issue 48.3: a form loaded before someone else's save gets 409, nothing written.
+    await tomarVersion(trx, 'usuarios', id, b.version, sesion);
     const dejaDeSerAdmin =
       b.activo === false || (b.role !== undefined && !b.role.includes(ROL_ADMINISTRADOR));
     if (dejaDeSerAdmin) await protegerUltimoAdmin(trx, id);
@@ -139,7 +144,7 @@ export async function modificar(
     if (b.activo === false) await terminarSesionesDeUsuario(trx, id);
     else if (b.password !== undefined)
       await terminarSesionesDeUsuario(trx, id, sesion.id_usuario === id ? sesion.sid : undefined);
-    const { password: _omitida, password_actual: _actual, ...auditado } = b;
+    const { password: _omitida, password_actual: _actual, version: _version, ...auditado } = b;
     await auditar(trx, sesion, 'modificar', 'usuario', id, {
       ...auditado,
       ...(b.password !== undefined ? { password_cambiada: true } : {}),

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { mensajeError } from '../lib/api-client.ts';
+import { esConflictoVersion } from '../components/aviso-conflicto.tsx';
 import { campoDeError, useErroresCampo } from '../lib/errores-campo.ts';
 import { avisoError, avisoExito } from '../lib/notificar.ts';
 
 /** A form's save: on success a toast and the given queries reload; on failure the field the
- * server named (a 400, or a duplicate's 409) shows the message under it (`errores.props`), and
+ * server named (a 400, or a duplicate's 409) shows the message under it (`errores.props`), a
+ * stale save (issue 48.3) sets `conflicto` (shown with components/aviso-conflicto.tsx), and
  * anything else goes to `otroError` (a toast unless given). `guardar` resolves the call's
  * result, or undefined when it failed. */
 export function useGuardarFormulario(
@@ -15,6 +17,7 @@ export function useGuardarFormulario(
   const cliente = useQueryClient();
   const errores = useErroresCampo();
   const [enviando, setEnviando] = useState(false);
+  const [conflicto, setConflicto] = useState<string | null>(null);
   const guardar = async <T>(hacer: () => Promise<T>, exito: string): Promise<T | undefined> => {
     errores.limpiar();
     setEnviando(true);
@@ -24,6 +27,10 @@ export function useGuardarFormulario(
       await Promise.all(claves.map((queryKey) => cliente.invalidateQueries({ queryKey })));
       return r;
     } catch (e) {
+      if (esConflictoVersion(e)) {
+        setConflicto(e.message);
+        return undefined;
+      }
       const campo = campoDeError(e, [400, 409]);
       if (campo) errores.setError({ campo, texto: mensajeError(e) });
       else otroError(mensajeError(e));
@@ -32,5 +39,5 @@ export function useGuardarFormulario(
       setEnviando(false);
     }
   };
-  return { errores, enviando, guardar };
+  return { errores, enviando, guardar, conflicto };
 }

@@ -4,6 +4,7 @@ import { msg } from '../messages.ts';
 import { problemasEquipo } from '../rules/equipment.ts';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
+import { versionSchema } from '../zod-helpers.ts';
 
 // Devices (ARCHITECTURE 3). Credentials are write-only: stored encrypted, never returned;
 // responses say only whether the device has them.
@@ -25,6 +26,8 @@ export const EquipoSchema = z.object({
   activo: z.boolean(),
   ultimo_contacto: z.number().nullable(),
   marcado: z.string().nullable(),
+  /** Issue 48.3: the version its edit form sends back (a stale one is refused with 409). */
+  version: z.number(),
 });
 /** A device. */
 export type EquipoVista = z.infer<typeof EquipoSchema>;
@@ -75,6 +78,8 @@ export const ModificarEquipoBodySchema = z.object({
   descripcion: z.string().trim().max(2000).nullable().optional(),
   activo: z.boolean().optional(),
   marcado: marcado.nullable().optional(),
+  /** Issue 48.3: the version the form loaded (absent: saved unchecked). */
+  version: versionSchema,
 });
 /** A change to a device. */
 export type ModificarEquipoBody = z.infer<typeof ModificarEquipoBodySchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { idSchema } from '../zod-helpers.ts';
+import { idSchema, versionSchema } from '../zod-helpers.ts';
 import { msg } from '../messages.ts';
 import { zonaValida } from '../rules/programacion.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
@@ -25,6 +25,8 @@ export const PaisSchema = z.object({
   pais: z.string(),
   codigo_iso: z.string(),
   prefijo: z.string(),
+  /** Issue 48.3: the version its edit form sends back (a stale one is refused with 409). */
+  version: z.number(),
   estados: z.array(EstadoSchema).optional(),
 });
 /** A country. */
@@ -46,6 +48,12 @@ export const PaisBodySchema = z.object({
 });
 /** A country to create or change. */
 export type PaisBody = z.infer<typeof PaisBodySchema>;
+
+/** Body of PUT /paises/{id}/: a country's fields and, issue 48.3, the version the form loaded
+ * (absent: saved unchecked). */
+export const ModificarPaisBodySchema = PaisBodySchema.extend({ version: versionSchema });
+/** A change to a country. */
+export type ModificarPaisBody = z.infer<typeof ModificarPaisBodySchema>;
 
 /** Body of POST /estados/ and PUT /estados/{id}/. */
 export const EstadoBodySchema = z.object({
@@ -118,7 +126,7 @@ export const modificarPais = endpoint({
   etiqueta: 'paises',
   resumen: 'Modifica un país',
   params: IdParamsSchema,
-  body: PaisBodySchema,
+  body: ModificarPaisBodySchema,
   respuesta: OkSchema,
 });
 

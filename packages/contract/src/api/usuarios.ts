@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RolSchema } from '../esquemas.ts';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
+import { versionSchema } from '../zod-helpers.ts';
 import { msg } from '../messages.ts';
 import { MAX_PASSWORD, MIN_PASSWORD, problemaContrasena } from '../rules/password.ts';
 
@@ -34,6 +35,8 @@ export const UsuarioSchema = z.object({
   /** Until when repeated wrong passwords hold the user's sign-in back (epoch ms, the latest of
    * their locks); null when nothing holds it. 'Desbloquear' lifts it. */
   bloqueado_hasta: z.number().nullable(),
+  /** Issue 48.3: the version its edit form sends back (a stale one is refused with 409). */
+  version: z.number(),
 });
 /** A user. */
 export type UsuarioVista = z.infer<typeof UsuarioSchema>;
@@ -74,6 +77,8 @@ export const ModificarUsuarioBodySchema = z.object({
   password: PasswordSchema.optional(),
   /** Required when users change their own password: the one they have now. */
   password_actual: z.string().max(256).optional(),
+  /** Issue 48.3: the version the form loaded (absent: saved unchecked). */
+  version: versionSchema,
 });
 /** A change to a user. */
 export type ModificarUsuarioBody = z.infer<typeof ModificarUsuarioBodySchema>;

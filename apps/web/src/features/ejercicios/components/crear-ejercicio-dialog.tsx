@@ -100,6 +100,7 @@ import { crearEjercicioApi } from '../api/create-ejercicio.ts';
 import { crearEjercicioLlamada, editarEjercicioLlamada } from '../api/crear-llamada.ts';
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
 import { editarEjercicioApi } from '../api/editar-ejercicio.ts';
+import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
 import { useCatalogos } from '../api/get-catalogos.ts';
 import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
@@ -197,6 +198,8 @@ export type ModoDialogo =
   | {
       modo: 'editar';
       id_ejercicio: number;
+      /** Issue 48.3: the version loaded; the save sends it and a stale one gets the 409. */
+      version?: number;
       /** A follow-up (issue 25.1): its recipients were copied from its source, they stay. */
       copiados?: { destinatarios: number; ejercicio: string };
     };
@@ -217,6 +220,8 @@ export interface PropsCrearEjercicio {
   modo?: ModoDialogo;
   /** Reopened with what was typed before the session expired (issue 26.7). */
   recuperado?: { audioPerdido: boolean };
+  /** Issue 48.3: 'Recargar' after a stale save: the exercise as saved now, in the dialog. */
+  recargar?: () => Promise<void>;
 }
 
 /** The values the contract's form rule reads; type 2's accion is the chosen audio's file name. */
@@ -253,6 +258,7 @@ export function CrearEjercicioDialog({
   origen,
   modo: modoPedido,
   recuperado,
+  recargar,
 }: PropsCrearEjercicio) {
   const modo: ModoDialogo = modoPedido ?? { modo: inicial && !origen ? 'clonar' : 'crear' };
   const copiados = modo.modo === 'editar' ? modo.copiados : undefined;
@@ -266,6 +272,8 @@ export function CrearEjercicioDialog({
   const pbx = usePbx();
   const config = useConfig();
   const [intentado, setIntentado] = useState(false);
+  /** Issue 48.3: someone saved this exercise after the dialog loaded it (the server's 409). */
+  const [conflicto, setConflicto] = useState<string | null>(null);
 
   const tipo = Form.useWatch('tipo_ejercicio', form);
   const estado = Form.useWatch('estado', form);
@@ -432,6 +440,7 @@ export function CrearEjercicioDialog({
         if (!seguir) return;
       }
       if (modo.modo === 'editar') {
+        const version = modo.version;
         const accionTexto = conPlantilla
           ? accionDePlantilla({
               ...conPlantilla,
@@ -442,13 +451,13 @@ export function CrearEjercicioDialog({
           await editarEjercicioLlamada(
             pbx,
             modo.id_ejercicio,
-            { ...comun, tiempo: Number(datos.tiempo) },
+            { ...comun, tiempo: Number(datos.tiempo), version },
             audio,
             setPaso,
           );
         } else {
           setPaso(msg('pasoGuardandoEjercicio'));
-          await editarEjercicioApi(modo.id_ejercicio, { ...comun, accion: accionTexto });
+          await editarEjercicioApi(modo.id_ejercicio, { ...comun, accion: accionTexto, version });
         }
         avisoExito(msg('cambiosGuardados'));
         cerrar();
@@ -491,7 +500,9 @@ export function CrearEjercicioDialog({
       await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
       alCrear?.(id);
     } catch (e) {
-      avisoError(mensajeError(e));
+      // A stale save is said in the dialog, with 'Recargar'; what was typed stays.
+      if (esConflictoVersion(e)) setConflicto(e.message);
+      else avisoError(mensajeError(e));
       await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
     } finally {
       setEnviando(false);
@@ -699,6 +710,7 @@ export function CrearEjercicioDialog({
           style={{ marginBottom: 12 }}
         />
       )}
+      <AvisoRecargable mensaje={conflicto} recargar={recargar} />
       {recuperado && (
         <Alert
           type="info"

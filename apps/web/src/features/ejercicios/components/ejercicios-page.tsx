@@ -154,11 +154,13 @@ function recuperarBorrador(): Edicion | null {
 
 /** 'Editar': a follow-up keeps the recipients copied from its source (named from the list). */
 function modoEditar(f: EjercicioFila, filas: readonly EjercicioFila[]): ModoDialogo {
-  if (f.origen_id === null) return { modo: 'editar', id_ejercicio: f.id_ejercicio };
+  if (f.origen_id === null)
+    return { modo: 'editar', id_ejercicio: f.id_ejercicio, version: f.version };
   const fuente = filas.find((x) => x.id_ejercicio === f.origen_id);
   return {
     modo: 'editar',
     id_ejercicio: f.id_ejercicio,
+    version: f.version,
     copiados: {
       destinatarios: f.destinatarios,
       ejercicio: fuente?.ejercicio ?? `#${f.origen_id}`,
@@ -268,6 +270,15 @@ export function EjerciciosPage() {
     setEdicion({ modo, inicial });
     setDialogoUsado(true);
     setDialogo(true);
+  };
+
+  /** Issue 48.3: 'Recargar' after a stale save: the list read again and the dialog opened anew
+   * with the exercise as saved now (its new version). */
+  const recargarEdicion = async (m: ModoDialogo) => {
+    if (m.modo !== 'editar') return;
+    const { data } = await consulta.refetch();
+    const fresca = data?.find((x) => x.id_ejercicio === m.id_ejercicio);
+    if (fresca) abrirCon(modoEditar(fresca, data ?? []), valoresDe(fresca));
   };
 
   /** 'Duplicar' (issue 26.1): the create dialog prefilled, 'Copia de {nombre}'; a quiz's copy
@@ -544,6 +555,9 @@ export function EjerciciosPage() {
             modo={clon ? { modo: 'clonar' } : seguimiento ? undefined : edicion?.modo}
             recuperado={clon || seguimiento ? undefined : edicion?.recuperado}
             alCrear={clon ? (id) => void recrear(id) : undefined}
+            recargar={
+              edicion?.modo.modo === 'editar' ? () => recargarEdicion(edicion.modo) : undefined
+            }
             alCerrar={() => {
               olvidarBorrador(CLAVE_BORRADOR_EJERCICIO);
               setDialogo(false);

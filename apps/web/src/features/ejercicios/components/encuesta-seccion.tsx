@@ -14,20 +14,14 @@ import {
 import { DeleteOutlined, PlusOutlined } from '../../../components/iconos.tsx';
 import { ResumenSms } from './resumen-sms.tsx';
 import type { EncuestaFormulario, OpcionFormulario } from '../encuesta-formulario.ts';
-import {
-  DIGITOS,
-  opcionNueva,
-  textoEnviado,
-  type ErroresEncuesta,
-} from '../encuesta-reglas.ts';
+import { DIGITOS, opcionNueva, textoEnviado, type ErroresEncuesta } from '../encuesta-reglas.ts';
 
 /** The SMS counter under an SMS exercise's message: the parts of the WHOLE text sent (message and
  * appended options), with the appended line shown. */
 export function ResumenSmsEncuesta({ form, marca = '' }: { form: FormInstance; marca?: string }) {
   const accion = Form.useWatch('accion', { form, preserve: true }) as string | number | undefined;
   const encuesta = Form.useWatch('encuesta', { form, preserve: true }) as
-    | EncuestaFormulario
-    | undefined;
+    EncuestaFormulario | undefined;
   // Issue 47.1: a drill's marker is part of what is sent, so it counts in the parts.
   const { texto, anexo } = textoEnviado(marca + String(accion ?? ''), encuesta, TIPO_SMS);
   return <ResumenSms texto={texto} anexo={anexo} />;
@@ -50,8 +44,7 @@ export interface PropsSeccionEncuesta {
  */
 export function SeccionEncuesta({ form, tipo, errores }: PropsSeccionEncuesta) {
   const activa = Form.useWatch(['encuesta', 'activa'], { form, preserve: true }) as
-    | boolean
-    | undefined;
+    boolean | undefined;
   const error = (campo: string) =>
     errores[campo] ? { validateStatus: 'error' as const, help: errores[campo] } : {};
   const general = errores.opciones ?? errores.encuesta;
@@ -68,8 +61,7 @@ export function SeccionEncuesta({ form, tipo, errores }: PropsSeccionEncuesta) {
               aria-label={msg('encuestaPedirRespuesta')}
               onChange={(on) => {
                 const actuales = form.getFieldValue(['encuesta', 'opciones']) as
-                  | OpcionFormulario[]
-                  | undefined;
+                  OpcionFormulario[] | undefined;
                 // Switched on for the first time: two options to write, the instruction appended.
                 if (on && !actuales?.length) {
                   const uno = opcionNueva([]);
@@ -96,7 +88,12 @@ export function SeccionEncuesta({ form, tipo, errores }: PropsSeccionEncuesta) {
                   const n = i + 1;
                   const nombre = msg('encuestaOpcionN', { N: n });
                   return (
-                    <div className="opcion-encuesta" key={campo.key} aria-label={nombre} role="group">
+                    <div
+                      className="opcion-encuesta"
+                      key={campo.key}
+                      aria-label={nombre}
+                      role="group"
+                    >
                       <Row gutter={8} wrap={false} align="top">
                         <Col flex="84px">
                           <Form.Item
@@ -180,8 +177,7 @@ export function SeccionEncuesta({ form, tipo, errores }: PropsSeccionEncuesta) {
                       add(
                         opcionNueva(
                           (form.getFieldValue(['encuesta', 'opciones']) as
-                            | OpcionFormulario[]
-                            | undefined) ?? [],
+                            OpcionFormulario[] | undefined) ?? [],
                         ),
                       )
                     }

@@ -62,6 +62,9 @@ function DetalleEquipo({ id }: { id: number }) {
   const volverALista = useVolverALista(CLAVE_LISTA_EQUIPOS, '/equipos');
   const escribe = usuarioTieneRol(ROLES_OPERACION);
   const [editando, setEditando] = useState(false);
+  /** Issue 48.3: 'Recargar' opens the dialog anew with the device read again (not any refetch,
+   * which would drop what is being typed). */
+  const [recargas, setRecargas] = useState(0);
   const e = consulta.data;
 
   const cabecera = (
@@ -209,7 +212,17 @@ function DetalleEquipo({ id }: { id: number }) {
         </Col>
       </Row>
       <Suspense fallback={null}>
-        {editando && e && <EquipoDialog equipo={e} alCerrar={() => setEditando(false)} />}
+        {editando && e && (
+          <EquipoDialog
+            key={recargas}
+            equipo={e}
+            alCerrar={() => setEditando(false)}
+            recargar={async () => {
+              await consulta.refetch();
+              setRecargas((n) => n + 1);
+            }}
+          />
+        )}
       </Suspense>
     </div>
   );

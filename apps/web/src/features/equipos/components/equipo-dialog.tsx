@@ -39,6 +39,7 @@ import { avisoAdvertencia, avisoError, avisoExito } from '../../../lib/notificar
 import { crearEquipoApi } from '../api/create-equipo.ts';
 import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
 import { modificarEquipoApi } from '../api/update-equipo.ts';
+import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
 
 interface Valores {
   alias: string;
@@ -57,17 +58,23 @@ interface Valores {
 export interface PropsEquipoDialog {
   equipo?: EquipoVista;
   alCerrar: (id?: number) => void;
+  /** Issue 48.3: 'Recargar' after a stale save: the device as saved now, in a new dialog. */
+  recargar?: () => Promise<void>;
 }
 
 /** 'Agregar equipo' / 'Editar equipo': alias with the keyword hint and the live preview of the
  * exercise types it will be offered for, protocol with its credential fields (write-only: a
  * saved secret shows 'guardado'), ports, rate, dial-string template for asterisk, description
  * and active. Enter submits; a 400's field shows under that field. */
-export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
+export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) {
   const [form] = Form.useForm<Valores>();
   const cliente = useQueryClient();
   const errores = useErroresCampo();
   const [enviando, setEnviando] = useState(false);
+  /** Issue 48.3: someone saved this device after the dialog loaded it (the server's 409). */
+  const [conflicto, setConflicto] = useState<string | null>(null);
+  /** The version this form loaded: a refetch of the page behind it must not move it (issue 48.3). */
+  const [version] = useState(equipo?.version);
   const alias = Form.useWatch('alias', form) ?? equipo?.alias ?? '';
   const protocolo: Protocolo = Form.useWatch('protocolo', form) ?? equipo?.protocolo ?? 'smpp';
   const url: string = Form.useWatch('url', form) ?? equipo?.url ?? '';
@@ -98,7 +105,10 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
       };
       let id = equipo?.id_equipo;
       if (equipo) {
-        const r = await modificarEquipoApi(equipo.id_equipo, datos);
+        const r = await modificarEquipoApi(equipo.id_equipo, {
+          ...datos,
+          version,
+        });
         // The api cleared the credentials (another address): its message says so.
         if (r.credenciales_borradas) avisoError(r.mensaje ?? msg('credencialesCambioDireccion'));
         else avisoExito(msg('cambiosGuardados'));
@@ -113,6 +123,10 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
       await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
       alCerrar(id);
     } catch (e) {
+      if (esConflictoVersion(e)) {
+        setConflicto(e.message);
+        return;
+      }
       const campo = campoDeError(e);
       if (campo) errores.setError({ campo, texto: mensajeError(e) });
       else avisoError(mensajeError(e));
@@ -182,6 +196,7 @@ export function EquipoDialog({ equipo, alCerrar }: PropsEquipoDialog) {
       ancho={760}
       estilo={{ top: 24 }}
     >
+      <AvisoRecargable mensaje={conflicto} recargar={recargar} />
       <Form<Valores>
         form={form}
         layout="vertical"

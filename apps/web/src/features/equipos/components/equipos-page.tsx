@@ -107,7 +107,18 @@ export function EquiposPage() {
       <Suspense fallback={null}>
         {dialogo && (
           <EquipoDialog
+            key={dialogo.equipo ? `${dialogo.equipo.id_equipo}-${dialogo.equipo.version}` : 'nuevo'}
             equipo={dialogo.equipo}
+            recargar={
+              dialogo.equipo
+                ? async () => {
+                    const id = dialogo.equipo!.id_equipo;
+                    const { data } = await consulta.refetch();
+                    const fresco = data?.find((x) => x.id_equipo === id);
+                    if (fresco) setDialogo({ equipo: fresco });
+                  }
+                : undefined
+            }
             alCerrar={(id) => {
               setDialogo(null);
               if (id !== undefined && !dialogo.equipo) void navegar(`/equipos/${id}`);

@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { Col, Form, Input, Row } from 'antd';
 import type { Pais, PaisBody } from '@pregon/contract/api/paises';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
+import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
 import { crearPaisApi } from '../api/create-pais.ts';
 import { modificarPaisApi } from '../api/update-pais.ts';
 import { useGuardar } from '../hooks/use-cambios.ts';
@@ -11,19 +13,23 @@ import { useGuardar } from '../hooks/use-cambios.ts';
 export interface PropsPaisDialog {
   pais?: Pais;
   alCerrar: (id?: number) => void;
+  /** Issue 48.3: 'Recargar' after a stale save: the country as saved now, in a new dialog. */
+  recargar?: () => Promise<void>;
 }
 
 /** 'Agregar país' / 'Editar país': país, código ISO (two letters) and prefijo (1 to 4 digits).
  * Enter saves; a 400's field or a duplicate's 409 shows under the field. */
-export function PaisDialog({ pais, alCerrar }: PropsPaisDialog) {
+export function PaisDialog({ pais, alCerrar, recargar }: PropsPaisDialog) {
   const [form] = Form.useForm<PaisBody>();
-  const { errores, enviando, guardar } = useGuardar();
+  const { errores, enviando, guardar, conflicto } = useGuardar();
+  /** The version this form loaded: a refetch of the page behind it must not move it (issue 48.3). */
+  const [version] = useState(pais?.version);
   const enviar = async (v: PaisBody) => {
     const datos = { ...v, codigo_iso: v.codigo_iso.trim().toUpperCase() };
     const id = await guardar(
       async () => {
         if (!pais) return crearPaisApi(datos);
-        await modificarPaisApi(pais.id_pais, datos);
+        await modificarPaisApi(pais.id_pais, { ...datos, version });
         return pais.id_pais;
       },
       msg(pais ? 'cambiosGuardados' : 'exito'),
@@ -37,6 +43,7 @@ export function PaisDialog({ pais, alCerrar }: PropsPaisDialog) {
       alCancelar={() => alCerrar()}
       alGuardar={() => form.submit()}
     >
+      <AvisoRecargable mensaje={conflicto} recargar={recargar} />
       <Form<PaisBody>
         form={form}
         layout="vertical"

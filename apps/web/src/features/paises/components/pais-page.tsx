@@ -57,6 +57,9 @@ function DetallePais({ id }: { id: number }) {
   const volverALista = useVolverALista(CLAVE_LISTA_PAISES, '/countries');
   const escribe = usuarioTieneRol(ROLES_OPERACION);
   const [dialogo, setDialogo] = useState<Dialogo>(null);
+  /** Issue 48.3: 'Recargar' opens the dialog anew with the country read again (not any refetch,
+   * which would drop what is being typed). */
+  const [recargas, setRecargas] = useState(0);
   const p = consulta.data;
   // The states come with the country; the list reads them as its own query.
   const estados = { ...consulta, data: p?.estados };
@@ -134,7 +137,17 @@ function DetallePais({ id }: { id: number }) {
           />
         </>
       )}
-      {dialogo?.tipo === 'pais' && p && <PaisDialog pais={p} alCerrar={() => setDialogo(null)} />}
+      {dialogo?.tipo === 'pais' && p && (
+        <PaisDialog
+          key={recargas}
+          pais={p}
+          alCerrar={() => setDialogo(null)}
+          recargar={async () => {
+            await consulta.refetch();
+            setRecargas((n) => n + 1);
+          }}
+        />
+      )}
       {dialogo?.tipo === 'estado' && p && (
         <NombreDialog
           titulo={msg(estado ? 'editarEstado' : 'agregarEstado')}

@@ -65,7 +65,18 @@ export function TablaPaises({ escribe }: { escribe: boolean }) {
       />
       {dialogo && (
         <PaisDialog
+          key={dialogo.pais ? `${dialogo.pais.id_pais}-${dialogo.pais.version}` : 'nuevo'}
           pais={dialogo.pais}
+          recargar={
+            dialogo.pais
+              ? async () => {
+                  const id = dialogo.pais!.id_pais;
+                  const { data } = await consulta.refetch();
+                  const fresco = data?.find((x) => x.id_pais === id);
+                  if (fresco) setDialogo({ pais: fresco });
+                }
+              : undefined
+          }
           alCerrar={(id) => {
             setDialogo(null);
             if (id !== undefined && !dialogo.pais) void navegar(`/countries/${id}`);

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
+import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
 import {
   canonizarTelefono,
   paisTelefonico,
@@ -31,6 +32,8 @@ interface Valores {
 export interface PropsTelefonoDialog {
   telefono?: TelefonoDetalle;
   alCerrar: () => void;
+  /** Issue 48.3: 'Recargar' after a stale save: the phone as saved now, in a new dialog. */
+  recargar?: () => Promise<void>;
 }
 
 /** The number's feedback under the field: the stored form, or the contract's reason, by the
@@ -43,12 +46,14 @@ function ayudaNumero(texto: string | undefined, pais: CountryCode | null) {
 
 /** 'Agregar teléfono' / 'Editar teléfono': número (with normalisation feedback), nombre, estado
  * and categorías; Enter submits, a 400's field shows under that field, a 409 under the number. */
-export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
+export function TelefonoDialog({ telefono, alCerrar, recargar }: PropsTelefonoDialog) {
   const [form] = Form.useForm<Valores>();
   const catalogos = useCatalogos();
   const cliente = useQueryClient();
   const errores = useErroresCampo();
   const [enviando, setEnviando] = useState(false);
+  /** Issue 48.3: someone saved this phone after the dialog loaded it (the server's 409). */
+  const [conflicto, setConflicto] = useState<string | null>(null);
   const numero = Form.useWatch('telefono', form);
   const idEstado = Form.useWatch('id_estado', form);
   const codigo = catalogos.data?.estados.find((e) => e.id_estado === idEstado)?.codigo_iso;
@@ -66,12 +71,17 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
         id_estado: v.id_estado!,
         categorias: v.categorias,
       };
-      if (telefono) await modificarTelefonoApi(telefono.id_telefono, datos);
+      if (telefono)
+        await modificarTelefonoApi(telefono.id_telefono, { ...datos, version: telefono.version });
       else await crearTelefonoApi(datos);
       avisoExito(msg(telefono ? 'cambiosGuardados' : 'exito'));
       await cliente.invalidateQueries({ queryKey: CLAVE_TELEFONOS });
       alCerrar();
     } catch (e) {
+      if (esConflictoVersion(e)) {
+        setConflicto(e.message);
+        return;
+      }
       const campo =
         campoDeError(e) ?? (e instanceof ErrorApi && e.status === 409 ? 'telefono' : undefined);
       if (campo) errores.setError({ campo, texto: mensajeError(e) });
@@ -89,6 +99,7 @@ export function TelefonoDialog({ telefono, alCerrar }: PropsTelefonoDialog) {
       alCancelar={alCerrar}
       alGuardar={() => form.submit()}
     >
+      <AvisoRecargable mensaje={conflicto} recargar={recargar} />
       <Form<Valores>
         form={form}
         layout="vertical"

@@ -372,7 +372,25 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
       </Card>
       <Suspense fallback={null}>
         {dialogo?.tipo === 'telefono' && (
-          <TelefonoDialog telefono={dialogo.telefono} alCerrar={() => setDialogo(null)} />
+          <TelefonoDialog
+            key={
+              dialogo.telefono
+                ? `${dialogo.telefono.id_telefono}-${dialogo.telefono.version}`
+                : 'nuevo'
+            }
+            telefono={dialogo.telefono}
+            alCerrar={() => setDialogo(null)}
+            recargar={
+              dialogo.telefono
+                ? async () => {
+                    const id = dialogo.telefono!.id_telefono;
+                    const { data } = await consulta.refetch();
+                    const fresco = data?.data.find((t) => t.id_telefono === id);
+                    if (fresco) setDialogo({ tipo: 'telefono', telefono: fresco });
+                  }
+                : undefined
+            }
+          />
         )}
         {dialogo?.tipo === 'importar' && <ImportarDialog alCerrar={() => setDialogo(null)} />}
         {dialogo?.tipo === 'historial' && (

@@ -16,6 +16,7 @@ import {
   CampoContrasenaActual,
   CampoContrasenaNueva,
 } from './campos-usuario.tsx';
+import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
 
 /** The one-line explanation of each role shown beside its checkbox. */
 const AYUDA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
@@ -40,6 +41,8 @@ export interface PropsUsuarioDialog {
   alCerrar: (id?: number) => void;
   /** Rendered closed when the page opens (see DialogoFormulario's precalentar). */
   precalentar?: boolean;
+  /** Issue 48.3: 'Recargar' after a stale save: the user as saved now, in a new dialog. */
+  recargar?: () => Promise<void>;
 }
 
 /** 'Agregar usuario' / 'Editar usuario' (administrators): usuario (fixed once created), nombre,
@@ -47,10 +50,15 @@ export interface PropsUsuarioDialog {
  * feedback (asking the current one when administrators change their own). Enter submits; the
  * field a 400 or a duplicate's 409 names shows the message; other refusals (the last active
  * administrator) show the server's message above the form. */
-export function UsuarioDialog({ usuario, alCerrar, precalentar }: PropsUsuarioDialog) {
+export function UsuarioDialog({ usuario, alCerrar, precalentar, recargar }: PropsUsuarioDialog) {
   const [form] = Form.useForm<Valores>();
   const [rechazo, setRechazo] = useState<string | null>(null);
-  const { errores, enviando, guardar } = useGuardarFormulario([CLAVE_USUARIOS], setRechazo);
+  /** The version this form loaded: a refetch of the page behind it must not move it (issue 48.3). */
+  const [version] = useState(usuario?.version);
+  const { errores, enviando, guardar, conflicto } = useGuardarFormulario(
+    [CLAVE_USUARIOS],
+    setRechazo,
+  );
   const password = Form.useWatch('password', form);
   const propio =
     usuario !== undefined && String(payloadSesion()?.sub) === String(usuario.id_usuario);
@@ -72,6 +80,7 @@ export function UsuarioDialog({ usuario, alCerrar, precalentar }: PropsUsuarioDi
           ...comun,
           ...(v.password ? { password: v.password } : {}),
           ...(v.password && propio ? { password_actual: v.password_actual ?? '' } : {}),
+          version,
         });
         return usuario.id_usuario;
       },
@@ -90,6 +99,7 @@ export function UsuarioDialog({ usuario, alCerrar, precalentar }: PropsUsuarioDi
       precalentar={precalentar}
       estilo={{ top: 32 }}
     >
+      <AvisoRecargable mensaje={conflicto} recargar={recargar} />
       {rechazo && (
         <Alert type="error" showIcon message={rechazo} style={{ marginBottom: 16 }} role="alert" />
       )}

@@ -169,6 +169,9 @@ function DetalleUsuario({ id }: { id: number }) {
   const admin = usuarioTieneRol([ROL_ADMINISTRADOR]);
   const propio = String(payloadSesion()?.sub) === String(id);
   const [editando, setEditando] = useState(false);
+  /** Issue 48.3: 'Recargar' opens the dialog anew with the user read again (not any refetch,
+   * which would drop what is being typed). */
+  const [recargas, setRecargas] = useState(0);
   useEffect(() => void cargarDialogo(), []);
   const u = consulta.data;
 
@@ -247,7 +250,17 @@ function DetalleUsuario({ id }: { id: number }) {
         </Row>
       )}
       <Suspense fallback={null}>
-        {editando && u && <UsuarioDialog usuario={u} alCerrar={() => setEditando(false)} />}
+        {editando && u && (
+          <UsuarioDialog
+            key={recargas}
+            usuario={u}
+            alCerrar={() => setEditando(false)}
+            recargar={async () => {
+              await consulta.refetch();
+              setRecargas((n) => n + 1);
+            }}
+          />
+        )}
       </Suspense>
     </div>
   );

@@ -144,8 +144,22 @@ export function UsuariosPage() {
       <Suspense fallback={null}>
         {dialogo ? (
           <UsuarioDialog
-            key="abierto"
+            key={
+              dialogo.usuario
+                ? `${dialogo.usuario.id_usuario}-${dialogo.usuario.version}`
+                : 'abierto'
+            }
             usuario={dialogo.usuario}
+            recargar={
+              dialogo.usuario
+                ? async () => {
+                    const id = dialogo.usuario!.id_usuario;
+                    const { data } = await consulta.refetch();
+                    const fresco = data?.find((x) => x.id_usuario === id);
+                    if (fresco) setDialogo({ usuario: fresco });
+                  }
+                : undefined
+            }
             alCerrar={() => setDialogo(null)}
           />
         ) : (
