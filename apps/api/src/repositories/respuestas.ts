@@ -212,19 +212,55 @@ export async function escribirLecturas(k: K, ls: readonly Lectura[]): Promise<Se
       returning respuestas_recibidas.id_respuesta`.execute(k);
     for (const f of r.rows) hechas.add(Number(f.id_respuesta));
   }
-  // Issue 47.4: each reply read is told to the webhooks subscribed, in this transaction.
-  await encolarEventos(
-    k,
-    'respuesta.recibida',
-    ls
-      .filter((l) => hechas.has(l.id_respuesta))
-      .map((l) => ({
+  // Issue 47.4: each reply read is told to the webhooks subscribed, in this transaction, with
+  // what a receiver needs without calling back (read only when someone subscribed).
+  const leidas = ls.filter((l) => hechas.has(l.id_respuesta));
+  await encolarEventos(k, 'respuesta.recibida', {
+    n: leidas.length,
+    leer: async () => {
+      const d = await datosRespuestas(
+        k,
+        leidas.map((l) => l.id_respuesta),
+      );
+      return leidas.map((l) => ({
         id_respuesta: l.id_respuesta,
         id_ejercicio: l.id_ejercicio,
         clasificacion: l.clasificacion,
-      })),
-  );
+        ...d.get(l.id_respuesta),
+      }));
+    },
+  });
   return hechas;
+}
+
+/** What a webhook event says of a reply besides its ids: the channel and number it came from,
+ * the person's name in the directory, its text and when it was received (ISO 8601, UTC). */
+async function datosRespuestas(k: K, ids: readonly number[]) {
+  const r = new Map<number, Record<string, unknown>>();
+  for (const parte of trozos(ids)) {
+    const filas = await k
+      .selectFrom('respuestas_recibidas as r')
+      .leftJoin('telefonos as t', 't.id_telefono', 'r.id_telefono')
+      .select([
+        'r.id_respuesta',
+        'r.canal',
+        'r.telefono',
+        'r.texto',
+        'r.fecha_recibida',
+        't.nombre',
+      ])
+      .where('r.id_respuesta', 'in', parte)
+      .execute();
+    for (const f of filas)
+      r.set(Number(f.id_respuesta), {
+        canal: f.canal,
+        telefono: f.telefono,
+        nombre: f.nombre ?? null,
+        texto: f.texto,
+        recibida: new Date(Number(f.fecha_recibida)).toISOString(),
+      });
+  }
+  return r;
 }
 
 /** A case to open. */
@@ -271,15 +307,22 @@ export async function abrirCasos(
       });
     }
     if (auditoria.length) await k.insertInto('auditoria').values(auditoria).execute();
-    // Issue 47.4: each case opened is told to the webhooks subscribed, in this transaction.
-    await encolarEventos(
-      k,
-      'caso.abierto',
-      filas.map((f) => ({
-        id_caso: Number(f.id_caso),
-        ...porRespuesta.get(Number(f.id_respuesta)),
-      })),
-    );
+    // Issue 47.4: each case opened is told to the webhooks subscribed, in this transaction,
+    // with the reply that opened it (read only when someone subscribed).
+    await encolarEventos(k, 'caso.abierto', {
+      n: filas.length,
+      leer: async () => {
+        const d = await datosRespuestas(
+          k,
+          filas.map((f) => Number(f.id_respuesta)),
+        );
+        return filas.map((f) => ({
+          id_caso: Number(f.id_caso),
+          ...porRespuesta.get(Number(f.id_respuesta)),
+          ...d.get(Number(f.id_respuesta)),
+        }));
+      },
+    });
   }
   return abiertos;
 }

@@ -31,13 +31,16 @@ export async function encolarEvento(
 }
 
 /** Queues one `evento` per item of `lista` for every active subscription to it (one query when
- * nobody subscribed: the reply intake calls this per batch). */
+ * nobody subscribed: the reply intake calls this per batch). `lista` may be a function that
+ * reads the events' data: it runs only when someone subscribed. */
 export async function encolarEventos(
   k: K,
   evento: EventoWebhook,
-  lista: readonly Record<string, unknown>[],
+  datos:
+    | readonly Record<string, unknown>[]
+    | { n: number; leer: () => Promise<readonly Record<string, unknown>[]> },
 ): Promise<void> {
-  if (!lista.length) return;
+  if (!('leer' in datos ? datos.n : datos.length)) return;
   const subs = await k
     .selectFrom('webhooks')
     .select(['id_webhook', 'eventos'])
@@ -45,6 +48,7 @@ export async function encolarEventos(
     .execute();
   const destino = subs.filter((s) => s.eventos.split(',').includes(evento));
   if (!destino.length) return;
+  const lista = 'leer' in datos ? await datos.leer() : datos;
   const ahora = Date.now();
   const fecha = new Date(ahora).toISOString();
   const filas = destino.flatMap((s) =>

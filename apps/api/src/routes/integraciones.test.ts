@@ -281,6 +281,7 @@ describe.each(MOTORES)('claves de API y webhooks salientes (%s)', (motor) => {
       api.ctx.webhooks.destinos = leerDestinosPermitidos('');
     }
     const k = api.ctx.db.kysely;
+    const recibida = Date.now();
     const { id_respuesta } = await k
       .insertInto('respuestas_recibidas')
       .values({
@@ -291,7 +292,7 @@ describe.each(MOTORES)('claves de API y webhooks salientes (%s)', (motor) => {
         texto: 'BAJA',
         texto_crudo: Buffer.from('BAJA').toString('hex'),
         codificacion: 'gsm7',
-        fecha_recibida: Date.now(),
+        fecha_recibida: recibida,
         clave: `prueba:${Math.random()}`,
       })
       .returning('id_respuesta')
@@ -312,10 +313,16 @@ describe.each(MOTORES)('claves de API y webhooks salientes (%s)', (motor) => {
       .where('evento', '=', 'respuesta.recibida')
       .execute();
     expect(filas).toHaveLength(1);
+    // What a receiver needs without calling back: the number, the text and when it came.
     expect(JSON.parse(filas[0]!.cuerpo).datos).toEqual({
       id_respuesta: Number(id_respuesta),
       id_ejercicio: null,
       clasificacion: 'baja',
+      canal: 'smpp',
+      telefono: '5512345678',
+      nombre: null,
+      texto: 'BAJA',
+      recibida: new Date(recibida).toISOString(),
     });
   });
 });

@@ -329,9 +329,40 @@ describe.each(MOTORES)('encuestas, respuestas y casos (%s)', (motor) => {
     const malo = await post(`/respuestas/${idr}/clasificar/`, { digito: 7 });
     expect(malo.status).toBe(400);
     expect(malo.body.message).toContain('digito');
+    // Issue 47.4: a subscriber to 'caso.abierto' is told who asked for help and what they wrote.
+    const k = api.ctx.db.kysely;
+    const { id_webhook } = await k
+      .insertInto('webhooks')
+      .values({
+        url: 'http://127.0.0.1:9/casos',
+        eventos: 'caso.abierto',
+        secreto: 'whsec_prueba',
+        creado: Date.now(),
+        creado_por: 'admin',
+      })
+      .returning('id_webhook')
+      .executeTakeFirstOrThrow();
     const c = await post(`/respuestas/${idr}/clasificar/`, { digito: 2 }, op1);
+    await k
+      .updateTable('webhooks')
+      .set({ activo: 0 })
+      .where('id_webhook', '=', id_webhook)
+      .execute();
     expect(c.status).toBe(200);
     expect(c.body.caso_abierto).toBe(true);
+    const [evento] = await k
+      .selectFrom('webhook_entregas')
+      .select('cuerpo')
+      .where('id_webhook', '=', id_webhook)
+      .execute();
+    expect(JSON.parse(evento!.cuerpo).datos).toMatchObject({
+      id_respuesta: idr,
+      digito: 2,
+      telefono: TELS[3],
+      nombre: 'Persona 4',
+      texto: 'quien es?',
+      canal: 'smpp',
+    });
     expect(c.body.respuesta.clasificacion).toEqual({ tipo: 'opcion', digito: 2, como: 'manual' });
     r = await respuestas();
     expect(r.no_reconocidas).toEqual([]);
