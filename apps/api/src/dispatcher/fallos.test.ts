@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { duplicados } from '@pregon/simulators/comun';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
@@ -201,9 +202,34 @@ describe('despachador como proceso aparte sobre PostgreSQL', () => {
           tasa: 100,
           puertos: 40,
         });
-        const id = await crearEjercicio(db, { id_equipo, n, puertos: 40, base: 70_000 });
+        const id = await crearEjercicio(db, {
+          id_equipo,
+          n,
+          puertos: 40,
+          base: 70_000,
+          iniciar: false,
+        });
         const a = lanzar();
         const b = lanzar();
+        // Both up before the drill starts (each LISTENs for the api's wake-ups as it starts):
+        // under CI's load one child once took longer to start than the 4,000 messages took to
+        // send, and the other sent them all (one origin, not two).
+        await esperarQue(
+          async () =>
+            Number(
+              (
+                await sql<{ n: number | string }>`select count(*) as n from pg_stat_activity
+                  where datname = current_database() and query ilike 'listen %'`.execute(db.kysely)
+              ).rows[0]!.n,
+            ) >= 2,
+          'los dos despachadores en marcha',
+          60_000,
+        );
+        await db.kysely
+          .updateTable('ejercicios')
+          .set({ en_proceso: 1, iniciado: Date.now() })
+          .where('id_ejercicio', '=', id)
+          .execute();
         await esperarCompletado(db, id, 240_000);
         await Promise.all([matar(a, 'SIGTERM'), matar(b, 'SIGTERM')]);
         expect(sim.registro).toHaveLength(n);
