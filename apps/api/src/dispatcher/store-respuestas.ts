@@ -34,11 +34,16 @@ const MAX_GRUPO = 500;
 
 /**
  * Inserts replies, each unless its key (or, without the gateway's id or time, the same key in the
- * previous window) is stored, in one statement (WITH v AS (VALUES …) INSERT … SELECT … WHERE NOT
- * EXISTS … ON CONFLICT (clave) DO NOTHING RETURNING clave, each sender's directory id read in it),
- * in their order; true for each one inserted (of the same key twice, the first).
+ * previous window) is stored, in one statement (WITH v AS (VALUES …, or on PostgreSQL SELECT *
+ * FROM unnest(one array per column)) INSERT … SELECT … WHERE NOT EXISTS … ON CONFLICT (clave) DO
+ * NOTHING RETURNING clave, each sender's directory id read in it), in their order; true for each
+ * one inserted (of the same key twice, the first). `pg`: the database is PostgreSQL.
  */
-async function insertarVarias(k: Kysely<DB>, xs: readonly AInsertar[]): Promise<boolean[]> {
+async function insertarVarias(
+  k: Kysely<DB>,
+  pg: boolean,
+  xs: readonly AInsertar[],
+): Promise<boolean[]> {
   const filas = xs.map(({ r, ahora, extra = {} }) => {
     const remitente = r.remitente.slice(0, MAX_REMITENTE);
     const base = {
@@ -61,9 +66,29 @@ async function insertarVarias(k: Kysely<DB>, xs: readonly AInsertar[]): Promise<
       incompleta: extra.incompleta ?? 0,
     };
   });
-  const valores = sql.join(
-    filas.map(
-      (f, i) => sql`(cast(${i} as integer), cast(${f.r.id_equipo} as integer),
+  // PostgreSQL takes the rows as one array per column (16 parameters whatever the group's size:
+  // a short statement to build, send and parse); SQLite, which has no arrays, as VALUES rows.
+  const col = <T>(f: (x: (typeof filas)[number], i: number) => T) => filas.map(f);
+  const valores = pg
+    ? sql`select * from unnest(cast(${col((_, i) => i)} as integer[]),
+        cast(${col((f) => f.r.id_equipo)} as integer[]),
+        cast(${col((f) => f.r.canal)} as varchar(20)[]),
+        cast(${col((f) => f.remitente)} as varchar(64)[]),
+        cast(${col((f) => f.r.telefono)} as varchar(32)[]),
+        cast(${col((f) => f.r.texto)} as text[]),
+        cast(${col((f) => f.r.texto_crudo)} as text[]),
+        cast(${col((f) => f.r.codificacion)} as varchar(20)[]),
+        cast(${col((f) => f.r.nota ?? null)} as text[]),
+        cast(${col((f) => f.base.id_gateway)} as varchar(200)[]),
+        cast(${col((f) => f.base.fecha_gateway)} as bigint[]),
+        cast(${col((f) => f.ahora)} as bigint[]),
+        cast(${col((f) => f.clave)} as varchar(200)[]),
+        cast(${col((f) => f.previa)} as varchar(200)[]),
+        cast(${col((f) => f.partes)} as integer[]),
+        cast(${col((f) => f.incompleta)} as integer[]))`
+    : sql`values ${sql.join(
+        filas.map(
+          (f, i) => sql`(cast(${i} as integer), cast(${f.r.id_equipo} as integer),
         cast(${f.r.canal} as varchar(20)), cast(${f.remitente} as varchar(64)),
         cast(${f.r.telefono} as varchar(32)), cast(${f.r.texto} as text),
         cast(${f.r.texto_crudo} as text), cast(${f.r.codificacion} as varchar(20)),
@@ -71,11 +96,11 @@ async function insertarVarias(k: Kysely<DB>, xs: readonly AInsertar[]): Promise<
         cast(${f.base.fecha_gateway} as bigint), cast(${f.ahora} as bigint),
         cast(${f.clave} as varchar(200)), cast(${f.previa} as varchar(200)),
         cast(${f.partes} as integer), cast(${f.incompleta} as integer))`,
-    ),
-  );
+        ),
+      )}`;
   const r = await sql<{ clave: string }>`with v(orden, id_equipo, canal, remitente, telefono,
       texto, texto_crudo, codificacion, nota, id_gateway, fecha_gateway, fecha_recibida, clave,
-      previa, partes, incompleta) as (values ${valores})
+      previa, partes, incompleta) as (${valores})
     insert into respuestas_recibidas (id_equipo, canal, remitente, telefono, id_telefono, texto,
       texto_crudo, codificacion, nota, id_gateway, fecha_gateway, fecha_recibida, clave, partes,
       incompleta, id_ejercicio, id_detalle, clasificacion)
@@ -96,11 +121,12 @@ async function insertarVarias(k: Kysely<DB>, xs: readonly AInsertar[]): Promise<
 /** Inserts one reply (insertarVarias); true when it was inserted. */
 async function insertar(
   k: Kysely<DB>,
+  pg: boolean,
   r: RespuestaEntrante,
   ahora: number,
   extra: { partes?: number; incompleta?: number } = {},
 ): Promise<boolean> {
-  return (await insertarVarias(k, [{ r, ahora, extra }]))[0]!;
+  return (await insertarVarias(k, pg, [{ r, ahora, extra }]))[0]!;
 }
 
 /** Replies waiting for the next group insert of a database, and how many inserts are under way. */
@@ -141,6 +167,7 @@ async function vaciarGrupo(db: Db, g: Grupo): Promise<void> {
     try {
       const hechas = await insertarVarias(
         db.kysely,
+        db.engine === 'postgres',
         lote.map((p) => p.x),
       );
       lote.forEach((p, i) => p.listo(hechas[i]!));
@@ -148,7 +175,10 @@ async function vaciarGrupo(db: Db, g: Grupo): Promise<void> {
       if (lote.length === 1) lote[0]!.fallo(err);
       else
         for (const p of lote)
-          await insertarVarias(db.kysely, [p.x]).then(([v]) => p.listo(v!), p.fallo);
+          await insertarVarias(db.kysely, db.engine === 'postgres', [p.x]).then(
+            ([v]) => p.listo(v!),
+            p.fallo,
+          );
     }
   }
   g.activos--;
@@ -168,6 +198,7 @@ async function bloquear(db: Db, k: Kysely<DB>, c: Conjunto): Promise<void> {
 /** Joins a set's parts (those that came, in order) into one reply and stores it. */
 async function unir(
   k: Kysely<DB>,
+  pg: boolean,
   filas: readonly Selectable<DB['respuestas_partes']>[],
   ahora: number,
 ): Promise<boolean> {
@@ -184,6 +215,7 @@ async function unir(
     : d.nota;
   return insertar(
     k,
+    pg,
     {
       id_equipo: c.id_equipo,
       canal: c.canal,
@@ -238,12 +270,12 @@ export async function guardarRespuesta(
       // incomplete: kept as a reply of its own (incomplete), never lost.
       const tarde = filas.find((f) => f.parte === p.seq && !f.unida);
       if (!Number(insertada.numInsertedOrUpdatedRows ?? 0) || !tarde) return 'duplicada';
-      const nueva = await unir(trx, [tarde], ahora);
+      const nueva = await unir(trx, db.engine === 'postgres', [tarde], ahora);
       await marcarUnido(trx, c);
       return nueva ? 'nueva' : 'duplicada';
     }
     if (filas.length < p.total) return 'parcial';
-    const nueva = await unir(trx, filas, ahora);
+    const nueva = await unir(trx, db.engine === 'postgres', filas, ahora);
     await marcarUnido(trx, c);
     return nueva ? 'nueva' : 'duplicada';
   });
@@ -291,7 +323,12 @@ export async function cerrarPartesVencidas(db: Db, ahora: number): Promise<numbe
       await bloquear(db, trx, c);
       const filas = await delConjunto(trx, c);
       if (!filas.length || filas.some((f) => f.unida)) return false;
-      const r = await unir(trx, filas, Math.max(...filas.map((f) => f.recibida)));
+      const r = await unir(
+        trx,
+        db.engine === 'postgres',
+        filas,
+        Math.max(...filas.map((f) => f.recibida)),
+      );
       await marcarUnido(trx, c);
       return r;
     });
