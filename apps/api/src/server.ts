@@ -47,6 +47,7 @@ import { rutasPaises } from './routes/paises.ts';
 import { rutasPruebaEquipo } from './routes/prueba-equipo.ts';
 import { rutasWebhooksEntrada } from './routes/webhooks-entrada.ts';
 import { rutasIntegraciones } from './routes/integraciones.ts';
+import { rutasCap } from './routes/cap.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys and the credentials key. */
 export async function crearContexto(
@@ -188,6 +189,7 @@ export async function buildApp(
   rutasAuth(app, ctx);
   rutasCatalogos(app, ctx);
   rutasIntegraciones(app, ctx);
+  await rutasCap(app, ctx);
   rutasEjercicios(app, ctx);
   rutasQuiz(app, ctx);
   rutasRespuestas(app, ctx);

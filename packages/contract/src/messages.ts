@@ -1449,6 +1449,49 @@ export const MENSAJES = {
   integracionesReenviar: 'Reenviar',
   integracionesFirmaAyuda:
     'Cada entrega es un POST JSON firmado: {firma} = sha256= y el HMAC-SHA256 en hexadecimal, con el secreto de la suscripción, de {marca} (hora Unix en segundos), un punto y el cuerpo. Se reintenta durante 24 horas',
+  // Issue 47.4: CAP 1.2 in and out.
+  capNoEsCap12:
+    'El documento no es una alerta CAP 1.2: el elemento raíz debe ser <alert> del espacio de nombres {esperado} (llegó <{raiz}> del espacio {ns})',
+  capFaltaElemento: 'Falta el elemento <{elemento}> de la alerta CAP',
+  capValorInvalido:
+    "El elemento <{elemento}> de la alerta CAP no es válido: '{valor}' (debe ser uno de: {validos})",
+  capFechaInvalida:
+    "El elemento <{elemento}> de la alerta CAP no es una fecha CAP: '{valor}' (formato AAAA-MM-DDThh:mm:ss-06:00)",
+  capIdentificadorInvalido:
+    'El elemento <{elemento}> de la alerta CAP no puede llevar espacios, comas, < ni &',
+  capReferenciaInvalida:
+    "El elemento <references> de la alerta CAP no es válido: '{valor}' (cada referencia es remitente,identificador,enviado)",
+  capCuerpoNoXml:
+    'El cuerpo debe ser el XML de una alerta CAP 1.2 (Content-Type: application/xml)',
+  capXmlInvalido: 'La alerta CAP no es XML bien formado: {detalle}',
+  capXmlDtd:
+    'La alerta CAP trae una declaración DOCTYPE o entidades: no se aceptan (CAP 1.2 no las usa)',
+  capXmlDemasiadoGrande:
+    'La alerta CAP excede el límite de {max} elementos o {profundidad} niveles de anidamiento',
+  capStatusSinModo:
+    "Una alerta CAP con <status> '{status}' no crea ejercicios: solo Actual (Alerta real), Exercise (Simulacro) y Test (Prueba)",
+  capMsgTypeNoSoportado:
+    "Una alerta CAP con <msgType> '{msgType}' no se aplica: solo Alert (crear), Update (editar) y Cancel (detener)",
+  capSinInfo: 'La alerta CAP no trae <info>: no hay mensaje que enviar',
+  capAreaSoloGeometria:
+    "El área '{area}' (<{ruta}>) solo trae polígono o círculo: Pregón elige destinatarios por estado; indique el estado con <geocode> (valueName INEGI y su clave) o su nombre en <areaDesc>",
+  capAreaSinEstado:
+    "El área '{area}' (<{ruta}>) no corresponde a ningún estado: indique el estado con <geocode> (valueName INEGI y su clave) o su nombre en <areaDesc>",
+  capTextoLargo:
+    'El mensaje de la alerta CAP (<headline>, <description> e <instruction>) tiene {largo} caracteres; el máximo es {max}',
+  capDuplicada:
+    'La alerta CAP {identificador} de {remitente} ya se recibió (ejercicio {id_ejercicio}): no se crea otra vez',
+  capReferenciaDesconocida:
+    'La alerta CAP referida en <references> no se recibió antes: no hay ejercicio que {accion}',
+  capSinEquipo:
+    'No hay equipo SMS para las alertas CAP: dé de alta uno o indique su id en CAP_EQUIPO',
+  capCreada:
+    'Alerta CAP recibida: ejercicio {id_ejercicio} creado sin iniciar; debe revisarse e iniciarse desde Pregón',
+  capActualizada: 'Alerta CAP recibida: ejercicio {id_ejercicio} actualizado',
+  capCancelada: 'Alerta CAP recibida: ejercicio {id_ejercicio} detenido',
+  capMotivo: 'Alerta CAP {identificador} de {remitente}',
+  capIniciadoNoEditable:
+    'El ejercicio {id_ejercicio} de la alerta CAP referida ya inició: una actualización no lo cambia; envíe Cancel para detenerlo',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

@@ -41,6 +41,7 @@ import * as modoEjercicio from './migrations/0044-modo-ejercicio.ts';
 import * as integraciones from './migrations/0047-integraciones.ts';
 import * as versiones from './migrations/0054-versiones.ts';
 import * as secretoWebhookCifrado from './migrations/0061-secreto-webhook-cifrado.ts';
+import * as alertasCap from './migrations/0062-alertas-cap.ts';
 import * as webhookAndroidId from './migrations/0050-webhook-android-id.ts';
 import * as sinFkRespuestas from './migrations/0053-sin-fk-respuestas.ts';
 
@@ -90,6 +91,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0053-sin-fk-respuestas': sinFkRespuestas,
   '0054-versiones': versiones,
   '0061-secreto-webhook-cifrado': secretoWebhookCifrado,
+  '0062-alertas-cap': alertasCap,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

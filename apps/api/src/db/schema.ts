@@ -476,6 +476,7 @@ export interface DB {
   claves_api: ClavesApiTable;
   webhooks: WebhooksTable;
   webhook_entregas: WebhookEntregasTable;
+  alertas_cap: AlertasCapTable;
 }
 
 /** Issue 47.4, migration 0047: API keys (hash: SHA-256 hex of the whole key; alcances
@@ -501,6 +502,20 @@ export interface WebhooksTable {
   activo: Generated<number>;
   creado: number;
   creado_por: string | null;
+}
+
+/** Issue 47.4, migration 0062: CAP 1.2 alerts received, by their identity (remitente,
+ * identificador) and the exercise each created, updated or stopped. */
+export interface AlertasCapTable {
+  id_alerta_cap: Generated<number>;
+  remitente: string;
+  identificador: string;
+  enviado: string;
+  estado_cap: string;
+  tipo_mensaje: string;
+  id_ejercicio: number | null;
+  recibido: number;
+  recibido_por: string | null;
 }
 
 /** Issue 47.4: the webhooks' durable queue and delivery log. */

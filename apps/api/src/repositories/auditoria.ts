@@ -20,7 +20,8 @@ export type AccionAuditada =
   | 'restablecer_password'
   | 'salida'
   | 'archivar'
-  | 'restaurar';
+  | 'restaurar'
+  | 'recibir_cap';
 
 /** Writes one audit row: who (null for the system), did what, to which entity, when. */
 export async function auditar(
