@@ -1,7 +1,7 @@
 import { CrearEjercicioSchema } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { ETIQUETA_MODO, TIPO_SMS, TIPO_WHATSAPP } from '@pregon/contract/constants';
-import { modoDe } from '@pregon/contract/rules/modo';
+import { modoDe, sinMarca } from '@pregon/contract/rules/modo';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
 import { equipoParaTipo } from '@pregon/contract/rules/equipment';
 import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
@@ -21,7 +21,7 @@ import {
   type AlertaCap,
   type InfoCap,
 } from '@pregon/contract/rules/cap';
-import { zonaProducto } from '../config.ts';
+import { marcaSimulacro, zonaProducto } from '../config.ts';
 import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/cap.ts';
@@ -156,8 +156,16 @@ async function cuerpoDeAlerta(ctx: CtxEjercicios, a: AlertaCap, info: InfoCap) {
   const idsEstados = areas.estados.map((n) => mexico.find((s) => s.estado === n)!.id_estado);
   const equipo = await equipoCap(ctx);
   const modo = MODO_POR_STATUS[a.status]!;
-  let texto = textoDeInfo(info);
-  if (texto.length > LARGO_TEXTO_CAP) texto = textoDeInfo({ ...info, description: undefined });
+  // A drill marker inside the text (a drill's own alert sent back) is not repeated: the api puts
+  // one at the start.
+  const sinMarcas = (t: string) =>
+    t
+      .split('\n')
+      .map((l) => sinMarca(l, marcaSimulacro()))
+      .join('\n');
+  let texto = sinMarcas(textoDeInfo(info));
+  if (texto.length > LARGO_TEXTO_CAP)
+    texto = sinMarcas(textoDeInfo({ ...info, description: undefined }));
   if (texto.length > LARGO_TEXTO_CAP)
     throw error(400, 'capTextoLargo', { largo: texto.length, max: LARGO_TEXTO_CAP }, 'info');
   // The drill's date: the info's onset (else effective, else sent), never in the past.
