@@ -21,11 +21,7 @@ import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
-import {
-  catalogoImportacion,
-  categoriasExistentes,
-  estadosExistentes,
-} from '../repositories/paises.ts';
+import { catalogoImportacion } from '../repositories/paises.ts';
 import * as jobs from '../repositories/telefonos-importaciones.ts';
 import {
   abrirEscritor,
@@ -42,6 +38,7 @@ import {
 } from './importacion-filas.ts';
 import { borrarCopias, lotesEnHilo } from './importacion-hilo.ts';
 import { contarLineas } from './importacion-lectores.ts';
+import { exigirEstadoYCategorias } from './paises.ts';
 import { LimiteImportacion, revisarZip } from './xlsx-lector.ts';
 
 export type { TipoArchivo } from './importacion-filas.ts';
@@ -369,27 +366,7 @@ async function validarCampos(ctx: Contexto, campos: Record<string, string>) {
     throw error(400, 'campoInvalido', { campo, detalle: r.error.issues[0]?.message ?? '' }, campo);
   }
   const { id_estado, categorias, codificacion, duplicados } = r.data;
-  if (
-    id_estado !== undefined &&
-    !(await estadosExistentes(ctx.db.kysely, [id_estado])).has(id_estado)
-  ) {
-    throw error(
-      400,
-      'campoInvalido',
-      { campo: 'id_estado', detalle: msg('noEncontrado', { entidad: 'Estado' }) },
-      'id_estado',
-    );
-  }
-  const hay = await categoriasExistentes(ctx.db.kysely, categorias);
-  const falta = categorias.find((x) => !hay.has(x));
-  if (falta !== undefined) {
-    throw error(
-      400,
-      'campoInvalido',
-      { campo: 'categorias', detalle: msg('categoriaDesconocida', { categoria: falta }) },
-      'categorias',
-    );
-  }
+  await exigirEstadoYCategorias(ctx.db.kysely, id_estado, categorias);
   return { id_estado, categorias: [...new Set(categorias)], codificacion, duplicados };
 }
 

@@ -17,6 +17,34 @@ import { ejercicioOError } from './ejercicios.ts';
 
 // Countries, states and categories: uniqueness and "still in use" become 409 in Spanish.
 
+/** A phone's state and categories must exist (a phone's form and an import's defaults): 400 naming
+ * the field ('id_estado' first, then the first unknown category), nothing read beyond that. */
+export async function exigirEstadoYCategorias(
+  k: Contexto['db']['kysely'],
+  id_estado: number | undefined,
+  categorias: number[] | undefined,
+) {
+  if (id_estado !== undefined && !(await repo.estadosExistentes(k, [id_estado])).has(id_estado)) {
+    throw error(
+      400,
+      'campoInvalido',
+      { campo: 'id_estado', detalle: msg('noEncontrado', { entidad: 'Estado' }) },
+      'id_estado',
+    );
+  }
+  if (!categorias?.length) return;
+  const hay = await repo.categoriasExistentes(k, categorias);
+  const falta = categorias.find((c) => !hay.has(c));
+  if (falta !== undefined) {
+    throw error(
+      400,
+      'campoInvalido',
+      { campo: 'categorias', detalle: msg('categoriaDesconocida', { categoria: falta }) },
+      'categorias',
+    );
+  }
+}
+
 /** Runs a write; a unique violation becomes 409 'Ya existe …', a foreign-key one 409 'en uso'. */
 export async function conConflictos<T>(
   hacer: () => Promise<T>,

@@ -5,21 +5,16 @@ import type {
   TelefonoDetalle,
 } from '@pregon/contract/api/telefonos';
 import { MAX_TELEFONOS_LISTA, TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
-import { msg } from '@pregon/contract/messages';
 import { canonizarTelefono, paisTelefonico, PAIS_DEFECTO } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import { ahora } from '../db/database.ts';
 import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
-import {
-  categoriasExistentes,
-  codigoPaisDeEstado,
-  estadosExistentes,
-} from '../repositories/paises.ts';
+import { categoriasExistentes, codigoPaisDeEstado } from '../repositories/paises.ts';
 import * as repo from '../repositories/telefonos.ts';
 import { tomarVersion } from '../repositories/versiones.ts';
-import { conConflictos } from './paises.ts';
+import { conConflictos, exigirEstadoYCategorias } from './paises.ts';
 import { BOM, LOTE_CSV, lineaCsv } from './reportes-csv.ts';
 
 // The phone directory, one phone at a time. Numbers are stored in the contract's canonical form.
@@ -39,41 +34,13 @@ async function exigirNumero(ctx: Contexto, texto: string, idEstado: number | nul
   return r.telefono;
 }
 
-async function exigirReferencias(
-  ctx: Contexto,
-  id_estado: number | undefined,
-  categorias: number[] | undefined,
-) {
-  const k = ctx.db.kysely;
-  if (id_estado !== undefined && !(await estadosExistentes(k, [id_estado])).has(id_estado)) {
-    throw error(
-      400,
-      'campoInvalido',
-      { campo: 'id_estado', detalle: msg('noEncontrado', { entidad: 'Estado' }) },
-      'id_estado',
-    );
-  }
-  if (categorias && categorias.length > 0) {
-    const hay = await categoriasExistentes(k, categorias);
-    const falta = categorias.find((c) => !hay.has(c));
-    if (falta !== undefined) {
-      throw error(
-        400,
-        'campoInvalido',
-        { campo: 'categorias', detalle: msg('categoriaDesconocida', { categoria: falta }) },
-        'categorias',
-      );
-    }
-  }
-}
-
 const duplicado = (telefono: string) => () =>
   error(409, 'telefonoDuplicado', { telefono }, 'telefono');
 
 /** Registers a phone and its category links in one transaction; 409 when the number exists. */
 export async function crear(ctx: Contexto, sesion: Sesion, b: CrearTelefonoBody): Promise<number> {
   const categorias = [...new Set(b.categorias)];
-  await exigirReferencias(ctx, b.id_estado, categorias);
+  await exigirEstadoYCategorias(ctx.db.kysely, b.id_estado, categorias);
   const telefono = await exigirNumero(ctx, b.telefono, b.id_estado);
   return conConflictos(
     () =>
@@ -121,7 +88,7 @@ export async function modificar(
   b: ModificarTelefonoBody,
 ) {
   const categorias = b.categorias && [...new Set(b.categorias)];
-  await exigirReferencias(ctx, b.id_estado, categorias);
+  await exigirEstadoYCategorias(ctx.db.kysely, b.id_estado, categorias);
   // The number is read by the rules of the state it will have: the new one, or its current one.
   const telefono =
     b.telefono === undefined
