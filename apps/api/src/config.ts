@@ -3,6 +3,7 @@ import type { PoliticaReintentos } from '@pregon/contract/rules/reintentos';
 import path from 'node:path';
 import { IDIOMA_DEFECTO, idiomaValido } from '@pregon/contract/rules/dialplan';
 import {
+  APROBACION_EXPIRA_MIN_DEFECTO,
   CATEGORIA_PRUEBA_DEFECTO,
   MARCA_SIMULACRO_DEFECTO,
   VENTANA_ENCUESTA_HORAS,
@@ -199,3 +200,20 @@ export function categoriaPrueba(env: NodeJS.ProcessEnv = process.env): string {
 /** The product's time zone (TZ, America/Mexico_City by default): dates and hours of exercises,
  * scheduled starts included. The api and dispatcher set process.env.TZ from the configuration. */
 export const zonaProducto = (): string => process.env.TZ || 'America/Mexico_City';
+
+/** Issue 47.2: minutes an approval request stands before it expires (APROBACION_EXPIRA_MIN,
+ * whole minutes 1 to 1440, default 30). */
+export function aprobacionExpiraMs(env: NodeJS.ProcessEnv = process.env): number {
+  const texto = env.APROBACION_EXPIRA_MIN?.trim() || String(APROBACION_EXPIRA_MIN_DEFECTO);
+  const m = enteroNoNegativo(texto, 'APROBACION_EXPIRA_MIN');
+  if (m < 1 || m > 1440)
+    throw new Error(`APROBACION_EXPIRA_MIN inválido: '${texto}' (minutos enteros de 1 a 1440)`);
+  return m * 60_000;
+}
+
+/** Issue 47.2: a drill or test over this many recipients needs approval too
+ * (APROBACION_DESDE_DESTINATARIOS; 0, the default, turns it off: then only real alerts do). */
+export function umbralAprobacion(env: NodeJS.ProcessEnv = process.env): number {
+  const texto = env.APROBACION_DESDE_DESTINATARIOS?.trim() || '0';
+  return enteroNoNegativo(texto, 'APROBACION_DESDE_DESTINATARIOS');
+}

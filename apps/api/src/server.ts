@@ -48,6 +48,7 @@ import { rutasPruebaEquipo } from './routes/prueba-equipo.ts';
 import { rutasWebhooksEntrada } from './routes/webhooks-entrada.ts';
 import { rutasIntegraciones } from './routes/integraciones.ts';
 import { rutasCap } from './routes/cap.ts';
+import { rutasAprobaciones } from './routes/aprobaciones.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys and the credentials key. */
 export async function crearContexto(
@@ -190,6 +191,7 @@ export async function buildApp(
   rutasCatalogos(app, ctx);
   rutasIntegraciones(app, ctx);
   await rutasCap(app, ctx);
+  rutasAprobaciones(app, ctx);
   rutasEjercicios(app, ctx);
   rutasQuiz(app, ctx);
   rutasRespuestas(app, ctx);

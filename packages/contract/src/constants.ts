@@ -169,7 +169,7 @@ export const MARCA_SIMULACRO_DEFECTO = 'SIMULACRO: ';
 export const CATEGORIA_PRUEBA_DEFECTO = 'Lista de prueba';
 
 /** User roles (ARCHITECTURE 3). */
-export const ROLES = ['administradores', 'operadores', 'consulta'] as const;
+export const ROLES = ['administradores', 'operadores', 'consulta', 'aprobadores'] as const;
 /** One user role. */
 export type Rol = (typeof ROLES)[number];
 /** Role required by /users and the user-management calls. */
@@ -181,7 +181,24 @@ export const ETIQUETA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
   administradores: 'rolAdministradores',
   operadores: 'rolOperadores',
   consulta: 'rolConsulta',
+  aprobadores: 'rolAprobadores',
 };
+/** Issue 47.2: the role whose holders approve (or reject) the start of a real alert. */
+export const ROL_APROBADOR: Rol = 'aprobadores';
+/** Issue 47.2: where an exercise's approval stands (null: none asked). 'expirada' is never stored
+ * as such before someone reads it: a 'pendiente' past its expiry reads 'expirada'. */
+export const ESTADOS_APROBACION = ['pendiente', 'aprobada', 'rechazada', 'expirada'] as const;
+/** One approval state. */
+export type EstadoAprobacion = (typeof ESTADOS_APROBACION)[number];
+/** Catalogue label of each approval state. */
+export const ETIQUETA_APROBACION: Readonly<Record<EstadoAprobacion, ClaveMensaje>> = {
+  pendiente: 'aprobacionEstadoPendiente',
+  aprobada: 'aprobacionEstadoAprobada',
+  rechazada: 'aprobacionEstadoRechazada',
+  expirada: 'aprobacionEstadoExpirada',
+};
+/** Default minutes an approval request stays open (APROBACION_EXPIRA_MIN). */
+export const APROBACION_EXPIRA_MIN_DEFECTO = 30;
 
 /** Device protocols a channel adapter is registered under (ARCHITECTURE 3 and 5). */
 export const PROTOCOLOS = ['smpp', 'android', 'whatsapp', 'asterisk'] as const;

@@ -667,6 +667,8 @@ export const MENSAJES = {
   ayudaRolOperadores:
     'Crea, inicia, pausa y detiene ejercicios; administra teléfonos, equipos, países y categorías',
   ayudaRolConsulta: 'Solo consulta ejercicios, tableros y reportes, sin cambiar nada',
+  ayudaRolAprobadores:
+    'Aprueba o rechaza el inicio de una alerta real que otra persona creó (nunca la propia)',
   rolObligatorio: 'Elija al menos un rol',
   ayudaRolesSuman:
     'Los roles se suman: con Operadores o Administradores el usuario cambia datos aunque también tenga Consulta. Para un usuario de solo lectura marque únicamente Consulta',
@@ -749,6 +751,36 @@ export const MENSAJES = {
   rolAdministradores: 'Administradores',
   rolOperadores: 'Operadores',
   rolConsulta: 'Consulta',
+  rolAprobadores: 'Aprobadores',
+
+  // Issue 47.2: two people for a real alert
+  aprobacionEstadoPendiente: 'Pendiente de aprobación',
+  aprobacionEstadoAprobada: 'Aprobada',
+  aprobacionEstadoRechazada: 'Rechazada',
+  aprobacionEstadoExpirada: 'Aprobación expirada',
+  aprobacionRequerida:
+    'Este ejercicio necesita la aprobación de una segunda persona con el rol Aprobadores antes de iniciar: use «Solicitar aprobación»',
+  aprobacionPendienteInicio:
+    'Este ejercicio está pendiente de aprobación: no puede iniciar hasta que una segunda persona con el rol Aprobadores lo apruebe',
+  aprobacionRechazadaInicio:
+    'La aprobación de este ejercicio fue rechazada por {usuario}: {motivo}. Corríjalo y solicite aprobación de nuevo',
+  aprobacionExpiradaInicio:
+    'La solicitud de aprobación de este ejercicio expiró sin respuesta: solicítela de nuevo',
+  aprobacionYaIniciado: 'El ejercicio ya inició: su aprobación no puede solicitarse ni cambiar',
+  aprobacionNoRequerida: 'Este ejercicio no necesita aprobación para iniciar',
+  aprobacionYaPendiente: 'Este ejercicio ya tiene una solicitud de aprobación pendiente',
+  aprobacionYaAprobada: 'Este ejercicio ya fue aprobado',
+  aprobacionNoPendiente: 'Este ejercicio no tiene una solicitud de aprobación pendiente',
+  aprobacionExpirada: 'La solicitud de aprobación expiró sin respuesta: quien creó el ejercicio debe solicitarla de nuevo',
+  aprobacionPropia:
+    'No puede aprobar ni rechazar un ejercicio que usted creó o cuya aprobación solicitó: debe hacerlo una segunda persona',
+  aprobacionSinDestinatarios: 'Genere los destinatarios antes de solicitar la aprobación',
+  aprobacionSolicitada: 'Aprobación solicitada: vence a las {hora}',
+  aprobacionConcedida: 'Ejercicio aprobado: ya puede iniciarse',
+  aprobacionDenegada: 'Ejercicio rechazado',
+  aprobacionMotivoObligatorio: 'El campo motivo es obligatorio para rechazar: diga qué debe corregirse',
+  aprobacionAntesDeLaHora:
+    'Alerta real programada sin aprobar: necesita la aprobación de una segunda persona antes de su hora',
 
   // Device protocols (constants PROTOCOLOS)
   protocoloSmpp: 'SMPP',

@@ -40,6 +40,7 @@ import * as puertosEquipo from './migrations/0042-puertos-equipo.ts';
 import * as modoEjercicio from './migrations/0044-modo-ejercicio.ts';
 import * as integraciones from './migrations/0047-integraciones.ts';
 import * as versiones from './migrations/0054-versiones.ts';
+import * as aprobaciones from './migrations/0063-aprobaciones.ts';
 import * as secretoWebhookCifrado from './migrations/0061-secreto-webhook-cifrado.ts';
 import * as alertasCap from './migrations/0062-alertas-cap.ts';
 import * as webhookAndroidId from './migrations/0050-webhook-android-id.ts';
@@ -92,6 +93,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0054-versiones': versiones,
   '0061-secreto-webhook-cifrado': secretoWebhookCifrado,
   '0062-alertas-cap': alertasCap,
+  '0063-aprobaciones': aprobaciones,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

@@ -159,6 +159,17 @@ export interface EjerciciosTable extends Versionada {
   /** Issue 47.1, migration 0044: 'simulacro', 'prueba' or 'real' (ignora_bajas = 1 exactly for
    * 'real'). */
   modo: Generated<string>;
+  /** Issue 47.2, migration 0063: the approval request ('pendiente', 'aprobada', 'rechazada',
+   * 'expirada'; null: none), who asked (name and user id, null id for an API key), when, until
+   * when it stands, who resolved it, when, and a rejection's reason (epoch ms). */
+  aprobacion: Generated<string | null>;
+  aprobacion_solicitante: Generated<string | null>;
+  aprobacion_solicitante_id: Generated<number | null>;
+  aprobacion_solicitada: Generated<number | null>;
+  aprobacion_expira: Generated<number | null>;
+  aprobacion_resuelve: Generated<string | null>;
+  aprobacion_resuelta: Generated<number | null>;
+  aprobacion_motivo: Generated<string | null>;
   /** Issue 46.2, migration 0041: a poll's reminders (minutes after the previous link finished,
    * at most recordatorios_max; recordatorios_hechos made so far), and on a reminder the poll
    * exercise it re-asks and its number. */

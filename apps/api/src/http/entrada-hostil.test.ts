@@ -153,6 +153,7 @@ const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'POST /casos/{id}/cerrar/': { nota: 'Atendida' },
   'POST /respuestas/{id}/clasificar/': { digito: 1 },
   'PUT /ejercicio/ignora-bajas/': { id_ejercicio: 1, ignora_bajas: 1, motivo: 'Sismo real' },
+  'POST /ejercicio/{id}/aprobacion/rechazar/': { motivo: 'El texto nombra otro estado' },
 };
 
 interface CasoId {
@@ -220,6 +221,12 @@ describe.each(MOTORES)('entrada hostil en cada endpoint (%s)', (motor) => {
   let doc: any;
   beforeAll(async () => {
     api = await levantarApi(motor);
+    // Issue 47.2: the administrator also approves, so the approval routes read their input too.
+    await api.ctx.db.kysely
+      .updateTable('usuarios')
+      .set({ roles: 'administradores,aprobadores' })
+      .where('usuario', '=', 'admin')
+      .execute();
     token = await ingresar(api);
     doc = (await pedir(api.url, 'GET', '/docs/json')).body;
     ops = operaciones(doc);

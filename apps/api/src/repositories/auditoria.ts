@@ -21,7 +21,11 @@ export type AccionAuditada =
   | 'salida'
   | 'archivar'
   | 'restaurar'
-  | 'recibir_cap';
+  | 'recibir_cap'
+  | 'solicitar_aprobacion'
+  | 'aprobar'
+  | 'rechazar'
+  | 'expirar_aprobacion';
 
 /** Writes one audit row: who (null for the system), did what, to which entity, when. */
 export async function auditar(

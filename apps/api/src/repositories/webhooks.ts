@@ -14,6 +14,9 @@ const EVENTO_DE_ACCION: Record<string, EventoWebhook> = {
   pausar: 'ejercicio.pausado',
   detener: 'ejercicio.detenido',
   completar: 'ejercicio.completado',
+  solicitar_aprobacion: 'aprobacion.solicitada',
+  aprobar: 'aprobacion.aprobada',
+  rechazar: 'aprobacion.rechazada',
 };
 
 /** The webhook event of an audit row, if any (called by auditar in the same transaction). */

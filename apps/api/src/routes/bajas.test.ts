@@ -4,6 +4,7 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { clasificarRespuesta } from '@pregon/contract/rules/respuestas';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { tokenConRol } from '../testing/roles.ts';
+import { aprobarPorApi } from '../testing/aprobaciones.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
 import {
   ESTADO_CDMX,
@@ -318,6 +319,8 @@ describe.each(MOTORES)('bajas y altas de avisos (%s)', (motor) => {
         ignora_bajas: true,
         ignora_bajas_motivo: 'Sismo real M7.1: alerta a todos',
       });
+      // Issue 47.2: a real alert starts once a second person approved it.
+      await aprobarPorApi(api, admin, id2);
       const antes2 = smsc.registro.length;
       expect(
         (

@@ -63,6 +63,7 @@ import {
   type HuellaAudio,
 } from '../dispatcher/comprobacion.ts';
 import { vincularAudiosCuestionario } from './quiz-audios.ts';
+import { aprobacionFila, exigirAprobacion, puedeAprobar, SIN_APROBACION } from './aprobaciones.ts';
 import {
   contextoLlamada,
   contextoQuiz,
@@ -121,6 +122,7 @@ export function filaLista(
   e: EjercicioCompleto,
   soloLectura: boolean,
   espera: EjercicioFila['espera_ventana'] = null,
+  quien?: ActorConRoles,
 ): EjercicioFila {
   const flags = {
     completado: bandera(e.completado),
@@ -183,15 +185,25 @@ export function filaLista(
     motivo_alerta: modoDe(e.modo) === 'real' ? e.ignora_bajas_motivo : null,
     version: Number(e.version),
     ...respaldoDeCompanero({ id_tipo_ejercicio: e.respaldo_tipo, accion: e.respaldo_accion }),
+    ...aprobacionFila(e),
     acciones: accionesFila(
-      { ...flags, id_tipo_ejercicio: e.id_tipo_ejercicio, iniciado: e.iniciado, archivado },
-      { soloLectura },
+      {
+        ...flags,
+        id_tipo_ejercicio: e.id_tipo_ejercicio,
+        iniciado: e.iniciado,
+        archivado,
+        ...aprobacionFila(e),
+      },
+      { soloLectura, puedeAprobar: !!quien && puedeAprobar(e, quien) },
     ),
   };
 }
 
 /** Every exercise as list rows; 'consulta' users get read-only actions. */
-export async function listar(ctx: CtxEjercicios, sesion: Pick<Sesion, 'role'>) {
+export async function listar(
+  ctx: CtxEjercicios,
+  sesion: Pick<Sesion, 'role'> & Partial<Pick<Sesion, 'id_usuario' | 'usuario'>>,
+) {
   const soloLectura = !sesion.role.some((r) => r === 'administradores' || r === 'operadores');
   const filas = await repo.listarEjercicios(ctx.db.kysely);
   const [esperas, encuestas] = await Promise.all([
@@ -199,7 +211,14 @@ export async function listar(ctx: CtxEjercicios, sesion: Pick<Sesion, 'role'>) {
     encuestasDe(ctx.db.kysely),
   ]);
   return filas.map((e) => ({
-    ...filaLista(e, soloLectura, esperas.get(e.id_ejercicio) ?? null),
+    ...filaLista(
+      e,
+      soloLectura,
+      esperas.get(e.id_ejercicio) ?? null,
+      sesion.id_usuario !== undefined && sesion.usuario !== undefined
+        ? { id_usuario: sesion.id_usuario, usuario: sesion.usuario, role: sesion.role }
+        : undefined,
+    ),
     encuesta: encuestas.get(e.id_ejercicio) ?? null,
   }));
 }
@@ -676,6 +695,8 @@ export async function editar(
         : {}),
       inicio_nota: null,
       comprobado_en: null,
+      // Issue 47.2: what a second person approved (or was asked to) is no longer what would go.
+      ...SIN_APROBACION,
     });
     const respaldo = await guardarRespaldo(trx, id, b, modo);
     const encuesta = await guardarEncuesta(trx, id, b);
@@ -784,6 +805,8 @@ export async function generar(
       // A scheduled start's pre-flight spoke of the recipients before these (issue 48.6): it
       // runs again at once, and until then says nothing.
       ...(e.inicio_automatico ? { inicio_nota: null, comprobado_en: null } : {}),
+      // Issue 47.2: other recipients than the approver saw: asked again.
+      ...SIN_APROBACION,
     });
     await auditar(trx, actor, 'generar', 'ejercicio', e.id_ejercicio, {
       total: n,
@@ -844,6 +867,9 @@ async function validarInicio(
   }
   const reanudar = e.en_proceso === 1 && e.en_pausa === 1;
   if (e.en_proceso === 1 && !reanudar) throw error(409, 'ejercicioEnProceso');
+  // Issue 47.2: a real alert (or, by setting, a large drill) starts only once a second person
+  // approved it: the web's Start, the SPEC's client and the scheduler all come through here.
+  if (!reanudar) exigirAprobacion(e);
   if (!(await repo.hayDestinatarios(k, e.id_ejercicio))) throw error(409, 'sinDestinatarios');
   if (!e.equipo_activo) throw error(409, 'equipoInactivo');
   if (CANAL_DE_PROTOCOLO[e.protocolo as Protocolo] !== canal) {

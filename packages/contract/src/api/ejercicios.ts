@@ -19,6 +19,7 @@ import {
   VIGENCIA_SMS_MAX,
   MODOS_EJERCICIO,
   RUTA_EJERCICIOS,
+  ESTADOS_APROBACION,
   type Semaforo,
 } from '../constants.ts';
 import { MAX_LARGO_MOTIVO_ALERTA } from './bajas.ts';
@@ -194,6 +195,11 @@ export const EjercicioFilaSchema = z.object({
   motivo_alerta: z.string().nullable(),
   /** Issue 48.3: the version its edit form sends back (a stale one is refused with 409). */
   version: z.number(),
+  /** Issue 47.2: true when its first start needs a second person's approval. */
+  requiere_aprobacion: z.boolean().optional(),
+  /** Issue 47.2: where its approval stands ('pendiente' reads 'Pendiente de aprobación'); null
+   * when none was asked. */
+  aprobacion: z.enum(ESTADOS_APROBACION).nullable().optional(),
 });
 /** One list row. */
 export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;

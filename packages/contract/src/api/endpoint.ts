@@ -1,13 +1,15 @@
 import type { z } from 'zod';
 
 /** Who may call an endpoint: anyone, any signed-in role, roles that change data, or administrators. */
-export type Acceso = 'publico' | 'lectura' | 'escritura' | 'admin';
+export type Acceso = 'publico' | 'lectura' | 'escritura' | 'admin' | 'aprobacion';
 
 /** Roles allowed for each access level (ARCHITECTURE section 3). */
 export const ROLES_POR_ACCESO: Record<Exclude<Acceso, 'publico'>, readonly string[]> = {
-  lectura: ['administradores', 'operadores', 'consulta'],
+  lectura: ['administradores', 'operadores', 'consulta', 'aprobadores'],
   escritura: ['administradores', 'operadores'],
   admin: ['administradores'],
+  // Issue 47.2: only the approvers' role; no API key ever holds it.
+  aprobacion: ['aprobadores'],
 };
 
 /** True when a user holding `roles` may call an endpoint of level `acceso`. */

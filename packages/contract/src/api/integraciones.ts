@@ -43,6 +43,7 @@ export const ALCANCE_POR_RUTA: Readonly<Record<string, AlcanceClave>> = {
   'POST /ejercicio/pausa/': 'iniciar_simulacros',
   'POST /quiz/stop/': 'iniciar_simulacros',
   'POST /cap/': 'cap',
+  'POST /ejercicio/:id/aprobacion/': 'solicitar_alertas_reales',
 };
 
 /** The scope a key needs to call `e`, or null when no key may call it. */
@@ -152,6 +153,9 @@ export const EVENTOS_WEBHOOK = [
   'ejercicio.completado',
   'respuesta.recibida',
   'caso.abierto',
+  'aprobacion.solicitada',
+  'aprobacion.aprobada',
+  'aprobacion.rechazada',
 ] as const;
 export type EventoWebhook = (typeof EVENTOS_WEBHOOK)[number];
 

@@ -81,7 +81,43 @@ describe('accionesFila: status flags (SPEC 4 table)', () => {
       archivar: false,
       restaurar: false,
       eliminar: false,
+      solicitar_aprobacion: false,
+      aprobar: false,
     });
+  });
+
+  // Issue 47.2: a real alert's first start waits for a second person's approval.
+  it('Alerta real: Solicitar aprobación, Aprobar for another approver, Start once approved', () => {
+    const base = { completado: '0', en_proceso: '0', en_pausa: '0', id_tipo_ejercicio: 1 };
+    const sin = accionesFila({ ...base, requiere_aprobacion: true, aprobacion: null });
+    expect(sin).toMatchObject({
+      programar: true,
+      solicitar_aprobacion: true,
+      aprobar: false,
+    });
+    const pendiente = { ...base, requiere_aprobacion: true, aprobacion: 'pendiente' };
+    expect(accionesFila(pendiente)).toMatchObject({
+      solicitar_aprobacion: false,
+      aprobar: false,
+    });
+    expect(accionesFila(pendiente, { soloLectura: true, puedeAprobar: true }).aprobar).toBe(true);
+    for (const otra of ['rechazada', 'expirada'])
+      expect(accionesFila({ ...base, requiere_aprobacion: true, aprobacion: otra })).toMatchObject({
+        solicitar_aprobacion: true,
+      });
+    expect(
+      accionesFila({ ...base, requiere_aprobacion: true, aprobacion: 'aprobada' }),
+    ).toMatchObject({ iniciar: true, solicitar_aprobacion: false });
+    // Paused after its approved start: resumes without asking again.
+    expect(
+      accionesFila({
+        ...base,
+        en_proceso: '1',
+        en_pausa: '1',
+        iniciado: 1,
+        requiere_aprobacion: true,
+      }),
+    ).toMatchObject({ iniciar: true, solicitar_aprobacion: false });
   });
 
   it.each<[string, Record<string, string>, boolean]>([

@@ -19,6 +19,10 @@ export interface FlagsEjercicio {
   iniciado?: number | null;
   /** '1' when archived (issue 26.1): hidden from 'Activos' and 'Todos'. */
   archivado?: Bandera;
+  /** Issue 47.2: true when it may start only once a second person approved it. */
+  requiere_aprobacion?: boolean;
+  /** Issue 47.2: where its approval stands now (rules/aprobacion.ts estadoAprobacion). */
+  aprobacion?: string | null;
 }
 
 /** Report download buttons: one for types 1 to 3, 'Reporte 1' and 'Reporte 2' for type 4. */
@@ -48,12 +52,21 @@ export interface AccionesFila {
   restaurar: boolean;
   /** Deletes it, after a confirmation naming it; only when it never started. */
   eliminar: boolean;
+  /** Issue 47.2: 'Solicitar aprobación': it needs approval, has none pending nor granted, and
+   * never started. */
+  solicitar_aprobacion: boolean;
+  /** Issue 47.2: opens the approval screen ('Aprobar'/'Rechazar'): a pending request, for an
+   * approver who neither created it nor asked. */
+  aprobar: boolean;
 }
 
 /** Options of `accionesFila`. */
 export interface OpcionesAcciones {
   /** The user may not change exercises (role 'consulta'): only View and Download remain. */
   soloLectura?: boolean;
+  /** Issue 47.2: the user holds 'aprobadores' and neither created this exercise nor asked for
+   * its approval. */
+  puedeAprobar?: boolean;
 }
 
 const es = (flag: Bandera, valor: '0' | '1'): boolean => String(flag).trim() === valor;
@@ -83,6 +96,10 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
   const nuncaIniciado = (ej.iniciado ?? null) === null;
   const noIniciado = es(ej.en_proceso, '0');
   const enPausa = es(ej.en_pausa, '1');
+  // Issue 47.2: a first start waits for a second person's approval. Start stays offered: the
+  // server refuses it with the reason (what is missing), which the confirmation shows.
+  const sinAprobar = !!ej.requiere_aprobacion && nuncaIniciado && ej.aprobacion !== 'aprobada';
+  const antesDeIniciar = es(ej.completado, '0') && !archivado && noIniciado && nuncaIniciado;
   return {
     cuestionario: esCuestionario && !opciones.soloLectura,
     iniciar: abierto && (noIniciado || (enProceso && enPausa)),
@@ -97,5 +114,8 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
     archivar: escribe && !archivado && !(es(ej.completado, '0') && enProceso),
     restaurar: escribe && archivado,
     eliminar: escribe && nuncaIniciado && !(es(ej.completado, '0') && enProceso),
+    solicitar_aprobacion:
+      abierto && antesDeIniciar && sinAprobar && ej.aprobacion !== 'pendiente',
+    aprobar: !!opciones.puedeAprobar && antesDeIniciar && ej.aprobacion === 'pendiente',
   };
 }

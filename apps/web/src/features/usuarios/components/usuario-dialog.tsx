@@ -23,6 +23,7 @@ const AYUDA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
   administradores: 'ayudaRolAdministradores',
   operadores: 'ayudaRolOperadores',
   consulta: 'ayudaRolConsulta',
+  aprobadores: 'ayudaRolAprobadores',
 };
 
 interface Valores {

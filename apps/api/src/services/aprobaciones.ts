@@ -1,0 +1,220 @@
+import type { z } from 'zod';
+import type { Aprobacion, RechazarSchema } from '@pregon/contract/api/aprobaciones';
+import { msg } from '@pregon/contract/messages';
+import {
+  esPropio,
+  estadoAprobacion,
+  motivoSinAprobacion,
+  requiereAprobacion,
+} from '@pregon/contract/rules/aprobacion';
+import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
+import { aprobacionExpiraMs, umbralAprobacion, zonaProducto } from '../config.ts';
+import { ahora } from '../db/database.ts';
+import { error } from '../http/errores.ts';
+import { auditar } from '../repositories/auditoria.ts';
+import * as repo from '../repositories/ejercicios.ts';
+import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
+import {
+  ejercicioOError,
+  type Actor,
+  type ActorConRoles,
+  type CtxEjercicios,
+} from './ejercicios.ts';
+import { ROL_APROBADOR } from '@pregon/contract/constants';
+
+// Issue 47.2: two people for a real alert. The request's state lives on the exercise (migration
+// 0063); the start path (services/ejercicios.ts validarInicio: the web, the SPEC's client and the
+// scheduler alike) refuses an exercise that needs approval and lacks it. Every step is audited
+// and told to the webhooks ('aprobacion.solicitada', 'aprobacion.aprobada', '...rechazada').
+
+type Fila = Pick<
+  EjercicioCompleto,
+  | 'modo'
+  | 'creado_por'
+  | 'aprobacion_solicitante_id'
+  | 'destinatarios'
+  | 'aprobacion'
+  | 'aprobacion_expira'
+  | 'aprobacion_solicitante'
+  | 'aprobacion_solicitada'
+  | 'aprobacion_resuelve'
+  | 'aprobacion_resuelta'
+  | 'aprobacion_motivo'
+>;
+
+/** The columns that void an exercise's approval: an edit or new recipients (what the approver saw
+ * is no longer what would go) ask for it again. */
+export const SIN_APROBACION = {
+  aprobacion: null,
+  aprobacion_solicitante: null,
+  aprobacion_solicitante_id: null,
+  aprobacion_solicitada: null,
+  aprobacion_expira: null,
+  aprobacion_resuelve: null,
+  aprobacion_resuelta: null,
+  aprobacion_motivo: null,
+} as const;
+
+const num = (v: number | string | null) => (v === null ? null : Number(v));
+
+/** Where an exercise's approval stands now, as the answers give it. */
+export function aprobacionDe(e: Fila, momento = ahora()): Aprobacion {
+  return {
+    estado: estadoAprobacion(e, momento),
+    requiere: requiereAprobacion(e, umbralAprobacion()),
+    solicitante: e.aprobacion_solicitante,
+    solicitada: num(e.aprobacion_solicitada),
+    expira: num(e.aprobacion_expira),
+    resuelve: e.aprobacion_resuelve,
+    resuelta: num(e.aprobacion_resuelta),
+    motivo: e.aprobacion_motivo,
+  };
+}
+
+/** The list row's approval fields. */
+export function aprobacionFila(e: Fila) {
+  const a = aprobacionDe(e);
+  return { requiere_aprobacion: a.requiere, aprobacion: a.estado };
+}
+
+/** True when `quien` may approve or reject it: an approver, a person, neither creator nor asker. */
+export function puedeAprobar(
+  e: Pick<EjercicioCompleto, 'creado_por' | 'aprobacion_solicitante_id' | 'aprobacion_solicitante'>,
+  quien: ActorConRoles,
+): boolean {
+  return quien.id_usuario > 0 && !!quien.role?.includes(ROL_APROBADOR) && !esPropio(e, quien);
+}
+
+/**
+ * Throws the 409 refusing the first start of an exercise that needs approval and lacks it
+ * (called by the start path, once with the row lock). A resume after an approved start passes.
+ */
+export function exigirAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>): void {
+  if (e.iniciado !== null) return;
+  const a = aprobacionDe(e);
+  const clave = motivoSinAprobacion(a.estado, a.requiere);
+  if (clave) throw error(409, clave, { usuario: a.resuelve ?? '', motivo: a.motivo ?? '' });
+}
+
+/** Reads the exercise under lock and checks it may still be decided upon: open, never started. */
+async function abierto(k: Consultor, ctx: CtxEjercicios, id: number) {
+  const e = await ejercicioOError(k, ctx, id, true);
+  if (e.completado) throw error(409, 'ejercicioCompletado');
+  if (e.iniciado !== null || e.en_proceso) throw error(409, 'aprobacionYaIniciado');
+  return e;
+}
+
+/** Marks an expired request as such (audited, once), in the caller's transaction. */
+async function anotarExpiracion(k: Consultor, actor: Actor | null, e: EjercicioCompleto) {
+  if (e.aprobacion !== 'pendiente') return;
+  await repo.actualizarEjercicio(k, e.id_ejercicio, { aprobacion: 'expirada' });
+  await auditar(k, actor, 'expirar_aprobacion', 'ejercicio', e.id_ejercicio, {
+    solicitante: e.aprobacion_solicitante,
+    expira: num(e.aprobacion_expira),
+  });
+}
+
+/**
+ * POST /ejercicio/{id}/aprobacion/: asks a second person to approve the exercise's start. 409 when
+ * it needs none, has no recipients, is already pending or approved, or already started.
+ */
+export async function solicitarAprobacion(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+): Promise<{ mensaje: string; aprobacion: Aprobacion }> {
+  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await abierto(trx, ctx, id);
+    const momento = ahora();
+    const estado = estadoAprobacion(e, momento);
+    if (!requiereAprobacion(e, umbralAprobacion())) throw error(409, 'aprobacionNoRequerida');
+    if (estado === 'pendiente') throw error(409, 'aprobacionYaPendiente');
+    if (estado === 'aprobada') throw error(409, 'aprobacionYaAprobada');
+    if (!Number(e.destinatarios) && !(await repo.hayDestinatarios(trx, id)))
+      throw error(409, 'aprobacionSinDestinatarios');
+    if (estado === 'expirada') await anotarExpiracion(trx, null, e);
+    const expira = momento + aprobacionExpiraMs();
+    const cambio = {
+      aprobacion: 'pendiente',
+      aprobacion_solicitante: actor.usuario,
+      aprobacion_solicitante_id: actor.id_usuario > 0 ? actor.id_usuario : null,
+      aprobacion_solicitada: momento,
+      aprobacion_expira: expira,
+      aprobacion_resuelve: null,
+      aprobacion_resuelta: null,
+      aprobacion_motivo: null,
+    };
+    await repo.actualizarEjercicio(trx, id, cambio);
+    await auditar(trx, actor, 'solicitar_aprobacion', 'ejercicio', id, {
+      modo: e.modo,
+      destinatarios: Number(e.destinatarios),
+      expira: new Date(expira).toISOString(),
+    });
+    const hora = fechaHoraEnZona(expira, zonaProducto()).hora_ini.slice(0, 5);
+    return {
+      mensaje: msg('aprobacionSolicitada', { hora }),
+      aprobacion: aprobacionDe({ ...e, ...cambio }, momento),
+    };
+  });
+  ctx.eventos.emit('ejercicio', id);
+  return r;
+}
+
+/** Approves (motivo null) or rejects a pending request; never by its creator or requester. */
+async function resolver(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+  motivo: string | null,
+): Promise<{ mensaje: string; aprobacion: Aprobacion }> {
+  // An API key never approves (the route's role already refuses it; this holds for any caller).
+  if (actor.id_usuario <= 0) throw error(403, 'aprobacionPropia');
+  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await abierto(trx, ctx, id);
+    const momento = ahora();
+    const estado = estadoAprobacion(e, momento);
+    if (esPropio(e, actor)) throw error(403, 'aprobacionPropia');
+    if (estado === 'expirada') {
+      await anotarExpiracion(trx, actor, e);
+      return { expirada: true as const };
+    }
+    if (estado !== 'pendiente') throw error(409, 'aprobacionNoPendiente');
+    const cambio = {
+      aprobacion: motivo === null ? 'aprobada' : 'rechazada',
+      aprobacion_resuelve: actor.usuario,
+      aprobacion_resuelta: momento,
+      aprobacion_motivo: motivo,
+    };
+    await repo.actualizarEjercicio(trx, id, cambio);
+    await auditar(trx, actor, motivo === null ? 'aprobar' : 'rechazar', 'ejercicio', id, {
+      solicitante: e.aprobacion_solicitante,
+      ...(motivo === null ? {} : { motivo }),
+    });
+    return {
+      expirada: false as const,
+      mensaje: msg(motivo === null ? 'aprobacionConcedida' : 'aprobacionDenegada'),
+      aprobacion: aprobacionDe({ ...e, ...cambio }, momento),
+    };
+  });
+  ctx.eventos.emit('ejercicio', id);
+  // The expiry is written (and audited) before the refusal is said.
+  if (r.expirada) throw error(409, 'aprobacionExpirada');
+  return { mensaje: r.mensaje, aprobacion: r.aprobacion };
+}
+
+/** POST /ejercicio/{id}/aprobacion/aprobar/. */
+export const aprobar = (ctx: CtxEjercicios, actor: Actor, id: number) =>
+  resolver(ctx, actor, id, null);
+
+/** POST /ejercicio/{id}/aprobacion/rechazar/ {motivo}. */
+export const rechazar = (
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+  b: z.output<typeof RechazarSchema>,
+) => resolver(ctx, actor, id, b.motivo);
+
+/** GET /ejercicio/{id}/aprobacion/. */
+export async function leerAprobacion(ctx: CtxEjercicios, id: number): Promise<Aprobacion> {
+  return aprobacionDe(await ejercicioOError(ctx.db.kysely, ctx, id));
+}

@@ -1,0 +1,66 @@
+/**
+ * Issue 47.2: two people for a real alert. Which exercises need a second person's approval before
+ * their first start, where a request stands, and why a start is refused. Pure: the api applies it
+ * in the start path (web, the SPEC's client and the scheduler alike) and the list's actions.
+ */
+import type { ClaveMensaje } from '../messages.ts';
+import type { EstadoAprobacion } from '../constants.ts';
+
+/** The fields of an exercise the approval depends on (epoch ms). */
+export interface DatosAprobacion {
+  modo: string;
+  destinatarios: number | string;
+  aprobacion: string | null;
+  aprobacion_expira: number | string | null;
+}
+
+/**
+ * True when the exercise may start only once approved: every 'Alerta real', and a drill or test
+ * over `umbral` recipients when the setting (APROBACION_DESDE_DESTINATARIOS) is above 0.
+ */
+export function requiereAprobacion(
+  e: Pick<DatosAprobacion, 'modo' | 'destinatarios'>,
+  umbral: number,
+): boolean {
+  return e.modo === 'real' || (umbral > 0 && Number(e.destinatarios) > umbral);
+}
+
+/** Where its request stands at `ahora`: a pending one past its expiry reads 'expirada'. */
+export function estadoAprobacion(
+  e: Pick<DatosAprobacion, 'aprobacion' | 'aprobacion_expira'>,
+  ahora: number,
+): EstadoAprobacion | null {
+  const a = e.aprobacion;
+  if (a === 'pendiente' && e.aprobacion_expira !== null && Number(e.aprobacion_expira) <= ahora)
+    return 'expirada';
+  return a === 'pendiente' || a === 'aprobada' || a === 'rechazada' || a === 'expirada' ? a : null;
+}
+
+/** The catalogue text refusing the start of an exercise that needs approval and lacks it, or null
+ * when it may start (approved, or no approval needed). */
+export function motivoSinAprobacion(
+  estado: EstadoAprobacion | null,
+  requiere: boolean,
+): ClaveMensaje | null {
+  if (!requiere || estado === 'aprobada') return null;
+  if (estado === 'pendiente') return 'aprobacionPendienteInicio';
+  if (estado === 'rechazada') return 'aprobacionRechazadaInicio';
+  if (estado === 'expirada') return 'aprobacionExpiradaInicio';
+  return 'aprobacionRequerida';
+}
+
+/** True when `quien` created the exercise or asked for its approval: never its approver. */
+export function esPropio(
+  e: {
+    creado_por: number | null;
+    aprobacion_solicitante_id: number | null;
+    aprobacion_solicitante: string | null;
+  },
+  quien: { id_usuario: number; usuario: string },
+): boolean {
+  return (
+    (quien.id_usuario > 0 &&
+      (quien.id_usuario === e.creado_por || quien.id_usuario === e.aprobacion_solicitante_id)) ||
+    quien.usuario === e.aprobacion_solicitante
+  );
+}
