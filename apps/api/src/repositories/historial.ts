@@ -19,6 +19,7 @@ export function paginaHistorial(k: Kysely<DB>, id: number, limit: number, offset
         'e.respaldo_de',
         (eb) => eb.fn.coalesce('o.titulo', 'e.titulo').as('titulo'),
         'e.id_tipo_ejercicio',
+        'e.tiempo',
         'd.fecha_envio',
         'd.hora_envio',
         'd.estatus',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   ESTADO_CDMX,
@@ -141,38 +142,94 @@ describe.each(MOTORES)('reportes y CSV (%s)', (motor) => {
 
   // Issue 45.5: a call that lasted its exercise's 'Tiempo' was hung up by the exercise's own
   // limit, not by the callee; one shorter was hung up by the person.
-  it('una llamada cortada al cumplirse el «Tiempo» del ejercicio lo dice; la que colgó antes, no', async () => {
-    const k = api.ctx.db.kysely;
-    const id = await crearEjercicio(api.ctx.db, {
-      id_equipo: eq.llamadas,
-      tipo: 2,
-      n: 2,
-      accion: 'aviso-largo',
-      iniciar: false,
-    });
-    await k.updateTable('ejercicios').set({ tiempo: 1 }).where('id_ejercicio', '=', id).execute();
-    const [a, b] = await detalle(id);
-    for (const [d, duracion] of [
-      [a!, 60],
-      [b!, 45],
-    ] as const)
-      await k
-        .updateTable('ejercicio_detalle')
-        .set({ estatus: 'contestado', alcance: 'colgo', duracion })
-        .where('id_detalle', '=', d.id_detalle)
-        .execute();
-    const r = await pedir(api.url, 'GET', `/reportes/reporte2/${id}/`, { token });
-    expect(r.status).toBe(200);
-    expect(r.body.data.map((f: { resultado: string }) => f.resultado)).toEqual([
-      'El ejercicio colgó al cumplirse 1 min',
-      'Colgó a los 45 s',
-    ]);
-    const filas = filasCsv((await csv(api, token, { tipo: 'reporte', id_ejercicio: id })).texto);
-    expect(filas.map((f) => f.resultado)).toEqual([
-      'El ejercicio colgó al cumplirse 1 min',
-      'Colgó a los 45 s',
-    ]);
-  });
+  it(
+    'una llamada cortada al cumplirse el «Tiempo» del ejercicio lo dice; la que colgó antes, no',
+    { timeout: 60_000 },
+    async () => {
+      const k = api.ctx.db.kysely;
+      const id = await crearEjercicio(api.ctx.db, {
+        id_equipo: eq.llamadas,
+        tipo: 2,
+        n: 2,
+        accion: 'aviso-largo',
+        iniciar: false,
+      });
+      await k.updateTable('ejercicios').set({ tiempo: 1 }).where('id_ejercicio', '=', id).execute();
+      const [a, b] = await detalle(id);
+      // The contact history is read by phone record.
+      const idTel = new Map<string, number>();
+      for (const [d, duracion] of [
+        [a!, 60],
+        [b!, 45],
+      ] as const) {
+        idTel.set(d.telefono, await insertarTelefono(api, d.telefono, ESTADO_CDMX, [1]));
+        await k
+          .updateTable('ejercicio_detalle')
+          .set({
+            estatus: 'contestado',
+            alcance: 'colgo',
+            duracion,
+            id_telefono: idTel.get(d.telefono)!,
+          })
+          .where('id_detalle', '=', d.id_detalle)
+          .execute();
+      }
+      const r = await pedir(api.url, 'GET', `/reportes/reporte2/${id}/`, { token });
+      expect(r.status).toBe(200);
+      expect(r.body.data.map((f: { resultado: string }) => f.resultado)).toEqual([
+        'El ejercicio colgó al cumplirse 1 min',
+        'Colgó a los 45 s',
+      ]);
+      const filas = filasCsv((await csv(api, token, { tipo: 'reporte', id_ejercicio: id })).texto);
+      expect(filas.map((f) => f.resultado)).toEqual([
+        'El ejercicio colgó al cumplirse 1 min',
+        'Colgó a los 45 s',
+      ]);
+      // The same wording in the after-action .xlsx's 'No alcanzados' (a partly heard call is not
+      // reached), the dashboard's failures and each phone's contact history.
+      const res = await fetch(`${api.url}/reportes/xlsx/${id}/`, {
+        headers: { authorization: token },
+      });
+      expect(res.status).toBe(200);
+      const libro = new ExcelJS.Workbook();
+      await libro.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+      const noAlcanzados = libro.getWorksheet('No alcanzados')!;
+      expect(
+        [2, 3].map((i) => [
+          noAlcanzados.getRow(i).getCell(1).value,
+          noAlcanzados.getRow(i).getCell(3).value,
+        ]),
+      ).toEqual([
+        [a!.telefono, 'El ejercicio colgó al cumplirse 1 min'],
+        [b!.telefono, 'Colgó a los 45 s'],
+      ]);
+      const t = await pedir(api.url, 'GET', `/tablero/ejercicio/${id}/`, { token });
+      expect(t.status).toBe(200);
+      expect(
+        Object.fromEntries(
+          t.body.fallos.map((f: { telefono: string; resultado: string }) => [
+            f.telefono,
+            f.resultado,
+          ]),
+        ),
+      ).toEqual({
+        [a!.telefono]: 'El ejercicio colgó al cumplirse 1 min',
+        [b!.telefono]: 'Colgó a los 45 s',
+      });
+      for (const [d, texto] of [
+        [a!, 'El ejercicio colgó al cumplirse 1 min'],
+        [b!, 'Colgó a los 45 s'],
+      ] as const) {
+        const h = await pedir(api.url, 'GET', `/telefono/${idTel.get(d.telefono)}/historial/`, {
+          token,
+        });
+        expect(h.status).toBe(200);
+        expect(
+          h.body.data.find((f: { id_ejercicio: number }) => f.id_ejercicio === id).resultado,
+        ).toBe(texto);
+      }
+    },
+  );
 
   it('reporte2: detalle por destinatario con intentos, duración y motivo', async () => {
     const r = await pedir(api.url, 'GET', `/reportes/reporte2/${quiz}/`, { token });

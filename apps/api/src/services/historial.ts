@@ -9,6 +9,7 @@ import type { Contexto } from '../contexto.ts';
 import { noEncontrado } from '../http/errores.ts';
 import * as repo from '../repositories/historial.ts';
 import { leerTelefono } from '../repositories/telefonos.ts';
+import { limiteLlamada } from './reportes.ts';
 import { clasificacionDeTexto } from './respuestas.ts';
 import { desfaseZona, epochDe } from './tableros.ts';
 
@@ -144,6 +145,8 @@ export async function historial(
         duracion: f.duracion,
         respondidas: f.respondidas,
         preguntas: Number(f.preguntas ?? 0),
+        // A call that lasted its exercise's 'Tiempo' was cut by it (issue 45.5).
+        limite: limiteLlamada(f),
       }),
       intentos: Number(f.intentos),
       respuestas: (porDetalle.get(f.id_detalle) ?? []).join(' · '),

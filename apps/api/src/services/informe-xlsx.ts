@@ -12,7 +12,7 @@ import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
 import { ejercicioOError } from './ejercicios.ts';
-import { audiosReporte, desgloses, reporte3, resultadoFila } from './reportes.ts';
+import { audiosReporte, desgloses, limiteLlamada, reporte3, resultadoFila } from './reportes.ts';
 import { lotesDetalle } from './reportes-csv.ts';
 import { segundosDe, type CtxTableros } from './tableros.ts';
 import {
@@ -307,11 +307,13 @@ async function escribir(
         ] as [string, number][])
       : []),
   ]);
+  const limite = limiteLlamada(e);
   for await (const lote of lotesDetalle(ctx, id)) {
     for (const f of lote) {
       // The contract's rule: a partly heard call, a partly answered quiz and a cancelled
-      // recipient are not reached.
-      const r = resultadoFila(f, preguntas);
+      // recipient are not reached. A call that lasted the exercise's 'Tiempo' was cut by it
+      // (issue 45.5).
+      const r = resultadoFila(f, preguntas, limite);
       if (r.alcanzado) continue;
       n.addRow([
         texto(f.telefono),

@@ -31,7 +31,7 @@ import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
 import { ejercicioOError, filaLista, idsCategorias } from './ejercicios.ts';
-import { agruparDesgloses, filasReporte3, resultadoFila } from './reportes.ts';
+import { agruparDesgloses, filasReporte3, limiteLlamada, resultadoFila } from './reportes.ts';
 import { casosPendientes, resumenTablero } from './respuestas.ts';
 
 /** What the dashboards need of the context. */
@@ -145,7 +145,7 @@ export async function tableroEjercicio(
         telefono: f.telefono,
         nombre: f.nombre ?? '',
         estatus: f.estatus,
-        resultado: resultadoFila(f, preguntas.length).texto,
+        resultado: resultadoFila(f, preguntas.length, limiteLlamada(e)).texto,
         luz: LUZ_RESULTADO[r] ?? 'rojo',
         motivo: f.motivo ?? '',
         fecha_envio: f.fecha_envio ?? '',
