@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ahora } from '../apps/api/src/db/database.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { insertarTelefono } from '../apps/api/src/testing/ejercicios.ts';
 import {
   capturar,
   capturarTamanos,
   confirmar,
   confirmarEnFila,
   elegirEnMenu,
+  elegirOpcion,
   esperarAviso,
   paginaConToken,
   prepararEscena,
@@ -221,10 +223,33 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
       .values({ pais: 'Guatemala', codigo_iso: 'GT', prefijo: '502', clave: 'guatemala' })
       .returning('id_pais')
       .executeTakeFirstOrThrow();
-    await k
+    const sac = await k
       .insertInto('estados')
       .values({ estado: 'Sacatepéquez', id_pais: gt.id_pais, clave: 'sacatepequez' })
-      .execute();
+      .returning('id_estado')
+      .executeTakeFirstOrThrow();
+    // Issue 48.1: the warning counts recipients (phones of the chosen states holding a chosen
+    // category), not states: two in Sacatepéquez and one in Mexico hold 'Brigada 48'; another in
+    // Mexico holds only another category and is not counted.
+    const cat = await k
+      .insertInto('categorias')
+      .values({ categoria: 'Brigada 48', clave: 'brigada 48' })
+      .returning('id_categoria')
+      .executeTakeFirstOrThrow();
+    const otra = await k
+      .insertInto('categorias')
+      .values({ categoria: 'Otra 48', clave: 'otra 48' })
+      .returning('id_categoria')
+      .executeTakeFirstOrThrow();
+    const puebla = await k
+      .selectFrom('estados')
+      .select('id_estado')
+      .where('estado', '=', 'Puebla')
+      .executeTakeFirstOrThrow();
+    await insertarTelefono(e.api, '+50277770001', sac.id_estado, [cat.id_categoria]);
+    await insertarTelefono(e.api, '+50277770002', sac.id_estado, [cat.id_categoria]);
+    await insertarTelefono(e.api, '+522227770003', puebla.id_estado, [cat.id_categoria]);
+    await insertarTelefono(e.api, '+522227770004', puebla.id_estado, [otra.id_categoria]);
     await page.goto(`${e.api.url}/`);
     await page.getByRole('button', { name: 'Crear ejercicio' }).click();
     const crear = dialogo('Crear ejercicio');
@@ -263,7 +288,14 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await page.keyboard.type('Sacatep');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
-    await aviso.getByText('Este ejercicio llegará a 2 países: México: 32, Guatemala: 1').waitFor();
+    // States of two countries but no category yet: nobody is reached, nothing to count.
+    await expect.poll(elegidos).toContain('Sacatepéquez');
+    expect(await aviso.count()).toBe(0);
+    await elegirOpcion(page, crear, 'Categoría', 'Brigada 48', { buscar: true });
+    await page.keyboard.press('Escape');
+    await aviso
+      .getByText('Este ejercicio llegará a 2 países: Guatemala: 2, México: 1', { exact: true })
+      .waitFor();
     await capturarTamanos(page, 'estado-varios-paises');
     await crear.getByRole('button', { name: 'Cancelar' }).click();
     await crear.waitFor({ state: 'hidden' });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ahora } from '../apps/api/src/db/database.ts';
-import { type Datos, capturar, elegirOpcion, esperarAviso, prepararEscena, sembrar } from './entorno.ts';
+import {
+  type Datos,
+  capturar,
+  elegirOpcion,
+  esperarAviso,
+  prepararEscena,
+  sembrar,
+} from './entorno.ts';
 
 // Issue 48.1 and 48.2: the keyboard never widens a send, and a national drill stays national.
 // A drill created with the keyboard alone, from the list's '+' to 'Confirmar', reaches exactly
@@ -45,7 +52,9 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     const control = dialogo().getByLabel('Estado', { exact: true });
     await control.click();
     await e.page.keyboard.type(opcion);
-    await (await listaDe(control))
+    await (
+      await listaDe(control)
+    )
       .locator(`.ant-select-item-option-active[title="${opcion}"]`)
       .waitFor();
     await e.page.keyboard.press('Enter');
@@ -111,7 +120,9 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     const listaTipo = await listaDe(tipo);
     await listaTipo.locator('.ant-select-item-option').first().waitFor();
     for (let i = 0; i < 10; i++) {
-      if ((await listaTipo.locator('.ant-select-item-option-active').getAttribute('title')) === 'SMS')
+      if (
+        (await listaTipo.locator('.ant-select-item-option-active').getAttribute('title')) === 'SMS'
+      )
         break;
       await page.keyboard.press('ArrowDown');
     }
@@ -122,7 +133,9 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     const equipo = d.getByLabel('Equipo', { exact: true });
     await tabHasta(page, equipo);
     await page.keyboard.type('SMS Centro');
-    await (await listaDe(equipo))
+    await (
+      await listaDe(equipo)
+    )
       .locator('.ant-select-item-option-active[title="SMS Centro"]')
       .waitFor();
     await page.keyboard.press('Enter');
@@ -160,7 +173,9 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     const estado = d.getByLabel('Estado', { exact: true });
     await tabHasta(page, estado);
     await page.keyboard.type(datos.estado.estado);
-    await (await listaDe(estado))
+    await (
+      await listaDe(estado)
+    )
       .locator(`.ant-select-item-option-active[title="${datos.estado.estado}"]`)
       .waitFor();
     await page.keyboard.press('Enter');
@@ -168,7 +183,9 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     const categoria = d.getByLabel('Categoría', { exact: true });
     expect(await enFoco(categoria)).toBe(true);
     await page.keyboard.type('Brigadistas E2E');
-    await (await listaDe(categoria))
+    await (
+      await listaDe(categoria)
+    )
       .locator('.ant-select-item-option-active[title="Brigadistas E2E"]')
       .waitFor();
     await page.keyboard.press('Enter');
@@ -270,6 +287,12 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     await elegirEstado('Sacatepéquez');
     await elegirOpcion(page, d, 'Categoría', 'Brigadistas E2E', { buscar: true });
     await page.keyboard.press('Escape');
+    // Issue 48.1: the dialog counts recipients per country, as the confirmation does (not the
+    // 32 states of 'Todo México').
+    await d
+      .locator('.aviso-varios-paises')
+      .getByText('Este ejercicio llegará a 2 países: México: 13, Guatemala: 1', { exact: true })
+      .waitFor();
     await d.getByRole('button', { name: 'Confirmar' }).click();
     await esperarAviso(page, 'EXITO');
     await d.waitFor({ state: 'hidden' });
@@ -283,6 +306,5 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
       .waitFor();
     await capturar(page, 'confirmar-inicio-dos-paises-1366');
     await c2.cerrar();
-
   });
 });

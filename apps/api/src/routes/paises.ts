@@ -13,6 +13,9 @@ export function rutasPaises(app: FastifyInstance, ctx: Contexto) {
   ruta(app, ctx, api.paisesDeEjercicio, async ({ params }) =>
     svc.paisesDeEjercicio(ctx, params.id),
   );
+  ruta(app, ctx, api.paisesDeSeleccionTelefonos, async ({ query }) =>
+    svc.paisesDeSeleccion(ctx, query),
+  );
   ruta(app, ctx, api.listarPaises, async () => ({ status: ok, data: await repo.listarPaises(k) }));
   ruta(app, ctx, api.crearPais, async ({ body, sesion }) => ({
     status: ok,

@@ -173,7 +173,7 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     });
     expect(g2.status).toBe(200);
   });
-  it('la confirmación de inicio cuenta los destinatarios por país (issue 48.1): GET /ejercicio/paises/{id}/', async () => {
+  it('la confirmación de inicio y el diálogo cuentan los destinatarios por país (issue 48.1): GET /ejercicio/paises/{id}/ y GET /telefonos/paises/', async () => {
     const cat = (await p('POST', '/categorias/', { categoria: 'Países 48' })).body.id_categoria;
     for (const [telefono, id_estado] of [
       ['3312345678', jalisco],
@@ -208,9 +208,8 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     ]);
     expect(r.body.aviso).toBe('Este ejercicio llegará a 2 países: México: 2, Guatemala: 1');
     // One country: no warning.
-    const uno = (
-      await p('POST', '/ejercicio/', { ...cuerpo, titulo: 'Solo Jalisco', estados: '' })
-    ).body.id_ejercicio;
+    const uno = (await p('POST', '/ejercicio/', { ...cuerpo, titulo: 'Solo Jalisco', estados: '' }))
+      .body.id_ejercicio;
     await p('POST', '/ejercicio/generar/', {
       ejercicio: uno,
       estado: jalisco,
@@ -219,6 +218,35 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     const r1 = await p('GET', `/ejercicio/paises/${uno}/`);
     expect(r1.body.paises.map((x: any) => [x.pais, x.n])).toEqual([['México', 2]]);
     expect(r1.body.aviso).toBeNull();
+    // A selection not saved yet (the create dialog's warning): the same count before saving.
+    const sel = await p('GET', `/telefonos/paises/?estados=${jalisco},${peten}&categorias=${cat}`);
+    expect(sel.status, JSON.stringify(sel.body)).toBe(200);
+    expect(sel.body.paises.map((x: any) => [x.pais, x.n])).toEqual([
+      ['México', 2],
+      ['Guatemala', 1],
+    ]);
+    expect(sel.body.aviso).toBe(r.body.aviso);
+    // Phones of another category are not counted; one country, no warning; no category, nobody.
+    const otra = (await p('POST', '/categorias/', { categoria: 'Otra 48' })).body.id_categoria;
+    await p('POST', '/telefono/', {
+      telefono: '+502 4444 9999',
+      id_estado: peten,
+      categorias: [otra],
+    });
+    const soloOtra = await p(
+      'GET',
+      `/telefonos/paises/?estados=${jalisco},${peten}&categorias=${otra}`,
+    );
+    expect(soloOtra.body).toMatchObject({ paises: [{ pais: 'Guatemala', n: 1 }], aviso: null });
+    const sinCat = await p('GET', `/telefonos/paises/?estados=${jalisco},${peten}`);
+    expect(sinCat.body).toMatchObject({ paises: [], aviso: null });
+    const mala = await p('GET', `/telefonos/paises/?estados=abc&categorias=${cat}`);
+    expect(mala.status).toBe(400);
+    expect(mala.body.campo).toMatch(/^estados/);
+    expect(
+      (await pedir(api.url, 'GET', `/telefonos/paises/?estados=${jalisco}&categorias=${cat}`, {}))
+        .status,
+    ).toBe(401);
     expect((await p('GET', '/ejercicio/paises/999999/')).status).toBe(404);
     expect((await pedir(api.url, 'GET', `/ejercicio/paises/${id}/`, {})).status).toBe(401);
   });

@@ -12,7 +12,8 @@ import { esViolacionLlaveForanea, esViolacionUnica } from '../db/database.ts';
 import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/paises.ts';
-import { avisoVariosPaises } from '@pregon/contract/rules/paises-seleccion';
+import * as repoTelefonos from '../repositories/telefonos.ts';
+import { avisoVariosPaises, type PaisContado } from '@pregon/contract/rules/paises-seleccion';
 import { ejercicioOError } from './ejercicios.ts';
 
 // Countries, states and categories: uniqueness and "still in use" become 409 in Spanish.
@@ -276,8 +277,31 @@ export async function paisesDeEjercicio(ctx: Contexto, id: number) {
     .where('d.id_ejercicio', '=', id)
     .groupBy(['p.id_pais', 'p.pais'])
     .execute();
-  const paises = filas
-    .map((f) => ({ id_pais: f.id_pais, pais: f.pais, n: Number(f.n) }))
-    .sort((a, b) => b.n - a.n || a.pais.localeCompare(b.pais, 'es'));
+  const paises = porPais(filas.map((f) => ({ id_pais: f.id_pais, pais: f.pais, n: Number(f.n) })));
   return { status: 200 as const, id_ejercicio: id, paises, aviso: avisoVariosPaises(paises) };
+}
+
+/** Counts per country, most first (then by name). */
+function porPais(filas: PaisContado[]): PaisContado[] {
+  return filas.sort((a, b) => b.n - a.n || a.pais.localeCompare(b.pais, 'es'));
+}
+
+/** GET /telefonos/paises/ (issue 48.1): the phones a selection not saved yet would reach, per
+ * country, through the same filter as the preview and the generation (states, any of the
+ * categories; none selects nobody), and the create dialog's warning. */
+export async function paisesDeSeleccion(
+  ctx: Contexto,
+  f: { estados: number[]; categorias?: number[] },
+) {
+  const categorias = f.categorias ?? [];
+  const paises =
+    f.estados.length === 0 || categorias.length === 0
+      ? []
+      : porPais(
+          await repoTelefonos.contarPorPais(ctx.db.kysely, {
+            estados: [...new Set(f.estados)],
+            categorias,
+          }),
+        );
+  return { status: 200 as const, paises, aviso: avisoVariosPaises(paises) };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { idSchema, versionSchema } from '../zod-helpers.ts';
+import { idSchema, listaIdsSchema, versionSchema } from '../zod-helpers.ts';
 import { msg } from '../messages.ts';
 import { zonaValida } from '../rules/programacion.ts';
 import { IdParamsSchema, OkSchema, texto } from './comun.ts';
@@ -246,6 +246,33 @@ export const paisesDeEjercicio = endpoint({
     status: z.literal(200),
     id_ejercicio: z.number(),
     /** Recipients per country, most first (recipients without a state are left out). */
+    paises: z.array(PaisContadoSchema),
+    /** 'Este ejercicio llegará a 2 países: México: 13, Guatemala: 1'; null for one country. */
+    aviso: z.string().nullable(),
+  }),
+});
+
+/** Query of GET /telefonos/paises/: a selection not saved yet, as the create dialog holds it. */
+export const PaisesDeSeleccionQuerySchema = z.object({
+  estados: listaIdsSchema('estados'),
+  /** Any of these categories; none selects nobody (as GET /telefonos/{estado}/). */
+  categorias: listaIdsSchema('categorias').optional(),
+});
+
+/** GET /telefonos/paises/?estados=&categorias= (issue 48.1): the recipients a selection not saved
+ * yet would reach, per country, and the create dialog's warning when they are in more than one
+ * (the same count and text as GET /ejercicio/paises/{id}/ for a saved one). */
+export const paisesDeSeleccionTelefonos = endpoint({
+  method: 'GET',
+  path: '/telefonos/paises/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen:
+    'Los teléfonos de una selección (estados y categorías) por país, y el aviso cuando son de más de uno',
+  query: PaisesDeSeleccionQuerySchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    /** Phones per country, most first. */
     paises: z.array(PaisContadoSchema),
     /** 'Este ejercicio llegará a 2 países: México: 13, Guatemala: 1'; null for one country. */
     aviso: z.string().nullable(),

@@ -24,6 +24,7 @@ import {
 } from 'antd';
 import { UploadOutlined } from '../../../components/iconos.tsx';
 import { registrarBorrador } from '../../../lib/borradores.ts';
+import { usePaisesSeleccion } from '../api/paises-seleccion.ts';
 import {
   aBorrador,
   CLAVE_BORRADOR_EJERCICIO,
@@ -59,7 +60,6 @@ import {
   type CapacidadEquipo,
 } from '@pregon/contract/rules/capacidad';
 import {
-  avisoVariosPaises,
   expandirTodoPais,
   opcionesEstadosPorPais,
   paisesDeSeleccion,
@@ -277,11 +277,21 @@ export function CrearEjercicioDialog({
 
   const tipo = Form.useWatch('tipo_ejercicio', form);
   const estado = Form.useWatch('estado', form);
-  // Issue 48.1: a choice that reaches more than one country says so, with the states per country.
+  // Issue 48.1: states in more than one country are sent as asked for explicitly (varios_paises),
+  // and the dialog says so with the RECIPIENTS per country (GET /telefonos/paises/, the same count
+  // as the start confirmation's), not the states.
   const paisesElegidos = paisesDeSeleccion(catalogos.data?.estados ?? [], estado ?? []);
-  const avisoPaises = avisoVariosPaises(paisesElegidos);
   const variosPaises = paisesElegidos.length > 1;
   const categorias = Form.useWatch('categorias', form);
+  const paisesSeleccion = usePaisesSeleccion(
+    estado ?? [],
+    categorias ?? [],
+    abierto && variosPaises && !sinSeleccion,
+  );
+  const avisoPaises =
+    variosPaises && !sinSeleccion && (categorias ?? []).length > 0
+      ? (paisesSeleccion.data?.aviso ?? null)
+      : null;
   const audioElegido = (Form.useWatch('audio', form) as UploadFile[] | undefined)?.[0];
   const equipoElegido = Form.useWatch('equipo', form);
   /** Type 3: the approved template chosen beside the action field (null: free text). */
