@@ -49,6 +49,7 @@ import { rutasWebhooksEntrada } from './routes/webhooks-entrada.ts';
 import { rutasIntegraciones } from './routes/integraciones.ts';
 import { rutasCap } from './routes/cap.ts';
 import { rutasAprobaciones } from './routes/aprobaciones.ts';
+import { rutasPlantillasMensaje } from './routes/plantillas-mensaje.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys and the credentials key. */
 export async function crearContexto(
@@ -192,6 +193,7 @@ export async function buildApp(
   rutasIntegraciones(app, ctx);
   await rutasCap(app, ctx);
   rutasAprobaciones(app, ctx);
+  rutasPlantillasMensaje(app, ctx);
   rutasEjercicios(app, ctx);
   rutasQuiz(app, ctx);
   rutasRespuestas(app, ctx);

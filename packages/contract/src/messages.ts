@@ -1446,6 +1446,19 @@ export const MENSAJES = {
   claveInvalida: 'FALLO: CLAVE DE API INVÁLIDA O REVOCADA',
   claveSinAlcance: "La clave de API no tiene el alcance '{alcance}' que pide esta acción",
   claveCreada: 'Clave creada: cópiela ahora, no se volverá a mostrar',
+  // Prepared messages by hazard (issue 47.3)
+  marcadorDesconocido:
+    'El campo {campo} usa {marcadores}, que no se conoce: solo se admiten {permitidos}',
+  plantillaSinContenido:
+    'La plantilla necesita al menos un contenido: texto SMS, plantilla de WhatsApp, audio de llamada o cuestionario',
+  plantillaMensajeGuardada: 'Plantilla guardada: versión {version}, pendiente de aprobación',
+  versionPlantillaAprobada: 'Versión {version} aprobada',
+  versionPlantillaYaAprobada: 'La versión {version} ya estaba aprobada',
+  peligroCreado: 'Peligro agregado',
+  peligroRepetido: 'El campo nombre ya existe como peligro: {nombre}',
+  versionPlantillaNoAprobada:
+    'El campo id_version_plantilla es la versión {version} de «{plantilla}», que no está aprobada: una alerta real solo puede usar una versión aprobada',
+  cuestionarioInexistente: 'El campo id_cuestionario no corresponde a ningún cuestionario',
   claveRevocada: 'Clave revocada',
   webhookCreado: 'Suscripción creada: copie el secreto de firma ahora, no se volverá a mostrar',
   webhookEliminado: 'Suscripción eliminada',

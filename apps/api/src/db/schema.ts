@@ -488,6 +488,9 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_entregas: WebhookEntregasTable;
   alertas_cap: AlertasCapTable;
+  peligros: PeligrosTable;
+  plantillas_mensaje: PlantillasMensajeTable;
+  plantillas_mensaje_versiones: PlantillasMensajeVersionesTable;
 }
 
 /** Issue 47.4, migration 0047: API keys (hash: SHA-256 hex of the whole key; alcances
@@ -599,3 +602,35 @@ export type CambioEjercicio = Updateable<EjerciciosTable>;
 export type Detalle = Selectable<EjercicioDetalleTable>;
 /** A device row as read. */
 export type Equipo = Selectable<EquiposTable>;
+
+/** Issue 47.3: hazards of the prepared messages. */
+export interface PeligrosTable {
+  id_peligro: Generated<number>;
+  nombre: string;
+}
+
+/** Issue 47.3: a prepared message (its contents live in its versions). */
+export interface PlantillasMensajeTable {
+  id_plantilla: Generated<number>;
+  nombre: string;
+  id_peligro: number;
+  creada: number;
+  creada_por: string | null;
+}
+
+/** Issue 47.3: one saved version of a prepared message (whatsapp_parametros: JSON array). */
+export interface PlantillasMensajeVersionesTable {
+  id_version: Generated<number>;
+  id_plantilla: number;
+  version: number;
+  texto_sms: string;
+  whatsapp_plantilla: string;
+  whatsapp_idioma: string;
+  whatsapp_parametros: string;
+  audio: string;
+  id_cuestionario: number | null;
+  creada: number;
+  creada_por: string | null;
+  aprobada: number | null;
+  aprobada_por: string | null;
+}

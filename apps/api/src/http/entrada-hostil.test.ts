@@ -114,6 +114,8 @@ const CONSULTAS_VALIDAS: Record<string, Record<string, string>> = {
  * id is the only fault of the request (the test fails listing any operation missing here). */
 const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'POST /ejercicio/': cuerpoEjercicio(1),
+  'POST /plantillas-mensaje/': { nombre: 'Sismo', id_peligro: 1, texto_sms: 'Sismo en {estado}' },
+  'POST /plantillas-mensaje/{id}/versiones/': { texto_sms: 'Sismo en {estado}' },
   'POST /ejercicio/generar/': { ejercicio: 1, estado: 1, categorias: '1' },
   'PUT /ejercicio/ordenar/': { id_ejercicio: 1, orden: 'telefono' },
   'PUT /ejercicio/programar/': { id_ejercicio: 1, inicio_automatico: 0 },

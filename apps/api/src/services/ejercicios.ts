@@ -35,6 +35,7 @@ import { errorVariosPaises, paisesDeSeleccion } from '@pregon/contract/rules/pai
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import { esperaVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
 import { categoriaPrueba, marcaSimulacro, zonaProducto } from '../config.ts';
+import { exigirVersionUsable } from './plantillas-mensaje.ts';
 import { tomarVersion } from '../repositories/versiones.ts';
 import type {
   CrearEjercicio,
@@ -520,6 +521,10 @@ export async function crear(
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   const modo = modoDelCuerpo(b, actor);
   await exigirRespaldo(ctx, b);
+  const plantilla =
+    b.id_version_plantilla === undefined
+      ? null
+      : await exigirVersionUsable(ctx.db.kysely, b.id_version_plantilla, modo === 'real');
   const id = await ctx.db.kysely.transaction().execute(async (trx) => {
     await exigirFormulario(trx, b);
     const id = await repo.insertarEjercicio(trx, {
@@ -543,6 +548,7 @@ export async function crear(
       tipo: b.tipo_ejercicio,
       modo,
       ...(modo === 'real' ? { motivo: b.motivo_alerta } : {}),
+      ...(plantilla ?? {}),
       ...respaldo,
       ...encuesta,
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { msg } from '@pregon/contract/messages';
+import * as api from '@pregon/contract/api/mensajes-preparados';
+import type { Contexto } from '../contexto.ts';
+import { ruta } from '../http/rutas.ts';
+import * as servicio from '../services/plantillas-mensaje.ts';
+
+/** Issue 47.3: prepared messages by hazard ('Plantillas'), versioned and approved. */
+export function rutasPlantillasMensaje(app: FastifyInstance, ctx: Contexto) {
+  const k = () => ctx.db.kysely;
+  ruta(app, ctx, api.listarPlantillasMensaje, async () => ({
+    status: 200 as const,
+    ...(await servicio.listar(k())),
+  }));
+  ruta(app, ctx, api.crearPeligro, async ({ body, sesion }) => ({
+    status: 200 as const,
+    mensaje: msg('peligroCreado'),
+    data: await servicio.crearPeligro(k(), sesion, body.nombre),
+  }));
+  ruta(app, ctx, api.crearPlantillaMensaje, async ({ body, sesion }) => {
+    const { version, data } = await servicio.crear(k(), sesion, body);
+    return { status: 200 as const, mensaje: msg('plantillaMensajeGuardada', { version }), data };
+  });
+  ruta(app, ctx, api.guardarVersionPlantilla, async ({ params, body, sesion }) => {
+    const { version, data } = await servicio.guardarVersion(k(), sesion, params.id, body);
+    return { status: 200 as const, mensaje: msg('plantillaMensajeGuardada', { version }), data };
+  });
+  ruta(app, ctx, api.aprobarVersionPlantilla, async ({ params, sesion }) => {
+    const { version, yaAprobada, data } = await servicio.aprobar(k(), sesion, params.id);
+    return {
+      status: 200 as const,
+      mensaje: msg(yaAprobada ? 'versionPlantillaYaAprobada' : 'versionPlantillaAprobada', {
+        version,
+      }),
+      data,
+    };
+  });
+}

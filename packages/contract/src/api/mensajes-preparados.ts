@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { IdParamsSchema } from './comun.ts';
+import { msg } from '../messages.ts';
+import { etiquetaCampo } from '../etiquetas-campo.ts';
+import { idSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
+import { marcadoresDesconocidos, marcadoresPermitidos } from '../rules/plantillas-mensaje.ts';
+
+// Issue 47.3: prepared messages ('Plantillas') by hazard, for each channel, versioned. Each save
+// makes a new version; an administrator approves a version; only an approved version may be used
+// for an 'Alerta real' (POST /ejercicio/ with id_version_plantilla).
+
+export const PeligroSchema = z.object({ id_peligro: z.number(), nombre: z.string() });
+export type Peligro = z.infer<typeof PeligroSchema>;
+
+export const VersionPlantillaSchema = z.object({
+  id_version: z.number(),
+  version: z.number(),
+  texto_sms: z.string(),
+  whatsapp_plantilla: z.string(),
+  whatsapp_idioma: z.string(),
+  whatsapp_parametros: z.array(z.string()),
+  audio: z.string(),
+  id_cuestionario: z.number().nullable(),
+  creada: z.number(),
+  creada_por: z.string().nullable(),
+  aprobada: z.number().nullable(),
+  aprobada_por: z.string().nullable(),
+});
+export type VersionPlantilla = z.infer<typeof VersionPlantillaSchema>;
+
+export const PlantillaMensajeSchema = z.object({
+  id_plantilla: z.number(),
+  nombre: z.string(),
+  id_peligro: z.number(),
+  peligro: z.string(),
+  /** Newest first. */
+  versiones: z.array(VersionPlantillaSchema),
+});
+export type PlantillaMensaje = z.infer<typeof PlantillaMensajeSchema>;
+
+/** A field's text with no unknown placeholder (a Spanish error naming the field otherwise). */
+function sinMarcadoresAjenos(campo: string, texto: string, ctx: z.RefinementCtx, ruta = [campo]) {
+  const ajenos = marcadoresDesconocidos(texto);
+  if (ajenos.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: ruta,
+      message: msg('marcadorDesconocido', {
+        campo: etiquetaCampo(campo),
+        marcadores: ajenos.join(', '),
+        permitidos: marcadoresPermitidos(),
+      }),
+    });
+}
+
+/** WhatsApp parameters as a form sends them: an array or its JSON text (absent or '' = none). */
+const parametrosSchema = vacioComoAusente(
+  z
+    .preprocess(
+      (v) => {
+        if (typeof v !== 'string') return v;
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          return v;
+        }
+      },
+      z
+        .array(
+          z.string().max(1024, msg('campoMuyLargo', { campo: 'whatsapp_parametros', max: 1024 })),
+          {
+            error: msg('campoInvalido', {
+              campo: 'whatsapp_parametros',
+              detalle: 'una lista de textos ["…", "…"]',
+            }),
+          },
+        )
+        .max(50),
+    )
+    .optional(),
+);
+
+const texto = (campo: string, max: number) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v).trim())
+    .pipe(z.string().max(max, msg('campoMuyLargo', { campo: etiquetaCampo(campo), max })))
+    .default('');
+
+/** The contents of one version (every channel optional, at least one present). */
+const ContenidoSchema = z.object({
+  texto_sms: texto('texto_sms', 2000),
+  whatsapp_plantilla: texto('whatsapp_plantilla', 512),
+  whatsapp_idioma: texto('whatsapp_idioma', 15),
+  whatsapp_parametros: parametrosSchema,
+  audio: texto('audio', 255),
+  id_cuestionario: vacioComoAusente(idSchema('id_cuestionario').optional()),
+});
+
+function validarContenido(c: z.infer<typeof ContenidoSchema>, ctx: z.RefinementCtx) {
+  sinMarcadoresAjenos('texto_sms', c.texto_sms, ctx);
+  (c.whatsapp_parametros ?? []).forEach((p, i) =>
+    sinMarcadoresAjenos('whatsapp_parametros', p, ctx, ['whatsapp_parametros', String(i)]),
+  );
+  if (c.whatsapp_plantilla && !c.whatsapp_idioma)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['whatsapp_idioma'],
+      message: msg('campoObligatorio', { campo: etiquetaCampo('whatsapp_idioma') }),
+    });
+  if (!c.texto_sms && !c.whatsapp_plantilla && !c.audio && c.id_cuestionario === undefined)
+    ctx.addIssue({ code: 'custom', path: ['texto_sms'], message: msg('plantillaSinContenido') });
+}
+
+export const GuardarVersionSchema = ContenidoSchema.superRefine(validarContenido);
+export type GuardarVersion = z.infer<typeof GuardarVersionSchema>;
+
+export const CrearPlantillaMensajeSchema = ContenidoSchema.extend({
+  nombre: textoSchema('nombre', { min: 1, max: 200 }).transform((t) => t.trim()),
+  id_peligro: idSchema('id_peligro'),
+}).superRefine(validarContenido);
+export type CrearPlantillaMensaje = z.infer<typeof CrearPlantillaMensajeSchema>;
+
+const ListaSchema = z.object({
+  status: z.literal(200),
+  peligros: z.array(PeligroSchema),
+  data: z.array(PlantillaMensajeSchema),
+});
+
+/** GET /plantillas-mensaje/ */
+export const listarPlantillasMensaje = endpoint({
+  method: 'GET',
+  path: '/plantillas-mensaje/',
+  acceso: 'lectura',
+  etiqueta: 'plantillas',
+  resumen: 'Plantillas de mensaje por peligro, con sus versiones (la más reciente primero)',
+  respuesta: ListaSchema,
+});
+
+/** POST /plantillas-mensaje/peligros/ */
+export const crearPeligro = endpoint({
+  method: 'POST',
+  path: '/plantillas-mensaje/peligros/',
+  acceso: 'admin',
+  etiqueta: 'plantillas',
+  resumen: 'Agrega un peligro (sismo, huracán… vienen de fábrica)',
+  body: z.object({
+    nombre: textoSchema('nombre', { min: 1, max: 100 }).transform((t) => t.trim()),
+  }),
+  respuesta: z.object({ status: z.literal(200), mensaje: z.string(), data: PeligroSchema }),
+});
+
+const GuardadaSchema = z.object({
+  status: z.literal(200),
+  mensaje: z.string(),
+  data: PlantillaMensajeSchema,
+});
+
+/** POST /plantillas-mensaje/ */
+export const crearPlantillaMensaje = endpoint({
+  method: 'POST',
+  path: '/plantillas-mensaje/',
+  acceso: 'admin',
+  etiqueta: 'plantillas',
+  resumen:
+    'Crea una plantilla de mensaje (su versión 1, pendiente de aprobación). Marcadores: {estado}, {municipio}, {hora}, {refugio}',
+  body: CrearPlantillaMensajeSchema,
+  respuesta: GuardadaSchema,
+});
+
+/** POST /plantillas-mensaje/:id/versiones/ */
+export const guardarVersionPlantilla = endpoint({
+  method: 'POST',
+  path: '/plantillas-mensaje/:id/versiones/',
+  acceso: 'admin',
+  etiqueta: 'plantillas',
+  resumen: 'Guarda una nueva versión de la plantilla (pendiente de aprobación)',
+  params: IdParamsSchema,
+  body: GuardarVersionSchema,
+  respuesta: GuardadaSchema,
+});
+
+/** POST /plantillas-mensaje/versiones/:id/aprobar/ */
+export const aprobarVersionPlantilla = endpoint({
+  method: 'POST',
+  path: '/plantillas-mensaje/versiones/:id/aprobar/',
+  acceso: 'admin',
+  etiqueta: 'plantillas',
+  resumen: 'Aprueba una versión: desde entonces puede usarse para una alerta real',
+  params: IdParamsSchema,
+  respuesta: GuardadaSchema,
+});

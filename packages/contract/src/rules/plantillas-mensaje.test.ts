@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  llenarPlantilla,
+  marcadoresDe,
+  marcadoresDesconocidos,
+  partesPlantilla,
+  textoSmsGuardado,
+} from './plantillas-mensaje.ts';
+import { analizarSms } from './sms.ts';
+
+// Issue 47.3: placeholders of prepared messages.
+describe('llenarPlantilla', () => {
+  const valores = {
+    estado: 'Oaxaca',
+    municipio: 'Juchitán',
+    hora: '11:00',
+    refugio: 'Escuela Benito Juárez',
+  };
+  it.each([
+    ['Sismo en {estado}', valores, 'Sismo en Oaxaca'],
+    [
+      '{municipio}, {estado}: acuda a {refugio} antes de las {hora}',
+      valores,
+      'Juchitán, Oaxaca: acuda a Escuela Benito Juárez antes de las 11:00',
+    ],
+    ['{estado} y otra vez {estado}', valores, 'Oaxaca y otra vez Oaxaca'],
+    ['Falta {refugio}', { estado: 'Oaxaca' }, 'Falta {refugio}'],
+    ['En blanco {hora}', { hora: '   ' }, 'En blanco {hora}'],
+    ['Desconocido {lugar} queda', valores, 'Desconocido {lugar} queda'],
+    ['Sin marcadores', valores, 'Sin marcadores'],
+    ['{ estado } con espacios no es marcador', valores, '{ estado } con espacios no es marcador'],
+    ['Valor con llaves {estado}', { estado: '{hora}' }, 'Valor con llaves {hora}'],
+    ['Prototipo {constructor} {toString}', valores, 'Prototipo {constructor} {toString}'],
+  ])('%s', (texto, v, esperado) => {
+    expect(llenarPlantilla(texto, v)).toBe(esperado);
+  });
+});
+
+describe('marcadores', () => {
+  it.each([
+    ['Sismo en {estado} a las {hora}', [], ['estado', 'hora']],
+    ['{lugar} y {estado} y {lugar}', ['{lugar}'], ['lugar', 'estado']],
+    ['{almacén} {Estado}', ['{almacén}', '{Estado}'], ['almacén', 'Estado']],
+    ['sin nada {} ni { x }', [], []],
+  ])('%s', (texto, desconocidos, todos) => {
+    expect(marcadoresDesconocidos(texto)).toEqual(desconocidos);
+    expect(marcadoresDe(texto)).toEqual(todos);
+  });
+});
+
+describe('partes del texto con la marca del simulacro', () => {
+  it('un simulacro cuenta la marca; la plantilla se guarda sin ella', () => {
+    const texto = 'A'.repeat(150);
+    expect(partesPlantilla(texto, 'SIMULACRO: ', false).partes).toBe(1);
+    expect(partesPlantilla(texto, 'SIMULACRO: ', true).partes).toBe(2);
+    expect(partesPlantilla(texto, 'SIMULACRO: ', true)).toEqual(analizarSms(`SIMULACRO: ${texto}`));
+    expect(textoSmsGuardado('SIMULACRO: Sismo en {estado}', 'SIMULACRO: ')).toBe(
+      'Sismo en {estado}',
+    );
+    expect(partesPlantilla('SIMULACRO: hola', 'SIMULACRO: ', true).textos).toEqual([
+      'SIMULACRO: hola',
+    ]);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Issue 47.3: prepared messages by hazard ('Plantillas'). A template's texts (the SMS, the
+ * WhatsApp template's parameters) may hold the placeholders {estado}, {municipio}, {hora} and
+ * {refugio}; the dialog fills them (llenarPlantilla) and shows a preview. Any other {word} is
+ * refused at save, naming the field. The drill marker of issue 47.1 is never stored in a template:
+ * a drill's text gets it when the exercise is created, and the parts counter counts it.
+ */
+import { analizarSms, type AnalisisSms } from './sms.ts';
+import { sinMarca } from './modo.ts';
+
+/** The placeholders a template may use, in the order the dialog asks for them. */
+export const MARCADORES_PLANTILLA = ['estado', 'municipio', 'hora', 'refugio'] as const;
+export type MarcadorPlantilla = (typeof MARCADORES_PLANTILLA)[number];
+
+/** The hazards every installation starts with; an administrator adds more. */
+export const PELIGROS_INICIALES = [
+  'Sismo',
+  'Huracán',
+  'Inundación',
+  'Tsunami',
+  'Incendio forestal',
+  'Actividad volcánica',
+] as const;
+
+/** {word}: a placeholder (letters, digits, '_'; accented letters too, so {almacén} is caught). */
+const MARCADOR = /\{([\p{L}\p{N}_]+)\}/gu;
+
+/** The placeholders a text uses, each once, in order of appearance. */
+export function marcadoresDe(texto: string): string[] {
+  return [...new Set([...texto.matchAll(MARCADOR)].map((m) => m[1]!))];
+}
+
+/** The placeholders a text uses that are not allowed, each once ('{lugar}'). */
+export function marcadoresDesconocidos(texto: string): string[] {
+  return marcadoresDe(texto)
+    .filter((m) => !(MARCADORES_PLANTILLA as readonly string[]).includes(m))
+    .map((m) => `{${m}}`);
+}
+
+/** The allowed placeholders as a message lists them. */
+export const marcadoresPermitidos = () => MARCADORES_PLANTILLA.map((m) => `{${m}}`).join(', ');
+
+/** The text with each known placeholder replaced by its value; a placeholder with no value (or
+ * a blank one) stays as written, so the preview shows what is still to fill. */
+export function llenarPlantilla(
+  texto: string,
+  valores: Partial<Record<MarcadorPlantilla, string>>,
+): string {
+  return texto.replace(MARCADOR, (marca: string, nombre: string) => {
+    const v = Object.hasOwn(valores, nombre)
+      ? valores[nombre as MarcadorPlantilla]?.trim()
+      : undefined;
+    return v ? v : marca;
+  });
+}
+
+/** Whether a filled text still has placeholders to fill. */
+export const faltanMarcadores = (texto: string) => marcadoresDe(texto).length > 0;
+
+/** The template's SMS text as stored: without the drill marker (a drill adds it on creation). */
+export const textoSmsGuardado = (texto: string, marca: string) => sinMarca(texto.trim(), marca);
+
+/** The SMS parts of a template's text as it will leave: a drill's with the marker before it. */
+export function partesPlantilla(texto: string, marca: string, simulacro: boolean): AnalisisSms {
+  const t = textoSmsGuardado(texto, marca);
+  return analizarSms(simulacro ? marca + t : t);
+}
