@@ -108,6 +108,7 @@ const CONSULTAS_VALIDAS: Record<string, Record<string, string>> = {
     resultados: GRUPOS_SEGUIMIENTO[0],
     id_equipo: '1',
   },
+  'GET /telefonos/paises/': { estados: '1', categorias: '1' },
 };
 
 /** A valid body per operation that reads one and takes an id somewhere: with it, an out-of-range
