@@ -10,6 +10,7 @@ import {
 import { tokenConRol } from '../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
 import { fechaHora } from '../dispatcher/despachador.ts';
+import { leerTodo } from '../dispatcher/leer-respuestas.ts';
 
 // The replies screen's inbox (issue 46.3): GET /respuestas/bandeja/?incluir_no_reconocidas=1
 // lists, newest first, the replies that belong to no poll and the unrecognised replies of a
@@ -83,6 +84,8 @@ describe.each(MOTORES)('bandeja de respuestas con las no reconocidas (%s)', (mot
     await responder('5599990000', 'hola, ¿quién es?', 1000);
     await responder(TEL, 'mañana le aviso', 2000);
     await responder(TEL, '1', 3000);
+    // The store matches in the background (passes spaced under load): read them all first.
+    await leerTodo(api.ctx.db);
   });
   afterAll(async () => api?.cerrar());
 
