@@ -75,6 +75,22 @@ function enteroNoNegativo(texto: string, nombre: string): number {
   return n;
 }
 
+/** A whole number of `unidad` from 1 to `max` in the variable `nombre` (`defecto` when unset or
+ * blank); anything else stops the start, naming the variable, the value and the range. */
+function enteroEnRango(
+  env: NodeJS.ProcessEnv,
+  nombre: string,
+  defecto: number,
+  max: number,
+  unidad: 'horas' | 'minutos',
+): number {
+  const texto = env[nombre]?.trim() || String(defecto);
+  const n = enteroNoNegativo(texto, nombre);
+  if (n < 1 || n > max)
+    throw new Error(`${nombre} inválido: '${texto}' (${unidad} enteras de 1 a ${max})`);
+  return n;
+}
+
 /** Names proxy-addr (Fastify's trustProxy) gives to the usual private ranges. */
 const RANGOS_CON_NOMBRE = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -177,11 +193,9 @@ function politicaLlamadas(env: NodeJS.ProcessEnv) {
  * (ENCUESTA_VENTANA_HORAS, whole hours 1 to 720, default VENTANA_ENCUESTA_HORAS); read where
  * replies are matched, by the api and the dispatcher alike, and checked at their start. */
 export function ventanaEncuestaMs(env: NodeJS.ProcessEnv = process.env): number {
-  const texto = env.ENCUESTA_VENTANA_HORAS?.trim() || String(VENTANA_ENCUESTA_HORAS);
-  const h = enteroNoNegativo(texto, 'ENCUESTA_VENTANA_HORAS');
-  if (h < 1 || h > 720)
-    throw new Error(`ENCUESTA_VENTANA_HORAS inválido: '${texto}' (horas enteras de 1 a 720)`);
-  return h * 3_600_000;
+  return (
+    enteroEnRango(env, 'ENCUESTA_VENTANA_HORAS', VENTANA_ENCUESTA_HORAS, 720, 'horas') * 3_600_000
+  );
 }
 
 /** Issue 47.1: the drill marker every drill's SMS and WhatsApp free text begins with
@@ -204,11 +218,10 @@ export const zonaProducto = (): string => process.env.TZ || 'America/Mexico_City
 /** Issue 47.2: minutes an approval request stands before it expires (APROBACION_EXPIRA_MIN,
  * whole minutes 1 to 1440, default 30). */
 export function aprobacionExpiraMs(env: NodeJS.ProcessEnv = process.env): number {
-  const texto = env.APROBACION_EXPIRA_MIN?.trim() || String(APROBACION_EXPIRA_MIN_DEFECTO);
-  const m = enteroNoNegativo(texto, 'APROBACION_EXPIRA_MIN');
-  if (m < 1 || m > 1440)
-    throw new Error(`APROBACION_EXPIRA_MIN inválido: '${texto}' (minutos enteros de 1 a 1440)`);
-  return m * 60_000;
+  return (
+    enteroEnRango(env, 'APROBACION_EXPIRA_MIN', APROBACION_EXPIRA_MIN_DEFECTO, 1440, 'minutos') *
+    60_000
+  );
 }
 
 /** Issue 47.2: a drill or test over this many recipients needs approval too
