@@ -56,6 +56,34 @@ const TABLA: { archivo: string; cap12: boolean; status: number; mensaje: string 
     mensaje:
       'El documento no es una alerta CAP 1.2: el elemento raíz debe ser <alert> del espacio de nombres urn:oasis:names:tc:emergency:cap:1.2 (llegó <alert> del espacio urn:oasis:names:tc:emergency:cap:1.1)',
   },
+  {
+    archivo: 'smn-2014-vance-baja-remanente-update.xml',
+    cap12: true,
+    status: 404,
+    mensaje:
+      'La alerta CAP referida en <references> no se recibió antes: no hay ejercicio que actualizar',
+  },
+  {
+    archivo: 'rfs-nsw-2011-incendio.xml',
+    cap12: true,
+    status: 400,
+    mensaje: "El área 'Yerong Creek Structure Fire' (<info/area[1]>)",
+  },
+  {
+    // Starts with a byte-order mark; its one info is in Chinese (zh-tw).
+    archivo: 'wra-taiwan-2014-embalse.xml',
+    cap12: true,
+    status: 400,
+    mensaje: "El área '苗栗縣頭屋鄉' (<info/area[1]>) no corresponde a ningún estado",
+  },
+  {
+    // status Test, signed (an enveloped XML signature after the info).
+    archivo: 'pagasa-2014-prueba-firmada.xml',
+    cap12: true,
+    status: 400,
+    mensaje:
+      "El área 'Philippine Area of Responsibility' (<info/area[1]>) solo trae polígono o círculo",
+  },
 ];
 
 describe.each(MOTORES)('muestras reales de CAP (%s)', (motor) => {
@@ -88,6 +116,43 @@ describe.each(MOTORES)('muestras reales de CAP (%s)', (motor) => {
       .select('id_ejercicio')
       .execute();
     expect(despues).toEqual(antes);
+  });
+
+  it('un aviso real del SMN (frente frío, área «Ver.») crea una alerta real a Veracruz, sin iniciarla', async () => {
+    const xml = fs.readFileSync(path.join(MUESTRAS, 'smn-2014-frente-frio-16.xml'), 'utf8');
+    expect(validarContraXsd(xml).ok).toBe(true);
+    const r = await pedir(api.url, 'POST', '/cap/', {
+      token: admin,
+      rawBody: xml,
+      headers: { 'content-type': 'application/cap+xml' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.accion).toBe('creado');
+    const e = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .selectAll()
+      .where('id_ejercicio', '=', r.body.id_ejercicio)
+      .executeTakeFirstOrThrow();
+    const veracruz = await api.ctx.db.kysely
+      .selectFrom('estados')
+      .select('id_estado')
+      .where('estado', '=', 'Veracruz')
+      .executeTakeFirstOrThrow();
+    expect(e).toMatchObject({
+      modo: 'real',
+      id_estado: veracruz.id_estado,
+      iniciado: null,
+      en_proceso: 0,
+    });
+    expect(e.titulo).toContain('SISTEMA FRONTAL No. 16');
+    expect(e.accion).toContain('mantener precauciones');
+    // The same alert again is the same alert: refused, nothing created.
+    const otra = await pedir(api.url, 'POST', '/cap/', {
+      token: admin,
+      rawBody: xml,
+      headers: { 'content-type': 'application/cap+xml' },
+    });
+    expect(otra.status).toBe(409);
   });
 
   it('una alerta que Pregón exportó vuelve a entrar: el mismo estado, modo y texto', async () => {

@@ -130,6 +130,48 @@ export function estadoDeClaveInegi(clave: string): string | null {
   return Object.keys(CLAVES_INEGI_ESTADOS).find((n) => CLAVES_INEGI_ESTADOS[n] === dos) ?? null;
 }
 
+/** The abbreviations of the states' names Mexico's SMN (CONAGUA) writes in its alerts' areaDesc
+ * ('Col,Chih,Jal,Nay,Sin,Dgo', 'Ver.', 'DGO, GTO, JAL'), folded and without dots: the usual ones
+ * (those of the Mexican style manuals, which SMN's feeds follow). */
+const ABREVIATURAS: Readonly<Record<string, string>> = {
+  ags: 'Aguascalientes',
+  bc: 'Baja California',
+  bcs: 'Baja California Sur',
+  camp: 'Campeche',
+  coah: 'Coahuila',
+  col: 'Colima',
+  chis: 'Chiapas',
+  chih: 'Chihuahua',
+  df: 'Ciudad de México',
+  dgo: 'Durango',
+  gto: 'Guanajuato',
+  gro: 'Guerrero',
+  hgo: 'Hidalgo',
+  jal: 'Jalisco',
+  mex: 'Estado de México',
+  edomex: 'Estado de México',
+  'edo mex': 'Estado de México',
+  mich: 'Michoacán',
+  mor: 'Morelos',
+  nay: 'Nayarit',
+  nl: 'Nuevo León',
+  oax: 'Oaxaca',
+  pue: 'Puebla',
+  qro: 'Querétaro',
+  qroo: 'Quintana Roo',
+  'q roo': 'Quintana Roo',
+  slp: 'San Luis Potosí',
+  sin: 'Sinaloa',
+  son: 'Sonora',
+  tab: 'Tabasco',
+  tamps: 'Tamaulipas',
+  tamp: 'Tamaulipas',
+  tlax: 'Tlaxcala',
+  ver: 'Veracruz',
+  yuc: 'Yucatán',
+  zac: 'Zacatecas',
+};
+
 /** The catalogue name an areaDesc names when it is a state's name (accents and case ignored,
  * official long names accepted), or null. */
 export function estadoDeNombre(areaDesc: string, catalogo: readonly string[]): string | null {
@@ -138,6 +180,28 @@ export function estadoDeNombre(areaDesc: string, catalogo: readonly string[]): s
   if (directo) return directo;
   const otro = OTROS_NOMBRES[clave];
   return otro && catalogo.includes(otro) ? otro : null;
+}
+
+/** The catalogue names an areaDesc names: one state's name, or a list of names or SMN's
+ * abbreviations separated by commas or semicolons ('Col,Chih,Jal', 'Ver.'), each of which must be
+ * a state (one unknown part and the area names none: never guessed). Empty when none. */
+export function estadosDeDescripcion(areaDesc: string, catalogo: readonly string[]): string[] {
+  const uno = estadoDeNombre(areaDesc, catalogo);
+  if (uno) return [uno];
+  const partes = areaDesc
+    .split(/[,;]/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const estados: string[] = [];
+  for (const p of partes) {
+    const abreviatura = ABREVIATURAS[claveNombre(p.replace(/\./g, ' '))];
+    const n =
+      estadoDeNombre(p, catalogo) ??
+      (abreviatura && catalogo.includes(abreviatura) ? abreviatura : null);
+    if (!n) return [];
+    if (!estados.includes(n)) estados.push(n);
+  }
+  return estados;
 }
 
 /** An instant as CAP's dateTime: 'YYYY-MM-DDThh:mm:ss-06:00' in `zona` (no 'Z', as the XSD's
@@ -384,9 +448,7 @@ export function estadosDeAreas(
       )
       .map((g) => estadoDeClaveInegi(g.value))
       .filter((n): n is string => n !== null && catalogo.includes(n));
-    const nombres = porClave.length
-      ? porClave
-      : [estadoDeNombre(a.areaDesc, catalogo)].filter((n): n is string => n !== null);
+    const nombres = porClave.length ? porClave : estadosDeDescripcion(a.areaDesc, catalogo);
     if (!nombres.length) {
       const ruta = `info/area[${i + 1}]`;
       const clave = a.poligonos || a.circulos ? 'capAreaSoloGeometria' : 'capAreaSinEstado';
