@@ -6,6 +6,7 @@ import type { LimitadorIngreso } from './auth/signin-limiter.ts';
 import type { SesionesApi } from './auth/sesiones.ts';
 import type { ClavesApi } from './services/claves.ts';
 import type { ConfigWebhooks } from './services/webhooks-salida.ts';
+import type { ConfigFuentesCap } from './services/fuentes-cap.ts';
 
 /** Events inside one api process: 'ejercicio' (id_ejercicio) whenever an exercise's flags or
  * recipients change, so the in-process dispatcher and live views react without polling. */
@@ -24,6 +25,8 @@ export interface Contexto {
   clavesApi: ClavesApi;
   /** Outgoing webhooks' settings (issue 47.4; WEBHOOKS_* of the environment). */
   webhooks: ConfigWebhooks;
+  /** CAP feeds' settings (issue 47.4; CAP_FUENTES_* of the environment). */
+  fuentesCap: ConfigFuentesCap;
   /** The dispatcher running in this process (set by main.ts), watched by /health; unset when
    * standalone dispatchers do the work or none was started (tests). */
   despachador?: { enMarcha(): boolean };

@@ -6,6 +6,7 @@ import { sembrarTelefonosDemo } from './services/telefonos-demo.ts';
 import { arrancarProgramador, configProgramadorDeEntorno } from './programador.ts';
 import { tokenDeServicio } from './auth/token-servicio.ts';
 import { arrancarWebhooks } from './services/webhooks-salida.ts';
+import { arrancarFuentesCap } from './services/fuentes-cap.ts';
 
 // Entry point of the api process: configuration from the environment, then listen.
 const config = loadConfig();
@@ -37,12 +38,15 @@ const programador = arrancarProgramador(ctx, {
 ctx.despachador = despachador;
 // Outgoing webhooks (issue 47.4): every api process sends the due deliveries (a lease each).
 const webhooks = arrancarWebhooks(ctx.db.kysely, ctx.webhooks, (m) => app.log.warn(m));
+// CAP feeds (issue 47.4): every api process reads the due feeds (a lease each).
+const fuentesCap = arrancarFuentesCap(ctx, ctx.fuentesCap, (m) => app.log.warn(m));
 let cerrando = false;
 const cerrar = async () => {
   if (cerrando) return;
   cerrando = true;
   await programador.detener();
   await webhooks.detener();
+  await fuentesCap.detener();
   await app.close();
   await despachador?.detener();
   await ctx.db.close();

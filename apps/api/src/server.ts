@@ -24,6 +24,7 @@ import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { SesionesApi } from './auth/sesiones.ts';
 import { ClavesApi } from './services/claves.ts';
 import { configWebhooksDeEntorno } from './services/webhooks-salida.ts';
+import { configFuentesCapDeEntorno } from './services/fuentes-cap.ts';
 import { manejarError, error } from './http/errores.ts';
 import { registrarJsonSeguro } from './http/json-seguro.ts';
 import {
@@ -78,6 +79,7 @@ export async function crearContexto(
     eventos: new EventEmitter(),
     clavesApi: new ClavesApi(db.kysely),
     webhooks: configWebhooksDeEntorno(process.env),
+    fuentesCap: configFuentesCapDeEntorno(process.env),
   };
   return { ctx, semilla };
 }

@@ -34,6 +34,8 @@ const ETIQUETAS: Readonly<Record<string, ClaveMensaje>> = {
   respaldo_canal: 'campoRespaldoCanal',
   respaldo_plantilla: 'campoRespaldoPlantilla',
   version: 'campoVersion',
+  intervalo_min: 'campoIntervaloMin',
+  severidad_minima: 'campoSeveridadMinima',
 };
 
 /** The label of a field for messages: its form's label when it has one, else the name. */

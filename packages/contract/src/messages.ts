@@ -1537,6 +1537,52 @@ export const MENSAJES = {
   capMotivo: 'Alerta CAP {identificador} de {remitente}',
   capIniciadoNoEditable:
     'El ejercicio {id_ejercicio} de la alerta CAP referida ya inició: una actualización no lo cambia; envíe Cancel para detenerlo',
+  // CAP feeds (issue 47.4)
+  tituloFuentesCap: 'Fuentes CAP',
+  ayudaFuentesCap:
+    'Feeds Atom o RSS con alertas CAP 1.2 (como los avisos del SMN). Cada alerta nueva que cumple la regla crea un borrador pendiente de aprobación; nunca se envía sola.',
+  botonAgregarFuenteCap: 'Agregar fuente',
+  botonConsultarFuente: 'Consultar ahora',
+  botonRegistroFuente: 'Registro',
+  campoIntervaloMin: 'Cada (min)',
+  campoEventosRegla: 'Eventos (palabras)',
+  campoSeveridadMinima: 'Severidad mínima',
+  campoEstadosRegla: 'Estados',
+  columnaUltimaConsulta: 'Última consulta',
+  columnaRegla: 'Regla',
+  columnaAlertaCap: 'Alerta',
+  reglaCualquiera: 'Cualquier alerta',
+  severidadCap_Minor: 'Menor',
+  severidadCap_Moderate: 'Moderada',
+  severidadCap_Severe: 'Grave',
+  severidadCap_Extreme: 'Extrema',
+  resultadoFuente_creado: 'Borrador creado',
+  resultadoFuente_actualizado: 'Borrador actualizado',
+  resultadoFuente_detenido: 'Detenido',
+  resultadoFuente_no_coincide: 'No coincide con la regla',
+  resultadoFuente_rechazada: 'Rechazada',
+  resultadoFuente_ya_recibida: 'Ya recibida por otra vía',
+  fuenteCapSinConsultar: 'Sin consultar aún',
+  fuenteCapCreada: 'Fuente CAP agregada: se consultará cada {minutos} min',
+  fuenteCapEliminada: 'Fuente CAP eliminada',
+  fuenteCapConsultada:
+    'Fuente consultada: {nuevas} alertas nuevas, {borradores} borradores creados o actualizados',
+  fuenteCapNoEsFuente:
+    'La URL no devolvió un feed Atom ni RSS (llegó el elemento <{raiz}>)',
+  fuenteCapHttp: 'La fuente respondió HTTP {estado}',
+  fuenteCapSinRespuesta: 'La fuente no respondió: {detalle}',
+  fuenteCapGrande: 'La respuesta de {url} pasa de {max} bytes: no se lee',
+  fuenteCapOcupada: 'La fuente se está consultando en este momento: vuelva a intentarlo en unos segundos',
+  fuenteCapIlegibles: '{n} alertas no se pudieron leer: {detalle}',
+  fuenteCapSinInfo: 'La alerta no trae <info>: no hay evento que comparar con la regla',
+  fuenteCapOtroEvento:
+    "El evento '{evento}' no contiene ninguna de las palabras de la regla ({eventos})",
+  fuenteCapSeveridad: 'Severidad {severidad}, menor que la mínima de la regla ({minima})',
+  fuenteCapOtrosEstados: 'Sus estados ({estados}) no están entre los de la regla ({regla})',
+  fuenteCapHuerfana:
+    'Actualización de una alerta que esta fuente no trajo antes: se creó un borrador nuevo. ',
+  destinoFuenteNoPermitido:
+    'El campo url apunta a {destino}, una dirección local o privada ({ip}) no permitida: para aceptarla agregue {destino} o su rango (CIDR) a CAP_FUENTES_DESTINOS_PERMITIDOS',
 } as const;
 
 /** A key of the catalogue; use it wherever a text is chosen, never the Spanish text itself. */

@@ -488,6 +488,8 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_entregas: WebhookEntregasTable;
   alertas_cap: AlertasCapTable;
+  fuentes_cap: FuentesCapTable;
+  fuentes_cap_registro: FuentesCapRegistroTable;
   peligros: PeligrosTable;
   plantillas_mensaje: PlantillasMensajeTable;
   plantillas_mensaje_versiones: PlantillasMensajeVersionesTable;
@@ -530,6 +532,43 @@ export interface AlertasCapTable {
   id_ejercicio: number | null;
   recibido: number;
   recibido_por: string | null;
+}
+
+/** Issue 47.4, migration 0069: subscribed CAP feeds, their rule and their polling state. */
+export interface FuentesCapTable {
+  id_fuente: Generated<number>;
+  nombre: string;
+  url: string;
+  intervalo_min: number;
+  activo: Generated<number>;
+  /** Comma-separated words (empty: any event). */
+  eventos: Generated<string>;
+  severidad_minima: string | null;
+  /** Comma-separated state ids (empty: any state). */
+  estados: Generated<string>;
+  id_equipo: number | null;
+  creado: number;
+  creado_por: string | null;
+  proxima_consulta: number;
+  lease_hasta: number | null;
+  ultima_consulta: number | null;
+  ultimo_error: string | null;
+}
+
+/** Issue 47.4, migration 0069: what a feed did with each alert it brought. */
+export interface FuentesCapRegistroTable {
+  id_registro: Generated<number>;
+  id_fuente: number;
+  remitente: string;
+  identificador: string;
+  enviado: string;
+  tipo_mensaje: string;
+  evento: string | null;
+  enlace: string | null;
+  resultado: string;
+  mensaje: string;
+  id_ejercicio: number | null;
+  visto: number;
 }
 
 /** Issue 47.4: the webhooks' durable queue and delivery log. */

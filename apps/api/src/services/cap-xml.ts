@@ -31,11 +31,14 @@ export function leerXml(texto: string): NodoXml {
         { max: MAX_ELEMENTOS_CAP, profundidad: MAX_PROFUNDIDAD_CAP },
         'alert',
       );
+    const atributos: Record<string, string> = {};
+    for (const a of Object.values(tag.attributes)) atributos[a.local ?? a.name] = a.value;
     const nodo: NodoXml = {
       nombre: tag.local ?? tag.name,
       ns: tag.uri ?? '',
       hijos: [],
       texto: '',
+      atributos,
     };
     const padre = pila[pila.length - 1];
     if (padre) padre.hijos.push(nodo);

@@ -145,7 +145,12 @@ export const LARGO_TEXTO_CAP = 640;
 
 /** The creation body an alert's info gives (as the SPEC's client would send it), validated by
  * the same schema as POST /ejercicio/. */
-async function cuerpoDeAlerta(ctx: CtxEjercicios, a: AlertaCap, info: InfoCap) {
+async function cuerpoDeAlerta(
+  ctx: CtxEjercicios,
+  a: AlertaCap,
+  info: InfoCap,
+  idEquipo: number | null = null,
+) {
   const k = ctx.db.kysely;
   const mexico = await repo.estadosMexico(k);
   const areas = estadosDeAreas(
@@ -154,7 +159,7 @@ async function cuerpoDeAlerta(ctx: CtxEjercicios, a: AlertaCap, info: InfoCap) {
   );
   if ('error' in areas) throw errorElemento(areas.error);
   const idsEstados = areas.estados.map((n) => mexico.find((s) => s.estado === n)!.id_estado);
-  const equipo = await equipoCap(ctx);
+  const equipo = idEquipo ?? (await equipoCap(ctx));
   const modo = MODO_POR_STATUS[a.status]!;
   // A drill marker inside the text (a drill's own alert sent back) is not repeated: the api puts
   // one at the start.
@@ -211,6 +216,16 @@ async function equipoCap(ctx: CtxEjercicios): Promise<number> {
   return Number(e.id_equipo);
 }
 
+/** The Mexican states an info's areas name (none when they name none). */
+export async function estadosDeInfo(ctx: CtxEjercicios, info: InfoCap): Promise<string[]> {
+  const mexico = await repo.estadosMexico(ctx.db.kysely);
+  const r = estadosDeAreas(
+    info.areas,
+    mexico.map((s) => s.estado),
+  );
+  return 'error' in r ? [] : r.estados;
+}
+
 /** POST /cap/: an Alert creates the exercise (recipients generated, never started), an Update
  * edits the exercise its references name (before it started), a Cancel stops it. Each alert's
  * identity (sender, identifier) acts once: a repeat is 409. */
@@ -219,7 +234,26 @@ export async function recibirCap(
   actor: ActorConRoles,
   xml: string,
 ): Promise<ResultadoCap> {
-  const a = leerCap(xml);
+  return recibirAlerta(ctx, actor, leerCap(xml));
+}
+
+/** How an alert read elsewhere than POST /cap/ (a feed) is taken. */
+export interface OpcionesAlerta {
+  /** An Update whose references name no alert received creates, as an Alert would (a feed read
+   * in the middle of a storm; POST /cap/ answers 404). */
+  huerfanaComoAlerta?: boolean;
+  /** The device its exercise uses (null: CAP_EQUIPO or the first SMS device). */
+  idEquipo?: number | null;
+}
+
+/** An alert already read: POST /cap/'s rules (see recibirCap). `huerfana` says an orphan Update
+ * was taken as an Alert. */
+export async function recibirAlerta(
+  ctx: CtxEjercicios,
+  actor: ActorConRoles,
+  a: AlertaCap,
+  opciones: OpcionesAlerta = {},
+): Promise<ResultadoCap & { huerfana?: boolean }> {
   if (!MODO_POR_STATUS[a.status])
     throw error(400, 'capStatusSinModo', { status: a.status }, 'status');
   if (a.msgType !== 'Alert' && a.msgType !== 'Update' && a.msgType !== 'Cancel')
@@ -241,9 +275,12 @@ export async function recibirCap(
     );
   if (previa) throw duplicada();
   let referido: number | null = null;
+  let huerfana = false;
   if (a.msgType !== 'Alert') {
     referido = await repo.ejercicioReferido(k, a.references);
-    if (referido === null)
+    if (referido === null && a.msgType === 'Update' && opciones.huerfanaComoAlerta)
+      huerfana = true;
+    else if (referido === null)
       throw error(
         404,
         'capReferenciaDesconocida',
@@ -252,7 +289,10 @@ export async function recibirCap(
       );
   }
   // Checked before the identity is claimed, so a refused alert may come again corrected.
-  const cuerpo = info && a.msgType !== 'Cancel' ? await cuerpoDeAlerta(ctx, a, info) : null;
+  const cuerpo =
+    info && a.msgType !== 'Cancel'
+      ? await cuerpoDeAlerta(ctx, a, info, opciones.idEquipo ?? null)
+      : null;
   const reclamo = await repo.reclamarIdentidad(k, {
     remitente: a.sender,
     identificador: a.identifier,
@@ -264,7 +304,7 @@ export async function recibirCap(
   });
   if (reclamo === null) throw duplicada();
   try {
-    const r = await aplicar(ctx, actor, a, cuerpo, referido);
+    const r = await aplicar(ctx, actor, huerfana ? { ...a, msgType: 'Alert' } : a, cuerpo, referido);
     await k.transaction().execute(async (trx) => {
       await repo.fijarEjercicio(trx, reclamo, r.id_ejercicio);
       await auditar(trx, actor, 'recibir_cap', 'ejercicio', r.id_ejercicio, {
@@ -274,7 +314,7 @@ export async function recibirCap(
         msgType: a.msgType,
       });
     });
-    return r;
+    return huerfana ? { ...r, huerfana } : r;
   } catch (e) {
     await repo.soltarIdentidad(k, reclamo);
     throw e;

@@ -23,6 +23,7 @@ import {
   type ListaDestinos,
 } from '../dispatcher/destinos.ts';
 import { auditar } from '../repositories/auditoria.ts';
+import { arrancarSondeo } from './sondeo.ts';
 import { cifrarSecretoWebhook, descifrarSecretoWebhook } from '../db/credenciales.ts';
 
 import { HttpError, noEncontrado } from '../http/errores.ts';
@@ -79,15 +80,20 @@ export function firmar(secreto: string, marca: string, cuerpo: string): string {
   return `sha256=${crypto.createHmac('sha256', secreto).update(`${marca}.${cuerpo}`).digest('hex')}`;
 }
 
-/** The refusal of a target (Spanish, naming the field url), or null when it may be reached. */
-export async function destinoRefusado(url: string, lista: ListaDestinos): Promise<string | null> {
+/** The refusal of a target (Spanish, naming the field url, `clave` the catalogue's text, which
+ * names the setting that allows it), or null when it may be reached. */
+export async function destinoRefusado(
+  url: string,
+  lista: ListaDestinos,
+  clave: 'destinoWebhookNoPermitido' | 'destinoFuenteNoPermitido' = 'destinoWebhookNoPermitido',
+): Promise<string | null> {
   const u = new URL(url);
   const puerto = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
   const err = await comprobarDestino(u.hostname, puerto, lista);
   if (!err) return null;
   const h = u.hostname.replace(/^\[|\]$/g, '');
   const ip = /\(([^)]+)\)/.exec(err.message)?.[1] ?? h;
-  return msg('destinoWebhookNoPermitido', { destino: `${u.hostname}:${puerto}`, ip });
+  return msg(clave, { destino: `${u.hostname}:${puerto}`, ip });
 }
 
 type FilaWebhook = {
@@ -374,23 +380,5 @@ export function arrancarWebhooks(
   cfg: ConfigWebhooks,
   bitacora: (m: string) => void = () => undefined,
 ): { detener(): Promise<void> } {
-  let parar = false;
-  let temporizador: NodeJS.Timeout | undefined;
-  let enCurso: Promise<unknown> = Promise.resolve();
-  const vuelta = () => {
-    if (parar) return;
-    enCurso = entregarPendientes(k, cfg)
-      .catch((e: unknown) => bitacora(`webhooks: ${(e as Error).message}`))
-      .finally(() => {
-        if (!parar) temporizador = setTimeout(vuelta, cfg.sondeoMs);
-      });
-  };
-  temporizador = setTimeout(vuelta, 0);
-  return {
-    async detener() {
-      parar = true;
-      clearTimeout(temporizador);
-      await enCurso;
-    },
-  };
+  return arrancarSondeo(() => entregarPendientes(k, cfg), cfg.sondeoMs, bitacora, 'webhooks');
 }

@@ -232,6 +232,8 @@ export interface NodoXml {
   ns: string;
   hijos: NodoXml[];
   texto: string;
+  /** Its attributes by local name (a feed's <link href>; CAP itself has none). */
+  atributos?: Readonly<Record<string, string>>;
 }
 
 /** A geocode or parameter: valueName and value. */
