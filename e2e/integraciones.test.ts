@@ -1,13 +1,18 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import type { Page } from 'playwright-core';
 import { pedir } from '../apps/api/src/testing/entorno.ts';
+import { leerDestinosPermitidos } from '../apps/api/src/dispatcher/destinos.ts';
 import {
   capturar,
   confirmarEnFila,
   elegirEnMenu,
   esperarAviso,
   prepararEscena,
+  sembrar,
 } from './entorno.ts';
 
 // /integraciones (issue 47.4) as an administrator uses it: an API key shown once and never again,
@@ -86,6 +91,61 @@ describe('web: integraciones', { timeout: 180_000 }, () => {
     expect(await page.locator('tr.ant-table-row').filter({ hasText: '127.0.0.1' }).count()).toBe(0);
   });
 
+  it('una fuente CAP: el feed real del SMN se consulta, crea borradores de los avisos de ciclón y su registro dice por qué', async () => {
+    const { page, api } = e;
+    // SMN's real Atom feed of 2014 (hurricane Vance, a cold front), served on loopback, which a
+    // setting (CAP_FUENTES_DESTINOS_PERMITIDOS) allows here.
+    const feed = fs.readFileSync(
+      new URL('../apps/api/src/testing/cap/fuentes/smn-2014-avisos.atom', import.meta.url),
+    );
+    const srv = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/atom+xml' }).end(feed);
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    api.ctx.fuentesCap.destinos = leerDestinosPermitidos('127.0.0.0/8');
+    await sembrar(api, 3);
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/avisos.atom`;
+    try {
+      await page.getByRole('tab', { name: 'Fuentes CAP' }).click();
+      await page.getByText(msg('ayudaFuentesCap')).waitFor();
+      await page.getByRole('button', { name: 'Agregar fuente' }).click();
+      const d = page.getByRole('dialog').filter({ hasText: 'Severidad mínima' });
+      await d.getByLabel('Nombre').fill('SMN ciclones');
+      await d.getByLabel('URL').fill(url);
+      await d.getByLabel('Eventos (palabras)').fill('ciclón');
+      await d.getByRole('button', { name: 'Crear' }).click();
+      await esperarAviso(page, 'Fuente CAP agregada: se consultará cada 5 min');
+      const fila = page.locator('tr.ant-table-row').filter({ hasText: 'SMN ciclones' });
+      await fila.getByText('Sin consultar aún').or(fila.getByText('OK')).waitFor();
+      await fila.getByRole('button', { name: 'Consultar ahora' }).click();
+      await esperarAviso(
+        page,
+        'Fuente consultada: 14 alertas nuevas, 13 borradores creados o actualizados',
+      );
+      await fila.getByText('OK').waitFor();
+      await fila.getByRole('button', { name: 'Registro' }).click();
+      const registro = page.locator('.ant-drawer').filter({ hasText: 'Registro: SMN ciclones' });
+      await registro.getByText('No coincide con la regla', { exact: true }).waitFor();
+      await registro.getByText('Aviso de Frente Frio', { exact: true }).waitFor();
+      expect(await registro.getByText('Borrador creado', { exact: true }).count()).toBe(4);
+      expect(await registro.getByText('Borrador actualizado', { exact: true }).count()).toBe(9);
+      await capturar(page, 'fuentes-cap-registro-1366');
+      await registro.locator('.ant-drawer-close').click();
+      await registro.waitFor({ state: 'hidden' });
+      await capturar(page, 'fuentes-cap-1366');
+      // Nothing started: the drafts wait in the exercises list as real alerts.
+      const reales = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select(['iniciado'])
+        .where('modo', '=', 'real')
+        .execute();
+      expect(reales).toHaveLength(4);
+      expect(reales.every((r) => r.iniciado === null)).toBe(true);
+    } finally {
+      srv.close();
+    }
+  });
+
   it('en un teléfono (390 px) cada lista es una tarjeta por fila y nada se desplaza de lado', async () => {
     const { page, api } = e;
     await page.setViewportSize({ width: 390, height: 844 });
@@ -112,6 +172,11 @@ describe('web: integraciones', { timeout: 180_000 }, () => {
     expect(await page.locator('.tarjeta-fila table').count()).toBe(0);
     expect(await ancho()).toBeLessThanOrEqual(390);
     await capturar(page, 'usuarios-390');
+    await page.goto(`${api.url}/integraciones`);
+    await page.getByRole('tab', { name: 'Fuentes CAP' }).click();
+    await page.locator('.tarjeta-fila').filter({ hasText: 'SMN ciclones' }).waitFor();
+    expect(await ancho()).toBeLessThanOrEqual(390);
+    await capturar(page, 'fuentes-cap-390');
     await page.setViewportSize({ width: 1366, height: 768 });
   });
 });

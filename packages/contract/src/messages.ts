@@ -1551,6 +1551,7 @@ export const MENSAJES = {
   columnaUltimaConsulta: 'Última consulta',
   columnaRegla: 'Regla',
   columnaAlertaCap: 'Alerta',
+  columnaLeidaFuente: 'Leída',
   reglaCualquiera: 'Cualquier alerta',
   severidadCap_Minor: 'Menor',
   severidadCap_Moderate: 'Moderada',

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import * as api from '@pregon/contract/api/integraciones';
+import * as cap from '@pregon/contract/api/cap';
+import { catalogos } from '@pregon/contract/api/catalogos';
 import { llamar } from '../../../lib/api-client.ts';
 
 // Issue 47.4: an administrator's API keys and outgoing webhooks.
@@ -40,3 +42,33 @@ export const crearWebhookApi = (body: { url: string; eventos: string[] }) =>
   llamar(api.crearWebhook, { body: body as never });
 export const eliminarWebhookApi = (id: number) => llamar(api.eliminarWebhook, { params: { id } });
 export const reenviarEntregaApi = (id: number) => llamar(api.reenviarEntrega, { params: { id } });
+
+/** Every CAP feed (issue 47.4), refreshed every 15 s while shown (the readers run on the server). */
+export function useFuentesCap() {
+  return useQuery({
+    queryKey: [...CLAVE_INTEGRACIONES, 'fuentes-cap'],
+    queryFn: async () => (await llamar(cap.listarFuentesCap)).data,
+    refetchInterval: 15_000,
+  });
+}
+
+/** A feed's log. */
+export function useRegistroFuente(id: number | null) {
+  return useQuery({
+    queryKey: [...CLAVE_INTEGRACIONES, 'fuentes-cap', 'registro', id],
+    queryFn: async () => (await llamar(cap.registroFuenteCap, { params: { id: id! } })).data,
+    enabled: id !== null,
+  });
+}
+
+/** States and categories (the cache the other screens share): the rule's states. */
+export function useCatalogosIntegraciones() {
+  return useQuery({ queryKey: ['catalogos'], queryFn: () => llamar(catalogos) });
+}
+
+export const crearFuenteCapApi = (body: Record<string, unknown>) =>
+  llamar(cap.crearFuenteCap, { body: body as never });
+export const eliminarFuenteCapApi = (id: number) =>
+  llamar(cap.eliminarFuenteCap, { params: { id } });
+export const consultarFuenteCapApi = (id: number) =>
+  llamar(cap.consultarFuenteCap, { params: { id } });

@@ -30,6 +30,7 @@ import { TablaAdaptable } from '../../../components/tabla-adaptable.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { fechaHoraTexto } from '../../../lib/fecha.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import { TablaFuentesCap } from './fuentes-cap.tsx';
 import {
   CLAVE_INTEGRACIONES,
   crearClaveApi,
@@ -375,7 +376,7 @@ function TablaWebhooks() {
   );
 }
 
-/** /integraciones (administrators): API keys and outgoing webhooks (issue 47.4). */
+/** /integraciones (administrators): API keys, outgoing webhooks and CAP feeds (issue 47.4). */
 export function IntegracionesPage() {
   return (
     <div className="pagina">
@@ -387,6 +388,7 @@ export function IntegracionesPage() {
         items={[
           { key: 'claves', label: msg('integracionesClaves'), children: <TablaClaves /> },
           { key: 'webhooks', label: msg('integracionesWebhooks'), children: <TablaWebhooks /> },
+          { key: 'fuentes-cap', label: msg('tituloFuentesCap'), children: <TablaFuentesCap /> },
         ]}
       />
     </div>
