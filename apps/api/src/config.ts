@@ -224,6 +224,12 @@ export function aprobacionExpiraMs(env: NodeJS.ProcessEnv = process.env): number
   );
 }
 
+/** Issue 47.2: whether one administrator may start an exercise that needs approval without a
+ * second person, with a written reason (APROBACION_EMERGENCIA=1; off by default). */
+export function emergenciaPermitida(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['1', 'si', 'sí', 'true'].includes((env.APROBACION_EMERGENCIA ?? '').trim().toLowerCase());
+}
+
 /** Issue 47.2: a drill or test over this many recipients needs approval too
  * (APROBACION_DESDE_DESTINATARIOS; 0, the default, turns it off: then only real alerts do). */
 export function umbralAprobacion(env: NodeJS.ProcessEnv = process.env): number {

@@ -186,8 +186,15 @@ export const ETIQUETA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
 /** Issue 47.2: the role whose holders approve (or reject) the start of a real alert. */
 export const ROL_APROBADOR: Rol = 'aprobadores';
 /** Issue 47.2: where an exercise's approval stands (null: none asked). 'expirada' is never stored
- * as such before someone reads it: a 'pendiente' past its expiry reads 'expirada'. */
-export const ESTADOS_APROBACION = ['pendiente', 'aprobada', 'rechazada', 'expirada'] as const;
+ * as such before someone reads it: a 'pendiente' past its expiry reads 'expirada'. 'emergencia':
+ * one administrator started it without a second person (APROBACION_EMERGENCIA), with a reason. */
+export const ESTADOS_APROBACION = [
+  'pendiente',
+  'aprobada',
+  'rechazada',
+  'expirada',
+  'emergencia',
+] as const;
 /** One approval state. */
 export type EstadoAprobacion = (typeof ESTADOS_APROBACION)[number];
 /** Catalogue label of each approval state. */
@@ -196,6 +203,7 @@ export const ETIQUETA_APROBACION: Readonly<Record<EstadoAprobacion, ClaveMensaje
   aprobada: 'aprobacionEstadoAprobada',
   rechazada: 'aprobacionEstadoRechazada',
   expirada: 'aprobacionEstadoExpirada',
+  emergencia: 'aprobacionEstadoEmergencia',
 };
 /** Default minutes an approval request stays open (APROBACION_EXPIRA_MIN). */
 export const APROBACION_EXPIRA_MIN_DEFECTO = 30;

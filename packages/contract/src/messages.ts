@@ -758,6 +758,15 @@ export const MENSAJES = {
   aprobacionEstadoAprobada: 'Aprobada',
   aprobacionEstadoRechazada: 'Rechazada',
   aprobacionEstadoExpirada: 'Aprobación expirada',
+  aprobacionEstadoEmergencia: 'Inicio de emergencia sin segunda aprobación',
+  aprobacionEmergenciaDesactivada:
+    'El inicio de emergencia sin segunda aprobación está desactivado: lo habilita la configuración APROBACION_EMERGENCIA',
+  aprobacionEmergenciaMotivo:
+    'El campo motivo es obligatorio para un inicio de emergencia: escriba por qué no puede esperar a una segunda persona (al menos {min} caracteres)',
+  aprobacionEmergenciaConcedida:
+    'Inicio de emergencia autorizado: ya puede iniciarse. Quedará al principio del informe',
+  aprobacionEmergenciaInformeValor: 'Por {usuario} el {fecha}. Motivo: {motivo}',
+  botonInicioEmergencia: 'Inicio de emergencia',
   aprobacionRequerida:
     'Este ejercicio necesita la aprobación de una segunda persona con el rol Aprobadores antes de iniciar: use «Solicitar aprobación»',
   aprobacionPendienteInicio:
@@ -1547,7 +1556,6 @@ export const MENSAJES = {
   campoIntervaloMin: 'Cada (min)',
   campoEventosRegla: 'Eventos (palabras)',
   campoSeveridadMinima: 'Severidad mínima',
-  campoEstadosRegla: 'Estados',
   columnaUltimaConsulta: 'Última consulta',
   columnaRegla: 'Regla',
   columnaAlertaCap: 'Alerta',
@@ -1557,12 +1565,10 @@ export const MENSAJES = {
   severidadCap_Moderate: 'Moderada',
   severidadCap_Severe: 'Grave',
   severidadCap_Extreme: 'Extrema',
-  resultadoFuente_creado: 'Borrador creado',
-  resultadoFuente_actualizado: 'Borrador actualizado',
-  resultadoFuente_detenido: 'Detenido',
-  resultadoFuente_no_coincide: 'No coincide con la regla',
-  resultadoFuente_rechazada: 'Rechazada',
-  resultadoFuente_ya_recibida: 'Ya recibida por otra vía',
+  resultadoFuenteCreado: 'Borrador creado',
+  resultadoFuenteActualizado: 'Borrador actualizado',
+  resultadoFuenteNoCoincide: 'No coincide con la regla',
+  resultadoFuenteYaRecibida: 'Ya recibida por otra vía',
   fuenteCapSinConsultar: 'Sin consultar aún',
   fuenteCapCreada: 'Fuente CAP agregada: se consultará cada {minutos} min',
   fuenteCapEliminada: 'Fuente CAP eliminada',

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
@@ -233,6 +234,71 @@ describe.each(MOTORES)('aprobación de una alerta real (%s)', (motor) => {
     expect(acciones).toEqual(
       expect.arrayContaining(['rechazar', 'expirar_aprobacion', 'aprobar', 'solicitar_aprobacion']),
     );
+  });
+
+  it('inicio de emergencia: solo si la configuración lo habilita, solo un administrador, con motivo escrito, y encabeza el informe', async () => {
+    const id = await real('Alerta real de emergencia');
+    const emergencia = (motivo: unknown, token = admin) =>
+      pedir(api.url, 'POST', `/ejercicio/${id}/aprobacion/emergencia/`, {
+        token,
+        body: { motivo },
+      });
+    const MOTIVO =
+      'Sismo en curso: el aprobador de guardia no contesta y el tsunami llega en 12 min';
+    const antes = process.env.APROBACION_EMERGENCIA;
+    try {
+      delete process.env.APROBACION_EMERGENCIA;
+      const apagada = await emergencia(MOTIVO);
+      expect(apagada.status).toBe(403);
+      expect(apagada.body.mensaje).toBe(msg('aprobacionEmergenciaDesactivada'));
+      process.env.APROBACION_EMERGENCIA = '1';
+      expect((await emergencia(MOTIVO, operador)).status).toBe(403);
+      expect((await emergencia(MOTIVO, aprobador)).status).toBe(403);
+      const corto = await emergencia('urgente');
+      expect(corto.status).toBe(400);
+      expect(corto.body.mensaje).toBe(msg('aprobacionEmergenciaMotivo', { min: 20 }));
+      expect((await iniciar(id)).status).toBe(409);
+      const ok = await emergencia(MOTIVO);
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.body.mensaje).toBe(msg('aprobacionEmergenciaConcedida'));
+      expect(ok.body.aprobacion).toMatchObject({
+        estado: 'emergencia',
+        resuelve: 'admin',
+        motivo: MOTIVO,
+      });
+      expect((await emergencia(MOTIVO)).status).toBe(409);
+    } finally {
+      if (antes === undefined) delete process.env.APROBACION_EMERGENCIA;
+      else process.env.APROBACION_EMERGENCIA = antes;
+    }
+    const inicio = await iniciar(id);
+    expect(inicio.status, JSON.stringify(inicio.body)).toBe(200);
+    const audit = await k()
+      .selectFrom('auditoria')
+      .selectAll()
+      .where('id_entidad', '=', String(id))
+      .where('accion', '=', 'aprobar')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.parse(String(audit[0]!.detalle))).toMatchObject({
+      emergencia: true,
+      motivo: MOTIVO,
+    });
+    // The report's first row says it, before the exercise's name.
+    const res = await fetch(`${api.url}/reportes/xlsx/${id}/`, {
+      headers: { authorization: admin },
+    });
+    expect(res.status).toBe(200);
+    const libro = new ExcelJS.Workbook();
+    await libro.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    const fila1 = libro.getWorksheet('Resumen')!.getRow(2);
+    expect(fila1.getCell(1).value).toBe('Inicio de emergencia sin segunda aprobación');
+    expect(String(fila1.getCell(2).value)).toMatch(
+      new RegExp(
+        `^Por admin el \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d(:\\d\\d)?\\. Motivo: ${MOTIVO}$`,
+      ),
+    );
+    expect(libro.getWorksheet('Resumen')!.getRow(3).getCell(1).value).toBe('Ejercicio');
   });
 
   it('un simulacro no necesita aprobación (el cliente del SPEC inicia como siempre)', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   aprobarEjercicio,
+  inicioEmergencia,
   leerAprobacion,
   rechazarEjercicio,
   solicitarAprobacion,
@@ -24,6 +25,11 @@ export function rutasAprobaciones(app: FastifyInstance, ctx: Contexto) {
   ruta(app, ctx, aprobarEjercicio, async ({ params, sesion }) => ({
     status: 200 as const,
     ...(await servicio.aprobar(ctx, sesion, params.id)),
+  }));
+
+  ruta(app, ctx, inicioEmergencia, async ({ params, body, sesion }) => ({
+    status: 200 as const,
+    ...(await servicio.inicioEmergencia(ctx, sesion, params.id, body.motivo)),
   }));
 
   ruta(app, ctx, rechazarEjercicio, async ({ params, body, sesion }) => ({

@@ -162,6 +162,8 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
       // Issue 47.1: the drill marker and the test list's category (their defaults).
       marca_simulacro: 'SIMULACRO: ',
       categoria_prueba: 'Lista de prueba',
+      // Issue 47.2: the emergency start is off unless APROBACION_EMERGENCIA enables it.
+      aprobacion_emergencia: false,
     });
   });
 

@@ -4,7 +4,7 @@ import { ARCHIVO_LLAMADAS, archivoDialplanQuiz } from '@pregon/contract/rules/di
 import { firmarDialplan } from '../auth/firma-dialplan.ts';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
-import { categoriaPrueba, marcaSimulacro } from '../config.ts';
+import { categoriaPrueba, emergenciaPermitida, marcaSimulacro } from '../config.ts';
 import * as servicio from '../services/telefonia.ts';
 import { vincularAudiosCuestionario } from '../services/quiz-audios.ts';
 
@@ -20,6 +20,7 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
     plazo_agente_s: ctx.config.plazoAgenteS,
     marca_simulacro: marcaSimulacro(),
     categoria_prueba: categoriaPrueba(),
+    aprobacion_emergencia: emergenciaPermitida(),
   }));
 
   // What the api renders goes out signed: the telephony agent writes nothing else (issue 22).

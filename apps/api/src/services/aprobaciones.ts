@@ -8,7 +8,12 @@ import {
   requiereAprobacion,
 } from '@pregon/contract/rules/aprobacion';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
-import { aprobacionExpiraMs, umbralAprobacion, zonaProducto } from '../config.ts';
+import {
+  aprobacionExpiraMs,
+  emergenciaPermitida,
+  umbralAprobacion,
+  zonaProducto,
+} from '../config.ts';
 import { ahora } from '../db/database.ts';
 import { error } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
@@ -213,6 +218,47 @@ export const rechazar = (
   id: number,
   b: z.output<typeof RechazarSchema>,
 ) => resolver(ctx, actor, id, b.motivo);
+
+/**
+ * POST /ejercicio/{id}/aprobacion/emergencia/ {motivo}: one administrator (the route's role)
+ * authorises the start without a second person, only when APROBACION_EMERGENCIA enables it.
+ * Audited ('aprobar' with emergencia and the reason) and reported at the top of the report.
+ */
+export async function inicioEmergencia(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+  motivo: string,
+): Promise<{ mensaje: string; aprobacion: Aprobacion }> {
+  if (!emergenciaPermitida()) throw error(403, 'aprobacionEmergenciaDesactivada');
+  if (actor.id_usuario <= 0) throw error(403, 'aprobacionEmergenciaDesactivada');
+  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const e = await abierto(trx, ctx, id);
+    const momento = ahora();
+    const estado = estadoAprobacion(e, momento);
+    if (!requiereAprobacion(e, umbralAprobacion())) throw error(409, 'aprobacionNoRequerida');
+    if (estado === 'aprobada' || estado === 'emergencia') throw error(409, 'aprobacionYaAprobada');
+    const cambio = {
+      aprobacion: 'emergencia',
+      aprobacion_resuelve: actor.usuario,
+      aprobacion_resuelta: momento,
+      aprobacion_motivo: motivo,
+      aprobacion_expira: null,
+    };
+    await repo.actualizarEjercicio(trx, id, cambio);
+    await auditar(trx, actor, 'aprobar', 'ejercicio', id, {
+      emergencia: true,
+      motivo,
+      solicitante: e.aprobacion_solicitante,
+    });
+    return {
+      mensaje: msg('aprobacionEmergenciaConcedida'),
+      aprobacion: aprobacionDe({ ...e, ...cambio }, momento),
+    };
+  });
+  ctx.eventos.emit('ejercicio', id);
+  return r;
+}
 
 /** GET /ejercicio/{id}/aprobacion/. */
 export async function leerAprobacion(ctx: CtxEjercicios, id: number): Promise<Aprobacion> {

@@ -159,6 +159,24 @@ async function escribir(
     [msg('columnaValor'), 50],
   ]);
   const filasResumen: [string, string | number][] = [
+    // Issue 47.2: a start without a second person's approval leads the report.
+    ...(e.aprobacion === 'emergencia'
+      ? ([
+          [
+            msg('aprobacionEstadoEmergencia'),
+            texto(
+              msg('aprobacionEmergenciaInformeValor', {
+                usuario: e.aprobacion_resuelve ?? '',
+                fecha: fechaTexto(
+                  e.aprobacion_resuelta === null ? null : Number(e.aprobacion_resuelta),
+                  tz,
+                ),
+                motivo: e.aprobacion_motivo ?? '',
+              }),
+            ),
+          ],
+        ] as [string, string][])
+      : []),
     [msg('columnaEjercicio'), texto(e.titulo)],
     [msg('columnaTipo'), tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo],
     // Issue 47.1: the mode in words (a real alert with its reason).

@@ -67,6 +67,37 @@ export const RechazarSchema = z.object({
   ),
 });
 
+/** Fewest characters an emergency start's reason has (a sentence, not 'x'). */
+export const MIN_MOTIVO_EMERGENCIA = 20;
+
+/** Body of an emergency start: its written reason. */
+export const EmergenciaSchema = z.object({
+  motivo: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() : v),
+    z
+      .string({ error: msg('aprobacionEmergenciaMotivo', { min: MIN_MOTIVO_EMERGENCIA }) })
+      .min(MIN_MOTIVO_EMERGENCIA, {
+        error: msg('aprobacionEmergenciaMotivo', { min: MIN_MOTIVO_EMERGENCIA }),
+      })
+      .max(1000, { error: 'El campo motivo admite como máximo 1000 caracteres' }),
+  ),
+});
+
+/** POST /ejercicio/{id}/aprobacion/emergencia/ {motivo}: one administrator authorises the start
+ * without a second person, only when APROBACION_EMERGENCIA enables it; audited and reported at
+ * the top of the exercise's report. */
+export const inicioEmergencia = endpoint({
+  method: 'POST',
+  path: '/ejercicio/:id/aprobacion/emergencia/',
+  acceso: 'admin',
+  etiqueta: 'ejercicios',
+  resumen:
+    'Inicio de emergencia sin segunda aprobación (solo si APROBACION_EMERGENCIA lo habilita; motivo escrito obligatorio)',
+  params: IdParamsSchema,
+  body: EmergenciaSchema,
+  respuesta: RespuestaSchema,
+});
+
 /** POST /ejercicio/{id}/aprobacion/rechazar/ {motivo} (role 'aprobadores', never its creator). */
 export const rechazarEjercicio = endpoint({
   method: 'POST',

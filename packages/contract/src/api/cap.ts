@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
-import { msg } from '../messages.ts';
+import { msg, type ClaveMensaje } from '../messages.ts';
 import { SEVERIDADES_REGLA } from '../rules/cap-fuentes.ts';
 import {
   enteroSchema,
@@ -71,6 +71,15 @@ export const RESULTADOS_FUENTE = [
   'ya_recibida',
 ] as const;
 export type ResultadoFuente = (typeof RESULTADOS_FUENTE)[number];
+/** The catalogue label of each. */
+export const ETIQUETA_RESULTADO_FUENTE: Readonly<Record<ResultadoFuente, ClaveMensaje>> = {
+  creado: 'resultadoFuenteCreado',
+  actualizado: 'resultadoFuenteActualizado',
+  detenido: 'detenido',
+  no_coincide: 'resultadoFuenteNoCoincide',
+  rechazada: 'aprobacionEstadoRechazada',
+  ya_recibida: 'resultadoFuenteYaRecibida',
+};
 
 const urlFuenteSchema = z
   .string({ error: msg('campoObligatorio', { campo: 'url' }) })

@@ -55,6 +55,9 @@ export const leerConfig = endpoint({
      * (CATEGORIA_PRUEBA). */
     marca_simulacro: z.string(),
     categoria_prueba: z.string(),
+    /** Issue 47.2: whether an administrator may start without a second person
+     * (APROBACION_EMERGENCIA). */
+    aprobacion_emergencia: z.boolean(),
   }),
 });
 

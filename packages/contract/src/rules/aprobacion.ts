@@ -33,7 +33,13 @@ export function estadoAprobacion(
   const a = e.aprobacion;
   if (a === 'pendiente' && e.aprobacion_expira !== null && Number(e.aprobacion_expira) <= ahora)
     return 'expirada';
-  return a === 'pendiente' || a === 'aprobada' || a === 'rechazada' || a === 'expirada' ? a : null;
+  return a === 'pendiente' ||
+    a === 'aprobada' ||
+    a === 'rechazada' ||
+    a === 'expirada' ||
+    a === 'emergencia'
+    ? a
+    : null;
 }
 
 /** The catalogue text refusing the start of an exercise that needs approval and lacks it, or null
@@ -42,7 +48,7 @@ export function motivoSinAprobacion(
   estado: EstadoAprobacion | null,
   requiere: boolean,
 ): ClaveMensaje | null {
-  if (!requiere || estado === 'aprobada') return null;
+  if (!requiere || estado === 'aprobada' || estado === 'emergencia') return null;
   if (estado === 'pendiente') return 'aprobacionPendienteInicio';
   if (estado === 'rechazada') return 'aprobacionRechazadaInicio';
   if (estado === 'expirada') return 'aprobacionExpiradaInicio';

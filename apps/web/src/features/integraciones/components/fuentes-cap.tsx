@@ -15,6 +15,7 @@ import {
   type TableColumnsType,
 } from 'antd';
 import {
+  ETIQUETA_RESULTADO_FUENTE,
   INTERVALO_FUENTE_MIN,
   type FuenteCap,
   type RegistroFuente,
@@ -79,7 +80,7 @@ function RegistroFuenteCap({ fuente, cerrar }: { fuente: FuenteCap | null; cerra
                 : 'default'
           }
         >
-          {msg(`resultadoFuente_${r.resultado}`)}
+          {msg(ETIQUETA_RESULTADO_FUENTE[r.resultado])}
         </Tag>
       ),
     },
@@ -285,7 +286,7 @@ export function TablaFuentesCap() {
               options={SEVERIDADES_REGLA.map((s) => ({ value: s, label: severidad(s) }))}
             />
           </Form.Item>
-          <Form.Item name="estados" label={msg('campoEstadosRegla')}>
+          <Form.Item name="estados" label={msg('columnaEstados')}>
             <Select
               mode="multiple"
               allowClear
