@@ -1,6 +1,39 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+
+const ICONOS = {
+  name: '@ant-design/icons',
+  message: 'Importe los íconos de components/iconos.tsx',
+};
+const OTRA_APP = 'Capas: una app no importa otra (issue 44); lo compartido va en packages/';
+const OTRAS_APPS_WEB = {
+  group: ['@pregon/api', '@pregon/api/*', '@pregon/pbx', '@pregon/pbx/*'],
+  message: OTRA_APP,
+};
+/** Tests and their helpers: not layers. */
+const PRUEBAS = ['**/*.test.ts', '**/testing*.ts', '**/testing/**', '**/testing-*.ts'];
+/** The dispatcher's internals; `!` entries are the api pieces that still live in its folder
+ * (issue 44.1 moves them out). */
+const DESPACHADOR_HACIA_API = [
+  '../dispatcher/*',
+  '!../dispatcher/webhook-whatsapp.ts',
+  '!../dispatcher/webhook-android.ts',
+  '!../dispatcher/leer-respuestas.ts',
+  '!../dispatcher/prueba.ts',
+  '!../dispatcher/plantillas-whatsapp.ts',
+  '!../dispatcher/comprobacion.ts',
+  '!../dispatcher/destinos.ts',
+  '!../dispatcher/canal.ts',
+];
+/** The web app's features (apps/web/src/features/*). */
+const CARACTERISTICAS_WEB = fs
+  .readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Debt: a feature that still imports another (issue 44.6). */
+const DEUDA_WEB = { ejercicios: ['cuestionarios'] };
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'artifacts/**', 'coverage/**'] },
@@ -10,7 +43,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -18,11 +54,141 @@ export default tseslint.config(
     // accessible names are English).
     files: ['apps/web/src/**'],
     ignores: ['apps/web/src/components/iconos.tsx'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ICONOS], patterns: [OTRAS_APPS_WEB] }] },
+  },
+  // Layers (issue 44): who may import whom. Tests and test helpers are not layers. Each `!` entry
+  // is debt the issue names (a module in the wrong home), listed so that nothing new joins it;
+  // remove the line when the module moves. scripts/capas.test.ts checks that a violation fails.
+  {
+    files: ['apps/api/src/routes/**/*.ts'],
+    ignores: PRUEBAS,
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: '@ant-design/icons', message: 'Importe los íconos de components/iconos.tsx' }] },
+        {
+          patterns: [
+            {
+              group: [
+                '../repositories/*',
+                '!../repositories/tickets-vivo.ts',
+                '!../repositories/paises.ts',
+                '!../repositories/equipos.ts',
+                '!../repositories/ejercicios.ts',
+                '!../repositories/auditoria.ts',
+                '../db/*',
+                ...DESPACHADOR_HACIA_API,
+              ],
+              message:
+                'Capas: una ruta llama a servicios, no a repositorios, a la base ni al despachador (issue 44)',
+            },
+            {
+              group: ['@pregon/pbx', '@pregon/pbx/*', '@pregon/web', '@pregon/web/*'],
+              message: OTRA_APP,
+            },
+          ],
+        },
       ],
     },
   },
+  {
+    files: ['apps/api/src/services/**/*.ts'],
+    ignores: PRUEBAS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../routes/*'],
+              message: 'Capas: un servicio no importa rutas (issue 44)',
+            },
+            {
+              group: [
+                ...DESPACHADOR_HACIA_API,
+                '!../dispatcher/store-sueltos.ts',
+                '!../dispatcher/despachador.ts',
+              ],
+              message:
+                'Capas: un servicio no usa las piezas internas del despachador (issue 44); si lo necesita, llévelo a un módulo compartido',
+            },
+            {
+              group: ['@pregon/pbx', '@pregon/pbx/*', '@pregon/web', '@pregon/web/*'],
+              message: OTRA_APP,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/dispatcher/**/*.ts'],
+    ignores: PRUEBAS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../routes/*',
+                '../server.ts',
+                '../services/*',
+                '!../services/respuestas.ts',
+                '!../services/bajas.ts',
+                '../repositories/*',
+                '!../repositories/equipos.ts',
+                '!../repositories/auditoria.ts',
+                '../http/*',
+                '!../http/errores.ts',
+                '../vivo/*',
+                '!../vivo/puente-pg.ts',
+              ],
+              message:
+                'Capas: el despachador no importa la api (rutas, servicios, repositorios, http, vivo) (issue 44)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/pbx/src/**/*.ts'],
+    ignores: PRUEBAS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // Debt: the shared server kit (auth, http) lives inside the api (issue 44.5).
+              regex:
+                '^@pregon/(web(/.*)?|api(?!/(auth/(autenticar|firma-dialplan|keys|tokens)|http/(errores|json-seguro|rutas|seguridad))$)(/.*)?)$',
+              message: OTRA_APP,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...CARACTERISTICAS_WEB.map((f) => ({
+    files: [`apps/web/src/features/${f}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ICONOS],
+          patterns: [
+            OTRAS_APPS_WEB,
+            {
+              group: CARACTERISTICAS_WEB.filter(
+                (g) => g !== f && !(DEUDA_WEB[f] ?? []).includes(g),
+              ).flatMap((g) => [`../../${g}/*`, `../../${g}/**`, `**/features/${g}/**`]),
+              message:
+                'Capas: una característica de la web no importa otra (issue 44); lo compartido va en components/ o lib/',
+            },
+          ],
+        },
+      ],
+    },
+  })),
 );
