@@ -40,6 +40,8 @@ import { rutasRespuestas } from './routes/respuestas.ts';
 import { rutasTelefonia } from './routes/telefonia.ts';
 import { rutasReportes } from './routes/reportes.ts';
 import { rutasTableros } from './routes/tableros.ts';
+import { puentePostgres } from './vivo/puente-pg.ts';
+import { avisarLeidas } from './dispatcher/leer-respuestas.ts';
 import { rutasTelefonos } from './routes/telefonos.ts';
 import { rutasBajas } from './routes/bajas.ts';
 import { rutasUsuarios } from './routes/usuarios.ts';
@@ -189,6 +191,20 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  // Process-wide wiring, here and not in a route module (issue 44.3). On PostgreSQL the
+  // LISTEN/NOTIFY bridge carries other processes' events (standalone dispatchers, other api
+  // processes) into this one's `eventos`, which the live dashboards follow; and the cases this
+  // process's own reply matching opens (its webhooks' replies) are told there too (issue 46.3).
+  const puente =
+    ctx.db.engine === 'postgres'
+      ? await puentePostgres(ctx.db, ctx.eventos, (err) => app.log.warn({ err }, 'LISTEN/NOTIFY'))
+      : undefined;
+  const dejarCasos = avisarLeidas(ctx.db, ctx.eventos);
+  app.addHook('onClose', async () => {
+    dejarCasos();
+    await puente?.cerrar();
+  });
 
   rutasAuth(app, ctx);
   rutasCatalogos(app, ctx);

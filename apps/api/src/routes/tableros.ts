@@ -23,8 +23,6 @@ import * as servicio from '../services/tableros.ts';
 import { informeXlsx } from '../services/informe-xlsx.ts';
 import { cadenaDe } from '../services/cadena.ts';
 import { CentroVivo, TEMA_GENERAL, temaEjercicio, type Fuente } from '../vivo/centro.ts';
-import { puentePostgres } from '../vivo/puente-pg.ts';
-import { avisarLeidas } from '../dispatcher/leer-respuestas.ts';
 import { claveFlujo, firmarTicket, verificarTicket } from '../vivo/ticket.ts';
 import { VigiaSesiones } from '../vivo/vigia.ts';
 
@@ -94,12 +92,6 @@ function abrirFlujo(
 /** Live dashboards: the two dashboards, their streams with tickets, and the after-action .xlsx. */
 export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
   const centro = new CentroVivo(ctx.eventos, (err) => app.log.error({ err }, 'tablero en vivo'));
-  const puente =
-    ctx.db.engine === 'postgres'
-      ? await puentePostgres(ctx.db, ctx.eventos, (err) => app.log.warn({ err }, 'LISTEN/NOTIFY'))
-      : undefined;
-  // Issue 46.3: cases this process's reply matching opens (its webhooks' replies) move the streams.
-  const dejarCasos = avisarLeidas(ctx.db, ctx.eventos);
   const abiertos = new Set<() => void>();
   const vigia = new VigiaSesiones(
     (sids) => ctx.sesiones.vigentes(sids),
@@ -110,8 +102,6 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
     vigia.detener();
     for (const cerrar of [...abiertos]) cerrar();
     centro.cerrar();
-    dejarCasos();
-    await puente?.cerrar();
   });
 
   const fuenteEjercicio = (id: number): Fuente<TableroEjercicio> => ({
