@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
@@ -30,15 +31,24 @@ export function prefijoBases(env: NodeJS.ProcessEnv = process.env): string {
   return p;
 }
 
-/** Creates an empty PostgreSQL database and returns its URL and a function that drops it. */
-export async function crearBasePostgres(): Promise<{ url: string; borrar: () => Promise<void> }> {
+/** The URL of database `nombre` on the tests' PostgreSQL server. */
+function urlBase(nombre: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${nombre}`;
+  return url.toString();
+}
+
+/** Creates a PostgreSQL database (empty, or a copy of `plantilla`) and returns its URL and a
+ * function that drops it. */
+export async function crearBasePostgres(
+  plantilla?: string,
+): Promise<{ url: string; borrar: () => Promise<void> }> {
   const nombre = `${prefijoBases()}_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${nombre}`);
+  await admin.query(`create database ${nombre}${plantilla ? ` template ${plantilla}` : ''}`);
   await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${nombre}`;
+  const url = new URL(urlBase(nombre));
   return {
     url: url.toString(),
     borrar: async () => {
@@ -50,13 +60,65 @@ export async function crearBasePostgres(): Promise<{ url: string; borrar: () => 
   };
 }
 
+/** Key of the advisory lock under which the migrated template is made. */
+const CANDADO_PLANTILLA = 44_0701;
+let plantilla: Promise<string> | undefined;
+
+/**
+ * The name of a PostgreSQL database with every migration applied and nothing else, made once per
+ * set of migrations (its name carries their hash) and shared by every test process: a test's
+ * database is a copy of it (CREATE DATABASE … TEMPLATE, ~0.7 s) instead of migrating an empty one
+ * (~2.4 s), the same schema and rows either way. Made under an advisory lock, migrated under a
+ * temporary name and renamed when complete, so no process copies a half-migrated template.
+ */
+export function plantillaMigrada(): Promise<string> {
+  plantilla ??= (async () => {
+    const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../db');
+    const h = crypto.createHash('sha256');
+    const migraciones = path.join(dir, 'migrations');
+    for (const f of fs.readdirSync(migraciones).sort())
+      h.update(f).update(fs.readFileSync(path.join(migraciones, f)));
+    h.update(fs.readFileSync(path.join(dir, 'migrate.ts')));
+    const nombre = `${prefijoBases()}_plantilla_${h.digest('hex').slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query('select pg_advisory_lock($1)', [CANDADO_PLANTILLA]);
+      const hay = await admin.query('select 1 from pg_database where datname = $1', [nombre]);
+      if (!hay.rowCount) {
+        const tmp = `${nombre}_t${process.pid}`;
+        await admin.query(`drop database if exists ${tmp} with (force)`);
+        await admin.query(`create database ${tmp}`);
+        const db = openDb({ databaseUrl: urlBase(tmp) });
+        try {
+          await migrate(db);
+        } finally {
+          await db.close();
+        }
+        await admin.query(`alter database ${tmp} rename to ${nombre}`);
+      }
+    } finally {
+      await admin.query('select pg_advisory_unlock($1)', [CANDADO_PLANTILLA]).catch(() => {});
+      await admin.end();
+    }
+    return nombre;
+  })();
+  plantilla.catch(() => (plantilla = undefined));
+  return plantilla;
+}
+
+/** A fresh PostgreSQL database with every migration applied (a copy of plantillaMigrada). */
+export async function crearBasePostgresMigrada() {
+  return crearBasePostgres(await plantillaMigrada());
+}
+
 /** A fresh, migrated database of the given engine (a SQLite file in a temporary folder, or a
  * PostgreSQL database of its own) and a function that closes and removes it. */
 export async function abrirBasePrueba(
   motor: Engine,
 ): Promise<{ db: Db; limpiar: () => Promise<void> }> {
   if (motor === 'postgres') {
-    const base = await crearBasePostgres();
+    const base = await crearBasePostgresMigrada();
     const db = openDb({ databaseUrl: base.url });
     await migrate(db);
     return { db, limpiar: async () => (await db.close(), await base.borrar()) };
@@ -103,7 +165,7 @@ export async function levantarApi(
   opts: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<ApiDePrueba> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-test-'));
-  const pgBase = motor === 'postgres' ? await crearBasePostgres() : undefined;
+  const pgBase = motor === 'postgres' ? await crearBasePostgresMigrada() : undefined;
   const adminPassword = 'Admin-prueba-1';
   const config = loadConfig({
     PORT: '0',
