@@ -115,6 +115,7 @@ const CONSULTAS_VALIDAS: Record<string, Record<string, string>> = {
  * id is the only fault of the request (the test fails listing any operation missing here). */
 const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'POST /ejercicio/': cuerpoEjercicio(1),
+  'POST /cap/fuentes/': { nombre: 'SMN', url: 'https://smn.conagua.gob.mx/feed.xml', estados: [1] },
   'POST /plantillas-mensaje/': { nombre: 'Sismo', id_peligro: 1, texto_sms: 'Sismo en {estado}' },
   'POST /plantillas-mensaje/{id}/versiones/': { texto_sms: 'Sismo en {estado}' },
   'POST /ejercicio/generar/': { ejercicio: 1, estado: 1, categorias: '1' },
@@ -157,6 +158,9 @@ const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'POST /respuestas/{id}/clasificar/': { digito: 1 },
   'PUT /ejercicio/ignora-bajas/': { id_ejercicio: 1, ignora_bajas: 1, motivo: 'Sismo real' },
   'POST /ejercicio/{id}/aprobacion/rechazar/': { motivo: 'El texto nombra otro estado' },
+  'POST /ejercicio/{id}/aprobacion/emergencia/': {
+    motivo: 'Sismo en curso y nadie de guardia para aprobar',
+  },
 };
 
 interface CasoId {
