@@ -185,6 +185,17 @@ export const ETIQUETA_ROL: Readonly<Record<Rol, ClaveMensaje>> = {
 };
 /** Issue 47.2: the role whose holders approve (or reject) the start of a real alert. */
 export const ROL_APROBADOR: Rol = 'aprobadores';
+/** Issue 47.3: what a prepared message is for. 'correccion' and 'cancelacion' templates, once a
+ * version is approved, send 'Enviar corrección' / 'Cancelar alerta' with no new approval. */
+export const USOS_PLANTILLA = ['alerta', 'correccion', 'cancelacion'] as const;
+/** One template use. */
+export type UsoPlantilla = (typeof USOS_PLANTILLA)[number];
+/** Catalogue label of each template use. */
+export const ETIQUETA_USO_PLANTILLA: Readonly<Record<UsoPlantilla, ClaveMensaje>> = {
+  alerta: 'usoPlantillaAlerta',
+  correccion: 'usoPlantillaCorreccion',
+  cancelacion: 'usoPlantillaCancelacion',
+};
 /** Issue 47.2: where an exercise's approval stands (null: none asked). 'expirada' is never stored
  * as such before someone reads it: a 'pendiente' past its expiry reads 'expirada'. 'emergencia':
  * one administrator started it without a second person (APROBACION_EMERGENCIA), with a reason. */

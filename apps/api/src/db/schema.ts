@@ -655,6 +655,8 @@ export interface PlantillasMensajeTable {
   id_peligro: number;
   creada: number;
   creada_por: string | null;
+  /** Migration 0066: 'alerta', 'correccion' or 'cancelacion'. */
+  uso: Generated<string>;
 }
 
 /** Issue 47.3: one saved version of a prepared message (whatsapp_parametros: JSON array). */

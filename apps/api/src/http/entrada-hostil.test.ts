@@ -118,6 +118,7 @@ const CUERPOS_VALIDOS: Record<string, Record<string, unknown>> = {
   'POST /cap/fuentes/': { nombre: 'SMN', url: 'https://smn.conagua.gob.mx/feed.xml', estados: [1] },
   'POST /plantillas-mensaje/': { nombre: 'Sismo', id_peligro: 1, texto_sms: 'Sismo en {estado}' },
   'POST /plantillas-mensaje/{id}/versiones/': { texto_sms: 'Sismo en {estado}' },
+  'POST /ejercicio/{id}/correccion/': { uso: 'correccion', id_version_plantilla: 1 },
   'POST /ejercicio/generar/': { ejercicio: 1, estado: 1, categorias: '1' },
   'PUT /ejercicio/ordenar/': { id_ejercicio: 1, orden: 'telefono' },
   'PUT /ejercicio/programar/': { id_ejercicio: 1, inicio_automatico: 0 },

@@ -25,7 +25,9 @@ export type AccionAuditada =
   | 'solicitar_aprobacion'
   | 'aprobar'
   | 'rechazar'
-  | 'expirar_aprobacion';
+  | 'expirar_aprobacion'
+  | 'enviar_correccion'
+  | 'cancelar_alerta';
 
 /** Writes one audit row: who (null for the system), did what, to which entity, when. */
 export async function auditar(

@@ -364,6 +364,24 @@ export async function copiarDestinatarios(
   return Number(r.numAffectedRows ?? 0);
 }
 
+/** Issue 47.2, 'Enviar corrección' / 'Cancelar alerta': every recipient row of `origen` copied
+ * once to exercise `id`, in the original's order (one INSERT…SELECT; its own fallback rows live in
+ * a companion exercise and are not copied). Returns how many. */
+export async function copiarTodosLosDestinatarios(
+  k: Consultor,
+  id: number,
+  origen: number,
+  engine: Engine,
+): Promise<number> {
+  const r = await sql`insert into ejercicio_detalle
+      (id_ejercicio, id_telefono, telefono, nombre, id_estado, posicion)
+    select ${id}, d.id_telefono, d.telefono, d.nombre, d.id_estado,
+      row_number() over (order by d.posicion, d.id_detalle)
+    from ejercicio_detalle d where d.id_ejercicio = ${origen}`.execute(k);
+  await abrirCola(k, engine, id, 0);
+  return Number(r.numAffectedRows ?? 0);
+}
+
 /** The fallback rows (issue 25.2) standing for these recipient rows (unique index on
  * respaldo_de): outcome (estatus and alcance), date and time, by the row they stand for. */
 export async function respaldosDeFilas(k: Consultor, ids_detalle: readonly number[]) {

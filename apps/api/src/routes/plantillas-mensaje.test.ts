@@ -4,6 +4,7 @@ import { PELIGROS_INICIALES, llenarPlantilla } from '@pregon/contract/rules/plan
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { tokenConRol } from '../testing/roles.ts';
 import { cuerpoEjercicio, insertarEquipo } from '../testing/ejercicios.ts';
+import { tokenAprobador } from '../testing/aprobaciones.ts';
 
 // Issue 47.3: prepared messages by hazard, versioned; only an approved version can be used for
 // an 'Alerta real'. Roles on every route, audited, both engines.
@@ -124,7 +125,11 @@ describe.each(MOTORES)('plantillas de mensaje (%s)', (motor) => {
     expect(creada.status, JSON.stringify(creada.body)).toBe(200);
     expect(creada.body.mensaje).toBe(msg('plantillaMensajeGuardada', { version: 1 }));
     const id = creada.body.data.id_plantilla as number;
-    expect(creada.body.data).toMatchObject({ nombre: 'Sismo fuerte', peligro: 'Sismo' });
+    expect(creada.body.data).toMatchObject({
+      nombre: 'Sismo fuerte',
+      peligro: 'Sismo',
+      uso: 'alerta',
+    });
     const v1 = creada.body.data.versiones[0];
     expect(v1).toMatchObject({
       version: 1,
@@ -179,7 +184,7 @@ describe.each(MOTORES)('plantillas de mensaje (%s)', (motor) => {
     });
     expect(simulacro.status, JSON.stringify(simulacro.body)).toBe(200);
 
-    // Only an administrator approves.
+    // An administrator or an approver approves, never who saved the version; an operator never.
     const aprobarOp = await pedir(
       api.url,
       'POST',
@@ -187,16 +192,26 @@ describe.each(MOTORES)('plantillas de mensaje (%s)', (motor) => {
       { token: operador },
     );
     expect(aprobarOp.status).toBe(403);
-    const aprobada = await pedir(
+    const propia = await pedir(
       api.url,
       'POST',
       `/plantillas-mensaje/versiones/${v2.id_version}/aprobar/`,
       { token: admin },
     );
-    expect(aprobada.status).toBe(200);
+    expect(propia.status).toBe(403);
+    expect(propia.body.mensaje).toBe(msg('versionPlantillaPropia', { version: 2 }));
+    const aprobador = await tokenAprobador(api);
+    const aprobada = await pedir(
+      api.url,
+      'POST',
+      `/plantillas-mensaje/versiones/${v2.id_version}/aprobar/`,
+      { token: aprobador },
+    );
+    expect(aprobada.status, JSON.stringify(aprobada.body)).toBe(200);
     expect(aprobada.body.mensaje).toBe(msg('versionPlantillaAprobada', { version: 2 }));
-    expect(aprobada.body.data.versiones[0]).toMatchObject({ aprobada_por: 'admin' });
+    expect(aprobada.body.data.versiones[0]).toMatchObject({ aprobada_por: 'aprobador_prueba' });
     expect(aprobada.body.data.versiones[1].aprobada).toBeNull();
+    // Approving an approved version changes nothing, whoever asks (its author too).
     const otraVez = await pedir(
       api.url,
       'POST',

@@ -4,6 +4,7 @@ import * as api from '@pregon/contract/api/mensajes-preparados';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
 import * as servicio from '../services/plantillas-mensaje.ts';
+import { enviarCorreccion } from '../services/correccion.ts';
 
 /** Issue 47.3: prepared messages by hazard ('Plantillas'), versioned and approved. */
 export function rutasPlantillasMensaje(app: FastifyInstance, ctx: Contexto) {
@@ -33,6 +34,25 @@ export function rutasPlantillasMensaje(app: FastifyInstance, ctx: Contexto) {
         version,
       }),
       data,
+    };
+  });
+  // Issue 47.2: 'Enviar corrección' / 'Cancelar alerta' in one step.
+  ruta(app, ctx, api.enviarCorreccion, async ({ params, body, sesion, req }) => {
+    const r = await enviarCorreccion(ctx, sesion, params.id, body, {
+      equipoMs: ctx.config.comprobacionEquipoMs,
+      pbxBase: ctx.config.pbxBase,
+      idioma: ctx.config.pbxIdioma,
+      token: req.headers.authorization,
+    });
+    return {
+      status: 200 as const,
+      mensaje: msg('correccionEnviada', {
+        ejercicio: r.titulo,
+        N: r.destinatarios.toLocaleString('es-MX'),
+      }),
+      id_ejercicio: r.id_ejercicio,
+      destinatarios: r.destinatarios,
+      detenidos: r.detenidos,
     };
   });
 }

@@ -512,11 +512,16 @@ function columnasAlerta(modo: ModoEjercicio, motivo: string | null, actor: Actor
   };
 }
 
+/** More work inside the creating transaction (issue 47.2's correction copies the original's
+ * recipients there); what it returns is added to the creation's audit row. */
+export type TrasCrear = (trx: Consultor, id: number) => Promise<Record<string, unknown>>;
+
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
 export async function crear(
   ctx: CtxEjercicios,
   actor: ActorConRoles,
   b: CuerpoCrear,
+  trasCrear?: TrasCrear,
 ): Promise<number> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   const modo = modoDelCuerpo(b, actor);
@@ -543,7 +548,9 @@ export async function crear(
     const copia = b.origen !== undefined ? await copiarDeOrigen(trx, ctx, id, b) : null;
     const respaldo = await guardarRespaldo(trx, id, b, modo);
     const encuesta = await guardarEncuesta(trx, id, b);
+    const mas = trasCrear ? await trasCrear(trx, id) : {};
     await auditar(trx, actor, 'crear', 'ejercicio', id, {
+      ...mas,
       titulo: b.titulo,
       tipo: b.tipo_ejercicio,
       modo,

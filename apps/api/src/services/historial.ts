@@ -50,7 +50,8 @@ function aRespuesta(
     id_ejercicio: f.id_ejercicio,
     ejercicio: f.titulo,
   };
-  if (c === null) return { ...base, tipo: 'pendiente', digito: null, etiqueta: msg('respuestaSinClasificar') };
+  if (c === null)
+    return { ...base, tipo: 'pendiente', digito: null, etiqueta: msg('respuestaSinClasificar') };
   if (c.tipo === 'opcion') {
     const opciones = f.opciones ? (JSON.parse(f.opciones) as OpcionEncuesta[]) : [];
     const texto = opciones.find((o) => o.digito === c.digito)?.texto ?? '';
@@ -88,7 +89,9 @@ async function respuestasDePagina(
     return instante(fecha!, hora ?? '00:00:00', tz);
   };
   const ultima = offset + size >= total;
-  const desde = ultima ? null : (aInstante(await repo.primerEnvio(k, id, offset + size)) ?? Infinity);
+  const desde = ultima
+    ? null
+    : (aInstante(await repo.primerEnvio(k, id, offset + size)) ?? Infinity);
   const hasta = page === 1 ? null : (aInstante(await repo.primerEnvio(k, id, offset)) ?? null);
   if (desde === Infinity) return [];
   const filas = await repo.respuestasRecibidas(k, id, desde, hasta, MAX_RESPUESTAS_HISTORIAL);
@@ -151,9 +154,7 @@ export async function historial(
       intentos: Number(f.intentos),
       respuestas: (porDetalle.get(f.id_detalle) ?? []).join(' · '),
       enviado_en:
-        f.fecha_envio && f.hora_envio
-          ? instante(f.fecha_envio, f.hora_envio, ctx.config.tz)
-          : null,
+        f.fecha_envio && f.hora_envio ? instante(f.fecha_envio, f.hora_envio, ctx.config.tz) : null,
     })),
     respuestas_recibidas: recibidas,
     bajas: bajas.map((b) => ({

@@ -7,6 +7,7 @@ import type {
   VersionPlantilla,
 } from '@pregon/contract/api/mensajes-preparados';
 import { textoSmsGuardado } from '@pregon/contract/rules/plantillas-mensaje';
+import { USOS_PLANTILLA, type UsoPlantilla } from '@pregon/contract/constants';
 import type { DB } from '../db/schema.ts';
 import type { Sesion } from '../auth/tokens.ts';
 import { auditar } from '../repositories/auditoria.ts';
@@ -31,6 +32,10 @@ const leerParametros = (t: string): string[] => {
 
 const num = (v: number | string | bigint | null) => (v === null ? null : Number(v));
 
+/** A stored use as the contract's enum (anything unknown reads 'alerta'). */
+const usoDe = (u: string): UsoPlantilla =>
+  (USOS_PLANTILLA as readonly string[]).includes(u) ? (u as UsoPlantilla) : 'alerta';
+
 /** Every hazard and every template with its versions, newest version first. */
 export async function listar(k: K): Promise<{ peligros: Peligro[]; data: PlantillaMensaje[] }> {
   const peligros = await k
@@ -41,7 +46,7 @@ export async function listar(k: K): Promise<{ peligros: Peligro[]; data: Plantil
   const plantillas = await k
     .selectFrom('plantillas_mensaje as p')
     .innerJoin('peligros as g', 'g.id_peligro', 'p.id_peligro')
-    .select(['p.id_plantilla', 'p.nombre', 'p.id_peligro', 'g.nombre as peligro'])
+    .select(['p.id_plantilla', 'p.nombre', 'p.id_peligro', 'p.uso', 'g.nombre as peligro'])
     .orderBy('g.id_peligro')
     .orderBy('p.nombre')
     .orderBy('p.id_plantilla')
@@ -65,6 +70,7 @@ export async function listar(k: K): Promise<{ peligros: Peligro[]; data: Plantil
       nombre: p.nombre,
       id_peligro: Number(p.id_peligro),
       peligro: p.peligro,
+      uso: usoDe(p.uso),
       versiones: por.get(Number(p.id_plantilla)) ?? [],
     })),
   };
@@ -180,6 +186,7 @@ export async function crear(
       .values({
         nombre: b.nombre,
         id_peligro: b.id_peligro,
+        uso: b.uso,
         creada: Date.now(),
         creada_por: actor.usuario,
       })
@@ -189,6 +196,7 @@ export async function crear(
     await auditar(trx, actor, 'crear', 'plantilla_mensaje', id, {
       nombre: b.nombre,
       id_peligro: b.id_peligro,
+      uso: b.uso,
     });
     const version = await insertarVersion(trx, actor, id, b);
     return { version, data: await una(trx, id) };
@@ -214,7 +222,8 @@ export async function guardarVersion(
   });
 }
 
-/** Approves a version (once; approving an approved one changes nothing and says so). */
+/** Approves a version (once; approving an approved one changes nothing and says so). The route
+ * admits administrators and approvers; nobody approves a version they saved (403). */
 export async function aprobar(
   k: Kysely<DB>,
   actor: Actor,
@@ -223,10 +232,12 @@ export async function aprobar(
   return k.transaction().execute(async (trx) => {
     const v = await trx
       .selectFrom('plantillas_mensaje_versiones')
-      .select(['id_plantilla', 'version', 'aprobada'])
+      .select(['id_plantilla', 'version', 'aprobada', 'creada_por'])
       .where('id_version', '=', idVersion)
       .executeTakeFirst();
     if (!v) throw noEncontrado('El registro');
+    if (v.aprobada === null && v.creada_por === actor.usuario)
+      throw error(403, 'versionPlantillaPropia', { version: Number(v.version) });
     const yaAprobada = v.aprobada !== null;
     if (!yaAprobada) {
       await trx

@@ -1,10 +1,7 @@
 import { sql } from 'kysely';
 import { msg } from '@pregon/contract/messages';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
-import {
-  tituloRecordatorio,
-  vencimientoRecordatorio,
-} from '@pregon/contract/rules/recordatorios';
+import { tituloRecordatorio, vencimientoRecordatorio } from '@pregon/contract/rules/recordatorios';
 import { zonaProducto } from '../config.ts';
 import { abrirCola } from '../db/cola.ts';
 import { auditar } from '../repositories/auditoria.ts';

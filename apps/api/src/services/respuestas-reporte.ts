@@ -47,7 +47,10 @@ export async function respuestasDePersonas(
   opciones: readonly OpcionEncuesta[],
   tz: string,
 ): Promise<Map<number, ColumnasRespuesta>> {
-  const por = new Map<number, { recibida: number; clasificacion: string | null; texto: string }[]>();
+  const por = new Map<
+    number,
+    { recibida: number; clasificacion: string | null; texto: string }[]
+  >();
   for (let i = 0; i < ids.length; i += LOTE_IDS) {
     const lote = ids.slice(i, i + LOTE_IDS);
     const filas = await k
@@ -60,7 +63,11 @@ export async function respuestasDePersonas(
     for (const f of filas) {
       const d = Number(f.id_detalle);
       const l = por.get(d) ?? [];
-      l.push({ recibida: Number(f.fecha_recibida), clasificacion: f.clasificacion, texto: f.texto });
+      l.push({
+        recibida: Number(f.fecha_recibida),
+        clasificacion: f.clasificacion,
+        texto: f.texto,
+      });
       por.set(d, l);
     }
   }
@@ -83,7 +90,9 @@ export async function respuestasDePersonas(
     if (vigente && vigente.clasificacion.tipo === 'opcion') {
       const digito = vigente.clasificacion.digito;
       salida.set(d, {
-        respuesta: texto(digito) ? msg('opcionConTexto', { digito, texto: texto(digito) }) : String(digito),
+        respuesta: texto(digito)
+          ? msg('opcionConTexto', { digito, texto: texto(digito) })
+          : String(digito),
         respuesta_digito: digito,
         respuesta_hora: momentoLocal(vigente.recibida, tz),
         respuesta_texto: vigente.texto,

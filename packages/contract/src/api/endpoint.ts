@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 
 /** Who may call an endpoint: anyone, any signed-in role, roles that change data, or administrators. */
-export type Acceso = 'publico' | 'lectura' | 'escritura' | 'admin' | 'aprobacion';
+export type Acceso =
+  'publico' | 'lectura' | 'escritura' | 'admin' | 'aprobacion' | 'aprobacion_plantilla';
 
 /** Roles allowed for each access level (ARCHITECTURE section 3). */
 export const ROLES_POR_ACCESO: Record<Exclude<Acceso, 'publico'>, readonly string[]> = {
@@ -10,6 +11,9 @@ export const ROLES_POR_ACCESO: Record<Exclude<Acceso, 'publico'>, readonly strin
   admin: ['administradores'],
   // Issue 47.2: only the approvers' role; no API key ever holds it.
   aprobacion: ['aprobadores'],
+  // Issue 47.3: a template version is approved by an administrator or an approver (never its
+  // own author, checked by the service).
+  aprobacion_plantilla: ['administradores', 'aprobadores'],
 };
 
 /** True when a user holding `roles` may call an endpoint of level `acceso`. */

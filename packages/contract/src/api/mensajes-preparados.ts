@@ -5,6 +5,7 @@ import { msg } from '../messages.ts';
 import { etiquetaCampo } from '../etiquetas-campo.ts';
 import { idSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
 import { marcadoresDesconocidos, marcadoresPermitidos } from '../rules/plantillas-mensaje.ts';
+import { USOS_PLANTILLA } from '../constants.ts';
 
 // Issue 47.3: prepared messages ('Plantillas') by hazard, for each channel, versioned. Each save
 // makes a new version; an administrator approves a version; only an approved version may be used
@@ -34,6 +35,8 @@ export const PlantillaMensajeSchema = z.object({
   nombre: z.string(),
   id_peligro: z.number(),
   peligro: z.string(),
+  /** What it is for: 'alerta', or 'correccion' / 'cancelacion' (sent with no new approval). */
+  uso: z.enum(USOS_PLANTILLA),
   /** Newest first. */
   versiones: z.array(VersionPlantillaSchema),
 });
@@ -119,6 +122,13 @@ export type GuardarVersion = z.infer<typeof GuardarVersionSchema>;
 export const CrearPlantillaMensajeSchema = ContenidoSchema.extend({
   nombre: textoSchema('nombre', { min: 1, max: 200 }).transform((t) => t.trim()),
   id_peligro: idSchema('id_peligro'),
+  uso: vacioComoAusente(
+    z
+      .string({ error: msg('usoPlantillaInvalido') })
+      .transform((t) => t.trim().toLowerCase())
+      .pipe(z.enum(USOS_PLANTILLA, { error: msg('usoPlantillaInvalido') }))
+      .optional(),
+  ).transform((u) => u ?? 'alerta'),
 }).superRefine(validarContenido);
 export type CrearPlantillaMensaje = z.infer<typeof CrearPlantillaMensajeSchema>;
 
@@ -185,9 +195,61 @@ export const guardarVersionPlantilla = endpoint({
 export const aprobarVersionPlantilla = endpoint({
   method: 'POST',
   path: '/plantillas-mensaje/versiones/:id/aprobar/',
-  acceso: 'admin',
+  acceso: 'aprobacion_plantilla',
   etiqueta: 'plantillas',
-  resumen: 'Aprueba una versión: desde entonces puede usarse para una alerta real',
+  resumen:
+    'Aprueba una versión (un administrador o un aprobador, nunca quien la guardó): desde entonces puede usarse para una alerta real',
   params: IdParamsSchema,
   respuesta: GuardadaSchema,
+});
+
+/** The placeholders' values a correction or cancellation fills its text with. */
+export const ValoresMarcadoresSchema = z
+  .object({
+    estado: texto('estado', 200),
+    municipio: texto('municipio', 200),
+    hora: texto('hora', 50),
+    refugio: texto('refugio', 200),
+  })
+  .partial();
+
+/** Body of POST /ejercicio/:id/correccion/. */
+export const CorreccionSchema = z.object({
+  /** 'correccion' ('Enviar corrección') or 'cancelacion' ('Cancelar alerta'). */
+  uso: z
+    .string({ error: msg('usoPlantillaInvalido') })
+    .transform((t) => t.trim().toLowerCase())
+    .pipe(z.enum(['correccion', 'cancelacion'], { error: msg('usoPlantillaInvalido') })),
+  /** An approved version of a template of that use. */
+  id_version_plantilla: idSchema('id_version_plantilla'),
+  /** The placeholders' values ({estado}, {municipio}, {hora}, {refugio}). */
+  valores: ValoresMarcadoresSchema.default({}),
+  /** The SMS device (absent: the original's, when it is an SMS exercise). */
+  equipo: vacioComoAusente(idSchema('equipo').optional()),
+});
+export type Correccion = z.infer<typeof CorreccionSchema>;
+
+/**
+ * POST /ejercicio/:id/correccion/ (issue 47.2): 'Enviar corrección' / 'Cancelar alerta' in one
+ * step. Creates an SMS exercise to the original's recipients (same mode, a link of its follow-up
+ * chain) from an approved correction or cancellation template, and starts it at once with no new
+ * approval; the original stops first if it is still sending. Audited.
+ */
+export const enviarCorreccion = endpoint({
+  method: 'POST',
+  path: '/ejercicio/:id/correccion/',
+  acceso: 'escritura',
+  etiqueta: 'plantillas',
+  resumen:
+    'Envía en un paso una corrección o cancelación, desde una plantilla aprobada, a los destinatarios de un ejercicio iniciado',
+  params: IdParamsSchema,
+  body: CorreccionSchema,
+  respuesta: z.object({
+    status: z.literal(200),
+    mensaje: z.string(),
+    id_ejercicio: z.number(),
+    destinatarios: z.number(),
+    /** Recipients of the original cancelled because it was still sending. */
+    detenidos: z.number(),
+  }),
 });

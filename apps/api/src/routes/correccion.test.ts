@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { msg } from '@pregon/contract/messages';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tokenConRol } from '../testing/roles.ts';
+import { crearEquipo } from '../testing/fabrica.ts';
+import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../testing/ejercicios.ts';
+import { aprobarPorApi, tokenAprobador } from '../testing/aprobaciones.ts';
+import { arrancarDespachador } from '../dispatcher/index.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../dispatcher/testing.ts';
+
+// Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' in one step, from a correction or
+// cancellation template whose version was approved beforehand: POST /ejercicio/{id}/correccion/
+// creates an SMS exercise to the original's recipients, in its mode, as a link of its chain, and
+// starts it with no new approval; the SMSC receives the filled text. Refused (nothing written)
+// when the version is not approved, is of another use, or leaves a placeholder unfilled. Audited.
+
+describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => {
+  let api: ApiDePrueba;
+  let admin: string;
+  let operador: string;
+  let consulta: string;
+  let aprobador: string;
+  let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
+  const smsc = new SimuladorSmpp({ retrasoReciboMs: 5 });
+  let equipo: number;
+  const TELS = ['5541000001', '5541000002'];
+
+  const crearPlantilla = async (nombre: string, uso: string, texto_sms: string) => {
+    const r = await pedir(api.url, 'POST', '/plantillas-mensaje/', {
+      token: admin,
+      body: { nombre, id_peligro: 1, uso, texto_sms },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.data.versiones[0].id_version as number;
+  };
+  const aprobarVersion = async (id: number) => {
+    const r = await pedir(api.url, 'POST', `/plantillas-mensaje/versiones/${id}/aprobar/`, {
+      token: aprobador,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  };
+  const corregir = (id: number, body: Record<string, unknown>, token = admin) =>
+    pedir(api.url, 'POST', `/ejercicio/${id}/correccion/`, { token, body });
+  const contarEjercicios = async () =>
+    Number(
+      (
+        await api.ctx.db.kysely
+          .selectFrom('ejercicios')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  /** Creates and generates an SMS exercise to the two phones; returns its id. */
+  const crearConDestinatarios = async (extra: Record<string, unknown>) => {
+    const r = await pedir(api.url, 'POST', '/ejercicio/', {
+      token: admin,
+      body: cuerpoEjercicio(equipo, { categorias: '1', ...extra }),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const id = r.body.id_ejercicio as number;
+    const g = await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token: admin,
+      body: { ejercicio: id, estado: ESTADO_CDMX, categorias: '1' },
+    });
+    expect(g.status).toBe(200);
+    return id;
+  };
+
+  beforeAll(async () => {
+    api = await levantarApi(motor);
+    admin = await ingresar(api);
+    operador = (await tokenConRol(api, 'operadores', 'operadora')).token;
+    consulta = (await tokenConRol(api, 'consulta', 'consultora')).token;
+    aprobador = await tokenAprobador(api);
+    await smsc.iniciar();
+    equipo = await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smsc.url,
+      alias: 'SMSC corrección',
+      puertos: 1,
+    });
+    for (const t of TELS) await insertarTelefono(api, t, ESTADO_CDMX, [1]);
+    despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
+      eventos: api.ctx.eventos,
+    });
+  });
+  afterAll(async () => {
+    await despachador?.detener();
+    await smsc.detener();
+    await api?.cerrar();
+  });
+
+  it(
+    'una alerta real iniciada: la corrección de una plantilla aprobada sale sin nueva aprobación y llega al SMSC',
+    { timeout: 90_000 },
+    async () => {
+      const original = await crearConDestinatarios({
+        titulo: 'Sismo Oaxaca',
+        modo: 'real',
+        motivo_alerta: 'Sismo M7.1',
+        accion: 'Sismo de magnitud 8.1: evacúe',
+      });
+      await aprobarPorApi(api, admin, original);
+      const inicio = await pedir(api.url, 'POST', '/ejercicio/sms/', {
+        token: admin,
+        body: { id_ejercicio: original },
+      });
+      expect(inicio.status, JSON.stringify(inicio.body)).toBe(200);
+      await esperarCompletado(api.ctx.db, original);
+
+      const noAprobada = await crearPlantilla(
+        'Corrección de magnitud',
+        'correccion',
+        'CORRECCIÓN: el sismo en {estado} fue de magnitud 7.1, no 8.1. Refugio: {refugio}',
+      );
+      const deAlerta = await crearPlantilla('Sismo fuerte', 'alerta', 'Sismo en {estado}');
+      await aprobarVersion(deAlerta);
+      const valores = { estado: 'Oaxaca', refugio: 'Escuela Benito Juárez' };
+      const antes = await contarEjercicios();
+
+      // Refusals, nothing written: not approved, another use, a placeholder left, roles.
+      const r1 = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: noAprobada,
+        valores,
+      });
+      expect(r1.status).toBe(400);
+      expect(r1.body.mensaje).toBe(
+        msg('versionPlantillaNoAprobada', { version: 1, plantilla: 'Corrección de magnitud' }),
+      );
+      const r2 = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: deAlerta,
+        valores,
+      });
+      expect(r2.status).toBe(400);
+      expect(r2.body.mensaje).toBe(
+        msg('correccionUsoDistinto', { uso: 'Alerta', esperado: 'Corrección' }),
+      );
+      await aprobarVersion(noAprobada);
+      const r3 = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: noAprobada,
+        valores: { estado: 'Oaxaca' },
+      });
+      expect(r3.status).toBe(400);
+      expect(r3.body.mensaje).toBe(
+        msg('correccionMarcadoresPendientes', { marcadores: '{refugio}' }),
+      );
+      const r4 = await corregir(
+        original,
+        { uso: 'correccion', id_version_plantilla: noAprobada, valores },
+        consulta,
+      );
+      expect(r4.status).toBe(403);
+      // A real alert's correction is a real alert: administrators only, as creating one.
+      const r5 = await corregir(
+        original,
+        { uso: 'correccion', id_version_plantilla: noAprobada, valores },
+        operador,
+      );
+      expect(r5.status).toBe(403);
+      expect(await contarEjercicios()).toBe(antes);
+
+      // Sent: created and started in one call, no new approval, same recipients.
+      const previos = smsc.registro.length;
+      const ok = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: noAprobada,
+        valores,
+      });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.body).toMatchObject({ destinatarios: 2, detenidos: 0 });
+      expect(ok.body.mensaje).toBe(
+        msg('correccionEnviada', { ejercicio: 'Corrección: Sismo Oaxaca', N: '2' }),
+      );
+      const id = ok.body.id_ejercicio as number;
+      await esperarCompletado(api.ctx.db, id);
+      const texto =
+        'CORRECCIÓN: el sismo en Oaxaca fue de magnitud 7.1, no 8.1. Refugio: Escuela Benito Juárez';
+      const llegados = smsc.registro.slice(previos);
+      expect(llegados.map((m) => m.texto)).toEqual([texto, texto]);
+      expect(llegados.map((m) => m.telefono).sort()).toEqual(
+        TELS.map((t) => expect.stringContaining(t)),
+      );
+      const fila = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select(['modo', 'origen_id', 'aprobacion', 'aprobacion_resuelve', 'titulo', 'accion'])
+        .where('id_ejercicio', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(fila).toEqual({
+        modo: 'real',
+        origen_id: original,
+        aprobacion: 'aprobada',
+        aprobacion_resuelve: 'aprobador_prueba',
+        titulo: 'Corrección: Sismo Oaxaca',
+        accion: texto,
+      });
+      const auditoria = await api.ctx.db.kysely
+        .selectFrom('auditoria')
+        .select(['accion', 'id_entidad', 'detalle', 'usuario'])
+        .where('entidad', '=', 'ejercicio')
+        .where('id_entidad', 'in', [String(original), String(id)])
+        .execute();
+      const enviada = auditoria.find((a) => a.accion === 'enviar_correccion');
+      expect(enviada?.id_entidad).toBe(String(original));
+      expect(JSON.parse(String(enviada?.detalle))).toMatchObject({
+        id_ejercicio: id,
+        id_version_plantilla: noAprobada,
+        destinatarios: 2,
+      });
+      expect(auditoria.filter((a) => a.id_entidad === String(id)).map((a) => a.accion)).toEqual(
+        expect.arrayContaining(['crear', 'iniciar']),
+      );
+    },
+  );
+
+  it(
+    'Cancelar alerta detiene un simulacro que sigue en curso y envía la cancelación con la marca',
+    { timeout: 90_000 },
+    async () => {
+      const original = await crearConDestinatarios({
+        titulo: 'Huracán Yucatán',
+        accion: 'Huracán categoría 4: evacúe',
+      });
+      const sinIniciar = await crearPlantilla(
+        'Cancelación general',
+        'cancelacion',
+        'CANCELADA la alerta de las {hora}: no hay peligro en {municipio}',
+      );
+      await aprobarVersion(sinIniciar);
+      const valores = { hora: '11:00', municipio: 'Mérida' };
+      const noIniciado = await corregir(original, {
+        uso: 'cancelacion',
+        id_version_plantilla: sinIniciar,
+        valores,
+      });
+      expect(noIniciado.status).toBe(409);
+      expect(noIniciado.body.mensaje).toBe(
+        msg('correccionSinIniciar', { ejercicio: 'Huracán Yucatán' }),
+      );
+      // Started and paused: still sending, as far as a cancellation is concerned.
+      await api.ctx.db.kysely
+        .updateTable('ejercicios')
+        .set({ en_proceso: 1, en_pausa: 1, iniciado: Date.now() })
+        .where('id_ejercicio', '=', original)
+        .execute();
+      const previos = smsc.registro.length;
+      const ok = await corregir(
+        original,
+        { uso: 'cancelacion', id_version_plantilla: sinIniciar, valores },
+        operador,
+      );
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.body).toMatchObject({ destinatarios: 2, detenidos: 2 });
+      const estado = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select(['completado', 'detenido'])
+        .where('id_ejercicio', '=', original)
+        .executeTakeFirstOrThrow();
+      expect(estado).toEqual({ completado: 1, detenido: 1 });
+      await esperarCompletado(api.ctx.db, ok.body.id_ejercicio as number);
+      const texto = 'SIMULACRO: CANCELADA la alerta de las 11:00: no hay peligro en Mérida';
+      expect(smsc.registro.slice(previos).map((m) => m.texto)).toEqual([texto, texto]);
+      const auditoria = await api.ctx.db.kysely
+        .selectFrom('auditoria')
+        .select(['accion', 'usuario'])
+        .where('entidad', '=', 'ejercicio')
+        .where('id_entidad', '=', String(original))
+        .execute();
+      expect(auditoria).toEqual(
+        expect.arrayContaining([
+          { accion: 'detener', usuario: 'operadora' },
+          { accion: 'cancelar_alerta', usuario: 'operadora' },
+        ]),
+      );
+    },
+  );
+});
