@@ -1527,7 +1527,8 @@ export const MENSAJES = {
   correccionEquipoNoSms:
     'El campo equipo debe ser un equipo SMS activo (SMPP o Android): la corrección se envía por SMS',
   correccionTituloEjercicio: '{uso}: {ejercicio}',
-  correccionSinDestinatarios: 'El ejercicio «{ejercicio}» no tiene destinatarios a quienes corregir',
+  correccionSinDestinatarios:
+    'El ejercicio «{ejercicio}» no tiene destinatarios a quienes corregir',
   cuestionarioInexistente: 'El campo id_cuestionario no corresponde a ningún cuestionario',
   claveRevocada: 'Clave revocada',
   webhookCreado: 'Suscripción creada: copie el secreto de firma ahora, no se volverá a mostrar',

@@ -99,6 +99,12 @@ export const rutas: RouteObject[] = [
             { roles: [ROL_ADMINISTRADOR] },
           ),
           pantalla(
+            '/plantillas',
+            async () =>
+              (await import('../features/plantillas/components/plantillas-page.tsx'))
+                .PlantillasPage,
+          ),
+          pantalla(
             '/users/:id',
             async () =>
               (await import('../features/usuarios/components/usuario-page.tsx')).UsuarioPage,

@@ -3,6 +3,7 @@ import { Button, Popconfirm, Space, Tooltip } from 'antd';
 import {
   CalendarOutlined,
   CaretRightOutlined,
+  CloseCircleFilled,
   ContainerOutlined,
   CopyOutlined,
   DeleteOutlined,
@@ -14,6 +15,7 @@ import {
   PauseOutlined,
   RetweetOutlined,
   RollbackOutlined,
+  SendOutlined,
   StopOutlined,
 } from './iconos.tsx';
 import { useLocation, useNavigate } from 'react-router';
@@ -35,6 +37,10 @@ const ConfirmarInicio = lazy(async () => ({
 }));
 const ReenviarNoAlcanzados = lazy(async () => ({
   default: (await import('./reenviar-no-alcanzados.tsx')).ReenviarNoAlcanzados,
+}));
+
+const EnviarCorreccion = lazy(async () => ({
+  default: (await import('./enviar-correccion.tsx')).EnviarCorreccion,
 }));
 
 const ETIQUETA_DESCARGA = {
@@ -82,6 +88,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   const [confirmar, setConfirmar] = useState(false);
   const [programar, setProgramar] = useState(false);
   const [reenviar, setReenviar] = useState(false);
+  const [corregir, setCorregir] = useState<'correccion' | 'cancelacion' | null>(null);
   const pedirInicio = () => {
     const plan = planInicio(fila, { whatsappDisponible: fila.protocolo === 'whatsapp' });
     if (plan.ok) setConfirmar(true);
@@ -166,6 +173,27 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
             aria-label={msg('accionReenviar')}
             disabled={ocupado}
             onClick={() => setReenviar(true)}
+          />
+        </Tooltip>
+      )}
+      {acciones.corregir && (
+        <Tooltip title={msg('enviarCorreccion')}>
+          <Button
+            size="small"
+            icon={<SendOutlined />}
+            aria-label={msg('enviarCorreccion')}
+            onClick={() => setCorregir('correccion')}
+          />
+        </Tooltip>
+      )}
+      {acciones.corregir && (
+        <Tooltip title={msg('cancelarAlerta')}>
+          <Button
+            size="small"
+            danger
+            icon={<CloseCircleFilled />}
+            aria-label={msg('cancelarAlerta')}
+            onClick={() => setCorregir('cancelacion')}
           />
         </Tooltip>
       )}
@@ -285,6 +313,11 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
       {reenviar && (
         <Suspense fallback={null}>
           <ReenviarNoAlcanzados fila={fila} alCerrar={() => setReenviar(false)} />
+        </Suspense>
+      )}
+      {corregir && (
+        <Suspense fallback={null}>
+          <EnviarCorreccion fila={fila} uso={corregir} alCerrar={() => setCorregir(null)} />
         </Suspense>
       )}
       {programar && (

@@ -21,6 +21,7 @@ import {
   ExclamationCircleFilled as ExclamationCircleRelleno,
   EyeOutlined as Eye,
   FileExcelOutlined as FileExcel,
+  FileTextOutlined as FileText,
   FormOutlined as Form,
   GlobalOutlined as Global,
   HomeOutlined as Home,
@@ -84,6 +85,7 @@ export const EditOutlined = decorativo(Edit);
 export const ExclamationCircleFilled = decorativo(ExclamationCircleRelleno);
 export const EyeOutlined = decorativo(Eye);
 export const FileExcelOutlined = decorativo(FileExcel);
+export const FileTextOutlined = decorativo(FileText);
 export const FormOutlined = decorativo(Form);
 export const GlobalOutlined = decorativo(Global);
 export const HomeOutlined = decorativo(Home);

@@ -5,6 +5,8 @@ import {
   marcadoresDesconocidos,
   partesPlantilla,
   textoSmsGuardado,
+  canalesDeVersion,
+  versionesUsables,
 } from './plantillas-mensaje.ts';
 import { analizarSms } from './sms.ts';
 
@@ -60,5 +62,31 @@ describe('partes del texto con la marca del simulacro', () => {
     expect(partesPlantilla('SIMULACRO: hola', 'SIMULACRO: ', true).textos).toEqual([
       'SIMULACRO: hola',
     ]);
+  });
+});
+
+describe('canalesDeVersion y versionesUsables (la pantalla Plantillas y el diálogo)', () => {
+  const vacia = { texto_sms: '', whatsapp_plantilla: '', audio: '', id_cuestionario: null };
+  it.each([
+    [{ ...vacia, texto_sms: 'Sismo' }, ['sms']],
+    [{ ...vacia, whatsapp_plantilla: 'alerta' }, ['whatsapp']],
+    [{ ...vacia, audio: 'sismo' }, ['llamada']],
+    [{ ...vacia, id_cuestionario: 3 }, ['cuestionario']],
+    [
+      { texto_sms: 'a', whatsapp_plantilla: 'b', audio: 'c', id_cuestionario: 1 },
+      ['sms', 'whatsapp', 'llamada', 'cuestionario'],
+    ],
+    [{ ...vacia, texto_sms: '   ' }, []],
+  ] as const)('%o → %o', (v, canales) => {
+    expect(canalesDeVersion(v)).toEqual(canales);
+  });
+  it('una alerta real solo ofrece versiones aprobadas; un simulacro, todas', () => {
+    const vs = [
+      { version: 3, aprobada: null },
+      { version: 2, aprobada: 5 },
+      { version: 1, aprobada: null },
+    ];
+    expect(versionesUsables(vs, true).map((v) => v.version)).toEqual([2]);
+    expect(versionesUsables(vs, false).map((v) => v.version)).toEqual([3, 2, 1]);
   });
 });

@@ -65,3 +65,32 @@ export function partesPlantilla(texto: string, marca: string, simulacro: boolean
   const t = textoSmsGuardado(texto, marca);
   return analizarSms(simulacro ? marca + t : t);
 }
+
+/** The channels a template version holds content for (the Plantillas screen's 'Canal' filter). */
+export const CANALES_PLANTILLA = ['sms', 'whatsapp', 'llamada', 'cuestionario'] as const;
+export type CanalPlantilla = (typeof CANALES_PLANTILLA)[number];
+
+/** Which channels a version holds: an SMS text, a WhatsApp template, a call audio, a
+ * questionnaire. */
+export function canalesDeVersion(v: {
+  texto_sms: string;
+  whatsapp_plantilla: string;
+  audio: string;
+  id_cuestionario: number | null;
+}): CanalPlantilla[] {
+  const r: CanalPlantilla[] = [];
+  if (v.texto_sms.trim()) r.push('sms');
+  if (v.whatsapp_plantilla.trim()) r.push('whatsapp');
+  if (v.audio.trim()) r.push('llamada');
+  if (v.id_cuestionario !== null) r.push('cuestionario');
+  return r;
+}
+
+/** The versions an exercise may be created from, newest first: only approved ones for an 'Alerta
+ * real' (the api refuses any other), every one for a drill or a test. */
+export function versionesUsables<V extends { aprobada: number | null }>(
+  versiones: readonly V[],
+  real: boolean,
+): V[] {
+  return versiones.filter((v) => !real || v.aprobada !== null);
+}

@@ -83,6 +83,7 @@ describe('accionesFila: status flags (SPEC 4 table)', () => {
       eliminar: false,
       solicitar_aprobacion: false,
       aprobar: false,
+      corregir: false,
     });
   });
 
@@ -279,5 +280,23 @@ describe('accionesFila: lifecycle actions (issue 26.1)', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('accionesFila: Enviar corrección / Cancelar alerta (issue 47.2)', () => {
+  const base = { id_tipo_ejercicio: 1, en_pausa: '0' } as const;
+  it.each([
+    ['never started', { completado: '0', en_proceso: '0', iniciado: null }, {}, false],
+    ['running', { completado: '0', en_proceso: '1', iniciado: 1 }, {}, true],
+    ['finished', { completado: '1', en_proceso: '0', iniciado: 1 }, {}, true],
+    ['archived', { completado: '1', en_proceso: '0', iniciado: 1, archivado: '1' }, {}, false],
+    [
+      'read-only user',
+      { completado: '1', en_proceso: '0', iniciado: 1 },
+      { soloLectura: true },
+      false,
+    ],
+  ] as const)('%s', (_, flags, opciones, corregir) => {
+    expect(accionesFila({ ...base, ...flags }, opciones).corregir).toBe(corregir);
   });
 });

@@ -58,6 +58,9 @@ export interface AccionesFila {
   /** Issue 47.2: opens the approval screen ('Aprobar'/'Rechazar'): a pending request, for an
    * approver who neither created it nor asked. */
   aprobar: boolean;
+  /** Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' (from approved templates, no new
+   * approval): once it started, not archived. */
+  corregir: boolean;
 }
 
 /** Options of `accionesFila`. */
@@ -114,8 +117,8 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
     archivar: escribe && !archivado && !(es(ej.completado, '0') && enProceso),
     restaurar: escribe && archivado,
     eliminar: escribe && nuncaIniciado && !(es(ej.completado, '0') && enProceso),
-    solicitar_aprobacion:
-      abierto && antesDeIniciar && sinAprobar && ej.aprobacion !== 'pendiente',
+    solicitar_aprobacion: abierto && antesDeIniciar && sinAprobar && ej.aprobacion !== 'pendiente',
     aprobar: !!opciones.puedeAprobar && antesDeIniciar && ej.aprobacion === 'pendiente',
+    corregir: escribe && !archivado && !nuncaIniciado,
   };
 }

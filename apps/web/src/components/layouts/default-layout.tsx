@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Button, Drawer, Dropdown, Layout, Menu, Typography, type MenuProps } from 'antd';
 import {
   DashboardOutlined,
+  FileTextOutlined,
   GlobalOutlined,
   HomeOutlined,
   InboxOutlined,
@@ -34,6 +35,7 @@ const ITEMS_MENU = [
   { key: '/telefonos', icon: <PhoneOutlined />, label: msg('menuTelefonos') },
   { key: '/equipos', icon: <LaptopOutlined />, label: msg('menuEquipos') },
   { key: '/respuestas', icon: <InboxOutlined />, label: msg('columnaRespuestas') },
+  { key: '/plantillas', icon: <FileTextOutlined />, label: msg('menuPlantillas') },
 ];
 
 function claveSeleccionada(ruta: string): string {
@@ -43,7 +45,8 @@ function claveSeleccionada(ruta: string): string {
 
 /**
  * The 'default' layout (SPEC 2): collapsible side menu with the logo and Inicio, Teléfonos,
- * Equipos and Respuestas (the replies inbox, issue 46.3); a header with the settings dropdown (Mi perfil, Usuarios for administrators, Países,
+ * Equipos, Respuestas (the replies inbox, issue 46.3) and Plantillas (prepared messages, issue
+ * 47.3); a header with the settings dropdown (Mi perfil, Usuarios for administrators, Países,
  * Tablero general, Cerrar sesión) and the drawer button opening the 'Menu' drawer. On a phone
  * (below 768 px, issue 45.4) there is no side menu: the same items are in that drawer, the header
  * keeps the name on one line (cut with an ellipsis) and 'Configuración' shows its icon only.

@@ -106,7 +106,7 @@ import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-se
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { useVentanasSeguimiento } from '../api/get-ventanas-seguimiento.ts';
-import { ResumenSms } from './resumen-sms.tsx';
+import { ResumenSms } from '../../../components/resumen-sms.tsx';
 import { ResumenSmsEncuesta, SeccionEncuesta } from './encuesta-seccion.tsx';
 import { RecordatoriosSeccion, recordatoriosParaEnviar } from './recordatorios-seccion.tsx';
 import {
@@ -119,6 +119,7 @@ import {
 import type { EncuestaFormulario } from '../encuesta-formulario.ts';
 import { MarcaFija, SeccionModo, modoParaEnviar, useMarcaDialogo } from './modo-seccion.tsx';
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
+import { DesdePlantilla } from './desde-plantilla.tsx';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
 
@@ -177,6 +178,8 @@ interface ValoresDialogo {
   /** Issue 47.1: 'simulacro', 'prueba' or 'real', and a real alert's reason (modo-seccion.tsx). */
   modo?: string;
   motivo_alerta?: string;
+  /** Issue 47.3: the template version 'Desde plantilla' filled the message from (desde-plantilla.tsx). */
+  id_version_plantilla?: number;
 }
 
 /** 'HH:mm' of a TimePicker's value, '' when empty. */
@@ -492,6 +495,7 @@ export function CrearEjercicioDialog({
                 parametros: conPlantilla.parametros.map((p) => p.trim()),
               })
             : String(datos.accion ?? '').trim(),
+          ...(v.id_version_plantilla ? { id_version_plantilla: v.id_version_plantilla } : {}),
         });
         id = r.id_ejercicio;
         if (!origen) {
@@ -744,6 +748,16 @@ export function CrearEjercicioDialog({
           className="formulario-ejercicio"
         >
           <Row gutter={16} onKeyDownCapture={tabSinElegir}>
+            {modo.modo === 'crear' && !origen && (
+              <Col span={24}>
+                <DesdePlantilla
+                  form={form}
+                  abierto={abierto}
+                  equipos={equiposParaTipo(catalogos.data?.equipos ?? [], TIPO_SMS)}
+                  marca={marca}
+                />
+              </Col>
+            )}
             <Col xs={24} md={12}>
               <Form.Item
                 label={msg('campoTipoTrabajo')}

@@ -12,7 +12,7 @@ import {
   MAX_LARGO_OPCION_ENCUESTA,
 } from '@pregon/contract/rules/respuestas';
 import { DeleteOutlined, PlusOutlined } from '../../../components/iconos.tsx';
-import { ResumenSms } from './resumen-sms.tsx';
+import { ResumenSms } from '../../../components/resumen-sms.tsx';
 import type { EncuestaFormulario, OpcionFormulario } from '../encuesta-formulario.ts';
 import { DIGITOS, opcionNueva, textoEnviado, type ErroresEncuesta } from '../encuesta-reglas.ts';
 
