@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Form, Select, Typography, type FormInstance } from 'antd';
+import { Alert, Form, Select, type FormInstance } from 'antd';
 import dayjs from 'dayjs';
 import { MODO_DEFECTO, TIPO_SMS } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
@@ -129,7 +129,6 @@ export function DesdePlantilla(p: {
       )}
       {version && (
         <div className="marcadores-dialogo">
-          <Typography.Text type="secondary">{etiqueta(version)}</Typography.Text>
           <MarcadoresPlantilla
             texto={version.texto_sms}
             valores={valores}

@@ -315,12 +315,14 @@ function FilaVersion(p: { v: VersionPlantilla; puedeAprobar: boolean }) {
           </Button>
         )}
       </Space>
-      <Typography.Text type="secondary" className="autor-version">
-        {msg('plantillasGuardadaPor', {
-          usuario: v.creada_por ?? '',
-          fecha: fechaHoraTexto(v.creada),
-        })}
-      </Typography.Text>
+      <div>
+        <Typography.Text type="secondary" className="autor-version">
+          {msg('plantillasGuardadaPor', {
+            usuario: v.creada_por ?? '',
+            fecha: fechaHoraTexto(v.creada),
+          })}
+        </Typography.Text>
+      </div>
       {v.texto_sms && (
         <Typography.Paragraph className="texto-version">{v.texto_sms}</Typography.Paragraph>
       )}

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { claveNombre } from '@pregon/contract/rules/busqueda';
+import { ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { aprobarPorApi, tokenAprobador } from '../apps/api/src/testing/aprobaciones.ts';
+import { ahora } from '../apps/api/src/db/database.ts';
+import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../apps/api/src/dispatcher/testing.ts';
+import {
+  capturar,
+  elegirOpcion,
+  esperarAviso,
+  ingresarUI,
+  iniciarConfirmando,
+  lanzarNavegador,
+  levantarTodo,
+  nuevoContexto,
+} from './entorno.ts';
+
+// Issues 47.3 and 47.2 in the browser: an administrator writes an alert template and a correction
+// template in 'Plantillas'; a second person (role 'aprobadores') approves both versions there; the
+// administrator creates an 'Alerta real' 'Desde plantilla' (only approved versions offered, the
+// placeholders filled with a live preview), which is approved through the api (the approval
+// screen is built apart, issue 47.2), started from its row and reaches the SMSC simulator; then
+// 'Enviar corrección' from the same row, from the approved correction template, creates and
+// starts the correction in one click, and the SMSC receives it on every phone.
+
+const TELEFONOS = ['5542000011', '5542000022', '5542000033'];
+const APROBADOR = 'aprobador_e2e';
+
+describe('web: plantillas, alerta real desde plantilla y corrección', { timeout: 240_000 }, () => {
+  let api: ApiDePrueba;
+  let navegador: Browser;
+  let page: Page;
+  let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
+  const smsc = new SimuladorSmpp({ retrasoReciboMs: 20 });
+  let estado: string;
+  const categoria = 'Brigadistas plantillas';
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    await smsc.iniciar();
+    const k = api.ctx.db.kysely;
+    const e = await k
+      .selectFrom('estados')
+      .select(['id_estado', 'estado'])
+      .orderBy('id_estado')
+      .executeTakeFirstOrThrow();
+    estado = e.estado;
+    const { id_categoria } = await k
+      .insertInto('categorias')
+      .values({ categoria, clave: claveNombre(categoria) })
+      .returning('id_categoria')
+      .executeTakeFirstOrThrow();
+    for (const [i, telefono] of TELEFONOS.entries()) {
+      const { id_telefono } = await k
+        .insertInto('telefonos')
+        .values({
+          telefono,
+          nombre: `Vecina ${i + 1}`,
+          nombre_busqueda: `vecina ${i + 1}`,
+          id_estado: e.id_estado,
+          creado: ahora(),
+        })
+        .returning('id_telefono')
+        .executeTakeFirstOrThrow();
+      await k.insertInto('telefono_categoria').values({ id_telefono, id_categoria }).execute();
+    }
+    await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smsc.url,
+      alias: 'SMS Simulador plantillas',
+      tasa: 20,
+      puertos: 2,
+    });
+    // The second person: holds only 'aprobadores' (password of the test factory).
+    await tokenAprobador(api, APROBADOR);
+    despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
+      eventos: api.ctx.eventos,
+    });
+    navegador = await lanzarNavegador();
+    page = await (await nuevoContexto(navegador)).newPage();
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+  }, 300_000);
+  afterAll(async () => {
+    await navegador?.close();
+    await despachador?.detener();
+    await smsc.detener();
+    await api?.cerrar();
+  });
+
+  const tarjeta = (p: Page, nombre: string) =>
+    p.locator('.tarjeta-plantilla').filter({ hasText: nombre });
+  const editor = () => page.locator('.editor-plantilla');
+
+  /** 'Nueva plantilla' (or 'Nueva versión' of `de`) filled and saved; waits for its toast. */
+  async function guardarPlantilla(
+    campos: { nombre?: string; uso?: string; texto: string },
+    de?: string,
+  ) {
+    if (de) await tarjeta(page, de).getByRole('button', { name: 'Nueva versión' }).click();
+    else await page.getByRole('button', { name: 'Nueva plantilla' }).click();
+    await editor().waitFor();
+    if (campos.nombre) {
+      await editor().getByLabel('Nombre', { exact: true }).fill(campos.nombre);
+      await elegirOpcion(page, editor(), 'Peligro', 'Sismo');
+      if (campos.uso) await elegirOpcion(page, editor(), 'Uso', campos.uso);
+    }
+    await editor().getByLabel('Texto SMS', { exact: true }).fill(campos.texto);
+    // The create dialog's SMS parts counter, under the text.
+    await editor().getByTestId('resumen-sms').waitFor();
+    await editor().getByRole('button', { name: 'Guardar' }).click();
+    await editor().waitFor({ state: 'hidden' });
+  }
+
+  it('plantilla → aprobada por otra persona → alerta real desde plantilla → corrección que llega al SMSC', async () => {
+    // 1. The administrator writes two templates in 'Plantillas' (side menu).
+    await page.getByRole('menuitem', { name: 'Plantillas' }).click();
+    await page.getByRole('heading', { name: 'Plantillas de mensaje' }).waitFor();
+    await guardarPlantilla({
+      nombre: 'Sismo fuerte E2E',
+      texto: 'ALERTA SÍSMICA en {estado}: acuda a {refugio}',
+    });
+    await esperarAviso(page, 'Plantilla guardada: versión 1, pendiente de aprobación');
+    await guardarPlantilla({
+      nombre: 'Corrección sismo E2E',
+      uso: 'Corrección',
+      texto: 'CORRECCIÓN: el sismo en {estado} no requiere evacuar',
+    });
+    const sismo = tarjeta(page, 'Sismo fuerte E2E');
+    await sismo.getByText('Pendiente de aprobación', { exact: true }).waitFor();
+    // Nobody approves what they saved: no 'Aprobar versión' for its author.
+    expect(await page.getByRole('button', { name: 'Aprobar versión' }).count()).toBe(0);
+
+    // 2. A second person with the role 'aprobadores' approves both versions.
+    const otra = await (await nuevoContexto(navegador)).newPage();
+    await ingresarUI(otra, api.url, APROBADOR, 'Clave-de-prueba-1');
+    await otra.getByRole('menuitem', { name: 'Plantillas' }).click();
+    for (const nombre of ['Sismo fuerte E2E', 'Corrección sismo E2E']) {
+      await tarjeta(otra, nombre).getByRole('button', { name: 'Aprobar versión' }).click();
+      await tarjeta(otra, nombre).getByText(`Aprobada por ${APROBADOR}`).waitFor();
+    }
+    await esperarAviso(otra, 'Versión 1 aprobada');
+    await otra.context().close();
+
+    // A version 2 saved since is pending: a real alert will not be offered it.
+    await page.reload();
+    await sismo.getByText(`Aprobada por ${APROBADOR}`).waitFor();
+    await guardarPlantilla(
+      { texto: 'ALERTA SÍSMICA en {estado}: vaya a {refugio} ya' },
+      'Sismo fuerte E2E',
+    );
+    await esperarAviso(page, 'Plantilla guardada: versión 2, pendiente de aprobación');
+    await sismo.locator('.version-plantilla[data-version="2"]').waitFor();
+    await capturar(page, 'plantillas-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await sismo.waitFor();
+    await capturar(page, 'plantillas-390');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    // 3. 'Crear ejercicio' 'Desde plantilla': the template, then 'Alerta real', the states and
+    // categories.
+    await page.getByRole('menuitem', { name: 'Inicio' }).click();
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const dialogo = page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+    const v1 = 'Sismo fuerte E2E (Sismo) · versión 1 · aprobada';
+    await elegirOpcion(page, dialogo, 'Desde plantilla', v1);
+    await dialogo.locator('.seccion-modo').getByText('Alerta real', { exact: true }).click();
+    // Only approved versions for a real alert: version 2 is not in the list.
+    await dialogo.getByLabel('Desde plantilla', { exact: true }).click();
+    const lista = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+    await lista.locator(`.ant-select-item-option[title="${v1}"]`).waitFor();
+    expect(await lista.locator('.ant-select-item-option').allInnerTexts()).toEqual([v1]);
+    await page.keyboard.press('Escape');
+    const vista = dialogo.getByTestId('vista-previa-plantilla');
+    expect(await vista.innerText()).toBe('ALERTA SÍSMICA en {estado}: acuda a {refugio}');
+    await dialogo.getByLabel('Estado ({estado})', { exact: true }).fill('Oaxaca');
+    await dialogo.getByLabel('Refugio ({refugio})', { exact: true }).fill('Escuela Benito Juárez');
+    const texto = 'ALERTA SÍSMICA en Oaxaca: acuda a Escuela Benito Juárez';
+    await expect.poll(() => vista.innerText()).toBe(texto);
+    expect(await dialogo.getByPlaceholder('Mensaje / número').inputValue()).toBe(texto);
+    await dialogo.locator('.desde-plantilla').scrollIntoViewIfNeeded();
+    await capturar(page, 'dialogo-desde-plantilla-1366');
+    await elegirOpcion(page, dialogo, 'Estado', estado, { buscar: true });
+    await elegirOpcion(page, dialogo, 'Categoría', categoria);
+    await dialogo.getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'EXITO');
+    await dialogo.waitFor({ state: 'hidden' });
+    const alerta = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'modo', 'accion', 'destinatarios'])
+      .where('titulo', '=', 'Sismo fuerte E2E')
+      .executeTakeFirstOrThrow();
+    expect(alerta).toMatchObject({ modo: 'real', accion: texto });
+
+    // 4. A second person's approval (through the api here) and the start from its row.
+    await aprobarPorApi(api, await ingresar(api), alerta.id_ejercicio, APROBADOR);
+    await page.reload();
+    const fila = page
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Sismo fuerte E2E' });
+    await iniciarConfirmando(page, fila);
+    await esperarCompletado(api.ctx.db, alerta.id_ejercicio);
+    expect(smsc.registro.map((m) => m.texto)).toEqual([texto, texto, texto]);
+
+    // 5. 'Enviar corrección' (the finished alert is under 'Todos'): the approved correction
+    // template, its placeholder, one click.
+    await page.goto(`${api.url}/?tab=todos`);
+    await fila.getByRole('button', { name: 'Enviar corrección' }).click();
+    const modal = page.locator('.enviar-correccion');
+    await modal.getByText('Corrección sismo E2E (Sismo) · versión 1 · aprobada').waitFor();
+    await modal.getByLabel('Estado ({estado})', { exact: true }).fill('Oaxaca');
+    const correccion = 'CORRECCIÓN: el sismo en Oaxaca no requiere evacuar';
+    await expect
+      .poll(() => modal.getByTestId('vista-previa-plantilla').innerText())
+      .toBe(correccion);
+    await capturar(page, 'enviar-correccion-1366');
+    const antes = smsc.registro.length;
+    await modal.getByRole('button', { name: 'Enviar ahora' }).click();
+    await esperarAviso(page, '«Corrección: Sismo fuerte E2E» creado e iniciado: 3 destinatarios');
+    await expect
+      .poll(() => smsc.registro.slice(antes).map((m) => m.texto), { timeout: 30_000 })
+      .toEqual([correccion, correccion, correccion]);
+    expect(
+      smsc.registro
+        .slice(antes)
+        .map((m) => m.telefono)
+        .sort(),
+    ).toEqual(TELEFONOS.map((t) => expect.stringContaining(t)));
+    // The correction is in the list, a link of the alert's chain.
+    await page
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Corrección: Sismo fuerte E2E' })
+      .waitFor();
+
+    // The dialog's template part at a phone's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await elegirOpcion(page, dialogo, 'Desde plantilla', v1);
+    await dialogo.getByLabel('Refugio ({refugio})', { exact: true }).fill('Escuela Benito Juárez');
+    await dialogo.locator('.desde-plantilla').scrollIntoViewIfNeeded();
+    await capturar(page, 'dialogo-desde-plantilla-390');
+    await dialogo.getByRole('button', { name: 'Cancelar' }).click();
+    await page.setViewportSize({ width: 1366, height: 768 });
+  });
+});
