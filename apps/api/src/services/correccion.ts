@@ -29,6 +29,7 @@ import {
   type ComprobacionInicio,
   type CtxEjercicios,
 } from './ejercicios.ts';
+import { versionUsable } from './plantillas-mensaje.ts';
 
 // Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' in one step. The follow-up is an SMS
 // exercise to every recipient of the original, in its mode, a link of its follow-up chain
@@ -43,26 +44,7 @@ const etiquetaUso = (u: string) =>
 
 /** The version the follow-up is sent from: approved, of a template of this use, with an SMS text. */
 async function versionDeCorreccion(k: Consultor, idVersion: number, uso: Correccion['uso']) {
-  const v = await k
-    .selectFrom('plantillas_mensaje_versiones as v')
-    .innerJoin('plantillas_mensaje as p', 'p.id_plantilla', 'v.id_plantilla')
-    .select(['v.version', 'v.texto_sms', 'v.aprobada', 'v.aprobada_por', 'p.nombre', 'p.uso'])
-    .where('v.id_version', '=', idVersion)
-    .executeTakeFirst();
-  if (!v)
-    throw error(
-      400,
-      'referenciaInexistente',
-      { campo: 'id_version_plantilla', valor: idVersion },
-      'id_version_plantilla',
-    );
-  if (v.aprobada === null)
-    throw error(
-      400,
-      'versionPlantillaNoAprobada',
-      { version: Number(v.version), plantilla: v.nombre },
-      'id_version_plantilla',
-    );
+  const v = await versionUsable(k, idVersion, true);
   if (v.uso !== uso)
     throw error(
       400,

@@ -261,17 +261,14 @@ export async function aprobar(
 
 /**
  * A version an exercise is created from: it must exist, and an 'Alerta real' may only use an
- * approved one (400 naming id_version_plantilla otherwise). Returns what the audit records.
+ * approved one (400 naming id_version_plantilla otherwise). Returns the version with its
+ * template's name and use.
  */
-export async function exigirVersionUsable(
-  k: K,
-  idVersion: number,
-  real: boolean,
-): Promise<{ id_version_plantilla: number; plantilla: string; version: number }> {
+export async function versionUsable(k: K, idVersion: number, real: boolean) {
   const v = await k
     .selectFrom('plantillas_mensaje_versiones as v')
     .innerJoin('plantillas_mensaje as p', 'p.id_plantilla', 'v.id_plantilla')
-    .select(['v.version', 'v.aprobada', 'p.nombre'])
+    .select(['v.version', 'v.texto_sms', 'v.aprobada', 'v.aprobada_por', 'p.nombre', 'p.uso'])
     .where('v.id_version', '=', idVersion)
     .executeTakeFirst();
   if (!v)
@@ -288,5 +285,15 @@ export async function exigirVersionUsable(
       { version: Number(v.version), plantilla: v.nombre },
       'id_version_plantilla',
     );
+  return v;
+}
+
+/** versionUsable, as the exercise's audit row records it. */
+export async function exigirVersionUsable(
+  k: K,
+  idVersion: number,
+  real: boolean,
+): Promise<{ id_version_plantilla: number; plantilla: string; version: number }> {
+  const v = await versionUsable(k, idVersion, real);
   return { id_version_plantilla: idVersion, plantilla: v.nombre, version: Number(v.version) };
 }
