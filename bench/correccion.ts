@@ -129,7 +129,7 @@ try {
     });
     await aprobarPorApi(api, admin, alerta, 'aprobador_bench');
     await llamar('POST', '/ejercicio/sms/', { id_ejercicio: alerta });
-    await esperarCompletado(api.ctx.db, alerta, 120_000);
+    await esperarCompletado(api.ctx.db, alerta, 600_000);
 
     const medir = {
       correccion: async () => {

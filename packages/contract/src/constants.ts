@@ -192,7 +192,7 @@ export const USOS_PLANTILLA = ['alerta', 'correccion', 'cancelacion'] as const;
 export type UsoPlantilla = (typeof USOS_PLANTILLA)[number];
 /** Catalogue label of each template use. */
 export const ETIQUETA_USO_PLANTILLA: Readonly<Record<UsoPlantilla, ClaveMensaje>> = {
-  alerta: 'usoPlantillaAlerta',
+  alerta: 'columnaAlertaCap',
   correccion: 'usoPlantillaCorreccion',
   cancelacion: 'usoPlantillaCancelacion',
 };

@@ -1469,7 +1469,6 @@ export const MENSAJES = {
     'El campo id_version_plantilla es la versión {version} de «{plantilla}», que no está aprobada: una alerta real solo puede usar una versión aprobada',
   versionPlantillaPropia:
     'Usted guardó la versión {version}: debe aprobarla otra persona (un administrador o alguien con el rol Aprobadores)',
-  usoPlantillaAlerta: 'Alerta',
   usoPlantillaCorreccion: 'Corrección',
   usoPlantillaCancelacion: 'Cancelación',
   usoPlantillaInvalido: 'El campo uso solo admite: alerta, correccion, cancelacion',

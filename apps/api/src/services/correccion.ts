@@ -40,7 +40,7 @@ import { versionUsable } from './plantillas-mensaje.ts';
 // started through the ordinary start path (its checks, the audit, the dispatcher's wake-up).
 
 const etiquetaUso = (u: string) =>
-  msg(ETIQUETA_USO_PLANTILLA[u as keyof typeof ETIQUETA_USO_PLANTILLA] ?? 'usoPlantillaAlerta');
+  msg(ETIQUETA_USO_PLANTILLA[u as keyof typeof ETIQUETA_USO_PLANTILLA] ?? 'columnaAlertaCap');
 
 /** The version the follow-up is sent from: approved, of a template of this use, with an SMS text. */
 async function versionDeCorreccion(k: Consultor, idVersion: number, uso: Correccion['uso']) {
