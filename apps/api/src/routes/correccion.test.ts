@@ -263,6 +263,51 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
       await esperarCompletado(api.ctx.db, ok.body.id_ejercicio as number);
       const texto = 'SIMULACRO: CANCELADA la alerta de las 11:00: no hay peligro en Mérida';
       expect(smsc.registro.slice(previos).map((m) => m.texto)).toEqual([texto, texto]);
+      // The original's device went down since: the next correction goes through another active
+      // SMS device; a device asked for that is not SMS is refused naming the field.
+      await api.ctx.db.kysely
+        .updateTable('equipos')
+        .set({ activo: 0 })
+        .where('id_equipo', '=', equipo)
+        .execute();
+      const otro = await crearEquipo(api.ctx.db, {
+        protocolo: 'smpp',
+        url: smsc.url,
+        alias: 'SMSC de reserva',
+        puertos: 1,
+      });
+      const llamadas = await crearEquipo(api.ctx.db, { protocolo: 'asterisk', alias: 'PBX' });
+      const noSms = await corregir(
+        original,
+        { uso: 'cancelacion', id_version_plantilla: sinIniciar, valores, equipo: llamadas },
+        operador,
+      );
+      expect(noSms.status).toBe(400);
+      expect(noSms.body.mensaje).toBe(msg('correccionEquipoNoSms'));
+      const previos2 = smsc.registro.length;
+      const reserva = await corregir(
+        original,
+        { uso: 'cancelacion', id_version_plantilla: sinIniciar, valores },
+        operador,
+      );
+      expect(reserva.status, JSON.stringify(reserva.body)).toBe(200);
+      await esperarCompletado(api.ctx.db, reserva.body.id_ejercicio as number);
+      expect(
+        (
+          await api.ctx.db.kysely
+            .selectFrom('ejercicios')
+            .select('id_equipo')
+            .where('id_ejercicio', '=', reserva.body.id_ejercicio as number)
+            .executeTakeFirstOrThrow()
+        ).id_equipo,
+      ).toBe(otro);
+      expect(smsc.registro.slice(previos2).map((m) => m.texto)).toEqual([texto, texto]);
+      await api.ctx.db.kysely
+        .updateTable('equipos')
+        .set({ activo: 1 })
+        .where('id_equipo', '=', equipo)
+        .execute();
+
       const auditoria = await api.ctx.db.kysely
         .selectFrom('auditoria')
         .select(['accion', 'usuario'])

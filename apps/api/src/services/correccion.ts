@@ -57,19 +57,23 @@ async function versionDeCorreccion(k: Consultor, idVersion: number, uso: Correcc
   return v;
 }
 
-/** The SMS device: the one asked for, else the original's when it sent SMS; active, SMS. */
+/** The SMS device: the one asked for (active, SMS, or a 400 naming equipo); else the original's
+ * when it sent SMS and is active; else the first active SMS device (a call or WhatsApp alert's
+ * correction, or an original whose device is down, still goes out). */
 async function equipoSms(k: Consultor, pedido: number | undefined, original: number | undefined) {
-  const id = pedido ?? original;
+  const activos = (
+    await k
+      .selectFrom('equipos')
+      .select(['id_equipo', 'protocolo', 'puertos'])
+      .where('activo', '=', 1)
+      .orderBy('id_equipo')
+      .execute()
+  ).filter((q) => CANAL_DE_PROTOCOLO[q.protocolo as Protocolo] === 'sms');
   const q =
-    id === undefined
-      ? undefined
-      : await k
-          .selectFrom('equipos')
-          .select(['id_equipo', 'protocolo', 'activo', 'puertos'])
-          .where('id_equipo', '=', id)
-          .executeTakeFirst();
-  if (!q || !Number(q.activo) || CANAL_DE_PROTOCOLO[q.protocolo as Protocolo] !== 'sms')
-    throw error(400, 'correccionEquipoNoSms', undefined, 'equipo');
+    pedido !== undefined
+      ? activos.find((x) => Number(x.id_equipo) === pedido)
+      : (activos.find((x) => Number(x.id_equipo) === original) ?? activos[0]);
+  if (!q) throw error(400, 'correccionEquipoNoSms', undefined, 'equipo');
   return { id_equipo: Number(q.id_equipo), puertos: Math.max(1, Number(q.puertos) || 1) };
 }
 
