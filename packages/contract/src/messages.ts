@@ -790,6 +790,26 @@ export const MENSAJES = {
   aprobacionMotivoObligatorio: 'El campo motivo es obligatorio para rechazar: diga qué debe corregirse',
   aprobacionAntesDeLaHora:
     'Alerta real programada sin aprobar: necesita la aprobación de una segunda persona antes de su hora',
+  // Issue 47.2 (web): the approval screen, the badge and the row's buttons
+  menuAprobaciones: 'Aprobaciones',
+  aprobacionesTitulo: 'Aprobaciones pendientes',
+  aprobacionesInsignia: 'Aprobaciones pendientes: {n}',
+  aprobacionesNinguna: 'No hay solicitudes de aprobación pendientes',
+  aprobacionTitulo: 'Aprobar el inicio de «{ejercicio}»',
+  aprobacionSolicitudDe: 'Solicitada por {usuario} a las {hora}; vence a las {vence}',
+  aprobacionRechazadaPor: 'Rechazada por {usuario}: {motivo}',
+  aprobacionExpiradaDe: 'La solicitud de {usuario} venció a las {hora} sin respuesta',
+  aprobacionAprobadaPor: 'Aprobada por {usuario}',
+  aprobacionNoPendienteVer: 'Este ejercicio ya no está pendiente de aprobación',
+  aprobacionAviso:
+    'Revise lo que se enviará: al aprobar, quien lo creó podrá iniciarlo. Si algo no es correcto, rechácelo y diga qué debe corregirse',
+  accionSolicitarAprobacion: 'Solicitar aprobación',
+  accionRevisarAprobacion: 'Revisar aprobación',
+  accionAprobar: 'Aprobar',
+  accionRechazar: 'Rechazar',
+  campoMotivoRechazo: 'Motivo del rechazo',
+  capCreadaPendiente:
+    'Alerta CAP recibida: ejercicio {id_ejercicio} creado sin iniciar y pendiente de aprobación: una segunda persona con el rol Aprobadores debe aprobarlo antes de iniciarlo',
 
   // Device protocols (constants PROTOCOLOS)
   protocoloSmpp: 'SMPP',

@@ -82,8 +82,10 @@ describe.each(MOTORES)('aprobación de una alerta real (%s)', (motor) => {
     const sin = await iniciar(id);
     expect(sin.status).toBe(409);
     expect(sin.body.mensaje).toBe(msg('aprobacionRequerida'));
-    // The scheduler's pre-flight says the same.
-    expect(await comprobarInicio(api.ctx, id, { equipoMs: 0 })).toBe(msg('aprobacionRequerida'));
+    // The scheduler's pre-flight says a real alert needs its approval before its hour.
+    expect(await comprobarInicio(api.ctx, id, { equipoMs: 0 })).toBe(
+      'Alerta real programada sin aprobar: necesita la aprobación de una segunda persona antes de su hora',
+    );
     let f = await fila(id);
     expect(f.requiere_aprobacion).toBe(true);
     expect(f.aprobacion).toBeNull();
@@ -107,6 +109,25 @@ describe.each(MOTORES)('aprobación de una alerta real (%s)', (motor) => {
       aprobar: false,
     });
     expect((await fila(id, aprobador)).acciones).toMatchObject({ aprobar: true, iniciar: false });
+    // Still pending: the pre-flight says so again; the approvers' list (and badge) holds it.
+    expect(await comprobarInicio(api.ctx, id, { equipoMs: 0 })).toBe(msg('aprobacionAntesDeLaHora'));
+    expect(f.aprobacion_detalle).toMatchObject({ estado: 'pendiente', solicitante: 'admin' });
+    const pendientes = async (token: string) =>
+      pedir(api.url, 'GET', '/aprobaciones/pendientes/', { token });
+    expect((await pendientes(admin)).status).toBe(403);
+    expect((await pendientes(operador)).status).toBe(403);
+    const lista = await pendientes(aprobador);
+    expect(lista.status, JSON.stringify(lista.body)).toBe(200);
+    expect(lista.body.data).toEqual([
+      expect.objectContaining({
+        id_ejercicio: id,
+        ejercicio: 'Alerta real por aprobar',
+        modo: 'real',
+        destinatarios: 1,
+        solicitante: 'admin',
+        puede_aprobar: true,
+      }),
+    ]);
 
     // The creator, even holding 'aprobadores' now (roles are read at each call), never approves.
     await k()
@@ -118,6 +139,10 @@ describe.each(MOTORES)('aprobación de una alerta real (%s)', (motor) => {
     expect(propia.status).toBe(403);
     expect(propia.body.mensaje).toBe(msg('aprobacionPropia'));
     expect((await fila(id)).acciones.aprobar).toBe(false);
+    // In the approvers' list the request is theirs: listed, not theirs to decide (no badge).
+    expect((await pendientes(admin)).body.data).toEqual([
+      expect.objectContaining({ id_ejercicio: id, puede_aprobar: false }),
+    ]);
     // An operator is not an approver.
     expect((await aprobar(id, operador)).status).toBe(403);
     // An API key with every scope is never one either.

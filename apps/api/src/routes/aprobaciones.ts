@@ -3,6 +3,7 @@ import {
   aprobarEjercicio,
   inicioEmergencia,
   leerAprobacion,
+  listarPendientes,
   rechazarEjercicio,
   solicitarAprobacion,
 } from '@pregon/contract/api/aprobaciones';
@@ -15,6 +16,11 @@ export function rutasAprobaciones(app: FastifyInstance, ctx: Contexto) {
   ruta(app, ctx, leerAprobacion, async ({ params }) => ({
     status: 200 as const,
     aprobacion: await servicio.leerAprobacion(ctx, params.id),
+  }));
+
+  ruta(app, ctx, listarPendientes, async ({ sesion }) => ({
+    status: 200 as const,
+    data: await servicio.listarPendientes(ctx, sesion),
   }));
 
   ruta(app, ctx, solicitarAprobacion, async ({ params, sesion }) => ({

@@ -274,21 +274,65 @@ describe.each(MOTORES)('CAP 1.2 (%s)', (motor) => {
         alertaCap({ identifier: 'JAL-R-1', status: 'Actual' }),
       );
       expect(real.status, JSON.stringify(real.body)).toBe(200);
-      const e = await ejercicio(real.body.id_ejercicio);
+      const id = real.body.id_ejercicio as number;
+      // Issue 47.2: it lands in 'Pendiente de aprobación', asked by the account that sent it.
+      expect(real.body.mensaje).toBe(
+        `Alerta CAP recibida: ejercicio ${id} creado sin iniciar y pendiente de aprobación: una segunda persona con el rol Aprobadores debe aprobarlo antes de iniciarlo`,
+      );
+      const e = await ejercicio(id);
       expect(e).toMatchObject({
         modo: 'real',
         accion: 'Sismo fuerte en Jalisco\nAléjese de ventanas y siga a los brigadistas',
         ignora_bajas_motivo: 'Alerta CAP JAL-R-1 de sistema-estatal@jalisco.gob.mx',
         iniciado: null,
         en_proceso: 0,
+        aprobacion: 'pendiente',
+        aprobacion_solicitante: 'admin',
       });
+      expect(Number(e!.aprobacion_expira)).toBeGreaterThan(Date.now());
+      const solicitud = await api.ctx.db.kysely
+        .selectFrom('auditoria')
+        .select(['usuario'])
+        .where('accion', '=', 'solicitar_aprobacion')
+        .where('id_entidad', '=', String(id))
+        .execute();
+      expect(solicitud).toEqual([{ usuario: 'admin' }]);
+      // An approver sees it among the pending requests at once, and may decide it.
+      const aprobadora = (await tokenConRol(api, 'aprobadores', 'aprobadora_cap')).token;
+      const pendientes = await pedir(api.url, 'GET', '/aprobaciones/pendientes/', {
+        token: aprobadora,
+      });
+      expect(pendientes.status, JSON.stringify(pendientes.body)).toBe(200);
+      expect(pendientes.body.data).toContainEqual(
+        expect.objectContaining({
+          id_ejercicio: id,
+          ejercicio: 'Sismo fuerte en Jalisco',
+          modo: 'real',
+          destinatarios: 2,
+          solicitante: 'admin',
+          puede_aprobar: true,
+        }),
+      );
+      // Not started, and its start refused until approved.
+      const inicio = await pedir(api.url, 'POST', '/ejercicio/sms/', {
+        token: admin,
+        body: { id_ejercicio: id },
+      });
+      expect(inicio.status).toBe(409);
+      expect(inicio.body.mensaje).toBe(
+        'Este ejercicio está pendiente de aprobación: no puede iniciar hasta que una segunda persona con el rol Aprobadores lo apruebe',
+      );
       const prueba = await enviarCap(
         api,
         operador,
         alertaCap({ identifier: 'JAL-T-1', status: 'Test' }),
       );
       expect(prueba.status, JSON.stringify(prueba.body)).toBe(200);
-      expect((await ejercicio(prueba.body.id_ejercicio))!.modo).toBe('prueba');
+      // A test (or drill) under the approval threshold needs none: created, not pending.
+      expect(await ejercicio(prueba.body.id_ejercicio)).toMatchObject({
+        modo: 'prueba',
+        aprobacion: null,
+      });
       // An operator may not create a real alert, by CAP or otherwise.
       const r403 = await enviarCap(
         api,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Aprobacion, RechazarSchema } from '@pregon/contract/api/aprobaciones';
+import type { Aprobacion, Pendiente, RechazarSchema } from '@pregon/contract/api/aprobaciones';
+import { modoDe } from '@pregon/contract/rules/modo';
 import { msg } from '@pregon/contract/messages';
 import {
   esPropio,
@@ -25,7 +26,7 @@ import {
   type ActorConRoles,
   type CtxEjercicios,
 } from './ejercicios.ts';
-import { ROL_APROBADOR } from '@pregon/contract/constants';
+import { ROL_APROBADOR, tipoPorId } from '@pregon/contract/constants';
 
 // Issue 47.2: two people for a real alert. The request's state lives on the exercise (migration
 // 0063); the start path (services/ejercicios.ts validarInicio: the web, the SPEC's client and the
@@ -79,7 +80,7 @@ export function aprobacionDe(e: Fila, momento = ahora()): Aprobacion {
 /** The list row's approval fields. */
 export function aprobacionFila(e: Fila) {
   const a = aprobacionDe(e);
-  return { requiere_aprobacion: a.requiere, aprobacion: a.estado };
+  return { requiere_aprobacion: a.requiere, aprobacion: a.estado, aprobacion_detalle: a };
 }
 
 /** True when `quien` may approve or reject it: an approver, a person, neither creator nor asker. */
@@ -99,6 +100,17 @@ export function exigirAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>):
   const a = aprobacionDe(e);
   const clave = motivoSinAprobacion(a.estado, a.requiere);
   if (clave) throw error(409, clave, { usuario: a.resuelve ?? '', motivo: a.motivo ?? '' });
+}
+
+/**
+ * What a scheduled start's pre-flight says of an exercise whose first start still lacks its
+ * approval: a real alert, that it needs it before its hour ('aprobacionAntesDeLaHora'); null when
+ * it needs none, has it, or already started (the start's own refusal says the rest).
+ */
+export function avisoPrevioAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>): string | null {
+  if (e.iniciado !== null || e.modo !== 'real') return null;
+  const a = aprobacionDe(e);
+  return motivoSinAprobacion(a.estado, a.requiere) ? msg('aprobacionAntesDeLaHora') : null;
 }
 
 /** Reads the exercise under lock and checks it may still be decided upon: open, never started. */
@@ -163,6 +175,21 @@ export async function solicitarAprobacion(
   });
   ctx.eventos.emit('ejercicio', id);
   return r;
+}
+
+/**
+ * Asks for the approval of an exercise that needs one (a CAP alert's, issue 47.4: it never
+ * starts by itself, it lands in 'Pendiente de aprobación'), as `actor`; true when asked.
+ */
+export async function solicitarSiRequiere(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+): Promise<boolean> {
+  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+  if (!requiereAprobacion(e, umbralAprobacion())) return false;
+  await solicitarAprobacion(ctx, actor, id);
+  return true;
 }
 
 /** Approves (motivo null) or rejects a pending request; never by its creator or requester. */
@@ -263,4 +290,45 @@ export async function inicioEmergencia(
 /** GET /ejercicio/{id}/aprobacion/. */
 export async function leerAprobacion(ctx: CtxEjercicios, id: number): Promise<Aprobacion> {
   return aprobacionDe(await ejercicioOError(ctx.db.kysely, ctx, id));
+}
+
+/** GET /aprobaciones/pendientes/: the requests still waiting (not expired, never started), oldest
+ * first, each saying whether `quien` may decide it (not their own). */
+export async function listarPendientes(ctx: CtxEjercicios, quien: ActorConRoles): Promise<Pendiente[]> {
+  const momento = ahora();
+  const filas = await ctx.db.kysely
+    .selectFrom('ejercicios as e')
+    .innerJoin('tipos_ejercicio as t', 't.id_tipo_ejercicio', 'e.id_tipo_ejercicio')
+    .select([
+      'e.id_ejercicio',
+      'e.titulo',
+      'e.id_tipo_ejercicio',
+      't.tipo_ejercicio as etiqueta_tipo',
+      'e.modo',
+      'e.destinatarios',
+      'e.creado_por',
+      'e.aprobacion',
+      'e.aprobacion_solicitante',
+      'e.aprobacion_solicitante_id',
+      'e.aprobacion_solicitada',
+      'e.aprobacion_expira',
+    ])
+    .where('e.aprobacion', '=', 'pendiente')
+    .where('e.aprobacion_expira', '>', momento)
+    .where('e.iniciado', 'is', null)
+    .where('e.completado', '=', 0)
+    .orderBy('e.aprobacion_solicitada')
+    .orderBy('e.id_ejercicio')
+    .execute();
+  return filas.map((e) => ({
+    id_ejercicio: e.id_ejercicio,
+    ejercicio: e.titulo,
+    tipo_ejercicio: tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo,
+    modo: modoDe(e.modo),
+    destinatarios: Number(e.destinatarios),
+    solicitante: e.aprobacion_solicitante,
+    solicitada: num(e.aprobacion_solicitada),
+    expira: num(e.aprobacion_expira),
+    puede_aprobar: puedeAprobar(e, quien),
+  }));
 }

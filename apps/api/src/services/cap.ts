@@ -38,6 +38,7 @@ import {
   type CtxEjercicios,
 } from './ejercicios.ts';
 import { escribirElementos, leerXml, type ElementoXml } from './cap-xml.ts';
+import { solicitarSiRequiere } from './aprobaciones.ts';
 
 // Issue 47.4: CAP 1.2 in and out. Out: any exercise as an alert whose identity (sender and
 // identifier) never changes, its status from the mode, one <info> in es-MX with the message and
@@ -344,6 +345,8 @@ async function aplicar(
     if (e.iniciado !== null || e.en_proceso || e.completado)
       throw error(409, 'capIniciadoNoEditable', { id_ejercicio: referido! }, 'references');
     await editar(ctx, actor, referido!, b);
+    // The edit voided any approval (what was approved is no longer what would go): asked again.
+    await solicitarSiRequiere(ctx, actor, referido!);
     return {
       id_ejercicio: referido!,
       accion: 'actualizado',
@@ -352,6 +355,7 @@ async function aplicar(
     };
   }
   const id = await crear(ctx, actor, b);
+  let pendiente: boolean;
   try {
     await generar(ctx, actor, {
       ejercicio: id,
@@ -359,6 +363,10 @@ async function aplicar(
       estados: b.estados,
       categorias: b.categorias,
     });
+    // Issue 47.2: a CAP alert never starts by itself; one that needs approval (every real
+    // alert) lands in 'Pendiente de aprobación', asked by the key's account. Creation, recipients
+    // and the request are three transactions: a failure in any removes the exercise.
+    pendiente = await solicitarSiRequiere(ctx, actor, id);
   } catch (e) {
     await eliminar(ctx, actor, id);
     throw e;
@@ -366,7 +374,7 @@ async function aplicar(
   return {
     id_ejercicio: id,
     accion: 'creado',
-    mensaje: msg('capCreada', { id_ejercicio: id }),
+    mensaje: msg(pendiente ? 'capCreadaPendiente' : 'capCreada', { id_ejercicio: id }),
     ...marca,
   };
 }

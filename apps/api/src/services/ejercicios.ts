@@ -64,7 +64,13 @@ import {
   type HuellaAudio,
 } from '../dispatcher/comprobacion.ts';
 import { vincularAudiosCuestionario } from './quiz-audios.ts';
-import { aprobacionFila, exigirAprobacion, puedeAprobar, SIN_APROBACION } from './aprobaciones.ts';
+import {
+  aprobacionFila,
+  avisoPrevioAprobacion,
+  exigirAprobacion,
+  puedeAprobar,
+  SIN_APROBACION,
+} from './aprobaciones.ts';
 import {
   contextoLlamada,
   contextoQuiz,
@@ -1051,6 +1057,9 @@ export async function comprobarInicio(
 ): Promise<string | null> {
   try {
     const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+    // Issue 47.2: a scheduled real alert needs its approval before its hour, and says so.
+    const sinAprobar = avisoPrevioAprobacion(e);
+    if (sinAprobar) return sinAprobar;
     const canal = canalDeInicio(e);
     if (typeof canal !== 'string') return canal.mensaje;
     const { e: listo } = await validarInicio(ctx.db.kysely, ctx, canal, id, false);

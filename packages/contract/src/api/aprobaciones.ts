@@ -109,3 +109,28 @@ export const rechazarEjercicio = endpoint({
   body: RechazarSchema,
   respuesta: RespuestaSchema,
 });
+
+/** One pending request, as the approvers' list and the header's badge read it. */
+export const PendienteSchema = z.object({
+  id_ejercicio: z.number(),
+  ejercicio: z.string(),
+  tipo_ejercicio: z.string(),
+  modo: z.string(),
+  destinatarios: z.number(),
+  solicitante: z.string().nullable(),
+  solicitada: z.number().nullable(),
+  expira: z.number().nullable(),
+  /** False for the person who created the exercise or asked: someone else must decide. */
+  puede_aprobar: z.boolean(),
+});
+export type Pendiente = z.infer<typeof PendienteSchema>;
+
+/** GET /aprobaciones/pendientes/ (role 'aprobadores'): the requests waiting now, oldest first. */
+export const listarPendientes = endpoint({
+  method: 'GET',
+  path: '/aprobaciones/pendientes/',
+  acceso: 'aprobacion',
+  etiqueta: 'ejercicios',
+  resumen: 'Solicitudes de aprobación pendientes (rol Aprobadores)',
+  respuesta: OkSchema.extend({ data: z.array(PendienteSchema) }),
+});

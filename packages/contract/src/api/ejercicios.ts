@@ -49,6 +49,7 @@ import {
   OkSchema,
 } from './comun.ts';
 import { endpoint } from './endpoint.ts';
+import { AprobacionSchema } from './aprobaciones.ts';
 import { EncuestaCampoSchema, EncuestaLeidaSchema, erroresEncuesta } from './respuestas.ts';
 import { ColumnasRespuestaSchema } from './columnas-respuesta.ts';
 import {
@@ -200,6 +201,9 @@ export const EjercicioFilaSchema = z.object({
   /** Issue 47.2: where its approval stands ('pendiente' reads 'Pendiente de aprobación'); null
    * when none was asked. */
   aprobacion: z.enum(ESTADOS_APROBACION).nullable().optional(),
+  /** Issue 47.2 (web): who asked and until when, who decided and why: what the row, the
+   * dashboard and the approval screen say of a pending, rejected or expired request. */
+  aprobacion_detalle: AprobacionSchema.optional(),
 });
 /** One list row. */
 export type EjercicioFila = z.infer<typeof EjercicioFilaSchema>;
