@@ -6,6 +6,7 @@ import {
   esPropio,
   estadoAprobacion,
   motivoSinAprobacion,
+  razonSinAprobacion,
   requiereAprobacion,
 } from '@pregon/contract/rules/aprobacion';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
@@ -16,7 +17,7 @@ import {
   zonaProducto,
 } from '../config.ts';
 import { ahora } from '../db/database.ts';
-import { error } from '../http/errores.ts';
+import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
@@ -96,10 +97,15 @@ export function puedeAprobar(
  * (called by the start path, once with the row lock). A resume after an approved start passes.
  */
 export function exigirAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>): void {
-  if (e.iniciado !== null) return;
   const a = aprobacionDe(e);
-  const clave = motivoSinAprobacion(a.estado, a.requiere);
-  if (clave) throw error(409, clave, { usuario: a.resuelve ?? '', motivo: a.motivo ?? '' });
+  // The same text the web shows beside its disabled 'Iniciar' (rules/aprobacion.ts).
+  const razon = razonSinAprobacion({
+    iniciado: e.iniciado,
+    requiere_aprobacion: a.requiere,
+    aprobacion: a.estado,
+    aprobacion_detalle: a,
+  });
+  if (razon) throw new HttpError(409, razon);
 }
 
 /**

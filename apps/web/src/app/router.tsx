@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
-import { ROL_ADMINISTRADOR, RUTA_EJERCICIOS } from '@pregon/contract/constants';
+import { ROL_ADMINISTRADOR, ROL_APROBADOR, RUTA_EJERCICIOS } from '@pregon/contract/constants';
 import { pedirAntes } from '../lib/api-client.ts';
 import { registrarNavegacion } from '../lib/sesion.ts';
 import { clienteConsultas } from './consultas.ts';
@@ -143,6 +143,21 @@ export const rutas: RouteObject[] = [
           pantalla(
             '/countries/:id',
             async () => (await import('../features/paises/components/pais-page.tsx')).PaisPage,
+          ),
+          // Issue 47.2: the approvers' pending requests and each one's approval screen.
+          pantalla(
+            '/aprobaciones',
+            async () =>
+              (await import('../features/aprobaciones/components/aprobaciones-page.tsx'))
+                .AprobacionesPage,
+            { roles: [ROL_APROBADOR] },
+          ),
+          pantalla(
+            '/aprobaciones/:id',
+            async () =>
+              (await import('../features/aprobaciones/components/aprobacion-page.tsx'))
+                .AprobacionPage,
+            { roles: [ROL_APROBADOR] },
           ),
           pantalla(
             '/index_dash',

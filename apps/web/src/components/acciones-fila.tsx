@@ -15,6 +15,7 @@ import {
   PauseOutlined,
   RetweetOutlined,
   RollbackOutlined,
+  SafetyCertificateOutlined,
   SendOutlined,
   StopOutlined,
 } from './iconos.tsx';
@@ -24,6 +25,7 @@ import { msg } from '@pregon/contract/messages';
 import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { planInicio } from '@pregon/contract/rules/start';
+import { razonSinAprobacion } from '@pregon/contract/rules/aprobacion';
 import { usuarioTieneRol } from '../lib/sesion.ts';
 import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
 
@@ -68,6 +70,8 @@ export interface PropsAccionesFila {
   alDuplicar?: (fila: EjercicioFila) => void;
   alArchivar?: (fila: EjercicioFila, archivado: boolean) => void;
   alEliminar?: (fila: EjercicioFila) => void;
+  /** Issue 47.2: 'Solicitar aprobación' (shown when the row allows it and this is given). */
+  alSolicitarAprobacion?: (fila: EjercicioFila) => void;
 }
 
 /** The 'Acciones' cell: the buttons `accionesFila` allows for the row's flags (SPEC 2 and 4), plus
@@ -95,6 +99,9 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
     else p.alIniciar(fila);
   };
   const etiquetaInicio = msg(fila.en_pausa === '1' ? 'accionReanudar' : 'accionIniciar');
+  // Issue 47.2: until a second person approved it, 'Iniciar' shows disabled and says why (the
+  // api's own refusal), and 'Solicitar aprobación' stands beside it.
+  const sinAprobar = razonSinAprobacion(fila);
 
   return (
     <Space size={4} wrap className="acciones-fila">
@@ -109,17 +116,42 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         </Tooltip>
       )}
       {acciones.iniciar && (
-        <Tooltip title={etiquetaInicio}>
+        <Tooltip title={sinAprobar ?? etiquetaInicio}>
           <Button
             size="small"
             type="primary"
             icon={<CaretRightOutlined />}
             aria-label={etiquetaInicio}
+            aria-description={sinAprobar ?? undefined}
+            className="boton-iniciar"
             loading={cargando('iniciar')}
-            disabled={ocupado && !cargando('iniciar')}
+            disabled={!!sinAprobar || (ocupado && !cargando('iniciar'))}
             onClick={pedirInicio}
           />
         </Tooltip>
+      )}
+      {acciones.solicitar_aprobacion && p.alSolicitarAprobacion && (
+        <Button
+          size="small"
+          icon={<SendOutlined />}
+          className="solicitar-aprobacion"
+          loading={cargando('solicitar_aprobacion')}
+          disabled={ocupado && !cargando('solicitar_aprobacion')}
+          onClick={() => p.alSolicitarAprobacion?.(fila)}
+        >
+          {msg('accionSolicitarAprobacion')}
+        </Button>
+      )}
+      {acciones.aprobar && (
+        <Button
+          size="small"
+          type="primary"
+          icon={<SafetyCertificateOutlined />}
+          className="revisar-aprobacion"
+          onClick={() => navegar(`/aprobaciones/${fila.id_ejercicio}`)}
+        >
+          {msg('accionRevisarAprobacion')}
+        </Button>
       )}
       {acciones.programar && (
         <Tooltip title={msg('accionProgramar')}>

@@ -41,6 +41,55 @@ export function ConfirmarInicio({
   alCancelar,
   programado,
 }: PropsConfirmarInicio) {
+  const reanudar = fila.en_pausa === '1';
+  return (
+    <Modal
+      open={abierto}
+      title={msg(
+        programado
+          ? 'confirmarProgramarTitulo'
+          : reanudar
+            ? 'confirmarReanudarTitulo'
+            : 'confirmarInicioTitulo',
+        { ejercicio: fila.ejercicio },
+      )}
+      okText={msg(
+        programado
+          ? 'accionProgramar'
+          : reanudar
+            ? 'accionReanudarEjercicio'
+            : 'accionIniciarEjercicio',
+      )}
+      cancelText={msg('cancelar')}
+      onOk={alConfirmar}
+      onCancel={alCancelar}
+      destroyOnHidden
+      className="confirmar-inicio"
+    >
+      <ResumenInicio fila={fila} activo={abierto} />
+      <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+        {programado
+          ? msg('confirmarProgramarAviso', programado)
+          : msg(reanudar ? 'confirmarReanudarAviso' : 'confirmarInicioAviso')}
+      </Typography.Paragraph>
+    </Modal>
+  );
+}
+
+/**
+ * What a start would do, as the start confirmation says it: the mode, recipients (per country),
+ * channel and device, ports, parts and cost or calls, the permitted hours, the estimated
+ * duration, and the warnings (countries, opted-out phones, no recipients). The confirmation's
+ * body, and the approval screen's (issue 47.2: the approver sees exactly what the start
+ * confirmation shows). `activo`: read the opt-out and country figures now.
+ */
+export function ResumenInicio({
+  fila,
+  activo: abierto,
+}: {
+  fila: EjercicioFila;
+  activo: boolean;
+}) {
   const config = useConfig();
   const bajas = useBajasInicio(
     fila.id_ejercicio,
@@ -61,7 +110,6 @@ export function ConfirmarInicio({
     fila.sms_total !== null && fila.destinatarios > 0
       ? (fila.sms_total - (fila.sms_acuses ?? 0)) / fila.destinatarios
       : 0;
-  const reanudar = fila.en_pausa === '1';
   const tipo = fila.id_tipo_ejercicio;
   const puertos = Math.max(1, fila.puerto_fin - fila.puerto_ini + 1);
   const defecto = config.data?.llamadas;
@@ -173,29 +221,7 @@ export function ConfirmarInicio({
   ];
 
   return (
-    <Modal
-      open={abierto}
-      title={msg(
-        programado
-          ? 'confirmarProgramarTitulo'
-          : reanudar
-            ? 'confirmarReanudarTitulo'
-            : 'confirmarInicioTitulo',
-        { ejercicio: fila.ejercicio },
-      )}
-      okText={msg(
-        programado
-          ? 'accionProgramar'
-          : reanudar
-            ? 'accionReanudarEjercicio'
-            : 'accionIniciarEjercicio',
-      )}
-      cancelText={msg('cancelar')}
-      onOk={alConfirmar}
-      onCancel={alCancelar}
-      destroyOnHidden
-      className="confirmar-inicio"
-    >
+    <>
       <Descriptions column={1} size="small" bordered items={items} />
       {variosPaises?.aviso && (
         <Alert
@@ -223,11 +249,6 @@ export function ConfirmarInicio({
           message={msg('sinDestinatariosInicio')}
         />
       )}
-      <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-        {programado
-          ? msg('confirmarProgramarAviso', programado)
-          : msg(reanudar ? 'confirmarReanudarAviso' : 'confirmarInicioAviso')}
-      </Typography.Paragraph>
-    </Modal>
+    </>
   );
 }

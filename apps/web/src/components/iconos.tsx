@@ -39,6 +39,7 @@ import {
   RetweetOutlined as Retweet,
   RightOutlined as Right,
   RollbackOutlined as Rollback,
+  SafetyCertificateOutlined as SafetyCertificate,
   SearchOutlined as Search,
   SendOutlined as Send,
   SettingOutlined as Setting,
@@ -103,6 +104,7 @@ export const PlusOutlined = decorativo(Plus);
 export const RetweetOutlined = decorativo(Retweet);
 export const RightOutlined = decorativo(Right);
 export const RollbackOutlined = decorativo(Rollback);
+export const SafetyCertificateOutlined = decorativo(SafetyCertificate);
 export const SearchOutlined = decorativo(Search);
 export const SendOutlined = decorativo(Send);
 export const SettingOutlined = decorativo(Setting);

@@ -24,6 +24,7 @@ import { CLAVE_BAJAS_INICIO, iniciarEjercicioApi } from '../api/iniciar-ejercici
 import { archivarEjercicioApi } from '../api/archivar-ejercicio.ts';
 import { eliminarEjercicioApi } from '../api/eliminar-ejercicio.ts';
 import { pausaEjercicioApi } from '../api/pausar-ejercicio.ts';
+import { CLAVE_APROBACIONES, solicitarAprobacionApi } from '../api/aprobaciones.ts';
 
 /** An action in progress: which exercise and what, to show a spinner on that button only. */
 export interface AccionEnCurso {
@@ -37,7 +38,8 @@ export interface AccionEnCurso {
     | 'informe'
     | 'archivar'
     | 'restaurar'
-    | 'eliminar';
+    | 'eliminar'
+    | 'solicitar_aprobacion';
 }
 
 /**
@@ -55,6 +57,8 @@ export function useAccionesEjercicio() {
       cliente.invalidateQueries({ queryKey: CLAVE_TABLEROS }),
       // What the next start confirmation says of opted-out phones (issue 46.4) changes too.
       cliente.invalidateQueries({ queryKey: CLAVE_BAJAS_INICIO }),
+      // Issue 47.2: the approvers' list and badge.
+      cliente.invalidateQueries({ queryKey: CLAVE_APROBACIONES }),
     ]);
 
   async function ejecutar(accion: AccionEnCurso, fn: () => Promise<void>) {
@@ -138,6 +142,16 @@ export function useAccionesEjercicio() {
       }
     });
 
+  /** Issue 47.2: asks a second person (role 'aprobadores') to approve its first start. */
+  const solicitarAprobacion = (fila: EjercicioFila) =>
+    ejecutar({ id: fila.id_ejercicio, accion: 'solicitar_aprobacion' }, async () => {
+      try {
+        avisoExito((await solicitarAprobacionApi(fila.id_ejercicio)).mensaje);
+      } finally {
+        await recargar();
+      }
+    });
+
   const descargar = (fila: EjercicioFila, descarga: Descarga) =>
     ejecutar({ id: fila.id_ejercicio, accion: descarga }, async () => {
       if (descarga === 'reporte') {
@@ -203,6 +217,7 @@ export function useAccionesEjercicio() {
     detener,
     archivar,
     eliminar,
+    solicitarAprobacion,
     descargar,
     informe,
     exportarTodos,

@@ -3,7 +3,7 @@
  * their first start, where a request stands, and why a start is refused. Pure: the api applies it
  * in the start path (web, the SPEC's client and the scheduler alike) and the list's actions.
  */
-import type { ClaveMensaje } from '../messages.ts';
+import { msg, type ClaveMensaje } from '../messages.ts';
 import type { EstadoAprobacion } from '../constants.ts';
 
 /** The fields of an exercise the approval depends on (epoch ms). */
@@ -69,4 +69,24 @@ export function esPropio(
       (quien.id_usuario === e.creado_por || quien.id_usuario === e.aprobacion_solicitante_id)) ||
     quien.usuario === e.aprobacion_solicitante
   );
+}
+
+/** What a list row or dashboard knows of its approval (api/ejercicios.ts EjercicioFila). */
+export interface AprobacionDeFila {
+  iniciado: number | null;
+  requiere_aprobacion?: boolean;
+  aprobacion?: EstadoAprobacion | null;
+  aprobacion_detalle?: { resuelve: string | null; motivo: string | null };
+}
+
+/** Why 'Iniciar' is not offered yet (the web disables it and says this, issue 47.2): the same
+ * text the api's refusal gives; null when the first start needs no approval or has it. */
+export function razonSinAprobacion(f: AprobacionDeFila): string | null {
+  if (f.iniciado !== null) return null;
+  const clave = motivoSinAprobacion(f.aprobacion ?? null, !!f.requiere_aprobacion);
+  if (!clave) return null;
+  return msg(clave, {
+    usuario: f.aprobacion_detalle?.resuelve ?? '',
+    motivo: f.aprobacion_detalle?.motivo ?? '',
+  });
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { Button, Drawer, Dropdown, Layout, Menu, Typography, type MenuProps } from 'antd';
+import { Badge, Button, Drawer, Dropdown, Layout, Menu, Typography, type MenuProps } from 'antd';
 import {
   DashboardOutlined,
   FileTextOutlined,
@@ -13,12 +13,14 @@ import {
   MenuOutlined,
   PhoneOutlined,
   RightOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
   UserOutlined,
 } from '../iconos.tsx';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
+import { ROL_ADMINISTRADOR, ROL_APROBADOR } from '@pregon/contract/constants';
+import { usePendientes } from '../../api/aprobaciones.ts';
 import { msg } from '@pregon/contract/messages';
 import {
   cerrarSesion,
@@ -37,9 +39,17 @@ const ITEMS_MENU = [
   { key: '/respuestas', icon: <InboxOutlined />, label: msg('columnaRespuestas') },
   { key: '/plantillas', icon: <FileTextOutlined />, label: msg('menuPlantillas') },
 ];
+/** Issue 47.2: the approvers' entry. */
+const ITEM_APROBACIONES = {
+  key: '/aprobaciones',
+  icon: <SafetyCertificateOutlined />,
+  label: msg('menuAprobaciones'),
+};
 
 function claveSeleccionada(ruta: string): string {
-  const item = ITEMS_MENU.find((i) => i.key !== '/' && ruta.startsWith(i.key));
+  const item = [...ITEMS_MENU, ITEM_APROBACIONES].find(
+    (i) => i.key !== '/' && ruta.startsWith(i.key),
+  );
   return item?.key ?? (ruta === '/' ? '/' : '');
 }
 
@@ -69,6 +79,11 @@ export function DefaultLayout() {
     return () => window.removeEventListener('focus', alVolver);
   }, []);
 
+  // Issue 47.2: an approver sees the requests waiting for them at once (polled), in the header.
+  const aprobador = usuarioTieneRol([ROL_APROBADOR]);
+  const pendientes = usePendientes();
+  const porDecidir = (pendientes.data ?? []).filter((p) => p.puede_aprobar).length;
+
   const itemsConfiguracion: MenuProps['items'] = [
     ...(sesion?.sub !== undefined
       ? [{ key: `/users/${sesion.sub}`, icon: <UserOutlined />, label: msg('miPerfil') }]
@@ -95,7 +110,7 @@ export function DefaultLayout() {
       theme={movil ? 'light' : 'dark'}
       mode="inline"
       selectedKeys={[claveSeleccionada(pathname)]}
-      items={ITEMS_MENU}
+      items={aprobador ? [...ITEMS_MENU, ITEM_APROBACIONES] : ITEMS_MENU}
       onClick={({ key }) => {
         setCajon(false);
         navegar(key);
@@ -150,6 +165,17 @@ export function DefaultLayout() {
             onClick={() => setCajon(true)}
           />
           <div className="cabecera-derecha">
+            {aprobador && (
+              <Badge count={porDecidir} size="small" className="insignia-aprobaciones">
+                <Button
+                  type="text"
+                  icon={<SafetyCertificateOutlined />}
+                  aria-label={msg('aprobacionesInsignia', { n: porDecidir })}
+                  title={msg('aprobacionesInsignia', { n: porDecidir })}
+                  onClick={() => navegar('/aprobaciones')}
+                />
+              </Badge>
+            )}
             {nombre && (
               <Typography.Text className="cabecera-usuario" ellipsis title={nombre}>
                 {nombre}

@@ -30,6 +30,7 @@ import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
 import { NoEncontrado } from '../../../components/no-encontrado.tsx';
 import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
+import { EtiquetaAprobacion } from '../../../components/etiqueta-aprobacion.tsx';
 import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
@@ -200,6 +201,7 @@ function Tablero({ id }: { id: number }) {
           )}
           {e?.detenido === '1' && <Tag className="estado-detenido">{msg('detenido')}</Tag>}
           {e && <EtiquetaModo modo={e.modo} />}
+          {e && <EtiquetaAprobacion fila={e} />}
           {e && <InicioProgramado fila={e} />}
           {t?.detencion && (
             <Typography.Text strong className="detenido-por">
@@ -329,6 +331,7 @@ function Tablero({ id }: { id: number }) {
                   alDetener={acciones.detener}
                   alDescargar={acciones.descargar}
                   alInforme={acciones.informe}
+                  alSolicitarAprobacion={acciones.solicitarAprobacion}
                   sinVer
                 />
               </Descriptions.Item>

@@ -53,6 +53,7 @@ import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
 import { useAudiosFaltantes } from '../api/audios-faltantes.ts';
 import { EstatusTag } from '../../../components/estatus-tag.tsx';
 import { InicioProgramado } from '../../../components/inicio-programado.tsx';
+import { EtiquetaAprobacion } from '../../../components/etiqueta-aprobacion.tsx';
 import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
 import { anchoMinimo } from '../../../lib/tabla-ancha.ts';
 import { encuestaDeEjercicio } from '../encuesta-formulario.ts';
@@ -316,6 +317,7 @@ export function EjerciciosPage() {
       <EstatusTag completado={f.completado} detenido={f.detenido} />
       <SituacionTag fila={f} />
       {f.archivado === '1' && <Tag className="tag-archivado">{msg('archivado')}</Tag>}
+      <EtiquetaAprobacion fila={f} />
       <InicioProgramado fila={f} />
       {sinAudio.has(f.id_ejercicio) && <Tag color="error">{msg('audioFaltaEnPbx')}</Tag>}
       {f.en_espera && (
@@ -341,6 +343,7 @@ export function EjerciciosPage() {
       alDuplicar={(fila) => void duplicar(fila)}
       alArchivar={acciones.archivar}
       alEliminar={acciones.eliminar}
+      alSolicitarAprobacion={acciones.solicitarAprobacion}
     />
   );
 
