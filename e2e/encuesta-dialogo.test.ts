@@ -3,6 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA, esperarCompletado } from '../apps/api/src/dispatcher/testing.ts';
 import {
@@ -232,6 +233,19 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     });
     expect(marca.body).toMatchObject({ ignora_bajas: true, ignora_bajas_motivo: MOTIVO });
     const aviso = `Alerta real: se enviará también a los teléfonos dados de baja (${MOTIVO})`;
+
+    // Issue 47.2: a real alert's 'Iniciar' waits for a second person's approval (e2e/
+    // aprobaciones.test.ts walks it in the browser); here it is asked and given through the api.
+    const token = await ingresar(api);
+    const solicitud = await pedir(api.url, 'POST', `/ejercicio/${id}/aprobacion/`, { token });
+    expect(solicitud.status, JSON.stringify(solicitud.body)).toBe(200);
+    const aprobadora = (await tokenConRol(api, 'aprobadores', 'aprobadora_encuesta')).token;
+    const aprobada = await pedir(api.url, 'POST', `/ejercicio/${id}/aprobacion/aprobar/`, {
+      token: aprobadora,
+    });
+    expect(aprobada.status, JSON.stringify(aprobada.body)).toBe(200);
+    await page.reload();
+    await f.locator('.estado-aprobacion').getByText('Aprobada', { exact: true }).waitFor();
 
     await f.getByRole('button', { name: 'Iniciar', exact: true }).click();
     const c = page.locator('.confirmar-inicio');

@@ -53,11 +53,16 @@ export function EtiquetaAprobacion({ fila }: { fila: EjercicioFila }) {
             : null;
   return (
     <span className={`aprobacion-ejercicio aprobacion-${estado}`}>
-      <Tag color={COLOR[estado]} icon={ICONO[estado]} className="estado-aprobacion">
+      <Tag
+        color={COLOR[estado]}
+        icon={ICONO[estado]}
+        className="estado-aprobacion"
+        style={{ whiteSpace: 'normal' }}
+      >
         {msg(ETIQUETA_APROBACION[estado])}
       </Tag>
       {detalle && (
-        <Typography.Text type="secondary" className="aprobacion-detalle">
+        <Typography.Text type="secondary" className="aprobacion-detalle" style={{ display: 'block' }}>
           {detalle}
         </Typography.Text>
       )}

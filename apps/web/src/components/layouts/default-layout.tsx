@@ -1,4 +1,5 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Drawer, Dropdown, Layout, Menu, Typography, type MenuProps } from 'antd';
 import {
   DashboardOutlined,
@@ -21,6 +22,7 @@ import {
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ROL_ADMINISTRADOR, ROL_APROBADOR } from '@pregon/contract/constants';
 import { usePendientes } from '../../api/aprobaciones.ts';
+import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../api/get-ejercicios.ts';
 import { msg } from '@pregon/contract/messages';
 import {
   cerrarSesion,
@@ -83,6 +85,19 @@ export function DefaultLayout() {
   const aprobador = usuarioTieneRol([ROL_APROBADOR]);
   const pendientes = usePendientes();
   const porDecidir = (pendientes.data ?? []).filter((p) => p.puede_aprobar).length;
+  // When the requests change (one asked, decided or expired elsewhere), the list and the
+  // dashboards on screen say so too: their rows' approval state is reloaded.
+  const cliente = useQueryClient();
+  const firma = pendientes.data?.map((p) => p.id_ejercicio).join(',');
+  const firmaVista = useRef(firma);
+  useEffect(() => {
+    if (firma === undefined || firma === firmaVista.current) return;
+    const antes = firmaVista.current;
+    firmaVista.current = firma;
+    if (antes === undefined) return;
+    void cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+    void cliente.invalidateQueries({ queryKey: CLAVE_TABLEROS });
+  }, [firma, cliente]);
 
   const itemsConfiguracion: MenuProps['items'] = [
     ...(sesion?.sub !== undefined

@@ -1,0 +1,217 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../apps/api/src/dispatcher/testing.ts';
+import {
+  capturar,
+  elegirOpcion,
+  esperarAviso,
+  ingresarUI,
+  iniciarConfirmando,
+  lanzarNavegador,
+  levantarTodo,
+  nuevoContexto,
+  sembrar,
+  type Datos,
+} from './entorno.ts';
+
+// Issue 47.2 in the browser, two people in two browser contexts: an administrator (A) creates an
+// 'Alerta real' in the create dialog; its 'Iniciar' is disabled and says why; A clicks 'Solicitar
+// aprobación'. An approver (B, role 'aprobadores' only) sees the header's badge count it, opens
+// the approval screen, sees what the start confirmation shows and the message, and approves. A,
+// given the approvers' role too, is told on the same screen that a second person must decide
+// (both buttons disabled; the api refuses too). Approved, A starts it through the usual
+// confirmation and the SMPP simulator receives the message, without the drill marker.
+
+const NOMBRE = 'Alerta real de sismo E2E';
+const TEXTO = 'Sismo fuerte: aléjese de ventanas y siga a los brigadistas';
+const MOTIVO = 'Sismo M7.4 confirmado por el SSN';
+const CLAVE_B = 'Clave-de-prueba-1';
+
+describe('web: aprobación de una alerta real por una segunda persona', { timeout: 240_000 }, () => {
+  let api: ApiDePrueba;
+  let navegador: Browser;
+  let contextoA: BrowserContext;
+  let contextoB: BrowserContext;
+  let a: Page;
+  let b: Page;
+  let datos: Datos;
+  let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
+  const smsc = new SimuladorSmpp({ retrasoReciboMs: 5 });
+
+  beforeAll(async () => {
+    api = await levantarTodo();
+    datos = await sembrar(api, 3);
+    await smsc.iniciar();
+    await crearEquipo(api.ctx.db, {
+      protocolo: 'smpp',
+      url: smsc.url,
+      alias: 'SMS Aprobación E2E',
+      puertos: 1,
+      tasa: 50,
+    });
+    await tokenConRol(api, 'aprobadores', 'aprobadora');
+    despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
+      eventos: api.ctx.eventos,
+    });
+    navegador = await lanzarNavegador();
+    contextoA = await nuevoContexto(navegador);
+    contextoB = await nuevoContexto(navegador);
+    a = await contextoA.newPage();
+    b = await contextoB.newPage();
+    await ingresarUI(a, api.url, 'admin', api.adminPassword);
+    await ingresarUI(b, api.url, 'aprobadora', CLAVE_B);
+  }, 600_000);
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail') return;
+    await capturar(a, `fallo-aprobaciones-a-${ctx.task.name.slice(0, 30)}`);
+    await capturar(b, `fallo-aprobaciones-b-${ctx.task.name.slice(0, 30)}`);
+  });
+  afterAll(async () => {
+    await navegador?.close();
+    await despachador?.detener();
+    await smsc.detener();
+    await api?.cerrar();
+  });
+
+  const fila = (p: Page) => p.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: NOMBRE });
+  const insignia = (p: Page, n: number) =>
+    p.getByRole('button', { name: `Aprobaciones pendientes: ${n}`, exact: true });
+
+  it('A crea y solicita; B ve la insignia, revisa y aprueba; A no aprueba la suya; A inicia y se envía', async () => {
+    // A: the create dialog, 'Alerta real' with its reason.
+    await a.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const d = a.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+    await d.getByText('Tipo de trabajo').waitFor();
+    await elegirOpcion(a, d, 'Tipo de trabajo', 'SMS');
+    await elegirOpcion(a, d, 'Equipo', 'SMS Aprobación E2E');
+    await d.getByLabel('Nombre del ejercicio').fill(NOMBRE);
+    await d.getByPlaceholder('Mensaje / número').fill(TEXTO);
+    await d.getByLabel('Fecha de inicio', { exact: true }).fill('2026-12-01');
+    await a.keyboard.press('Enter');
+    await d.getByLabel('Hora de inicio', { exact: true }).fill('10:30:00');
+    await a.keyboard.press('Enter');
+    await elegirOpcion(a, d, 'Estado', datos.estado.estado, { buscar: true });
+    for (const c of datos.categorias) await elegirOpcion(a, d, 'Categoría', c.categoria);
+    await d.locator('.ant-modal-title').click();
+    await d.locator('.seccion-modo').getByText('Alerta real', { exact: true }).click();
+    await d.getByLabel('Motivo de la alerta real').fill(MOTIVO);
+    await d.getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(a, 'EXITO');
+    await d.waitFor({ state: 'hidden' });
+
+    // 'Iniciar' is there, disabled, saying why; 'Solicitar aprobación' beside it.
+    const f = fila(a);
+    await f.locator('.modo-real').getByText('Alerta real', { exact: true }).waitFor();
+    const iniciar = f.getByRole('button', { name: 'Iniciar', exact: true });
+    expect(await iniciar.isDisabled()).toBe(true);
+    expect(await iniciar.getAttribute('aria-description')).toBe(
+      'Este ejercicio necesita la aprobación de una segunda persona con el rol Aprobadores antes de iniciar: use «Solicitar aprobación»',
+    );
+    await f.getByRole('button', { name: 'Solicitar aprobación' }).click();
+    await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
+    await f.locator('.estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
+    await f.getByText(/^Solicitada por admin a las \d\d:\d\d; vence a las \d\d:\d\d$/).waitFor();
+    expect(await f.getByRole('button', { name: 'Solicitar aprobación' }).count()).toBe(0);
+    await capturar(a, 'aprobacion-fila-1366');
+    expect(await iniciar.getAttribute('aria-description')).toBe(
+      'Este ejercicio está pendiente de aprobación: no puede iniciar hasta que una segunda persona con el rol Aprobadores lo apruebe',
+    );
+    const { id_ejercicio: id } = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select('id_ejercicio')
+      .where('titulo', '=', NOMBRE)
+      .executeTakeFirstOrThrow();
+
+    // B: the header's badge counts the request without a reload (polled).
+    await insignia(b, 1).waitFor({ timeout: 30_000 });
+    expect(await b.locator('.insignia-aprobaciones .ant-badge-count').innerText()).toBe('1');
+    await capturar(b, 'aprobaciones-insignia-1366');
+    await b.setViewportSize({ width: 390, height: 844 });
+    await insignia(b, 1).waitFor();
+    await capturar(b, 'aprobaciones-insignia-390');
+    await b.setViewportSize({ width: 1366, height: 768 });
+    // The list's row says it in words for B too, with 'Revisar aprobación'.
+    await fila(b).locator('.estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
+    await insignia(b, 1).click();
+    await b.getByRole('heading', { name: 'Aprobaciones pendientes' }).waitFor();
+    await b.getByRole('link', { name: NOMBRE }).click();
+
+    // The approval screen: the start confirmation's summary and the message.
+    await b.getByRole('heading', { name: `Aprobar el inicio de «${NOMBRE}»` }).waitFor();
+    const resumen = b.locator('.ant-descriptions');
+    const renglon = (etiqueta: string) =>
+      resumen.locator('tr').filter({ hasText: etiqueta }).innerText();
+    await resumen.locator('tr').filter({ hasText: 'Modo' }).locator('.modo-real').waitFor();
+    expect((await renglon('Destinatarios')).trim()).toMatch(/^Destinatarios\s+3$/);
+    expect((await renglon('Canal y equipo')).trim()).toMatch(/SMS Aprobación E2E/);
+    expect((await renglon('SMS en total')).trim()).toMatch(/^SMS en total\s+3$/);
+    await resumen.locator('tr').filter({ hasText: 'Duración estimada' }).waitFor();
+    await b.locator('.contenido-aprobacion').getByText(TEXTO, { exact: true }).waitFor();
+    await b.getByText(/^Solicitada por admin a las \d\d:\d\d; vence a las \d\d:\d\d$/).waitFor();
+    await capturar(b, 'aprobacion-pantalla-1366');
+    await b.setViewportSize({ width: 390, height: 844 });
+    await b.getByRole('button', { name: 'Aprobar' }).scrollIntoViewIfNeeded();
+    await capturar(b, 'aprobacion-pantalla-390');
+    await b.setViewportSize({ width: 1366, height: 768 });
+
+    // A, made an approver too, opens the same screen: not theirs to decide.
+    await api.ctx.db.kysely
+      .updateTable('usuarios')
+      .set({ roles: 'administradores,aprobadores' })
+      .where('usuario', '=', 'admin')
+      .execute();
+    // Signed in again, their session carries the new role.
+    await a.evaluate(() => localStorage.clear());
+    await ingresarUI(a, api.url, 'admin', api.adminPassword);
+    await a.getByRole('menuitem', { name: 'Aprobaciones' }).click();
+    await a.getByRole('heading', { name: 'Aprobaciones pendientes' }).waitFor();
+    await a.getByText('No puede aprobar ni rechazar', { exact: false }).waitFor();
+    await a.getByRole('link', { name: NOMBRE }).click();
+    await a.getByRole('heading', { name: `Aprobar el inicio de «${NOMBRE}»` }).waitFor();
+    await a
+      .locator('.aprobacion-propia')
+      .getByText(
+        'No puede aprobar ni rechazar un ejercicio que usted creó o cuya aprobación solicitó: debe hacerlo una segunda persona',
+        { exact: true },
+      )
+      .waitFor();
+    expect(await a.getByRole('button', { name: 'Aprobar' }).isDisabled()).toBe(true);
+    expect(await a.getByRole('button', { name: 'Rechazar' }).isDisabled()).toBe(true);
+    // Their own request is not on their badge.
+    await insignia(a, 0).waitFor();
+    // And the api says the same to a direct call with A's session.
+    const token = await a.evaluate(() => localStorage.getItem('token'));
+    const propia = await pedir(api.url, 'POST', `/ejercicio/${id}/aprobacion/aprobar/`, {
+      token: token ?? '',
+    });
+    expect(propia.status).toBe(403);
+    expect(propia.body.mensaje).toBe(
+      'No puede aprobar ni rechazar un ejercicio que usted creó o cuya aprobación solicitó: debe hacerlo una segunda persona',
+    );
+
+    // B approves.
+    await b.getByRole('button', { name: 'Aprobar' }).click();
+    await esperarAviso(b, 'Ejercicio aprobado: ya puede iniciarse');
+    await b.getByText('No hay solicitudes de aprobación pendientes').waitFor();
+    await insignia(b, 0).waitFor();
+
+    // A: approved, startable; the usual confirmation starts it and the SMSC receives it.
+    await a.goto(`${api.url}/`);
+    const g = fila(a);
+    await g.locator('.estado-aprobacion').getByText('Aprobada', { exact: true }).waitFor();
+    await g.getByText('Aprobada por aprobadora', { exact: true }).waitFor();
+    await expect.poll(() => g.getByRole('button', { name: 'Iniciar', exact: true }).isEnabled()).toBe(true);
+    const confirmacion = await iniciarConfirmando(a, g);
+    expect(confirmacion).toContain('Alerta real');
+    await esperarCompletado(api.ctx.db, id);
+    const recibidos = smsc.registro.map((m) => ({ telefono: m.telefono.slice(-10), texto: m.texto }));
+    expect(recibidos.map((m) => m.telefono).sort()).toEqual([...datos.telefonos].sort());
+    // A real alert carries no drill marker.
+    for (const m of recibidos) expect(m.texto).toBe(TEXTO);
+  });
+});
