@@ -159,6 +159,28 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await capturar(b, 'aprobacion-pantalla-390');
     await b.setViewportSize({ width: 1366, height: 768 });
 
+    // B rejects first: the reason is required (the contract's message), then given.
+    const MOTIVO_RECHAZO = 'Falta el refugio en el mensaje';
+    await b.getByRole('button', { name: 'Rechazar' }).click();
+    const rechazo = b.getByRole('dialog').filter({ hasText: 'Motivo del rechazo' });
+    await rechazo.getByRole('button', { name: 'Rechazar' }).click();
+    await rechazo
+      .getByText('El campo motivo es obligatorio para rechazar: diga qué debe corregirse')
+      .waitFor();
+    await rechazo.getByLabel('Motivo del rechazo').fill(MOTIVO_RECHAZO);
+    await rechazo.getByRole('button', { name: 'Rechazar' }).click();
+    await esperarAviso(b, 'Ejercicio rechazado');
+    await b.getByText('No hay solicitudes de aprobación pendientes').waitFor();
+    // A's list says who rejected it and why, without a reload; A asks again.
+    await f.locator('.estado-aprobacion').getByText('Rechazada', { exact: true }).waitFor();
+    await f.getByText(`Rechazada por aprobadora: ${MOTIVO_RECHAZO}`, { exact: true }).waitFor();
+    expect(await iniciar.getAttribute('aria-description')).toBe(
+      `La aprobación de este ejercicio fue rechazada por aprobadora: ${MOTIVO_RECHAZO}. Corríjalo y solicite aprobación de nuevo`,
+    );
+    await f.getByRole('button', { name: 'Solicitar aprobación' }).click();
+    await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
+    await f.locator('.estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
+
     // A, made an approver too, opens the same screen: not theirs to decide.
     await api.ctx.db.kysely
       .updateTable('usuarios')
@@ -194,7 +216,9 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
       'No puede aprobar ni rechazar un ejercicio que usted creó o cuya aprobación solicitó: debe hacerlo una segunda persona',
     );
 
-    // B approves.
+    // B, back on the list (it polls), opens the new request and approves.
+    await b.getByRole('link', { name: NOMBRE }).click();
+    await b.getByRole('heading', { name: `Aprobar el inicio de «${NOMBRE}»` }).waitFor();
     await b.getByRole('button', { name: 'Aprobar' }).click();
     await esperarAviso(b, 'Ejercicio aprobado: ya puede iniciarse');
     await b.getByText('No hay solicitudes de aprobación pendientes').waitFor();

@@ -14,12 +14,14 @@ export async function obtenerEjercicios(respuesta?: Promise<Response>) {
 }
 
 /** How often the list reloads by itself: every second around a scheduled start (the row turns
- * from 'Programado' to running without a reload), every 15 s while any start is scheduled, else
- * never (actions reload it). */
+ * from 'Programado' to running without a reload), every 15 s while any start is scheduled, every
+ * 10 s while an approval is pending (issue 47.2), else never (actions reload it). */
 function intervaloLista(filas: EjercicioFila[] | undefined): number | false {
   const ahora = Date.now();
   const programados = (filas ?? []).filter((f) => f.inicio_automatico && f.inicio_programado);
-  if (!programados.length) return false;
+  // Issue 47.2: while a request waits, its approval or rejection shows within 10 s.
+  const pendiente = (filas ?? []).some((f) => f.aprobacion === 'pendiente');
+  if (!programados.length) return pendiente ? 10_000 : false;
   return programados.some((f) => Math.abs(f.inicio_programado! - ahora) < 60_000) ? 1_000 : 15_000;
 }
 
