@@ -139,6 +139,10 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await fila(b).locator('.estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
     await insignia(b, 1).click();
     await b.getByRole('heading', { name: 'Aprobaciones pendientes' }).waitFor();
+    await b.getByRole('link', { name: NOMBRE }).waitFor();
+    await b.setViewportSize({ width: 390, height: 844 });
+    await capturar(b, 'aprobaciones-lista-390');
+    await b.setViewportSize({ width: 1366, height: 768 });
     await b.getByRole('link', { name: NOMBRE }).click();
 
     // The approval screen: the start confirmation's summary and the message.
@@ -204,6 +208,8 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
       .waitFor();
     expect(await a.getByRole('button', { name: 'Aprobar' }).isDisabled()).toBe(true);
     expect(await a.getByRole('button', { name: 'Rechazar' }).isDisabled()).toBe(true);
+    await a.locator('.aprobacion-propia').scrollIntoViewIfNeeded();
+    await capturar(a, 'aprobacion-propia-1366');
     // Their own request is not on their badge.
     await insignia(a, 0).waitFor();
     // And the api says the same to a direct call with A's session.

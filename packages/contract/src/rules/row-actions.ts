@@ -99,8 +99,9 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
   const nuncaIniciado = (ej.iniciado ?? null) === null;
   const noIniciado = es(ej.en_proceso, '0');
   const enPausa = es(ej.en_pausa, '1');
-  // Issue 47.2: a first start waits for a second person's approval. Start stays offered: the
-  // server refuses it with the reason (what is missing), which the confirmation shows.
+  // Issue 47.2: a first start waits for a second person's approval. Start stays in the row's
+  // actions: the web shows it disabled with the reason (rules/aprobacion.ts razonSinAprobacion,
+  // the text the server's refusal gives) beside 'Solicitar aprobación'.
   const sinAprobar = !!ej.requiere_aprobacion && nuncaIniciado && ej.aprobacion !== 'aprobada';
   const antesDeIniciar = es(ej.completado, '0') && !archivado && noIniciado && nuncaIniciado;
   return {

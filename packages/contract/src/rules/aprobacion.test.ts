@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { msg } from '../messages.ts';
+import { razonSinAprobacion } from './aprobacion.ts';
+
+// Issue 47.2: why the web shows 'Iniciar' disabled, the same text the api's refusal gives.
+describe('razonSinAprobacion', () => {
+  const detalle = { resuelve: 'aprobadora', motivo: 'Falta el refugio' };
+  it('sin solicitar, pendiente, rechazada (quién y por qué) y expirada', () => {
+    const base = { iniciado: null, requiere_aprobacion: true, aprobacion_detalle: detalle };
+    expect(razonSinAprobacion({ ...base, aprobacion: null })).toBe(msg('aprobacionRequerida'));
+    expect(razonSinAprobacion({ ...base, aprobacion: 'pendiente' })).toBe(
+      msg('aprobacionPendienteInicio'),
+    );
+    expect(razonSinAprobacion({ ...base, aprobacion: 'rechazada' })).toBe(
+      'La aprobación de este ejercicio fue rechazada por aprobadora: Falta el refugio. Corríjalo y solicite aprobación de nuevo',
+    );
+    expect(razonSinAprobacion({ ...base, aprobacion: 'expirada' })).toBe(
+      msg('aprobacionExpiradaInicio'),
+    );
+  });
+  it('aprobada, sin necesidad de aprobación o ya iniciada: nada la detiene', () => {
+    expect(
+      razonSinAprobacion({ iniciado: null, requiere_aprobacion: true, aprobacion: 'aprobada' }),
+    ).toBeNull();
+    expect(razonSinAprobacion({ iniciado: null, requiere_aprobacion: false })).toBeNull();
+    // A resumed real alert was approved at its first start.
+    expect(
+      razonSinAprobacion({ iniciado: 1, requiere_aprobacion: true, aprobacion: null }),
+    ).toBeNull();
+  });
+});
