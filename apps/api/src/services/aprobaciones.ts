@@ -184,8 +184,9 @@ export async function solicitarAprobacion(
 }
 
 /**
- * Asks for the approval of an exercise that needs one (a CAP alert's, issue 47.4: it never
- * starts by itself, it lands in 'Pendiente de aprobación'), as `actor`; true when asked.
+ * Asks for the approval of an exercise that needs one and has recipients (a CAP alert's, issue
+ * 47.4: it never starts by itself, it lands in 'Pendiente de aprobación'), as `actor`; true when
+ * asked.
  */
 export async function solicitarSiRequiere(
   ctx: CtxEjercicios,
@@ -194,6 +195,9 @@ export async function solicitarSiRequiere(
 ): Promise<boolean> {
   const e = await ejercicioOError(ctx.db.kysely, ctx, id);
   if (!requiereAprobacion(e, umbralAprobacion())) return false;
+  // An alert to states without phones creates an exercise with no recipients: nothing to
+  // approve yet (aprobacionSinDestinatarios); it waits, not asked, for a person to add them.
+  if (!Number(e.destinatarios) && !(await repo.hayDestinatarios(ctx.db.kysely, id))) return false;
   await solicitarAprobacion(ctx, actor, id);
   return true;
 }
