@@ -342,6 +342,37 @@ describe.each(MOTORES)('CAP 1.2 (%s)', (motor) => {
       expect(r403.status).toBe(403);
     });
 
+    it('un simulacro sobre el umbral de aprobación, de una clave cap, queda pendiente pedido por la clave', async () => {
+      const antes = process.env.APROBACION_DESDE_DESTINATARIOS;
+      process.env.APROBACION_DESDE_DESTINATARIOS = '1';
+      try {
+        const clave = await crearClave('Sistema CAP umbral', 'cap');
+        const r = await enviarCap(api, clave, alertaCap({ identifier: 'JAL-U-1' }));
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        const id = r.body.id_ejercicio as number;
+        expect(r.body.mensaje).toBe(
+          `Alerta CAP recibida: ejercicio ${id} creado sin iniciar y pendiente de aprobación: una segunda persona con el rol Aprobadores debe aprobarlo antes de iniciarlo`,
+        );
+        // Two Jalisco phones, over the threshold of 1: asked as the key's account.
+        expect(await ejercicio(id)).toMatchObject({
+          modo: 'simulacro',
+          aprobacion: 'pendiente',
+          aprobacion_solicitante: 'clave:Sistema CAP umbral',
+          aprobacion_solicitante_id: null,
+        });
+        const auditado = await api.ctx.db.kysely
+          .selectFrom('auditoria')
+          .select(['usuario'])
+          .where('accion', '=', 'solicitar_aprobacion')
+          .where('id_entidad', '=', String(id))
+          .execute();
+        expect(auditado).toEqual([{ usuario: 'clave:Sistema CAP umbral' }]);
+      } finally {
+        if (antes === undefined) delete process.env.APROBACION_DESDE_DESTINATARIOS;
+        else process.env.APROBACION_DESDE_DESTINATARIOS = antes;
+      }
+    });
+
     it('rechazos en español que nombran el elemento, sin escribir nada', async () => {
       const casos: { xml: string; status: number; mensaje: string; tipo?: string }[] = [
         {
