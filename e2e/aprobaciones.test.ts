@@ -184,6 +184,12 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await f.getByRole('button', { name: 'Solicitar aprobación' }).click();
     await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
     await f.locator('.estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
+    // The dashboard says it too, beside the mode.
+    await f.getByRole('button', { name: 'Ver' }).click();
+    await a.locator('.pagina-cabecera .estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
+    await a.setViewportSize({ width: 390, height: 844 });
+    await capturar(a, 'aprobacion-tablero-390');
+    await a.setViewportSize({ width: 1366, height: 768 });
 
     // A, made an approver too, opens the same screen: not theirs to decide.
     await api.ctx.db.kysely
