@@ -21,9 +21,11 @@ import { EtiquetaAprobacion } from '../../../components/etiqueta-aprobacion.tsx'
 import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
 import { CheckCircleOutlined, CloseOutlined } from '../../../components/iconos.tsx';
 import { NoEncontrado } from '../../../components/no-encontrado.tsx';
+import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
+import { usePbx } from '../../../lib/pbx-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { useTablero } from '../../dashboard/api/get-tablero.ts';
 
@@ -37,11 +39,13 @@ export function AprobacionPage() {
   );
 }
 
-/** What the exercise sends: an SMS's or WhatsApp's text, a call's audio, a quiz's minutes. */
+/** What the exercise sends: an SMS's or WhatsApp's text, a call's audio (its name and a player),
+ * a quiz's minutes per call; a call's SMS fallback text below. */
 function Contenido({ fila }: { fila: EjercicioFila }) {
   const tipo = fila.id_tipo_ejercicio;
   const accion = fila.accion ?? '';
   const llamada = tipo === TIPO_LLAMADA;
+  const pbx = usePbx();
   return (
     <Card
       size="small"
@@ -56,6 +60,12 @@ function Contenido({ fila }: { fila: EjercicioFila }) {
             ? msg('minutosPorLlamada', { n: accion })
             : accionVisible(accion)}
       </Typography.Paragraph>
+      {llamada && accion && (
+        // The stored audio itself, played from the telephony agent as the dialogs play it.
+        <ReproductorGsm
+          fuente={{ nombre: nombreVisibleAudio(accion), cargar: () => pbx.leerAudio(accion) }}
+        />
+      )}
       {fila.respaldo_texto && (
         <Typography.Paragraph type="secondary" style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>
           {fila.respaldo_texto}
