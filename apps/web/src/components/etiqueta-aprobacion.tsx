@@ -2,7 +2,7 @@ import { Tag, Typography } from 'antd';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { ETIQUETA_APROBACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { horaTexto } from '../lib/fecha.ts';
+import { fechaHoraTexto, horaTexto } from '../lib/fecha.ts';
 import {
   CheckCircleOutlined,
   ClockCircleOutlined,
@@ -15,6 +15,7 @@ const COLOR = {
   aprobada: 'success',
   rechazada: 'error',
   expirada: 'default',
+  emergencia: 'volcano',
 } as const;
 
 const ICONO = {
@@ -22,11 +23,13 @@ const ICONO = {
   aprobada: <CheckCircleOutlined />,
   rechazada: <CloseCircleFilled />,
   expirada: <ExclamationCircleFilled />,
+  emergencia: <ExclamationCircleFilled />,
 } as const;
 
 /**
  * Where an exercise's approval stands (issue 47.2), beside its status on the list and the
- * dashboard: 'Pendiente de aprobación', 'Aprobada', 'Rechazada' or 'Aprobación expirada', in
+ * dashboard: 'Pendiente de aprobación', 'Aprobada', 'Rechazada', 'Aprobación expirada' or the
+ * emergency start's 'Inicio de emergencia sin segunda aprobación' (who, when, why), in
  * words and colour (never colour alone), and who asked and until when, who decided and why.
  * Nothing for an exercise that needs no approval or already started.
  */
@@ -50,7 +53,13 @@ export function EtiquetaAprobacion({ fila }: { fila: EjercicioFila }) {
             })
           : estado === 'aprobada'
             ? msg('aprobacionAprobadaPor', { usuario: d.resuelve ?? '' })
-            : null;
+            : estado === 'emergencia'
+              ? msg('aprobacionEmergenciaInformeValor', {
+                  usuario: d.resuelve ?? '',
+                  fecha: fechaHoraTexto(d.resuelta),
+                  motivo: d.motivo ?? '',
+                })
+              : null;
   return (
     <span className={`aprobacion-ejercicio aprobacion-${estado}`}>
       <Tag
@@ -62,7 +71,11 @@ export function EtiquetaAprobacion({ fila }: { fila: EjercicioFila }) {
         {msg(ETIQUETA_APROBACION[estado])}
       </Tag>
       {detalle && (
-        <Typography.Text type="secondary" className="aprobacion-detalle" style={{ display: 'block' }}>
+        <Typography.Text
+          type="secondary"
+          className="aprobacion-detalle"
+          style={{ display: 'block' }}
+        >
           {detalle}
         </Typography.Text>
       )}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { msg } from '../messages.ts';
 import { razonSinAprobacion } from './aprobacion.ts';
+import { accionesFila } from './row-actions.ts';
 
 // Issue 47.2: why the web shows 'Iniciar' disabled, the same text the api's refusal gives.
 describe('razonSinAprobacion', () => {
@@ -23,6 +24,22 @@ describe('razonSinAprobacion', () => {
       razonSinAprobacion({ iniciado: null, requiere_aprobacion: true, aprobacion: 'aprobada' }),
     ).toBeNull();
     expect(razonSinAprobacion({ iniciado: null, requiere_aprobacion: false })).toBeNull();
+    // An administrator's emergency start (APROBACION_EMERGENCIA) stands for the approval: no
+    // reason, and the row no longer offers to ask for one.
+    const emergencia = {
+      iniciado: null,
+      requiere_aprobacion: true,
+      aprobacion: 'emergencia',
+    } as const;
+    expect(razonSinAprobacion(emergencia)).toBeNull();
+    const flags = { completado: '0', en_proceso: '0', en_pausa: '0', id_tipo_ejercicio: 1 };
+    expect(accionesFila({ ...flags, ...emergencia })).toMatchObject({
+      iniciar: true,
+      solicitar_aprobacion: false,
+    });
+    expect(accionesFila({ ...flags, ...emergencia, aprobacion: 'rechazada' })).toMatchObject({
+      solicitar_aprobacion: true,
+    });
     // A resumed real alert was approved at its first start.
     expect(
       razonSinAprobacion({ iniciado: 1, requiere_aprobacion: true, aprobacion: null }),

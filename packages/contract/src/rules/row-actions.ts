@@ -102,7 +102,11 @@ export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}
   // Issue 47.2: a first start waits for a second person's approval. Start stays in the row's
   // actions: the web shows it disabled with the reason (rules/aprobacion.ts razonSinAprobacion,
   // the text the server's refusal gives) beside 'Solicitar aprobación'.
-  const sinAprobar = !!ej.requiere_aprobacion && nuncaIniciado && ej.aprobacion !== 'aprobada';
+  const sinAprobar =
+    !!ej.requiere_aprobacion &&
+    nuncaIniciado &&
+    ej.aprobacion !== 'aprobada' &&
+    ej.aprobacion !== 'emergencia';
   const antesDeIniciar = es(ej.completado, '0') && !archivado && noIniciado && nuncaIniciado;
   return {
     cuestionario: esCuestionario && !opciones.soloLectura,
