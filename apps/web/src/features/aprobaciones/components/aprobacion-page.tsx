@@ -8,26 +8,20 @@ import { TIPO_CUESTIONARIO, TIPO_LLAMADA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
-import {
-  aprobarApi,
-  CLAVE_APROBACIONES,
-  rechazarApi,
-  usePendientes,
-} from '../../../api/aprobaciones.ts';
-import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../../api/get-ejercicios.ts';
+import { aprobarApi, CLAVE_APROBACIONES, rechazarApi } from '../../../api/aprobaciones.ts';
+import { CLAVE_EJERCICIOS, CLAVE_TABLEROS, useEjercicios } from '../../../api/get-ejercicios.ts';
 import { CabeceraDetalle } from '../../../components/cabecera-detalle.tsx';
 import { ResumenInicio } from '../../../components/confirmar-inicio.tsx';
 import { EtiquetaAprobacion } from '../../../components/etiqueta-aprobacion.tsx';
 import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
 import { CheckCircleOutlined, CloseOutlined } from '../../../components/iconos.tsx';
 import { NoEncontrado } from '../../../components/no-encontrado.tsx';
+import { ErrorCarga } from '../../../components/error-carga.tsx';
 import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
-import { useTablero } from '../../dashboard/api/get-tablero.ts';
 
 /** The approval screen of one exercise, /aprobaciones/{id} (issue 47.2). */
 export function AprobacionPage() {
@@ -85,14 +79,17 @@ function Contenido({ fila }: { fila: EjercicioFila }) {
 function Aprobacion({ id }: { id: number }) {
   const navegar = useNavigate();
   const cliente = useQueryClient();
-  const tablero = useTablero(id);
-  const pendientes = usePendientes();
-  const fila = tablero.data?.ejercicio;
+  // The list's row (shared with the list screen, reloaded every 10 s while a request waits):
+  // what the start confirmation reads, and this user's own actions.
+  const ejercicios = useEjercicios();
+  const fila = ejercicios.data?.find((f) => f.id_ejercicio === id);
   const [enCurso, setEnCurso] = useState<'aprobar' | 'rechazar' | null>(null);
   const [rechazo, setRechazo] = useState(false);
   const [form] = Form.useForm<{ motivo: string }>();
 
-  if (esNoEncontrado(tablero.error))
+  if (ejercicios.isError)
+    return <ErrorCarga error={ejercicios.error} reintentar={() => void ejercicios.refetch()} />;
+  if (ejercicios.isSuccess && !fila)
     return <NoEncontrado entidad="columnaEjercicio" volverA="/aprobaciones" />;
 
   const recargar = () =>
@@ -117,17 +114,17 @@ function Aprobacion({ id }: { id: number }) {
     }
   };
 
-  // The dashboard's row is the same for every reader; whether this user may decide is the
-  // pending list's (their own request is listed, not theirs to decide).
-  const solicitud = pendientes.data?.find((p) => p.id_ejercicio === id);
-  const pendiente = fila?.aprobacion === 'pendiente' && fila.iniciado === null && !!solicitud;
-  const propia = pendiente && !solicitud.puede_aprobar;
+  const pendiente = fila?.aprobacion === 'pendiente' && fila.iniciado === null;
+  // Pending, and not this user's to decide: they created it or asked (rules/row-actions.ts).
+  const propia = pendiente && !fila.acciones.aprobar;
 
   return (
     <div className="pagina aprobacion">
       <CabeceraDetalle
         volverA="/aprobaciones"
-        titulo={fila ? msg('aprobacionTitulo', { ejercicio: fila.ejercicio }) : msg('menuAprobaciones')}
+        titulo={
+          fila ? msg('aprobacionTitulo', { ejercicio: fila.ejercicio }) : msg('menuAprobaciones')
+        }
       >
         {fila && (
           <Space wrap>
@@ -136,7 +133,7 @@ function Aprobacion({ id }: { id: number }) {
           </Space>
         )}
       </CabeceraDetalle>
-      <Card loading={tablero.isPending || pendientes.isPending}>
+      <Card loading={ejercicios.isPending}>
         {fila && (
           <>
             <ResumenInicio fila={fila} activo />
