@@ -767,6 +767,9 @@ export const MENSAJES = {
     'Inicio de emergencia autorizado: ya puede iniciarse. Quedará al principio del informe',
   aprobacionEmergenciaInformeValor: 'Por {usuario} el {fecha}. Motivo: {motivo}',
   botonInicioEmergencia: 'Inicio de emergencia',
+  avisoInicioEmergencia:
+    'Autoriza el inicio sin la aprobación de una segunda persona. Queda registrado con su nombre y su motivo, y encabeza el informe del ejercicio.',
+  botonAutorizarEmergencia: 'Autorizar el inicio',
   aprobacionRequerida:
     'Este ejercicio necesita la aprobación de una segunda persona con el rol Aprobadores antes de iniciar: use «Solicitar aprobación»',
   aprobacionPendienteInicio:

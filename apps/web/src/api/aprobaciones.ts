@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   aprobarEjercicio,
+  inicioEmergencia,
   listarPendientes,
   rechazarEjercicio,
   solicitarAprobacion,
@@ -24,6 +25,11 @@ export const aprobarApi = (id: number) => llamar(aprobarEjercicio, { params: { i
 /** POST /ejercicio/{id}/aprobacion/rechazar/ {motivo}. */
 export const rechazarApi = (id: number, motivo: string) =>
   llamar(rechazarEjercicio, { params: { id }, body: { motivo } });
+
+/** POST /ejercicio/{id}/aprobacion/emergencia/ {motivo}: one administrator's emergency start
+ * (only when APROBACION_EMERGENCIA enables it). */
+export const inicioEmergenciaApi = (id: number, motivo: string) =>
+  llamar(inicioEmergencia, { params: { id }, body: { motivo } });
 
 /** GET /aprobaciones/pendientes/, polled while the user holds 'aprobadores' (for anyone else
  * it is not asked: the api would answer 403). */

@@ -23,7 +23,8 @@ import { useLocation, useNavigate } from 'react-router';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions';
-import { ROLES_OPERACION } from '@pregon/contract/constants';
+import { ROL_ADMINISTRADOR, ROLES_OPERACION } from '@pregon/contract/constants';
+import { useConfig } from '../lib/pbx-client.ts';
 import { planInicio } from '@pregon/contract/rules/start';
 import { razonSinAprobacion } from '@pregon/contract/rules/aprobacion';
 import { usuarioTieneRol } from '../lib/sesion.ts';
@@ -39,6 +40,10 @@ const ConfirmarInicio = lazy(async () => ({
 }));
 const ReenviarNoAlcanzados = lazy(async () => ({
   default: (await import('./reenviar-no-alcanzados.tsx')).ReenviarNoAlcanzados,
+}));
+
+const InicioEmergencia = lazy(async () => ({
+  default: (await import('./inicio-emergencia.tsx')).InicioEmergencia,
 }));
 
 const EnviarCorreccion = lazy(async () => ({
@@ -102,6 +107,14 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   // Issue 47.2: until a second person approved it, 'Iniciar' shows disabled and says why (the
   // api's own refusal), and 'Solicitar aprobación' stands beside it.
   const sinAprobar = razonSinAprobacion(fila);
+  // Issue 47.2: one administrator may authorise it alone, with a reason, when the setting allows.
+  const config = useConfig();
+  const [emergencia, setEmergencia] = useState(false);
+  const ofrecerEmergencia =
+    acciones.iniciar &&
+    !!sinAprobar &&
+    !!config.data?.aprobacion_emergencia &&
+    usuarioTieneRol([ROL_ADMINISTRADOR]);
 
   return (
     <Space size={4} wrap className="acciones-fila">
@@ -141,6 +154,22 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         >
           {msg('accionSolicitarAprobacion')}
         </Button>
+      )}
+      {ofrecerEmergencia && (
+        <Button
+          size="small"
+          danger
+          className="inicio-emergencia"
+          disabled={ocupado}
+          onClick={() => setEmergencia(true)}
+        >
+          {msg('botonInicioEmergencia')}
+        </Button>
+      )}
+      {emergencia && (
+        <Suspense fallback={null}>
+          <InicioEmergencia fila={fila} cerrar={() => setEmergencia(false)} />
+        </Suspense>
       )}
       {acciones.aprobar && (
         <Button
