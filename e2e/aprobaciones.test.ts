@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearYGenerar, cuerpoEjercicio } from '../apps/api/src/testing/ejercicios.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
@@ -78,7 +79,8 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await api?.cerrar();
   });
 
-  const fila = (p: Page) => p.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: NOMBRE });
+  const fila = (p: Page) =>
+    p.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: NOMBRE });
   const insignia = (p: Page, n: number) =>
     p.getByRole('button', { name: `Aprobaciones pendientes: ${n}`, exact: true });
 
@@ -186,7 +188,10 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await f.locator('.estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
     // The dashboard says it too, beside the mode.
     await f.getByRole('button', { name: 'Ver' }).click();
-    await a.locator('.pagina-cabecera .estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
+    await a
+      .locator('.pagina-cabecera .estado-aprobacion')
+      .getByText('Pendiente de aprobación')
+      .waitFor();
     await a.setViewportSize({ width: 390, height: 844 });
     await capturar(a, 'aprobacion-tablero-390');
     await a.setViewportSize({ width: 1366, height: 768 });
@@ -241,13 +246,85 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     const g = fila(a);
     await g.locator('.estado-aprobacion').getByText('Aprobada', { exact: true }).waitFor();
     await g.getByText('Aprobada por aprobadora', { exact: true }).waitFor();
-    await expect.poll(() => g.getByRole('button', { name: 'Iniciar', exact: true }).isEnabled()).toBe(true);
+    await expect
+      .poll(() => g.getByRole('button', { name: 'Iniciar', exact: true }).isEnabled())
+      .toBe(true);
     const confirmacion = await iniciarConfirmando(a, g);
     expect(confirmacion).toContain('Alerta real');
     await esperarCompletado(api.ctx.db, id);
-    const recibidos = smsc.registro.map((m) => ({ telefono: m.telefono.slice(-10), texto: m.texto }));
+    const recibidos = smsc.registro.map((m) => ({
+      telefono: m.telefono.slice(-10),
+      texto: m.texto,
+    }));
     expect(recibidos.map((m) => m.telefono).sort()).toEqual([...datos.telefonos].sort());
     // A real alert carries no drill marker.
     for (const m of recibidos) expect(m.texto).toBe(TEXTO);
+  });
+
+  it('inicio de emergencia: solo si la configuración lo habilita; un administrador con su motivo escrito lo autoriza', async () => {
+    const NOMBRE_E = 'Alerta real de emergencia E2E';
+    const token = await ingresar(api);
+    const id = await crearYGenerar(
+      api,
+      token,
+      cuerpoEjercicio(datos.equipos.sms, {
+        titulo: NOMBRE_E,
+        modo: 'real',
+        motivo_alerta: MOTIVO,
+        estado: datos.estado.id_estado,
+        categorias: String(datos.categorias[0]!.id_categoria),
+      }),
+    );
+    const antes = process.env.APROBACION_EMERGENCIA;
+    try {
+      delete process.env.APROBACION_EMERGENCIA;
+      await a.goto(`${api.url}/`);
+      const g = a.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: NOMBRE_E });
+      await g.getByRole('button', { name: 'Solicitar aprobación' }).waitFor();
+      expect(await g.getByRole('button', { name: 'Inicio de emergencia' }).count()).toBe(0);
+
+      process.env.APROBACION_EMERGENCIA = '1';
+      await a.reload();
+      await g.getByRole('button', { name: 'Inicio de emergencia' }).click();
+      const d = a.getByRole('dialog').filter({ hasText: `Inicio de emergencia: ${NOMBRE_E}` });
+      await d.getByText('Autoriza el inicio sin la aprobación de una segunda persona').waitFor();
+      await d.getByLabel('Motivo').fill('urgente');
+      await d.getByRole('button', { name: 'Autorizar el inicio' }).click();
+      await d
+        .getByText(
+          'El campo motivo es obligatorio para un inicio de emergencia: escriba por qué no puede esperar a una segunda persona (al menos 20 caracteres)',
+        )
+        .waitFor();
+      await d
+        .getByLabel('Motivo')
+        .fill('Tsunami en 12 minutos y el aprobador de guardia no contesta');
+      await capturar(a, 'inicio-emergencia-1366');
+      await d.getByRole('button', { name: 'Autorizar el inicio' }).click();
+      await esperarAviso(
+        a,
+        'Inicio de emergencia autorizado: ya puede iniciarse. Quedará al principio del informe',
+      );
+      await g
+        .locator('.estado-aprobacion')
+        .getByText('Inicio de emergencia sin segunda aprobación', { exact: true })
+        .waitFor();
+      await expect
+        .poll(() => g.getByRole('button', { name: 'Iniciar', exact: true }).isEnabled())
+        .toBe(true);
+      expect(await g.getByRole('button', { name: 'Inicio de emergencia' }).count()).toBe(0);
+    } finally {
+      if (antes === undefined) delete process.env.APROBACION_EMERGENCIA;
+      else process.env.APROBACION_EMERGENCIA = antes;
+    }
+    const fila = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['aprobacion', 'aprobacion_resuelve', 'iniciado'])
+      .where('id_ejercicio', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(fila).toMatchObject({
+      aprobacion: 'emergencia',
+      aprobacion_resuelve: 'admin',
+      iniciado: null,
+    });
   });
 });
