@@ -280,6 +280,7 @@ export const MENSAJES = {
   registroEquipo: 'este equipo',
   registroUsuario: 'este usuario',
   registroPais: 'este país',
+  registroCuestionario: 'este cuestionario',
   /** The conflict's button: the record as saved now replaces the form's stale values. */
   recargar: 'Recargar',
   campoVersion: 'Versión',

@@ -46,6 +46,7 @@ import * as alertasCap from './migrations/0062-alertas-cap.ts';
 import * as webhookAndroidId from './migrations/0050-webhook-android-id.ts';
 import * as sinFkRespuestas from './migrations/0053-sin-fk-respuestas.ts';
 import * as plantillasMensaje from './migrations/0064-plantillas-mensaje.ts';
+import * as versionCuestionarios from './migrations/0068-version-cuestionarios.ts';
 import * as fuentesCap from './migrations/0069-fuentes-cap.ts';
 import * as usosPlantilla from './migrations/0066-usos-plantilla.ts';
 
@@ -98,6 +99,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0062-alertas-cap': alertasCap,
   '0063-aprobaciones': aprobaciones,
   '0064-plantillas-mensaje': plantillasMensaje,
+  '0068-version-cuestionarios': versionCuestionarios,
   '0069-fuentes-cap': fuentesCap,
   '0066-usos-plantilla': usosPlantilla,
 };

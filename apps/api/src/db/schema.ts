@@ -233,8 +233,8 @@ export interface SmsPartesTable {
   estado: string | null;
 }
 
-/** cuestionarios: one questionnaire per exercise. */
-export interface CuestionariosTable {
+/** cuestionarios: one questionnaire per exercise (versioned since 0068, issue 48.3). */
+export interface CuestionariosTable extends Versionada {
   id_cuestionario: Generated<number>;
   id_ejercicio: number;
   creado: number;

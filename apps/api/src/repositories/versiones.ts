@@ -19,6 +19,7 @@ const ID: Record<TablaVersionada, string> = {
   equipos: 'id_equipo',
   usuarios: 'id_usuario',
   paises: 'id_pais',
+  cuestionarios: 'id_cuestionario',
 };
 
 /**
@@ -40,13 +41,25 @@ export async function tomarVersion(
     k,
   );
   if (Number(r.numAffectedRows ?? 0) > 0 || version === undefined) return;
+  const conflicto = await conflictoVersion(k, tabla, id);
+  if (conflicto) throw conflicto;
+}
+
+/** The 409 of a stale save of the record (who saved it last and when, in the product's zone);
+ * null when the record does not exist. */
+async function conflictoVersion(
+  k: Kysely<DB>,
+  tabla: TablaVersionada,
+  id: number,
+): Promise<HttpError | null> {
+  const col = ID[tabla];
   const fila = await sql<{ modificado_por: string | null; modificado_en: number | string | null }>`
     select modificado_por, modificado_en from ${sql.table(tabla)} where ${sql.ref(col)} = ${id}`.execute(
     k,
   );
   const ultimo = fila.rows[0];
-  if (!ultimo) return;
-  throw new HttpError(
+  if (!ultimo) return null;
+  return new HttpError(
     409,
     textoConflicto(
       tabla,
@@ -58,4 +71,25 @@ export async function tomarVersion(
     ),
     'version',
   );
+}
+
+/**
+ * The check of tomarVersion without taking the version, for a save with slow steps before its
+ * transaction (the questionnaire's calls to the telephony agent): a form already stale is refused
+ * before them. The save's transaction still calls tomarVersion, which decides.
+ */
+export async function exigirVersion(
+  k: Kysely<DB>,
+  tabla: TablaVersionada,
+  id: number,
+  version: number | undefined,
+): Promise<void> {
+  if (version === undefined) return;
+  const col = ID[tabla];
+  const r = await sql<{ version: number }>`
+    select version from ${sql.table(tabla)} where ${sql.ref(col)} = ${id}`.execute(k);
+  const actual = r.rows[0];
+  if (!actual || Number(actual.version) === version) return;
+  const conflicto = await conflictoVersion(k, tabla, id);
+  if (conflicto) throw conflicto;
 }

@@ -247,6 +247,57 @@ describe.each(MOTORES)('versiones de lo que se edita en un formulario (%s)', (mo
       expect(await leer()).toMatchObject({ [c.campo]: c.cambio('A')[c.campo], version: v + 2 });
     });
 
+  it('cuestionario: B guarda primero; el guardado de A con lo que abrió antes recibe 409 y no escribe', async () => {
+    const id = await crearYGenerar(
+      api,
+      a,
+      cuerpoEjercicio(eq.quiz, { tipo_ejercicio: 4, accion: '2', titulo: 'Cuestionario compartido' }),
+    );
+    const pregunta = (reactivo: string) => ({
+      reactivo,
+      file: 'q1-0123456789abcdef',
+      respuestas: [{ respuesta: 'Sí', digito: 1 }],
+    });
+    const leer = async () =>
+      (await pedir(api.url, 'GET', `/quiz/${id}/`, { token: a })).body as {
+        reactivo_text: string;
+        version: number;
+      }[];
+    const guardar = (t: string, reactivo: string, version?: number | string) =>
+      pedir(api.url, 'PUT', '/quiz/completo/', {
+        token: t,
+        body: { id_ejercicio: id, preguntas: [pregunta(reactivo)], version },
+      });
+    // Both open the dialog of an exercise without questionnaire: version 0.
+    expect(await leer()).toEqual([]);
+    const rb = await guardar(b, '¿Escuchó la sirena? (B)', 0);
+    expect(rb.status, JSON.stringify(rb.body)).toBe(200);
+    const [deB] = await leer();
+    const idc = rb.body.id_cuestionario as number;
+    const ra = await guardar(a, '¿Escuchó la sirena? (A)', '0');
+    expect(ra.status).toBe(409);
+    expect(ra.body.campo).toBe('version');
+    expect(ra.body.message).toBe(await esperado('cuestionarios', 'id_cuestionario', idc));
+    expect((await leer()).map((q) => [q.reactivo_text, q.version])).toEqual([
+      ['¿Escuchó la sirena? (B)', deB!.version],
+    ]);
+    // Reloaded, A's save goes through; B's, on the version B had, is now the stale one.
+    const ra2 = await guardar(a, '¿Escuchó la sirena? (A)', deB!.version);
+    expect(ra2.status, JSON.stringify(ra2.body)).toBe(200);
+    expect((await guardar(b, 'Otra de B', deB!.version)).status).toBe(409);
+    // The SPEC's step save (no version) is accepted and makes an open dialog stale too.
+    const [deA] = await leer();
+    expect(deA!.reactivo_text).toBe('¿Escuchó la sirena? (A)');
+    const pasos = await pedir(api.url, 'POST', '/quiz/', {
+      token: b,
+      body: { id_ejercicio: id, reactivo_01: 'Por pasos', file_01: 'q1' },
+    });
+    expect(pasos.status, JSON.stringify(pasos.body)).toBe(200);
+    expect((await guardar(a, 'Tarde', deA!.version)).status).toBe(409);
+    expect((await guardar(a, 'Sin versión')).status).toBe(200);
+    expect((await leer())[0]!.reactivo_text).toBe('Sin versión');
+  });
+
   it('una versión que no es un entero es un 400 que nombra el campo', async () => {
     const id = await insertarTelefono(api, '5510000004', ESTADO_CDMX, [1]);
     const r = await pedir(api.url, 'PUT', `/telefono/${id}/`, {

@@ -16,6 +16,7 @@ import { ahora, esViolacionUnica } from '../db/database.ts';
 import { audioEnPbx } from '../dispatcher/comprobacion.ts';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
+import { exigirVersion, tomarVersion } from '../repositories/versiones.ts';
 import * as repo from '../repositories/quiz.ts';
 import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';
 import { ejercicioOError, type Actor, type CtxEjercicios } from './ejercicios.ts';
@@ -46,6 +47,8 @@ export async function guardar(
     const id_cuestionario =
       existente?.id_cuestionario ?? (await repo.crearCuestionario(trx, e.id_ejercicio, ahora()));
     if (existente) await repo.borrarPreguntas(trx, id_cuestionario);
+    // Issue 48.3: the SPEC's step save sends no version, but a dialog opened before is now stale.
+    await tomarVersion(trx, 'cuestionarios', id_cuestionario, undefined, actor);
     await repo.insertarPreguntas(
       trx,
       id_cuestionario,
@@ -77,6 +80,7 @@ export async function leer(ctx: CtxEjercicios, id_ejercicio: number) {
     numero: p.numero,
     file: p.archivo,
     id_cuestionario: c.id_cuestionario,
+    version: c.version,
   }));
 }
 
@@ -113,6 +117,7 @@ export async function agregarRespuesta(
       }
       if (actuales.length >= MAX_RESPUESTAS)
         throw error(409, 'limiteRespuestas', undefined, 'respuesta');
+      await tomarVersion(trx, 'cuestionarios', b.id_cuestionario, undefined, actor);
       const id = await repo.insertarRespuesta(trx, {
         id_pregunta: p.id_pregunta,
         respuesta: b.respuesta.trim(),
@@ -209,6 +214,17 @@ function exigirValido(cuerpo: CuestionarioCompleto) {
   }
 }
 
+/**
+ * Issue 48.3: the version a whole-questionnaire save is checked against. The dialog sends the
+ * version it loaded, 0 when the exercise had no questionnaire yet: 0 still matches a questionnaire
+ * without questions (the empty row a save creates before writing the agent's plan), so that case
+ * is saved unchecked; any questions saved meanwhile make it stale (versions start at 1).
+ */
+async function versionEsperada(k: Consultor, id_cuestionario: number, version: number | undefined) {
+  if (version !== 0) return version;
+  return (await repo.preguntasDe(k, id_cuestionario)).length > 0 ? 0 : undefined;
+}
+
 /** Before the start only: the clear 409 of an edit refused (issue 26.1). */
 function exigirEditableCompleto(e: EjercicioCompleto) {
   if (e.id_tipo_ejercicio !== TIPO_CUESTIONARIO)
@@ -295,6 +311,12 @@ async function guardarCompletoEnSerie(
   const id_ejercicio = cuerpo.id_ejercicio;
   const e = await ejercicioOError(k, ctx, id_ejercicio);
   exigirEditableCompleto(e);
+  // A dialog loaded before someone else's save is refused before the agent is asked anything.
+  const antes = await repo.cuestionarioDeEjercicio(k, id_ejercicio);
+  if (antes) {
+    const id = antes.id_cuestionario;
+    await exigirVersion(k, 'cuestionarios', id, await versionEsperada(k, id, cuerpo.version));
+  }
 
   const base = agente.base?.replace(/\/+$/, '');
   if (base) {
@@ -380,6 +402,9 @@ async function guardarCompletoEnSerie(
       exigirEditableCompleto(await ejercicioOError(trx, ctx, id_ejercicio, true));
       const actual = await repo.cuestionarioDeEjercicio(trx, id_ejercicio);
       if (actual?.id_cuestionario !== id) throw error(409, 'cuestionarioEnUso');
+      // Issue 48.3: stale -> 409 naming who saved and when; nothing written.
+      const version = await versionEsperada(trx, id, cuerpo.version);
+      await tomarVersion(trx, 'cuestionarios', id, version, actor);
       await repo.borrarPreguntas(trx, id);
       await repo.insertarPreguntas(
         trx,

@@ -4,8 +4,8 @@
  * Wire decisions:
  * - GET /quiz/{id_ejercicio}/ answers a plain JSON list, as the SPEC reads it ("list of
  *   {reactivo_text, respuestas}"), not wrapped in {status, data}; [] when the exercise has no
- *   questionnaire yet. Each item also carries numero (slot 1..40), file (stored audio name) and
- *   id_cuestionario.
+ *   questionnaire yet. Each item also carries numero (slot 1..40), file (stored audio name),
+ *   id_cuestionario, and version (issue 48.3: what the dialog's save sends back).
  * - POST /quiz/ creates the exercise's questionnaire, or replaces its questions (and so their
  *   answers) when one exists, keeping its id. Only type-4 exercises, and not once started.
  * - POST /quiz/digitos/fill/ checks that every question has at least one answer and returns the
@@ -26,7 +26,7 @@ import {
   MAX_LARGO_RESPUESTA,
   RespuestaCuestionarioSchema,
 } from '../rules/questionnaire.ts';
-import { enteroSchema, idSchema, textoSchema } from '../zod-helpers.ts';
+import { enteroSchema, ID_MAXIMO, idSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
 import { IdEjercicioParamsSchema } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 
@@ -53,6 +53,8 @@ export const PreguntaLeidaSchema = z.object({
   numero: z.number(),
   file: z.string(),
   id_cuestionario: z.number(),
+  /** Issue 48.3: the questionnaire's version, which the dialog's save sends back. */
+  version: z.number(),
 });
 
 /** GET /quiz/{id_ejercicio}/: the questions, as a plain list. */
@@ -123,6 +125,9 @@ export const CuestionarioCompletoSchema = z.object({
   preguntas: z
     .array(PreguntaCompletaSchema, { error: msg('cuestionarioSinPreguntas') })
     .max(MAX_PREGUNTAS, msg('limitePreguntas')),
+  /** Issue 48.3: the version the dialog loaded, 0 for an exercise without questionnaire (absent:
+   * saved unchecked); a stale one is refused with 409. */
+  version: vacioComoAusente(enteroSchema('version', 0, ID_MAXIMO).optional()),
 });
 
 /** A validated PUT /quiz/completo/ body. */

@@ -8,6 +8,7 @@ export const REGISTRO_VERSIONADO = {
   equipos: 'registroEquipo',
   usuarios: 'registroUsuario',
   paises: 'registroPais',
+  cuestionarios: 'registroCuestionario',
 } as const satisfies Record<string, ClaveMensaje>;
 
 /** A table whose edits carry a version. */

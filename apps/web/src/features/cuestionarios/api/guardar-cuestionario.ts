@@ -6,6 +6,7 @@ import {
   type Pregunta,
 } from '@pregon/contract/rules/questionnaire';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
+import { esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
 import { obtenerConfig, type ClientePbx } from '../../../lib/pbx-client.ts';
 import { guardarCompletoApi } from './cuestionario.ts';
 
@@ -20,6 +21,9 @@ export interface AvisosGuardado {
   /** `cancelable`: the step may be cancelled (an audio going to the agent: nothing saved yet). */
   alPaso: (texto: string, hechos: number, total: number, cancelable?: boolean) => void;
   alError: (texto: string) => void;
+  /** Issue 48.3: someone saved the questionnaire after the dialog loaded it (the api's 409 naming
+   * who and when); nothing was saved. Without it, said through alError. */
+  alConflicto?: (texto: string) => void;
 }
 
 /** Options of a save. `clon`: the clone flow (its 'ERROR al guardar preguntas base'). `nuevo` is
@@ -31,6 +35,8 @@ export interface OpcionesGuardado {
   /** The dialog's 'Cancelar' while the audios go to the agent (issue 48.4): the save stops
    * there, before anything reached the api, and says 'Guardado cancelado…'. */
   senal?: AbortSignal;
+  /** Issue 48.3: the questionnaire's version the dialog loaded (0: none yet); absent, unchecked. */
+  version?: number;
 }
 
 /**
@@ -121,9 +127,14 @@ export async function guardarCuestionarioCompleto(
               digito: Number(r.digito),
             })),
           })),
+          version: opciones.version,
         })
       ).plan;
     } catch (e) {
+      if (esConflictoVersion(e) && avisos.alConflicto) {
+        avisos.alConflicto(e.message);
+        return false;
+      }
       avisos.alError(msg(opciones.clon ? 'errorPreguntasBase' : 'errorGuardarPreguntas'));
       avisos.alError(mensajeError(e));
       return false;

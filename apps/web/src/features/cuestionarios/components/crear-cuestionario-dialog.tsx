@@ -26,6 +26,7 @@ import {
 import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
+import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { claveCuestionario, useCuestionario } from '../api/cuestionario.ts';
 import { guardarCuestionarioCompleto, type PreguntaEditor } from '../api/guardar-cuestionario.ts';
@@ -75,6 +76,10 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
   const [progreso, setProgreso] = useState<Progreso | null>(null);
   const cancelacion = useRef<AbortController | null>(null);
   const [errores, setErrores] = useState<string[]>([]);
+  // Issue 48.3: the version loaded when the dialog opened (0: no questionnaire yet), sent with the
+  // save; a stale save's message, with 'Recargar'.
+  const [version, setVersion] = useState(0);
+  const [conflicto, setConflicto] = useState<string | null>(null);
   const existente = (lectura.data?.length ?? 0) > 0;
   // Before its exercise starts a questionnaire is edited in place; after, only cloned.
   const editable = ejercicio !== null && cuestionarioEditable(ejercicio);
@@ -82,14 +87,27 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
 
   // Read once per opening: a later refetch (window focus) never replaces what is being typed.
   const [cargado, setCargado] = useState(false);
-  useEffect(() => {
-    if (!lectura.data || cargado) return;
+  const cargar = (datos: NonNullable<typeof lectura.data>) => {
     setCargado(true);
-    const leidas = desdeLectura(lectura.data);
+    const leidas = desdeLectura(datos);
     setPreguntas(leidas);
     setInicial(huella(leidas));
-    setAbierta(lectura.data.length > 0 ? ['0'] : []);
+    setVersion(datos[0]?.version ?? 0);
+    setAbierta(datos.length > 0 ? ['0'] : []);
+  };
+  useEffect(() => {
+    if (!lectura.data || cargado) return;
+    cargar(lectura.data);
   }, [lectura.data, cargado]);
+
+  /** 'Recargar' of a stale save: the questionnaire as saved now replaces the dialog's. */
+  const recargar = async () => {
+    const r = await lectura.refetch();
+    if (!r.data) return;
+    cargar(r.data);
+    setConflicto(null);
+    setErrores([]);
+  };
 
   // Reloading or leaving the page with unsaved questions asks the browser's own question.
   useEffect(() => {
@@ -107,6 +125,7 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
     setInicial(huella([]));
     setProgreso(null);
     setErrores([]);
+    setConflicto(null);
     if (id !== undefined) cliente.removeQueries({ queryKey: claveCuestionario(id) });
     alCerrar();
   };
@@ -152,14 +171,16 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
     if (!ejercicio) return;
     const encontrados: string[] = [];
     setErrores([]);
+    setConflicto(null);
     const control = new AbortController();
     cancelacion.current = control;
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id,
       preguntas,
-      { nuevo: !existente, senal: control.signal },
+      { nuevo: !existente, senal: control.signal, version },
       {
+        alConflicto: setConflicto,
         alPaso: (texto, hechos, total, cancelable = false) =>
           setProgreso({ texto, porcentaje: Math.round((hechos / total) * 100), cancelable }),
         alError: (texto) => void encontrados.push(texto),
@@ -251,6 +272,7 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
     >
       {contextoModal}
       {lectura.isError && <Alert type="error" showIcon message={mensajeError(lectura.error)} />}
+      <AvisoRecargable mensaje={conflicto} recargar={recargar} />
       {errores.length > 0 && (
         <Alert
           type="error"
