@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
-import type { Browser, Page } from 'playwright-core';
-import { ingresar } from '../apps/api/src/testing/entorno.ts';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { ingresar, pedir } from '../apps/api/src/testing/entorno.ts';
+import { hashPassword } from '../apps/api/src/auth/passwords.ts';
+import { ahora } from '../apps/api/src/db/database.ts';
 import { crearPorApi, cuerpoEjercicio } from '../apps/api/src/testing/ejercicios.ts';
 import {
   esperarAviso,
@@ -17,13 +19,47 @@ import {
 // opens an exercise's and a phone's edit dialogs; the operator (B), in another browser, saves a
 // change first; A's save, made on the form loaded before, gets the server's 409 inside the
 // dialog, naming B and when, keeps what A typed and leaves B's change in the database; 'Recargar'
-// shows B's change, and A's next save goes through.
+// shows B's change, and A's next save goes through. The same for a device, a user and a country,
+// with a second administrator as B (users are edited by administrators only).
 describe('web: dos editores no se pisan', { timeout: 240_000 }, () => {
   let datos: Datos;
   let id_ejercicio: number;
+  let id_pais: number;
+  let id_equipo: number;
   let paginaB: Page;
+  const SUPERVISORA = { usuario: 'supervisora', password: 'Supervisora-prueba-1' };
   const e = prepararEscena('versiones', async ({ api }) => {
     datos = await sembrar(api, 4);
+    await api.ctx.db.kysely
+      .insertInto('usuarios')
+      .values({
+        usuario: SUPERVISORA.usuario,
+        nombre: 'Supervisora de prueba',
+        correo: null,
+        password_hash: await hashPassword(SUPERVISORA.password),
+        roles: 'administradores',
+        creado: ahora(),
+      })
+      .execute();
+    const token = await ingresar(api);
+    // A device whose form saves as it is (its credentials stored, as a working one's are).
+    const equipo = await pedir(api.url, 'POST', '/equipos/', {
+      token,
+      body: {
+        alias: 'SMSC compartido',
+        url: 'smpp://127.0.0.1:2775',
+        protocolo: 'smpp',
+        credenciales: { system_id: 'pregon', password: 'Secreta-de-prueba' },
+      },
+    });
+    expect(equipo.status, JSON.stringify(equipo.body)).toBe(200);
+    id_equipo = equipo.body.id_equipo as number;
+    const pais = await pedir(api.url, 'POST', '/paises/', {
+      token,
+      body: { pais: 'Belice', codigo_iso: 'BZ', prefijo: '501' },
+    });
+    expect(pais.status, JSON.stringify(pais.body)).toBe(200);
+    id_pais = pais.body.id_pais as number;
     id_ejercicio = await crearPorApi(
       api,
       await ingresar(api),
@@ -136,5 +172,104 @@ describe('web: dos editores no se pisan', { timeout: 240_000 }, () => {
     await recargado.getByRole('button', { name: 'Guardar' }).click();
     await esperarAviso(a, 'Cambios guardados');
     expect(await nombre()).toBe('Nombre puesto por A');
+  });
+
+  it('un equipo, un usuario y un país: el mismo aviso, Recargar y un segundo guardado que pasa', async () => {
+    const { page: a, api, navegador } = e;
+    const b = await nuevaPagina(navegador);
+    await ingresarUI(b, api.url, SUPERVISORA.usuario, SUPERVISORA.password);
+    const k = api.ctx.db.kysely;
+    const casos: {
+      registro: string;
+      titulo: string;
+      campo: string;
+      ruta: string;
+      abrir: (p: Page) => Promise<void>;
+      valor: () => Promise<string>;
+    }[] = [
+      {
+        registro: 'este equipo',
+        titulo: 'Editar equipo',
+        campo: 'Alias',
+        ruta: `/equipos/${id_equipo}`,
+        abrir: (p) => p.getByRole('button', { name: 'Editar', exact: true }).click(),
+        valor: async () =>
+          (
+            await k
+              .selectFrom('equipos')
+              .select('alias')
+              .where('id_equipo', '=', id_equipo)
+              .executeTakeFirstOrThrow()
+          ).alias,
+      },
+      {
+        registro: 'este usuario',
+        titulo: 'Editar usuario',
+        campo: 'Nombre',
+        ruta: '/users',
+        abrir: (p) => fila(p, 'operadora').getByRole('button', { name: 'Editar' }).click(),
+        valor: async () =>
+          (
+            await k
+              .selectFrom('usuarios')
+              .select('nombre')
+              .where('usuario', '=', 'operadora')
+              .executeTakeFirstOrThrow()
+          ).nombre,
+      },
+      {
+        registro: 'este país',
+        titulo: 'Editar país',
+        campo: 'País',
+        ruta: `/countries/${id_pais}`,
+        abrir: (p) => p.getByRole('button', { name: 'Editar', exact: true }).click(),
+        valor: async () =>
+          (
+            await k
+              .selectFrom('paises')
+              .select('pais')
+              .where('id_pais', '=', id_pais)
+              .executeTakeFirstOrThrow()
+          ).pais,
+      },
+    ];
+    for (const c of casos) {
+      const dialogo = (p: Page) => p.getByRole('dialog').filter({ hasText: c.titulo });
+      const campo = (d: Locator) => d.getByLabel(c.campo, { exact: true });
+      const guardar = (d: Locator) => d.getByRole('button', { name: 'Guardar', exact: true }).click();
+      for (const p of [a, b]) {
+        await p.goto(`${api.url}${c.ruta}`);
+        await c.abrir(p);
+        await campo(dialogo(p)).waitFor();
+      }
+      const original = await campo(dialogo(a)).inputValue();
+      await campo(dialogo(b)).fill(`${original} por B`);
+      await guardar(dialogo(b));
+      await esperarAviso(b, 'Cambios guardados');
+      await dialogo(b).waitFor({ state: 'hidden' });
+
+      await campo(dialogo(a)).fill(`${original} por A`);
+      await guardar(dialogo(a));
+      const aviso = dialogo(a).locator('.aviso-conflicto');
+      await aviso.waitFor();
+      expect((await aviso.innerText()).split('\n')[0]!.trim(), c.registro).toMatch(
+        new RegExp(
+          `^Otra persona guardó cambios en ${c.registro}: supervisora, el \\d\\d/\\d\\d/\\d{4} a las \\d\\d:\\d\\d \\([A-Z]{3,4}\\)\\. Recargue para ver sus cambios antes de guardar\\.$`,
+        ),
+      );
+      await expect.poll(() => aviso.evaluate((n) => n.getBoundingClientRect().top >= 0)).toBe(true);
+      if (c.registro === 'este usuario') await capturar(a, 'versiones-conflicto-usuario-1366');
+      expect(await campo(dialogo(a)).inputValue()).toBe(`${original} por A`);
+      expect(await c.valor()).toBe(`${original} por B`);
+
+      await aviso.getByRole('button', { name: msg('recargar') }).click();
+      await expect.poll(() => campo(dialogo(a)).inputValue(), c.registro).toBe(`${original} por B`);
+      expect(await dialogo(a).locator('.aviso-conflicto').count()).toBe(0);
+      await campo(dialogo(a)).fill(`${original} por A`);
+      await guardar(dialogo(a));
+      await esperarAviso(a, 'Cambios guardados');
+      expect(await c.valor()).toBe(`${original} por A`);
+    }
+    await b.context().close();
   });
 });
