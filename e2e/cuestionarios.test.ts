@@ -266,6 +266,54 @@ describe('web: cuestionario todo o nada y edición en su lugar', { timeout: 180_
     expect(conf).toContain('GotoIf($["${PREGON_DIGITO}" = "1" | "${PREGON_DIGITO}" = "3"]?p2ok)');
   });
 
+  it('dos editores (issue 48.3): el guardado de lo abierto antes recibe el aviso y Recargar trae lo guardado', async () => {
+    await abrir();
+    const campoA = panel().getByLabel('Pregunta', { exact: true });
+    await campoA.waitFor();
+    // The operator, in another browser, saves a change first.
+    const b = await nuevaPagina(navegador);
+    await ingresarUI(b, api.url, datos.operador.usuario, datos.operador.password);
+    await b
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Encuesta todo o nada E2E' })
+      .getByRole('button', { name: 'Cuestionario' })
+      .click();
+    const dB = b.getByRole('dialog').filter({ hasText: 'Crear cuestionario' });
+    await dB.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+    await dB
+      .locator('.ant-collapse-item-active')
+      .getByLabel('Pregunta', { exact: true })
+      .fill('¿Escuchó la alerta? (operadora)');
+    await boton(dB.locator('.ant-modal-footer'), 'Guardar cambios').click();
+    await esperarAviso(b, 'Cuestionario actualizado');
+    await b.context().close();
+
+    await campoA.fill('¿Escuchó la alerta? (administrador)');
+    await boton(pie(), 'Guardar cambios').click();
+    const aviso = dialogo().locator('.aviso-conflicto');
+    await aviso.waitFor();
+    expect((await aviso.innerText()).split('\n')[0]!.trim()).toMatch(
+      /^Otra persona guardó cambios en este cuestionario: operadora, el \d\d\/\d\d\/\d{4} a las \d\d:\d\d \([A-Z]{3,4}\)\. Recargue para ver sus cambios antes de guardar\.$/,
+    );
+    await capturar(page, 'cuestionario-conflicto-1366x768');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await aviso.scrollIntoViewIfNeeded();
+    await capturar(page, 'cuestionario-conflicto-390x844');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    // What the administrator typed stays; the operator's save is what the api holds.
+    expect(await campoA.inputValue()).toBe('¿Escuchó la alerta? (administrador)');
+    expect((await leido())[0].reactivo_text).toBe('¿Escuchó la alerta? (operadora)');
+
+    await boton(aviso, 'Recargar').click();
+    await expect.poll(() => campoA.inputValue()).toBe('¿Escuchó la alerta? (operadora)');
+    expect(await dialogo().locator('.aviso-conflicto').count()).toBe(0);
+    await campoA.fill('¿Escuchó la alerta del simulacro?');
+    await boton(pie(), 'Guardar cambios').click();
+    await esperarAviso(page, 'Cuestionario actualizado');
+    await dialogo().waitFor({ state: 'hidden' });
+    expect((await leido())[0].reactivo_text).toBe('¿Escuchó la alerta del simulacro?');
+  });
+
   it('iniciado mientras se editaba: el 409 se muestra en el diálogo y cerrar pregunta antes', async () => {
     const antes = await leido();
     await abrir();
