@@ -13,7 +13,6 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
 import type { EquipoVista } from '@pregon/contract/api/equipos';
 import {
   ETIQUETA_PROTOCOLO,
@@ -33,13 +32,12 @@ import {
   tiposParaAlias,
 } from '@pregon/contract/rules/equipment';
 import { mismaDireccionEquipo } from '@pregon/contract/rules/direccion-equipo';
-import { mensajeError } from '../../../lib/api-client.ts';
-import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
+import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { avisoAdvertencia, avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { crearEquipoApi } from '../api/create-equipo.ts';
 import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
 import { modificarEquipoApi } from '../api/update-equipo.ts';
-import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
+import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
 
 interface Valores {
   alias: string;
@@ -68,11 +66,8 @@ export interface PropsEquipoDialog {
  * and active. Enter submits; a 400's field shows under that field. */
 export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) {
   const [form] = Form.useForm<Valores>();
-  const cliente = useQueryClient();
-  const errores = useErroresCampo();
-  const [enviando, setEnviando] = useState(false);
-  /** Issue 48.3: someone saved this device after the dialog loaded it (the server's 409). */
-  const [conflicto, setConflicto] = useState<string | null>(null);
+  // Issue 48.3: a stale save sets `conflicto` (someone saved this device after the dialog loaded it).
+  const { errores, enviando, guardar: guardarCon, conflicto } = useGuardarFormulario([CLAVE_EQUIPOS]);
   /** The version this form loaded: a refetch of the page behind it must not move it (issue 48.3). */
   const [version] = useState(equipo?.version);
   const alias = Form.useWatch('alias', form) ?? equipo?.alias ?? '';
@@ -87,52 +82,39 @@ export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) 
   const tipos = tiposParaAlias(alias).map((t) => tipoPorId(t)!.etiqueta);
 
   const guardar = async (v: Valores) => {
-    errores.limpiar();
-    setEnviando(true);
-    try {
-      const credenciales = credencialesDeFormulario(v.protocolo, v.cred ?? {});
-      const datos = {
-        alias: v.alias,
-        serial: v.serial ?? '',
-        url: v.url ?? '',
-        protocolo: v.protocolo,
-        puertos: v.puertos,
-        tasa: v.tasa,
-        descripcion: v.descripcion?.trim() ? v.descripcion : null,
-        activo: v.activo,
-        marcado: v.protocolo === 'asterisk' ? v.marcado || MARCADO_DEFECTO : null,
-        ...(credenciales ? { credenciales } : {}),
-      };
-      let id = equipo?.id_equipo;
-      if (equipo) {
-        const r = await modificarEquipoApi(equipo.id_equipo, {
-          ...datos,
-          version,
-        });
+    const credenciales = credencialesDeFormulario(v.protocolo, v.cred ?? {});
+    const datos = {
+      alias: v.alias,
+      serial: v.serial ?? '',
+      url: v.url ?? '',
+      protocolo: v.protocolo,
+      puertos: v.puertos,
+      tasa: v.tasa,
+      descripcion: v.descripcion?.trim() ? v.descripcion : null,
+      activo: v.activo,
+      marcado: v.protocolo === 'asterisk' ? v.marcado || MARCADO_DEFECTO : null,
+      ...(credenciales ? { credenciales } : {}),
+    };
+    const hecho = await guardarCon(
+      async () => {
+        if (!equipo) {
+          const r = await crearEquipoApi(datos);
+          const creado = { id: r.id_equipo, creado: true, borradas: false };
+          return { ...creado, mensaje: undefined, aviso_respuestas: r.aviso_respuestas };
+        }
+        const r = await modificarEquipoApi(equipo.id_equipo, { ...datos, version });
+        const guardado = { id: equipo.id_equipo, creado: false, borradas: !!r.credenciales_borradas };
+        return { ...guardado, mensaje: r.mensaje, aviso_respuestas: r.aviso_respuestas };
+      },
+      (r) => {
         // The api cleared the credentials (another address): its message says so.
-        if (r.credenciales_borradas) avisoError(r.mensaje ?? msg('credencialesCambioDireccion'));
-        else avisoExito(msg('cambiosGuardados'));
+        if (r.borradas) avisoError(r.mensaje ?? msg('credencialesCambioDireccion'));
+        else avisoExito(msg(r.creado ? 'exito' : 'cambiosGuardados'));
         // Saved, but its Android phone did not take the replies' webhook (issue 46.1).
         if (r.aviso_respuestas) avisoAdvertencia(r.aviso_respuestas);
-      } else {
-        const r = await crearEquipoApi(datos);
-        id = r.id_equipo;
-        avisoExito(msg('exito'));
-        if (r.aviso_respuestas) avisoAdvertencia(r.aviso_respuestas);
-      }
-      await cliente.invalidateQueries({ queryKey: CLAVE_EQUIPOS });
-      alCerrar(id);
-    } catch (e) {
-      if (esConflictoVersion(e)) {
-        setConflicto(e.message);
-        return;
-      }
-      const campo = campoDeError(e);
-      if (campo) errores.setError({ campo, texto: mensajeError(e) });
-      else avisoError(mensajeError(e));
-    } finally {
-      setEnviando(false);
-    }
+      },
+    );
+    if (hecho) alCerrar(hecho.id);
   };
 
   /** A rule showing under a field the contract's problem for it (problemasEquipo, the check the

@@ -1,23 +1,19 @@
-import { useState } from 'react';
 import { Form, Input, Select } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
-import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
+import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
 import {
   canonizarTelefono,
   paisTelefonico,
   PAIS_DEFECTO,
   type CountryCode,
 } from '@pregon/contract/rules/phone';
-import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
-import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { crearTelefonoApi } from '../api/create-telefono.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
 import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
 import { modificarTelefonoApi } from '../api/update-telefono.ts';
-import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
+import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import { reglaNombreLargo } from '../../../lib/regla-nombre.ts';
 
@@ -49,11 +45,13 @@ function ayudaNumero(texto: string | undefined, pais: CountryCode | null) {
 export function TelefonoDialog({ telefono, alCerrar, recargar }: PropsTelefonoDialog) {
   const [form] = Form.useForm<Valores>();
   const catalogos = useCatalogos();
-  const cliente = useQueryClient();
-  const errores = useErroresCampo();
-  const [enviando, setEnviando] = useState(false);
-  /** Issue 48.3: someone saved this phone after the dialog loaded it (the server's 409). */
-  const [conflicto, setConflicto] = useState<string | null>(null);
+  // Issue 48.3: a stale save sets `conflicto` (someone saved this phone after the dialog loaded
+  // it); any other 409 (a number already registered) is said under the number.
+  const { errores, enviando, guardar: guardarCon, conflicto } = useGuardarFormulario(
+    [CLAVE_TELEFONOS],
+    undefined,
+    'telefono',
+  );
   const numero = Form.useWatch('telefono', form);
   const idEstado = Form.useWatch('id_estado', form);
   const codigo = catalogos.data?.estados.find((e) => e.id_estado === idEstado)?.codigo_iso;
@@ -62,33 +60,22 @@ export function TelefonoDialog({ telefono, alCerrar, recargar }: PropsTelefonoDi
   const invalido = numero?.trim() ? !canonizarTelefono(numero, pais).ok : false;
 
   const guardar = async (v: Valores) => {
-    errores.limpiar();
-    setEnviando(true);
-    try {
-      const datos = {
-        telefono: v.telefono,
-        nombre: v.nombre?.trim() ? v.nombre : null,
-        id_estado: v.id_estado!,
-        categorias: v.categorias,
-      };
-      if (telefono)
-        await modificarTelefonoApi(telefono.id_telefono, { ...datos, version: telefono.version });
-      else await crearTelefonoApi(datos);
-      avisoExito(msg(telefono ? 'cambiosGuardados' : 'exito'));
-      await cliente.invalidateQueries({ queryKey: CLAVE_TELEFONOS });
-      alCerrar();
-    } catch (e) {
-      if (esConflictoVersion(e)) {
-        setConflicto(e.message);
-        return;
-      }
-      const campo =
-        campoDeError(e) ?? (e instanceof ErrorApi && e.status === 409 ? 'telefono' : undefined);
-      if (campo) errores.setError({ campo, texto: mensajeError(e) });
-      else avisoError(mensajeError(e));
-    } finally {
-      setEnviando(false);
-    }
+    const datos = {
+      telefono: v.telefono,
+      nombre: v.nombre?.trim() ? v.nombre : null,
+      id_estado: v.id_estado!,
+      categorias: v.categorias,
+    };
+    const hecho = await guardarCon(
+      async () => {
+        if (telefono)
+          await modificarTelefonoApi(telefono.id_telefono, { ...datos, version: telefono.version });
+        else await crearTelefonoApi(datos);
+        return true;
+      },
+      msg(telefono ? 'cambiosGuardados' : 'exito'),
+    );
+    if (hecho) alCerrar();
   };
 
   const titulo = msg(telefono ? 'editarTelefono' : 'agregarTelefono');
