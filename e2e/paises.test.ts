@@ -299,6 +299,40 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await capturarTamanos(page, 'estado-varios-paises');
     await crear.getByRole('button', { name: 'Cancelar' }).click();
     await crear.waitFor({ state: 'hidden' });
+
+    // The phones screen's state filter and a phone's 'Estado' are grouped by country too (one
+    // state each: no 'Todo …'); the filter then lists only that state's phones.
+    await page.goto(`${e.api.url}/telefonos`);
+    const filtro = page.getByLabel('Estado', { exact: true });
+    const listaDe = async (c: typeof filtro) =>
+      page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+        .filter({ has: page.locator(`[id="${await c.getAttribute('id')}_list"]`) });
+    const grupos = async (c: typeof filtro) => {
+      const l = await listaDe(c);
+      await l.locator('.ant-select-item-group').first().waitFor();
+      return l.locator('.ant-select-item-group').allInnerTexts();
+    };
+    await filtro.click();
+    await page.keyboard.type('Sacatep');
+    expect(await grupos(filtro)).toEqual(['Guatemala']);
+    expect(await (await listaDe(filtro)).getByText('Todo Guatemala').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    const filas = page.locator('tr.ant-table-row');
+    await expect
+      .poll(async () => (await filas.allInnerTexts()).map((t) => t.split('\t')[0]!.trim()).sort())
+      .toEqual(['+50277770001', '+50277770002']);
+    await page.getByRole('button', { name: 'Agregar teléfono' }).click();
+    const alta = dialogo('Agregar teléfono');
+    const estadoAlta = alta.getByLabel('Estado', { exact: true });
+    await estadoAlta.click();
+    // The list is virtual: the first group is drawn, a search brings the other.
+    expect(await grupos(estadoAlta)).toContain('México');
+    await page.keyboard.type('Sacatep');
+    await expect.poll(() => grupos(estadoAlta)).toEqual(['Guatemala']);
+    await capturar(page, 'telefono-estado-por-pais-1366');
+    await page.keyboard.press('Escape');
+    await alta.getByRole('button', { name: 'Cancelar' }).click();
   });
 
   it('el rol consulta lee países, estados y categorías sin botones de escritura; un error ofrece Reintentar', async () => {

@@ -79,9 +79,12 @@ export function expandirTodoPais(
   return [...new Set(ids)];
 }
 
-/** The catalogue grouped by country, for a picker: each group starts with 'Todo {país}'. */
+/** The catalogue grouped by country, for a picker: in a choice of several states each group
+ * starts with 'Todo {país}'; a picker of one state (`todoPais: false`: a phone's state, the
+ * phones filter, the import's default) has the groups alone. */
 export function opcionesEstadosPorPais<E extends EstadoDePais & { estado: string }>(
   catalogo: readonly E[],
+  { todoPais = true }: { todoPais?: boolean } = {},
 ): { label: string; title: string; options: { value: number; label: string }[] }[] {
   const grupos = new Map<number, { pais: string; estados: E[] }>();
   for (const e of catalogo) {
@@ -93,7 +96,9 @@ export function opcionesEstadosPorPais<E extends EstadoDePais & { estado: string
     label: g.pais,
     title: g.pais,
     options: [
-      { value: valorTodoPais(id_pais), label: msg('todoElPais', { pais: g.pais }) },
+      ...(todoPais
+        ? [{ value: valorTodoPais(id_pais), label: msg('todoElPais', { pais: g.pais }) }]
+        : []),
       ...g.estados.map((e) => ({ value: e.id_estado, label: e.estado })),
     ],
   }));

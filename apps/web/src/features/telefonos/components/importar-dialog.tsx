@@ -26,6 +26,7 @@ import {
   type ModoDuplicados,
 } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
+import { opcionesEstadosPorPais } from '@pregon/contract/rules/paises-seleccion';
 import {
   CODIFICACIONES,
   detectarCodificacion,
@@ -304,10 +305,9 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
                     value={estado}
                     onChange={setEstado}
                     showSearch={BUSCAR_OPCIONES}
-                    options={(catalogos.data?.estados ?? []).map((e) => ({
-                      value: e.id_estado,
-                      label: e.estado,
-                    }))}
+                    options={opcionesEstadosPorPais(catalogos.data?.estados ?? [], {
+                      todoPais: false,
+                    })}
                   />
                 </Form.Item>
               </Col>

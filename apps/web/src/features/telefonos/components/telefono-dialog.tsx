@@ -1,6 +1,7 @@
 import { Form, Input, Select } from 'antd';
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
+import { opcionesEstadosPorPais } from '@pregon/contract/rules/paises-seleccion';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
 import {
@@ -47,11 +48,12 @@ export function TelefonoDialog({ telefono, alCerrar, recargar }: PropsTelefonoDi
   const catalogos = useCatalogos();
   // Issue 48.3: a stale save sets `conflicto` (someone saved this phone after the dialog loaded
   // it); any other 409 (a number already registered) is said under the number.
-  const { errores, enviando, guardar: guardarCon, conflicto } = useGuardarFormulario(
-    [CLAVE_TELEFONOS],
-    undefined,
-    'telefono',
-  );
+  const {
+    errores,
+    enviando,
+    guardar: guardarCon,
+    conflicto,
+  } = useGuardarFormulario([CLAVE_TELEFONOS], undefined, 'telefono');
   const numero = Form.useWatch('telefono', form);
   const idEstado = Form.useWatch('id_estado', form);
   const codigo = catalogos.data?.estados.find((e) => e.id_estado === idEstado)?.codigo_iso;
@@ -130,10 +132,7 @@ export function TelefonoDialog({ telefono, alCerrar, recargar }: PropsTelefonoDi
             placeholder={msg('seleccionaOpcion')}
             loading={catalogos.isPending}
             showSearch={BUSCAR_OPCIONES}
-            options={(catalogos.data?.estados ?? []).map((e) => ({
-              value: e.id_estado,
-              label: e.estado,
-            }))}
+            options={opcionesEstadosPorPais(catalogos.data?.estados ?? [], { todoPais: false })}
           />
         </Form.Item>
         <Form.Item

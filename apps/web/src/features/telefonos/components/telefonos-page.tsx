@@ -26,6 +26,7 @@ import {
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { opcionesEstadosPorPais } from '@pregon/contract/rules/paises-seleccion';
 import { CANALES_BAJA, type CanalBaja } from '@pregon/contract/rules/bajas';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
@@ -283,10 +284,7 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
             value={filtro.estado}
             onChange={(v?: number) => cambiar({ estado: v })}
             showSearch={BUSCAR_OPCIONES}
-            options={(catalogos.data?.estados ?? []).map((e) => ({
-              value: e.id_estado,
-              label: e.estado,
-            }))}
+            options={opcionesEstadosPorPais(catalogos.data?.estados ?? [], { todoPais: false })}
           />
           <Select
             allowClear
