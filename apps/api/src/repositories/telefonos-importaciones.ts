@@ -24,6 +24,27 @@ export const crearImportacion = async (
 export const leerImportacion = (k: K, id: number) =>
   k.selectFrom('importaciones').selectAll().where('id_importacion', '=', id).executeTakeFirst();
 
+/** The last `n` jobs, newest first, with who started them (issue 48.6). */
+export const listarRecientes = (k: K, n: number) =>
+  k
+    .selectFrom('importaciones as i')
+    .leftJoin('usuarios as u', 'u.id_usuario', 'i.creado_por')
+    .select([
+      'i.id_importacion',
+      'i.archivo',
+      'i.estatus',
+      'i.procesadas',
+      'i.insertadas',
+      'i.duplicadas',
+      'i.con_error',
+      'i.creado',
+      'i.terminado',
+      'u.usuario',
+    ])
+    .orderBy('i.id_importacion', 'desc')
+    .limit(n)
+    .execute();
+
 /** Changes a job. */
 export const actualizarImportacion = (k: K, id: number, c: Updateable<ImportacionesTable>) =>
   k.updateTable('importaciones').set(c).where('id_importacion', '=', id).execute();

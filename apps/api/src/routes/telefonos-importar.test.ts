@@ -430,6 +430,53 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
     await esperarFin(api, admin, propia.body.id_importacion);
   });
 
+  it('GET /telefonos/importaciones/ lista las últimas con su resultado y quién las hizo (issue 48.6)', async () => {
+    const a = await subir(
+      api,
+      admin,
+      'recientes-1.csv',
+      'telefono,estado\n7722220001,Jalisco\nabc,Jalisco\n',
+    );
+    await esperarFin(api, admin, a.body.id_importacion);
+    const b = await subir(
+      api,
+      admin,
+      'recientes-2.csv',
+      'telefono,estado\n7722220001,Jalisco\n7722220002,Jalisco\n',
+    );
+    await esperarFin(api, admin, b.body.id_importacion);
+    const r = await pedir(api.url, 'GET', '/telefonos/importaciones/', { token: consulta });
+    expect(r.status).toBe(200);
+    expect(r.body.data.length).toBeLessThanOrEqual(10);
+    expect(r.body.data.slice(0, 2)).toEqual([
+      {
+        id_importacion: b.body.id_importacion,
+        archivo: 'recientes-2.csv',
+        estatus: 'terminada',
+        procesadas: 2,
+        insertadas: 1,
+        duplicadas: 1,
+        con_error: 0,
+        creado: expect.any(Number),
+        terminado: expect.any(Number),
+        usuario: 'admin',
+      },
+      {
+        id_importacion: a.body.id_importacion,
+        archivo: 'recientes-1.csv',
+        estatus: 'terminada',
+        procesadas: 2,
+        insertadas: 1,
+        duplicadas: 0,
+        con_error: 1,
+        creado: expect.any(Number),
+        terminado: expect.any(Number),
+        usuario: 'admin',
+      },
+    ]);
+    expect((await pedir(api.url, 'GET', '/telefonos/importaciones/')).status).toBe(401);
+  });
+
   it('GET /telefonos/csv/ exporta todo el filtro por lotes y el archivo se reimporta tal cual (todo duplicado, sin errores)', async () => {
     expect((await fetch(`${api.url}/telefonos/csv/`)).status).toBe(401);
     // More than one batch of the export (LOTE_CSV = 1000), a comma in a name, a foreign number.

@@ -71,6 +71,10 @@ export function rutasTelefonos(app: FastifyInstance, ctx: Contexto) {
       status: 200 as const,
       id_importacion: await imp.recibirImportacion(ctx, sesion, req),
     }));
+    ruta(sub, ctx, api.importacionesRecientes, async () => ({
+      status: 200 as const,
+      data: await imp.recientes(ctx),
+    }));
     // Confirmed first: reading the progress may mark an abandoned job as interrupted (a write).
     ruta(sub, ctx, api.progresoImportacion, async ({ params }) => imp.progreso(ctx, params.id), {
       confirmarAntes: true,

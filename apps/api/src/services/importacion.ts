@@ -8,11 +8,13 @@ import type {} from '@fastify/multipart';
 import {
   ImportarCamposSchema,
   MAX_ERRORES_IMPORTACION,
+  MAX_IMPORTACIONES_RECIENTES,
   MAX_MB_IMPORTACION,
   MOTIVO_DUPLICADO,
   RESUMEN_IMPORTACION,
   type ErrorImportacion,
   type Importacion,
+  type ImportacionReciente,
   type ModoDuplicados,
 } from '@pregon/contract/api/telefonos';
 import { msg } from '@pregon/contract/messages';
@@ -509,6 +511,24 @@ export async function recibirImportacion(
     await fs.promises.rm(archivo.ruta, { force: true });
     throw e;
   }
+}
+
+/** The last imports, newest first (issue 48.6). A job 'en_proceso' that no process runs any
+ * more reads as its own progress says once asked (GET /telefonos/importar/{id}/). */
+export async function recientes(ctx: Contexto): Promise<ImportacionReciente[]> {
+  const filas = await jobs.listarRecientes(ctx.db.kysely, MAX_IMPORTACIONES_RECIENTES);
+  return filas.map((j) => ({
+    id_importacion: j.id_importacion,
+    archivo: j.archivo,
+    estatus: j.estatus === 'terminada' || j.estatus === 'fallida' ? j.estatus : 'en_proceso',
+    procesadas: Number(j.procesadas),
+    insertadas: Number(j.insertadas),
+    duplicadas: Number(j.duplicadas),
+    con_error: Number(j.con_error),
+    creado: Number(j.creado),
+    terminado: j.terminado === null ? null : Number(j.terminado),
+    usuario: j.usuario ?? null,
+  }));
 }
 
 /** The progress of a job, or 404. */

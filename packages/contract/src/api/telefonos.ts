@@ -385,6 +385,38 @@ export const ImportacionSchema = z.object({
 /** Progress of an import job. */
 export type Importacion = z.infer<typeof ImportacionSchema>;
 
+/** Issue 48.6: one of the last imports, as the phones screen lists them (its whole result is
+ * GET /telefonos/importar/{id}/). */
+export const ImportacionRecienteSchema = z.object({
+  id_importacion: z.number(),
+  archivo: z.string(),
+  estatus: z.enum(ESTATUS_IMPORTACION),
+  procesadas: z.number(),
+  insertadas: z.number(),
+  duplicadas: z.number(),
+  con_error: z.number(),
+  creado: z.number(),
+  terminado: z.number().nullable(),
+  /** Who started it (null: an account since deleted). */
+  usuario: z.string().nullable(),
+});
+/** One of the last imports. */
+export type ImportacionReciente = z.infer<typeof ImportacionRecienteSchema>;
+
+/** How many imports GET /telefonos/importaciones/ lists. */
+export const MAX_IMPORTACIONES_RECIENTES = 10;
+
+/** GET /telefonos/importaciones/: the last imports, newest first (issue 48.6: a dialog closed
+ * while its import ran, or a finished import's result, is found again on the phones screen). */
+export const importacionesRecientes = endpoint({
+  method: 'GET',
+  path: '/telefonos/importaciones/',
+  acceso: 'lectura',
+  etiqueta: 'telefonos',
+  resumen: 'Las últimas importaciones de teléfonos con su resultado',
+  respuesta: z.object({ status: z.literal(200), data: z.array(ImportacionRecienteSchema) }),
+});
+
 /** POST /telefonos/importar/: multipart, field `file` (.csv or .xlsx, first row: telefono, nombre,
  * estado, categorias); optional fields `id_estado` and `categorias` (comma-separated ids) are the
  * defaults for rows without them, and `codificacion` (utf-8, utf-16le, utf-16be, windows-1252) the
