@@ -298,6 +298,64 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     await page.getByText(await totalEsperado()).waitFor();
   });
 
+  it('cerrar mientras se importa lo advierte; la importación y su resultado quedan en «Importaciones recientes» (issue 48.6)', async () => {
+    await page.goto(`${api.url}/telefonos`);
+    // Long enough to be running when 'Cerrar' is pressed; every row is rejected, so the
+    // directory the other tests count does not change.
+    const archivo = path.join(descargas, 'grande.csv');
+    fs.writeFileSync(
+      archivo,
+      ['telefono,nombre', ...Array.from({ length: 200_000 }, (_, i) => `x${i},Mala ${i}`)].join(
+        '\n',
+      ),
+    );
+    await page.getByRole('button', { name: 'Importar teléfonos' }).click();
+    const d = dialogo('Importar teléfonos');
+    await d.locator('input[type=file]').setInputFiles(archivo);
+    await d.getByText('grande.csv', { exact: true }).first().waitFor();
+    await d.getByRole('button', { name: 'Importar', exact: true }).click();
+    await d.locator('.ant-progress').waitFor();
+    await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    const aviso = page.getByRole('dialog').filter({ hasText: '¿Cerrar mientras se importa?' });
+    await aviso
+      .getByText(
+        'La importación sigue en el servidor aunque cierre esta ventana. Su avance y su resultado quedan en «Importaciones recientes», en esta pantalla.',
+      )
+      .waitFor();
+    await capturar(page, 'importacion-cerrar-aviso-1366');
+    await aviso.getByRole('button', { name: 'Cerrar', exact: true }).click();
+    await d.waitFor({ state: 'hidden' });
+
+    const recientes = page.locator('.importaciones-recientes');
+    const grande = recientes.locator('.importacion-reciente').filter({ hasText: 'grande.csv' });
+    await grande
+      .getByText('0 agregados, 0 duplicados, 200000 con error')
+      .waitFor({ timeout: 60_000 });
+    await grande.getByText('Terminada', { exact: true }).waitFor();
+    // The earlier import is listed below it, with its own result.
+    await recientes
+      .locator('.importacion-reciente')
+      .filter({ hasText: 'lista.csv' })
+      .getByText('3000 agregados, 1 duplicados, 3 con error')
+      .waitFor();
+    await recientes.scrollIntoViewIfNeeded();
+    await capturar(page, 'importaciones-recientes-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await recientes.scrollIntoViewIfNeeded();
+    await capturar(page, 'importaciones-recientes-390');
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    await grande.getByRole('button', { name: 'Ver resultado' }).click();
+    const resultado = dialogo('Importar teléfonos');
+    await resultado
+      .getByText('Importación terminada: 0 agregados, 0 duplicados omitidos, 200000 con error')
+      .waitFor();
+    await resultado.locator('.tabla-errores tr.ant-table-row').first().waitFor();
+    // Finished: closing asks nothing.
+    await resultado.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    await resultado.waitFor({ state: 'hidden' });
+  });
+
   it("re-importa teléfonos existentes con 'Agregar categorías a los teléfonos existentes' (issue 25.5)", async () => {
     const csv = [
       'telefono,nombre,estado,categorias',

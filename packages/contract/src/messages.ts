@@ -508,6 +508,17 @@ export const MENSAJES = {
   cerrar: 'Cerrar',
   filasLeidas: 'Filas leídas',
   filasAgregadas: 'Agregados',
+  /** Issue 48.6: the phones screen keeps the last imports and their results. */
+  importacionesRecientes: 'Importaciones recientes',
+  importacionEnProceso: 'En proceso',
+  importacionTerminadaEstatus: 'Terminada',
+  importacionFallidaEstatus: 'Fallida',
+  resultadoImportacion: '{insertadas} agregados, {duplicadas} duplicados, {con_error} con error',
+  verResultado: 'Ver resultado',
+  cerrarImportacionTitulo: '¿Cerrar mientras se importa?',
+  cerrarImportacionTexto:
+    'La importación sigue en el servidor aunque cierre esta ventana. Su avance y su resultado quedan en «Importaciones recientes», en esta pantalla.',
+  seguirViendo: 'Seguir viendo',
   filasDuplicadas: 'Duplicados',
   // Issue 25.5 (api/telefonos.ts MODOS_DUPLICADOS)
   duplicadosTitulo: 'Teléfonos que ya existen',
@@ -784,14 +795,16 @@ export const MENSAJES = {
   aprobacionYaPendiente: 'Este ejercicio ya tiene una solicitud de aprobación pendiente',
   aprobacionYaAprobada: 'Este ejercicio ya fue aprobado',
   aprobacionNoPendiente: 'Este ejercicio no tiene una solicitud de aprobación pendiente',
-  aprobacionExpirada: 'La solicitud de aprobación expiró sin respuesta: quien creó el ejercicio debe solicitarla de nuevo',
+  aprobacionExpirada:
+    'La solicitud de aprobación expiró sin respuesta: quien creó el ejercicio debe solicitarla de nuevo',
   aprobacionPropia:
     'No puede aprobar ni rechazar un ejercicio que usted creó o cuya aprobación solicitó: debe hacerlo una segunda persona',
   aprobacionSinDestinatarios: 'Genere los destinatarios antes de solicitar la aprobación',
   aprobacionSolicitada: 'Aprobación solicitada: vence a las {hora}',
   aprobacionConcedida: 'Ejercicio aprobado: ya puede iniciarse',
   aprobacionDenegada: 'Ejercicio rechazado',
-  aprobacionMotivoObligatorio: 'El campo motivo es obligatorio para rechazar: diga qué debe corregirse',
+  aprobacionMotivoObligatorio:
+    'El campo motivo es obligatorio para rechazar: diga qué debe corregirse',
   aprobacionAntesDeLaHora:
     'Alerta real programada sin aprobar: necesita la aprobación de una segunda persona antes de su hora',
   // Issue 47.2 (web): the approval screen, the badge and the row's buttons
@@ -1600,8 +1613,7 @@ export const MENSAJES = {
     'El elemento <{elemento}> de la alerta CAP no puede llevar espacios, comas, < ni &',
   capReferenciaInvalida:
     "El elemento <references> de la alerta CAP no es válido: '{valor}' (cada referencia es remitente,identificador,enviado)",
-  capCuerpoNoXml:
-    'El cuerpo debe ser el XML de una alerta CAP 1.2 (Content-Type: application/xml)',
+  capCuerpoNoXml: 'El cuerpo debe ser el XML de una alerta CAP 1.2 (Content-Type: application/xml)',
   capXmlInvalido: 'La alerta CAP no es XML bien formado: {detalle}',
   capXmlDtd:
     'La alerta CAP trae una declaración DOCTYPE o entidades: no se aceptan (CAP 1.2 no las usa)',

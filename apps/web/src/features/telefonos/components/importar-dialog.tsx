@@ -39,7 +39,7 @@ import {
 import { mensajeError } from '../../../lib/api-client.ts';
 import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
 import { useCatalogos } from '../api/get-catalogos.ts';
-import { useImportacion } from '../api/get-importacion.ts';
+import { CLAVE_IMPORTACIONES, useImportacion } from '../api/get-importacion.ts';
 import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
 import { importarTelefonosApi } from '../api/importar-telefonos.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
@@ -120,13 +120,21 @@ function VistaPreviaArchivo(p: {
 /** 'Importar teléfonos': the expected columns and a template, default state and categories,
  * the upload, a progress bar fed by GET /telefonos/importar/{id}/, the summary and the rejected
  * rows (shown and downloadable as .xlsx). */
-export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
+export function ImportarDialog({
+  alCerrar,
+  idImportacion,
+}: {
+  alCerrar: () => void;
+  /** Issue 48.6: an import already started ('Ver resultado' of the recent imports). */
+  idImportacion?: number;
+}) {
   const catalogos = useCatalogos();
   const cliente = useQueryClient();
   const [archivos, setArchivos] = useState<UploadFile[]>([]);
   const [estado, setEstado] = useState<number>();
   const [categorias, setCategorias] = useState<number[]>([]);
-  const [id, setId] = useState<number>();
+  const [id, setId] = useState<number | undefined>(idImportacion);
+  const [modal, contextoModal] = Modal.useModal();
   const [subiendo, setSubiendo] = useState(false);
   const [fallo, setFallo] = useState<string>();
   const [muestra, setMuestra] = useState<Muestra>();
@@ -141,7 +149,23 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
 
   useEffect(() => {
     if (terminada) void cliente.invalidateQueries({ queryKey: CLAVE_TELEFONOS });
+    void cliente.invalidateQueries({ queryKey: CLAVE_IMPORTACIONES });
   }, [terminada, cliente]);
+
+  /** Closing while the import runs says it goes on and where its result will be (issue 48.6). */
+  const cerrar = () => {
+    if (id === undefined || terminada) {
+      alCerrar();
+      return;
+    }
+    void modal.confirm({
+      title: msg('cerrarImportacionTitulo'),
+      content: msg('cerrarImportacionTexto'),
+      okText: msg('cerrar'),
+      cancelText: msg('seguirViendo'),
+      onOk: alCerrar,
+    });
+  };
 
   const importar = async () => {
     const archivo = archivos[0]?.originFileObj;
@@ -161,6 +185,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
           duplicados,
         }),
       );
+      void cliente.invalidateQueries({ queryKey: CLAVE_IMPORTACIONES });
     } catch (e) {
       setFallo(mensajeError(e));
     } finally {
@@ -222,7 +247,7 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
       open
       width={760}
       maskClosable={false}
-      onCancel={alCerrar}
+      onCancel={cerrar}
       footer={
         id === undefined
           ? [
@@ -239,12 +264,13 @@ export function ImportarDialog({ alCerrar }: { alCerrar: () => void }) {
               </Button>,
             ]
           : [
-              <Button key="cerrar" type={terminada ? 'primary' : 'default'} onClick={alCerrar}>
+              <Button key="cerrar" type={terminada ? 'primary' : 'default'} onClick={cerrar}>
                 {msg('cerrar')}
               </Button>,
             ]
       }
     >
+      {contextoModal}
       {id === undefined ? (
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
           <Typography.Paragraph style={{ marginBottom: 0 }}>

@@ -46,6 +46,7 @@ import { CLAVE_TELEFONOS, useConteoTelefonos, useTelefonos } from '../api/get-te
 import { useFiltroUrl } from '../hooks/use-filtro-url.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import { BajasPanel } from './bajas-panel.tsx';
+import { ImportacionesRecientes } from './importaciones-recientes.tsx';
 
 // The dialogs load the first time they are opened.
 const TelefonoDialog = lazy(async () => ({
@@ -64,7 +65,7 @@ const ESPERA_BUSQUEDA_MS = 300;
 type Dialogo =
   | { tipo: 'telefono'; telefono?: TelefonoDetalle }
   | { tipo: 'historial'; telefono: TelefonoDetalle }
-  | { tipo: 'importar' }
+  | { tipo: 'importar'; id?: number }
   | null;
 
 /** The list's total: the page's own count when exact, else the exact count once it arrives
@@ -368,6 +369,7 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
           </Typography.Text>
         )}
       </Card>
+      <ImportacionesRecientes alVer={(id) => setDialogo({ tipo: 'importar', id })} />
       <Suspense fallback={null}>
         {dialogo?.tipo === 'telefono' && (
           <TelefonoDialog
@@ -390,7 +392,13 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
             }
           />
         )}
-        {dialogo?.tipo === 'importar' && <ImportarDialog alCerrar={() => setDialogo(null)} />}
+        {dialogo?.tipo === 'importar' && (
+          <ImportarDialog
+            key={dialogo.id ?? 'nueva'}
+            idImportacion={dialogo.id}
+            alCerrar={() => setDialogo(null)}
+          />
+        )}
         {dialogo?.tipo === 'historial' && (
           <HistorialTelefono telefono={dialogo.telefono} alCerrar={() => setDialogo(null)} />
         )}
