@@ -267,11 +267,12 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
       'Fila',
       'Motivo',
     ]);
+    // Issue 48.6: the duplicate keeps its state (here the one chosen for rows without one).
     expect(hoja.getRow(2).values).toEqual([
       undefined,
       datos.telefonos[0],
       'Duplicado',
-      '',
+      datos.estado.estado,
       '',
       3002,
       'Duplicado: ya existía, se omitió',

@@ -526,6 +526,12 @@ export const MENSAJES = {
   duplicadosAgregarCategorias: 'Agregar categorías a los teléfonos existentes',
   duplicadosActualizar: 'Actualizar nombre y estado',
   duplicadoOmitido: 'Duplicado: ya existía, se omitió',
+  /** Issue 48.6: a phone an earlier row of the same file added (ACCION_DUPLICADO). */
+  duplicadoEnArchivo: 'Repetido en el archivo: una fila anterior ya lo agregó; {accion}',
+  accionOmitida: 'se omitió',
+  accionCategoriasAgregadas: 'se le agregaron las categorías de la fila',
+  accionActualizada: 'se actualizaron su nombre y estado',
+  duplicadoSinCambios: 'Duplicado: ya tenía ese nombre y estado, no cambió nada',
   duplicadoCategoriasAgregadas: 'Duplicado: se le agregaron las categorías de la fila',
   // Issue 45.3: the file's state of an existing phone is reported, never applied
   duplicadoEstadoNoAplicado:

@@ -110,19 +110,31 @@ describe.each(MOTORES)('importación: duplicados (%s)', (motor) => {
       duplicadas: 3,
       mensaje: 'Importación terminada: 1 agregados, 3 duplicados omitidos, 0 con error',
     });
+    // Issue 48.6: row 5 repeats a number row 3 added: said so, not 'ya existía'; every listed row
+    // keeps its state and categories for the file of rejected rows.
     expect(r.filas_duplicadas).toEqual([
       {
         fila: 2,
         telefono: '5540000001',
         nombre: 'Ana Nueva',
+        estado: 'Yucatán',
+        categorias: c2,
         motivo: 'Duplicado: ya existía, se omitió',
       },
-      { fila: 4, telefono: '5540000002', motivo: 'Duplicado: ya existía, se omitió' },
+      {
+        fila: 4,
+        telefono: '5540000002',
+        estado: 'Puebla',
+        categorias: c2,
+        motivo: 'Duplicado: ya existía, se omitió',
+      },
       {
         fila: 5,
         telefono: '5540000009',
         nombre: 'Nueve Otra Vez',
-        motivo: 'Duplicado: ya existía, se omitió',
+        estado: 'Puebla',
+        categorias: c2,
+        motivo: 'Repetido en el archivo: una fila anterior ya lo agregó; se omitió',
       },
     ]);
     expect(await telefono('5540000001')).toEqual({
@@ -181,7 +193,14 @@ describe.each(MOTORES)('importación: duplicados (%s)', (motor) => {
       duplicadas: 4,
       mensaje: 'Importación terminada: 0 agregados, 4 duplicados actualizados, 0 con error',
     });
-    expect(r.filas_duplicadas.map((f: any) => f.fila)).toEqual([2, 3, 4, 5]);
+    // Issue 48.6: row 3 (name and state the phone already had) is not said to be updated.
+    const actualizado = 'Duplicado: se actualizaron su nombre y estado';
+    expect(r.filas_duplicadas.map((f: any) => [f.fila, f.motivo])).toEqual([
+      [2, actualizado],
+      [3, 'Duplicado: ya tenía ese nombre y estado, no cambió nada'],
+      [4, actualizado],
+      [5, actualizado],
+    ]);
     expect(await telefono('5540000001')).toEqual({
       nombre: 'Ana Nueva',
       estado: 'Yucatán',

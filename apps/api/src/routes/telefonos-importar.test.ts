@@ -178,6 +178,26 @@ describe.each(MOTORES)('importación de teléfonos (%s)', (motor) => {
     expect(final.mensaje).toBe(
       'Importación terminada: 5 agregados, 2 duplicados omitidos, 3 con error',
     );
+    // Issue 48.6: a number an earlier row of the file added is a repeat in the file, not one
+    // that already existed; both keep their state and categories for the file of rejected rows.
+    expect(final.filas_duplicadas).toEqual([
+      {
+        fila: 8,
+        motivo: 'Repetido en el archivo: una fila anterior ya lo agregó; se omitió',
+        telefono: '3311112222',
+        nombre: 'Repetido en archivo',
+        estado: 'Jalisco',
+        categorias: 'Escuelas',
+      },
+      {
+        fila: 9,
+        motivo: 'Duplicado: ya existía, se omitió',
+        telefono: '5599999999',
+        nombre: 'Repetido en base',
+        estado: 'Jalisco',
+        categorias: 'Escuelas',
+      },
+    ]);
     const k = api.ctx.db.kysely;
     const juan = await k
       .selectFrom('telefonos')

@@ -10,6 +10,7 @@ import {
   MAX_ERRORES_IMPORTACION,
   MAX_IMPORTACIONES_RECIENTES,
   MAX_MB_IMPORTACION,
+  ACCION_DUPLICADO,
   MOTIVO_DUPLICADO,
   RESUMEN_IMPORTACION,
   type ErrorImportacion,
@@ -120,6 +121,9 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
   const modo = t.duplicados ?? 'omitir';
   const motivoDuplicado = msg(MOTIVO_DUPLICADO[modo]);
   const k = ctx.db.kysely;
+  // Issue 48.6: a phone this job inserted (creado from now on) that comes again is a repeat
+  // inside the file, not a phone that already existed.
+  const inicio = Date.now();
   let escritor: Awaited<ReturnType<typeof abrirEscritor>> | undefined;
   enCurso.add(t.id_importacion);
   try {
@@ -141,12 +145,23 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       lote: ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE,
       estadoOpcional: modo === 'agregar_categorias',
     };
+    const nombreEstado = new Map(catalogo.estados.map((e) => [e.id_estado, e.estado] as const));
+    const nombreCategoria = new Map(
+      catalogo.categorias.map((x) => [x.id_categoria, x.categoria] as const),
+    );
     for await (const l of lotesEnHilo(origen)) {
       // Issue 45.3: a row of an existing phone needs no state; a new one needs the file's or the default.
       const motivos =
         modo === 'agregar_categorias'
           ? await estadosAlAgregar(k, l, t.id_estado, catalogo, c.errores.length)
           : undefined;
+      // Issue 48.6: 'Actualizar nombre y estado' says so only of phones it changed; their values
+      // before the batch, while duplicate rows are still being listed.
+      const previos =
+        modo === 'actualizar' && c.filasDuplicadas.length < MAX_ERRORES_IMPORTACION
+          ? await valoresPrevios(k, l.filas)
+          : undefined;
+      const listadas: { d: ErrorImportacion; f: FilaMasiva; propio: boolean }[] = [];
       // lotesValidados already keeps only the first MAX_ERRORES_IMPORTACION reasons of the file.
       c.con_error += l.con_error;
       if (l.errores.length > 0) {
@@ -160,17 +175,25 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
         for (const i of r.indicesDuplicados) {
           if (c.filasDuplicadas.length >= MAX_ERRORES_IMPORTACION) break;
           const f = l.filas[i]!;
-          c.filasDuplicadas.push({
+          // Issue 48.6: the row keeps its state and categories, so the file can be imported again.
+          const estado = nombreEstado.get(f.id_estado);
+          const categorias = f.categorias.map((x) => nombreCategoria.get(x) ?? String(x));
+          const d: ErrorImportacion = {
             fila: f.fila ?? 0,
             motivo: motivos?.get(i) ?? motivoDuplicado,
             telefono: f.telefono,
             ...(f.nombre ? { nombre: f.nombre } : {}),
-          });
+            ...(estado ? { estado } : {}),
+            ...(categorias.length ? { categorias: categorias.join(',') } : {}),
+          };
+          c.filasDuplicadas.push(d);
+          listadas.push({ d, f, propio: motivos?.has(i) ?? false });
         }
         const errores = c.erroresCambiaron ? JSON.stringify(c.errores) : null;
         c.erroresCambiaron = false;
         return { ...c, errores, mensaje: mensajeProgreso(c, total) };
       });
+      await precisarDuplicados(k, listadas, inicio, modo, previos);
       // The upload's date says it is in use (limpiarImportaciones leaves it alone).
       if (t.borrarAlTerminar)
         await fs.promises.utimes(t.ruta, new Date(), new Date()).catch(() => {});
@@ -241,6 +264,62 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
 
 /** Phones an import looks up per statement (SQLite's limit of bound values is far above). */
 const TELEFONOS_POR_CONSULTA = 500;
+
+/** Name and state of the batch's phones that exist, before the batch is written. */
+async function valoresPrevios(k: Contexto['db']['kysely'], filas: readonly FilaMasiva[]) {
+  const previos = new Map<string, { nombre: string | null; id_estado: number | null }>();
+  const numeros = [...new Set(filas.map((f) => f.telefono))];
+  for (let i = 0; i < numeros.length; i += TELEFONOS_POR_CONSULTA) {
+    const filasDb = await k
+      .selectFrom('telefonos')
+      .select(['telefono', 'nombre', 'id_estado'])
+      .where('telefono', 'in', numeros.slice(i, i + TELEFONOS_POR_CONSULTA))
+      .execute();
+    for (const f of filasDb) previos.set(f.telefono, { nombre: f.nombre, id_estado: f.id_estado });
+  }
+  return previos;
+}
+
+/**
+ * Issue 48.6: what the list of duplicates says of each row the batch listed. A phone created since
+ * the job began (`inicio`: this import inserted it from an earlier row) is a repeat inside the
+ * file, not 'ya existía'; with 'Actualizar nombre y estado', a phone whose name and state were
+ * already the row's (`previos`) is said to be unchanged. Rows with a reason of their own (a state
+ * not applied, issue 45.3) keep it. Only the listed rows are looked up.
+ */
+async function precisarDuplicados(
+  k: Contexto['db']['kysely'],
+  listadas: readonly { d: ErrorImportacion; f: FilaMasiva; propio: boolean }[],
+  inicio: number,
+  modo: ModoDuplicados,
+  previos: Map<string, { nombre: string | null; id_estado: number | null }> | undefined,
+) {
+  const sinMotivo = listadas.filter((x) => !x.propio);
+  if (sinMotivo.length === 0) return;
+  const creado = new Map<string, number>();
+  const numeros = [...new Set(sinMotivo.map((x) => x.f.telefono))];
+  for (let i = 0; i < numeros.length; i += TELEFONOS_POR_CONSULTA) {
+    const filas = await k
+      .selectFrom('telefonos')
+      .select(['telefono', 'creado'])
+      .where('telefono', 'in', numeros.slice(i, i + TELEFONOS_POR_CONSULTA))
+      .execute();
+    for (const f of filas) creado.set(f.telefono, Number(f.creado));
+  }
+  for (const { d, f } of sinMotivo) {
+    const previo = previos?.get(f.telefono);
+    const enArchivo = (creado.get(f.telefono) ?? 0) >= inicio;
+    if (enArchivo) d.motivo = msg('duplicadoEnArchivo', { accion: msg(ACCION_DUPLICADO[modo]) });
+    else if (
+      modo === 'actualizar' &&
+      previo &&
+      // A row without a name leaves the name as it is (the writer's rule).
+      (!f.nombre || previo.nombre === f.nombre) &&
+      previo.id_estado === f.id_estado
+    )
+      d.motivo = msg('duplicadoSinCambios');
+  }
+}
 
 /**
  * Issue 45.3, 'Agregar categorías a los teléfonos existentes': the rows came with the file's state

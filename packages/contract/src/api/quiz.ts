@@ -26,7 +26,13 @@ import {
   MAX_LARGO_RESPUESTA,
   RespuestaCuestionarioSchema,
 } from '../rules/questionnaire.ts';
-import { enteroSchema, ID_MAXIMO, idSchema, textoSchema, vacioComoAusente } from '../zod-helpers.ts';
+import {
+  enteroSchema,
+  ID_MAXIMO,
+  idSchema,
+  textoSchema,
+  vacioComoAusente,
+} from '../zod-helpers.ts';
 import { IdEjercicioParamsSchema } from './comun.ts';
 import { endpoint } from './endpoint.ts';
 

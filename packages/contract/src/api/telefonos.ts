@@ -41,6 +41,12 @@ export const MOTIVO_DUPLICADO: Readonly<Record<ModoDuplicados, ClaveMensaje>> = 
   agregar_categorias: 'duplicadoCategoriasAgregadas',
   actualizar: 'duplicadoActualizado',
 };
+/** Issue 48.6: what was done with a row whose phone an earlier row of the same file added. */
+export const ACCION_DUPLICADO: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
+  omitir: 'accionOmitida',
+  agregar_categorias: 'accionCategoriasAgregadas',
+  actualizar: 'accionActualizada',
+};
 /** The import's closing summary, per way. */
 export const RESUMEN_IMPORTACION: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
   omitir: 'importacionTerminada',

@@ -82,8 +82,7 @@ export const ETIQUETA_RESULTADO: Readonly<Record<Resultado, ClaveMensaje>> = {
   leido: 'resultadoLeido',
 };
 
-const en = (xs: readonly string[], x: unknown): boolean =>
-  typeof x === 'string' && xs.includes(x);
+const en = (xs: readonly string[], x: unknown): boolean => typeof x === 'string' && xs.includes(x);
 
 /** The outcome of a recipient row: `alcance` refines an answered call (contestado or respondido)
  * with a call's refinement and a delivered message (entregado) with 'leido'; anything else is its

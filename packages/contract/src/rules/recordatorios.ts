@@ -60,7 +60,8 @@ export function erroresRecordatorio(
   // 'recordatorios_max 0' with minutes is no reminders: accepted.
   if (b.recordatorios_max === 0) return [];
   if (b.recordatorio_minutos === undefined || b.recordatorios_max === undefined) {
-    const falta = b.recordatorio_minutos === undefined ? 'recordatorio_minutos' : 'recordatorios_max';
+    const falta =
+      b.recordatorio_minutos === undefined ? 'recordatorio_minutos' : 'recordatorios_max';
     return [{ campo: falta, mensaje: msg('recordatoriosIncompletos', { campo: falta }) }];
   }
   if (b.recordatorio_minutos * b.recordatorios_max > ventanaHoras * 60)
