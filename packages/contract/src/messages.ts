@@ -524,6 +524,12 @@ export const MENSAJES = {
   duplicadosTitulo: 'Teléfonos que ya existen',
   duplicadosOmitir: 'Omitir',
   duplicadosAgregarCategorias: 'Agregar categorías a los teléfonos existentes',
+  /** Issue 48.6: the row's categories become the phone's (name and state kept). */
+  duplicadosReemplazarCategorias: 'Reemplazar las categorías de los teléfonos existentes',
+  duplicadoCategoriasReemplazadas: 'Duplicado: sus categorías ahora son las de la fila',
+  accionCategoriasReemplazadas: 'sus categorías ahora son las de la fila',
+  importacionTerminadaReemplazadas:
+    'Importación terminada: {insertados} agregados, {duplicados} duplicados con categorías reemplazadas, {errores} con error',
   duplicadosActualizar: 'Actualizar nombre y estado',
   duplicadoOmitido: 'Duplicado: ya existía, se omitió',
   /** Issue 48.6: a phone an earlier row of the same file added (ACCION_DUPLICADO). */
@@ -536,6 +542,8 @@ export const MENSAJES = {
   // Issue 45.3: the file's state of an existing phone is reported, never applied
   duplicadoEstadoNoAplicado:
     'Duplicado: se le agregaron las categorías de la fila; su estado sigue siendo {actual}, no se cambió a {estado}',
+  duplicadoEstadoNoAplicadoReemplazo:
+    'Duplicado: sus categorías ahora son las de la fila; su estado sigue siendo {actual}, no se cambió a {estado}',
   sinEstado: 'ninguno',
   duplicadoActualizado: 'Duplicado: se actualizaron su nombre y estado',
   descargarRechazadosYDuplicados: 'Descargar filas rechazadas y duplicadas (.xlsx)',

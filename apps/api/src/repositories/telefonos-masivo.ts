@@ -26,7 +26,8 @@ export interface FilaMasiva {
 }
 
 /** Issue 25.5: what a batch does with a phone that exists (api/telefonos.ts MODOS_DUPLICADOS). */
-export type ModoDuplicados = 'omitir' | 'agregar_categorias' | 'actualizar';
+export type ModoDuplicados =
+  'omitir' | 'agregar_categorias' | 'reemplazar_categorias' | 'actualizar';
 
 /** The folded name the directory's search reads (telefonos.nombre_busqueda). */
 const busqueda = (nombre: string | null) => (nombre === null ? null : plegar(nombre));
@@ -105,6 +106,10 @@ async function escritorSqlite(
   const vincularExistente = s.prepare(
     'INSERT INTO telefono_categoria (id_telefono, id_categoria) SELECT id_telefono, ? FROM telefonos WHERE telefono = ? ON CONFLICT DO NOTHING',
   );
+  // Issue 48.6: 'reemplazar_categorias' empties a duplicate's categories before adding the row's.
+  const desvincularExistente = s.prepare(
+    'DELETE FROM telefono_categoria WHERE id_telefono = (SELECT id_telefono FROM telefonos WHERE telefono = ?)',
+  );
   const actualizarExistente = s.prepare(
     'UPDATE telefonos SET nombre = coalesce(?, nombre), nombre_busqueda = coalesce(?, nombre_busqueda), id_estado = ? WHERE telefono = ?',
   );
@@ -136,7 +141,8 @@ async function escritorSqlite(
         const r = insertar.run(f.telefono, f.nombre, busqueda(f.nombre), f.id_estado, creado);
         if (r.changes === 0) {
           indicesDuplicados.push(i);
-          if (modo === 'agregar_categorias')
+          if (modo === 'reemplazar_categorias') desvincularExistente.run(f.telefono);
+          if (modo === 'agregar_categorias' || modo === 'reemplazar_categorias')
             for (const c of f.categorias) vincularExistente.run(c, f.telefono);
           else if (modo === 'actualizar')
             actualizarExistente.run(f.nombre, busqueda(f.nombre), f.id_estado, f.telefono);
@@ -300,8 +306,17 @@ async function escritorPostgres(
       else indices.push(i);
     });
     if (indices.length === 0 || modo === 'omitir') return indices;
-    const dup = indices.map((i) => filas[i]!);
-    if (modo === 'agregar_categorias') {
+    let dup = indices.map((i) => filas[i]!);
+    if (modo === 'reemplazar_categorias') {
+      // Issue 48.6: the last row of a phone wins, as it would row by row.
+      dup = [...new Map(dup.map((f) => [f.telefono, f])).values()];
+      await client.query(
+        `DELETE FROM telefono_categoria tc USING telefonos t
+         WHERE tc.id_telefono = t.id_telefono AND t.telefono = ANY($1::text[])`,
+        [dup.map((f) => f.telefono)],
+      );
+    }
+    if (modo === 'agregar_categorias' || modo === 'reemplazar_categorias') {
       const pares = dup.flatMap((f) => f.categorias.map((c) => [f.telefono, c] as const));
       if (pares.length > 0)
         await client.query(

@@ -216,11 +216,49 @@ describe.each(MOTORES)('importación: duplicados (%s)', (motor) => {
     expect(busqueda.body.data.map((t: any) => t.telefono)).toEqual(['5540000001']);
   });
 
+  it("'reemplazar_categorias' (issue 48.6): the row's categories become the phone's, name and state kept", async () => {
+    const [c1, c2] = Object.keys(cat);
+    // 5540000001 holds c1 and c2 by now; 5540000003 holds c1.
+    const r = await importar(
+      api,
+      token,
+      [
+        'telefono,nombre,categorias',
+        `5540000001,Otro nombre,${c2}`,
+        `5540000003,,${c2}`,
+        `5540000003,,${c1}`, // the last row of a number wins
+      ].join('\n'),
+      { duplicados: 'reemplazar_categorias' },
+    );
+    expect(r).toMatchObject({
+      modo_duplicados: 'reemplazar_categorias',
+      insertadas: 0,
+      duplicadas: 3,
+      mensaje:
+        'Importación terminada: 0 agregados, 3 duplicados con categorías reemplazadas, 0 con error',
+    });
+    expect(r.filas_duplicadas.map((f: any) => [f.fila, f.motivo])).toEqual([
+      [2, 'Duplicado: sus categorías ahora son las de la fila'],
+      [3, 'Duplicado: sus categorías ahora son las de la fila'],
+      [4, 'Duplicado: sus categorías ahora son las de la fila'],
+    ]);
+    expect(await telefono('5540000001')).toEqual({
+      nombre: 'Ana Nueva',
+      estado: 'Yucatán',
+      categorias: [c2],
+    });
+    expect(await telefono('5540000003')).toEqual({
+      nombre: 'Caro Tres',
+      estado: 'Jalisco',
+      categorias: [c1],
+    });
+  });
+
   it('an unknown way: 400 naming the field, no job', async () => {
     const r = await subir(api, token, 'telefono\n5540000001\n', { duplicados: 'borrar' });
     expect(r.status).toBe(400);
     expect(r.body.message).toBe(
-      'El campo duplicados no es válido: use uno de: omitir, agregar_categorias, actualizar',
+      'El campo duplicados no es válido: use uno de: omitir, agregar_categorias, reemplazar_categorias, actualizar',
     );
   });
 });

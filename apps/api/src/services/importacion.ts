@@ -143,7 +143,7 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       catalogo,
       porDefecto: { id_estado: t.id_estado, categorias: t.categorias },
       lote: ctx.db.engine === 'postgres' ? LOTE_POSTGRES : LOTE,
-      estadoOpcional: modo === 'agregar_categorias',
+      estadoOpcional: modo === 'agregar_categorias' || modo === 'reemplazar_categorias',
     };
     const nombreEstado = new Map(catalogo.estados.map((e) => [e.id_estado, e.estado] as const));
     const nombreCategoria = new Map(
@@ -152,8 +152,8 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
     for await (const l of lotesEnHilo(origen)) {
       // Issue 45.3: a row of an existing phone needs no state; a new one needs the file's or the default.
       const motivos =
-        modo === 'agregar_categorias'
-          ? await estadosAlAgregar(k, l, t.id_estado, catalogo, c.errores.length)
+        modo === 'agregar_categorias' || modo === 'reemplazar_categorias'
+          ? await estadosAlAgregar(k, l, t.id_estado, catalogo, c.errores.length, modo)
           : undefined;
       // Issue 48.6: 'Actualizar nombre y estado' says so only of phones it changed; their values
       // before the batch, while duplicate rows are still being listed.
@@ -338,6 +338,7 @@ async function estadosAlAgregar(
   porDefecto: number | undefined,
   catalogo: CatalogoImportacion,
   detallados: number,
+  modo: ModoDuplicados,
 ): Promise<Map<number, string>> {
   const existentes = new Map<string, number | null>();
   const numeros = [...new Set(l.filas.map((f) => f.telefono))];
@@ -362,10 +363,15 @@ async function estadosAlAgregar(
       if (f.id_estado !== SIN_ESTADO && f.id_estado !== actual)
         motivos.set(
           quedan.length,
-          msg('duplicadoEstadoNoAplicado', {
-            estado: nombre.get(f.id_estado) ?? String(f.id_estado),
-            actual: actual === null ? msg('sinEstado') : (nombre.get(actual) ?? String(actual)),
-          }),
+          msg(
+            modo === 'reemplazar_categorias'
+              ? 'duplicadoEstadoNoAplicadoReemplazo'
+              : 'duplicadoEstadoNoAplicado',
+            {
+              estado: nombre.get(f.id_estado) ?? String(f.id_estado),
+              actual: actual === null ? msg('sinEstado') : (nombre.get(actual) ?? String(actual)),
+            },
+          ),
         );
       f.id_estado = actual ?? (f.id_estado !== SIN_ESTADO ? f.id_estado : cualquiera);
       quedan.push(f);

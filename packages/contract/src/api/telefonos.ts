@@ -26,31 +26,40 @@ export const MAX_ERRORES_IMPORTACION = 1000;
 
 /** Issue 25.5: what an import does with a phone the directory already has (or an earlier row of
  * the file): skip it (as before), add the row's categories to it, or update its name and state. */
-export const MODOS_DUPLICADOS = ['omitir', 'agregar_categorias', 'actualizar'] as const;
+export const MODOS_DUPLICADOS = [
+  'omitir',
+  'agregar_categorias',
+  'reemplazar_categorias',
+  'actualizar',
+] as const;
 /** One way of handling duplicates. */
 export type ModoDuplicados = (typeof MODOS_DUPLICADOS)[number];
 /** Catalogue label of each way (the import dialog's options). */
 export const ETIQUETA_MODO_DUPLICADOS: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
   omitir: 'duplicadosOmitir',
   agregar_categorias: 'duplicadosAgregarCategorias',
+  reemplazar_categorias: 'duplicadosReemplazarCategorias',
   actualizar: 'duplicadosActualizar',
 };
 /** What the list of duplicate rows says was done with each, per way. */
 export const MOTIVO_DUPLICADO: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
   omitir: 'duplicadoOmitido',
   agregar_categorias: 'duplicadoCategoriasAgregadas',
+  reemplazar_categorias: 'duplicadoCategoriasReemplazadas',
   actualizar: 'duplicadoActualizado',
 };
 /** Issue 48.6: what was done with a row whose phone an earlier row of the same file added. */
 export const ACCION_DUPLICADO: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
   omitir: 'accionOmitida',
   agregar_categorias: 'accionCategoriasAgregadas',
+  reemplazar_categorias: 'accionCategoriasReemplazadas',
   actualizar: 'accionActualizada',
 };
 /** The import's closing summary, per way. */
 export const RESUMEN_IMPORTACION: Readonly<Record<ModoDuplicados, ClaveMensaje>> = {
   omitir: 'importacionTerminada',
   agregar_categorias: 'importacionTerminadaCategorias',
+  reemplazar_categorias: 'importacionTerminadaReemplazadas',
   actualizar: 'importacionTerminadaActualizados',
 };
 
