@@ -159,7 +159,10 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
       // before the batch, while duplicate rows are still being listed.
       const previos =
         modo === 'actualizar' && c.filasDuplicadas.length < MAX_ERRORES_IMPORTACION
-          ? await valoresPrevios(k, l.filas)
+          ? await leerExistentes(
+              k,
+              l.filas.map((f) => f.telefono),
+            )
           : undefined;
       const listadas: { d: ErrorImportacion; f: FilaMasiva; propio: boolean }[] = [];
       // lotesValidados already keeps only the first MAX_ERRORES_IMPORTACION reasons of the file.
@@ -265,19 +268,27 @@ export async function ejecutarImportacion(ctx: Contexto, t: TrabajoImportacion):
 /** Phones an import looks up per statement (SQLite's limit of bound values is far above). */
 const TELEFONOS_POR_CONSULTA = 500;
 
-/** Name and state of the batch's phones that exist, before the batch is written. */
-async function valoresPrevios(k: Contexto['db']['kysely'], filas: readonly FilaMasiva[]) {
-  const previos = new Map<string, { nombre: string | null; id_estado: number | null }>();
-  const numeros = [...new Set(filas.map((f) => f.telefono))];
-  for (let i = 0; i < numeros.length; i += TELEFONOS_POR_CONSULTA) {
-    const filasDb = await k
+/** A phone of the directory as the import looks it up. */
+interface Existente {
+  nombre: string | null;
+  id_estado: number | null;
+  creado: number;
+}
+
+/** The phones of `numeros` that exist, by number (one statement per TELEFONOS_POR_CONSULTA). */
+async function leerExistentes(k: Contexto['db']['kysely'], numeros: Iterable<string>) {
+  const lista = [...new Set(numeros)];
+  const r = new Map<string, Existente>();
+  for (let i = 0; i < lista.length; i += TELEFONOS_POR_CONSULTA) {
+    const filas = await k
       .selectFrom('telefonos')
-      .select(['telefono', 'nombre', 'id_estado'])
-      .where('telefono', 'in', numeros.slice(i, i + TELEFONOS_POR_CONSULTA))
+      .select(['telefono', 'nombre', 'id_estado', 'creado'])
+      .where('telefono', 'in', lista.slice(i, i + TELEFONOS_POR_CONSULTA))
       .execute();
-    for (const f of filasDb) previos.set(f.telefono, { nombre: f.nombre, id_estado: f.id_estado });
+    for (const f of filas)
+      r.set(f.telefono, { nombre: f.nombre, id_estado: f.id_estado, creado: Number(f.creado) });
   }
-  return previos;
+  return r;
 }
 
 /**
@@ -292,23 +303,17 @@ async function precisarDuplicados(
   listadas: readonly { d: ErrorImportacion; f: FilaMasiva; propio: boolean }[],
   inicio: number,
   modo: ModoDuplicados,
-  previos: Map<string, { nombre: string | null; id_estado: number | null }> | undefined,
+  previos: Map<string, Existente> | undefined,
 ) {
   const sinMotivo = listadas.filter((x) => !x.propio);
   if (sinMotivo.length === 0) return;
-  const creado = new Map<string, number>();
-  const numeros = [...new Set(sinMotivo.map((x) => x.f.telefono))];
-  for (let i = 0; i < numeros.length; i += TELEFONOS_POR_CONSULTA) {
-    const filas = await k
-      .selectFrom('telefonos')
-      .select(['telefono', 'creado'])
-      .where('telefono', 'in', numeros.slice(i, i + TELEFONOS_POR_CONSULTA))
-      .execute();
-    for (const f of filas) creado.set(f.telefono, Number(f.creado));
-  }
+  const ahora = await leerExistentes(
+    k,
+    sinMotivo.map((x) => x.f.telefono),
+  );
   for (const { d, f } of sinMotivo) {
     const previo = previos?.get(f.telefono);
-    const enArchivo = (creado.get(f.telefono) ?? 0) >= inicio;
+    const enArchivo = (ahora.get(f.telefono)?.creado ?? 0) >= inicio;
     if (enArchivo) d.motivo = msg('duplicadoEnArchivo', { accion: msg(ACCION_DUPLICADO[modo]) });
     else if (
       modo === 'actualizar' &&
@@ -341,15 +346,11 @@ async function estadosAlAgregar(
   modo: ModoDuplicados,
 ): Promise<Map<number, string>> {
   const existentes = new Map<string, number | null>();
-  const numeros = [...new Set(l.filas.map((f) => f.telefono))];
-  for (let i = 0; i < numeros.length; i += TELEFONOS_POR_CONSULTA) {
-    const filas = await k
-      .selectFrom('telefonos')
-      .select(['telefono', 'id_estado'])
-      .where('telefono', 'in', numeros.slice(i, i + TELEFONOS_POR_CONSULTA))
-      .execute();
-    for (const f of filas) existentes.set(f.telefono, f.id_estado ?? null);
-  }
+  for (const [telefono, f] of await leerExistentes(
+    k,
+    l.filas.map((x) => x.telefono),
+  ))
+    existentes.set(telefono, f.id_estado);
   const nombre = new Map(catalogo.estados.map((e) => [e.id_estado, e.estado] as const));
   // Any state of the catalogue: the id a row of an existing phone without a state carries (the
   // write never applies it, but checks that it exists).
