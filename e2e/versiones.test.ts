@@ -236,7 +236,8 @@ describe('web: dos editores no se pisan', { timeout: 240_000 }, () => {
     for (const c of casos) {
       const dialogo = (p: Page) => p.getByRole('dialog').filter({ hasText: c.titulo });
       const campo = (d: Locator) => d.getByLabel(c.campo, { exact: true });
-      const guardar = (d: Locator) => d.getByRole('button', { name: 'Guardar', exact: true }).click();
+      const guardar = (d: Locator) =>
+        d.getByRole('button', { name: 'Guardar', exact: true }).click();
       for (const p of [a, b]) {
         await p.goto(`${api.url}${c.ruta}`);
         await c.abrir(p);
@@ -263,7 +264,9 @@ describe('web: dos editores no se pisan', { timeout: 240_000 }, () => {
       expect(await c.valor()).toBe(`${original} por B`);
 
       await aviso.getByRole('button', { name: msg('recargar') }).click();
-      await expect.poll(() => campo(dialogo(a)).inputValue(), c.registro).toBe(`${original} por B`);
+      await expect
+        .poll(() => campo(dialogo(a)).inputValue(), { message: c.registro })
+        .toBe(`${original} por B`);
       expect(await dialogo(a).locator('.aviso-conflicto').count()).toBe(0);
       await campo(dialogo(a)).fill(`${original} por A`);
       await guardar(dialogo(a));
