@@ -251,7 +251,11 @@ describe.each(MOTORES)('versiones de lo que se edita en un formulario (%s)', (mo
     const id = await crearYGenerar(
       api,
       a,
-      cuerpoEjercicio(eq.quiz, { tipo_ejercicio: 4, accion: '2', titulo: 'Cuestionario compartido' }),
+      cuerpoEjercicio(eq.quiz, {
+        tipo_ejercicio: 4,
+        accion: '2',
+        titulo: 'Cuestionario compartido',
+      }),
     );
     const pregunta = (reactivo: string) => ({
       reactivo,

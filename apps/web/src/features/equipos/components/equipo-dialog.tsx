@@ -67,7 +67,12 @@ export interface PropsEquipoDialog {
 export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) {
   const [form] = Form.useForm<Valores>();
   // Issue 48.3: a stale save sets `conflicto` (someone saved this device after the dialog loaded it).
-  const { errores, enviando, guardar: guardarCon, conflicto } = useGuardarFormulario([CLAVE_EQUIPOS]);
+  const {
+    errores,
+    enviando,
+    guardar: guardarCon,
+    conflicto,
+  } = useGuardarFormulario([CLAVE_EQUIPOS]);
   /** The version this form loaded: a refetch of the page behind it must not move it (issue 48.3). */
   const [version] = useState(equipo?.version);
   const alias = Form.useWatch('alias', form) ?? equipo?.alias ?? '';
@@ -103,7 +108,11 @@ export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) 
           return { ...creado, mensaje: undefined, aviso_respuestas: r.aviso_respuestas };
         }
         const r = await modificarEquipoApi(equipo.id_equipo, { ...datos, version });
-        const guardado = { id: equipo.id_equipo, creado: false, borradas: !!r.credenciales_borradas };
+        const guardado = {
+          id: equipo.id_equipo,
+          creado: false,
+          borradas: !!r.credenciales_borradas,
+        };
         return { ...guardado, mensaje: r.mensaje, aviso_respuestas: r.aviso_respuestas };
       },
       (r) => {
