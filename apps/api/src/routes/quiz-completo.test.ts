@@ -251,6 +251,8 @@ describe.each(MOTORES)('PUT /quiz/completo/ (%s)', (motor) => {
         numero: 1,
         file: 'q2-0123456789abcdef',
         id_cuestionario,
+        // Issue 48.3: the version the questionnaire dialog sends back.
+        version: expect.any(Number),
       },
     ]);
     const n = await api.ctx.db.kysely

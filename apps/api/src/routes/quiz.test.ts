@@ -116,6 +116,8 @@ describe.each(MOTORES)('cuestionarios (%s)', (motor) => {
         numero: 1,
         file: 'alerta',
         id_cuestionario,
+        // Issue 48.3: the version the questionnaire dialog sends back.
+        version: expect.any(Number),
       },
       {
         reactivo_text: '¿Dónde está, "ahora"?',
@@ -126,6 +128,8 @@ describe.each(MOTORES)('cuestionarios (%s)', (motor) => {
         numero: 2,
         file: 'ubicacion_2',
         id_cuestionario,
+        // Issue 48.3: the version the questionnaire dialog sends back.
+        version: expect.any(Number),
       },
     ]);
 
