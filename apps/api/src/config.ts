@@ -38,6 +38,9 @@ export interface Config {
   /** The call retry policy an exercise gets when it sets none (the dispatcher's DESPACHO_LLAMADA_*),
    * shown by GET /config/: extra attempts and minutes between them. */
   llamadas: PoliticaReintentos & { espera_reintento: number };
+  /** Issue 45.5: the dispatcher's wait for a device that does not answer, in seconds, for the
+   * exercises that set none (DESPACHO_PAUSA_SIN_CONEXION_MS; GET /config/ shows it). */
+  esperaEquipoS: number;
   /** The proxies allowed to report a client's address in X-Forwarded-For (TRUST_PROXY):
    * addresses, CIDR ranges or proxy-addr's names; empty trusts none. */
   trustProxy: string[];
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pbxBase: env.PBX_BASE || undefined,
     pbxIdioma: idiomaPbx(env.PBX_IDIOMA),
     llamadas: politicaLlamadas(env),
+    esperaEquipoS: Math.round(configDespachoDeEntorno(env).pausaSinConexionMs / 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     simControl: env.SIM_CONTROL_URL?.replace(/\/+$/, '') || undefined,
     vivoFlujosPorSesion: Math.max(

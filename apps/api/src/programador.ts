@@ -3,7 +3,7 @@ import { notaRetraso } from '@pregon/contract/rules/programacion';
 import { auditar } from './repositories/auditoria.ts';
 import {
   canalDeInicio,
-  comprobarInicio,
+  comprobarInicioConAviso,
   iniciar,
   type ComprobacionInicio,
   type CtxEjercicios,
@@ -142,7 +142,7 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
       ))
     )
       return;
-    const motivo = await comprobarInicio(
+    const { motivo, aviso } = await comprobarInicioConAviso(
       ctx,
       p.id_ejercicio,
       await o.comprobacion(p.programado_por),
@@ -151,7 +151,8 @@ export function arrancarProgramador(ctx: CtxEjercicios, o: OpcionesProgramador):
     // dialog creates, then generates) is not yet checked, not one without recipients: no verdict
     // ('Sin comprobar todavía'); the generation clears the check, which then runs again at once.
     if (motivo === msg('sinDestinatarios') && momento - p.creado < REPETIR_PREVIO_MS) return;
-    const nota = motivo ?? msg('listoParaIniciar');
+    // Issue 45.5: ready, and what the operator should still know (a call's audio cut short).
+    const nota = motivo ?? (aviso ? msg('listoConAviso', { aviso }) : msg('listoParaIniciar'));
     if (!(await repo.anotarComprobacion(ctx.db.kysely, p.id_ejercicio, nota, momento))) return;
     await auditar(ctx.db.kysely, programador(p), 'modificar', 'ejercicio', p.id_ejercicio, {
       comprobacion_previa: nota,

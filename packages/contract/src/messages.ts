@@ -859,7 +859,14 @@ export const MENSAJES = {
   reintentosAgotados: 'Reintentos agotados ({n}): {motivo}',
   enEspera: 'En espera: sin conexión con {equipo} desde {hora}',
   pausaSinConexion:
-    'Pausa automática: sin conexión con {equipo} desde {hora} ({minutos} min); inícielo de nuevo cuando el equipo responda',
+    'Pausa automática: sin conexión con {equipo} desde {hora} ({espera}); inícielo de nuevo cuando el equipo responda',
+  // Issue 45.5: the wait for a device that does not answer, per exercise (dialog, confirmation)
+  campoEsperaEquipo: 'Si el equipo no responde, esperar (min)',
+  ayudaEsperaEquipo:
+    'Minutos que el ejercicio espera a un equipo sin conexión antes de pausarse solo; 0 = sin límite. Vacío: {defecto}',
+  etiquetaEsperaEquipo: 'Sin conexión',
+  esperaEquipoHasta: 'Si el equipo no responde, esperar hasta {espera} y pausar el ejercicio',
+  esperaEquipoSinLimite: 'Si el equipo no responde, esperar sin límite hasta que responda',
   envioIncierto:
     'El despachador se detuvo con el envío en curso y el equipo no admite reenvío idempotente; verifique con la pasarela',
   whatsappFueraDeVentana:
@@ -1272,6 +1279,7 @@ export const MENSAJES = {
   noIniciadoSinSistema: 'No se inició: el sistema no estaba disponible a la hora programada',
   noIniciadoMotivo: 'No se inició: {motivo}',
   listoParaIniciar: 'Listo para iniciar',
+  listoConAviso: 'Listo para iniciar. {aviso}',
   sinComprobarTodavia: 'Sin comprobar todavía',
   inicioYaPaso:
     'El campo Hora de inicio ya pasó ({fecha} {hora}, hora de {zona}): elija una fecha y hora futuras',

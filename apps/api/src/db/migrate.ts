@@ -46,9 +46,10 @@ import * as alertasCap from './migrations/0062-alertas-cap.ts';
 import * as webhookAndroidId from './migrations/0050-webhook-android-id.ts';
 import * as sinFkRespuestas from './migrations/0053-sin-fk-respuestas.ts';
 import * as plantillasMensaje from './migrations/0064-plantillas-mensaje.ts';
+import * as usosPlantilla from './migrations/0066-usos-plantilla.ts';
+import * as esperaEquipo from './migrations/0067-espera-equipo.ts';
 import * as versionCuestionarios from './migrations/0068-version-cuestionarios.ts';
 import * as fuentesCap from './migrations/0069-fuentes-cap.ts';
-import * as usosPlantilla from './migrations/0066-usos-plantilla.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -99,9 +100,10 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0062-alertas-cap': alertasCap,
   '0063-aprobaciones': aprobaciones,
   '0064-plantillas-mensaje': plantillasMensaje,
+  '0066-usos-plantilla': usosPlantilla,
+  '0067-espera-equipo': esperaEquipo,
   '0068-version-cuestionarios': versionCuestionarios,
   '0069-fuentes-cap': fuentesCap,
-  '0066-usos-plantilla': usosPlantilla,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

@@ -107,6 +107,9 @@ export interface EjerciciosTable extends Versionada {
   vigencia: number | null;
   /** Calls: minutes before each new attempt (null: the dispatcher's default). */
   espera_reintento: number | null;
+  /** Issue 45.5: seconds it waits for a device that does not answer before pausing itself (0:
+   * without limit; null: the dispatcher's DESPACHO_PAUSA_SIN_CONEXION_MS). */
+  espera_equipo_s: number | null;
   numero_puertos: number;
   puerto_ini: number;
   puerto_fin: number;

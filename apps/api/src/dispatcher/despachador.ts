@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
 import { alcanzado, resultadoDe } from '@pregon/contract/rules/alcance';
 import { llevaRespaldo } from '@pregon/contract/rules/respaldo';
-import { motivoPausaAutomatica } from '@pregon/contract/rules/pausa';
+import { esperaEquipoMs, motivoPausaAutomatica } from '@pregon/contract/rules/pausa';
+import { duracionCorta } from '@pregon/contract/rules/reintentos';
 import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
 import type { Eventos } from '../contexto.ts';
@@ -1083,13 +1084,14 @@ export class Despachador {
   private async esperarEquipo(t: Trabajo): Promise<void> {
     while (t.espera && t.activo && this.corriendo) {
       const { desde } = t.espera;
-      const max = this.config.pausaSinConexionMs;
+      // Issue 45.5: the exercise's own wait (espera_equipo_s) when it sets one.
+      const max = esperaEquipoMs(t.ej.espera_equipo_s, this.config.pausaSinConexionMs);
       if (max > 0 && Date.now() - desde >= max) {
         t.activo = false;
         const motivo = msg('pausaSinConexion', {
           equipo: t.ej.alias,
           hora: fechaHora(desde, this.config.tz).hora,
-          minutos: Math.round((Date.now() - desde) / 60_000),
+          espera: duracionCorta(max / 1000),
         }).slice(0, 500);
         try {
           if (await this.store.pausar(t.ej.id_ejercicio, motivo, Date.now()))

@@ -230,7 +230,7 @@ describe.each(MOTORES)('llamadas: intentos, cortes de Asterisk y rechazos (%s)',
     );
     const e = await ejercicio(id);
     expect(e.motivo_pausa).toMatch(
-      /^Pausa automática: sin conexión con Asterisk de prueba desde \d\d:\d\d:\d\d \(\d+ min\); inícielo de nuevo cuando el equipo responda$/,
+      /^Pausa automática: sin conexión con Asterisk de prueba desde \d\d:\d\d:\d\d \(\d+ s\); inícielo de nuevo cuando el equipo responda$/,
     );
     expect(e.en_espera).toBeNull();
     expect((await foto(id)).every(([, intentos]) => intentos === 0)).toBe(true);

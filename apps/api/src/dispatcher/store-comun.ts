@@ -123,6 +123,7 @@ function conEquipo(db: Db) {
       'j.reintentos',
       'j.vigencia',
       'j.espera_reintento',
+      'j.espera_equipo_s',
       'e.marcado',
       'j.ventana_inicio',
       'j.ventana_fin',

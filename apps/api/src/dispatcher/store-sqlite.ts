@@ -17,7 +17,7 @@ export function storeSqlite(db: Db): Store {
     activos: s.prepare(
       `select j.id_ejercicio, j.id_equipo, j.accion, j.puerto_ini, j.puerto_fin, e.alias, e.url,
          e.protocolo, e.tasa, e.puertos as puertos_equipo, e.credenciales, j.id_tipo_ejercicio, j.tiempo, j.reintentos, j.vigencia,
-         j.espera_reintento, e.marcado, j.ventana_inicio, j.ventana_fin, j.respaldo_de,
+         j.espera_reintento, j.espera_equipo_s, e.marcado, j.ventana_inicio, j.ventana_fin, j.respaldo_de,
          (select r.id_ejercicio from ejercicios r where r.respaldo_de = j.id_ejercicio limit 1) as respaldo,
          (select count(*) from preguntas p join cuestionarios c on c.id_cuestionario = p.id_cuestionario
            where c.id_ejercicio = j.id_ejercicio) as preguntas

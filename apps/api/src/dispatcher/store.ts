@@ -25,6 +25,8 @@ export interface EjercicioActivo {
   /** Calls: extra attempts for busy/unanswered and minutes before each (null: configuration). */
   reintentos: number | null;
   espera_reintento: number | null;
+  /** Issue 45.5: seconds to wait for the device before pausing (0: no limit; null: config). */
+  espera_equipo_s: number | null;
   /** SMS: minutes each message may wait for delivery (null: the gateway's default). */
   vigencia: number | null;
   /** The device's dial-string template (asterisk devices). */

@@ -164,6 +164,8 @@ describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
       categoria_prueba: 'Lista de prueba',
       // Issue 47.2: the emergency start is off unless APROBACION_EMERGENCIA enables it.
       aprobacion_emergencia: false,
+      // Issue 45.5: the wait for a device that does not answer (DESPACHO_PAUSA_SIN_CONEXION_MS).
+      espera_equipo_s: 300,
     });
   });
 

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { leerArchivoQuiz, leerConfig, leerExtensionesLlamadas } from '@pregon/contract/api/pbx';
+import {
+  duracionAudio,
+  leerArchivoQuiz,
+  leerConfig,
+  leerExtensionesLlamadas,
+} from '@pregon/contract/api/pbx';
 import { ARCHIVO_LLAMADAS, archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import { firmarDialplan } from '../auth/firma-dialplan.ts';
 import type { Contexto } from '../contexto.ts';
@@ -21,6 +26,14 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
     marca_simulacro: marcaSimulacro(),
     categoria_prueba: categoriaPrueba(),
     aprobacion_emergencia: emergenciaPermitida(),
+    espera_equipo_s: ctx.config.esperaEquipoS,
+  }));
+
+  // Issue 45.5: an audio's length, for the warning when it outlasts the exercise's 'Tiempo'.
+  ruta(app, ctx, duracionAudio, async ({ params, req }) => ({
+    status: 200 as const,
+    nombre: params.nombre,
+    duracion_s: await servicio.duracionAudio(ctx, params.nombre, req.headers.authorization),
   }));
 
   // What the api renders goes out signed: the telephony agent writes nothing else (issue 22).

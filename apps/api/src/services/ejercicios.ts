@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   CANAL_DE_PROTOCOLO,
   esLlamada,
+  TIPO_LLAMADA,
   TIPO_SMS,
   tipoPorId,
   MODO_DEFECTO,
@@ -72,6 +73,7 @@ import {
   SIN_APROBACION,
 } from './aprobaciones.ts';
 import {
+  avisoAudioLargo,
   contextoLlamada,
   contextoQuiz,
   IDIOMA_DEFECTO,
@@ -160,6 +162,7 @@ export function filaLista(
     reintentos: e.reintentos,
     espera_reintento: e.espera_reintento,
     vigencia: e.vigencia,
+    espera_equipo_s: e.espera_equipo_s ?? null,
     destinatarios: Number(e.destinatarios),
     ...smsConAcuses(smsTotal(e.id_tipo_ejercicio, e.accion, Number(e.destinatarios)), e),
     estado: e.id_estado,
@@ -377,6 +380,7 @@ function columnasFormulario(b: CuerpoCrear, modo: ModoEjercicio) {
     reintentos: llamada ? (b.reintentos ?? null) : null,
     espera_reintento: llamada ? (b.espera_reintento ?? null) : null,
     vigencia: b.tipo_ejercicio === TIPO_SMS ? (b.vigencia ?? null) : null,
+    espera_equipo_s: b.espera_equipo_s ?? null,
     numero_puertos: puertosDeRango(b),
     puerto_ini: b.puerto_ini,
     puerto_fin: b.puerto_fin,
@@ -1055,18 +1059,34 @@ export async function comprobarInicio(
   id: number,
   comprobacion: ComprobacionInicio,
 ): Promise<string | null> {
+  return (await comprobarInicioConAviso(ctx, id, comprobacion)).motivo;
+}
+
+/** comprobarInicio with what would not stop the start but the operator should know (issue
+ * 45.5): a call's audio longer than its 'Tiempo' ('El audio dura 1 min 30 s y cada llamada se
+ * corta a 1 min: nadie lo escuchará completo'). */
+export async function comprobarInicioConAviso(
+  ctx: CtxEjercicios,
+  id: number,
+  comprobacion: ComprobacionInicio,
+): Promise<{ motivo: string | null; aviso: string | null }> {
   try {
     const e = await ejercicioOError(ctx.db.kysely, ctx, id);
     // Issue 47.2: a scheduled real alert needs its approval before its hour, and says so.
     const sinAprobar = avisoPrevioAprobacion(e);
     if (sinAprobar) return sinAprobar;
     const canal = canalDeInicio(e);
-    if (typeof canal !== 'string') return canal.mensaje;
+    if (typeof canal !== 'string') return { motivo: canal.mensaje, aviso: null };
     const { e: listo } = await validarInicio(ctx.db.kysely, ctx, canal, id, false);
-    await exigirListo(ctx, listo, comprobacion);
-    return null;
+    const audios = await exigirListo(ctx, listo, comprobacion);
+    const llamada =
+      listo.id_tipo_ejercicio === TIPO_LLAMADA ? audios.find((a) => a.pregunta === 0) : undefined;
+    return {
+      motivo: null,
+      aviso: llamada ? avisoAudioLargo(llamada.duracion_s, listo.tiempo) : null,
+    };
   } catch (err) {
-    if (err instanceof HttpError) return err.message;
+    if (err instanceof HttpError) return { motivo: err.message, aviso: null };
     throw err;
   }
 }

@@ -7,6 +7,8 @@ import {
   segundosLlamada,
 } from '@pregon/contract/rules/dialplan';
 import { error } from '../http/errores.ts';
+import { audioEnPbx } from '../dispatcher/comprobacion.ts';
+import type { Contexto } from '../contexto.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import { llamadasVigentes } from '../repositories/telefonia.ts';
 import { ejercicioOError, type CtxEjercicios } from './ejercicios.ts';
@@ -86,4 +88,41 @@ export function planQuiz(
     if (err.motivo === 'digitos') throw error(409, 'preguntaSinRespuestas', { N: err.numero ?? 0 });
     throw error(409, 'cuestionarioSinPreguntas');
   }
+}
+
+/** Lengths already read from the agent, by stored name: a stored name carries its content's hash,
+ * so its length never changes (a name the agent lacks is not remembered). */
+const duraciones = new Map<string, number>();
+
+/**
+ * GET /audio/duracion/{nombre}/ (issue 45.5): an audio's length in seconds. The one recorded when
+ * an exercise playing it started (audios_ejercicio), else the agent's (HEAD, x-duracion-s: its
+ * GSM file's frames × 20 ms), asked once per name and process; null when it cannot be known.
+ */
+export async function duracionAudio(
+  ctx: Pick<Contexto, 'db' | 'config'>,
+  nombre: string,
+  token: string | undefined,
+): Promise<number | null> {
+  const conocida = duraciones.get(nombre);
+  if (conocida !== undefined) return conocida;
+  const fijada = await ctx.db.kysely
+    .selectFrom('audios_ejercicio')
+    .select('duracion_s')
+    .where('nombre', '=', nombre)
+    .limit(1)
+    .executeTakeFirst();
+  let duracion = fijada ? Number(fijada.duracion_s) : null;
+  if (duracion === null && ctx.config.pbxBase) {
+    const r = await audioEnPbx(ctx.config.pbxBase, ctx.config.pbx.software, nombre, {
+      timeoutMs: ctx.config.comprobacionEquipoMs || 3000,
+      token,
+    });
+    if (typeof r === 'object' && r.huella) duracion = r.huella.duracion_s;
+  }
+  if (duracion !== null) {
+    if (duraciones.size >= 10_000) duraciones.clear();
+    duraciones.set(nombre, duracion);
+  }
+  return duracion;
 }

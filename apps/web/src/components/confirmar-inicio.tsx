@@ -2,6 +2,7 @@ import { Alert, Descriptions, Modal, Typography } from 'antd';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import {
   TIPO_CUESTIONARIO,
+  TIPO_LLAMADA,
   TIPO_SMS,
   TIPO_WHATSAPP,
   esLlamada,
@@ -14,6 +15,9 @@ import { useBajasInicio } from '../api/iniciar-ejercicio.ts';
 import { usePaisesEjercicio } from '../api/paises-ejercicio.ts';
 import { detallePaises } from '@pregon/contract/rules/paises-seleccion';
 import { EtiquetaModo } from './etiqueta-modo.tsx';
+import { useDuracionAudio } from '../api/duracion-audio.ts';
+import { avisoAudioLargo } from '@pregon/contract/rules/dialplan';
+import { esperaEquipoMs, textoEsperaEquipo } from '@pregon/contract/rules/pausa';
 
 /** Props: the exercise to start or resume, whether the dialog shows, and its two answers. */
 export interface PropsConfirmarInicio {
@@ -99,9 +103,7 @@ export function ResumenInicio({
   const paises = usePaisesEjercicio(fila.id_ejercicio, abierto).data;
   const variosPaises = paises && paises.paises.length > 1 ? paises : null;
   const avisoBajas =
-    bajas.data?.mensaje && (bajas.data.se_omiten || bajas.data.ignora_bajas)
-      ? bajas.data
-      : null;
+    bajas.data?.mensaje && (bajas.data.se_omiten || bajas.data.ignora_bajas) ? bajas.data : null;
   // The opted-out are held back at the start: their SMS are not sent, so not counted.
   const omitidos = bajas.data?.se_omiten ? bajas.data.dados_de_baja : 0;
   // Per recipient: the drill's own parts, without the acknowledgements its replies received
@@ -111,6 +113,16 @@ export function ResumenInicio({
       ? (fila.sms_total - (fila.sms_acuses ?? 0)) / fila.destinatarios
       : 0;
   const tipo = fila.id_tipo_ejercicio;
+  // Issue 45.5: a call's audio longer than its 'Tiempo' is cut for everyone; said before it starts.
+  const audio = useDuracionAudio(fila.accion.trim(), abierto && tipo === TIPO_LLAMADA);
+  const avisoAudio =
+    tipo === TIPO_LLAMADA ? avisoAudioLargo(audio.data?.duracion_s, fila.tiempo) : null;
+  // Issue 45.5: how long it waits for a device that does not answer before pausing itself.
+  const esperaDefecto = config.data?.espera_equipo_s;
+  const esperaEquipo =
+    fila.espera_equipo_s !== null || esperaDefecto !== undefined
+      ? esperaEquipoMs(fila.espera_equipo_s, (esperaDefecto ?? 0) * 1000)
+      : null;
   const puertos = Math.max(1, fila.puerto_fin - fila.puerto_ini + 1);
   const defecto = config.data?.llamadas;
   // Issue 24.4: recipients outside their window now wait until the last of their windows opens.
@@ -218,11 +230,29 @@ export function ResumenInicio({
       label: msg('duracionEstimada'),
       children: textoEstimacion(estimacion, tipo === TIPO_SMS ? partes : 0),
     },
+    ...(esperaEquipo !== null
+      ? [
+          {
+            key: 'espera-equipo',
+            label: msg('etiquetaEsperaEquipo'),
+            children: <span className="espera-equipo">{textoEsperaEquipo(esperaEquipo)}</span>,
+          },
+        ]
+      : []),
   ];
 
   return (
     <>
       <Descriptions column={1} size="small" bordered items={items} />
+      {avisoAudio && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginTop: 12 }}
+          className="aviso-audio-largo"
+          message={avisoAudio}
+        />
+      )}
       {variosPaises?.aviso && (
         <Alert
           type="warning"

@@ -28,6 +28,7 @@ import { msg } from '../messages.ts';
 import { validarFormularioEjercicio } from '../rules/exercise-form.ts';
 import type { AccionesFila } from '../rules/row-actions.ts';
 import { errorVentana } from '../rules/ventanas.ts';
+import { ESPERA_EQUIPO_MAX_S } from '../rules/pausa.ts';
 import { CANALES_RESPALDO, erroresRespaldo } from '../rules/respaldo.ts';
 import { PlantillaElegidaSchema, type PlantillaElegida } from '../rules/whatsapp.ts';
 import { etiquetaCampo } from '../etiquetas-campo.ts';
@@ -134,6 +135,9 @@ export const EjercicioFilaSchema = z.object({
   /** SMS exercises: minutes the network may try to deliver each message (SMPP validity_period,
    * the Android gateway's ttl); null: the gateway's default. */
   vigencia: z.number().nullable(),
+  /** Issue 45.5: seconds it waits for a device that does not answer before pausing itself (0:
+   * without limit; null: the server's, GET /config/ espera_equipo_s). */
+  espera_equipo_s: z.number().nullable(),
   /** Recipients generated for it. */
   destinatarios: z.number(),
   /** SMS exercises: SMS the drill sends (recipients × parts of its text, rules/sms smsTotal);
@@ -278,6 +282,11 @@ export const CrearEjercicioSchema = z
     ),
     /** SMS exercises (ignored for other types): minutes each message may wait for delivery. */
     vigencia: vacioComoAusente(enteroSchema('vigencia', 1, VIGENCIA_SMS_MAX).optional()),
+    /** Issue 45.5, any type: seconds it waits for a device that does not answer before pausing
+     * itself (0 = without limit); absent or '' keeps the dispatcher's (5 min). */
+    espera_equipo_s: vacioComoAusente(
+      enteroSchema('espera_equipo_s', 0, ESPERA_EQUIPO_MAX_S).optional(),
+    ),
     numero_puertos: puerto('numero_puertos'),
     puerto_ini: puerto('puerto_ini'),
     puerto_fin: puerto('puerto_fin'),

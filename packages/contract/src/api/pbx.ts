@@ -58,6 +58,9 @@ export const leerConfig = endpoint({
     /** Issue 47.2: whether an administrator may start without a second person
      * (APROBACION_EMERGENCIA). */
     aprobacion_emergencia: z.boolean(),
+    /** Issue 45.5: seconds an exercise that sets none waits for a device that does not answer
+     * before pausing itself (DESPACHO_PAUSA_SIN_CONEXION_MS; 0 = without limit). */
+    espera_equipo_s: z.number(),
   }),
 });
 
@@ -91,6 +94,25 @@ export const leerArchivoQuiz = endpoint({
     salida: z.string(),
     /** The api's signature over salida's exact bytes, for pregon-quiz-{id_quiz}.conf. */
     firma: z.string(),
+  }),
+});
+
+/** GET /audio/duracion/{nombre}/ (issue 45.5): the length in seconds of an audio stored on the
+ * telephony server, as its GSM file gives it (33 bytes per 20 ms frame): recorded at an exercise's
+ * start, else asked of the agent once (a stored name carries its content's hash, so it never
+ * changes). null when it cannot be known (no agent configured, or it lacks the file). The create
+ * dialog and the start confirmation compare it with the exercise's 'Tiempo' (avisoAudioLargo). */
+export const duracionAudio = endpoint({
+  method: 'GET',
+  path: '/audio/duracion/:nombre/',
+  acceso: 'lectura',
+  etiqueta: 'telefonia',
+  resumen: 'Duración en segundos de un audio guardado en el servidor de telefonía',
+  params: z.object({ nombre: z.string().regex(NOMBRE_PBX_RE, msg('nombreAudioInvalido')) }),
+  respuesta: z.object({
+    status: z.literal(200),
+    nombre: z.string(),
+    duracion_s: z.number().nullable(),
   }),
 });
 

@@ -96,6 +96,10 @@ import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { useConfig, usePbx } from '../../../lib/pbx-client.ts';
 import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
+import { duracionGsm } from '../../../lib/gsm.ts';
+import { useDuracionAudio } from '../../../api/duracion-audio.ts';
+import { avisoAudioLargo } from '@pregon/contract/rules/dialplan';
+import { ESPERA_EQUIPO_MAX_S, textoEsperaEquipo } from '@pregon/contract/rules/pausa';
 import { crearEjercicioApi } from '../api/create-ejercicio.ts';
 import { crearEjercicioLlamada, editarEjercicioLlamada } from '../api/crear-llamada.ts';
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
@@ -159,6 +163,9 @@ interface ValoresDialogo {
   espera_reintento?: number | null;
   /** SMS: minutes each message may wait for delivery (empty: the gateway's default). */
   vigencia?: number | null;
+  /** Issue 45.5: minutes it waits for a device that does not answer before pausing itself (0:
+   * without limit; empty: the server's, GET /config/ espera_equipo_s). */
+  espera_equipo?: number | null;
   /** The device's ports the exercise runs on (issue 24.1): all of them unless narrowed. */
   puerto_ini?: number | null;
   puerto_fin?: number | null;
@@ -421,6 +428,7 @@ export function CrearEjercicioDialog({
         ? { reintentos: v.reintentos ?? '', espera_reintento: v.espera_reintento ?? '' }
         : {}),
       ...(tipoElegido === TIPO_SMS ? { vigencia: v.vigencia ?? '' } : {}),
+      espera_equipo_s: v.espera_equipo == null ? '' : Math.round(v.espera_equipo * 60),
       // Issue 25.2: '' for every field is no fallback (an edit that clears them removes it).
       ...(respaldo?.cuerpo ?? {}),
       ...encuestaParaEnviar(v.encuesta, tipoElegido),
@@ -602,6 +610,11 @@ export function CrearEjercicioDialog({
               <ReproductorGsm fuente={audioElegido.originFileObj} />
             </div>
           )}
+          <AvisoAudioLargo
+            form={form}
+            archivo={audioElegido?.originFileObj}
+            almacenado={audioElegido ? undefined : inicial?.audio_actual}
+          />
         </>
       );
     }
@@ -854,6 +867,9 @@ export function CrearEjercicioDialog({
               >
                 <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <CampoEsperaEquipo />
             </Col>
             <Col xs={24} md={12} style={sinSeleccion ? OCULTO : undefined}>
               <Form.Item label={msg('campoEstado')} name="estado" {...error('estado')}>
@@ -1183,6 +1199,68 @@ function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
         <Typography.Text type="secondary">{msg('ventanaAyuda')}</Typography.Text>
       </Col>
     </Row>
+  );
+}
+
+/** Issue 45.5: how long the exercise waits for a device that does not answer before it pauses
+ * itself; empty keeps the server's (GET /config/ espera_equipo_s, 5 min by default). */
+function CampoEsperaEquipo() {
+  const config = useConfig();
+  const defecto = config.data?.espera_equipo_s;
+  return (
+    <Form.Item
+      label={msg('campoEsperaEquipo')}
+      name="espera_equipo"
+      extra={
+        defecto === undefined
+          ? undefined
+          : msg('ayudaEsperaEquipo', {
+              defecto: textoEsperaEquipo(defecto * 1000),
+            })
+      }
+    >
+      <InputNumber
+        aria-label={msg('campoEsperaEquipo')}
+        min={0}
+        max={ESPERA_EQUIPO_MAX_S / 60}
+        precision={0}
+        placeholder={
+          defecto === undefined
+            ? undefined
+            : (defecto / 60).toLocaleString('es-MX', { maximumFractionDigits: 2 })
+        }
+        style={{ width: '100%' }}
+      />
+    </Form.Item>
+  );
+}
+
+/** Issue 45.5: under a call's audio, when it lasts longer than the 'Tiempo' typed: 'El audio dura
+ * 1 min 30 s y cada llamada se corta a 1 min: nadie lo escuchará completo'. A chosen file's length
+ * is its GSM frames; an audio already on the server is asked of the api. */
+function AvisoAudioLargo(p: {
+  form: FormInstance<ValoresDialogo>;
+  archivo: File | undefined;
+  almacenado: string | undefined;
+}) {
+  const tiempo = Number(Form.useWatch('tiempo', p.form));
+  const guardado = useDuracionAudio(p.almacenado, !p.archivo);
+  const segundos =
+    p.archivo && esAudioGsm(p.archivo.name)
+      ? duracionGsm(p.archivo.size)
+      : p.archivo
+        ? null
+        : (guardado.data?.duracion_s ?? null);
+  const aviso = Number.isInteger(tiempo) && tiempo > 0 ? avisoAudioLargo(segundos, tiempo) : null;
+  if (!aviso) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      className="aviso-audio-largo"
+      message={aviso}
+      style={{ marginBottom: 16 }}
+    />
   );
 }
 

@@ -120,6 +120,7 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
     reintentos: f.reintentos,
     espera_reintento: f.espera_reintento,
     vigencia: f.vigencia,
+    espera_equipo: f.espera_equipo_s === null ? null : f.espera_equipo_s / 60,
     ventana_inicio: f.ventana_inicio ? dayjs(`2000-01-01T${f.ventana_inicio}`) : null,
     ventana_fin: f.ventana_fin ? dayjs(`2000-01-01T${f.ventana_fin}`) : null,
     respaldo_canal: f.respaldo_canal ?? undefined,
