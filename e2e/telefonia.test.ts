@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { SimuladorAmi } from '@pregon/simulators/ami';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { tonoGsm } from '../apps/api/src/testing/audio.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA, esperarCompletado, filas } from '../apps/api/src/dispatcher/testing.ts';
 import {
@@ -217,6 +218,93 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await fila('Llamada sin plan E2E').getByText('Falta el audio en el PBX').waitFor();
     await fila('Aviso de sismo E2E').getByText('No completo').waitFor();
     expect(await fila('Aviso de sismo E2E').getByText('Falta el audio en el PBX').count()).toBe(0);
+  });
+
+  it("audio más largo que 'Tiempo' y espera por el equipo (issue 45.5): el diálogo, la lista y la confirmación lo dicen", async () => {
+    // A 90-s recording (sox, real GSM 06.10) for a call cut at 1 minute.
+    const archivo = path.join(descargas, 'aviso-largo.gsm');
+    tonoGsm(archivo, 90);
+    const aviso =
+      'El audio dura 1 min 30 s y cada llamada se corta a 1 min: nadie lo escuchará completo';
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    await llenarComunes('LLAMADA', 'LLAMADAS Conmutador', 'Aviso largo E2E');
+    const d = crearDialogo();
+    await d.getByLabel('Tiempo (Minutos)').fill('1');
+    await d.locator('input[type=file]').setInputFiles({
+      name: 'aviso-largo.gsm',
+      mimeType: 'audio/x-gsm',
+      buffer: fs.readFileSync(archivo),
+    });
+    await d.getByText('Duración: 1:30.0').waitFor();
+    await d.locator('.aviso-audio-largo').getByText(aviso, { exact: true }).waitFor();
+    // Two minutes hold it whole: the warning goes; back to one, it comes back.
+    await d.getByLabel('Tiempo (Minutos)').fill('2');
+    await d.locator('.aviso-audio-largo').waitFor({ state: 'detached' });
+    await d.getByLabel('Tiempo (Minutos)').fill('1');
+    await d.locator('.aviso-audio-largo').getByText(aviso, { exact: true }).waitFor();
+    // The wait for a device that does not answer: empty is the server's 5 min, said in its help.
+    const espera = d.getByLabel('Si el equipo no responde, esperar (min)');
+    await d
+      .getByText(
+        'Minutos que espera a un equipo sin conexión antes de pausarse solo (0 = sin límite); vacío: los del servidor, 5 min',
+      )
+      .waitFor();
+    await espera.fill('45');
+    await d.locator('.aviso-audio-largo').scrollIntoViewIfNeeded();
+    await capturar(page, 'audio-largo-dialogo-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await d.locator('.aviso-audio-largo').scrollIntoViewIfNeeded();
+    await capturar(page, 'audio-largo-dialogo-390');
+    await espera.scrollIntoViewIfNeeded();
+    await capturar(page, 'audio-largo-espera-390');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await boton(d, 'Confirmar').click();
+    await esperarAviso(page, 'EXITO');
+    await d.waitFor({ state: 'hidden' });
+    const ej = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'accion', 'espera_equipo_s'])
+      .where('titulo', '=', 'Aviso largo E2E')
+      .executeTakeFirstOrThrow();
+    expect(ej.espera_equipo_s).toBe(45 * 60);
+
+    // The start confirmation: the audio's length from the server, and the wait. The api reaches
+    // the agent at PBX_BASE (npm start sets it); this suite's other starts go without it.
+    const config = api.ctx.config as { pbxBase?: string };
+    config.pbxBase = pbx.url;
+    onTestFinished(() => {
+      delete config.pbxBase;
+    });
+    await fila('Aviso largo E2E').getByRole('button', { name: 'Iniciar', exact: true }).click();
+    const confirmacion = page.locator('.confirmar-inicio');
+    await confirmacion.locator('.aviso-audio-largo').getByText(aviso, { exact: true }).waitFor();
+    expect(await confirmacion.locator('.espera-equipo').innerText()).toBe(
+      'Si el equipo no responde, esperar hasta 45 min y pausar el ejercicio',
+    );
+    await capturar(page, 'audio-largo-confirmacion-1366');
+    await boton(confirmacion, 'Cancelar').click();
+    await confirmacion.waitFor({ state: 'hidden' });
+    // Editing it: the stored audio's length comes from the server; the wait is kept.
+    await fila('Aviso largo E2E')
+      .getByRole('button', { name: 'Editar ejercicio', exact: true })
+      .click();
+    const editar = page.getByRole('dialog').filter({ hasText: 'Editar ejercicio' });
+    await editar.locator('.aviso-audio-largo').getByText(aviso, { exact: true }).waitFor();
+    expect(await editar.getByLabel('Si el equipo no responde, esperar (min)').inputValue()).toBe(
+      '45',
+    );
+    await boton(editar, 'Cancelar').click();
+    await editar.waitFor({ state: 'hidden' });
+    // On a phone: the card's 'Iniciar' opens the same confirmation over the whole screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const tarjeta = page.locator('.tarjeta-ejercicio').filter({ hasText: 'Aviso largo E2E' });
+    await tarjeta.getByRole('button', { name: 'Iniciar', exact: true }).click();
+    await confirmacion.locator('.aviso-audio-largo').getByText(aviso, { exact: true }).waitFor();
+    await confirmacion.locator('.espera-equipo').scrollIntoViewIfNeeded();
+    await capturar(page, 'audio-largo-confirmacion-390');
+    await boton(confirmacion, 'Cancelar').click();
+    await confirmacion.waitFor({ state: 'hidden' });
+    await page.setViewportSize({ width: 1366, height: 768 });
   });
 
   /** Adds an answer in the open panel and waits for its toast. */

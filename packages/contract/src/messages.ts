@@ -863,7 +863,8 @@ export const MENSAJES = {
   // Issue 45.5: the wait for a device that does not answer, per exercise (dialog, confirmation)
   campoEsperaEquipo: 'Si el equipo no responde, esperar (min)',
   ayudaEsperaEquipo:
-    'Minutos que el ejercicio espera a un equipo sin conexión antes de pausarse solo; 0 = sin límite. Vacío: {defecto}',
+    'Minutos que espera a un equipo sin conexión antes de pausarse solo (0 = sin límite); vacío: los del servidor, {defecto}',
+  sinLimite: 'sin límite',
   etiquetaEsperaEquipo: 'Sin conexión',
   esperaEquipoHasta: 'Si el equipo no responde, esperar hasta {espera} y pausar el ejercicio',
   esperaEquipoSinLimite: 'Si el equipo no responde, esperar sin límite hasta que responda',

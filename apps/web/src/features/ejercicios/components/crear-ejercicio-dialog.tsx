@@ -74,6 +74,7 @@ import {
 } from '@pregon/contract/rules/ventanas';
 import { esAudioGsm } from '@pregon/contract/rules/questionnaire';
 import {
+  duracionCorta,
   textoPoliticaReintentos,
   type PoliticaReintentos,
 } from '@pregon/contract/rules/reintentos';
@@ -99,7 +100,7 @@ import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { duracionGsm } from '../../../lib/gsm.ts';
 import { useDuracionAudio } from '../../../api/duracion-audio.ts';
 import { avisoAudioLargo } from '@pregon/contract/rules/dialplan';
-import { ESPERA_EQUIPO_MAX_S, textoEsperaEquipo } from '@pregon/contract/rules/pausa';
+import { ESPERA_EQUIPO_MAX_S } from '@pregon/contract/rules/pausa';
 import { crearEjercicioApi } from '../api/create-ejercicio.ts';
 import { crearEjercicioLlamada, editarEjercicioLlamada } from '../api/crear-llamada.ts';
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
@@ -868,7 +869,7 @@ export function CrearEjercicioDialog({
                 <Checkbox>{msg('campoInicioAutomatico')}</Checkbox>
               </Form.Item>
             </Col>
-            <Col xs={24} md={12}>
+            <Col span={24}>
               <CampoEsperaEquipo />
             </Col>
             <Col xs={24} md={12} style={sinSeleccion ? OCULTO : undefined}>
@@ -1215,7 +1216,7 @@ function CampoEsperaEquipo() {
         defecto === undefined
           ? undefined
           : msg('ayudaEsperaEquipo', {
-              defecto: textoEsperaEquipo(defecto * 1000),
+              defecto: defecto > 0 ? duracionCorta(defecto) : msg('sinLimite'),
             })
       }
     >
@@ -1229,7 +1230,7 @@ function CampoEsperaEquipo() {
             ? undefined
             : (defecto / 60).toLocaleString('es-MX', { maximumFractionDigits: 2 })
         }
-        style={{ width: '100%' }}
+        style={{ width: 200, maxWidth: '100%' }}
       />
     </Form.Item>
   );
