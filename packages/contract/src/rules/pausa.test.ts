@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { motivoPausaAutomatica, type PausaAutomatica } from './pausa.ts';
+import {
+  esperaEquipoMs,
+  motivoPausaAutomatica,
+  textoEsperaEquipo,
+  type PausaAutomatica,
+} from './pausa.ts';
 
 describe('motivoPausaAutomatica', () => {
   it.each<[PausaAutomatica, string]>([
@@ -34,5 +39,29 @@ describe('motivoPausaAutomatica', () => {
       expect(motivoPausaAutomatica({ errores: 1, alias: 'A', error: 'x', inmediata })).not.toMatch(
         /\b1 errores\b/,
       );
+  });
+});
+
+describe('esperaEquipoMs y textoEsperaEquipo (issue 45.5)', () => {
+  it.each<[number | null, number, number, string]>([
+    [null, 300_000, 300_000, 'Si el equipo no responde, esperar hasta 5 min y pausar el ejercicio'],
+    [
+      2_700,
+      300_000,
+      2_700_000,
+      'Si el equipo no responde, esperar hasta 45 min y pausar el ejercicio',
+    ],
+    [
+      90,
+      300_000,
+      90_000,
+      'Si el equipo no responde, esperar hasta 1 min 30 s y pausar el ejercicio',
+    ],
+    [2, 300_000, 2_000, 'Si el equipo no responde, esperar hasta 2 s y pausar el ejercicio'],
+    [0, 300_000, 0, 'Si el equipo no responde, esperar sin límite hasta que responda'],
+    [null, 0, 0, 'Si el equipo no responde, esperar sin límite hasta que responda'],
+  ])('propia %j, del servidor %j ms', (propia, defecto, ms, texto) => {
+    expect(esperaEquipoMs(propia, defecto)).toBe(ms);
+    expect(textoEsperaEquipo(esperaEquipoMs(propia, defecto))).toBe(texto);
   });
 });
