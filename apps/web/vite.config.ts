@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { filtrarEstilosAntd } from './estilos-antd.ts';
 
 // The web app is served by the api on the same origin (WEB_DIST), so relative API paths work;
 // in development, vite proxies API paths to the api on PREGON_API (default http://127.0.0.1:8080).
@@ -24,8 +25,18 @@ const rutasApi = [
   '/docs',
 ];
 
+/** Issue 45 (first screen): Ant Design's prebuilt styles without the unused components' rules. */
+const estilosAntd = {
+  name: 'pregon-estilos-antd',
+  enforce: 'pre' as const,
+  transform(codigo: string, id: string) {
+    if (!/[\\/]antd[\\/]dist[\\/]antd\.css$/.test(id.split('?')[0]!)) return null;
+    return { code: filtrarEstilosAntd(codigo), map: null };
+  },
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [estilosAntd, react()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Button, Popconfirm, Space, Tooltip } from 'antd';
+import { Button, Popconfirm, Space } from 'antd';
 import {
   CalendarOutlined,
   CaretRightOutlined,
@@ -119,29 +119,27 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   return (
     <Space size={4} wrap className="acciones-fila">
       {acciones.cuestionario && (
-        <Tooltip title={msg('accionCuestionario')}>
-          <Button
-            size="small"
-            icon={<FormOutlined />}
-            aria-label={msg('accionCuestionario')}
-            onClick={() => p.alCuestionario(fila)}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionCuestionario')}
+          size="small"
+          icon={<FormOutlined />}
+          aria-label={msg('accionCuestionario')}
+          onClick={() => p.alCuestionario(fila)}
+        />
       )}
       {acciones.iniciar && (
-        <Tooltip title={sinAprobar ?? etiquetaInicio}>
-          <Button
-            size="small"
-            type="primary"
-            icon={<CaretRightOutlined />}
-            aria-label={etiquetaInicio}
-            aria-description={sinAprobar ?? undefined}
-            className="boton-iniciar"
-            loading={cargando('iniciar')}
-            disabled={!!sinAprobar || (ocupado && !cargando('iniciar'))}
-            onClick={pedirInicio}
-          />
-        </Tooltip>
+        <Button
+          title={sinAprobar ?? etiquetaInicio}
+          size="small"
+          type="primary"
+          icon={<CaretRightOutlined />}
+          aria-label={etiquetaInicio}
+          aria-description={sinAprobar ?? undefined}
+          className="boton-iniciar"
+          loading={cargando('iniciar')}
+          disabled={!!sinAprobar || (ocupado && !cargando('iniciar'))}
+          onClick={pedirInicio}
+        />
       )}
       {acciones.solicitar_aprobacion && p.alSolicitarAprobacion && (
         <Button
@@ -183,27 +181,25 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         </Button>
       )}
       {acciones.programar && (
-        <Tooltip title={msg('accionProgramar')}>
-          <Button
-            size="small"
-            icon={<CalendarOutlined />}
-            aria-label={msg('accionProgramar')}
-            disabled={ocupado}
-            onClick={() => setProgramar(true)}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionProgramar')}
+          size="small"
+          icon={<CalendarOutlined />}
+          aria-label={msg('accionProgramar')}
+          disabled={ocupado}
+          onClick={() => setProgramar(true)}
+        />
       )}
       {acciones.pausar && (
-        <Tooltip title={msg('accionPausar')}>
-          <Button
-            size="small"
-            icon={<PauseOutlined />}
-            aria-label={msg('accionPausar')}
-            loading={cargando('pausar')}
-            disabled={ocupado && !cargando('pausar')}
-            onClick={() => p.alPausar(fila)}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionPausar')}
+          size="small"
+          icon={<PauseOutlined />}
+          aria-label={msg('accionPausar')}
+          loading={cargando('pausar')}
+          disabled={ocupado && !cargando('pausar')}
+          onClick={() => p.alPausar(fila)}
+        />
       )}
       {acciones.detener && (
         <Popconfirm
@@ -214,28 +210,26 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           okButtonProps={{ danger: true }}
           onConfirm={() => p.alDetener(fila)}
         >
-          <Tooltip title={msg('accionDetener')}>
-            <Button
-              size="small"
-              danger
-              icon={<StopOutlined />}
-              aria-label={msg('accionDetener')}
-              loading={cargando('detener')}
-              disabled={ocupado && !cargando('detener')}
-            />
-          </Tooltip>
+          <Button
+            title={msg('accionDetener')}
+            size="small"
+            danger
+            icon={<StopOutlined />}
+            aria-label={msg('accionDetener')}
+            loading={cargando('detener')}
+            disabled={ocupado && !cargando('detener')}
+          />
         </Popconfirm>
       )}
       {acciones.reenviar && (
-        <Tooltip title={msg('accionReenviar')}>
-          <Button
-            size="small"
-            icon={<RetweetOutlined />}
-            aria-label={msg('accionReenviar')}
-            disabled={ocupado}
-            onClick={() => setReenviar(true)}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionReenviar')}
+          size="small"
+          icon={<RetweetOutlined />}
+          aria-label={msg('accionReenviar')}
+          disabled={ocupado}
+          onClick={() => setReenviar(true)}
+        />
       )}
       {acciones.corregir && (
         <Tooltip title={msg('enviarCorreccion')}>
@@ -259,25 +253,23 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         </Tooltip>
       )}
       {acciones.editar && p.alEditar && (
-        <Tooltip title={msg('accionEditarEjercicio')}>
-          <Button
-            size="small"
-            icon={<EditOutlined />}
-            aria-label={msg('accionEditarEjercicio')}
-            disabled={ocupado}
-            onClick={() => p.alEditar?.(fila)}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionEditarEjercicio')}
+          size="small"
+          icon={<EditOutlined />}
+          aria-label={msg('accionEditarEjercicio')}
+          disabled={ocupado}
+          onClick={() => p.alEditar?.(fila)}
+        />
       )}
       {acciones.duplicar && p.alDuplicar && (
-        <Tooltip title={msg('accionDuplicar')}>
-          <Button
-            size="small"
-            icon={<CopyOutlined />}
-            aria-label={msg('accionDuplicar')}
-            onClick={() => p.alDuplicar?.(fila)}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionDuplicar')}
+          size="small"
+          icon={<CopyOutlined />}
+          aria-label={msg('accionDuplicar')}
+          onClick={() => p.alDuplicar?.(fila)}
+        />
       )}
       {acciones.archivar && p.alArchivar && (
         <Popconfirm
@@ -298,16 +290,15 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         </Popconfirm>
       )}
       {acciones.restaurar && p.alArchivar && (
-        <Tooltip title={msg('accionRestaurar')}>
-          <Button
-            size="small"
-            icon={<RollbackOutlined />}
-            aria-label={msg('accionRestaurar')}
-            loading={cargando('restaurar')}
-            disabled={ocupado && !cargando('restaurar')}
-            onClick={() => p.alArchivar?.(fila, false)}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionRestaurar')}
+          size="small"
+          icon={<RollbackOutlined />}
+          aria-label={msg('accionRestaurar')}
+          loading={cargando('restaurar')}
+          disabled={ocupado && !cargando('restaurar')}
+          onClick={() => p.alArchivar?.(fila, false)}
+        />
       )}
       {acciones.eliminar && p.alEliminar && (
         <Popconfirm
@@ -330,26 +321,25 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         </Popconfirm>
       )}
       {!p.sinVer && (
-        <Tooltip title={msg('accionVer')}>
-          <Button
-            size="small"
-            icon={<EyeOutlined />}
-            aria-label={msg('accionVer')}
-            onClick={() => navegar(`/dashboard/${fila.id_ejercicio}`, { state: { desde: search } })}
-          />
-        </Tooltip>
+        <Button
+          title={msg('accionVer')}
+          size="small"
+          icon={<EyeOutlined />}
+          aria-label={msg('accionVer')}
+          onClick={() => navegar(`/dashboard/${fila.id_ejercicio}`, { state: { desde: search } })}
+        />
       )}
       {acciones.descargas.map((d) =>
         d === 'reporte' ? (
-          <Tooltip key={d} title={msg(ETIQUETA_DESCARGA[d])}>
-            <Button
-              size="small"
-              icon={<DownloadOutlined />}
-              aria-label={msg(ETIQUETA_DESCARGA[d])}
-              loading={cargando(d)}
-              onClick={() => p.alDescargar(fila, d)}
-            />
-          </Tooltip>
+          <Button
+            key={d}
+            title={msg(ETIQUETA_DESCARGA[d])}
+            size="small"
+            icon={<DownloadOutlined />}
+            aria-label={msg(ETIQUETA_DESCARGA[d])}
+            loading={cargando(d)}
+            onClick={() => p.alDescargar(fila, d)}
+          />
         ) : (
           <Button
             key={d}
@@ -362,15 +352,14 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
           </Button>
         ),
       )}
-      <Tooltip title={msg('informeXlsx')}>
-        <Button
-          size="small"
-          icon={<FileExcelOutlined />}
-          aria-label={msg('informeXlsx')}
-          loading={cargando('informe')}
-          onClick={() => p.alInforme(fila)}
-        />
-      </Tooltip>
+      <Button
+        title={msg('informeXlsx')}
+        size="small"
+        icon={<FileExcelOutlined />}
+        aria-label={msg('informeXlsx')}
+        loading={cargando('informe')}
+        onClick={() => p.alInforme(fila)}
+      />
       {reenviar && (
         <Suspense fallback={null}>
           <ReenviarNoAlcanzados fila={fila} alCerrar={() => setReenviar(false)} />
