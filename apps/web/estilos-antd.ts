@@ -72,7 +72,7 @@ function sinUso(selector: string, prefijos: readonly string[]): boolean {
   // A class under :not() is a condition, not a need.
   const sinNot = selector.replace(/:not\([^()]*\)/g, '');
   for (const m of sinNot.matchAll(CLASE)) {
-    const nombre = m[1];
+    const nombre = m[1] ?? '';
     // Prefixes match whole name parts: 'select-tree' is unused, 'select-selector' is Select's.
     if (prefijos.some((p) => nombre === p || nombre.startsWith(`${p}-`))) return true;
   }
