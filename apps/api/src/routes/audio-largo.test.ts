@@ -22,7 +22,7 @@ import { CONFIG_PROGRAMADOR_DEFECTO, arrancarProgramador } from '../programador.
 
 // Issue 45.5: a call exercise whose audio lasts longer than its 'Tiempo' is hung up on everyone
 // before the end. The api knows a stored audio's length (the agent's GSM file: 33 bytes per 20 ms
-// frame) and says so: GET /audio/duracion/{nombre}/ for the create dialog and the start
+// frame) and says so: GET /audio/duracion/?nombre= for the create dialog and the start
 // confirmation, and the scheduled start's pre-flight ('Listo para iniciar. El audio dura 1 min
 // 30 s y cada llamada se corta a 1 min: nadie lo escuchará completo'). A real api and a real
 // telephony agent over HTTP, both engines.
@@ -86,21 +86,30 @@ describe.each(MOTORES)('audio más largo que el Tiempo de la llamada (%s)', (mot
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('GET /audio/duracion/{nombre}/: los segundos del archivo guardado; null si el servidor no lo tiene; 400 y 401', async () => {
-    const r = await pedir(api.url, 'GET', `/audio/duracion/${largo}/`, { token: admin });
+  it('GET /audio/duracion/?nombre=: los segundos del archivo guardado; null si el servidor no lo tiene; 400 y 401', async () => {
+    const r = await pedir(api.url, 'GET', `/audio/duracion/?nombre=${largo}`, { token: admin });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ status: 200, nombre: largo, duracion_s: 90 });
     const corto = await subir('aviso_corto', 20);
     expect(
-      (await pedir(api.url, 'GET', `/audio/duracion/${corto}/`, { token: admin })).body.duracion_s,
+      (await pedir(api.url, 'GET', `/audio/duracion/?nombre=${corto}`, { token: admin })).body
+        .duracion_s,
     ).toBe(20);
-    const falta = await pedir(api.url, 'GET', '/audio/duracion/no_existe-0123456789abcdef/', {
-      token: admin,
-    });
+    const falta = await pedir(
+      api.url,
+      'GET',
+      '/audio/duracion/?nombre=no_existe-0123456789abcdef',
+      {
+        token: admin,
+      },
+    );
     expect(falta.body.duracion_s).toBeNull();
-    const malo = await pedir(api.url, 'GET', '/audio/duracion/a%20b/', { token: admin });
+    const malo = await pedir(api.url, 'GET', '/audio/duracion/?nombre=a%20b', { token: admin });
     expect(malo.status).toBe(400);
-    expect((await pedir(api.url, 'GET', `/audio/duracion/${largo}/`)).status).toBe(401);
+    const sin = await pedir(api.url, 'GET', '/audio/duracion/', { token: admin });
+    expect(sin.status).toBe(400);
+    expect(sin.body.message).toContain('nombre');
+    expect((await pedir(api.url, 'GET', `/audio/duracion/?nombre=${largo}`)).status).toBe(401);
   });
 
   it("la comprobación previa de un inicio programado avisa del audio que dura más que 'Tiempo'", async () => {

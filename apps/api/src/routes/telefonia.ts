@@ -30,10 +30,10 @@ export function rutasTelefonia(app: FastifyInstance, ctx: Contexto) {
   }));
 
   // Issue 45.5: an audio's length, for the warning when it outlasts the exercise's 'Tiempo'.
-  ruta(app, ctx, duracionAudio, async ({ params, req }) => ({
+  ruta(app, ctx, duracionAudio, async ({ query, req }) => ({
     status: 200 as const,
-    nombre: params.nombre,
-    duracion_s: await servicio.duracionAudio(ctx, params.nombre, req.headers.authorization),
+    nombre: query.nombre,
+    duracion_s: await servicio.duracionAudio(ctx, query.nombre, req.headers.authorization),
   }));
 
   // What the api renders goes out signed: the telephony agent writes nothing else (issue 22).

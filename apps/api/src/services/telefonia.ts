@@ -95,7 +95,7 @@ export function planQuiz(
 const duraciones = new Map<string, number>();
 
 /**
- * GET /audio/duracion/{nombre}/ (issue 45.5): an audio's length in seconds. The one recorded when
+ * GET /audio/duracion/?nombre= (issue 45.5): an audio's length in seconds. The one recorded when
  * an exercise playing it started (audios_ejercicio), else the agent's (HEAD, x-duracion-s: its
  * GSM file's frames × 20 ms), asked once per name and process; null when it cannot be known.
  */

@@ -97,18 +97,22 @@ export const leerArchivoQuiz = endpoint({
   }),
 });
 
-/** GET /audio/duracion/{nombre}/ (issue 45.5): the length in seconds of an audio stored on the
+/** GET /audio/duracion/?nombre= (issue 45.5): the length in seconds of an audio stored on the
  * telephony server, as its GSM file gives it (33 bytes per 20 ms frame): recorded at an exercise's
  * start, else asked of the agent once (a stored name carries its content's hash, so it never
  * changes). null when it cannot be known (no agent configured, or it lacks the file). The create
  * dialog and the start confirmation compare it with the exercise's 'Tiempo' (avisoAudioLargo). */
 export const duracionAudio = endpoint({
   method: 'GET',
-  path: '/audio/duracion/:nombre/',
+  path: '/audio/duracion/',
   acceso: 'lectura',
   etiqueta: 'telefonia',
   resumen: 'Duración en segundos de un audio guardado en el servidor de telefonía',
-  params: z.object({ nombre: z.string().regex(NOMBRE_PBX_RE, msg('nombreAudioInvalido')) }),
+  query: z.object({
+    nombre: z
+      .string({ error: msg('campoObligatorio', { campo: 'nombre' }) })
+      .regex(NOMBRE_PBX_RE, msg('nombreAudioInvalido')),
+  }),
   respuesta: z.object({
     status: z.literal(200),
     nombre: z.string(),
