@@ -232,25 +232,23 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
         />
       )}
       {acciones.corregir && (
-        <Tooltip title={msg('enviarCorreccion')}>
-          <Button
-            size="small"
-            icon={<SendOutlined />}
-            aria-label={msg('enviarCorreccion')}
-            onClick={() => setCorregir('correccion')}
-          />
-        </Tooltip>
+        <Button
+          title={msg('enviarCorreccion')}
+          size="small"
+          icon={<SendOutlined />}
+          aria-label={msg('enviarCorreccion')}
+          onClick={() => setCorregir('correccion')}
+        />
       )}
       {acciones.corregir && (
-        <Tooltip title={msg('cancelarAlerta')}>
-          <Button
-            size="small"
-            danger
-            icon={<CloseCircleFilled />}
-            aria-label={msg('cancelarAlerta')}
-            onClick={() => setCorregir('cancelacion')}
-          />
-        </Tooltip>
+        <Button
+          title={msg('cancelarAlerta')}
+          size="small"
+          danger
+          icon={<CloseCircleFilled />}
+          aria-label={msg('cancelarAlerta')}
+          onClick={() => setCorregir('cancelacion')}
+        />
       )}
       {acciones.editar && p.alEditar && (
         <Button
