@@ -1074,7 +1074,7 @@ export async function comprobarInicioConAviso(
     const e = await ejercicioOError(ctx.db.kysely, ctx, id);
     // Issue 47.2: a scheduled real alert needs its approval before its hour, and says so.
     const sinAprobar = avisoPrevioAprobacion(e);
-    if (sinAprobar) return sinAprobar;
+    if (sinAprobar) return { motivo: sinAprobar, aviso: null };
     const canal = canalDeInicio(e);
     if (typeof canal !== 'string') return { motivo: canal.mensaje, aviso: null };
     const { e: listo } = await validarInicio(ctx.db.kysely, ctx, canal, id, false);
