@@ -191,12 +191,16 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
   it('el diálogo: campos en orden, no se cierra con Escape ni clic fuera, y cada mensaje de validación', async () => {
     await abrirDialogo();
     const etiquetas = await dialogo().locator('.ant-form-item-label label').allInnerTexts();
+    // 'Desde plantilla' (issue 47.3) first; the wait for a device that does not answer (issue
+    // 45.5) after the start's date and time.
     expect(etiquetas).toEqual([
+      'Desde plantilla',
       'Tipo de trabajo',
       'Equipo',
       'Nombre del ejercicio',
       'Fecha de inicio',
       'Hora de inicio',
+      'Si el equipo no responde, esperar (min)',
       'Estado',
       'Categoría',
     ]);
@@ -385,7 +389,17 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     await esperarAviso(page, /Ejercicio iniciado|Ejercicio reanudado/);
     await expect
       .poll(botones)
-      .toEqual(['Pausar', 'Detener', 'Duplicar', 'Ver', 'Descargar reporte', 'Informe (.xlsx)']);
+      .toEqual([
+        'Pausar',
+        'Detener',
+        // Issue 47.2: once started, a correction or a cancellation is one step away.
+        'Enviar corrección',
+        'Cancelar alerta',
+        'Duplicar',
+        'Ver',
+        'Descargar reporte',
+        'Informe (.xlsx)',
+      ]);
 
     await sms.getByRole('button', { name: 'Pausar' }).click();
     await esperarAviso(page, 'Ejercicio pausado');
@@ -397,6 +411,8 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
         'Reanudar',
         'Detener',
         'Reenviar a no alcanzados',
+        'Enviar corrección',
+        'Cancelar alerta',
         'Duplicar',
         'Ver',
         'Descargar reporte',
@@ -419,6 +435,8 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
       .poll(botones)
       .toEqual([
         'Reenviar a no alcanzados',
+        'Enviar corrección',
+        'Cancelar alerta',
         'Duplicar',
         'Archivar',
         'Ver',

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
-import { ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { msg } from '@pregon/contract/messages';
+import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { aprobarPorApi, tokenAprobador } from '../apps/api/src/testing/aprobaciones.ts';
+import { tokenAprobador } from '../apps/api/src/testing/aprobaciones.ts';
 import { ahora } from '../apps/api/src/db/database.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA, esperarCompletado } from '../apps/api/src/dispatcher/testing.ts';
@@ -22,8 +23,8 @@ import {
 // Issues 47.3 and 47.2 in the browser: an administrator writes an alert template and a correction
 // template in 'Plantillas'; a second person (role 'aprobadores') approves both versions there; the
 // administrator creates an 'Alerta real' 'Desde plantilla' (only approved versions offered, the
-// placeholders filled with a live preview), which is approved through the api (the approval
-// screen is built apart, issue 47.2), started from its row and reaches the SMSC simulator; then
+// placeholders filled with a live preview), whose start is refused until the approver approves it
+// on the approval screen (issue 47.2), then started from its row and reaches the SMSC; then
 // 'Enviar corrección' from the same row, from the approved correction template, creates and
 // starts the correction in one click, and the SMSC receives it on every phone.
 
@@ -195,12 +196,26 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
       .executeTakeFirstOrThrow();
     expect(alerta).toMatchObject({ modo: 'real', accion: texto });
 
-    // 4. A second person's approval (through the api here) and the start from its row.
-    await aprobarPorApi(api, await ingresar(api), alerta.id_ejercicio, APROBADOR);
+    // 4. Its start is refused until a second person approves it: the administrator asks, the
+    // approver approves on the approval screen, and then it starts from its row.
     await page.reload();
     const fila = page
       .locator('.tarjeta-tabla tr.ant-table-row')
       .filter({ hasText: 'Sismo fuerte E2E' });
+    const iniciar = fila.getByRole('button', { name: 'Iniciar', exact: true });
+    await iniciar.waitFor();
+    expect(await iniciar.isDisabled()).toBe(true);
+    expect(await iniciar.getAttribute('aria-description')).toBe(msg('aprobacionRequerida'));
+    await fila.getByRole('button', { name: 'Solicitar aprobación' }).click();
+    await esperarAviso(page, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
+    const segunda = await (await nuevoContexto(navegador)).newPage();
+    await ingresarUI(segunda, api.url, APROBADOR, 'Clave-de-prueba-1');
+    await segunda.goto(`${api.url}/aprobaciones/${alerta.id_ejercicio}`);
+    await segunda.getByRole('button', { name: 'Aprobar', exact: true }).click();
+    await esperarAviso(segunda, 'Ejercicio aprobado: ya puede iniciarse');
+    await segunda.context().close();
+    await page.reload();
+    await expect.poll(() => iniciar.isEnabled()).toBe(true);
     await iniciarConfirmando(page, fila);
     await esperarCompletado(api.ctx.db, alerta.id_ejercicio);
     expect(smsc.registro.map((m) => m.texto)).toEqual([texto, texto, texto]);

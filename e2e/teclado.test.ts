@@ -141,11 +141,12 @@ describe('web: el teclado y un solo país (issue 48)', { timeout: 120_000 }, () 
     await page.keyboard.press('Enter');
     await d.locator('.ant-select').filter({ hasText: 'SMS Centro' }).waitFor();
 
-    // The ports' spinners are named in Spanish (Ant Design's are 'Increase Value' / 'Decrease
-    // Value'); they are not in the Tab order.
+    // The spinners (the two ports' and, since issue 45.5, the wait for a device that does not
+    // answer) are named in Spanish (Ant Design's are 'Increase Value' / 'Decrease Value'); they
+    // are not in the Tab order.
     await d.getByLabel('Del puerto', { exact: true }).waitFor();
-    expect(await d.getByRole('button', { name: 'Aumentar', exact: true }).count()).toBe(2);
-    expect(await d.getByRole('button', { name: 'Disminuir', exact: true }).count()).toBe(2);
+    expect(await d.getByRole('button', { name: 'Aumentar', exact: true }).count()).toBe(3);
+    expect(await d.getByRole('button', { name: 'Disminuir', exact: true }).count()).toBe(3);
     expect(await d.locator('[aria-label="Increase Value"]').count()).toBe(0);
 
     await tabHasta(page, d.getByLabel('Nombre del ejercicio'));
