@@ -438,12 +438,10 @@ async function consultarReclamada(
   const [f] = await filasFuentes(k, id);
   if (!f) throw noEncontrado(`Fuente CAP ${id}`);
   let ultimoError: string | null = null;
-  let r: ResultadoConsulta = { nuevas: 0, borradores: 0 };
   try {
     const leido = await leerFuente(ctx, cfg, f);
-    r = { nuevas: leido.nuevas, borradores: leido.borradores };
     ultimoError = leido.avisos[0] ?? null;
-    return r;
+    return { nuevas: leido.nuevas, borradores: leido.borradores };
   } catch (e) {
     ultimoError = (e as Error).message || String(e);
     throw e;
@@ -470,9 +468,11 @@ export async function consultarAhora(
   id: number,
 ): Promise<ResultadoConsulta> {
   const k = ctx.db.kysely;
-  const [f] = await filasFuentes(k, id);
-  if (!f) throw noEncontrado(`Fuente CAP ${id}`);
-  if (!(await reclamar(k, id, false))) throw error(409, 'fuenteCapOcupada', undefined, 'id');
+  // Claimed first; only a refused claim asks why (no such feed, or another reader holds it).
+  if (!(await reclamar(k, id, false))) {
+    if (!(await filasFuentes(k, id)).length) throw noEncontrado(`Fuente CAP ${id}`);
+    throw error(409, 'fuenteCapOcupada', undefined, 'id');
+  }
   try {
     return await consultarReclamada(ctx, cfg, id);
   } catch (e) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { IdParamsSchema, OkSchema } from './comun.ts';
+import { UrlHttpSchema } from './integraciones.ts';
 import { msg, type ClaveMensaje } from '../messages.ts';
 import { SEVERIDADES_REGLA } from '../rules/cap-fuentes.ts';
 import {
@@ -81,25 +82,9 @@ export const ETIQUETA_RESULTADO_FUENTE: Readonly<Record<ResultadoFuente, ClaveMe
   ya_recibida: 'resultadoFuenteYaRecibida',
 };
 
-const urlFuenteSchema = z
-  .string({ error: msg('campoObligatorio', { campo: 'url' }) })
-  .trim()
-  .max(2000, { error: msg('campoMuyLargo', { campo: 'url', max: 2000 }) })
-  .refine(
-    (u) => {
-      try {
-        const p = new URL(u);
-        return (p.protocol === 'http:' || p.protocol === 'https:') && !p.username && !p.password;
-      } catch {
-        return false;
-      }
-    },
-    { error: msg('urlWebhookInvalida') },
-  );
-
 export const CrearFuenteCapSchema = z.object({
   nombre: textoSchema('nombre', { min: 1, max: 100 }).transform((s) => s.trim()),
-  url: urlFuenteSchema,
+  url: UrlHttpSchema,
   intervalo_min: vacioComoAusente(
     enteroSchema('intervalo_min', INTERVALO_FUENTE_MIN.min, INTERVALO_FUENTE_MIN.max).optional(),
   ).transform((v) => v ?? INTERVALO_FUENTE_MIN.defecto),

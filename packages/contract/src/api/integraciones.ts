@@ -171,22 +171,26 @@ const eventoSchema = z.enum(EVENTOS_WEBHOOK, {
   error: msg('eventoWebhookInvalido', { eventos: EVENTOS_WEBHOOK.join(', ') }),
 });
 
+/** A full http(s) address without user or password, at most 2,000 characters: a webhook's
+ * target and a CAP feed's address. */
+export const UrlHttpSchema = z
+  .string({ error: msg('campoObligatorio', { campo: etiquetaCampo('url') }) })
+  .trim()
+  .max(2000, { error: msg('campoMuyLargo', { campo: etiquetaCampo('url'), max: 2000 }) })
+  .refine(
+    (u) => {
+      try {
+        const p = new URL(u);
+        return (p.protocol === 'http:' || p.protocol === 'https:') && !p.username && !p.password;
+      } catch {
+        return false;
+      }
+    },
+    { error: msg('urlWebhookInvalida') },
+  );
+
 export const CrearWebhookSchema = z.object({
-  url: z
-    .string({ error: msg('campoObligatorio', { campo: etiquetaCampo('url') }) })
-    .trim()
-    .max(2000, { error: msg('campoMuyLargo', { campo: etiquetaCampo('url'), max: 2000 }) })
-    .refine(
-      (u) => {
-        try {
-          const p = new URL(u);
-          return (p.protocol === 'http:' || p.protocol === 'https:') && !p.username && !p.password;
-        } catch {
-          return false;
-        }
-      },
-      { error: msg('urlWebhookInvalida') },
-    ),
+  url: UrlHttpSchema,
   eventos: z.preprocess(
     (v) =>
       typeof v === 'string'

@@ -1,5 +1,5 @@
 import { claveNombre } from './busqueda.ts';
-import { CAP_NS, CAP_SEVERITY, type InfoCap, type NodoXml } from './cap.ts';
+import { CAP_NS, type InfoCap, type NodoXml } from './cap.ts';
 import { msg } from '../messages.ts';
 
 // Issue 47.4: CAP feeds. An administrator subscribes to an Atom or RSS feed that carries CAP
@@ -108,6 +108,3 @@ export function noCoincide(
     });
   return null;
 }
-
-/** CAP's severities as the rule compares them (re-exported for forms). */
-export const SEVERIDADES_CAP = CAP_SEVERITY;
