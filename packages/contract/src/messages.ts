@@ -1660,7 +1660,7 @@ export const MENSAJES = {
   capSinEquipo:
     'No hay equipo SMS para las alertas CAP: dé de alta uno o indique su id en CAP_EQUIPO',
   capCreada:
-    'Alerta CAP recibida: ejercicio {id_ejercicio} creado sin iniciar; debe revisarse e iniciarse desde Pregón',
+    'Alerta CAP recibida: ejercicio {id_ejercicio} creado sin iniciar y sin destinatarios en sus estados: agréguelos y solicite su aprobación desde Pregón',
   capActualizada: 'Alerta CAP recibida: ejercicio {id_ejercicio} actualizado',
   capCancelada: 'Alerta CAP recibida: ejercicio {id_ejercicio} detenido',
   capMotivo: 'Alerta CAP {identificador} de {remitente}',
@@ -1694,12 +1694,12 @@ export const MENSAJES = {
   fuenteCapEliminada: 'Fuente CAP eliminada',
   fuenteCapConsultada:
     'Fuente consultada: {nuevas} alertas nuevas, {borradores} borradores creados o actualizados',
-  fuenteCapNoEsFuente:
-    'La URL no devolvió un feed Atom ni RSS (llegó el elemento <{raiz}>)',
+  fuenteCapNoEsFuente: 'La URL no devolvió un feed Atom ni RSS (llegó el elemento <{raiz}>)',
   fuenteCapHttp: 'La fuente respondió HTTP {estado}',
   fuenteCapSinRespuesta: 'La fuente no respondió: {detalle}',
   fuenteCapGrande: 'La respuesta de {url} pasa de {max} bytes: no se lee',
-  fuenteCapOcupada: 'La fuente se está consultando en este momento: vuelva a intentarlo en unos segundos',
+  fuenteCapOcupada:
+    'La fuente se está consultando en este momento: vuelva a intentarlo en unos segundos',
   fuenteCapIlegibles: '{n} alertas no se pudieron leer: {detalle}',
   fuenteCapSinInfo: 'La alerta no trae <info>: no hay evento que comparar con la regla',
   fuenteCapOtroEvento:

@@ -50,6 +50,7 @@ import * as usosPlantilla from './migrations/0066-usos-plantilla.ts';
 import * as esperaEquipo from './migrations/0067-espera-equipo.ts';
 import * as versionCuestionarios from './migrations/0068-version-cuestionarios.ts';
 import * as fuentesCap from './migrations/0069-fuentes-cap.ts';
+import * as procedenciaEjercicio from './migrations/0072-procedencia-ejercicio.ts';
 
 // One migration history for both engines; each step receives the engine for the few
 // places where the SQL differs (identity columns).
@@ -104,6 +105,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0067-espera-equipo': esperaEquipo,
   '0068-version-cuestionarios': versionCuestionarios,
   '0069-fuentes-cap': fuentesCap,
+  '0072-procedencia-ejercicio': procedenciaEjercicio,
 };
 
 /** Brings the database to the latest schema (or up to the step `hasta`, for tests of a

@@ -150,6 +150,9 @@ export interface EjerciciosTable extends Versionada {
   archivado: Generated<number>;
   /** Issue 25.1: the drill this one follows up ('Reenviar a no alcanzados'); null otherwise. */
   origen_id: number | null;
+  /** Issue 47.4, migration 0072: 'cap' when a CAP alert created it (it needs approval whatever
+   * its mode); null when created in Pregón. */
+  procedencia: string | null;
   /** Issue 25.2: set on the hidden companion of a call or quiz drill that holds its SMS fallback
    * (device, text, and one row per recipient the drill did not reach): the drill's id. */
   respaldo_de: Generated<number | null>;

@@ -50,8 +50,8 @@ export function alertaPorIdentidad(k: Consultor, remitente: string, identificado
     .executeTakeFirst();
 }
 
-/** Claims an alert's identity before acting on it: false when another request (or an earlier
- * delivery) already holds it. */
+/** Claims an alert's identity for the exercise it acted on, in the acting transaction: null when
+ * another request (or an earlier delivery) already holds it. */
 export async function reclamarIdentidad(
   k: Consultor,
   fila: {
@@ -62,29 +62,26 @@ export async function reclamarIdentidad(
     tipo_mensaje: string;
     recibido: number;
     recibido_por: string;
+    id_ejercicio: number;
   },
 ): Promise<number | null> {
   const r = await k
     .insertInto('alertas_cap')
-    .values({ ...fila, id_ejercicio: null })
+    .values(fila)
     .onConflict((oc) => oc.columns(['remitente', 'identificador']).doNothing())
     .returning('id_alerta_cap')
     .executeTakeFirst();
   return r ? Number(r.id_alerta_cap) : null;
 }
 
-/** Records the exercise an alert acted on. */
-export async function fijarEjercicio(k: Consultor, id: number, id_ejercicio: number) {
+/** Records where an exercise came from ('cap': a CAP alert created it; it needs approval
+ * whatever its mode). */
+export async function fijarProcedencia(k: Consultor, id_ejercicio: number, procedencia: string) {
   await k
-    .updateTable('alertas_cap')
-    .set({ id_ejercicio })
-    .where('id_alerta_cap', '=', id)
+    .updateTable('ejercicios')
+    .set({ procedencia })
+    .where('id_ejercicio', '=', id_ejercicio)
     .execute();
-}
-
-/** Gives an identity back when acting on the alert failed (it may come again). */
-export async function soltarIdentidad(k: Consultor, id: number) {
-  await k.deleteFrom('alertas_cap').where('id_alerta_cap', '=', id).execute();
 }
 
 /** The exercise the latest of these referenced alerts acted on (null: none known). */

@@ -195,8 +195,10 @@ describe.each(MOTORES)('CAP 1.2 (%s)', (motor) => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.accion).toBe('creado');
       const id = r.body.id_ejercicio as number;
+      // Issue 47.4: every alert that arrives by CAP lands 'Pendiente de aprobación', a drill
+      // under the approval threshold (none set here) too, asked by the key's account.
       expect(r.body.mensaje).toBe(
-        `Alerta CAP recibida: ejercicio ${id} creado sin iniciar; debe revisarse e iniciarse desde Pregón`,
+        `Alerta CAP recibida: ejercicio ${id} creado sin iniciar y pendiente de aprobación: una segunda persona con el rol Aprobadores debe aprobarlo antes de iniciarlo`,
       );
       let e = await ejercicio(id);
       expect(e).toMatchObject({
@@ -210,9 +212,36 @@ describe.each(MOTORES)('CAP 1.2 (%s)', (motor) => {
         en_proceso: 0,
         completado: 0,
         inicio_automatico: 0,
+        procedencia: 'cap',
+        aprobacion: 'pendiente',
+        aprobacion_solicitante: 'clave:Sistema estatal CAP',
       });
       // Every category of the state's phones: both Jalisco phones, not the CDMX one.
       expect(Number(e!.destinatarios)).toBe(2);
+      // Its start is refused until a second person approves it, as a real alert's is.
+      const inicio = await pedir(api.url, 'POST', '/ejercicio/sms/', {
+        token: admin,
+        body: { id_ejercicio: id },
+      });
+      expect(inicio.status).toBe(409);
+      expect(inicio.body.mensaje).toBe(
+        'Este ejercicio está pendiente de aprobación: no puede iniciar hasta que una segunda persona con el rol Aprobadores lo apruebe',
+      );
+      // Audited in creation order: the alert received, the exercise created with its origin,
+      // its recipients, the request; one transaction.
+      const historia = await api.ctx.db.kysely
+        .selectFrom('auditoria')
+        .select(['accion'])
+        .where('entidad', '=', 'ejercicio')
+        .where('id_entidad', '=', String(id))
+        .orderBy('id_auditoria')
+        .execute();
+      expect(historia.map((h) => h.accion)).toEqual([
+        'crear',
+        'generar',
+        'solicitar_aprobacion',
+        'recibir_cap',
+      ]);
 
       // The same alert again: recognised by sender and identifier, nothing created.
       const antes = await cuenta('ejercicios');
@@ -328,11 +357,27 @@ describe.each(MOTORES)('CAP 1.2 (%s)', (motor) => {
         alertaCap({ identifier: 'JAL-T-1', status: 'Test' }),
       );
       expect(prueba.status, JSON.stringify(prueba.body)).toBe(200);
-      // A test (or drill) under the approval threshold needs none: created, not pending.
-      expect(await ejercicio(prueba.body.id_ejercicio)).toMatchObject({
+      // Issue 47.4: a test (or drill) under the approval threshold, by CAP, needs it too. A test
+      // reaches only the test list (empty here): nothing to ask approval for yet, and its start
+      // is refused until someone adds recipients and asks.
+      const idPrueba = prueba.body.id_ejercicio as number;
+      expect(prueba.body.mensaje).toBe(
+        `Alerta CAP recibida: ejercicio ${idPrueba} creado sin iniciar y sin destinatarios en sus estados: agréguelos y solicite su aprobación desde Pregón`,
+      );
+      expect(await ejercicio(idPrueba)).toMatchObject({
         modo: 'prueba',
+        procedencia: 'cap',
+        destinatarios: 0,
         aprobacion: null,
       });
+      const inicioPrueba = await pedir(api.url, 'POST', '/ejercicio/sms/', {
+        token: admin,
+        body: { id_ejercicio: idPrueba },
+      });
+      expect(inicioPrueba.status).toBe(409);
+      expect(inicioPrueba.body.mensaje).toBe(
+        'Este ejercicio necesita la aprobación de una segunda persona con el rol Aprobadores antes de iniciar: use «Solicitar aprobación»',
+      );
       // An operator may not create a real alert, by CAP or otherwise.
       const r403 = await enviarCap(
         api,

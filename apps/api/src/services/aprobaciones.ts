@@ -37,6 +37,7 @@ import { ROL_APROBADOR, tipoPorId } from '@pregon/contract/constants';
 type Fila = Pick<
   EjercicioCompleto,
   | 'modo'
+  | 'procedencia'
   | 'creado_por'
   | 'aprobacion_solicitante_id'
   | 'destinatarios'
@@ -113,7 +114,9 @@ export function exigirAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>):
  * approval: a real alert, that it needs it before its hour ('aprobacionAntesDeLaHora'); null when
  * it needs none, has it, or already started (the start's own refusal says the rest).
  */
-export function avisoPrevioAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>): string | null {
+export function avisoPrevioAprobacion(
+  e: Fila & Pick<EjercicioCompleto, 'iniciado'>,
+): string | null {
   if (e.iniciado !== null || e.modo !== 'real') return null;
   const a = aprobacionDe(e);
   return motivoSinAprobacion(a.estado, a.requiere) ? msg('aprobacionAntesDeLaHora') : null;
@@ -146,59 +149,69 @@ export async function solicitarAprobacion(
   actor: Actor,
   id: number,
 ): Promise<{ mensaje: string; aprobacion: Aprobacion }> {
-  const r = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const e = await abierto(trx, ctx, id);
-    const momento = ahora();
-    const estado = estadoAprobacion(e, momento);
-    if (!requiereAprobacion(e, umbralAprobacion())) throw error(409, 'aprobacionNoRequerida');
-    if (estado === 'pendiente') throw error(409, 'aprobacionYaPendiente');
-    if (estado === 'aprobada') throw error(409, 'aprobacionYaAprobada');
-    if (!Number(e.destinatarios) && !(await repo.hayDestinatarios(trx, id)))
-      throw error(409, 'aprobacionSinDestinatarios');
-    if (estado === 'expirada') await anotarExpiracion(trx, null, e);
-    const expira = momento + aprobacionExpiraMs();
-    const cambio = {
-      aprobacion: 'pendiente',
-      aprobacion_solicitante: actor.usuario,
-      aprobacion_solicitante_id: actor.id_usuario > 0 ? actor.id_usuario : null,
-      aprobacion_solicitada: momento,
-      aprobacion_expira: expira,
-      aprobacion_resuelve: null,
-      aprobacion_resuelta: null,
-      aprobacion_motivo: null,
-    };
-    await repo.actualizarEjercicio(trx, id, cambio);
-    await auditar(trx, actor, 'solicitar_aprobacion', 'ejercicio', id, {
-      modo: e.modo,
-      destinatarios: Number(e.destinatarios),
-      expira: new Date(expira).toISOString(),
-    });
-    const hora = fechaHoraEnZona(expira, zonaProducto()).hora_ini.slice(0, 5);
-    return {
-      mensaje: msg('aprobacionSolicitada', { hora }),
-      aprobacion: aprobacionDe({ ...e, ...cambio }, momento),
-    };
-  });
+  const r = await ctx.db.kysely.transaction().execute((trx) => solicitarEn(trx, ctx, actor, id));
   ctx.eventos.emit('ejercicio', id);
   return r;
 }
 
+/** solicitarAprobacion's work in the caller's transaction; the caller tells the listeners once
+ * it commits. */
+async function solicitarEn(
+  trx: Consultor,
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+): Promise<{ mensaje: string; aprobacion: Aprobacion }> {
+  const e = await abierto(trx, ctx, id);
+  const momento = ahora();
+  const estado = estadoAprobacion(e, momento);
+  if (!requiereAprobacion(e, umbralAprobacion())) throw error(409, 'aprobacionNoRequerida');
+  if (estado === 'pendiente') throw error(409, 'aprobacionYaPendiente');
+  if (estado === 'aprobada') throw error(409, 'aprobacionYaAprobada');
+  if (!Number(e.destinatarios) && !(await repo.hayDestinatarios(trx, id)))
+    throw error(409, 'aprobacionSinDestinatarios');
+  if (estado === 'expirada') await anotarExpiracion(trx, null, e);
+  const expira = momento + aprobacionExpiraMs();
+  const cambio = {
+    aprobacion: 'pendiente',
+    aprobacion_solicitante: actor.usuario,
+    aprobacion_solicitante_id: actor.id_usuario > 0 ? actor.id_usuario : null,
+    aprobacion_solicitada: momento,
+    aprobacion_expira: expira,
+    aprobacion_resuelve: null,
+    aprobacion_resuelta: null,
+    aprobacion_motivo: null,
+  };
+  await repo.actualizarEjercicio(trx, id, cambio);
+  await auditar(trx, actor, 'solicitar_aprobacion', 'ejercicio', id, {
+    modo: e.modo,
+    destinatarios: Number(e.destinatarios),
+    expira: new Date(expira).toISOString(),
+  });
+  const hora = fechaHoraEnZona(expira, zonaProducto()).hora_ini.slice(0, 5);
+  return {
+    mensaje: msg('aprobacionSolicitada', { hora }),
+    aprobacion: aprobacionDe({ ...e, ...cambio }, momento),
+  };
+}
+
 /**
  * Asks for the approval of an exercise that needs one and has recipients (a CAP alert's, issue
- * 47.4: it never starts by itself, it lands in 'Pendiente de aprobación'), as `actor`; true when
- * asked.
+ * 47.4: it never starts by itself, it lands in 'Pendiente de aprobación'), as `actor`, in the
+ * caller's transaction `trx` (the caller tells the listeners once it commits); true when asked.
  */
 export async function solicitarSiRequiere(
+  trx: Consultor,
   ctx: CtxEjercicios,
   actor: Actor,
   id: number,
 ): Promise<boolean> {
-  const e = await ejercicioOError(ctx.db.kysely, ctx, id);
+  const e = await ejercicioOError(trx, ctx, id, true);
   if (!requiereAprobacion(e, umbralAprobacion())) return false;
   // An alert to states without phones creates an exercise with no recipients: nothing to
   // approve yet (aprobacionSinDestinatarios); it waits, not asked, for a person to add them.
-  if (!Number(e.destinatarios) && !(await repo.hayDestinatarios(ctx.db.kysely, id))) return false;
-  await solicitarAprobacion(ctx, actor, id);
+  if (!Number(e.destinatarios) && !(await repo.hayDestinatarios(trx, id))) return false;
+  await solicitarEn(trx, ctx, actor, id);
   return true;
 }
 
@@ -304,7 +317,10 @@ export async function leerAprobacion(ctx: CtxEjercicios, id: number): Promise<Ap
 
 /** GET /aprobaciones/pendientes/: the requests still waiting (not expired, never started), oldest
  * first, each saying whether `quien` may decide it (not their own). */
-export async function listarPendientes(ctx: CtxEjercicios, quien: ActorConRoles): Promise<Pendiente[]> {
+export async function listarPendientes(
+  ctx: CtxEjercicios,
+  quien: ActorConRoles,
+): Promise<Pendiente[]> {
   const momento = ahora();
   const filas = await ctx.db.kysely
     .selectFrom('ejercicios as e')

@@ -5,6 +5,7 @@ import { modoDe, sinMarca } from '@pregon/contract/rules/modo';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
 import { equipoParaTipo } from '@pregon/contract/rules/equipment';
 import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
+import { PROCEDENCIA_CAP } from '@pregon/contract/rules/aprobacion';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import {
   CAP_NS,
@@ -25,16 +26,17 @@ import { marcaSimulacro, zonaProducto } from '../config.ts';
 import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/cap.ts';
+import { analizarDestinatarios, type Consultor } from '../repositories/ejercicios.ts';
 import {
   avisoMarca,
   crear,
   detener,
   editar,
-  eliminar,
   ejercicioOError,
-  generar,
+  generarEn,
   idsCategorias,
   type ActorConRoles,
+  type AlFinal,
   type CtxEjercicios,
 } from './ejercicios.ts';
 import { escribirElementos, leerXml, type ElementoXml } from './cap-xml.ts';
@@ -153,13 +155,9 @@ async function cuerpoDeAlerta(
   idEquipo: number | null = null,
 ) {
   const k = ctx.db.kysely;
-  const mexico = await repo.estadosMexico(k);
-  const areas = estadosDeAreas(
-    info.areas,
-    mexico.map((s) => s.estado),
-  );
+  const areas = await estadosDeAreasInfo(k, info);
   if ('error' in areas) throw errorElemento(areas.error);
-  const idsEstados = areas.estados.map((n) => mexico.find((s) => s.estado === n)!.id_estado);
+  const idsEstados = areas.estados.map((s) => s.id_estado);
   const equipo = idEquipo ?? (await equipoCap(ctx));
   const modo = MODO_POR_STATUS[a.status]!;
   // A drill marker inside the text (a drill's own alert sent back) is not repeated: the api puts
@@ -217,14 +215,25 @@ async function equipoCap(ctx: CtxEjercicios): Promise<number> {
   return Number(e.id_equipo);
 }
 
-/** The Mexican states an info's areas name (none when they name none). */
-export async function estadosDeInfo(ctx: CtxEjercicios, info: InfoCap): Promise<string[]> {
-  const mexico = await repo.estadosMexico(ctx.db.kysely);
+/** The Mexican states an info's areas name, with their ids, or why they name none: what an
+ * alert's exercise aims at (cuerpoDeAlerta) and what a feed's rule matches (estadosDeInfo). */
+async function estadosDeAreasInfo(
+  k: Consultor,
+  info: InfoCap,
+): Promise<{ estados: { id_estado: number; estado: string }[] } | { error: ErrorCap }> {
+  const mexico = await repo.estadosMexico(k);
   const r = estadosDeAreas(
     info.areas,
     mexico.map((s) => s.estado),
   );
-  return 'error' in r ? [] : r.estados;
+  if ('error' in r) return r;
+  return { estados: r.estados.map((n) => mexico.find((s) => s.estado === n)!) };
+}
+
+/** The names of the Mexican states an info's areas name (none when they name none). */
+export async function estadosDeInfo(ctx: CtxEjercicios, info: InfoCap): Promise<string[]> {
+  const r = await estadosDeAreasInfo(ctx.db.kysely, info);
+  return 'error' in r ? [] : r.estados.map((s) => s.estado);
 }
 
 /** POST /cap/: an Alert creates the exercise (recipients generated, never started), an Update
@@ -279,8 +288,7 @@ export async function recibirAlerta(
   let huerfana = false;
   if (a.msgType !== 'Alert') {
     referido = await repo.ejercicioReferido(k, a.references);
-    if (referido === null && a.msgType === 'Update' && opciones.huerfanaComoAlerta)
-      huerfana = true;
+    if (referido === null && a.msgType === 'Update' && opciones.huerfanaComoAlerta) huerfana = true;
     else if (referido === null)
       throw error(
         404,
@@ -289,37 +297,42 @@ export async function recibirAlerta(
         'references',
       );
   }
-  // Checked before the identity is claimed, so a refused alert may come again corrected.
   const cuerpo =
     info && a.msgType !== 'Cancel'
       ? await cuerpoDeAlerta(ctx, a, info, opciones.idEquipo ?? null)
       : null;
-  const reclamo = await repo.reclamarIdentidad(k, {
-    remitente: a.sender,
-    identificador: a.identifier,
-    enviado: a.sentTexto,
-    estado_cap: a.status,
-    tipo_mensaje: a.msgType,
-    recibido: Date.now(),
-    recibido_por: actor.usuario,
-  });
-  if (reclamo === null) throw duplicada();
-  try {
-    const r = await aplicar(ctx, actor, huerfana ? { ...a, msgType: 'Alert' } : a, cuerpo, referido);
-    await k.transaction().execute(async (trx) => {
-      await repo.fijarEjercicio(trx, reclamo, r.id_ejercicio);
-      await auditar(trx, actor, 'recibir_cap', 'ejercicio', r.id_ejercicio, {
-        identificador: a.identifier,
-        remitente: a.sender,
-        status: a.status,
-        msgType: a.msgType,
-      });
+  // The alert's identity is claimed, with the exercise it acted on, in the transaction that acts
+  // on it: both commit or neither does (a refusal, an error or a crash leaves the identity free
+  // for the alert to come again). Two deliveries at once: the second's claim waits on the first
+  // (the unique key) and, once it commits, finds the identity taken: 409, all of it undone.
+  const reclamar: AlFinal = async (trx, id_ejercicio) => {
+    const reclamo = await repo.reclamarIdentidad(trx, {
+      remitente: a.sender,
+      identificador: a.identifier,
+      enviado: a.sentTexto,
+      estado_cap: a.status,
+      tipo_mensaje: a.msgType,
+      recibido: Date.now(),
+      recibido_por: actor.usuario,
+      id_ejercicio,
     });
-    return huerfana ? { ...r, huerfana } : r;
-  } catch (e) {
-    await repo.soltarIdentidad(k, reclamo);
-    throw e;
-  }
+    if (reclamo === null) throw duplicada();
+    await auditar(trx, actor, 'recibir_cap', 'ejercicio', id_ejercicio, {
+      identificador: a.identifier,
+      remitente: a.sender,
+      status: a.status,
+      msgType: a.msgType,
+    });
+  };
+  const r = await aplicar(
+    ctx,
+    actor,
+    huerfana ? { ...a, msgType: 'Alert' } : a,
+    cuerpo,
+    referido,
+    reclamar,
+  );
+  return huerfana ? { ...r, huerfana } : r;
 }
 
 /** Acts on a checked alert. */
@@ -329,9 +342,10 @@ async function aplicar(
   a: AlertaCap,
   cuerpo: Awaited<ReturnType<typeof cuerpoDeAlerta>> | null,
   referido: number | null,
+  reclamar: AlFinal,
 ): Promise<ResultadoCap> {
   if (a.msgType === 'Cancel') {
-    await detener(ctx, actor, referido!);
+    await detener(ctx, actor, referido!, reclamar);
     return {
       id_ejercicio: referido!,
       accion: 'detenido',
@@ -344,9 +358,12 @@ async function aplicar(
     const e = await ejercicioOError(ctx.db.kysely, ctx, referido!);
     if (e.iniciado !== null || e.en_proceso || e.completado)
       throw error(409, 'capIniciadoNoEditable', { id_ejercicio: referido! }, 'references');
-    await editar(ctx, actor, referido!, b);
-    // The edit voided any approval (what was approved is no longer what would go): asked again.
-    await solicitarSiRequiere(ctx, actor, referido!);
+    // The edit voided any approval (what was approved is no longer what would go): asked again,
+    // in the edit's transaction.
+    await editar(ctx, actor, referido!, b, async (trx, id) => {
+      await solicitarSiRequiere(trx, ctx, actor, id);
+      await reclamar(trx, id);
+    });
     return {
       id_ejercicio: referido!,
       accion: 'actualizado',
@@ -354,23 +371,32 @@ async function aplicar(
       ...marca,
     };
   }
-  const id = await crear(ctx, actor, b);
-  let pendiente: boolean;
-  try {
-    await generar(ctx, actor, {
-      ejercicio: id,
-      estado: b.estado,
-      estados: b.estados,
-      categorias: b.categorias,
-    });
-    // Issue 47.2: a CAP alert never starts by itself; one that needs approval (every real
-    // alert) lands in 'Pendiente de aprobación', asked by the key's account. Creation, recipients
-    // and the request are three transactions: a failure in any removes the exercise.
-    pendiente = await solicitarSiRequiere(ctx, actor, id);
-  } catch (e) {
-    await eliminar(ctx, actor, id);
-    throw e;
-  }
+  // Issue 47.2: a CAP alert never starts by itself; it lands in 'Pendiente de aprobación', a
+  // drill under the approval threshold too (its procedencia says it came by CAP), asked by the
+  // key's account. The exercise, its recipients, the request and the alert's identity are one
+  // transaction.
+  let pendiente = false;
+  const id = await crear(
+    ctx,
+    actor,
+    b,
+    async (trx, id) => {
+      await repo.fijarProcedencia(trx, id, PROCEDENCIA_CAP);
+      return { procedencia: PROCEDENCIA_CAP };
+    },
+    async (trx, id) => {
+      await generarEn(trx, ctx, actor, {
+        ejercicio: id,
+        estado: b.estado,
+        estados: b.estados,
+        categorias: b.categorias,
+      });
+      pendiente = await solicitarSiRequiere(trx, ctx, actor, id);
+      await reclamar(trx, id);
+    },
+  );
+  await analizarDestinatarios(ctx.db.kysely, ctx.db.engine);
+  ctx.eventos.emit('ejercicio', id);
   return {
     id_ejercicio: id,
     accion: 'creado',

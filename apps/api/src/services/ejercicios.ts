@@ -526,12 +526,18 @@ function columnasAlerta(modo: ModoEjercicio, motivo: string | null, actor: Actor
  * recipients there); what it returns is added to the creation's audit row. */
 export type TrasCrear = (trx: Consultor, id: number) => Promise<Record<string, unknown>>;
 
+/** More work inside an operation's own transaction, after its audit row (issue 47.4: a CAP
+ * alert's exercise, its recipients, its approval request and the alert's identity commit
+ * together or not at all). */
+export type AlFinal = (trx: Consultor, id: number) => Promise<void>;
+
 /** POST /ejercicio/: validates references and creates the exercise (scheduled when asked). */
 export async function crear(
   ctx: CtxEjercicios,
   actor: ActorConRoles,
   b: CuerpoCrear,
   trasCrear?: TrasCrear,
+  alFinal?: AlFinal,
 ): Promise<number> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   const modo = modoDelCuerpo(b, actor);
@@ -571,6 +577,7 @@ export async function crear(
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
       ...(copia ? { origen: b.origen, resultados: b.resultados, destinatarios: copia } : {}),
     });
+    if (alFinal) await alFinal(trx, id);
     return id;
   });
   if (b.origen !== undefined) {
@@ -653,6 +660,7 @@ export async function editar(
   actor: ActorConRoles,
   id: number,
   b: CuerpoCrear,
+  alFinal?: AlFinal,
 ): Promise<{ destinatarios: number; regenerados: boolean; aviso_marca?: string }> {
   const programado = b.inicio_automatico ? instanteProgramado(b.fecha_ini, b.hora_ini) : null;
   await exigirRespaldo(ctx, b);
@@ -728,6 +736,7 @@ export async function editar(
       ...(regenerar ? { destinatarios } : {}),
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
     });
+    if (alFinal) await alFinal(trx, id);
     return { destinatarios, regenerados: regenerar, ...avisoMarca(b, modo) };
   });
   if (r.regenerados) await repo.analizarDestinatarios(ctx.db.kysely, ctx.db.engine);
@@ -793,55 +802,65 @@ export async function eliminar(ctx: CtxEjercicios, actor: Actor, id: number): Pr
  * (issue 24.5: `estados`, else the SPEC's `estado`) holding any of the categories (one
  * INSERT…SELECT in the transaction); 409 once started.
  */
-export async function generar(
-  ctx: CtxEjercicios,
-  actor: Actor,
-  b: Omit<z.output<typeof GenerarSchema>, 'varios_paises'> & { varios_paises?: boolean },
-): Promise<number> {
-  const total = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const e = await ejercicioOError(trx, ctx, b.ejercicio, true);
-    await exigirReferencias(trx, b);
-    if (
-      e.iniciado !== null ||
-      e.en_proceso ||
-      e.completado ||
-      (await repo.hayDestinatariosTrabajados(trx, e.id_ejercicio))
-    ) {
-      throw error(409, 'yaIniciado');
-    }
-    if (e.origen_id !== null) throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
-    await repo.borrarDestinatarios(trx, e.id_ejercicio);
-    const estados = columnasEstados(b);
-    const n = await repo.insertarDestinatarios(
-      trx,
-      e.id_ejercicio,
-      estadosDe(b),
-      b.categorias,
-      e.orden as Orden,
-      ctx.db.engine,
-      modoDe(e.modo) === 'prueba' ? categoriaPrueba() : undefined,
-    );
-    await repo.actualizarEjercicio(trx, e.id_ejercicio, {
-      ...estados,
-      categorias: b.categorias.join(','),
-      destinatarios: n,
-      // A scheduled start's pre-flight spoke of the recipients before these (issue 48.6): it
-      // runs again at once, and until then says nothing.
-      ...(e.inicio_automatico ? { inicio_nota: null, comprobado_en: null } : {}),
-      // Issue 47.2: other recipients than the approver saw: asked again.
-      ...SIN_APROBACION,
-    });
-    await auditar(trx, actor, 'generar', 'ejercicio', e.id_ejercicio, {
-      total: n,
-      estado: b.estado,
-      ...(b.estados ? { estados: b.estados } : {}),
-      categorias: b.categorias,
-    });
-    return n;
-  });
+export async function generar(ctx: CtxEjercicios, actor: Actor, b: CuerpoGenerar): Promise<number> {
+  const total = await ctx.db.kysely.transaction().execute((trx) => generarEn(trx, ctx, actor, b));
   await repo.analizarDestinatarios(ctx.db.kysely, ctx.db.engine);
   ctx.eventos.emit('ejercicio', b.ejercicio);
   return total;
+}
+
+/** What generating recipients takes. */
+export type CuerpoGenerar = Omit<z.output<typeof GenerarSchema>, 'varios_paises'> & {
+  varios_paises?: boolean;
+};
+
+/** generar's work in the caller's transaction (a CAP alert's creation, issue 47.4); the caller
+ * analyses the recipients and tells the listeners once it commits. */
+export async function generarEn(
+  trx: Consultor,
+  ctx: CtxEjercicios,
+  actor: Actor,
+  b: CuerpoGenerar,
+): Promise<number> {
+  const e = await ejercicioOError(trx, ctx, b.ejercicio, true);
+  await exigirReferencias(trx, b);
+  if (
+    e.iniciado !== null ||
+    e.en_proceso ||
+    e.completado ||
+    (await repo.hayDestinatariosTrabajados(trx, e.id_ejercicio))
+  ) {
+    throw error(409, 'yaIniciado');
+  }
+  if (e.origen_id !== null) throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
+  await repo.borrarDestinatarios(trx, e.id_ejercicio);
+  const estados = columnasEstados(b);
+  const n = await repo.insertarDestinatarios(
+    trx,
+    e.id_ejercicio,
+    estadosDe(b),
+    b.categorias,
+    e.orden as Orden,
+    ctx.db.engine,
+    modoDe(e.modo) === 'prueba' ? categoriaPrueba() : undefined,
+  );
+  await repo.actualizarEjercicio(trx, e.id_ejercicio, {
+    ...estados,
+    categorias: b.categorias.join(','),
+    destinatarios: n,
+    // A scheduled start's pre-flight spoke of the recipients before these (issue 48.6): it
+    // runs again at once, and until then says nothing.
+    ...(e.inicio_automatico ? { inicio_nota: null, comprobado_en: null } : {}),
+    // Issue 47.2: other recipients than the approver saw: asked again.
+    ...SIN_APROBACION,
+  });
+  await auditar(trx, actor, 'generar', 'ejercicio', e.id_ejercicio, {
+    total: n,
+    estado: b.estado,
+    ...(b.estados ? { estados: b.estados } : {}),
+    categorias: b.categorias,
+  });
+  return n;
 }
 
 /** PUT /ejercicio/ordenar/: renumbers the pending recipients; returns how many. */
@@ -1189,7 +1208,12 @@ export async function pausa(
 }
 
 /** POST /quiz/stop/: stops any exercise; pending recipients become 'cancelado'. */
-export async function detener(ctx: CtxEjercicios, actor: Actor, id: number): Promise<number> {
+export async function detener(
+  ctx: CtxEjercicios,
+  actor: Actor,
+  id: number,
+  alFinal?: AlFinal,
+): Promise<number> {
   const cancelados = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
     if (e.completado) throw error(409, 'ejercicioCompletado');
@@ -1205,6 +1229,7 @@ export async function detener(ctx: CtxEjercicios, actor: Actor, id: number): Pro
     });
     const n = await repo.cancelarPendientes(trx, id, momento);
     await auditar(trx, actor, 'detener', 'ejercicio', id, { cancelados: n });
+    if (alFinal) await alFinal(trx, id);
     return n;
   });
   ctx.eventos.emit('ejercicio', id);

@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { msg } from '../messages.ts';
-import { razonSinAprobacion } from './aprobacion.ts';
+import { PROCEDENCIA_CAP, razonSinAprobacion, requiereAprobacion } from './aprobacion.ts';
 import { accionesFila } from './row-actions.ts';
+
+// Issue 47.4: an exercise a CAP alert created needs approval whatever its mode and size; one
+// created in Pregón only when real or over the threshold.
+describe('requiereAprobacion', () => {
+  it('toda alerta llegada por CAP, también un simulacro bajo el umbral', () => {
+    const cap = { procedencia: PROCEDENCIA_CAP, destinatarios: 2 };
+    for (const modo of ['simulacro', 'prueba', 'real'])
+      for (const umbral of [0, 100])
+        expect(requiereAprobacion({ ...cap, modo }, umbral)).toBe(true);
+    expect(
+      requiereAprobacion({ modo: 'simulacro', destinatarios: 2, procedencia: null }, 100),
+    ).toBe(false);
+    expect(requiereAprobacion({ modo: 'simulacro', destinatarios: 2 }, 0)).toBe(false);
+    expect(requiereAprobacion({ modo: 'simulacro', destinatarios: 101 }, 100)).toBe(true);
+    expect(requiereAprobacion({ modo: 'real', destinatarios: 0 }, 0)).toBe(true);
+  });
+});
 
 // Issue 47.2: why the web shows 'Iniciar' disabled, the same text the api's refusal gives.
 describe('razonSinAprobacion', () => {

@@ -6,23 +6,35 @@
 import { msg, type ClaveMensaje } from '../messages.ts';
 import type { EstadoAprobacion } from '../constants.ts';
 
+/** Where an exercise came from when not from a person's dialog (ejercicios.procedencia): a CAP
+ * alert (POST /cap/ or a CAP feed, issue 47.4). */
+export const PROCEDENCIA_CAP = 'cap';
+
 /** The fields of an exercise the approval depends on (epoch ms). */
 export interface DatosAprobacion {
   modo: string;
   destinatarios: number | string;
+  /** 'cap' when a CAP alert created it; null or absent when created in Pregón. */
+  procedencia?: string | null;
   aprobacion: string | null;
   aprobacion_expira: number | string | null;
 }
 
 /**
- * True when the exercise may start only once approved: every 'Alerta real', and a drill or test
- * over `umbral` recipients when the setting (APROBACION_DESDE_DESTINATARIOS) is above 0.
+ * True when the exercise may start only once approved: every 'Alerta real', every exercise a CAP
+ * alert created whatever its mode (issue 47.4: another system's alert never goes out on one
+ * person's click), and a drill or test over `umbral` recipients when the setting
+ * (APROBACION_DESDE_DESTINATARIOS) is above 0.
  */
 export function requiereAprobacion(
-  e: Pick<DatosAprobacion, 'modo' | 'destinatarios'>,
+  e: Pick<DatosAprobacion, 'modo' | 'destinatarios' | 'procedencia'>,
   umbral: number,
 ): boolean {
-  return e.modo === 'real' || (umbral > 0 && Number(e.destinatarios) > umbral);
+  return (
+    e.modo === 'real' ||
+    e.procedencia === PROCEDENCIA_CAP ||
+    (umbral > 0 && Number(e.destinatarios) > umbral)
+  );
 }
 
 /** Where its request stands at `ahora`: a pending one past its expiry reads 'expirada'. */
