@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 // ('caidas': SIGKILLs at moments chosen by the clock) each run one file at a time, after the
 // first: scripts/pruebas.mjs runs the two side by side.
 const NAVEGADOR = ['e2e/**/*.test.ts'];
-const CAIDAS = ['apps/api/src/dispatcher/fallos*.test.ts'];
+const CAIDAS = ['apps/api/src/**/fallos*.test.ts'];
 // A screen's change waits as long as a locator does (CI's load stretched a sign-out past
 // expect.poll's default second); a wrong value still fails, only later.
 const ESPERA_POLL = { poll: { timeout: 10_000 } };
