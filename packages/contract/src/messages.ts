@@ -1028,6 +1028,8 @@ export const MENSAJES = {
   resultadoColgoLimite: 'El ejercicio colgó al cumplirse {tiempo}',
   audioMasLargoQueTiempo:
     'El audio dura {audio} y cada llamada se corta a {tiempo}: nadie lo escuchará completo',
+  audiosCuestionarioMasLargosQueTiempo:
+    'Los audios de las preguntas suman {audio} y cada llamada se corta a {tiempo}: quien escuche cada pregunta completa no llegará a la última',
   resultadoColgoUnSegundo: 'Colgó al primer segundo',
   resultadoColgoAlContestar: 'Colgó al contestar',
   resultadoColgoAntes: 'Colgó antes del final',

@@ -24,7 +24,12 @@ import {
   type ResultadoEnvio,
 } from './canal.ts';
 import { TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '@pregon/contract/constants';
-import { contextoLlamada, contextoQuiz, segundosLlamada } from '@pregon/contract/rules/dialplan';
+import {
+  contextoLlamada,
+  contextoQuiz,
+  segundosLlamada,
+  segundosQuiz,
+} from '@pregon/contract/rules/dialplan';
 import { estadosEnVentana, ventanaDe, zonaDeEstado } from '@pregon/contract/rules/ventanas';
 import { comprobarEquipo } from './comprobacion.ts';
 import { retraso, type ConfigDespachador } from './config.ts';
@@ -106,12 +111,11 @@ export function datosLlamada(ej: EjercicioActivo): DatosLlamada | undefined {
       marcado: ej.marcado,
     };
   if (ej.id_tipo_ejercicio === TIPO_CUESTIONARIO) {
-    const minutos = Number(ej.accion);
     return {
       id_ejercicio: ej.id_ejercicio,
       contexto: contextoQuiz(ej.id_ejercicio),
       preguntas: ej.preguntas,
-      segundos: Number.isFinite(minutos) && minutos > 0 ? minutos * 60 : 60,
+      segundos: segundosQuiz(ej.accion),
       marcado: ej.marcado,
     };
   }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clavesPbx, crearAppPbx } from '@pregon/pbx/app';
 import { cargarConfigPbx } from '@pregon/pbx/config';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
+import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { zonaProducto } from '../config.ts';
 import { tonoGsm } from '../testing/audio.ts';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
@@ -150,6 +151,72 @@ describe.each(MOTORES)('audio más largo que el Tiempo de la llamada (%s)', (mot
       const lista = await pedir(api.url, 'GET', '/ejercicios/', { token: admin });
       const fila = lista.body.data.find((e: { id_ejercicio: number }) => e.id_ejercicio === corto);
       expect(fila.inicio_nota).toBe(`Listo para iniciar. ${AVISO}`);
+      for (const id of [corto, suficiente])
+        await pedir(api.url, 'PUT', '/ejercicio/programar/', {
+          token: admin,
+          body: { id_ejercicio: id, inicio_automatico: '0' },
+        });
+    } finally {
+      await programador.detener();
+    }
+  }, 30_000);
+
+  it('un cuestionario: los audios de sus preguntas juntos contra sus minutos, en la comprobación previa', async () => {
+    const pregunta = await subir('pregunta_cuarenta', 40);
+    const programador = arrancarProgramador(api.ctx, {
+      config: CONFIG_PROGRAMADOR_DEFECTO,
+      comprobacion: async () => ({ equipoMs: 0, pbxBase: urlAgente, token: admin }),
+    });
+    try {
+      // Two questions of 90 s and 40 s: 2 min 10 s of audio.
+      const programado = async (minutos: string, titulo: string) => {
+        const id = await crearYGenerar(
+          api,
+          admin,
+          cuerpoEjercicio(eq.quiz, {
+            tipo_ejercicio: '4',
+            titulo,
+            accion: minutos,
+            inicio_automatico: '1',
+            ...fechaHoraEnZona(Date.now() + 5 * 60_000, zonaProducto()),
+          }),
+        );
+        const q = await pedir(api.url, 'POST', '/quiz/', {
+          token: admin,
+          body: slotsCuestionario(id, [
+            { texto: '¿Escuchó la alerta?', audio: `${largo}.gsm`, respuestas: [] },
+            { texto: '¿Está a salvo?', audio: `${pregunta}.gsm`, respuestas: [] },
+          ]),
+        });
+        expect(q.status, JSON.stringify(q.body)).toBe(200);
+        for (const reactivo of ['reactivo_01', 'reactivo_02'])
+          await pedir(api.url, 'POST', '/quiz/respuesta/', {
+            token: admin,
+            body: { id_cuestionario: q.body.id_cuestionario, reactivo, respuesta: 'Sí', digito: 1 },
+          });
+        // The questions were saved after the schedule: its pre-flight runs again now.
+        await api.ctx.db.kysely
+          .updateTable('ejercicios')
+          .set({ inicio_nota: null, comprobado_en: null })
+          .where('id_ejercicio', '=', id)
+          .execute();
+        return id;
+      };
+      const corto = await programado('2', 'Cuestionario de 2 min');
+      const suficiente = await programado('3', 'Cuestionario de 3 min');
+      const nota = (id: number) =>
+        api.ctx.db.kysely
+          .selectFrom('ejercicios')
+          .select('inicio_nota')
+          .where('id_ejercicio', '=', id)
+          .executeTakeFirstOrThrow()
+          .then((e) => e.inicio_nota);
+      expect(await esperarQue(() => nota(corto), 'nota de 2 min', 10_000)).toBe(
+        'Listo para iniciar. Los audios de las preguntas suman 2 min 10 s y cada llamada se corta a 2 min: quien escuche cada pregunta completa no llegará a la última',
+      );
+      expect(await esperarQue(() => nota(suficiente), 'nota de 3 min', 10_000)).toBe(
+        'Listo para iniciar',
+      );
       for (const id of [corto, suficiente])
         await pedir(api.url, 'PUT', '/ejercicio/programar/', {
           token: admin,

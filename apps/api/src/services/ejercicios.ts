@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   CANAL_DE_PROTOCOLO,
   esLlamada,
+  TIPO_CUESTIONARIO,
   TIPO_LLAMADA,
   TIPO_SMS,
   tipoPorId,
@@ -74,6 +75,7 @@ import {
 } from './aprobaciones.ts';
 import {
   avisoAudioLargo,
+  avisoCuestionarioLargo,
   contextoLlamada,
   contextoQuiz,
   IDIOMA_DEFECTO,
@@ -1083,7 +1085,8 @@ export async function comprobarInicio(
 
 /** comprobarInicio with what would not stop the start but the operator should know (issue
  * 45.5): a call's audio longer than its 'Tiempo' ('El audio dura 1 min 30 s y cada llamada se
- * corta a 1 min: nadie lo escuchará completo'). */
+ * corta a 1 min: nadie lo escuchará completo'), a questionnaire's questions' audios together
+ * longer than its minutes ('Los audios de las preguntas suman …'). */
 export async function comprobarInicioConAviso(
   ctx: CtxEjercicios,
   id: number,
@@ -1100,9 +1103,15 @@ export async function comprobarInicioConAviso(
     const audios = await exigirListo(ctx, listo, comprobacion);
     const llamada =
       listo.id_tipo_ejercicio === TIPO_LLAMADA ? audios.find((a) => a.pregunta === 0) : undefined;
+    // A questionnaire: its questions' audios together against its minutes (its accion).
+    const preguntas = audios.filter((a) => a.pregunta > 0).map((a) => a.duracion_s);
     return {
       motivo: null,
-      aviso: llamada ? avisoAudioLargo(llamada.duracion_s, listo.tiempo) : null,
+      aviso: llamada
+        ? avisoAudioLargo(llamada.duracion_s, listo.tiempo)
+        : listo.id_tipo_ejercicio === TIPO_CUESTIONARIO
+          ? avisoCuestionarioLargo(preguntas, listo.accion)
+          : null,
     };
   } catch (err) {
     if (err instanceof HttpError) return { motivo: err.message, aviso: null };

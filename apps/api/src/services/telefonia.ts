@@ -5,6 +5,7 @@ import {
   dialplanLlamadas,
   dialplanQuiz,
   segundosLlamada,
+  segundosQuiz,
 } from '@pregon/contract/rules/dialplan';
 import { error } from '../http/errores.ts';
 import { audioEnPbx } from '../dispatcher/comprobacion.ts';
@@ -72,12 +73,11 @@ export function planQuiz(
   preguntas: { numero: number; audio: string; digitos: number[] }[],
   idioma: string = IDIOMA_DEFECTO,
 ): string {
-  const minutos = Number(accion);
   try {
     return dialplanQuiz(
       {
         id_ejercicio,
-        segundos: Number.isFinite(minutos) && minutos > 0 ? minutos * 60 : 60,
+        segundos: segundosQuiz(accion),
         preguntas,
       },
       { idioma },

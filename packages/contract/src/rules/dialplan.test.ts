@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   avisoAudioLargo,
+  avisoCuestionarioLargo,
+  segundosQuiz,
   DialplanInvalido,
   contextoLlamada,
   contextoQuiz,
@@ -162,5 +164,34 @@ describe('avisoAudioLargo', () => {
     [0, 1, null],
   ])('audio of %s s, Tiempo %s min → %s', (audio, tiempo, aviso) => {
     expect(avisoAudioLargo(audio, tiempo)).toBe(aviso);
+  });
+});
+
+// Issue 45.5, a questionnaire: its questions' audios together against its 'Tiempo' (its accion,
+// in minutes): past it, whoever hears each question through never reaches the last.
+describe('avisoCuestionarioLargo', () => {
+  const aviso = (audio: string, tiempo: string) =>
+    `Los audios de las preguntas suman ${audio} y cada llamada se corta a ${tiempo}: quien escuche cada pregunta completa no llegará a la última`;
+  it.each([
+    [[40, 30, 30], '1', aviso('1 min 40 s', '1 min')],
+    [[40, 20], '1', null],
+    [[30, 31], 1, aviso('1 min 1 s', '1 min')],
+    [[70], '2', null],
+    [[130], '2', aviso('2 min 10 s', '2 min')],
+    // A question whose length is unknown counts as nothing; the known ones may already be too long.
+    [[null, 61], '1', aviso('1 min 1 s', '1 min')],
+    [[null, undefined], '1', null],
+    [[], '1', null],
+    // No minutes in accion: the quiz's call is 60 s.
+    [[61], '', aviso('1 min 1 s', '1 min')],
+  ] as const)('audios %j, Tiempo %s min → %s', (audios, accion, esperado) => {
+    expect(avisoCuestionarioLargo(audios, accion)).toBe(esperado);
+  });
+  it('segundosQuiz: los minutos de accion; 60 s sin ellos', () => {
+    expect(segundosQuiz('3')).toBe(180);
+    expect(segundosQuiz(2)).toBe(120);
+    expect(segundosQuiz('')).toBe(60);
+    expect(segundosQuiz('x')).toBe(60);
+    expect(segundosQuiz(null)).toBe(60);
   });
 });

@@ -78,6 +78,36 @@ export function avisoAudioLargo(
   });
 }
 
+/** A questionnaire's whole call length in seconds: its 'Tiempo' is the exercise's accion, in
+ * minutes (the dialog's 1-10; the SPEC's client sends them as text); 60 s when it holds none. */
+export function segundosQuiz(accion: string | number | null | undefined): number {
+  const minutos = Number(accion);
+  return Number.isFinite(minutos) && minutos > 0 ? minutos * 60 : 60;
+}
+
+/**
+ * Issue 45.5, a questionnaire: the warning when its questions' audios together last longer than
+ * its 'Tiempo'. What a callee lives through (dialplanQuiz): after a 1-s pause each question's audio
+ * plays, then up to SEGUNDOS_LECTURA_DIGITO to press a digit, question after question, and the
+ * whole call is hung up at its 'Tiempo'. Someone who hears every question through (the only way
+ * to know the options) needs at least the sum of the audios, however fast they answer: past it,
+ * nobody reaches the last question. 'Los audios de las preguntas suman 1 min 40 s y cada llamada
+ * se corta a 1 min: quien escuche cada pregunta completa no llegará a la última'. Unknown lengths
+ * (null) count as 0 (the known ones may already be too long); null when it fits.
+ */
+export function avisoCuestionarioLargo(
+  audiosSegundos: readonly (number | null | undefined)[],
+  accion: string | number | null | undefined,
+): string | null {
+  const suma = audiosSegundos.reduce<number>((t, s) => t + (s != null && s > 0 ? s : 0), 0);
+  const limite = segundosQuiz(accion);
+  if (Math.round(suma) <= limite) return null;
+  return msg('audiosCuestionarioMasLargosQueTiempo', {
+    audio: duracionCorta(suma),
+    tiempo: duracionCorta(limite),
+  });
+}
+
 /** How every include file is rendered: the prompts' language (default IDIOMA_DEFECTO). */
 export interface OpcionesDialplan {
   idioma?: string;
