@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } 
 import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { SimuladorAmi } from '@pregon/simulators/ami';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
+import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tonoGsm } from '../apps/api/src/testing/audio.ts';
@@ -305,6 +306,150 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await boton(confirmacion, 'Cancelar').click();
     await confirmacion.waitFor({ state: 'hidden' });
     await page.setViewportSize({ width: 1366, height: 768 });
+  });
+
+  it('un cuestionario: los audios de sus preguntas contra sus minutos; un duplicado avisa igual (issue 45.5)', async () => {
+    // The api reads a stored audio's length from the agent at PBX_BASE.
+    const config = api.ctx.config as { pbxBase?: string };
+    config.pbxBase = pbx.url;
+    onTestFinished(() => {
+      delete config.pbxBase;
+    });
+    /** A tone of `segundos` (sox, real GSM) uploaded to the agent as the dialogs do. */
+    const subir = async (nombre: string, segundos: number) => {
+      const archivo = path.join(descargas, `${nombre}.gsm`);
+      tonoGsm(archivo, segundos);
+      const form = new FormData();
+      form.append('filename', nombre);
+      form.append('file', new Blob([fs.readFileSync(archivo)]), `${nombre}.gsm`);
+      const r = await fetch(`${pbx.url}/asterisk/audio/upload/`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: token },
+      });
+      const cuerpo = (await r.json()) as { filename: string };
+      expect(r.status, JSON.stringify(cuerpo)).toBe(200);
+      return cuerpo.filename;
+    };
+    const comunes = {
+      fecha_ini: '2026-12-01',
+      hora_ini: '09:00:00',
+      estado: datos.estado.id_estado,
+      categorias: String(datos.categorias[0]!.id_categoria),
+    };
+    const crear = async (cuerpo: Record<string, unknown>) => {
+      const r = await pedir(api.url, 'POST', '/ejercicio/', {
+        token,
+        body: { ...comunes, ...cuerpo },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.id_ejercicio as number;
+    };
+    // A questionnaire of 1 minute whose two questions last 40 s and 30 s: 1 min 10 s of audio.
+    const p1 = await subir('pregunta-larga', 40);
+    const p2 = await subir('pregunta-media', 30);
+    const quiz = await crear({
+      titulo: 'Cuestionario largo E2E',
+      tipo_ejercicio: '4',
+      equipo: datos.equipos.quiz,
+      accion: '1',
+    });
+    const q = await pedir(api.url, 'POST', '/quiz/', {
+      token,
+      body: slotsCuestionario(quiz, [
+        { texto: '¿Escuchó la alerta?', audio: `${p1}.gsm`, respuestas: [] },
+        { texto: '¿Está a salvo?', audio: `${p2}.gsm`, respuestas: [] },
+      ]),
+    });
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    for (const reactivo of ['reactivo_01', 'reactivo_02'])
+      await pedir(api.url, 'POST', '/quiz/respuesta/', {
+        token,
+        body: { id_cuestionario: q.body.id_cuestionario, reactivo, respuesta: 'Sí', digito: 1 },
+      });
+    await pedir(api.url, 'POST', '/ejercicio/generar/', {
+      token,
+      body: { ejercicio: quiz, estado: comunes.estado, categorias: comunes.categorias },
+    });
+    // A call of 1 minute with a 90-s audio.
+    await crear({
+      titulo: 'Llamada larga copia E2E',
+      tipo_ejercicio: '2',
+      equipo: datos.equipos.llamadas,
+      tiempo: '1',
+      accion: await subir('llamada-larga', 90),
+    });
+    const avisoQuiz =
+      'Los audios de las preguntas suman 1 min 10 s y cada llamada se corta a 1 min: quien escuche cada pregunta completa no llegará a la última';
+    const avisoLlamada =
+      'El audio dura 1 min 30 s y cada llamada se corta a 1 min: nadie lo escuchará completo';
+    await page.reload();
+
+    // Editing the questionnaire: the warning under its minutes; 2 minutes hold it, 1 does not.
+    await fila('Cuestionario largo E2E')
+      .getByRole('button', { name: 'Editar ejercicio', exact: true })
+      .click();
+    const editar = page.getByRole('dialog').filter({ hasText: 'Editar ejercicio' });
+    await editar.locator('.aviso-audio-largo').getByText(avisoQuiz, { exact: true }).waitFor();
+    await editar.locator('.aviso-audio-largo').scrollIntoViewIfNeeded();
+    await capturar(page, 'audio-cuestionario-editar-1366');
+    await elegirEn(editar.getByLabel('Tiempo (Minutos)'), '2');
+    await editar.locator('.aviso-audio-largo').waitFor({ state: 'detached' });
+    await elegirEn(editar.getByLabel('Tiempo (Minutos)'), '1');
+    await editar.locator('.aviso-audio-largo').getByText(avisoQuiz, { exact: true }).waitFor();
+    await boton(editar, 'Cancelar').click();
+    await editar.waitFor({ state: 'hidden' });
+
+    // Duplicating it: the copy gets the same questions, and the same warning.
+    await fila('Cuestionario largo E2E')
+      .getByRole('button', { name: 'Duplicar', exact: true })
+      .click();
+    const copia = crearDialogo();
+    expect(await copia.getByLabel('Nombre del ejercicio').inputValue()).toBe(
+      'Copia de Cuestionario largo E2E',
+    );
+    await copia.locator('.aviso-audio-largo').getByText(avisoQuiz, { exact: true }).waitFor();
+    await boton(copia, 'Cancelar').click();
+    await copia.waitFor({ state: 'hidden' });
+
+    // Duplicating a call: its audio on the agent, its 'Tiempo', the call's warning.
+    await fila('Llamada larga copia E2E')
+      .getByRole('button', { name: 'Duplicar', exact: true })
+      .click();
+    await copia.locator('.aviso-audio-largo').getByText(avisoLlamada, { exact: true }).waitFor();
+    await copia.locator('.aviso-audio-largo').scrollIntoViewIfNeeded();
+    await capturar(page, 'audio-llamada-duplicar-1366');
+    await boton(copia, 'Cancelar').click();
+    await copia.waitFor({ state: 'hidden' });
+
+    // The questionnaire's start confirmation says it too, on a phone as well.
+    await fila('Cuestionario largo E2E')
+      .getByRole('button', { name: 'Iniciar', exact: true })
+      .click();
+    const confirmacion = page.locator('.confirmar-inicio');
+    await confirmacion
+      .locator('.aviso-audio-largo')
+      .getByText(avisoQuiz, { exact: true })
+      .waitFor();
+    await capturar(page, 'audio-cuestionario-confirmacion-1366');
+    await boton(confirmacion, 'Cancelar').click();
+    await confirmacion.waitFor({ state: 'hidden' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const tarjeta = page
+        .locator('.tarjeta-ejercicio')
+        .filter({ hasText: 'Cuestionario largo E2E' });
+      await tarjeta.getByRole('button', { name: 'Iniciar', exact: true }).click();
+      await confirmacion
+        .locator('.aviso-audio-largo')
+        .getByText(avisoQuiz, { exact: true })
+        .waitFor();
+      await capturar(page, 'audio-cuestionario-confirmacion-390');
+      await boton(confirmacion, 'Cancelar').click();
+      await confirmacion.waitFor({ state: 'hidden' });
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 768 });
+    }
   });
 
   /** Adds an answer in the open panel and waits for its toast. */

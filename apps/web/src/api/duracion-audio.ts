@@ -1,14 +1,49 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { duracionAudio } from '@pregon/contract/api/pbx';
+import { leerCuestionario } from '@pregon/contract/api/quiz';
+import { avisoCuestionarioLargo } from '@pregon/contract/rules/dialplan';
 import { llamar } from '../lib/api-client.ts';
 
+/** A stored audio's length as GET /audio/duracion/ answers it: read once per page (a stored name
+ * never changes content). */
+const consultaDuracion = (nombre: string | undefined, activo: boolean) => ({
+  queryKey: ['duracion-audio', nombre] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    llamar(duracionAudio, { query: { nombre: nombre! }, signal }),
+  enabled: activo && !!nombre,
+  staleTime: Infinity,
+});
+
 /** GET /audio/duracion/?nombre= (issue 45.5): a stored audio's length in seconds (null when the
- * server cannot know it). A stored name never changes content, so it is read once per page. */
+ * server cannot know it). */
 export function useDuracionAudio(nombre: string | undefined, activo = true) {
-  return useQuery({
-    queryKey: ['duracion-audio', nombre],
-    queryFn: ({ signal }) => llamar(duracionAudio, { query: { nombre: nombre! }, signal }),
-    enabled: activo && !!nombre,
-    staleTime: Infinity,
+  return useQuery(consultaDuracion(nombre, activo));
+}
+
+/**
+ * Issue 45.5, a questionnaire: 'Los audios de las preguntas suman … y cada llamada se corta a …'
+ * (contract rules/dialplan.ts avisoCuestionarioLargo) for the questions `id_ejercicio` holds
+ * (GET /quiz/{id}/: each one's stored audio, whose length the api reads from the agent) against
+ * `accion`, the quiz's minutes. Null while they load, when they fit, or without questions.
+ */
+export function useAvisoCuestionario(
+  id_ejercicio: number | undefined,
+  accion: string | number | null | undefined,
+  activo = true,
+): string | null {
+  const preguntas = useQuery({
+    // The questionnaire dialog's key: its save refreshes this too.
+    queryKey: ['cuestionario', id_ejercicio ?? 0],
+    queryFn: () => llamar(leerCuestionario, { params: { id_ejercicio: id_ejercicio! } }),
+    enabled: activo && id_ejercicio !== undefined,
   });
+  const lista = activo ? (preguntas.data ?? []) : [];
+  const duraciones = useQueries({
+    queries: lista.map((p) => consultaDuracion(p.file || undefined, true)),
+  });
+  if (!lista.length) return null;
+  return avisoCuestionarioLargo(
+    duraciones.map((d) => d.data?.duracion_s ?? null),
+    accion,
+  );
 }

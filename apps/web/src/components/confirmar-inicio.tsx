@@ -15,7 +15,7 @@ import { useBajasInicio } from '../api/iniciar-ejercicio.ts';
 import { usePaisesEjercicio } from '../api/paises-ejercicio.ts';
 import { detallePaises } from '@pregon/contract/rules/paises-seleccion';
 import { EtiquetaModo } from './etiqueta-modo.tsx';
-import { useDuracionAudio } from '../api/duracion-audio.ts';
+import { useAvisoCuestionario, useDuracionAudio } from '../api/duracion-audio.ts';
 import { avisoAudioLargo } from '@pregon/contract/rules/dialplan';
 import { esperaEquipoMs, textoEsperaEquipo } from '@pregon/contract/rules/pausa';
 
@@ -87,13 +87,7 @@ export function ConfirmarInicio({
  * body, and the approval screen's (issue 47.2: the approver sees exactly what the start
  * confirmation shows). `activo`: read the opt-out and country figures now.
  */
-export function ResumenInicio({
-  fila,
-  activo: abierto,
-}: {
-  fila: EjercicioFila;
-  activo: boolean;
-}) {
+export function ResumenInicio({ fila, activo: abierto }: { fila: EjercicioFila; activo: boolean }) {
   const config = useConfig();
   const bajas = useBajasInicio(
     fila.id_ejercicio,
@@ -115,8 +109,18 @@ export function ResumenInicio({
   const tipo = fila.id_tipo_ejercicio;
   // Issue 45.5: a call's audio longer than its 'Tiempo' is cut for everyone; said before it starts.
   const audio = useDuracionAudio(fila.accion.trim(), abierto && tipo === TIPO_LLAMADA);
+  // A questionnaire: its questions' audios together against its minutes.
+  const avisoCuestionario = useAvisoCuestionario(
+    fila.id_ejercicio,
+    fila.accion,
+    abierto && tipo === TIPO_CUESTIONARIO,
+  );
   const avisoAudio =
-    tipo === TIPO_LLAMADA ? avisoAudioLargo(audio.data?.duracion_s, fila.tiempo) : null;
+    tipo === TIPO_LLAMADA
+      ? avisoAudioLargo(audio.data?.duracion_s, fila.tiempo)
+      : tipo === TIPO_CUESTIONARIO
+        ? avisoCuestionario
+        : null;
   // Issue 45.5: how long it waits for a device that does not answer before pausing itself.
   const esperaDefecto = config.data?.espera_equipo_s;
   const esperaEquipo =

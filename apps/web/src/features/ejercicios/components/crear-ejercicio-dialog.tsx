@@ -98,7 +98,7 @@ import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { useConfig, usePbx } from '../../../lib/pbx-client.ts';
 import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { duracionGsm } from '../../../lib/gsm.ts';
-import { useDuracionAudio } from '../../../api/duracion-audio.ts';
+import { useAvisoCuestionario, useDuracionAudio } from '../../../api/duracion-audio.ts';
 import { avisoAudioLargo } from '@pregon/contract/rules/dialplan';
 import { ESPERA_EQUIPO_MAX_S } from '@pregon/contract/rules/pausa';
 import { crearEjercicioApi } from '../api/create-ejercicio.ts';
@@ -198,6 +198,9 @@ const horaVentana = (d: Dayjs | null | undefined) => (d ? d.format(FORMATO_VENTA
 export type DatosIniciales = Partial<Omit<ValoresDialogo, 'audio'>> & {
   /** A call's audio already on the agent: kept unless another file is chosen. */
   audio_actual?: string;
+  /** A questionnaire's (edit, duplicate, clone): the exercise whose questions it has or will
+   * get; their audios together are checked against the minutes chosen (issue 45.5). */
+  cuestionario_de?: number;
 };
 
 /** What the dialog does (issue 26.1): create (empty or a duplicate), the SPEC's clone flow, or
@@ -621,18 +624,21 @@ export function CrearEjercicioDialog({
     }
     if (t.id === TIPO_CUESTIONARIO) {
       return (
-        <Form.Item
-          label={t.accionLabel}
-          name="accion"
-          extra={msg('ayudaTiempoCuestionario')}
-          {...error('accion')}
-        >
-          <Select
-            aria-label={t.accionLabel}
-            placeholder={msg('seleccionaOpcion')}
-            options={MINUTOS_CUESTIONARIO.map((m) => ({ value: m, label: String(m) }))}
-          />
-        </Form.Item>
+        <>
+          <Form.Item
+            label={t.accionLabel}
+            name="accion"
+            extra={msg('ayudaTiempoCuestionario')}
+            {...error('accion')}
+          >
+            <Select
+              aria-label={t.accionLabel}
+              placeholder={msg('seleccionaOpcion')}
+              options={MINUTOS_CUESTIONARIO.map((m) => ({ value: m, label: String(m) }))}
+            />
+          </Form.Item>
+          <AvisoCuestionarioLargo form={form} id_ejercicio={inicial?.cuestionario_de} />
+        </>
       );
     }
     const texto = (
@@ -1253,6 +1259,32 @@ function AvisoAudioLargo(p: {
         ? null
         : (guardado.data?.duracion_s ?? null);
   const aviso = Number.isInteger(tiempo) && tiempo > 0 ? avisoAudioLargo(segundos, tiempo) : null;
+  if (!aviso) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      className="aviso-audio-largo"
+      message={aviso}
+      style={{ marginBottom: 16 }}
+    />
+  );
+}
+
+/** Issue 45.5, under a questionnaire's minutes: its questions' audios (the exercise's it was
+ * opened from: edit, duplicate, clone) together against the minutes chosen: 'Los audios de las
+ * preguntas suman 1 min 10 s y cada llamada se corta a 1 min: …'. A new questionnaire has no
+ * questions yet: nothing to say. */
+function AvisoCuestionarioLargo(p: {
+  form: FormInstance<ValoresDialogo>;
+  id_ejercicio: number | undefined;
+}) {
+  const minutos = Form.useWatch('accion', p.form) as number | string | undefined;
+  const aviso = useAvisoCuestionario(
+    p.id_ejercicio,
+    minutos,
+    p.id_ejercicio !== undefined && Number(minutos) > 0,
+  );
   if (!aviso) return null;
   return (
     <Alert

@@ -101,6 +101,7 @@ function valoresDe(f: EjercicioFila): DatosIniciales {
           tiempo: f.tiempo === null ? undefined : String(f.tiempo),
         }
       : {
+          ...(f.id_tipo_ejercicio === TIPO_CUESTIONARIO ? { cuestionario_de: f.id_ejercicio } : {}),
           accion:
             f.id_tipo_ejercicio === TIPO_CUESTIONARIO
               ? f.accion === ''
