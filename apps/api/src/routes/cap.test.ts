@@ -387,6 +387,30 @@ describe.each(MOTORES)('CAP 1.2 (%s)', (motor) => {
       expect(r403.status).toBe(403);
     });
 
+    it('la misma alerta entregada dos veces a la vez: un ejercicio, la otra entrega 409 sin dejar nada', async () => {
+      const clave = await crearClave('Sistema CAP doble', 'cap');
+      const antes = await cuenta('ejercicios');
+      const xml = alertaCap({ identifier: 'JAL-DOBLE-1' });
+      const r = await Promise.all([1, 2, 3].map(() => enviarCap(api, clave, xml)));
+      const estados = r.map((x) => x.status).sort();
+      expect(estados, JSON.stringify(r.map((x) => x.body))).toEqual([200, 409, 409]);
+      const id = r.find((x) => x.status === 200)!.body.id_ejercicio as number;
+      for (const x of r.filter((x) => x.status === 409))
+        expect(x.body.mensaje).toBe(
+          `La alerta CAP JAL-DOBLE-1 de sistema-estatal@jalisco.gob.mx ya se recibió (ejercicio ${id}): no se crea otra vez`,
+        );
+      // The identity, claimed in the creating transaction, names the one exercise; the others'
+      // exercises were rolled back with their claim.
+      expect(await cuenta('ejercicios')).toBe(antes + 1);
+      const alertas = await api.ctx.db.kysely
+        .selectFrom('alertas_cap')
+        .select('id_ejercicio')
+        .where('identificador', '=', 'JAL-DOBLE-1')
+        .execute();
+      expect(alertas).toEqual([{ id_ejercicio: id }]);
+      expect(await ejercicio(id)).toMatchObject({ aprobacion: 'pendiente', procedencia: 'cap' });
+    });
+
     it('un simulacro sobre el umbral de aprobación, de una clave cap, queda pendiente pedido por la clave', async () => {
       const antes = process.env.APROBACION_DESDE_DESTINATARIOS;
       process.env.APROBACION_DESDE_DESTINATARIOS = '1';

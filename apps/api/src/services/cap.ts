@@ -272,18 +272,14 @@ export async function recibirAlerta(
   if (a.msgType !== 'Cancel' && !info) throw error(400, 'capSinInfo', undefined, 'info');
   const k = ctx.db.kysely;
   const previa = await repo.alertaPorIdentidad(k, a.sender, a.identifier);
-  const duplicada = () =>
+  const duplicada = (id_ejercicio: number | null | undefined) =>
     error(
       409,
       'capDuplicada',
-      {
-        identificador: a.identifier,
-        remitente: a.sender,
-        id_ejercicio: previa?.id_ejercicio ?? '-',
-      },
+      { identificador: a.identifier, remitente: a.sender, id_ejercicio: id_ejercicio ?? '-' },
       'identifier',
     );
-  if (previa) throw duplicada();
+  if (previa) throw duplicada(previa.id_ejercicio);
   let referido: number | null = null;
   let huerfana = false;
   if (a.msgType !== 'Alert') {
@@ -316,7 +312,9 @@ export async function recibirAlerta(
       recibido_por: actor.usuario,
       id_ejercicio,
     });
-    if (reclamo === null) throw duplicada();
+    // Taken by a delivery that committed meanwhile: its row (and exercise) is visible now.
+    if (reclamo === null)
+      throw duplicada((await repo.alertaPorIdentidad(trx, a.sender, a.identifier))?.id_ejercicio);
     await auditar(trx, actor, 'recibir_cap', 'ejercicio', id_ejercicio, {
       identificador: a.identifier,
       remitente: a.sender,
