@@ -400,6 +400,16 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     await boton(editar, 'Cancelar').click();
     await editar.waitFor({ state: 'hidden' });
 
+    // The questionnaire's own dialog, where the audios are chosen, says it above the questions.
+    await fila('Cuestionario largo E2E').getByRole('button', { name: 'Cuestionario' }).click();
+    await quizDialogo()
+      .locator('.aviso-audio-largo')
+      .getByText(avisoQuiz, { exact: true })
+      .waitFor();
+    await capturar(page, 'audio-cuestionario-preguntas-1366');
+    await boton(pie(), 'Cancelar').click();
+    await quizDialogo().waitFor({ state: 'hidden' });
+
     // Duplicating it: the copy gets the same questions, and the same warning.
     await fila('Cuestionario largo E2E')
       .getByRole('button', { name: 'Duplicar', exact: true })

@@ -20,6 +20,15 @@ export function useDuracionAudio(nombre: string | undefined, activo = true) {
   return useQuery(consultaDuracion(nombre, activo));
 }
 
+/** The lengths of several stored audios, in their order (null: unknown, loading, or no name). */
+export function useDuracionesAudio(
+  nombres: readonly (string | undefined)[],
+  activo = true,
+): (number | null)[] {
+  const r = useQueries({ queries: nombres.map((n) => consultaDuracion(n, activo)) });
+  return r.map((d) => d.data?.duracion_s ?? null);
+}
+
 /**
  * Issue 45.5, a questionnaire: 'Los audios de las preguntas suman … y cada llamada se corta a …'
  * (contract rules/dialplan.ts avisoCuestionarioLargo) for the questions `id_ejercicio` holds
@@ -38,12 +47,7 @@ export function useAvisoCuestionario(
     enabled: activo && id_ejercicio !== undefined,
   });
   const lista = activo ? (preguntas.data ?? []) : [];
-  const duraciones = useQueries({
-    queries: lista.map((p) => consultaDuracion(p.file || undefined, true)),
-  });
+  const duraciones = useDuracionesAudio(lista.map((p) => p.file || undefined));
   if (!lista.length) return null;
-  return avisoCuestionarioLargo(
-    duraciones.map((d) => d.data?.duracion_s ?? null),
-    accion,
-  );
+  return avisoCuestionarioLargo(duraciones, accion);
 }

@@ -19,6 +19,8 @@ import { msg } from '@pregon/contract/messages';
 import {
   cuestionarioEditable,
   desdeLectura,
+  esAudioGsm,
+  nombreAudioPbx,
   puedeAgregarPregunta,
   validarCuestionario,
   validarPregunta,
@@ -31,6 +33,9 @@ import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
 import { claveCuestionario, useCuestionario } from '../api/cuestionario.ts';
 import { guardarCuestionarioCompleto, type PreguntaEditor } from '../api/guardar-cuestionario.ts';
 import { PreguntaPanel } from './pregunta-panel.tsx';
+import { useDuracionesAudio } from '../../../api/duracion-audio.ts';
+import { duracionGsm } from '../../../lib/gsm.ts';
+import { avisoCuestionarioLargo } from '@pregon/contract/rules/dialplan';
 
 /** Props of the dialog: the exercise (none = closed), closing, and the clone request. */
 export interface PropsCrearCuestionario {
@@ -160,6 +165,24 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
   };
 
   const problema = validarCuestionario(id, preguntas);
+  // Issue 45.5: the questions' audios together against the exercise's minutes, as a callee hears
+  // them: a file chosen here by its GSM frames, an audio already on the agent as the api reads it.
+  const almacenadas = useDuracionesAudio(
+    preguntas.map((p) => (!p.archivo && p.audio ? nombreAudioPbx(p.audio) : undefined)),
+    ejercicio !== null,
+  );
+  const avisoTiempo = ejercicio
+    ? avisoCuestionarioLargo(
+        preguntas.map((p, i) =>
+          p.archivo
+            ? esAudioGsm(p.archivo.name)
+              ? duracionGsm(p.archivo.size)
+              : null
+            : almacenadas[i]!,
+        ),
+        ejercicio.accion,
+      )
+    : null;
 
   const clonar = () => {
     if (!ejercicio) return;
@@ -298,6 +321,15 @@ export function CrearCuestionarioDialog({ ejercicio, alCerrar, alClonar }: Props
           className="aviso-edicion"
           style={{ marginBottom: 12 }}
           message={msg(editable ? 'cuestionarioEditable' : 'cuestionarioSoloLectura')}
+        />
+      )}
+      {avisoTiempo && (
+        <Alert
+          type="warning"
+          showIcon
+          className="aviso-audio-largo"
+          style={{ marginBottom: 12 }}
+          message={avisoTiempo}
         />
       )}
       <ConfigProvider componentDisabled={progreso !== null}>
