@@ -102,20 +102,18 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await d.locator('.ant-modal-title').click();
     await d.locator('.seccion-modo').getByText('Alerta real', { exact: true }).click();
     await d.getByLabel('Motivo de la alerta real').fill(MOTIVO);
-    await d.getByRole('button', { name: 'Confirmar' }).click();
-    await esperarAviso(a, 'EXITO');
+    // Issue 47.3: creating a real alert, the dialog's button asks for the approval itself (the
+    // template, the states and categories, 'Solicitar aprobación': three decisions).
+    expect(await d.getByRole('button', { name: 'Confirmar' }).count()).toBe(0);
+    await d.getByRole('button', { name: 'Solicitar aprobación' }).click();
+    await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
     await d.waitFor({ state: 'hidden' });
 
-    // 'Iniciar' is there, disabled, saying why; 'Solicitar aprobación' beside it.
+    // 'Iniciar' is there, disabled, saying why; no second 'Solicitar aprobación'.
     const f = fila(a);
     await f.locator('.modo-real').getByText('Alerta real', { exact: true }).waitFor();
     const iniciar = f.getByRole('button', { name: 'Iniciar', exact: true });
     expect(await iniciar.isDisabled()).toBe(true);
-    expect(await iniciar.getAttribute('aria-description')).toBe(
-      'Este ejercicio necesita la aprobación de una segunda persona con el rol Aprobadores antes de iniciar: use «Solicitar aprobación»',
-    );
-    await f.getByRole('button', { name: 'Solicitar aprobación' }).click();
-    await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
     await f.locator('.estado-aprobacion').getByText('Pendiente de aprobación').waitFor();
     await f.getByText(/^Solicitada por admin a las \d\d:\d\d; vence a las \d\d:\d\d$/).waitFor();
     expect(await f.getByRole('button', { name: 'Solicitar aprobación' }).count()).toBe(0);

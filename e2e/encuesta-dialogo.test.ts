@@ -83,7 +83,8 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     p.getByRole('dialog').filter({ hasText: titulo });
   const fila = (nombre: string, p: Page = page) =>
     p.locator('.tarjeta-tabla tr.ant-table-row').filter({ hasText: nombre });
-  const opcion = (d: Locator, n: number) => d.getByRole('group', { name: `Opción ${n}`, exact: true });
+  const opcion = (d: Locator, n: number) =>
+    d.getByRole('group', { name: `Opción ${n}`, exact: true });
   const contador = (d: Locator) => d.getByTestId('resumen-sms');
 
   it('crea la encuesta en el diálogo, la reabre y al iniciar cuenta las bajas y envía las opciones', async () => {
@@ -170,9 +171,9 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
       .getByText('2 teléfonos dados de baja no recibirán este simulacro', { exact: true })
       .waitFor();
     // 4 recipients × 2 parts, but the 2 opted-out are held back: 4 SMS leave.
-    expect(
-      (await c.locator('tr').filter({ hasText: 'SMS en total' }).innerText()).trim(),
-    ).toMatch(/^SMS en total\s+4$/);
+    expect((await c.locator('tr').filter({ hasText: 'SMS en total' }).innerText()).trim()).toMatch(
+      /^SMS en total\s+4$/,
+    );
     await capturar(page, 'encuesta-confirmar-bajas-1366');
     await c.getByRole('button', { name: 'Iniciar ejercicio' }).click();
     await c.waitFor({ state: 'hidden' });
@@ -228,6 +229,12 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     await esperarAviso(page, 'Cambios guardados');
     await e.waitFor({ state: 'hidden' });
     await f.locator('.modo-real').getByText('Alerta real', { exact: true }).waitFor();
+    // Saved as a real alert by editing, nobody has asked yet: 'Iniciar' says what to do.
+    const iniciar = f.getByRole('button', { name: 'Iniciar', exact: true });
+    expect(await iniciar.isDisabled()).toBe(true);
+    expect(await iniciar.getAttribute('aria-description')).toBe(
+      'Este ejercicio necesita la aprobación de una segunda persona con el rol Aprobadores antes de iniciar: use «Solicitar aprobación»',
+    );
     const marca = await pedir(api.url, 'GET', `/ejercicio/bajas/${id}/`, {
       token: await ingresar(api),
     });
@@ -252,9 +259,9 @@ describe('web: encuesta en el diálogo y bajas al iniciar', { timeout: 180_000 }
     await c.locator('.bajas-inicio').getByText(aviso, { exact: true }).waitFor();
     await c.locator('tr').filter({ hasText: 'Modo' }).locator('.modo-real').waitFor();
     // A real alert goes to the opted-out too: 2 recipients × 1 part.
-    expect(
-      (await c.locator('tr').filter({ hasText: 'SMS en total' }).innerText()).trim(),
-    ).toMatch(/^SMS en total\s+2$/);
+    expect((await c.locator('tr').filter({ hasText: 'SMS en total' }).innerText()).trim()).toMatch(
+      /^SMS en total\s+2$/,
+    );
     await capturar(page, 'encuesta-confirmar-alerta-real-1366');
     await c.getByRole('button', { name: 'Cancelar' }).click();
     await c.waitFor({ state: 'hidden' });

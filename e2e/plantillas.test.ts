@@ -186,8 +186,9 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
     await capturar(page, 'dialogo-desde-plantilla-1366');
     await elegirOpcion(page, dialogo, 'Estado', estado, { buscar: true });
     await elegirOpcion(page, dialogo, 'Categoría', categoria);
-    await dialogo.getByRole('button', { name: 'Confirmar' }).click();
-    await esperarAviso(page, 'EXITO');
+    // Three decisions: the template, the states and categories, 'Solicitar aprobación'.
+    await dialogo.getByRole('button', { name: 'Solicitar aprobación' }).click();
+    await esperarAviso(page, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
     await dialogo.waitFor({ state: 'hidden' });
     const alerta = await api.ctx.db.kysely
       .selectFrom('ejercicios')
@@ -205,9 +206,7 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
     const iniciar = fila.getByRole('button', { name: 'Iniciar', exact: true });
     await iniciar.waitFor();
     expect(await iniciar.isDisabled()).toBe(true);
-    expect(await iniciar.getAttribute('aria-description')).toBe(msg('aprobacionRequerida'));
-    await fila.getByRole('button', { name: 'Solicitar aprobación' }).click();
-    await esperarAviso(page, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
+    expect(await iniciar.getAttribute('aria-description')).toBe(msg('aprobacionPendienteInicio'));
     const segunda = await (await nuevoContexto(navegador)).newPage();
     await ingresarUI(segunda, api.url, APROBADOR, 'Clave-de-prueba-1');
     await segunda.goto(`${api.url}/aprobaciones/${alerta.id_ejercicio}`);

@@ -1228,6 +1228,7 @@ export const MENSAJES = {
   pasoSubiendoAudio: 'Subiendo el audio al PBX…',
   pasoCreandoEjercicio: 'Creando el ejercicio…',
   pasoGenerandoDestinatarios: 'Generando destinatarios…',
+  pasoSolicitandoAprobacion: 'Solicitando la aprobación…',
   pasoPlanMarcado: 'Escribiendo el plan de marcado en el PBX…',
   pasoGuardandoTiempo: 'Guardando el tiempo…',
   pasoGuardandoPreguntas: 'Guardando preguntas…',

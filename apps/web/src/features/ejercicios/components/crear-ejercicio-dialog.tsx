@@ -65,6 +65,7 @@ import {
   paisesDeSeleccion,
 } from '@pregon/contract/rules/paises-seleccion';
 import { analizarSms } from '@pregon/contract/rules/sms';
+import { modoDe } from '@pregon/contract/rules/modo';
 import { instanteEnZona } from '@pregon/contract/rules/programacion';
 import {
   dentroDeVentana,
@@ -109,6 +110,7 @@ import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-c
 import { useCatalogos } from '../api/get-catalogos.ts';
 import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
 import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
+import { solicitarAprobacionApi } from '../../../api/aprobaciones.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { useVentanasSeguimiento } from '../api/get-ventanas-seguimiento.ts';
 import { ResumenSms } from '../../../components/resumen-sms.tsx';
@@ -308,6 +310,10 @@ export function CrearEjercicioDialog({
       : null;
   const audioElegido = (Form.useWatch('audio', form) as UploadFile[] | undefined)?.[0];
   const equipoElegido = Form.useWatch('equipo', form);
+  /** Issue 47.3: a real alert being created is asked for approval by the dialog's own button
+   * (the template, the states and categories, 'Solicitar aprobación': three decisions). */
+  const modoElegido = Form.useWatch('modo', { form, preserve: true }) as string | undefined;
+  const pedirAprobacion = modo.modo !== 'editar' && modoDe(modoElegido) === 'real';
   /** Type 3: the approved template chosen beside the action field (null: free text). */
   const [plantilla, setPlantilla] = useState<PlantillaElegida | null>(null);
   const tipoElegido = tipo === '' || tipo === undefined ? undefined : tipo;
@@ -521,7 +527,14 @@ export function CrearEjercicioDialog({
           });
         }
       }
-      avisoExito(msg('exito'));
+      // A real alert with recipients is asked for approval at once; without any the api would
+      // refuse the request (aprobacionSinDestinatarios), so it is only created, as the list says.
+      let aviso = msg('exito');
+      if (pedirAprobacion && seleccion.total > 0) {
+        setPaso(msg('pasoSolicitandoAprobacion'));
+        aviso = (await solicitarAprobacionApi(id)).mensaje;
+      }
+      avisoExito(aviso);
       cerrar();
       await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
       alCrear?.(id);
@@ -732,7 +745,9 @@ export function CrearEjercicioDialog({
             ? msg('crearYClonarCuestionario')
             : modo.modo === 'editar'
               ? msg('guardarCambios')
-              : msg('confirmar')}
+              : pedirAprobacion
+                ? msg('accionSolicitarAprobacion')
+                : msg('confirmar')}
         </Button>,
       ]}
     >
