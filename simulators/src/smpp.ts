@@ -350,6 +350,8 @@ export interface OpcionesSmpp extends Partial<Comportamiento> {
   tls?: { key: string; cert: string };
   /** How long an MO waits for its deliver_sm_resp, and between resends (default 300 ms). */
   reintentoMoMs?: number;
+  /** How long a receipt answered with an error waits before it is delivered again (5 s). */
+  reintentoReciboMs?: number;
 }
 
 const fechaSmpp = (ms: number) => {
@@ -578,7 +580,7 @@ export class SimuladorSmpp {
       s.send(pdu.response({ system_id: 'pregon-sim' }));
       const retenidos = this.retenidos.get(cuenta);
       this.retenidos.delete(cuenta);
-      for (const r of retenidos ?? []) s.deliver_sm(r);
+      for (const r of retenidos ?? []) this.entregar(s, r);
     });
     s.on('enquire_link', (pdu) => {
       if (this.responderEnquireLink) s.send(pdu.response());
@@ -676,16 +678,64 @@ export class SimuladorSmpp {
     });
   }
 
-  /** Sends a receipt on the session that submitted, else on another bound session of the same
-   * account, else holds it until the account binds again. */
-  private entregar(s: Sesion, recibo: object): void {
-    const cuenta = this.cuentaDe.get(s) ?? '';
-    const viva = s.socket.writable
+  /**
+   * Delivers a receipt as SMSCs store and forward them (SMPP 3.4 §4.6.2: the deliver_sm_resp is
+   * the ESME's acknowledgement): on the session that submitted, else on another bound session of
+   * the same account, else held until the account binds again. A receipt whose session closes
+   * before it was answered is held for the next bind too (the ESME died with it); one answered
+   * with an error is delivered again after `reintentoReciboMs`.
+   */
+  private entregar(s: Sesion | undefined, recibo: object, cuentaDada?: string): void {
+    const cuenta = cuentaDada ?? (s ? this.cuentaDe.get(s) : undefined) ?? '';
+    const viva = s?.socket.writable
       ? s
       : this.servidor.sessions.find((x) => this.cuentaDe.get(x) === cuenta && x.socket.writable);
-    if (viva) viva.deliver_sm(recibo);
-    else this.retenidos.set(cuenta, [...(this.retenidos.get(cuenta) ?? []), recibo]);
+    if (!viva) {
+      this.retenidos.set(cuenta, [...(this.retenidos.get(cuenta) ?? []), recibo]);
+      return;
+    }
+    let respondido = false;
+    const alCerrar = () => {
+      if (respondido || this.parado) return;
+      respondido = true;
+      this.recibosReenviados++;
+      this.entregar(undefined, recibo, cuenta);
+    };
+    let sinRespuesta = this.sinRespuesta.get(viva);
+    if (!sinRespuesta) {
+      const pendientes = (sinRespuesta = new Set());
+      this.sinRespuesta.set(viva, pendientes);
+      viva.on('close', () => {
+        for (const f of pendientes) f();
+        pendientes.clear();
+      });
+    }
+    sinRespuesta.add(alCerrar);
+    this.recibosEscritos++;
+    viva.deliver_sm(recibo, (p) => {
+      sinRespuesta.delete(alCerrar);
+      if (respondido) return;
+      respondido = true;
+      if (p.command_status === 0) {
+        this.recibosRespondidos++;
+        return;
+      }
+      setTimeout(() => {
+        if (this.parado) return;
+        this.recibosReenviados++;
+        this.entregar(undefined, recibo, cuenta);
+      }, this.o.reintentoReciboMs ?? 5_000).unref();
+    });
   }
+
+  /** Per session, its receipts not answered yet: delivered again if it closes first. */
+  private readonly sinRespuesta = new WeakMap<Sesion, Set<() => void>>();
+  /** Receipts written to a session (each delivery, re-deliveries included). */
+  recibosEscritos = 0;
+  /** Receipts answered with status 0 (the ESME took them). */
+  recibosRespondidos = 0;
+  /** Receipts delivered again: their session closed unanswered, or they were refused. */
+  recibosReenviados = 0;
 
   /** Adds a part to its message; records the message when it is complete. Returns the part's text
    * as far as it can be read alone (the receipt quotes it). */

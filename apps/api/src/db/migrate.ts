@@ -50,6 +50,7 @@ import * as usosPlantilla from './migrations/0066-usos-plantilla.ts';
 import * as esperaEquipo from './migrations/0067-espera-equipo.ts';
 import * as versionCuestionarios from './migrations/0068-version-cuestionarios.ts';
 import * as fuentesCap from './migrations/0069-fuentes-cap.ts';
+import * as recibosEnEspera from './migrations/0070-recibos-en-espera.ts';
 import * as procedenciaEjercicio from './migrations/0072-procedencia-ejercicio.ts';
 
 // One migration history for both engines; each step receives the engine for the few
@@ -105,6 +106,7 @@ const pasos: Record<string, { up: typeof inicial.up }> = {
   '0067-espera-equipo': esperaEquipo,
   '0068-version-cuestionarios': versionCuestionarios,
   '0069-fuentes-cap': fuentesCap,
+  '0070-recibos-en-espera': recibosEnEspera,
   '0072-procedencia-ejercicio': procedenciaEjercicio,
 };
 

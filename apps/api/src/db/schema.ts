@@ -239,6 +239,19 @@ export interface SmsPartesTable {
   estado: string | null;
 }
 
+/** recibos_en_espera: receipts that found no row yet, kept until one does (issue 48.6, 0070). */
+export interface RecibosEnEsperaTable {
+  id_recibo: Generated<number>;
+  id_equipo: number;
+  id_gateway: string;
+  /** 1 delivered, 0 not. */
+  entregado: number;
+  motivo: string | null;
+  /** The recipient as the gateway names it (SMPP source_addr), when the receipt says. */
+  telefono: string | null;
+  recibido: number;
+}
+
 /** cuestionarios: one questionnaire per exercise (versioned since 0068, issue 48.3). */
 export interface CuestionariosTable extends Versionada {
   id_cuestionario: Generated<number>;
@@ -470,6 +483,7 @@ export interface DB {
   ejercicios: EjerciciosTable;
   ejercicio_detalle: EjercicioDetalleTable;
   sms_partes: SmsPartesTable;
+  recibos_en_espera: RecibosEnEsperaTable;
   cuestionarios: CuestionariosTable;
   preguntas: PreguntasTable;
   respuestas: RespuestasTable;

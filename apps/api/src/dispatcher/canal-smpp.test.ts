@@ -150,7 +150,9 @@ describe('canal SMPP sobre TLS (ssmpp://)', () => {
         credenciales: { smpp: credenciales },
       },
       config: { ...CONFIG_PRUEBA, timeoutEnvioMs: 2_000 },
-      alRecibo: (r) => recibos.push(r),
+      alRecibo: (r) => {
+        recibos.push(r);
+      },
     });
 
   it('con la CA del SMSC: el bind, el envío y su acuse van cifrados', async () => {

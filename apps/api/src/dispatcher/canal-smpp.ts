@@ -728,9 +728,29 @@ class CanalSmpp implements Canal {
           void this.respuesta(s, pdu, cuerpo);
           return;
         }
-        agrupar(s);
-        s.send(pdu.response());
-        this.recibo(pdu);
+        const durable = this.recibo(pdu);
+        if (!durable) {
+          agrupar(s);
+          s.send(pdu.response());
+          return;
+        }
+        // Issue 48.6: a receipt is answered once it is durable (applied, or stored to wait for
+        // its row): one the process held in memory when it died is never answered, and the SMSC
+        // delivers it again (to the next bind). A failed write answers ESME_RX_T_APPN, which
+        // asks the SMSC to deliver it again later.
+        void durable
+          .then(
+            () => 0,
+            (err: unknown) => {
+              this.sinDestino(`acuse sin guardar, el SMSC lo reenviará: ${String(err)}`);
+              return ESME_RX_T_APPN;
+            },
+          )
+          .then((estado) => {
+            if (!s.socket.writable) return;
+            agrupar(s);
+            s.send(pdu.response({ command_status: estado }));
+          });
       });
       s.on('enquire_link', (pdu) => s.send(pdu.response()));
       s.on('unbind', (pdu) => {
@@ -860,35 +880,46 @@ class CanalSmpp implements Canal {
     s.send(pdu.response({ command_status: estado }));
   }
 
-  private recibo(pdu: Pdu): void {
+  /** Reads a receipt and hands it to the dispatcher; the promise (when the dispatcher gives
+   * one) resolves once it is durable. Nothing to wait for when it is not a receipt. */
+  private recibo(pdu: Pdu): Promise<void> | undefined {
     const esm = pdu.esm_class ?? 0;
     // esm_class bits 2-5 say what a deliver_sm is: 0x04 an SMSC delivery receipt, 0x20 an
     // intermediate notification (not final); anything else is not a receipt (a reply, an MO).
     const tipo = esm & 0x3c;
-    if (tipo === 0x20) return;
+    if (tipo === 0x20) return undefined;
     const texto = textoPdu(pdu.short_message) || textoPdu(pdu.message_payload);
     if (tipo !== 0x04) {
       this.sinDestino(
         `deliver_sm que no es acuse (esm_class 0x${esm.toString(16)}): ${texto.slice(0, 60)}`,
       );
-      return;
+      return undefined;
     }
     const leido = leerRecibo(texto);
     const bruto = pdu.receipted_message_id || leido.id;
     if (!bruto) {
       this.sinDestino(`acuse sin id: ${texto.slice(0, 80)}`);
-      return;
+      return undefined;
     }
     const stat = leido.stat ?? ESTADOS_MENSAJE[pdu.message_state ?? 0];
     const d = desenlaceRecibo(stat, leido.err);
-    if (!d) return;
+    if (!d) return undefined;
     // Unknown to this channel (sent before a restart, or beyond the index): as is, for the store.
     const id = this.ids.buscar(bruto) ?? bruto;
     this.ids.quitar(id);
     // A long text's part goes as is too: the store finds its row in sms_partes and counts the
     // parts there, so receipts that come after a restart, or to another dispatcher, still count.
     const { entregado, motivo } = d;
-    this.o.alRecibo({ id_equipo: this.o.equipo.id_equipo, id_gateway: id, entregado, motivo });
+    // The recipient (source_addr): the row whose id died with a dispatcher is found by it.
+    const telefono = String(pdu.source_addr ?? '');
+    const r = this.o.alRecibo({
+      id_equipo: this.o.equipo.id_equipo,
+      id_gateway: id,
+      entregado,
+      motivo,
+      ...(telefono ? { telefono } : {}),
+    });
+    return r ?? undefined;
   }
 
   /** A deliver_sm that cannot be applied: told to the dispatcher, which logs and counts it. */

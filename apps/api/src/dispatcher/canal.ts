@@ -130,6 +130,9 @@ export interface Recibo {
    * 'delivered' keeps the read. */
   leido?: boolean;
   motivo?: string;
+  /** The recipient as the receipt names it (SMPP source_addr), when it does: a receipt whose id
+   * no row has (lost with a dispatcher that died before writing it) finds its row by it. */
+  telefono?: string;
 }
 
 /** A reply a gateway delivered (issue 46: an SMPP mobile-originated deliver_sm), or one part of
@@ -229,8 +232,12 @@ export interface OpcionesCanal {
   /** This database's installation id (ajustes 'instalacion'): part of the message ids a gateway
    * keeps (Android), so two databases on one gateway never share one. */
   instalacion?: string;
-  /** Called for every delivery receipt the gateway reports. */
-  alRecibo: (r: Recibo) => void;
+  /** Called for every delivery receipt the gateway reports. From the dispatcher it returns a
+   * promise that resolves once the receipt is durable (applied to its row, folded into an
+   * outcome that was written, or stored to wait for its row: issue 48.6): a channel whose
+   * gateway re-delivers unanswered receipts (SMPP) answers only then, so one that dies with the
+   * process comes again. */
+  alRecibo: (r: Recibo) => void | Promise<void>;
   /** Called for every reply (or part of one) the gateway delivers; resolves once it is stored.
    * The channel acknowledges the reply to the gateway only then (a rejection: a temporary error,
    * so the gateway delivers it again). Without it, replies are logged as before. */

@@ -198,6 +198,10 @@ const TRAZA_ANUNCIOS = process.env.DESPACHO_TRAZA_ANUNCIOS;
 /** How long the dispatcher keeps the states' time zones before reading them again. */
 const ZONAS_MS = 60_000;
 
+/** Issue 48.6: how long a stored receipt may still find its row by its recipient (a row whose id
+ * died with its dispatcher turns 'incierto' one lease after that death, 60 s by default). */
+const PLAZO_TELEFONO_MS = 10 * 60_000;
+
 export class Despachador {
   private readonly trabajos = new Map<number, Trabajo>();
   private lotesAnunciados = 0;
@@ -212,7 +216,15 @@ export class Despachador {
   /** Buffered 'enviado' outcomes by device and gateway id: a receipt that arrives before the
    * outcome is written is folded into it (one write instead of two). */
   private porGateway = new Map<string, Desenlace>();
-  private recibos: { r: Recibo; hasta: number }[] = [];
+  /** Receipts not yet durable; `listo` answers the gateway once one is (issue 48.6, canal.ts). */
+  private recibos: { r: Recibo; listo?: () => void }[] = [];
+  /** Answers of receipts folded into outcomes not yet written: given after that write. */
+  private recibosPorEscribir: (() => void)[] = [];
+  /** Receipts this dispatcher stored to wait for their row since it last matched them again
+   * (repasarRecibos): matched again at the next write instead of the next sweep. */
+  private guardadosHasta = 0;
+  private repasando = false;
+  private repasado = 0;
   private digitos: DigitoQuiz[] = [];
   /** Calls answered, to write their answer time (contestada_en) with the next batch. */
   private contestadas: { id_detalle: number; en: number }[] = [];
@@ -466,7 +478,7 @@ export class Despachador {
       },
       config: this.config,
       instalacion: this.instalacion,
-      alRecibo: (r) => this.recibos.push({ r, hasta: Date.now() + 30_000 }),
+      alRecibo: (r) => new Promise<void>((listo) => this.recibos.push({ r, listo })),
       alReciboSinDestino: (detalle) => this.sinDestino(detalle),
       alRespuesta: (r) => this.guardarRespuesta(r),
       alDigito: (d) => this.digitos.push(d),
@@ -1166,9 +1178,10 @@ export class Despachador {
       this.desenlaces = [];
       this.porGateway = new Map();
       if (this.recibos.length && porGateway.size) {
-        this.recibos = this.recibos.filter(({ r }) => {
+        this.recibos = this.recibos.filter(({ r, listo }) => {
           const d = porGateway.get(`${r.id_equipo}:${r.id_gateway}`);
           if (!d) return true;
+          if (listo) this.recibosPorEscribir.push(listo);
           if (d.partes) {
             plegarParte(d, d.partes, r);
             return false;
@@ -1206,6 +1219,11 @@ export class Despachador {
         this.opts.bitacora?.error(`escritura de resultados: ${String(err)}`);
         return;
       }
+      // The receipts folded into those outcomes are durable now (after a failed write they stay
+      // in the outcomes put back above, and wait for the write that succeeds).
+      const escritos = this.recibosPorEscribir;
+      this.recibosPorEscribir = [];
+      for (const listo of escritos) listo();
       if (this.contactos.size && (!this.corriendo || Date.now() - this.contactosEscritos >= 1000)) {
         const cs = this.contactos;
         this.contactos = new Map();
@@ -1216,33 +1234,90 @@ export class Despachador {
             this.opts.bitacora?.error(`último contacto de equipos: ${String(err)}`),
           );
       }
-      if (!this.recibos.length) return;
+      if (!this.recibos.length) {
+        const t = Date.now();
+        if (t < this.guardadosHasta && t - this.repasado >= 200) await this.repasarRecibos();
+        return;
+      }
       const rs = this.recibos;
       this.recibos = [];
       try {
-        const hechos = await this.store.aplicarRecibos(
-          rs.map((x) => x.r),
-          Date.now(),
-        );
-        // Issue 46: receipts of one-off messages (sueltos.ts), which no exercise row has.
-        if (this.sueltos)
-          for (const id of await this.sueltos.aplicarRecibos(
-            rs.filter((x) => !hechos.has(x.r.id_gateway)).map((x) => x.r),
-            Date.now(),
-          ))
-            hechos.add(id);
-        const ahora = Date.now();
+        const hechos = await this.aplicarRecibos(rs.map((x) => x.r));
+        // Issue 48.6: one whose row has no such id yet (another dispatcher has not written the
+        // submit's answer, or the dispatcher that sent it died before it could) is stored to
+        // wait for it, and only then answered: none is answered while it lives only in memory.
         const quedan = rs.filter((x) => !hechos.has(x.r.id_gateway));
-        for (const x of quedan)
-          if (x.hasta <= ahora)
-            this.sinDestino(`equipo ${x.r.id_equipo}, id ${x.r.id_gateway} no es de ningún envío`);
-        this.recibos = quedan.filter((x) => x.hasta > ahora).concat(this.recibos);
+        if (quedan.length) {
+          await this.store.guardarRecibos(
+            quedan.map((x) => x.r),
+            Date.now(),
+          );
+          this.guardadosHasta = Date.now() + 3_000;
+        }
+        for (const x of rs) x.listo?.();
       } catch (err) {
         this.recibos = rs.concat(this.recibos);
         this.opts.bitacora?.error(`escritura de recibos: ${String(err)}`);
       }
     });
     return this.escritura;
+  }
+
+  /** Applies receipts to exercise rows, then to one-off messages (issue 46, sueltos.ts, which no
+   * exercise row has); returns the gateway ids matched. */
+  private async aplicarRecibos(rs: readonly Recibo[]): Promise<Set<string>> {
+    const hechos = await this.store.aplicarRecibos(rs, Date.now());
+    if (this.sueltos)
+      for (const id of await this.sueltos.aplicarRecibos(
+        rs.filter((r) => !hechos.has(r.id_gateway)),
+        Date.now(),
+      ))
+        hechos.add(id);
+    return hechos;
+  }
+
+  /**
+   * Issue 48.6: the stored receipts (recibos_en_espera) matched again: by id (the row's id has
+   * been written since), else, within PLAZO_TELEFONO_MS of their coming, by recipient (the id died
+   * with the dispatcher that sent it: its row is 'incierto' without one). Those applied, and those
+   * past ESPERA_RECIBOS_MS (logged: acuse sin destinatario), are removed. Any dispatcher does it
+   * (at each sweep; this one also at its next writes after storing some).
+   */
+  private async repasarRecibos(): Promise<void> {
+    if (this.repasando) return;
+    this.repasando = true;
+    this.repasado = Date.now();
+    try {
+      const ahora = Date.now();
+      // Those past their time first: removed, each logged (never dropped in silence).
+      for (;;) {
+        const vencidos = await this.store.recibosEnEspera(1_000, ahora - ESPERA_RECIBOS_MS);
+        if (!vencidos.length) break;
+        for (const g of vencidos)
+          this.sinDestino(`equipo ${g.r.id_equipo}, id ${g.r.id_gateway} no es de ningún envío`);
+        await this.store.borrarRecibosEnEspera(vencidos.map((g) => g.id_recibo));
+      }
+      const gs = await this.store.recibosEnEspera(1_000);
+      if (!gs.length) return;
+      const porId = await this.aplicarRecibos(gs.map((g) => g.r));
+      const porTelefono = await this.store.aplicarPorTelefono(
+        gs.filter((g) => !porId.has(g.r.id_gateway) && g.recibido > ahora - PLAZO_TELEFONO_MS),
+        ahora,
+        ahora - ESPERA_RECIBOS_MS,
+      );
+      if (porTelefono.size)
+        this.opts.bitacora?.info(
+          `${porTelefono.size} acuses aplicados por su destinatario (su id se perdió con un despachador detenido)`,
+        );
+      await this.store.borrarRecibosEnEspera([
+        ...gs.filter((g) => porId.has(g.r.id_gateway)).map((g) => g.id_recibo),
+        ...porTelefono,
+      ]);
+    } catch (err) {
+      this.opts.bitacora?.error(`acuses en espera: ${String(err)}`);
+    } finally {
+      this.repasando = false;
+    }
   }
 
   private async recuperar(ahora: number): Promise<void> {
@@ -1261,6 +1336,8 @@ export class Despachador {
       );
       for (const id of ids) this.opts.eventos?.emit('ejercicio', id);
       if (ids.length) this.senal.avisar();
+      // Receipts waiting for their row, after the sweep that may have made it 'incierto'.
+      await this.repasarRecibos();
       // After the sweep, which may have put rows of a drill stopped meanwhile back in its queue.
       for (const id of await this.store.cancelarTrasDetener(ahora, ahora - ESPERA_RECIBOS_MS))
         this.opts.eventos?.emit('ejercicio', id);

@@ -49,7 +49,9 @@ describe.skipIf(!hayPerl)('SMPP contra un SMSC independiente (Perl Net::SMPP)', 
         },
       },
       config: CONFIG_PRUEBA,
-      alRecibo: (r) => recibos.push(r),
+      alRecibo: (r) => {
+        recibos.push(r);
+      },
     });
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '../db/cola
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
 import { cerrarYLeer, guardarYLeerLuego } from './leer-respuestas.ts';
+import { storeRecibos } from './store-recibos.ts';
 import { storeSueltos } from './store-sueltos.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
 
@@ -570,6 +571,7 @@ export function comunes(db: Db) {
     guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarYLeerLuego(db, r, ahora),
     cerrarPartesVencidas: (ahora: number) => cerrarYLeer(db, ahora),
     sueltos: storeSueltos(db),
+    ...storeRecibos(db),
     detenido: (id: number) => detenido(db, id),
     cancelarTrasDetener: (ahora: number, desde: number) => cancelarTrasDetener(db, ahora, desde),
     equiposEsperandoAcuses: (protocolos: readonly string[], desde: number) =>

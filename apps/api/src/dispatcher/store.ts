@@ -1,6 +1,7 @@
 import type { EstatusDestinatario } from '@pregon/contract/constants';
 import type { DigitoQuiz, Recibo, RespuestaEntrante } from './canal.ts';
 import type { ResultadoRespuesta } from './store-respuestas.ts';
+import type { ReciboEnEspera } from './store-recibos.ts';
 import type { StoreSueltos } from './store-sueltos.ts';
 
 /** An exercise the dispatcher may work on (completado 0, en_proceso 1, en_pausa 0), with its device. */
@@ -142,6 +143,22 @@ export interface Store {
    * the row is 'entregado' once every part is delivered, 'fallido' at a part that was not);
    * returns the gateway ids matched (a part's receipt repeated counts as matched). */
   aplicarRecibos(recibos: readonly Recibo[], ahora: number): Promise<Set<string>>;
+  /** Issue 48.6: stores receipts that matched no row (recibos_en_espera), so the gateway can be
+   * answered and the receipt is still applied once its row has its id (or, the id lost with a
+   * dispatcher that died, by its recipient). */
+  guardarRecibos(recibos: readonly Recibo[], ahora: number): Promise<void>;
+  /** Stored receipts, the newest first, at most `max`; with `antes`, only those that came
+   * before it. */
+  recibosEnEspera(max: number, antes?: number): Promise<ReciboEnEspera[]>;
+  /** Removes stored receipts (applied, or past ESPERA_RECIBOS_MS). */
+  borrarRecibosEnEspera(ids: readonly number[]): Promise<void>;
+  /** Applies stored receipts to 'incierto' rows without a gateway id by their recipient (the one
+   * such row of the device, in exercises started since `desde`); returns the ids applied. */
+  aplicarPorTelefono(
+    recibos: readonly ReciboEnEspera[],
+    ahora: number,
+    desde: number,
+  ): Promise<Set<number>>;
   /** Rows 'en_curso' whose lease ended before `ahora`: never sent (salio 0) → back to
    * 'pendiente', whatever the protocol; sent → back to 'pendiente' when their protocol is in
    * `idempotentes` (resent with the same id), otherwise 'incierto' with `motivo`; sent rows of

@@ -47,7 +47,9 @@ export function canalesSmpp(base: { sim?: OpcionesSmpp; config?: Partial<ConfigD
         credenciales: { smpp: { system_id: 'u', password: 'p', ...smpp } },
       },
       config: { ...CONFIG_PRUEBA, ...base.config, ...config },
-      alRecibo: (r) => recibos.push(r),
+      alRecibo: (r) => {
+        recibos.push(r);
+      },
       alReciboSinDestino: (d) => sinDestino.push(d),
     });
     const p = { sim: s, canal, recibos, sinDestino };
