@@ -250,6 +250,14 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await insertarTelefono(e.api, '+50277770002', sac.id_estado, [cat.id_categoria]);
     await insertarTelefono(e.api, '+522227770003', puebla.id_estado, [cat.id_categoria]);
     await insertarTelefono(e.api, '+522227770004', puebla.id_estado, [otra.id_categoria]);
+    // Issue 48.1: a second Guatemalan state, so 'Todo Guatemala' on the phones screen shows it is
+    // the whole country and not one state.
+    const esc = await k
+      .insertInto('estados')
+      .values({ estado: 'Escuintla', id_pais: gt.id_pais, clave: 'escuintla' })
+      .returning('id_estado')
+      .executeTakeFirstOrThrow();
+    await insertarTelefono(e.api, '+50277770005', esc.id_estado, [otra.id_categoria]);
     await page.goto(`${e.api.url}/`);
     await page.getByRole('button', { name: 'Crear ejercicio' }).click();
     const crear = dialogo('Crear ejercicio');
@@ -300,8 +308,8 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await crear.getByRole('button', { name: 'Cancelar' }).click();
     await crear.waitFor({ state: 'hidden' });
 
-    // The phones screen's state filter and a phone's 'Estado' are grouped by country too (one
-    // state each: no 'Todo …'); the filter then lists only that state's phones.
+    // The phones screen's state filter and a phone's 'Estado' are grouped by country too; the
+    // filter lists only a state's phones, or with 'Todo {país}' the whole country's (issue 48.1).
     await page.goto(`${e.api.url}/telefonos`);
     const filtro = page.getByLabel('Estado', { exact: true });
     const listaDe = async (c: typeof filtro) =>
@@ -316,12 +324,43 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     await filtro.click();
     await page.keyboard.type('Sacatep');
     expect(await grupos(filtro)).toEqual(['Guatemala']);
-    expect(await (await listaDe(filtro)).getByText('Todo Guatemala').count()).toBe(0);
     await page.keyboard.press('Enter');
     const filas = page.locator('tr.ant-table-row');
-    await expect
-      .poll(async () => (await filas.allInnerTexts()).map((t) => t.split('\t')[0]!.trim()).sort())
-      .toEqual(['+50277770001', '+50277770002']);
+    const numeros = async () =>
+      (await filas.allInnerTexts()).map((t) => t.split('\t')[0]!.trim()).sort();
+    await expect.poll(numeros).toEqual(['+50277770001', '+50277770002']);
+    // 'Todo Guatemala': both Guatemalan states' phones, none of Mexico's, kept across a reload.
+    await filtro.click();
+    await page.keyboard.type('Todo Guat');
+    await (await listaDe(filtro)).locator('.ant-select-item-option[title="Todo Guatemala"]').click();
+    await expect.poll(numeros).toEqual(['+50277770001', '+50277770002', '+50277770005']);
+    expect(page.url()).toMatch(new RegExp(`[?&]pais=${gt.id_pais}(&|$)`));
+    // The filter shows the choice it applies.
+    const muestra = page
+      .locator('.ant-select')
+      .filter({ has: page.locator(`[id="${await filtro.getAttribute('id')}"]`) });
+    await muestra.filter({ hasText: 'Todo Guatemala' }).waitFor();
+    await capturarTamanos(page, 'telefonos-todo-guatemala');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await capturar(page, 'telefonos-todo-guatemala-390');
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.reload();
+    await expect.poll(numeros).toEqual(['+50277770001', '+50277770002', '+50277770005']);
+    await muestra.filter({ hasText: 'Todo Guatemala' }).waitFor();
+    // 'Todo México' with the category 'Brigada 48': Puebla's phone alone, not Guatemala's two.
+    await filtro.click();
+    await page.keyboard.type('Todo Méx');
+    await (await listaDe(filtro)).locator('.ant-select-item-option[title="Todo México"]').click();
+    await elegirOpcion(page, page.locator('.barra-filtros'), 'Categoría', 'Brigada 48', {
+      buscar: true,
+    });
+    await expect.poll(numeros).toEqual(['+522227770003']);
+    // Clearing it lists every country again.
+    await page.goto(`${e.api.url}/telefonos`);
+    await filtro.click();
+    await page.keyboard.type('Sacatep');
+    await page.keyboard.press('Enter');
+    await expect.poll(numeros).toEqual(['+50277770001', '+50277770002']);
     await page.getByRole('button', { name: 'Agregar teléfono' }).click();
     const alta = dialogo('Agregar teléfono');
     const estadoAlta = alta.getByLabel('Estado', { exact: true });

@@ -96,6 +96,8 @@ export const desvincularTodas = (k: K, id_telefono: number) =>
 /** Filters of the directory searches. */
 export interface FiltroTelefonos {
   estado?: number;
+  /** Issue 48.1: the phones whose state is one of this country's ('Todo México'). */
+  pais?: number;
   /** Any of these states (issue 24.5: a drill's preview over several states). */
   estados?: number[];
   /** Any of these categories (an empty list matches nothing). */
@@ -107,6 +109,7 @@ export interface FiltroTelefonos {
 function base(k: K, f: Omit<FiltroTelefonos, 'q'>, ps: readonly string[]) {
   let q = k.selectFrom('telefonos as t').leftJoin('estados as e', 'e.id_estado', 't.id_estado');
   if (f.estado !== undefined) q = q.where('t.id_estado', '=', f.estado);
+  if (f.pais !== undefined) q = q.where('e.id_pais', '=', f.pais);
   if (f.estados?.length) q = q.where('t.id_estado', 'in', f.estados);
   if (f.categorias !== undefined) {
     const cats = f.categorias;
@@ -231,6 +234,7 @@ export async function pagina(
     `telefonos.pagina:${tramo.orden}:${vecino?.lado ?? ''}`,
     {
       estado: f.estado,
+      pais: f.pais,
       categorias: f.categorias,
       palabras: palabras(f.q),
       despues: tramo.despues,
@@ -240,7 +244,7 @@ export async function pagina(
       vecino: vecino?.id,
     },
     (v) => {
-      const filtro = { estado: v.estado, categorias: v.categorias };
+      const filtro = { estado: v.estado, pais: v.pais, categorias: v.categorias };
       let q = base(k, filtro, v.palabras)
         .select(['t.id_telefono', 't.telefono', 't.nombre', 't.id_estado', 'e.estado', 't.version'])
         .select((eb) =>

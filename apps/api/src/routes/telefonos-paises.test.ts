@@ -11,6 +11,8 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
   let admin: string;
   let peten: number;
   let jalisco: number;
+  let guatemala: number;
+  let mexico: number;
   const p = (method: string, ruta: string, body?: unknown) =>
     pedir(api.url, method, ruta, { token: admin, body });
   const guardado = async (id: number) =>
@@ -31,11 +33,12 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
       prefijo: '+502',
     });
     expect(gt.status).toBe(200);
+    guatemala = gt.body.id_pais;
     const e = await p('POST', '/estados/', { estado: 'Petén', id_pais: gt.body.id_pais });
     peten = e.body.id_estado;
-    jalisco = (await p('GET', '/estados/')).body.data.find(
-      (x: any) => x.estado === 'Jalisco',
-    ).id_estado;
+    const jal = (await p('GET', '/estados/')).body.data.find((x: any) => x.estado === 'Jalisco');
+    jalisco = jal.id_estado;
+    mexico = jal.id_pais;
   });
   afterAll(async () => api?.cerrar());
 
@@ -249,5 +252,53 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     ).toBe(401);
     expect((await p('GET', '/ejercicio/paises/999999/')).status).toBe(404);
     expect((await pedir(api.url, 'GET', `/ejercicio/paises/${id}/`, {})).status).toBe(401);
+  });
+
+  it('la lista de teléfonos se filtra por todo un país (issue 48.1): GET /telefonos/, /conteo/ y /csv/ con pais', async () => {
+    const cat = (await p('POST', '/categorias/', { categoria: 'Por país 48' })).body.id_categoria;
+    const escuintla = (await p('POST', '/estados/', { estado: 'Escuintla', id_pais: guatemala }))
+      .body.id_estado;
+    for (const [telefono, id_estado] of [
+      ['+502 7777 0001', peten],
+      ['+502 7777 0002', escuintla],
+      ['33 7777 0003', jalisco],
+    ] as const)
+      expect((await p('POST', '/telefono/', { telefono, id_estado, categorias: [cat] })).status).toBe(
+        200,
+      );
+    const lista = async (q: string) => {
+      const r = await p('GET', `/telefonos/?categoria=${cat}&size=50${q}`);
+      expect(r.status).toBe(200);
+      return { numeros: r.body.data.map((t: any) => t.telefono).sort(), total: r.body.total };
+    };
+    // The whole country: both of Guatemala's states, not Mexico's phone.
+    expect(await lista(`&pais=${guatemala}`)).toEqual({
+      numeros: ['+50277770001', '+50277770002'],
+      total: 2,
+    });
+    expect(await lista(`&pais=${mexico}`)).toEqual({ numeros: ['3377770003'], total: 1 });
+    // With a state too, both apply: a state of the other country leaves nobody.
+    expect(await lista(`&pais=${mexico}&estado=${peten}`)).toEqual({ numeros: [], total: 0 });
+    expect(await lista(`&pais=${guatemala}&estado=${peten}`)).toEqual({
+      numeros: ['+50277770001'],
+      total: 1,
+    });
+    const conteo = await p('GET', `/telefonos/conteo/?categoria=${cat}&pais=${guatemala}`);
+    expect(conteo.body).toEqual({ status: 200, total: 2 });
+    const csv = await pedir(api.url, 'GET', `/telefonos/csv/?categoria=${cat}&pais=${guatemala}`, {
+      token: admin,
+    });
+    expect(csv.status).toBe(200);
+    const lineas = String(csv.body).trim().split(/\r?\n/);
+    expect(lineas).toHaveLength(3);
+    // (a leading '+' is written after an apostrophe: no spreadsheet reads it as a formula)
+    expect(lineas.slice(1).map((l) => l.split(',')[0])).toEqual([
+      "'+50277770001",
+      "'+50277770002",
+    ]);
+    const mala = await p('GET', '/telefonos/?pais=abc');
+    expect(mala.status).toBe(400);
+    expect(mala.body.campo).toBe('pais');
+    expect((await pedir(api.url, 'GET', `/telefonos/?pais=${guatemala}`, {})).status).toBe(401);
   });
 });

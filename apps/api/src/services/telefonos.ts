@@ -154,16 +154,26 @@ export async function seleccion(
   return { filas, total };
 }
 
+/** The repository's filter of the list's query (search, state or country, category): one for
+ * the page, its exact count and the CSV export. */
+const filtroDe = (f: {
+  q?: string;
+  estado?: number;
+  pais?: number;
+  categoria?: number;
+}): repo.FiltroTelefonos => ({
+  q: f.q,
+  estado: f.estado,
+  pais: f.pais,
+  ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
+});
+
 /** GET /telefonos/conteo/: the exact count of a filter (the list's 'Más de' made a number). */
 export async function contarExacto(
   ctx: Contexto,
-  f: Pick<BuscarTelefonosQuery, 'q' | 'estado' | 'categoria'>,
+  f: Pick<BuscarTelefonosQuery, 'q' | 'estado' | 'pais' | 'categoria'>,
 ): Promise<number> {
-  const filtro = {
-    q: f.q,
-    estado: f.estado,
-    ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
-  };
+  const filtro = filtroDe(f);
   return repo.contarAparte(ctx.db, filtro);
 }
 
@@ -171,7 +181,7 @@ export async function contarExacto(
  * `ultima`) or by `page` (offset, for shallow pages and the SPEC's client). */
 export async function buscar(
   ctx: Contexto,
-  f: Pick<BuscarTelefonosQuery, 'q' | 'estado' | 'categoria' | 'page' | 'size'> &
+  f: Pick<BuscarTelefonosQuery, 'q' | 'estado' | 'pais' | 'categoria' | 'page' | 'size'> &
     Partial<Pick<BuscarTelefonosQuery, 'despues' | 'antes' | 'ultima'>>,
 ): Promise<{
   data: TelefonoDetalle[];
@@ -180,11 +190,7 @@ export async function buscar(
   hay_anterior: boolean;
   hay_siguiente: boolean;
 }> {
-  const filtro = {
-    q: f.q,
-    estado: f.estado,
-    ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
-  };
+  const filtro = filtroDe(f);
   const buscando = repo.palabras(f.q).length > 0;
   const porCursor = f.despues !== undefined || f.antes !== undefined || f.ultima !== undefined;
   const offset = porCursor ? 0 : (f.page - 1) * f.size;
@@ -328,14 +334,10 @@ const COLUMNAS_CSV = ['telefono', 'nombre', 'estado', 'categorias'] as const;
 /** GET /telefonos/csv/: every phone of the filter as CSV lines, in batches of LOTE_CSV by id. */
 export async function* csvTelefonos(
   ctx: Contexto,
-  f: { q?: string; estado?: number; categoria?: number },
+  f: { q?: string; estado?: number; pais?: number; categoria?: number },
 ): AsyncGenerator<string> {
   const k = ctx.db.kysely;
-  const filtro = {
-    q: f.q,
-    estado: f.estado,
-    ...(f.categoria !== undefined ? { categorias: [f.categoria] } : {}),
-  };
+  const filtro = filtroDe(f);
   yield BOM + lineaCsv(COLUMNAS_CSV);
   for (let despuesDe = 0; ;) {
     const filas = await repo.siguientes(k, filtro, despuesDe, LOTE_CSV);

@@ -158,10 +158,13 @@ export const seleccionTelefonos = endpoint({
   respuesta: z.array(TelefonoSchema),
 });
 
-/** The list's filters (search, state, category), shared by the page and the CSV export. */
+/** The list's filters (search, state or whole country, category), shared by the page, its
+ * count and the CSV export. `pais` (issue 48.1: 'Todo México') keeps the phones whose state is
+ * one of that country's. */
 const FiltrosTelefonosSchema = z.object({
   q: z.string().max(200).optional(),
   estado: idSchema('estado').optional(),
+  pais: idSchema('pais').optional(),
   categoria: idSchema('categoria').optional(),
 });
 
@@ -199,7 +202,7 @@ export const BuscarTelefonosQuerySchema = FiltrosTelefonosSchema.extend({
 /** What GET /telefonos/ is asked. */
 export type BuscarTelefonosQuery = z.infer<typeof BuscarTelefonosQuerySchema>;
 
-/** GET /telefonos/?q=&estado=&categoria=&(page=|despues=|antes=|ultima=1)&size= : server-side paging. */
+/** GET /telefonos/?q=&estado=&pais=&categoria=&(page=|despues=|antes=|ultima=1)&size= : server-side paging. */
 export const buscarTelefonos = endpoint({
   method: 'GET',
   path: '/telefonos/',
@@ -223,7 +226,7 @@ export const buscarTelefonos = endpoint({
 /** Query of GET /telefonos/csv/: the list's filters (no paging: every match). */
 export const ExportarTelefonosQuerySchema = FiltrosTelefonosSchema;
 
-/** GET /telefonos/csv/?q=&estado=&categoria= : every phone of the filter as CSV (UTF-8 with BOM:
+/** GET /telefonos/csv/?q=&estado=&pais=&categoria= : every phone of the filter as CSV (UTF-8 with BOM:
  * telefono, nombre, estado, categorias), streamed in batches; the web list offers it when the
  * filter has more phones than the browser exports to .xlsx. */
 export const exportarTelefonosCsv = endpoint({
@@ -237,7 +240,7 @@ export const exportarTelefonosCsv = endpoint({
   respuesta: z.string(),
 });
 
-/** GET /telefonos/conteo/?q=&estado=&categoria= (issue 26.7): the exact number of phones of a
+/** GET /telefonos/conteo/?q=&estado=&pais=&categoria= (issue 26.7): the exact number of phones of a
  * filter, searches included, asked by the list when its page's bounded count (`total_exacto`
  * false) says only 'more than'. On SQLite it is read by a thread of its own, so counting millions
  * never holds the server. */

@@ -6,26 +6,20 @@ import {
 import { msg } from '@pregon/contract/messages';
 import { descargarArchivo } from '../../../lib/descargar-archivo.ts';
 import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
-import { obtenerTelefonos, type FiltroTelefonos } from './get-telefonos.ts';
+import { filtrosDe, obtenerTelefonos, type FiltrosLista } from './get-telefonos.ts';
 
 /** Most phones the browser exports to .xlsx (beyond it the tab would hold too many rows). */
 export const MAX_EXPORTAR = 20_000;
 
-/** The filters an export keeps (not the page). */
-type FiltrosExportar = Pick<FiltroTelefonos, 'q' | 'estado' | 'categoria'>;
-
 /** Exports the phones of the current filter as .xlsx, reading GET /telefonos/ page by page; a
  * filter with more than MAX_EXPORTAR phones is not written (the tab would hold too many rows):
  * returns false then, and the caller offers the server's CSV (exportarTelefonosServidor). */
-export async function exportarTelefonos(f: FiltrosExportar) {
+export async function exportarTelefonos(f: FiltrosLista) {
   const filas: TelefonoDetalle[] = [];
   // Page by cursor (despues = the last id read): each page costs the same, however deep.
   for (let despues: number | undefined; ;) {
-    const { q, estado, categoria } = f;
     const r = await obtenerTelefonos({
-      q,
-      estado,
-      categoria,
+      ...filtrosDe(f),
       page: 1,
       size: MAX_TAMANO_PAGINA,
       despues,
@@ -53,10 +47,11 @@ export async function exportarTelefonos(f: FiltrosExportar) {
 }
 
 /** Every phone of the filter as CSV, streamed by the server (GET /telefonos/csv/). */
-export function exportarTelefonosServidor(f: FiltrosExportar) {
-  return descargarArchivo(exportarTelefonosCsv, {}, `${msg('archivoTelefonos')}.csv`, {
-    q: f.q,
-    estado: f.estado,
-    categoria: f.categoria,
-  });
+export function exportarTelefonosServidor(f: FiltrosLista) {
+  return descargarArchivo(
+    exportarTelefonosCsv,
+    {},
+    `${msg('archivoTelefonos')}.csv`,
+    filtrosDe(f),
+  );
 }

@@ -6,6 +6,8 @@ import { llamar } from '../../../lib/api-client.ts';
 export interface FiltroTelefonos {
   q?: string;
   estado?: number;
+  /** Issue 48.1: every state of this country ('Todo México'). */
+  pais?: number;
   categoria?: number;
   page: number;
   size: number;
@@ -16,6 +18,17 @@ export interface FiltroTelefonos {
   /** The last page. */
   ultima?: '1';
 }
+
+/** The list's filters without its page: what its count and its exports keep. */
+export type FiltrosLista = Pick<FiltroTelefonos, 'q' | 'estado' | 'pais' | 'categoria'>;
+
+/** The filters of a view of the list (its page left out). */
+export const filtrosDe = (f: FiltrosLista): FiltrosLista => ({
+  q: f.q,
+  estado: f.estado,
+  pais: f.pais,
+  categoria: f.categoria,
+});
 
 /** Query key prefix of the phones list; invalidating it reloads every page. */
 export const CLAVE_TELEFONOS = ['telefonos'] as const;
@@ -36,11 +49,8 @@ export function useTelefonos(f: FiltroTelefonos) {
 
 /** GET /telefonos/conteo/: the exact count of the filter, asked only when the page's bounded
  * count says 'more than' (`pedir`); kept a minute per filter, reloaded with the list. */
-export function useConteoTelefonos(
-  f: Pick<FiltroTelefonos, 'q' | 'estado' | 'categoria'>,
-  pedir: boolean,
-) {
-  const filtro = { q: f.q, estado: f.estado, categoria: f.categoria };
+export function useConteoTelefonos(f: FiltrosLista, pedir: boolean) {
+  const filtro = filtrosDe(f);
   return useQuery({
     queryKey: [...CLAVE_TELEFONOS, 'conteo', filtro],
     queryFn: ({ signal }) => llamar(contarTelefonos, { query: filtro, signal }),

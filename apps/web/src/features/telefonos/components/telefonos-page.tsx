@@ -26,7 +26,7 @@ import {
 import type { TelefonoDetalle } from '@pregon/contract/api/telefonos';
 import { ROLES_OPERACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { opcionesEstadosPorPais } from '@pregon/contract/rules/paises-seleccion';
+import { opcionesEstadosPorPais, valorTodoPais } from '@pregon/contract/rules/paises-seleccion';
 import { CANALES_BAJA, type CanalBaja } from '@pregon/contract/rules/bajas';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { CajaBusqueda } from '../../../components/caja-busqueda.tsx';
@@ -155,8 +155,7 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
   const exportar = async () => {
     setExportando(true);
     try {
-      const { q, estado, categoria } = filtro;
-      if (!(await exportarTelefonos({ q, estado, categoria }))) setOfrecerCsv(true);
+      if (!(await exportarTelefonos(filtro))) setOfrecerCsv(true);
     } catch (e) {
       avisoError(mensajeError(e));
     } finally {
@@ -167,8 +166,7 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
   const exportarCsv = async () => {
     setExportando(true);
     try {
-      const { q, estado, categoria } = filtro;
-      await exportarTelefonosServidor({ q, estado, categoria });
+      await exportarTelefonosServidor(filtro);
       setOfrecerCsv(false);
     } catch (e) {
       avisoError(mensajeError(e));
@@ -222,7 +220,7 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
     ),
   ];
 
-  const filtrado = Boolean(filtro.q || filtro.estado || filtro.categoria);
+  const filtrado = Boolean(filtro.q || filtro.estado || filtro.pais || filtro.categoria);
   const vacio = filtrado ? (
     <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={msg('sinCoincidencias')} />
   ) : (
@@ -282,10 +280,18 @@ function DirectorioTelefonos(p: { selector: ReactNode }) {
             aria-label={msg('campoEstado')}
             placeholder={msg('filtroEstado')}
             style={{ minWidth: 200 }}
-            value={filtro.estado}
-            onChange={(v?: number) => cambiar({ estado: v })}
+            value={filtro.pais !== undefined ? valorTodoPais(filtro.pais) : filtro.estado}
+            // Issue 48.1: each country's group opens with 'Todo {país}' (a negative value): the
+            // list then keeps the whole country's phones (?pais=), a state only that state's.
+            onChange={(v?: number) =>
+              cambiar(
+                v !== undefined && v < 0
+                  ? { pais: -v, estado: undefined }
+                  : { estado: v, pais: undefined },
+              )
+            }
             showSearch={BUSCAR_OPCIONES}
-            options={opcionesEstadosPorPais(catalogos.data?.estados ?? [], { todoPais: false })}
+            options={opcionesEstadosPorPais(catalogos.data?.estados ?? [])}
           />
           <Select
             allowClear

@@ -21,7 +21,7 @@ const SIN_PAGINA = Object.fromEntries(
   [...CURSORES_TELEFONOS, 'page'].map((k) => [k, undefined]),
 ) as Record<string, undefined>;
 
-/** The list's search, filters and page, kept in the URL (?q=&estado=&categoria= and the page's
+/** The list's search, filters and page, kept in the URL (?q=&estado=&pais=&categoria= and the page's
  * cursor: despues=<id>, antes=<id> or ultima=1; an old link's page=N still works) so a reload or a
  * shared link shows the same view. Changing a filter goes back to the first page. */
 export function useFiltroUrl() {
@@ -37,6 +37,7 @@ export function useFiltroUrl() {
     return {
       q: params.get('q') || undefined,
       estado: entero(params.get('estado')),
+      pais: entero(params.get('pais')),
       categoria: entero(params.get('categoria')),
       page: cursor ? 1 : (entero(params.get('page')) ?? 1),
       size: TAMANO_PAGINA,
@@ -47,7 +48,7 @@ export function useFiltroUrl() {
   }, [params]);
   /** Changes the search or a filter: back to the first page. */
   const cambiar = useCallback(
-    (cambios: Partial<Pick<FiltroTelefonos, 'q' | 'estado' | 'categoria'>>) =>
+    (cambios: Partial<Pick<FiltroTelefonos, 'q' | 'estado' | 'pais' | 'categoria'>>) =>
       setParams((antes) => conCambios(antes, { ...SIN_PAGINA, ...cambios }), { replace: true }),
     [setParams],
   );
