@@ -38,6 +38,18 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
   const filas = () => tabla().locator('tr.ant-table-row');
   const fila = (texto: string) => filas().filter({ hasText: texto });
   const dialogo = (titulo: string) => page.getByRole('dialog').filter({ hasText: titulo });
+  /** Issue 48.6 ('99 % text, 36 % bar'): what an import's bar says (aria-valuenow, its text)
+   * and how much of its rail it is drawn over, in percent. */
+  const barra = (d: ReturnType<typeof dialogo>) =>
+    d.locator('.ant-progress').evaluate((p) => {
+      const riel = p.querySelector('.ant-progress-rail')!.getBoundingClientRect().width;
+      const pista = p.querySelector('.ant-progress-track')!.getBoundingClientRect().width;
+      return {
+        valor: Number(p.getAttribute('aria-valuenow')),
+        texto: (p.querySelector('.ant-progress-indicator')?.textContent ?? '').trim(),
+        dibujado: (pista / riel) * 100,
+      };
+    });
   /** 'Total: N' of the whole directory, N counted in the database. */
   const totalEsperado = async () => {
     const { n } = await api.ctx.db.kysely
@@ -238,6 +250,9 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
         .count(),
     ).toBe(1);
     expect(await d.locator('.ant-progress').getAttribute('class')).toContain('success');
+    // Done: the bar says 100 and is drawn over its whole rail (once its animation ends).
+    await expect.poll(async () => Math.round((await barra(d)).dibujado)).toBe(100);
+    expect((await barra(d)).valor).toBe(100);
     const errores = d.locator('.tabla-errores tr.ant-table-row');
     // Issue 25.5: the duplicate is listed too, with its row number and what was done.
     await expect.poll(() => errores.count(), { timeout: 30_000 }).toBe(4);
@@ -316,6 +331,14 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     await d.getByText('grande.csv', { exact: true }).first().waitFor();
     await d.getByRole('button', { name: 'Importar', exact: true }).click();
     await d.locator('.ant-progress').waitFor();
+    // While it runs, the text is the bar's value and the bar is drawn that wide (within what
+    // its 0.3 s animation lags behind).
+    for (let i = 0; i < 5; i++) {
+      const b = await barra(d);
+      expect(b.texto).toBe(`${b.valor}%`);
+      expect(Math.abs(b.valor - b.dibujado)).toBeLessThanOrEqual(10);
+      await page.waitForTimeout(100);
+    }
     await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
     const aviso = page.getByRole('dialog').filter({ hasText: '¿Cerrar mientras se importa?' });
     await aviso
