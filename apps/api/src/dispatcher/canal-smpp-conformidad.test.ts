@@ -216,8 +216,15 @@ describe('SMPP: acuses de entrega', () => {
     expect(r).toMatchObject({ tipo: 'aceptado' });
     const id = (r as { id_gateway: string }).id_gateway;
     await esperarQue(async () => p.recibos.length > 0, 'el acuse');
+    // The receipt names its recipient (source_addr): issue 48.6 finds a row whose id was lost.
     expect(p.recibos).toEqual([
-      { id_equipo: 7, id_gateway: id, entregado: true, motivo: undefined },
+      {
+        id_equipo: 7,
+        id_gateway: id,
+        entregado: true,
+        motivo: undefined,
+        telefono: '525512345678',
+      },
     ]);
   });
 
@@ -242,6 +249,7 @@ describe('SMPP: acuses de entrega', () => {
         id_gateway: (r as { id_gateway: string }).id_gateway,
         entregado: false,
         motivo: 'SMPP: venció sin entregarse (EXPIRED, err:027)',
+        telefono: '525512345678',
       },
     ]);
     p.sim.recibos.stat = 'ACCEPTD';

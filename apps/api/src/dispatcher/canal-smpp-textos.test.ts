@@ -78,7 +78,12 @@ describe('SMPP: textos largos y codificación', () => {
     await esperarQue(async () => p.recibos.length === submits, 'un acuse por parte', 5_000);
     await new Promise((ok) => setTimeout(ok, 60));
     expect(p.recibos).toEqual(
-      partesIds.map((x) => ({ id_equipo: 7, id_gateway: x, entregado: true })),
+      partesIds.map((x) => ({
+        id_equipo: 7,
+        id_gateway: x,
+        entregado: true,
+        telefono: '525512340001',
+      })),
     );
   });
 
@@ -126,6 +131,7 @@ describe('SMPP: textos largos y codificación', () => {
         id_gateway: partes[1],
         entregado: false,
         motivo: 'SMPP: no entregable (UNDELIV, err:000)',
+        telefono: '525512340001',
       },
     ]);
   });

@@ -104,9 +104,22 @@ describe.skipIf(!hayPerl)('SMPP contra un SMSC independiente (Perl Net::SMPP)', 
     ]);
     // Receipts say id:0000000160 and id:0000000161: matched to 000000A0 and 000000A1.
     await esperarQue(async () => recibos.length === 2, 'los dos acuses');
+    // Each names its recipient (source_addr), which issue 48.6's matching by recipient reads.
     expect(recibos).toEqual([
-      { id_equipo: 3, id_gateway: '000000A0', entregado: true, motivo: undefined },
-      { id_equipo: 3, id_gateway: '000000A1', entregado: true, motivo: undefined },
+      {
+        id_equipo: 3,
+        id_gateway: '000000A0',
+        entregado: true,
+        motivo: undefined,
+        telefono: '525512345678',
+      },
+      {
+        id_equipo: 3,
+        id_gateway: '000000A1',
+        entregado: true,
+        motivo: undefined,
+        telefono: '14155550100',
+      },
     ]);
   });
 });
