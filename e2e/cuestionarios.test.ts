@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
@@ -14,6 +15,7 @@ import {
   levantarPbx,
   levantarTodo,
   nuevaPagina,
+  RAIZ,
   sembrar,
   type Datos,
   type PbxDePrueba,
@@ -230,6 +232,86 @@ describe('web: cuestionario todo o nada y edición en su lugar', { timeout: 180_
     );
     expect(conf).toContain(`[pregon-quiz-${id}]`);
     expect(conf).toContain(`pregon/${guardado[1].file}`);
+  });
+
+  it('agente congelado de verdad (SIGSTOP, issue 48.4): Cancelar funciona, el plazo lo nombra y con SIGCONT se guarda', async () => {
+    // The real agent (`npm run pbx`'s main.ts) in a process of its own, on the address the page
+    // knows, then stopped: the kernel still takes its connections, nothing answers them.
+    await cerrarAgente();
+    const puerto = new URL(pbx.url).port;
+    const agente: ChildProcess = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(RAIZ, 'apps/pbx/src/main.ts')],
+      {
+        cwd: RAIZ,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          DATA_DIR: api.config.dataDir,
+          PBX_PORT: puerto,
+          PBX_HOST: '127.0.0.1',
+          PBX_API_URL: api.url,
+          PBX_ORIGENES: api.url,
+          LOG_LEVEL: 'silent',
+        },
+      },
+    );
+    const terminado = new Promise((r) => agente.once('exit', r));
+    try {
+      await expect
+        .poll(
+          () =>
+            fetch(`${pbx.url}/`).then(
+              () => true,
+              () => false,
+            ),
+          { timeout: 60_000 },
+        )
+        .toBe(true);
+      const antes = await leido();
+      await abrir();
+      await panel().getByLabel('Pregunta', { exact: true }).fill('¿Escuchó la alerta? (congelado)');
+      await panel()
+        .locator('input[type=file]')
+        .setInputFiles({
+          name: 'q1-otra.gsm',
+          mimeType: 'audio/x-gsm',
+          buffer: gsm('vm-intro.gsm'),
+        });
+      await panel().getByText('Audio .GSM cargado: q1-otra.gsm').waitFor();
+      agente.kill('SIGSTOP');
+      await boton(pie(), 'Guardar cambios').click();
+      await pie()
+        .getByText(/^Subiendo el audio de la pregunta 1 de \d+…$/)
+        .waitFor();
+      // Cancel works while the audio waits on the frozen agent; nothing is written.
+      await boton(pie(), 'Cancelar').click();
+      const error = dialogo().locator('.error-cuestionario');
+      await error
+        .getByText('Guardado cancelado: no se guardó ningún cambio del cuestionario')
+        .waitFor();
+      await capturar(page, 'cuestionario-agente-congelado-1366x768');
+      expect(await leido()).toEqual(antes);
+      // Left to wait, the save ends at the deadline and names the agent that did not answer.
+      await boton(pie(), 'Guardar cambios').click();
+      await error
+        .getByText(
+          `ERROR al subir audio de la pregunta 1: El agente de telefonía en ${pbx.url} no respondió en ${PLAZO_S} s: revise que esté en marcha y vuelva a intentarlo`,
+        )
+        .waitFor({ timeout: (PLAZO_S + 10) * 1000 });
+      expect(await leido()).toEqual(antes);
+      // Thawed, the same dialog saves what was typed.
+      agente.kill('SIGCONT');
+      await boton(pie(), 'Guardar cambios').click();
+      await esperarAviso(page, 'Cuestionario actualizado');
+      await dialogo().waitFor({ state: 'hidden' });
+      expect((await leido())[0].reactivo_text).toBe('¿Escuchó la alerta? (congelado)');
+    } finally {
+      agente.kill('SIGCONT');
+      agente.kill('SIGTERM');
+      await terminado;
+      await levantarAgenteOtraVez();
+    }
   });
 
   it('antes del inicio se edita en su lugar: «Guardar cambios» conserva el cuestionario', async () => {
