@@ -413,6 +413,44 @@ describe('web: pantalla de teléfonos', { timeout: 180_000 }, () => {
     expect(enlaces.every((e) => e.nombre === 'Persona 3')).toBe(true);
   });
 
+  it("re-importa con 'Reemplazar las categorías de los teléfonos existentes' (issue 48.6): sus categorías pasan a ser las de la fila", async () => {
+    // Seeded with the first category (even index); the row gives it the second.
+    const numero = datos.telefonos[6]!;
+    const categoriasDe = async () =>
+      (
+        await api.ctx.db.kysely
+          .selectFrom('telefonos as t')
+          .innerJoin('telefono_categoria as tc', 'tc.id_telefono', 't.id_telefono')
+          .select(['t.nombre', 'tc.id_categoria'])
+          .where('t.telefono', '=', numero)
+          .orderBy('tc.id_categoria')
+          .execute()
+      ).map((e) => [e.nombre, e.id_categoria]);
+    const nueva = datos.categorias[1]!;
+    const antes = await categoriasDe();
+    // It had another category: replacing it is a change to see.
+    expect(antes.some(([, c]) => c !== nueva.id_categoria)).toBe(true);
+    const archivo = path.join(descargas, 'reemplazar.csv');
+    fs.writeFileSync(
+      archivo,
+      ['telefono,nombre,estado,categorias', `${numero},,,${nueva.categoria}`].join('\n'),
+    );
+    const d = await importar(archivo, 'Reemplazar las categorías de los teléfonos existentes');
+    await d
+      .getByText(
+        'Importación terminada: 0 agregados, 1 duplicados con categorías reemplazadas, 0 con error',
+      )
+      .waitFor();
+    const filas = d.locator('.tabla-errores tr.ant-table-row');
+    await expect.poll(() => filas.count()).toBe(1);
+    expect(await filas.first().innerText()).toContain(
+      'Duplicado: sus categorías ahora son las de la fila',
+    );
+    await d.locator('.ant-modal-footer').getByRole('button', { name: 'Cerrar' }).click();
+    // Only the row's category, the name kept.
+    expect(await categoriasDe()).toEqual([[antes[0]![0], nueva.id_categoria]]);
+  });
+
   it('importa un XLSX', async () => {
     const libro = new ExcelJS.Workbook();
     const hoja = libro.addWorksheet('telefonos');
