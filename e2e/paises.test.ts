@@ -332,7 +332,11 @@ describe('web: pantallas de países, estados y categorías', { timeout: 180_000 
     // 'Todo Guatemala': both Guatemalan states' phones, none of Mexico's, kept across a reload.
     await filtro.click();
     await page.keyboard.type('Todo Guat');
-    await (await listaDe(filtro)).locator('.ant-select-item-option[title="Todo Guatemala"]').click();
+    await (
+      await listaDe(filtro)
+    )
+      .locator('.ant-select-item-option[title="Todo Guatemala"]')
+      .click();
     await expect.poll(numeros).toEqual(['+50277770001', '+50277770002', '+50277770005']);
     expect(page.url()).toMatch(new RegExp(`[?&]pais=${gt.id_pais}(&|$)`));
     // The filter shows the choice it applies.

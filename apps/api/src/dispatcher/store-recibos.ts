@@ -27,11 +27,7 @@ export function mismoTelefono(a: string, b: string): boolean {
 }
 
 /** Stores receipts that matched no row. */
-export async function guardarRecibos(
-  db: Db,
-  rs: readonly Recibo[],
-  ahora: number,
-): Promise<void> {
+export async function guardarRecibos(db: Db, rs: readonly Recibo[], ahora: number): Promise<void> {
   if (!rs.length) return;
   await db.kysely
     .insertInto('recibos_en_espera')

@@ -263,9 +263,9 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
       ['+502 7777 0002', escuintla],
       ['33 7777 0003', jalisco],
     ] as const)
-      expect((await p('POST', '/telefono/', { telefono, id_estado, categorias: [cat] })).status).toBe(
-        200,
-      );
+      expect(
+        (await p('POST', '/telefono/', { telefono, id_estado, categorias: [cat] })).status,
+      ).toBe(200);
     const lista = async (q: string) => {
       const r = await p('GET', `/telefonos/?categoria=${cat}&size=50${q}`);
       expect(r.status).toBe(200);
@@ -292,10 +292,7 @@ describe.each(MOTORES)('teléfonos por el país de su estado (%s)', (motor) => {
     const lineas = String(csv.body).trim().split(/\r?\n/);
     expect(lineas).toHaveLength(3);
     // (a leading '+' is written after an apostrophe: no spreadsheet reads it as a formula)
-    expect(lineas.slice(1).map((l) => l.split(',')[0])).toEqual([
-      "'+50277770001",
-      "'+50277770002",
-    ]);
+    expect(lineas.slice(1).map((l) => l.split(',')[0])).toEqual(["'+50277770001", "'+50277770002"]);
     const mala = await p('GET', '/telefonos/?pais=abc');
     expect(mala.status).toBe(400);
     expect(mala.body.campo).toBe('pais');

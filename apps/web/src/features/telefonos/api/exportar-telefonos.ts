@@ -48,10 +48,5 @@ export async function exportarTelefonos(f: FiltrosLista) {
 
 /** Every phone of the filter as CSV, streamed by the server (GET /telefonos/csv/). */
 export function exportarTelefonosServidor(f: FiltrosLista) {
-  return descargarArchivo(
-    exportarTelefonosCsv,
-    {},
-    `${msg('archivoTelefonos')}.csv`,
-    filtrosDe(f),
-  );
+  return descargarArchivo(exportarTelefonosCsv, {}, `${msg('archivoTelefonos')}.csv`, filtrosDe(f));
 }
