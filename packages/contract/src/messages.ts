@@ -1572,7 +1572,18 @@ export const MENSAJES = {
   correccionTitulo: 'Enviar corrección de «{ejercicio}»',
   cancelacionTitulo: 'Cancelar alerta «{ejercicio}»',
   correccionAyuda:
-    'Se envía por SMS a los mismos {N} destinatarios, desde una plantilla de {uso} aprobada de antemano: no necesita una nueva aprobación. Si el original sigue enviando, se detiene.',
+    'Se envía a los mismos {N} destinatarios, desde una plantilla de {uso} aprobada de antemano: no necesita una nueva aprobación. Si el original sigue enviando, se detiene.',
+  correccionEquipo: 'Equipo de envío',
+  contenidoTextoSms: 'texto SMS',
+  contenidoPlantillaWhatsapp: 'plantilla de WhatsApp',
+  correccionPorEquipo: 'Se envía por {canal} con el equipo «{equipo}»{original}',
+  correccionEquipoOriginal: ' (el del original)',
+  correccionOriginalLlamada:
+    'El original fue por llamada: la {uso} se envía por SMS o WhatsApp (una llamada necesita su plan de marcado en el servidor de telefonía antes de iniciar)',
+  correccionSinEquipos:
+    'No hay un equipo activo de SMS o WhatsApp con el que enviar esta plantilla: active uno en Equipos o elija otra plantilla',
+  correccionSinContenidoCanal:
+    'El campo equipo es «{equipo}», de {canal}, y la plantilla no tiene {contenido}: elija un equipo de otro canal u otra plantilla',
   correccionPlantilla: 'Plantilla de {uso} aprobada',
   correccionSinPlantillas:
     'No hay plantillas de {uso} con una versión aprobada: créelas en Plantillas y haga que otra persona apruebe una versión',
@@ -1583,11 +1594,11 @@ export const MENSAJES = {
   correccionUsoDistinto:
     'El campo id_version_plantilla es de una plantilla de {uso}: elija una plantilla de {esperado}',
   correccionSinTextoSms:
-    'El campo id_version_plantilla no tiene texto SMS: la corrección y la cancelación se envían por SMS',
+    'El campo id_version_plantilla no tiene texto SMS ni plantilla de WhatsApp: la corrección y la cancelación se envían por SMS o WhatsApp',
   correccionMarcadoresPendientes:
     'El campo valores no llena {marcadores}: escriba su valor para enviar',
   correccionEquipoNoSms:
-    'El campo equipo debe ser un equipo SMS activo (SMPP o Android): la corrección se envía por SMS',
+    'El campo equipo debe ser un equipo activo de SMS (SMPP o Android) o de WhatsApp: la corrección se envía por uno de esos canales',
   correccionTituloEjercicio: '{uso}: {ejercicio}',
   correccionSinDestinatarios:
     'El ejercicio «{ejercicio}» no tiene destinatarios a quienes corregir',

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
+import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { msg } from '@pregon/contract/messages';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { tokenConRol } from '../testing/roles.ts';
@@ -23,13 +25,20 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
   let aprobador: string;
   let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
   const smsc = new SimuladorSmpp({ retrasoReciboMs: 5 });
+  const wa = new SimuladorWhatsapp({ token: 'tok', phoneNumberId: '777000', appSecret: 's' });
   let equipo: number;
+  let equipoWa: number;
   const TELS = ['5541000001', '5541000002'];
 
-  const crearPlantilla = async (nombre: string, uso: string, texto_sms: string) => {
+  const crearPlantilla = async (
+    nombre: string,
+    uso: string,
+    texto_sms: string,
+    mas: Record<string, unknown> = {},
+  ) => {
     const r = await pedir(api.url, 'POST', '/plantillas-mensaje/', {
       token: admin,
-      body: { nombre, id_peligro: 1, uso, texto_sms },
+      body: { nombre, id_peligro: 1, uso, texto_sms, ...mas },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return r.body.data.versiones[0].id_version as number;
@@ -80,6 +89,13 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
       alias: 'SMSC corrección',
       puertos: 1,
     });
+    await wa.iniciar();
+    equipoWa = await crearEquipo(api.ctx.db, {
+      protocolo: 'whatsapp',
+      url: wa.url,
+      alias: 'WhatsApp corrección',
+      credenciales: { token: 'tok', phone_number_id: '777000', app_secret: 's' },
+    });
     for (const t of TELS) await insertarTelefono(api, t, ESTADO_CDMX, [1]);
     despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
       eventos: api.ctx.eventos,
@@ -88,6 +104,7 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
   afterAll(async () => {
     await despachador?.detener();
     await smsc.detener();
+    await wa.detener();
     await api?.cerrar();
   });
 
@@ -320,6 +337,122 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
           { accion: 'cancelar_alerta', usuario: 'operadora' },
         ]),
       );
+    },
+  );
+
+  it(
+    'por el canal del original: una alerta por WhatsApp se corrige con la plantilla de WhatsApp; el equipo elegido decide el canal',
+    { timeout: 90_000 },
+    async () => {
+      const original = await crearConDestinatarios({
+        titulo: 'Tsunami Guerrero',
+        tipo_ejercicio: '3',
+        equipo: equipoWa,
+        accion: accionDePlantilla({
+          plantilla: 'aviso_simulacro',
+          idioma: 'es_MX',
+          parametros: ['la costa', 'la zona alta'],
+        }),
+      });
+      const inicio = await pedir(api.url, 'POST', '/ejercicio/whatsapp/', {
+        token: admin,
+        body: { id_ejercicio: original },
+      });
+      expect(inicio.status, JSON.stringify(inicio.body)).toBe(200);
+      await esperarCompletado(api.ctx.db, original);
+      // Both channels in one version; a second one with an SMS text only.
+      const ambas = await crearPlantilla(
+        'Corrección de zona',
+        'correccion',
+        'CORRECCIÓN: la zona segura de {estado} es {refugio}',
+        {
+          whatsapp_plantilla: 'aviso_simulacro',
+          whatsapp_idioma: 'es_MX',
+          whatsapp_parametros: ['{estado}', '{refugio}'],
+        },
+      );
+      const soloSms = await crearPlantilla(
+        'Corrección breve',
+        'correccion',
+        'CORRECCIÓN en {estado}',
+      );
+      await aprobarVersion(ambas);
+      await aprobarVersion(soloSms);
+      const valores = { estado: 'Guerrero', refugio: 'el cerro del Vigía' };
+      const antes = await contarEjercicios();
+
+      // A WhatsApp device for a version with no WhatsApp template: 400 naming equipo.
+      const sinWa = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: soloSms,
+        valores,
+        equipo: equipoWa,
+      });
+      expect(sinWa.status).toBe(400);
+      expect(sinWa.body.mensaje).toBe(
+        msg('correccionSinContenidoCanal', {
+          equipo: 'WhatsApp corrección',
+          canal: 'WhatsApp',
+          contenido: 'plantilla de WhatsApp',
+        }),
+      );
+      // A parameter's placeholder left: refused, nothing written.
+      const falta = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: ambas,
+        valores: { estado: 'Guerrero' },
+      });
+      expect(falta.status).toBe(400);
+      expect(falta.body.mensaje).toBe(
+        msg('correccionMarcadoresPendientes', { marcadores: '{refugio}' }),
+      );
+      expect(await contarEjercicios()).toBe(antes);
+
+      // No device asked: the original's (WhatsApp), its template with the filled parameters.
+      const previosWa = wa.registro.length;
+      const porWa = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: ambas,
+        valores,
+      });
+      expect(porWa.status, JSON.stringify(porWa.body)).toBe(200);
+      const idWa = porWa.body.id_ejercicio as number;
+      await esperarCompletado(api.ctx.db, idWa);
+      expect(wa.registro.slice(previosWa).map((m) => m.texto)).toEqual([
+        'Simulacro en Guerrero: diríjase a el cerro del Vigía y espere instrucciones.',
+        'Simulacro en Guerrero: diríjase a el cerro del Vigía y espere instrucciones.',
+      ]);
+      const filaWa = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select(['id_tipo_ejercicio', 'id_equipo', 'origen_id'])
+        .where('id_ejercicio', '=', idWa)
+        .executeTakeFirstOrThrow();
+      expect(filaWa).toEqual({ id_tipo_ejercicio: 3, id_equipo: equipoWa, origen_id: original });
+
+      // The SMS device asked for: the same version goes by SMS, with the drill marker.
+      const previosSms = smsc.registro.length;
+      const porSms = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: ambas,
+        valores,
+        equipo,
+      });
+      expect(porSms.status, JSON.stringify(porSms.body)).toBe(200);
+      await esperarCompletado(api.ctx.db, porSms.body.id_ejercicio as number);
+      const texto = 'SIMULACRO: CORRECCIÓN: la zona segura de Guerrero es el cerro del Vigía';
+      expect(smsc.registro.slice(previosSms).map((m) => m.texto)).toEqual([texto, texto]);
+      const auditoria = await api.ctx.db.kysely
+        .selectFrom('auditoria')
+        .select('detalle')
+        .where('entidad', '=', 'ejercicio')
+        .where('id_entidad', '=', String(original))
+        .where('accion', '=', 'enviar_correccion')
+        .orderBy('id_auditoria')
+        .execute();
+      expect(auditoria.map((a) => JSON.parse(String(a.detalle)) as unknown)).toEqual([
+        expect.objectContaining({ canal: 'whatsapp', id_equipo: equipoWa }),
+        expect.objectContaining({ canal: 'sms', id_equipo: equipo }),
+      ]);
     },
   );
 });

@@ -1,18 +1,18 @@
 import type { Correccion } from '@pregon/contract/api/mensajes-preparados';
 import { CrearEjercicioSchema } from '@pregon/contract/api/ejercicios';
-import {
-  CANAL_DE_PROTOCOLO,
-  ETIQUETA_USO_PLANTILLA,
-  TIPO_SMS,
-  type Protocolo,
-} from '@pregon/contract/constants';
+import { ETIQUETA_USO_PLANTILLA, TIPO_SMS, TIPO_WHATSAPP } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { requiereAprobacion } from '@pregon/contract/rules/aprobacion';
 import {
-  faltanMarcadores,
+  CANALES_CORRECCION,
+  canalCorreccion,
+  equiposCorreccion,
   llenarPlantilla,
   marcadoresDe,
+  versionTieneCanal,
+  type CanalCorreccion,
 } from '@pregon/contract/rules/plantillas-mensaje';
+import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { umbralAprobacion, zonaProducto } from '../config.ts';
 import { ahora } from '../db/database.ts';
@@ -29,10 +29,11 @@ import {
   type ComprobacionInicio,
   type CtxEjercicios,
 } from './ejercicios.ts';
-import { versionUsable } from './plantillas-mensaje.ts';
+import { leerParametros, versionUsable } from './plantillas-mensaje.ts';
 
-// Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' in one step. The follow-up is an SMS
-// exercise to every recipient of the original, in its mode, a link of its follow-up chain
+// Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' in one step. The follow-up goes by the
+// original's channel (SMS or WhatsApp; a call alert's by SMS) through the device asked for or the
+// original's (contract equiposCorreccion), to every recipient of the original, in its mode, a link of its follow-up chain
 // (origen_id), whose text comes from an approved version of a correction or cancellation
 // template: that approval, given beforehand, stands for the two-person approval of a real alert,
 // so it starts at once. Everything is checked before anything changes; then the original stops
@@ -42,7 +43,8 @@ import { versionUsable } from './plantillas-mensaje.ts';
 const etiquetaUso = (u: string) =>
   msg(ETIQUETA_USO_PLANTILLA[u as keyof typeof ETIQUETA_USO_PLANTILLA] ?? 'columnaAlertaCap');
 
-/** The version the follow-up is sent from: approved, of a template of this use, with an SMS text. */
+/** The version the follow-up is sent from: approved, of a template of this use, with an SMS text
+ * or a WhatsApp template. */
 async function versionDeCorreccion(k: Consultor, idVersion: number, uso: Correccion['uso']) {
   const v = await versionUsable(k, idVersion, true);
   if (v.uso !== uso)
@@ -52,29 +54,93 @@ async function versionDeCorreccion(k: Consultor, idVersion: number, uso: Correcc
       { uso: etiquetaUso(v.uso), esperado: etiquetaUso(uso) },
       'id_version_plantilla',
     );
-  if (!v.texto_sms.trim())
+  if (!CANALES_CORRECCION.some((c) => versionTieneCanal(v, c)))
     throw error(400, 'correccionSinTextoSms', undefined, 'id_version_plantilla');
   return v;
 }
 
-/** The SMS device: the one asked for (active, SMS, or a 400 naming equipo); else the original's
- * when it sent SMS and is active; else the first active SMS device (a call or WhatsApp alert's
- * correction, or an original whose device is down, still goes out). */
-async function equipoSms(k: Consultor, pedido: number | undefined, original: number | undefined) {
+const NOMBRE_CANAL = { sms: 'canalBajaSms', whatsapp: 'canalBajaWhatsapp' } as const;
+const CONTENIDO_CANAL = {
+  sms: 'contenidoTextoSms',
+  whatsapp: 'contenidoPlantillaWhatsapp',
+} as const;
+
+/** The device (contract equiposCorreccion, the dialog's own rule): the one asked for (active, SMS
+ * or WhatsApp, of a channel the version holds content for; a 400 naming equipo otherwise), else
+ * the original's, else the first of its channel, else the first SMS device. */
+async function equipoCorreccion(
+  k: Consultor,
+  pedido: number | undefined,
+  v: { texto_sms: string; whatsapp_plantilla: string },
+  original: { id_equipo: number; protocolo: string },
+) {
   const activos = (
     await k
       .selectFrom('equipos')
-      .select(['id_equipo', 'protocolo', 'puertos'])
+      .select(['id_equipo', 'protocolo', 'puertos', 'alias'])
       .where('activo', '=', 1)
       .orderBy('id_equipo')
       .execute()
-  ).filter((q) => CANAL_DE_PROTOCOLO[q.protocolo as Protocolo] === 'sms');
-  const q =
-    pedido !== undefined
-      ? activos.find((x) => Number(x.id_equipo) === pedido)
-      : (activos.find((x) => Number(x.id_equipo) === original) ?? activos[0]);
-  if (!q) throw error(400, 'correccionEquipoNoSms', undefined, 'equipo');
-  return { id_equipo: Number(q.id_equipo), puertos: Math.max(1, Number(q.puertos) || 1) };
+  ).map((q) => ({
+    id_equipo: Number(q.id_equipo),
+    protocolo: q.protocolo,
+    alias: q.alias,
+    puertos: Math.max(1, Number(q.puertos) || 1),
+  }));
+  const { opciones, defecto } = equiposCorreccion(activos, v, original);
+  if (pedido === undefined) {
+    if (!defecto) throw error(400, 'correccionEquipoNoSms', undefined, 'equipo');
+    return defecto;
+  }
+  const q = activos.find((x) => x.id_equipo === pedido);
+  const canal = q ? canalCorreccion(q.protocolo) : null;
+  if (!q || !canal) throw error(400, 'correccionEquipoNoSms', undefined, 'equipo');
+  const elegido = opciones.find((x) => x.id_equipo === pedido);
+  if (!elegido)
+    throw error(
+      400,
+      'correccionSinContenidoCanal',
+      {
+        equipo: q.alias,
+        canal: msg(NOMBRE_CANAL[canal]),
+        contenido: msg(CONTENIDO_CANAL[canal]),
+      },
+      'equipo',
+    );
+  return elegido;
+}
+
+/** What the follow-up sends by its channel: the SMS text, or the WhatsApp template with its
+ * parameters, the placeholders filled (a 400 naming valores when one is left). */
+function accionCorreccion(
+  canal: CanalCorreccion,
+  v: {
+    texto_sms: string;
+    whatsapp_plantilla: string;
+    whatsapp_idioma: string;
+    whatsapp_parametros: string;
+  },
+  valores: Correccion['valores'],
+): string {
+  const textos =
+    canal === 'sms'
+      ? [llenarPlantilla(v.texto_sms, valores)]
+      : leerParametros(v.whatsapp_parametros).map((p) => llenarPlantilla(p, valores));
+  const pendientes = [...new Set(textos.flatMap((t) => marcadoresDe(t)))];
+  if (pendientes.length)
+    throw error(
+      400,
+      'correccionMarcadoresPendientes',
+      { marcadores: pendientes.map((m) => `{${m}}`).join(', ') },
+      'valores',
+    );
+  return canal === 'sms'
+    ? textos[0]!
+    : accionDePlantilla({
+        plantilla: v.whatsapp_plantilla,
+        idioma: v.whatsapp_idioma,
+        parametros: textos,
+      });
 }
 
 /**
@@ -95,23 +161,11 @@ export async function enviarCorreccion(
   if (origen.iniciado === null)
     throw error(409, 'correccionSinIniciar', { ejercicio: origen.titulo });
   const v = await versionDeCorreccion(k, b.id_version_plantilla, b.uso);
-  const texto = llenarPlantilla(v.texto_sms, b.valores);
-  if (faltanMarcadores(texto))
-    throw error(
-      400,
-      'correccionMarcadoresPendientes',
-      {
-        marcadores: marcadoresDe(texto)
-          .map((m) => `{${m}}`)
-          .join(', '),
-      },
-      'valores',
-    );
-  const equipo = await equipoSms(
-    k,
-    b.equipo,
-    origen.id_tipo_ejercicio === TIPO_SMS ? Number(origen.id_equipo) : undefined,
-  );
+  const equipo = await equipoCorreccion(k, b.equipo, v, {
+    id_equipo: Number(origen.id_equipo),
+    protocolo: origen.protocolo,
+  });
+  const accion = accionCorreccion(equipo.canal, v, b.valores);
   if (!(await repo.hayDestinatarios(k, id)))
     throw error(409, 'correccionSinDestinatarios', { ejercicio: origen.titulo });
 
@@ -123,14 +177,14 @@ export async function enviarCorreccion(
   // The same body the create dialog sends, validated by the same schema.
   const cuerpo = CrearEjercicioSchema.parse({
     titulo,
-    tipo_ejercicio: TIPO_SMS,
+    tipo_ejercicio: equipo.canal === 'sms' ? TIPO_SMS : TIPO_WHATSAPP,
     fecha_ini,
     hora_ini,
     equipo: equipo.id_equipo,
     numero_puertos: equipo.puertos,
     puerto_ini: 1,
     puerto_fin: equipo.puertos,
-    accion: texto,
+    accion,
     estado: Number(origen.id_estado),
     estados: origen.estados ?? '',
     varios_paises: '1',
@@ -174,10 +228,12 @@ export async function enviarCorreccion(
       id_version_plantilla: b.id_version_plantilla,
       plantilla: v.nombre,
       version: Number(v.version),
+      canal: equipo.canal,
+      id_equipo: equipo.id_equipo,
       destinatarios,
       detenidos,
     },
   );
-  await iniciar(ctx, actor, 'sms', { id_ejercicio: nuevo }, comprobacion);
+  await iniciar(ctx, actor, equipo.canal, { id_ejercicio: nuevo }, comprobacion);
   return { id_ejercicio: nuevo, destinatarios, detenidos, titulo };
 }

@@ -21,7 +21,8 @@ import { marcaSimulacro } from '../config.ts';
 type Actor = Pick<Sesion, 'id_usuario' | 'usuario'>;
 type K = Kysely<DB> | Transaction<DB>;
 
-const leerParametros = (t: string): string[] => {
+/** A version's stored WhatsApp parameters (JSON text) as a list. */
+export const leerParametros = (t: string): string[] => {
   try {
     const v = JSON.parse(t) as unknown;
     return Array.isArray(v) ? v.map(String) : [];
@@ -268,7 +269,17 @@ export async function versionUsable(k: K, idVersion: number, real: boolean) {
   const v = await k
     .selectFrom('plantillas_mensaje_versiones as v')
     .innerJoin('plantillas_mensaje as p', 'p.id_plantilla', 'v.id_plantilla')
-    .select(['v.version', 'v.texto_sms', 'v.aprobada', 'v.aprobada_por', 'p.nombre', 'p.uso'])
+    .select([
+      'v.version',
+      'v.texto_sms',
+      'v.whatsapp_plantilla',
+      'v.whatsapp_idioma',
+      'v.whatsapp_parametros',
+      'v.aprobada',
+      'v.aprobada_por',
+      'p.nombre',
+      'p.uso',
+    ])
     .where('v.id_version', '=', idVersion)
     .executeTakeFirst();
   if (!v)

@@ -6,6 +6,7 @@ import {
   partesPlantilla,
   textoSmsGuardado,
   canalesDeVersion,
+  equiposCorreccion,
   versionesUsables,
 } from './plantillas-mensaje.ts';
 import { analizarSms } from './sms.ts';
@@ -88,5 +89,50 @@ describe('canalesDeVersion y versionesUsables (la pantalla Plantillas y el diál
     ];
     expect(versionesUsables(vs, true).map((v) => v.version)).toEqual([2]);
     expect(versionesUsables(vs, false).map((v) => v.version)).toEqual([3, 2, 1]);
+  });
+});
+
+describe('equiposCorreccion (el diálogo y la api)', () => {
+  const equipos = [
+    { id_equipo: 1, protocolo: 'asterisk' },
+    { id_equipo: 2, protocolo: 'smpp' },
+    { id_equipo: 3, protocolo: 'whatsapp' },
+    { id_equipo: 4, protocolo: 'android' },
+    { id_equipo: 5, protocolo: 'whatsapp' },
+  ];
+  const ambas = { texto_sms: 'a', whatsapp_plantilla: 'b' };
+  const ids = (r: ReturnType<typeof equiposCorreccion>) => ({
+    opciones: r.opciones.map((e) => e.id_equipo),
+    defecto: r.defecto?.id_equipo,
+  });
+  it('el equipo del original; si no, el primero de su canal; una llamada, por SMS', () => {
+    expect(ids(equiposCorreccion(equipos, ambas, { id_equipo: 5, protocolo: 'whatsapp' }))).toEqual(
+      { opciones: [2, 3, 4, 5], defecto: 5 },
+    );
+    expect(ids(equiposCorreccion(equipos, ambas, { id_equipo: 9, protocolo: 'whatsapp' }))).toEqual(
+      { opciones: [2, 3, 4, 5], defecto: 3 },
+    );
+    expect(ids(equiposCorreccion(equipos, ambas, { id_equipo: 1, protocolo: 'asterisk' }))).toEqual(
+      { opciones: [2, 3, 4, 5], defecto: 2 },
+    );
+  });
+  it('solo los canales con contenido en la versión', () => {
+    const soloWa = { texto_sms: ' ', whatsapp_plantilla: 'b' };
+    expect(ids(equiposCorreccion(equipos, soloWa, { id_equipo: 2, protocolo: 'smpp' }))).toEqual({
+      opciones: [3, 5],
+      defecto: 3,
+    });
+    expect(
+      ids(
+        equiposCorreccion(
+          equipos,
+          { texto_sms: '', whatsapp_plantilla: '' },
+          {
+            id_equipo: 2,
+            protocolo: 'smpp',
+          },
+        ),
+      ),
+    ).toEqual({ opciones: [], defecto: undefined });
   });
 });

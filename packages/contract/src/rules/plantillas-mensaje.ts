@@ -94,3 +94,51 @@ export function versionesUsables<V extends { aprobada: number | null }>(
 ): V[] {
   return versiones.filter((v) => !real || v.aprobada !== null);
 }
+
+/** Issue 47.2: the channels a correction or cancellation goes by. A call audio is not one yet: a
+ * call needs its dialplan written on the telephony agent before it starts, which the one-step
+ * send cannot do; a call or questionnaire alert is corrected by SMS or WhatsApp. */
+export const CANALES_CORRECCION = ['sms', 'whatsapp'] as const;
+export type CanalCorreccion = (typeof CANALES_CORRECCION)[number];
+
+/** The correction channel a device's protocol sends by (null: a call device). */
+export function canalCorreccion(protocolo: string): CanalCorreccion | null {
+  if (protocolo === 'smpp' || protocolo === 'android') return 'sms';
+  if (protocolo === 'whatsapp') return 'whatsapp';
+  return null;
+}
+
+/** Whether a version holds what a correction by `canal` sends: the SMS text, or the WhatsApp
+ * template. */
+export const versionTieneCanal = (
+  v: { texto_sms: string; whatsapp_plantilla: string },
+  canal: CanalCorreccion,
+): boolean => (canal === 'sms' ? v.texto_sms.trim() : v.whatsapp_plantilla.trim()) !== '';
+
+/**
+ * 'Enviar corrección' / 'Cancelar alerta' (issue 47.2): the active devices the follow-up from
+ * version `v` may go by (SMS or WhatsApp ones whose channel the version holds content for), and
+ * the one chosen when none is asked for: the original's own device, else the first of the
+ * original's channel, else the first SMS device (a call alert's correction), else the first one.
+ * The dialog's picker and the api read the same rule.
+ */
+export function equiposCorreccion<E extends { id_equipo: number; protocolo: string }>(
+  activos: readonly E[],
+  v: { texto_sms: string; whatsapp_plantilla: string },
+  original: { id_equipo: number; protocolo: string },
+): {
+  opciones: (E & { canal: CanalCorreccion })[];
+  defecto: (E & { canal: CanalCorreccion }) | undefined;
+} {
+  const opciones = activos.flatMap((e) => {
+    const canal = canalCorreccion(e.protocolo);
+    return canal && versionTieneCanal(v, canal) ? [{ ...e, canal }] : [];
+  });
+  const canalOriginal = canalCorreccion(original.protocolo);
+  const defecto =
+    opciones.find((e) => e.id_equipo === original.id_equipo) ??
+    opciones.find((e) => e.canal === canalOriginal) ??
+    opciones.find((e) => e.canal === 'sms') ??
+    opciones[0];
+  return { opciones, defecto };
+}
