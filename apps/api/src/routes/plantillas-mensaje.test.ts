@@ -183,6 +183,23 @@ describe.each(MOTORES)('plantillas de mensaje (%s)', (motor) => {
       body: cuerpoEjercicio(equipo, { accion: texto, id_version_plantilla: v2.id_version }),
     });
     expect(simulacro.status, JSON.stringify(simulacro.body)).toBe(200);
+    // Editing (issue 47.3, 'Desde plantilla' when editing): the same rule, nothing written.
+    const editar = (body: Record<string, unknown>) =>
+      pedir(api.url, 'PUT', `/ejercicio/${simulacro.body.id_ejercicio}/`, {
+        token: admin,
+        body: cuerpoEjercicio(equipo, body),
+      });
+    const editadaNoAprobada = await editar(real(v2.id_version));
+    expect(editadaNoAprobada.status).toBe(400);
+    expect(editadaNoAprobada.body.mensaje).toBe(
+      msg('versionPlantillaNoAprobada', { version: 2, plantilla: 'Sismo fuerte' }),
+    );
+    const sinCambio = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select('modo')
+      .where('id_ejercicio', '=', simulacro.body.id_ejercicio)
+      .executeTakeFirstOrThrow();
+    expect(sinCambio.modo).toBe('simulacro');
 
     // An administrator or an approver approves, never who saved the version; an operator never.
     const aprobarOp = await pedir(
@@ -219,6 +236,20 @@ describe.each(MOTORES)('plantillas de mensaje (%s)', (motor) => {
       { token: admin },
     );
     expect(otraVez.body.mensaje).toBe(msg('versionPlantillaYaAprobada', { version: 2 }));
+    const editada = await editar(real(v2.id_version));
+    expect(editada.status, JSON.stringify(editada.body)).toBe(200);
+    const modificada = await api.ctx.db.kysely
+      .selectFrom('auditoria')
+      .select('detalle')
+      .where('entidad', '=', 'ejercicio')
+      .where('id_entidad', '=', String(simulacro.body.id_ejercicio))
+      .where('accion', '=', 'modificar')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(modificada.detalle))).toMatchObject({
+      id_version_plantilla: v2.id_version,
+      plantilla: 'Sismo fuerte',
+      version: 2,
+    });
 
     const ok = await pedir(api.url, 'POST', '/ejercicio/', {
       token: admin,

@@ -681,6 +681,12 @@ export async function editar(
     await tomarVersion(trx, 'ejercicios', id, b.version, actor);
     await exigirFormulario(trx, b);
     const modo = modoDelCuerpo(b, actor, e.modo);
+    // Issue 47.3: 'Desde plantilla' while editing: an 'Alerta real' may only use an approved
+    // version, as on creation (checked in the same transaction as the save).
+    const plantilla =
+      b.id_version_plantilla === undefined
+        ? null
+        : await exigirVersionUsable(trx, b.id_version_plantilla, modo === 'real');
     const motivo = modo === 'real' ? (b.motivo_alerta ?? e.ignora_bajas_motivo) : null;
     if (modo === 'real' && !motivo)
       throw error(400, 'modoRealMotivoObligatorio', undefined, 'motivo_alerta');
@@ -735,6 +741,7 @@ export async function editar(
     const encuesta = await guardarEncuesta(trx, id, b);
     await auditar(trx, actor, 'modificar', 'ejercicio', id, {
       cambios: { ...cambios, ...respaldo, ...encuesta },
+      ...(plantilla ?? {}),
       ...(regenerar ? { destinatarios } : {}),
       ...(programado !== null ? { inicio_programado: new Date(programado).toISOString() } : {}),
     });

@@ -2,9 +2,18 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Form, Modal, Select, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
-import { ETIQUETA_USO_PLANTILLA } from '@pregon/contract/constants';
+import { ETIQUETA_USO_PLANTILLA, esLlamada } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { faltanMarcadores, llenarPlantilla } from '@pregon/contract/rules/plantillas-mensaje';
+import {
+  CANALES_CORRECCION,
+  equiposCorreccion,
+  faltanMarcadores,
+  llenarPlantilla,
+  versionTieneCanal,
+  type CanalCorreccion,
+} from '@pregon/contract/rules/plantillas-mensaje';
+import { accionDePlantilla, accionVisible } from '@pregon/contract/rules/whatsapp';
+import { useCatalogos } from '../api/catalogos.ts';
 import { enviarCorreccionApi, usePlantillasMensaje } from '../api/plantillas-mensaje.ts';
 import { CLAVE_EJERCICIOS } from '../api/get-ejercicios.ts';
 import { mensajeError } from '../lib/api-client.ts';
@@ -16,11 +25,20 @@ import { MarcadoresPlantilla, type ValoresMarcadores } from './marcadores-planti
 /** Which follow-up: 'Enviar corrección' or 'Cancelar alerta'. */
 export type UsoCorreccion = 'correccion' | 'cancelacion';
 
+/** A channel's name as the dialog says it. */
+const NOMBRE_CANAL: Readonly<Record<CanalCorreccion, string>> = {
+  sms: msg('canalBajaSms'),
+  whatsapp: msg('canalBajaWhatsapp'),
+};
+
 /**
  * Issue 47.2, 'Enviar corrección' / 'Cancelar alerta' of a started exercise: an approved version
- * of a correction (or cancellation) template, its placeholders filled with a preview, and 'Enviar
- * ahora', which creates and starts the follow-up to the same recipients in one call (no new
- * approval: the template's was given beforehand; the original stops if it is still sending).
+ * of a correction (or cancellation) template, the device it goes by (SMS or WhatsApp, the
+ * original's by default: contract equiposCorreccion, the api's own rule), its placeholders filled
+ * with a preview of what that channel sends (the SMS text with its parts, or the WhatsApp template
+ * with its parameters), and 'Enviar ahora', which creates and starts the follow-up to the same
+ * recipients in one call (no new approval: the template's was given beforehand; the original
+ * stops if it is still sending).
  */
 export function EnviarCorreccion(p: {
   fila: EjercicioFila;
@@ -28,6 +46,7 @@ export function EnviarCorreccion(p: {
   alCerrar: () => void;
 }) {
   const plantillas = usePlantillasMensaje();
+  const catalogos = useCatalogos(true);
   const config = useConfig();
   const qc = useQueryClient();
   const uso = msg(ETIQUETA_USO_PLANTILLA[p.uso]).toLowerCase();
@@ -37,28 +56,61 @@ export function EnviarCorreccion(p: {
         .filter((t) => t.uso === p.uso)
         .flatMap((t) =>
           t.versiones
-            .filter((v) => v.aprobada !== null && v.texto_sms)
+            .filter(
+              (v) => v.aprobada !== null && CANALES_CORRECCION.some((c) => versionTieneCanal(v, c)),
+            )
             .map((v) => ({ ...v, plantilla: t.nombre, peligro: t.peligro })),
         ),
     [plantillas.data, p.uso],
   );
   const [elegida, setElegida] = useState<number | null>(null);
   const version = versiones.find((v) => v.id_version === elegida) ?? versiones[0];
+  const { opciones, defecto } = useMemo(
+    () =>
+      version
+        ? equiposCorreccion(catalogos.data?.equipos ?? [], version, {
+            id_equipo: p.fila.id_equipo,
+            protocolo: p.fila.protocolo,
+          })
+        : { opciones: [], defecto: undefined },
+    [version, catalogos.data, p.fila.id_equipo, p.fila.protocolo],
+  );
+  const [equipoPedido, setEquipoPedido] = useState<number | null>(null);
+  const equipo = opciones.find((e) => e.id_equipo === equipoPedido) ?? defecto;
   const [valores, setValores] = useState<ValoresMarcadores>(() => ({
     hora: horaTexto(Date.now()).slice(0, 5),
   }));
   const [enviando, setEnviando] = useState(false);
-  const marca = p.fila.modo === 'simulacro' ? (config.data?.marca_simulacro ?? '') : '';
-  const lleno = version ? llenarPlantilla(version.texto_sms, valores) : '';
+  const simulacro = p.fila.modo === 'simulacro';
+  const marca = simulacro ? (config.data?.marca_simulacro ?? '') : '';
+  // What the chosen channel sends: the SMS text, or the template's parameters one per line.
+  const porWhatsapp = equipo?.canal === 'whatsapp';
+  const texto = version
+    ? porWhatsapp
+      ? version.whatsapp_parametros.join('\n')
+      : version.texto_sms
+    : '';
+  const lleno = llenarPlantilla(texto, valores);
+  const vistaWhatsapp =
+    version && porWhatsapp
+      ? accionVisible(
+          accionDePlantilla({
+            plantilla: version.whatsapp_plantilla,
+            idioma: version.whatsapp_idioma,
+            parametros: version.whatsapp_parametros.map((x) => llenarPlantilla(x, valores)),
+          }),
+        )
+      : undefined;
 
   const enviar = async () => {
-    if (!version) return;
+    if (!version || !equipo) return;
     setEnviando(true);
     try {
       const r = await enviarCorreccionApi(p.fila.id_ejercicio, {
         uso: p.uso,
         id_version_plantilla: version.id_version,
         valores,
+        equipo: equipo.id_equipo,
       });
       avisoExito(r.mensaje);
       p.alCerrar();
@@ -88,7 +140,7 @@ export function EnviarCorreccion(p: {
           type="primary"
           danger={p.uso === 'cancelacion'}
           loading={enviando}
-          disabled={!version || faltanMarcadores(lleno)}
+          disabled={!version || !equipo || faltanMarcadores(lleno)}
           onClick={() => void enviar()}
         >
           {msg('correccionEnviar')}
@@ -98,11 +150,22 @@ export function EnviarCorreccion(p: {
       <Typography.Paragraph type="secondary">
         {msg('correccionAyuda', { N: p.fila.destinatarios.toLocaleString('es-MX'), uso })}
       </Typography.Paragraph>
-      {plantillas.isError && (
-        <Alert type="error" showIcon message={mensajeError(plantillas.error)} />
+      {esLlamada(p.fila.id_tipo_ejercicio) && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          message={msg('correccionOriginalLlamada', { uso })}
+        />
+      )}
+      {(plantillas.isError || catalogos.isError) && (
+        <Alert type="error" showIcon message={mensajeError(plantillas.error ?? catalogos.error)} />
       )}
       {plantillas.data && !version && (
         <Alert type="warning" showIcon message={msg('correccionSinPlantillas', { uso })} />
+      )}
+      {version && catalogos.data && !equipo && (
+        <Alert type="warning" showIcon message={msg('correccionSinEquipos')} />
       )}
       {version && (
         <Form layout="vertical" component="div">
@@ -122,12 +185,38 @@ export function EnviarCorreccion(p: {
               }))}
             />
           </Form.Item>
+          {equipo && (
+            <Form.Item
+              label={msg('correccionEquipo')}
+              extra={
+                <span className="equipo-correccion">
+                  {msg('correccionPorEquipo', {
+                    canal: NOMBRE_CANAL[equipo.canal],
+                    equipo: equipo.alias,
+                    original:
+                      equipo.id_equipo === p.fila.id_equipo ? msg('correccionEquipoOriginal') : '',
+                  })}
+                </span>
+              }
+            >
+              <Select
+                aria-label={msg('correccionEquipo')}
+                value={equipo.id_equipo}
+                onChange={setEquipoPedido}
+                options={opciones.map((e) => ({
+                  value: e.id_equipo,
+                  label: `${e.alias} (${NOMBRE_CANAL[e.canal]})`,
+                }))}
+              />
+            </Form.Item>
+          )}
           <MarcadoresPlantilla
-            texto={version.texto_sms}
+            texto={texto}
             valores={valores}
             alCambiar={setValores}
-            marca={marca}
-            conConteo
+            marca={porWhatsapp ? '' : marca}
+            conConteo={!porWhatsapp}
+            vistaPrevia={vistaWhatsapp}
           />
         </Form>
       )}

@@ -37,6 +37,9 @@ export function MarcadoresPlantilla(p: {
   /** The drill marker the text will begin with ('' for none). */
   marca?: string;
   conConteo?: boolean;
+  /** What the preview shows instead of the filled text (a WhatsApp template with its filled
+   * parameters, whose placeholders `texto` holds one per line). */
+  vistaPrevia?: string;
 }) {
   const usados = marcadoresUsados(p.texto);
   const lleno = llenarPlantilla(p.texto, p.valores);
@@ -62,8 +65,7 @@ export function MarcadoresPlantilla(p: {
       )}
       <Typography.Text strong>{msg('vistaPreviaPlantilla')}</Typography.Text>
       <div className="vista-previa-plantilla" data-testid="vista-previa-plantilla">
-        {marca}
-        {lleno}
+        {p.vistaPrevia ?? marca + lleno}
       </div>
       {p.conConteo && <ResumenSms texto={marca + lleno} />}
       {pendientes.length > 0 && (

@@ -350,8 +350,8 @@ export const CrearEjercicioSchema = z
     ),
     /** Issue 48.3, edits only: the version the form loaded (absent: saved unchecked). */
     version: versionSchema,
-    /** Issue 47.3, creation: the prepared message's version the texts came from (absent or '':
-     * none). An 'Alerta real' may only use an approved version. */
+    /** Issue 47.3, creation and edit: the prepared message's version the texts came from (absent
+     * or '': none). An 'Alerta real' may only use an approved version. */
     id_version_plantilla: vacioComoAusente(idSchema('id_version_plantilla').optional()),
   })
   .superRefine((b, ctx) => {
