@@ -1557,10 +1557,12 @@ export const MENSAJES = {
   plantillasCanalLlamada: 'Llamada',
   desdePlantilla: 'Desde plantilla',
   desdePlantillaAyuda:
-    'Elija la versión de una plantilla: su texto llena el mensaje con los marcadores que escriba abajo. Una alerta real solo ofrece versiones aprobadas.',
+    'Elija la versión de una plantilla: llena el mensaje del canal del ejercicio (texto SMS, plantilla de WhatsApp, audio de llamada o cuestionario) con los marcadores que escriba abajo. Una alerta real solo ofrece versiones aprobadas.',
   desdePlantillaVersion: '{plantilla} ({peligro}) · versión {version}{estado}',
   desdePlantillaAprobada: ' · aprobada',
   desdePlantillaSinAprobar: ' · sin aprobar',
+  desdePlantillaCuestionario:
+    'El cuestionario de la plantilla (sus preguntas, respuestas y audios) se copia a este ejercicio al crearlo',
   marcadorEstado: 'Estado ({estado})',
   marcadorMunicipio: 'Municipio ({municipio})',
   marcadorHora: 'Hora ({hora})',

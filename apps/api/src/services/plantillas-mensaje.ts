@@ -58,10 +58,27 @@ export async function listar(k: K): Promise<{ peligros: Peligro[]; data: Plantil
     .orderBy('id_plantilla')
     .orderBy('version', 'desc')
     .execute();
+  const ids = [
+    ...new Set(versiones.flatMap((v) => (v.id_cuestionario === null ? [] : [v.id_cuestionario]))),
+  ];
+  const ejercicioDe = new Map(
+    (ids.length
+      ? await k
+          .selectFrom('cuestionarios')
+          .select(['id_cuestionario', 'id_ejercicio'])
+          .where('id_cuestionario', 'in', ids)
+          .execute()
+      : []
+    ).map((c) => [Number(c.id_cuestionario), Number(c.id_ejercicio)]),
+  );
   const por = new Map<number, VersionPlantilla[]>();
   for (const v of versiones) {
     const lista = por.get(Number(v.id_plantilla)) ?? [];
-    lista.push(presentarVersion(v));
+    lista.push({
+      ...presentarVersion(v),
+      id_ejercicio_cuestionario:
+        v.id_cuestionario === null ? null : (ejercicioDe.get(Number(v.id_cuestionario)) ?? null),
+    });
     por.set(Number(v.id_plantilla), lista);
   }
   return {
@@ -80,7 +97,7 @@ export async function listar(k: K): Promise<{ peligros: Peligro[]; data: Plantil
 type FilaVersion = DB['plantillas_mensaje_versiones'] & { id_version: unknown };
 function presentarVersion(v: {
   [K in keyof FilaVersion]: unknown;
-}): VersionPlantilla {
+}): Omit<VersionPlantilla, 'id_ejercicio_cuestionario'> {
   return {
     id_version: Number(v.id_version),
     version: Number(v.version),

@@ -23,6 +23,8 @@ export const VersionPlantillaSchema = z.object({
   whatsapp_parametros: z.array(z.string()),
   audio: z.string(),
   id_cuestionario: z.number().nullable(),
+  /** The exercise the questionnaire belongs to ('Desde plantilla' copies it from there). */
+  id_ejercicio_cuestionario: z.number().nullable(),
   creada: z.number(),
   creada_por: z.string().nullable(),
   aprobada: z.number().nullable(),

@@ -13,7 +13,8 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { ArrowLeftOutlined } from '../../../components/iconos.tsx';
+import { ArrowLeftOutlined, SafetyCertificateOutlined } from '../../../components/iconos.tsx';
+import { usePendientes } from '../../../api/aprobaciones.ts';
 import { useLocation, useNavigate } from 'react-router';
 import {
   duracionTexto,
@@ -163,6 +164,15 @@ function Tablero({ id }: { id: number }) {
   // Every time below is in the product's zone, named once (issue 48.5).
   const avisoZona = useAvisoZona();
 
+  // Issue 47.2: an approver who may decide it (not its creator nor who asked: the pending list's
+  // puede_aprobar, the api's own rule) goes to the approval screen from here too.
+  const pendientes = usePendientes();
+  const revisar =
+    e && e.iniciado === null && e.aprobacion === 'pendiente'
+      ? pendientes.data?.find((x) => x.id_ejercicio === e.id_ejercicio && x.puede_aprobar)
+          ?.id_ejercicio
+      : undefined;
+
   if (esNoEncontrado(tablero.error)) return <NoEncontrado entidad="columnaEjercicio" volverA="/" />;
 
   const s = t?.semaforo;
@@ -202,6 +212,16 @@ function Tablero({ id }: { id: number }) {
           {e?.detenido === '1' && <Tag className="estado-detenido">{msg('detenido')}</Tag>}
           {e && <EtiquetaModo modo={e.modo} />}
           {e && <EtiquetaAprobacion fila={e} />}
+          {revisar && (
+            <Button
+              type="primary"
+              icon={<SafetyCertificateOutlined />}
+              className="revisar-aprobacion"
+              onClick={() => navegar(`/aprobaciones/${revisar}`)}
+            >
+              {msg('accionRevisarAprobacion')}
+            </Button>
+          )}
           {e && <InicioProgramado fila={e} />}
           {t?.detencion && (
             <Typography.Text strong className="detenido-por">

@@ -79,7 +79,14 @@ import {
   textoPoliticaReintentos,
   type PoliticaReintentos,
 } from '@pregon/contract/rules/reintentos';
-import { accionDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
+import {
+  accionDePlantilla,
+  accionVisible,
+  textoDePlantilla,
+  type PlantillaElegida,
+} from '@pregon/contract/rules/whatsapp';
+import { usePlantillas } from '../api/get-plantillas.ts';
+import { usePlantillasMensaje } from '../../../api/plantillas-mensaje.ts';
 import {
   CANALES_RESPALDO,
   RESPALDO_POR_CANAL,
@@ -226,8 +233,9 @@ export interface PropsCrearEjercicio {
   alCerrar: () => void;
   /** Opened with data (clone flow): the confirm button reads 'Crear y clonar cuestionario'. */
   inicial?: DatosIniciales;
-  /** Told the new exercise's id once it is created (the clone flow rebuilds its questionnaire). */
-  alCrear?: (id_ejercicio: number) => void;
+  /** Told the new exercise's id once it is created (the clone flow rebuilds its questionnaire;
+   * 'Desde plantilla' names the exercise whose questionnaire the template holds, to copy it). */
+  alCrear?: (id_ejercicio: number, cuestionarioDe?: number) => void;
   /** 'Reenviar a no alcanzados' (issue 25.1): the drill followed up and the chosen outcome sets;
    * the server copies those recipients, so states, categories and the preview give way to the
    * count. */
@@ -282,6 +290,7 @@ export function CrearEjercicioDialog({
   const { modal } = App.useApp();
   const [form] = Form.useForm<ValoresDialogo>();
   const catalogos = useCatalogos(abierto);
+  const plantillasMensaje = usePlantillasMensaje(abierto && modo.modo !== 'clonar' && !origen);
   const cliente = useQueryClient();
   const [enviando, setEnviando] = useState(false);
   const [paso, setPaso] = useState<string | null>(null);
@@ -309,6 +318,8 @@ export function CrearEjercicioDialog({
       ? (paisesSeleccion.data?.aviso ?? null)
       : null;
   const audioElegido = (Form.useWatch('audio', form) as UploadFile[] | undefined)?.[0];
+  /** A call's audio already on the agent: the edited or duplicated exercise's, or a template's. */
+  const audioActual = Form.useWatch('audio_actual', { form, preserve: true }) as string | undefined;
   const equipoElegido = Form.useWatch('equipo', form);
   /** Issue 47.3: a real alert being created is asked for approval by the dialog's own button
    * (the template, the states and categories, 'Solicitar aprobación': three decisions). */
@@ -318,6 +329,21 @@ export function CrearEjercicioDialog({
   const [plantilla, setPlantilla] = useState<PlantillaElegida | null>(null);
   const tipoElegido = tipo === '' || tipo === undefined ? undefined : tipo;
   const marca = useMarcaDialogo(form, tipoElegido, plantilla !== null);
+  // A template set from outside its picker ('Desde plantilla', issue 47.3): the action field
+  // shows what the recipient reads, as when it is chosen in the picker.
+  const plantillasEquipo = usePlantillas(
+    tipoElegido === TIPO_WHATSAPP && plantilla ? equipoElegido : undefined,
+  );
+  useEffect(() => {
+    if (tipoElegido !== TIPO_WHATSAPP || !plantilla) return;
+    const t = plantillasEquipo.data?.data.find(
+      (x) => x.nombre === plantilla.plantilla && x.idioma === plantilla.idioma,
+    );
+    const vista = t
+      ? textoDePlantilla(t.cuerpo, plantilla.parametros)
+      : accionVisible(accionDePlantilla(plantilla));
+    if (form.getFieldValue('accion') !== vista) form.setFieldsValue({ accion: vista });
+  }, [plantilla, plantillasEquipo.data, tipoElegido, form]);
   // Issue 48.6: a WhatsApp free-text follow-up says how many of its recipients are outside their
   // 24-hour window (Meta refuses free text to them) and offers the template path.
   const [abrirPlantillas, setAbrirPlantillas] = useState(false);
@@ -381,6 +407,12 @@ export function CrearEjercicioDialog({
 
   const confirmar = async () => {
     const v = form.getFieldsValue(true) as ValoresDialogo;
+    // 'Desde plantilla' with a questionnaire: the exercise it is copied from once created.
+    const cuestionarioDe =
+      (plantillasMensaje.data?.data ?? [])
+        .flatMap((t) => t.versiones)
+        .find((x) => x.id_version === v.id_version_plantilla)?.id_ejercicio_cuestionario ??
+      undefined;
     const datos = paraValidar(v);
     const errores = validarFormularioEjercicio(datos);
     const conPlantilla = tipoElegido === TIPO_WHATSAPP ? plantilla : null;
@@ -446,6 +478,10 @@ export function CrearEjercicioDialog({
       ...modoParaEnviar(v),
       ...(origen ? { origen: origen.origen, resultados: origen.resultados.join(',') } : {}),
     };
+    // Issue 47.3: the template version the content came from goes with the save (audited).
+    const conVersion = v.id_version_plantilla
+      ? { id_version_plantilla: v.id_version_plantilla }
+      : {};
     setEnviando(true);
     try {
       // A selection without phones saves an exercise that sends nothing: ask first (issue 26.1).
@@ -482,13 +518,18 @@ export function CrearEjercicioDialog({
           await editarEjercicioLlamada(
             pbx,
             modo.id_ejercicio,
-            { ...comun, tiempo: Number(datos.tiempo), version },
+            { ...comun, ...conVersion, tiempo: Number(datos.tiempo), version },
             audio,
             setPaso,
           );
         } else {
           setPaso(msg('pasoGuardandoEjercicio'));
-          await editarEjercicioApi(modo.id_ejercicio, { ...comun, accion: accionTexto, version });
+          await editarEjercicioApi(modo.id_ejercicio, {
+            ...comun,
+            ...conVersion,
+            accion: accionTexto,
+            version,
+          });
         }
         avisoExito(msg('cambiosGuardados'));
         cerrar();
@@ -499,7 +540,7 @@ export function CrearEjercicioDialog({
       if (tipoElegido === TIPO_LLAMADA && audio) {
         id = await crearEjercicioLlamada(
           pbx,
-          { ...comun, tiempo: Number(datos.tiempo) },
+          { ...comun, ...conVersion, tiempo: Number(datos.tiempo) },
           audio,
           setPaso,
         );
@@ -513,7 +554,7 @@ export function CrearEjercicioDialog({
                 parametros: conPlantilla.parametros.map((p) => p.trim()),
               })
             : String(datos.accion ?? '').trim(),
-          ...(v.id_version_plantilla ? { id_version_plantilla: v.id_version_plantilla } : {}),
+          ...conVersion,
         });
         id = r.id_ejercicio;
         if (!origen) {
@@ -537,7 +578,7 @@ export function CrearEjercicioDialog({
       avisoExito(aviso);
       cerrar();
       await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
-      alCrear?.(id);
+      alCrear?.(id, tipoElegido === TIPO_CUESTIONARIO ? cuestionarioDe : undefined);
     } catch (e) {
       // A stale save is said in the dialog, with 'Recargar'; what was typed stays.
       if (esConflictoVersion(e)) setConflicto(e.message);
@@ -617,9 +658,9 @@ export function CrearEjercicioDialog({
               <Button icon={<UploadOutlined />}>{t.accionLabel}</Button>
             </Upload>
           </Form.Item>
-          {!audioElegido && inicial?.audio_actual && (
+          {!audioElegido && audioActual && (
             <Typography.Text type="secondary" className="audio-actual">
-              {msg('audioActual', { nombre: nombreVisibleAudio(inicial.audio_actual) })}
+              {msg('audioActual', { nombre: nombreVisibleAudio(audioActual) })}
             </Typography.Text>
           )}
           {audioElegido?.originFileObj && esAudioGsm(audioElegido.name) && (
@@ -630,7 +671,7 @@ export function CrearEjercicioDialog({
           <AvisoAudioLargo
             form={form}
             archivo={audioElegido?.originFileObj}
-            almacenado={audioElegido ? undefined : inicial?.audio_actual}
+            almacenado={audioElegido ? undefined : audioActual}
           />
         </>
       );
@@ -783,13 +824,15 @@ export function CrearEjercicioDialog({
           className="formulario-ejercicio"
         >
           <Row gutter={16} onKeyDownCapture={tabSinElegir}>
-            {modo.modo === 'crear' && !origen && (
+            {modo.modo !== 'clonar' && !origen && !copiados && (
               <Col span={24}>
                 <DesdePlantilla
                   form={form}
                   abierto={abierto}
-                  equipos={equiposParaTipo(catalogos.data?.equipos ?? [], TIPO_SMS)}
+                  equiposDe={(t) => equiposParaTipo(catalogos.data?.equipos ?? [], t)}
                   marca={marca}
+                  alPlantillaWhatsapp={setPlantilla}
+                  sinCuestionario={modo.modo === 'editar'}
                 />
               </Col>
             )}

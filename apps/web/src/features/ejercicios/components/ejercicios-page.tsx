@@ -226,6 +226,27 @@ export function EjerciciosPage() {
     await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
   };
 
+  /** 'Desde plantilla' with a questionnaire (issue 47.3): once the exercise exists, the template's
+   * questionnaire (read from the exercise it belongs to) is rebuilt on it by the same clone flow. */
+  const copiarCuestionario = async (id_ejercicio: number, fuente: number) => {
+    try {
+      const leidas = await obtenerCuestionario(fuente);
+      const { guardarCuestionarioCompleto } =
+        await import('../../cuestionarios/api/guardar-cuestionario.ts');
+      const ok = await guardarCuestionarioCompleto(
+        pbx,
+        id_ejercicio,
+        desdeLectura(leidas),
+        { nuevo: true, clon: true },
+        { alPaso: () => undefined, alError: avisoError },
+      );
+      if (ok) avisoExito(msg('cuestionarioRecreado'));
+    } catch (e) {
+      avisoError(mensajeError(e));
+    }
+    await cliente.invalidateQueries({ queryKey: CLAVE_EJERCICIOS });
+  };
+
   const filas = useMemo(() => consulta.data ?? [], [consulta.data]);
   const sinAudio = useAudiosFaltantes(filas);
 
@@ -559,7 +580,10 @@ export function EjerciciosPage() {
             }
             modo={clon ? { modo: 'clonar' } : seguimiento ? undefined : edicion?.modo}
             recuperado={clon || seguimiento ? undefined : edicion?.recuperado}
-            alCrear={clon ? (id) => void recrear(id) : undefined}
+            alCrear={(id, cuestionarioDe) => {
+              if (clon) void recrear(id);
+              else if (cuestionarioDe !== undefined) void copiarCuestionario(id, cuestionarioDe);
+            }}
             recargar={
               edicion?.modo.modo === 'editar' ? () => recargarEdicion(edicion.modo) : undefined
             }
