@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
+import { tonoGsm } from '../apps/api/src/testing/audio.ts';
 import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearYGenerar, cuerpoEjercicio } from '../apps/api/src/testing/ejercicios.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
@@ -14,10 +19,12 @@ import {
   ingresarUI,
   iniciarConfirmando,
   lanzarNavegador,
+  levantarPbx,
   levantarTodo,
   nuevoContexto,
   sembrar,
   type Datos,
+  type PbxDePrueba,
 } from './entorno.ts';
 
 // Issue 47.2 in the browser, two people in two browser contexts: an administrator (A) creates an
@@ -42,10 +49,14 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
   let b: Page;
   let datos: Datos;
   let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
+  let pbx: PbxDePrueba;
+  let tokenB: string;
   const smsc = new SimuladorSmpp({ retrasoReciboMs: 5 });
 
   beforeAll(async () => {
     api = await levantarTodo();
+    // The telephony agent beside it (as e2e/telefonia.test.ts): the call's audio is played from it.
+    pbx = await levantarPbx(api);
     datos = await sembrar(api, 3);
     await smsc.iniciar();
     await crearEquipo(api.ctx.db, {
@@ -55,7 +66,7 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
       puertos: 1,
       tasa: 50,
     });
-    await tokenConRol(api, 'aprobadores', 'aprobadora');
+    tokenB = (await tokenConRol(api, 'aprobadores', 'aprobadora')).token;
     despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
       eventos: api.ctx.eventos,
     });
@@ -76,6 +87,7 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await navegador?.close();
     await despachador?.detener();
     await smsc.detener();
+    await pbx?.cerrar();
     await api?.cerrar();
   });
 
@@ -193,6 +205,8 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await a.setViewportSize({ width: 390, height: 844 });
     await capturar(a, 'aprobacion-tablero-390');
     await a.setViewportSize({ width: 1366, height: 768 });
+    // Not an approver: the dashboard offers A no review.
+    expect(await a.locator('.pagina-cabecera .revisar-aprobacion').count()).toBe(0);
 
     // A, made an approver too, opens the same screen: not theirs to decide.
     await api.ctx.db.kysely
@@ -231,9 +245,21 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
       'No puede aprobar ni rechazar un ejercicio que usted creó o cuya aprobación solicitó: debe hacerlo una segunda persona',
     );
 
-    // B, back on the list (it polls), opens the new request and approves.
-    await b.getByRole('link', { name: NOMBRE }).click();
+    // B reaches the new request from the exercise's dashboard (issue 47.2): 'Revisar aprobación'
+    // in its header opens the approval screen.
+    await b.goto(`${api.url}/dashboard/${id}`);
+    const revisar = b
+      .locator('.pagina-cabecera')
+      .getByRole('button', { name: 'Revisar aprobación' });
+    await revisar.waitFor({ timeout: 30_000 });
+    await capturar(b, 'tablero-revisar-aprobacion-1366');
+    await b.setViewportSize({ width: 390, height: 844 });
+    await revisar.waitFor();
+    await capturar(b, 'tablero-revisar-aprobacion-390');
+    await b.setViewportSize({ width: 1366, height: 768 });
+    await revisar.click();
     await b.getByRole('heading', { name: `Aprobar el inicio de «${NOMBRE}»` }).waitFor();
+    expect(new URL(b.url()).pathname).toBe(`/aprobaciones/${id}`);
     await b.getByRole('button', { name: 'Aprobar' }).click();
     await esperarAviso(b, 'Ejercicio aprobado: ya puede iniciarse');
     await b.getByText('No hay solicitudes de aprobación pendientes').waitFor();
@@ -324,5 +350,97 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
       aprobacion_resuelve: 'admin',
       iniciado: null,
     });
+  });
+
+  it('llamada desde plantilla: la aprobadora escucha el audio de la llamada en la pantalla de aprobación', async () => {
+    // The call's audio on the telephony agent (3 s of GSM, sent as the create dialog sends it)
+    // and an approved alert template holding it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-e2e-aprobacion-'));
+    const archivo = path.join(dir, 'sismo-llamada.gsm');
+    tonoGsm(archivo, 3);
+    const token = await ingresar(api);
+    const formulario = new FormData();
+    formulario.append('filename', 'sismo-llamada');
+    formulario.append('file', new Blob([fs.readFileSync(archivo)]), 'sismo-llamada.gsm');
+    const subida = await fetch(`${pbx.url}/${api.ctx.config.pbx.software}/audio/upload/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: formulario,
+    });
+    expect(subida.status).toBe(200);
+    const { filename } = (await subida.json()) as { filename: string };
+    fs.rmSync(dir, { recursive: true, force: true });
+    const creada = await pedir(api.url, 'POST', '/plantillas-mensaje/', {
+      token,
+      body: { nombre: 'Sismo por llamada E2E', id_peligro: 1, audio: filename },
+    });
+    expect(creada.status, JSON.stringify(creada.body)).toBe(200);
+    const aprobada = await pedir(
+      api.url,
+      'POST',
+      `/plantillas-mensaje/versiones/${creada.body.data.versiones[0].id_version}/aprobar/`,
+      { token: tokenB },
+    );
+    expect(aprobada.status, JSON.stringify(aprobada.body)).toBe(200);
+
+    // A: 'Desde plantilla' sets a call with the template's audio (no file to choose), then
+    // 'Alerta real', the time, the state and category.
+    await a.goto(`${api.url}/`);
+    await a.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const d = a.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+    await elegirOpcion(
+      a,
+      d,
+      'Desde plantilla',
+      'Sismo por llamada E2E (Sismo) · versión 1 · aprobada',
+    );
+    await d.locator('.ant-select').filter({ hasText: 'LLAMADAS Conmutador' }).waitFor();
+    await d
+      .getByText(
+        `Audio actual: ${nombreVisibleAudio(filename)} (elija otro archivo para cambiarlo)`,
+        { exact: true },
+      )
+      .waitFor();
+    await d.getByLabel('Tiempo (Minutos)').fill('1');
+    await elegirOpcion(a, d, 'Estado', datos.estado.estado, { buscar: true });
+    await elegirOpcion(a, d, 'Categoría', datos.categorias[0]!.categoria);
+    await d.locator('.ant-modal-title').click();
+    await d.locator('.seccion-modo').getByText('Alerta real', { exact: true }).click();
+    await d.getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(a, 'EXITO');
+    await d.waitFor({ state: 'hidden' });
+    const llamada = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'id_tipo_ejercicio', 'accion', 'modo'])
+      .where('titulo', '=', 'Sismo por llamada E2E')
+      .executeTakeFirstOrThrow();
+    expect(llamada).toMatchObject({ id_tipo_ejercicio: 2, accion: filename, modo: 'real' });
+    const g = a
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Sismo por llamada E2E' });
+    await g.getByRole('button', { name: 'Solicitar aprobación' }).click();
+    await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
+
+    // B: the approval screen names the audio and plays it, fetched from the agent and decoded in
+    // the browser: 3 s.
+    await b.goto(`${api.url}/aprobaciones/${llamada.id_ejercicio}`);
+    await b
+      .getByRole('heading', { name: 'Aprobar el inicio de «Sismo por llamada E2E»' })
+      .waitFor();
+    const contenido = b.locator('.contenido-aprobacion');
+    await contenido.getByText(nombreVisibleAudio(filename), { exact: true }).waitFor();
+    await contenido.getByRole('button', { name: 'Escuchar audio' }).click();
+    const audio = contenido.locator('.reproductor-gsm audio');
+    await audio.waitFor();
+    await expect
+      .poll(() => audio.evaluate((x: HTMLAudioElement) => x.readyState))
+      .toBeGreaterThan(0);
+    expect(await audio.evaluate((x: HTMLAudioElement) => x.duration)).toBeCloseTo(3, 1);
+    await contenido.locator('.duracion-audio').getByText('0:03.0', { exact: false }).waitFor();
+    await capturar(b, 'aprobacion-llamada-audio-1366');
+    await b.setViewportSize({ width: 390, height: 844 });
+    await contenido.scrollIntoViewIfNeeded();
+    await capturar(b, 'aprobacion-llamada-audio-390');
+    await b.setViewportSize({ width: 1366, height: 768 });
   });
 });

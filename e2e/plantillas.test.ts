@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
+import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
+import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
 import { msg } from '@pregon/contract/messages';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenAprobador } from '../apps/api/src/testing/aprobaciones.ts';
 import { ahora } from '../apps/api/src/db/database.ts';
@@ -37,7 +39,10 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
   let page: Page;
   let despachador: Awaited<ReturnType<typeof arrancarDespachador>>;
   const smsc = new SimuladorSmpp({ retrasoReciboMs: 20 });
+  const wa = new SimuladorWhatsapp({ token: 'tok', phoneNumberId: '555000', wabaId: 'waba-1' });
   let estado: string;
+  let admin: string;
+  let aprobador: string;
   const categoria = 'Brigadistas plantillas';
 
   beforeAll(async () => {
@@ -76,8 +81,16 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
       tasa: 20,
       puertos: 2,
     });
+    await wa.iniciar();
+    await crearEquipo(api.ctx.db, {
+      protocolo: 'whatsapp',
+      url: wa.url,
+      alias: 'WhatsApp plantillas',
+      credenciales: { token: 'tok', phone_number_id: '555000', app_secret: 's', waba_id: 'waba-1' },
+    });
     // The second person: holds only 'aprobadores' (password of the test factory).
-    await tokenAprobador(api, APROBADOR);
+    aprobador = await tokenAprobador(api, APROBADOR);
+    admin = await ingresar(api);
     despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
       eventos: api.ctx.eventos,
     });
@@ -89,6 +102,7 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
     await navegador?.close();
     await despachador?.detener();
     await smsc.detener();
+    await wa.detener();
     await api?.cerrar();
   });
 
@@ -225,6 +239,13 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
     await fila.getByRole('button', { name: 'Enviar corrección' }).click();
     const modal = page.locator('.enviar-correccion');
     await modal.getByText('Corrección sismo E2E (Sismo) · versión 1 · aprobada').waitFor();
+    // The device: the original's by default, said in words (issue 47.2).
+    await modal
+      .locator('.equipo-correccion')
+      .getByText('Se envía por SMS con el equipo «SMS Simulador plantillas» (el del original)', {
+        exact: true,
+      })
+      .waitFor();
     await modal.getByLabel('Estado ({estado})', { exact: true }).fill('Oaxaca');
     const correccion = 'CORRECCIÓN: el sismo en Oaxaca no requiere evacuar';
     await expect
@@ -248,6 +269,145 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
       .locator('.tarjeta-tabla tr.ant-table-row')
       .filter({ hasText: 'Corrección: Sismo fuerte E2E' })
       .waitFor();
+
+    // 6. Templates holding a WhatsApp template (saved and approved through the api: the screen's
+    // own path is step 1's): a cancellation, and an alert with no SMS text.
+    const plantillaApi = async (cuerpo: Record<string, unknown>, aprobar: boolean) => {
+      const r = await pedir(api.url, 'POST', '/plantillas-mensaje/', {
+        token: admin,
+        body: cuerpo,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const id = r.body.data.versiones[0].id_version as number;
+      if (aprobar) {
+        const a = await pedir(api.url, 'POST', `/plantillas-mensaje/versiones/${id}/aprobar/`, {
+          token: aprobador,
+        });
+        expect(a.status, JSON.stringify(a.body)).toBe(200);
+      }
+    };
+    const whatsapp = (parametros: string[]) => ({
+      whatsapp_plantilla: 'aviso_simulacro',
+      whatsapp_idioma: 'es_MX',
+      whatsapp_parametros: parametros,
+    });
+    await plantillaApi(
+      {
+        nombre: 'Cancelación sismo E2E',
+        id_peligro: 1,
+        uso: 'cancelacion',
+        texto_sms: 'CANCELADA la alerta en {estado}',
+        ...whatsapp(['{estado}', 'su casa']),
+      },
+      true,
+    );
+    await plantillaApi(
+      { nombre: 'Huracán WhatsApp E2E', id_peligro: 1, ...whatsapp(['{municipio}', '{refugio}']) },
+      false,
+    );
+
+    // 'Cancelar alerta' by another channel: the WhatsApp device chosen in the dialog.
+    await page.reload();
+    await fila
+      .filter({ hasNotText: 'Corrección:' })
+      .getByRole('button', { name: 'Cancelar alerta' })
+      .click();
+    await modal.getByText('Cancelación sismo E2E (Sismo) · versión 1 · aprobada').waitFor();
+    await elegirOpcion(page, modal, 'Equipo de envío', 'WhatsApp plantillas (WhatsApp)');
+    await modal
+      .locator('.equipo-correccion')
+      .getByText('Se envía por WhatsApp con el equipo «WhatsApp plantillas»', { exact: true })
+      .waitFor();
+    await modal.getByLabel('Estado ({estado})', { exact: true }).fill('Oaxaca');
+    await expect
+      .poll(() => modal.getByTestId('vista-previa-plantilla').innerText())
+      .toBe('Plantilla aviso_simulacro (es_MX): Oaxaca, su casa');
+    await capturar(page, 'cancelar-alerta-whatsapp-1366');
+    const antesWa = wa.registro.length;
+    await modal.getByRole('button', { name: 'Enviar ahora' }).click();
+    await esperarAviso(page, '«Cancelación: Sismo fuerte E2E» creado e iniciado: 3 destinatarios');
+    const cancelada = 'Simulacro en Oaxaca: diríjase a su casa y espere instrucciones.';
+    await expect
+      .poll(() => wa.registro.slice(antesWa).map((m) => m.texto), { timeout: 30_000 })
+      .toEqual([cancelada, cancelada, cancelada]);
+
+    // 7. 'Desde plantilla' for WhatsApp (issue 47.3): the version sets the type, the device and
+    // the template with its parameters filled from the placeholders.
+    await page.goto(`${api.url}/`);
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const deWa = 'Huracán WhatsApp E2E (Sismo) · versión 1 · sin aprobar';
+    await elegirOpcion(page, dialogo, 'Desde plantilla', deWa);
+    await dialogo.locator('.ant-select').filter({ hasText: 'WhatsApp plantillas' }).waitFor();
+    await dialogo.locator('.ant-select').filter({ hasText: 'aviso_simulacro (es_MX)' }).waitFor();
+    await dialogo.getByLabel('Municipio ({municipio})', { exact: true }).fill('Mérida');
+    await dialogo.getByLabel('Refugio ({refugio})', { exact: true }).fill('el albergue');
+    const textoWa = 'Simulacro en Mérida: diríjase a el albergue y espere instrucciones.';
+    await expect
+      .poll(() => dialogo.getByPlaceholder('Mensaje / número').inputValue())
+      .toBe(textoWa);
+    expect(await dialogo.getByLabel('Parámetro 2', { exact: true }).inputValue()).toBe(
+      'el albergue',
+    );
+    await capturar(page, 'dialogo-desde-plantilla-whatsapp-1366');
+    await elegirOpcion(page, dialogo, 'Estado', estado, { buscar: true });
+    await elegirOpcion(page, dialogo, 'Categoría', categoria);
+    await dialogo.getByRole('button', { name: 'Confirmar' }).click();
+    await esperarAviso(page, 'EXITO');
+    await dialogo.waitFor({ state: 'hidden' });
+    const porWa = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'id_tipo_ejercicio', 'accion'])
+      .where('titulo', '=', 'Huracán WhatsApp E2E')
+      .executeTakeFirstOrThrow();
+    expect(porWa).toMatchObject({
+      id_tipo_ejercicio: 3,
+      accion: accionDePlantilla({
+        plantilla: 'aviso_simulacro',
+        idioma: 'es_MX',
+        parametros: ['Mérida', 'el albergue'],
+      }),
+    });
+
+    // Editing it 'Desde plantilla' (offered when editing and duplicating too): the SMS alert
+    // template turns it into an SMS exercise with the filled text; the version is audited.
+    const filaWa = page
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Huracán WhatsApp E2E' });
+    await filaWa.getByRole('button', { name: 'Duplicar' }).click();
+    const copia = page.getByRole('dialog').filter({ hasText: 'Crear ejercicio' });
+    await copia.getByLabel('Desde plantilla', { exact: true }).waitFor();
+    await copia.getByRole('button', { name: 'Cancelar' }).click();
+    await copia.waitFor({ state: 'hidden' });
+    await filaWa.getByRole('button', { name: 'Editar ejercicio' }).click();
+    const edicion = page.getByRole('dialog').filter({ hasText: 'Editar ejercicio' });
+    await elegirOpcion(page, edicion, 'Desde plantilla', v1);
+    await edicion.locator('.ant-select').filter({ hasText: 'SMS Simulador plantillas' }).waitFor();
+    await edicion.getByLabel('Estado ({estado})', { exact: true }).fill('Yucatán');
+    await edicion.getByLabel('Refugio ({refugio})', { exact: true }).fill('el albergue');
+    const textoSms = 'ALERTA SÍSMICA en Yucatán: acuda a el albergue';
+    await expect
+      .poll(() => edicion.getByPlaceholder('Mensaje / número').inputValue())
+      .toBe(textoSms);
+    await edicion.getByRole('button', { name: 'Guardar cambios' }).click();
+    await esperarAviso(page, 'Cambios guardados');
+    const editada = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_tipo_ejercicio', 'accion'])
+      .where('id_ejercicio', '=', porWa.id_ejercicio)
+      .executeTakeFirstOrThrow();
+    expect(editada.id_tipo_ejercicio).toBe(1);
+    expect(editada.accion).toContain(textoSms);
+    const auditada = await api.ctx.db.kysely
+      .selectFrom('auditoria')
+      .select('detalle')
+      .where('entidad', '=', 'ejercicio')
+      .where('id_entidad', '=', String(porWa.id_ejercicio))
+      .where('accion', '=', 'modificar')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(auditada.detalle))).toMatchObject({
+      plantilla: 'Sismo fuerte E2E',
+      version: 1,
+    });
 
     // The dialog's template part at a phone's width.
     await page.setViewportSize({ width: 390, height: 844 });
