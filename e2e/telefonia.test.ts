@@ -734,6 +734,48 @@ describe('web: llamada con audio y «Crear cuestionario»', { timeout: 180_000 }
     );
     expect(confClon).toContain(`[pregon-quiz-${clon.id_ejercicio}]`);
     expect(confClon).toContain('pregon/q1-alerta');
+
+    // 'Desde plantilla' with a questionnaire (issue 47.3): a template holding this questionnaire;
+    // the exercise made from it is a questionnaire and gets a copy, rebuilt on its id by the same
+    // clone flow (its own questionnaire and quiz context on the agent).
+    const plantilla = await pedir(api.url, 'POST', '/plantillas-mensaje/', {
+      token,
+      body: { nombre: 'Encuesta de sismo E2E', id_peligro: 1, id_cuestionario: idQuiz },
+    });
+    expect(plantilla.status, JSON.stringify(plantilla.body)).toBe(200);
+    await page.getByRole('button', { name: 'Crear ejercicio' }).click();
+    const dp = crearDialogo();
+    await elegirEn(
+      dp.getByLabel('Desde plantilla', { exact: true }),
+      'Encuesta de sismo E2E (Sismo) · versión 1 · sin aprobar',
+    );
+    await dp
+      .getByText(
+        'El cuestionario de la plantilla (sus preguntas, respuestas y audios) se copia a este ejercicio al crearlo',
+        { exact: true },
+      )
+      .waitFor();
+    await dp.getByText('CUESTIONARIO', { exact: true }).waitFor();
+    await dp.getByText('QUIZ Conmutador', { exact: true }).waitFor();
+    expect(await dp.getByLabel('Nombre del ejercicio').inputValue()).toBe('Encuesta de sismo E2E');
+    await llenarComunes('CUESTIONARIO', null, 'Encuesta desde plantilla E2E');
+    await elegirEn(dp.getByLabel('Tiempo (minutos)', { exact: true }), '2');
+    await boton(dp, 'Confirmar').click();
+    await esperarAviso(page, 'EXITO');
+    await esperarAviso(page, 'Cuestionario recreado en el nuevo ejercicio');
+    const desde = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'id_tipo_ejercicio', 'accion'])
+      .where('titulo', '=', 'Encuesta desde plantilla E2E')
+      .executeTakeFirstOrThrow();
+    expect(desde).toMatchObject({ id_tipo_ejercicio: 4, accion: '2' });
+    const leidoDesde = await pedir(api.url, 'GET', `/quiz/${desde.id_ejercicio}/`, { token });
+    expect(resumen(leidoDesde.body)).toEqual(esperado);
+    const idQuizDesde = leidoDesde.body[0].id_cuestionario as number;
+    expect([idQuiz, idQuizClon]).not.toContain(idQuizDesde);
+    expect(
+      fs.readFileSync(path.join(pbx.config.dialplanDir, `pregon-quiz-${idQuizDesde}.conf`), 'utf8'),
+    ).toContain(`[pregon-quiz-${desde.id_ejercicio}]`);
   });
 
   it('un cuestionario clonado corre contra el simulador AMI con dígitos guionizados; Reporte 1 y 2 y el tablero los muestran', async () => {
