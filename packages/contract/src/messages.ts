@@ -1580,10 +1580,10 @@ export const MENSAJES = {
   contenidoPlantillaWhatsapp: 'plantilla de WhatsApp',
   correccionPorEquipo: 'Se envía por {canal} con el equipo «{equipo}»{original}',
   correccionEquipoOriginal: ' (el del original)',
-  correccionOriginalLlamada:
-    'El original fue por llamada: la {uso} se envía por SMS o WhatsApp (una llamada necesita su plan de marcado en el servidor de telefonía antes de iniciar)',
+  correccionCanalLlamada: 'llamada',
+  contenidoAudioLlamada: 'audio de llamada',
   correccionSinEquipos:
-    'No hay un equipo activo de SMS o WhatsApp con el que enviar esta plantilla: active uno en Equipos o elija otra plantilla',
+    'No hay un equipo activo de SMS, WhatsApp o llamadas con el que enviar esta plantilla: active uno en Equipos o elija otra plantilla',
   correccionSinContenidoCanal:
     'El campo equipo es «{equipo}», de {canal}, y la plantilla no tiene {contenido}: elija un equipo de otro canal u otra plantilla',
   correccionPlantilla: 'Plantilla de {uso} aprobada',
@@ -1596,11 +1596,11 @@ export const MENSAJES = {
   correccionUsoDistinto:
     'El campo id_version_plantilla es de una plantilla de {uso}: elija una plantilla de {esperado}',
   correccionSinTextoSms:
-    'El campo id_version_plantilla no tiene texto SMS ni plantilla de WhatsApp: la corrección y la cancelación se envían por SMS o WhatsApp',
+    'El campo id_version_plantilla no tiene texto SMS, plantilla de WhatsApp ni audio de llamada: la corrección y la cancelación se envían por uno de esos canales',
   correccionMarcadoresPendientes:
     'El campo valores no llena {marcadores}: escriba su valor para enviar',
   correccionEquipoNoSms:
-    'El campo equipo debe ser un equipo activo de SMS (SMPP o Android) o de WhatsApp: la corrección se envía por uno de esos canales',
+    'El campo equipo debe ser un equipo activo de SMS (SMPP o Android), de WhatsApp o de llamadas (Asterisk)',
   correccionTituloEjercicio: '{uso}: {ejercicio}',
   correccionSinDestinatarios:
     'El ejercicio «{ejercicio}» no tiene destinatarios a quienes corregir',

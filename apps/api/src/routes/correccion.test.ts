@@ -1,4 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clavesPbx, crearAppPbx } from '@pregon/pbx/app';
+import { cargarConfigPbx } from '@pregon/pbx/config';
+import { ARCHIVO_LLAMADAS, contextoLlamada } from '@pregon/contract/rules/dialplan';
+import { tonoGsm } from '../testing/audio.ts';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
@@ -28,6 +36,11 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
   const wa = new SimuladorWhatsapp({ token: 'tok', phoneNumberId: '777000', appSecret: 's' });
   let equipo: number;
   let equipoWa: number;
+  // The real telephony agent over HTTP (a correction by call writes its dialplan there).
+  let agente: FastifyInstance;
+  let urlAgente: string;
+  let dirDialplan: string;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-correccion-'));
   const TELS = ['5541000001', '5541000002'];
 
   const crearPlantilla = async (
@@ -97,6 +110,21 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
       credenciales: { token: 'tok', phone_number_id: '777000', app_secret: 's' },
     });
     for (const t of TELS) await insertarTelefono(api, t, ESTADO_CDMX, [1]);
+    const config = cargarConfigPbx({
+      DATA_DIR: api.config.dataDir,
+      LOG_LEVEL: 'silent',
+      PBX_API_URL: api.url,
+      PBX_SONIDOS_DIR: path.join(dir, 'sonidos'),
+      PBX_DIALPLAN_DIR: path.join(dir, 'dialplan'),
+      PBX_SONIDOS_SISTEMA_DIR: path.join(dir, 'sistema'),
+    });
+    for (const d of [config.sonidosDir, config.dialplanDir]) fs.mkdirSync(d, { recursive: true });
+    dirDialplan = config.dialplanDir;
+    agente = await crearAppPbx(config, await clavesPbx(config));
+    await agente.listen({ port: 0, host: '127.0.0.1' });
+    const a = agente.server.address();
+    urlAgente = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+    (api.ctx.config as { pbxBase?: string }).pbxBase = urlAgente;
     despachador = await arrancarDespachador(api.ctx.db, CONFIG_PRUEBA, {
       eventos: api.ctx.eventos,
     });
@@ -105,7 +133,9 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
     await despachador?.detener();
     await smsc.detener();
     await wa.detener();
+    await agente?.close();
     await api?.cerrar();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it(
@@ -281,7 +311,8 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
       const texto = 'SIMULACRO: CANCELADA la alerta de las 11:00: no hay peligro en Mérida';
       expect(smsc.registro.slice(previos).map((m) => m.texto)).toEqual([texto, texto]);
       // The original's device went down since: the next correction goes through another active
-      // SMS device; a device asked for that is not SMS is refused naming the field.
+      // SMS device; a device asked for of a channel the version lacks, or none, is refused naming
+      // the field.
       await api.ctx.db.kysely
         .updateTable('equipos')
         .set({ activo: 0 })
@@ -300,7 +331,21 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
         operador,
       );
       expect(noSms.status).toBe(400);
-      expect(noSms.body.mensaje).toBe(msg('correccionEquipoNoSms'));
+      // A call device for a version with no call audio: refused naming what is missing.
+      expect(noSms.body.mensaje).toBe(
+        msg('correccionSinContenidoCanal', {
+          equipo: 'PBX',
+          canal: 'llamada',
+          contenido: 'audio de llamada',
+        }),
+      );
+      const inexistente = await corregir(
+        original,
+        { uso: 'cancelacion', id_version_plantilla: sinIniciar, valores, equipo: 999_999 },
+        operador,
+      );
+      expect(inexistente.status).toBe(400);
+      expect(inexistente.body.mensaje).toBe(msg('correccionEquipoNoSms'));
       const previos2 = smsc.registro.length;
       const reserva = await corregir(
         original,
@@ -453,6 +498,103 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
         expect.objectContaining({ canal: 'whatsapp', id_equipo: equipoWa }),
         expect.objectContaining({ canal: 'sms', id_equipo: equipo }),
       ]);
+    },
+  );
+
+  it(
+    'una llamada se corrige por llamada: el audio de la plantilla, su plan de marcado escrito en el agente, e iniciada',
+    { timeout: 90_000 },
+    async () => {
+      // The correction's audio on the agent, uploaded as the create dialog uploads one.
+      const archivo = path.join(dir, 'correccion-llamada.gsm');
+      tonoGsm(archivo, 2);
+      const form = new FormData();
+      form.append('filename', 'correccion-llamada');
+      form.append('file', new Blob([fs.readFileSync(archivo)]), 'correccion-llamada.gsm');
+      const subida = await fetch(`${urlAgente}/asterisk/audio/upload/`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: admin },
+      });
+      const { filename: audio } = (await subida.json()) as { filename: string };
+      expect(subida.status).toBe(200);
+      const llamadas = await crearEquipo(api.ctx.db, {
+        protocolo: 'asterisk',
+        alias: 'LLAMADAS corrección',
+      });
+      const original = await crearConDestinatarios({
+        titulo: 'Sismo por llamada',
+        tipo_ejercicio: '2',
+        equipo: llamadas,
+        accion: audio,
+        tiempo: 2,
+      });
+      // It ran (no AMI here: marked as started and finished).
+      await api.ctx.db.kysely
+        .updateTable('ejercicios')
+        .set({ iniciado: Date.now(), completado: 1 })
+        .where('id_ejercicio', '=', original)
+        .execute();
+      const v = await crearPlantilla(
+        'Corrección por llamada',
+        'correccion',
+        'CORRECCIÓN en {estado}',
+        {
+          audio,
+        },
+      );
+      await aprobarVersion(v);
+      const ok = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: v,
+        valores: { estado: 'Oaxaca' },
+      });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.body).toMatchObject({ destinatarios: 2, detenidos: 0 });
+      const id = ok.body.id_ejercicio as number;
+      const fila = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select(['id_tipo_ejercicio', 'accion', 'id_equipo', 'tiempo', 'origen_id'])
+        .where('id_ejercicio', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(fila).toEqual({
+        id_tipo_ejercicio: 2,
+        accion: audio,
+        id_equipo: llamadas,
+        tiempo: 2,
+        origen_id: original,
+      });
+      const iniciado = await api.ctx.db.kysely
+        .selectFrom('ejercicios')
+        .select('iniciado')
+        .where('id_ejercicio', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(iniciado.iniciado).not.toBeNull();
+      // Its context is in the agent's dialplan, playing the template's audio.
+      const plan = fs.readFileSync(path.join(dirDialplan, ARCHIVO_LLAMADAS), 'utf8');
+      expect(plan).toContain(`[${contextoLlamada(id)}]`);
+      expect(plan).toContain(`Playback(pregon/${audio})`);
+      const auditoria = await api.ctx.db.kysely
+        .selectFrom('auditoria')
+        .select('detalle')
+        .where('entidad', '=', 'ejercicio')
+        .where('id_entidad', '=', String(original))
+        .where('accion', '=', 'enviar_correccion')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(String(auditoria.detalle))).toMatchObject({
+        canal: 'llamada',
+        id_equipo: llamadas,
+      });
+
+      // The agent down: refused with the 502 naming it; the correction stays created, unstarted.
+      await agente.close();
+      const caido = await corregir(original, {
+        uso: 'correccion',
+        id_version_plantilla: v,
+        valores: { estado: 'Oaxaca' },
+      });
+      expect(caido.status).toBe(502);
+      expect(caido.body.mensaje).toContain(urlAgente);
     },
   );
 });

@@ -5,6 +5,7 @@ import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
 import * as servicio from '../services/plantillas-mensaje.ts';
 import { enviarCorreccion } from '../services/correccion.ts';
+import { firmarDialplan } from '../auth/firma-dialplan.ts';
 
 /** Issue 47.3: prepared messages by hazard ('Plantillas'), versioned and approved. */
 export function rutasPlantillasMensaje(app: FastifyInstance, ctx: Contexto) {
@@ -38,12 +39,26 @@ export function rutasPlantillasMensaje(app: FastifyInstance, ctx: Contexto) {
   });
   // Issue 47.2: 'Enviar corrección' / 'Cancelar alerta' in one step.
   ruta(app, ctx, api.enviarCorreccion, async ({ params, body, sesion, req }) => {
-    const r = await enviarCorreccion(ctx, sesion, params.id, body, {
-      equipoMs: ctx.config.comprobacionEquipoMs,
-      pbxBase: ctx.config.pbxBase,
-      idioma: ctx.config.pbxIdioma,
-      token: req.headers.authorization,
-    });
+    const r = await enviarCorreccion(
+      ctx,
+      sesion,
+      params.id,
+      body,
+      {
+        equipoMs: ctx.config.comprobacionEquipoMs,
+        pbxBase: ctx.config.pbxBase,
+        idioma: ctx.config.pbxIdioma,
+        token: req.headers.authorization,
+      },
+      // A correction by call: its dialplan goes to the agent the web app uses (GET /config/).
+      {
+        base: ctx.config.pbxBase ?? ctx.config.pbx.base,
+        token: req.headers.authorization,
+        timeoutMs: ctx.config.comprobacionEquipoMs || 3000,
+        idioma: ctx.config.pbxIdioma,
+        firmar: (archivo, contenido) => firmarDialplan(ctx.claves.privada, archivo, contenido),
+      },
+    );
     return {
       status: 200 as const,
       mensaje: msg('correccionEnviada', {

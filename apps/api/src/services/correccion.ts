@@ -1,6 +1,14 @@
 import type { Correccion } from '@pregon/contract/api/mensajes-preparados';
 import { CrearEjercicioSchema } from '@pregon/contract/api/ejercicios';
-import { ETIQUETA_USO_PLANTILLA, TIPO_SMS, TIPO_WHATSAPP } from '@pregon/contract/constants';
+import { escribirExtensionesLlamadas } from '@pregon/contract/api/pbx';
+import {
+  ETIQUETA_USO_PLANTILLA,
+  TIPO_LLAMADA,
+  TIPO_SMS,
+  TIPO_WHATSAPP,
+  type Canal,
+} from '@pregon/contract/constants';
+import { ARCHIVO_LLAMADAS } from '@pregon/contract/rules/dialplan';
 import { msg } from '@pregon/contract/messages';
 import { requiereAprobacion } from '@pregon/contract/rules/aprobacion';
 import {
@@ -30,10 +38,12 @@ import {
   type CtxEjercicios,
 } from './ejercicios.ts';
 import { leerParametros, versionUsable } from './plantillas-mensaje.ts';
+import { escribirEnAgente } from './quiz.ts';
+import { archivoLlamadas } from './telefonia.ts';
 
 // Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' in one step. The follow-up goes by the
-// original's channel (SMS or WhatsApp; a call alert's by SMS) through the device asked for or the
-// original's (contract equiposCorreccion), to every recipient of the original, in its mode, a link of its follow-up chain
+// original's channel (SMS, WhatsApp or call, as the version holds content for it) through the
+// device asked for or the original's (contract equiposCorreccion), to every recipient of the original, in its mode, a link of its follow-up chain
 // (origen_id), whose text comes from an approved version of a correction or cancellation
 // template: that approval, given beforehand, stands for the two-person approval of a real alert,
 // so it starts at once. Everything is checked before anything changes; then the original stops
@@ -43,8 +53,8 @@ import { leerParametros, versionUsable } from './plantillas-mensaje.ts';
 const etiquetaUso = (u: string) =>
   msg(ETIQUETA_USO_PLANTILLA[u as keyof typeof ETIQUETA_USO_PLANTILLA] ?? 'columnaAlertaCap');
 
-/** The version the follow-up is sent from: approved, of a template of this use, with an SMS text
- * or a WhatsApp template. */
+/** The version the follow-up is sent from: approved, of a template of this use, with an SMS text,
+ * a WhatsApp template or a call audio. */
 async function versionDeCorreccion(k: Consultor, idVersion: number, uso: Correccion['uso']) {
   const v = await versionUsable(k, idVersion, true);
   if (v.uso !== uso)
@@ -59,19 +69,48 @@ async function versionDeCorreccion(k: Consultor, idVersion: number, uso: Correcc
   return v;
 }
 
-const NOMBRE_CANAL = { sms: 'canalBajaSms', whatsapp: 'canalBajaWhatsapp' } as const;
+const NOMBRE_CANAL = {
+  sms: 'canalBajaSms',
+  whatsapp: 'canalBajaWhatsapp',
+  llamada: 'correccionCanalLlamada',
+} as const;
 const CONTENIDO_CANAL = {
   sms: 'contenidoTextoSms',
   whatsapp: 'contenidoPlantillaWhatsapp',
+  llamada: 'contenidoAudioLlamada',
 } as const;
+/** The exercise type and the start channel of each correction channel. */
+const TIPO_CANAL = { sms: TIPO_SMS, whatsapp: TIPO_WHATSAPP, llamada: TIPO_LLAMADA } as const;
+const INICIO_CANAL: Readonly<Record<CanalCorreccion, Canal>> = {
+  sms: 'sms',
+  whatsapp: 'whatsapp',
+  llamada: 'calls',
+};
 
-/** The device (contract equiposCorreccion, the dialog's own rule): the one asked for (active, SMS
- * or WhatsApp, of a channel the version holds content for; a 400 naming equipo otherwise), else
- * the original's, else the first of its channel, else the first SMS device. */
+/** Where and how the api writes a call's dialplan to the telephony agent (the route's). */
+export interface AgenteLlamadas {
+  base: string;
+  token?: string;
+  timeoutMs: number;
+  idioma: string;
+  firmar: (archivo: string, contenido: string) => Promise<string>;
+}
+
+/** Writes the calls' dialplan (every call exercise not yet completed, signed) to the agent, as the
+ * create dialog does after creating a call: a correction by call can then start. */
+async function escribirLlamadas(ctx: CtxEjercicios, agente: AgenteLlamadas): Promise<void> {
+  const contenido = await archivoLlamadas(ctx, agente.idioma);
+  const firma = await agente.firmar(ARCHIVO_LLAMADAS, contenido);
+  await escribirEnAgente(agente, escribirExtensionesLlamadas.path, contenido, firma);
+}
+
+/** The device (contract equiposCorreccion, the dialog's own rule): the one asked for (active, SMS,
+ * WhatsApp or calls, of a channel the version holds content for; a 400 naming equipo otherwise),
+ * else the original's, else the first of its channel, else the first SMS device. */
 async function equipoCorreccion(
   k: Consultor,
   pedido: number | undefined,
-  v: { texto_sms: string; whatsapp_plantilla: string },
+  v: { texto_sms: string; whatsapp_plantilla: string; audio: string },
   original: { id_equipo: number; protocolo: string },
 ) {
   const activos = (
@@ -110,8 +149,9 @@ async function equipoCorreccion(
   return elegido;
 }
 
-/** What the follow-up sends by its channel: the SMS text, or the WhatsApp template with its
- * parameters, the placeholders filled (a 400 naming valores when one is left). */
+/** What the follow-up sends by its channel: the SMS text, the WhatsApp template with its
+ * parameters (the placeholders filled; a 400 naming valores when one is left), or the call's
+ * audio on the agent. */
 function accionCorreccion(
   canal: CanalCorreccion,
   v: {
@@ -119,9 +159,11 @@ function accionCorreccion(
     whatsapp_plantilla: string;
     whatsapp_idioma: string;
     whatsapp_parametros: string;
+    audio: string;
   },
   valores: Correccion['valores'],
 ): string {
+  if (canal === 'llamada') return v.audio.trim();
   const textos =
     canal === 'sms'
       ? [llenarPlantilla(v.texto_sms, valores)]
@@ -155,6 +197,7 @@ export async function enviarCorreccion(
   id: number,
   b: Correccion,
   comprobacion: ComprobacionInicio,
+  agente: AgenteLlamadas,
 ): Promise<{ id_ejercicio: number; destinatarios: number; detenidos: number; titulo: string }> {
   const k = ctx.db.kysely;
   const origen = await ejercicioOError(k, ctx, id);
@@ -177,7 +220,11 @@ export async function enviarCorreccion(
   // The same body the create dialog sends, validated by the same schema.
   const cuerpo = CrearEjercicioSchema.parse({
     titulo,
-    tipo_ejercicio: equipo.canal === 'sms' ? TIPO_SMS : TIPO_WHATSAPP,
+    tipo_ejercicio: TIPO_CANAL[equipo.canal],
+    // A call keeps the original call's length (none: the default call time).
+    ...(equipo.canal === 'llamada' && origen.id_tipo_ejercicio === TIPO_LLAMADA && origen.tiempo
+      ? { tiempo: Number(origen.tiempo) }
+      : {}),
     fecha_ini,
     hora_ini,
     equipo: equipo.id_equipo,
@@ -234,6 +281,10 @@ export async function enviarCorreccion(
       detenidos,
     },
   );
-  await iniciar(ctx, actor, equipo.canal, { id_ejercicio: nuevo }, comprobacion);
+  // A call needs its context in the agent's dialplan before it starts (written by the api here,
+  // as the dialog writes it after creating one). Should the agent refuse, the correction stays
+  // created and unstarted, in the list, and the 502 names the agent.
+  if (equipo.canal === 'llamada') await escribirLlamadas(ctx, agente);
+  await iniciar(ctx, actor, INICIO_CANAL[equipo.canal], { id_ejercicio: nuevo }, comprobacion);
   return { id_ejercicio: nuevo, destinatarios, detenidos, titulo };
 }

@@ -292,6 +292,7 @@ export async function versionUsable(k: K, idVersion: number, real: boolean) {
       'v.whatsapp_plantilla',
       'v.whatsapp_idioma',
       'v.whatsapp_parametros',
+      'v.audio',
       'v.aprobada',
       'v.aprobada_por',
       'p.nombre',

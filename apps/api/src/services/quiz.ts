@@ -238,14 +238,29 @@ const agenteCaido = (base: string, motivo: string) =>
   error(502, 'agenteTelefoniaNoResponde', { url: base, detalle: motivo ? ` (${motivo})` : '' });
 
 /** PUT {base}/quizzes/extensions/{id_quiz}/ {contenido, firma} with the caller's token. */
-async function escribirPlan(
+const escribirPlan = (
   agente: AgenteCuestionario & { base: string },
   id_quiz: number,
   contenido: string,
   firma: string,
+) =>
+  escribirEnAgente(
+    agente,
+    rellenarRuta(escribirExtensionesQuiz.path, { id_quiz }),
+    contenido,
+    firma,
+  );
+
+/** PUT {base}{ruta} {contenido, firma} with the caller's token: a dialplan file the api rendered
+ * and signed (a quiz's, or the calls' pregon-llamadas.conf). A 502 naming the agent when it does
+ * not answer or refuses. */
+export async function escribirEnAgente(
+  agente: Pick<AgenteCuestionario, 'token' | 'timeoutMs'> & { base: string },
+  ruta: string,
+  contenido: string,
+  firma: string,
 ) {
-  const url =
-    agente.base.replace(/\/+$/, '') + rellenarRuta(escribirExtensionesQuiz.path, { id_quiz });
+  const url = agente.base.replace(/\/+$/, '') + ruta;
   let r: Response;
   try {
     r = await fetch(url, {

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Form, Modal, Select, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
-import { ETIQUETA_USO_PLANTILLA, esLlamada } from '@pregon/contract/constants';
+import { ETIQUETA_USO_PLANTILLA } from '@pregon/contract/constants';
+import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { msg } from '@pregon/contract/messages';
 import {
   CANALES_CORRECCION,
@@ -19,16 +20,22 @@ import { CLAVE_EJERCICIOS } from '../api/get-ejercicios.ts';
 import { mensajeError } from '../lib/api-client.ts';
 import { horaTexto } from '../lib/fecha.ts';
 import { avisoError, avisoExito } from '../lib/notificar.ts';
-import { useConfig } from '../lib/pbx-client.ts';
+import { useConfig, usePbx } from '../lib/pbx-client.ts';
+import { ReproductorGsm } from './reproductor-gsm.tsx';
 import { MarcadoresPlantilla, type ValoresMarcadores } from './marcadores-plantilla.tsx';
 
 /** Which follow-up: 'Enviar corrección' or 'Cancelar alerta'. */
 export type UsoCorreccion = 'correccion' | 'cancelacion';
 
-/** A channel's name as the dialog says it. */
+/** A channel's name as the dialog says it, in its sentence and beside a device. */
 const NOMBRE_CANAL: Readonly<Record<CanalCorreccion, string>> = {
   sms: msg('canalBajaSms'),
   whatsapp: msg('canalBajaWhatsapp'),
+  llamada: msg('correccionCanalLlamada'),
+};
+const CANAL_EQUIPO: Readonly<Record<CanalCorreccion, string>> = {
+  ...NOMBRE_CANAL,
+  llamada: msg('plantillasCanalLlamada'),
 };
 
 /**
@@ -83,12 +90,27 @@ export function EnviarCorreccion(p: {
   const [enviando, setEnviando] = useState(false);
   const simulacro = p.fila.modo === 'simulacro';
   const marca = simulacro ? (config.data?.marca_simulacro ?? '') : '';
-  // What the chosen channel sends: the SMS text, or the template's parameters one per line.
+  // What the chosen channel sends: the SMS text, the template's parameters one per line, or a
+  // call's audio (no placeholders: its name and a player).
   const porWhatsapp = equipo?.canal === 'whatsapp';
+  const porLlamada = equipo?.canal === 'llamada';
+  const pbx = usePbx();
+  // The call's audio, read from the agent when 'Escuchar audio' is clicked (stable: the player
+  // starts over when its source changes).
+  const audioVersion = porLlamada ? version?.audio : undefined;
+  const audio = useMemo(
+    () =>
+      audioVersion
+        ? { nombre: nombreVisibleAudio(audioVersion), cargar: () => pbx.leerAudio(audioVersion) }
+        : undefined,
+    [audioVersion, pbx],
+  );
   const texto = version
     ? porWhatsapp
       ? version.whatsapp_parametros.join('\n')
-      : version.texto_sms
+      : porLlamada
+        ? ''
+        : version.texto_sms
     : '';
   const lleno = llenarPlantilla(texto, valores);
   const vistaWhatsapp =
@@ -150,14 +172,6 @@ export function EnviarCorreccion(p: {
       <Typography.Paragraph type="secondary">
         {msg('correccionAyuda', { N: p.fila.destinatarios.toLocaleString('es-MX'), uso })}
       </Typography.Paragraph>
-      {esLlamada(p.fila.id_tipo_ejercicio) && (
-        <Alert
-          type="info"
-          showIcon
-          style={{ marginBottom: 12 }}
-          message={msg('correccionOriginalLlamada', { uso })}
-        />
-      )}
       {(plantillas.isError || catalogos.isError) && (
         <Alert type="error" showIcon message={mensajeError(plantillas.error ?? catalogos.error)} />
       )}
@@ -205,7 +219,7 @@ export function EnviarCorreccion(p: {
                 onChange={setEquipoPedido}
                 options={opciones.map((e) => ({
                   value: e.id_equipo,
-                  label: `${e.alias} (${NOMBRE_CANAL[e.canal]})`,
+                  label: `${e.alias} (${CANAL_EQUIPO[e.canal]})`,
                 }))}
               />
             </Form.Item>
@@ -214,10 +228,15 @@ export function EnviarCorreccion(p: {
             texto={texto}
             valores={valores}
             alCambiar={setValores}
-            marca={porWhatsapp ? '' : marca}
-            conConteo={!porWhatsapp}
-            vistaPrevia={vistaWhatsapp}
+            marca={equipo?.canal === 'sms' ? marca : ''}
+            conConteo={equipo?.canal === 'sms'}
+            vistaPrevia={porLlamada ? nombreVisibleAudio(version.audio) : vistaWhatsapp}
           />
+          {porLlamada && audio && (
+            <div style={{ marginTop: 8 }}>
+              <ReproductorGsm fuente={audio} />
+            </div>
+          )}
         </Form>
       )}
     </Modal>

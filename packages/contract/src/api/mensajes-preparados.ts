@@ -226,7 +226,7 @@ export const CorreccionSchema = z.object({
   id_version_plantilla: idSchema('id_version_plantilla'),
   /** The placeholders' values ({estado}, {municipio}, {hora}, {refugio}). */
   valores: ValoresMarcadoresSchema.default({}),
-  /** The device, SMS or WhatsApp, of a channel the version holds content for (absent: the
+  /** The device, SMS, WhatsApp or calls, of a channel the version holds content for (absent: the
    * original's, else the first of its channel, else the first SMS one: rules equiposCorreccion). */
   equipo: vacioComoAusente(idSchema('equipo').optional()),
 });
@@ -235,8 +235,8 @@ export type Correccion = z.infer<typeof CorreccionSchema>;
 /**
  * POST /ejercicio/:id/correccion/ (issue 47.2): 'Enviar corrección' / 'Cancelar alerta' in one
  * step. Creates an exercise to the original's recipients (same mode, a link of its follow-up
- * chain) by the original's channel (SMS text or WhatsApp template; a call alert's by SMS) or the
- * device asked for, from an approved correction or cancellation template, and starts it at once
+ * chain) by the original's channel (SMS text, WhatsApp template or call audio, whose dialplan the
+ * api writes to the telephony agent first) or the device asked for, from an approved correction or cancellation template, and starts it at once
  * with no new approval; the original stops first if it is still sending. Audited.
  */
 export const enviarCorreccion = endpoint({

@@ -100,12 +100,12 @@ describe('equiposCorreccion (el diálogo y la api)', () => {
     { id_equipo: 4, protocolo: 'android' },
     { id_equipo: 5, protocolo: 'whatsapp' },
   ];
-  const ambas = { texto_sms: 'a', whatsapp_plantilla: 'b' };
+  const ambas = { texto_sms: 'a', whatsapp_plantilla: 'b', audio: '' };
   const ids = (r: ReturnType<typeof equiposCorreccion>) => ({
     opciones: r.opciones.map((e) => e.id_equipo),
     defecto: r.defecto?.id_equipo,
   });
-  it('el equipo del original; si no, el primero de su canal; una llamada, por SMS', () => {
+  it('el equipo del original; si no, el primero de su canal; una llamada sin audio, por SMS', () => {
     expect(ids(equiposCorreccion(equipos, ambas, { id_equipo: 5, protocolo: 'whatsapp' }))).toEqual(
       { opciones: [2, 3, 4, 5], defecto: 5 },
     );
@@ -117,7 +117,7 @@ describe('equiposCorreccion (el diálogo y la api)', () => {
     );
   });
   it('solo los canales con contenido en la versión', () => {
-    const soloWa = { texto_sms: ' ', whatsapp_plantilla: 'b' };
+    const soloWa = { texto_sms: ' ', whatsapp_plantilla: 'b', audio: '' };
     expect(ids(equiposCorreccion(equipos, soloWa, { id_equipo: 2, protocolo: 'smpp' }))).toEqual({
       opciones: [3, 5],
       defecto: 3,
@@ -126,7 +126,7 @@ describe('equiposCorreccion (el diálogo y la api)', () => {
       ids(
         equiposCorreccion(
           equipos,
-          { texto_sms: '', whatsapp_plantilla: '' },
+          { texto_sms: '', whatsapp_plantilla: '', audio: '' },
           {
             id_equipo: 2,
             protocolo: 'smpp',
@@ -134,5 +134,23 @@ describe('equiposCorreccion (el diálogo y la api)', () => {
         ),
       ),
     ).toEqual({ opciones: [], defecto: undefined });
+  });
+  it('una versión con audio de llamada ofrece los equipos de llamadas; una llamada se corrige por llamada', () => {
+    const todas = { texto_sms: 'a', whatsapp_plantilla: 'b', audio: 'sismo-1a2b' };
+    expect(ids(equiposCorreccion(equipos, todas, { id_equipo: 1, protocolo: 'asterisk' }))).toEqual(
+      { opciones: [1, 2, 3, 4, 5], defecto: 1 },
+    );
+    expect(
+      ids(
+        equiposCorreccion(
+          equipos,
+          { ...todas, texto_sms: '', whatsapp_plantilla: '' },
+          {
+            id_equipo: 2,
+            protocolo: 'smpp',
+          },
+        ),
+      ),
+    ).toEqual({ opciones: [1], defecto: 1 });
   });
 });

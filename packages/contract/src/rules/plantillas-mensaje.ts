@@ -95,36 +95,39 @@ export function versionesUsables<V extends { aprobada: number | null }>(
   return versiones.filter((v) => !real || v.aprobada !== null);
 }
 
-/** Issue 47.2: the channels a correction or cancellation goes by. A call audio is not one yet: a
- * call needs its dialplan written on the telephony agent before it starts, which the one-step
- * send cannot do; a call or questionnaire alert is corrected by SMS or WhatsApp. */
-export const CANALES_CORRECCION = ['sms', 'whatsapp'] as const;
+/** Issue 47.2: the channels a correction or cancellation goes by: an SMS text, a WhatsApp
+ * template, or a call audio already on the telephony agent (the api writes the call's dialplan to
+ * the agent before it starts). */
+export const CANALES_CORRECCION = ['sms', 'whatsapp', 'llamada'] as const;
 export type CanalCorreccion = (typeof CANALES_CORRECCION)[number];
 
-/** The correction channel a device's protocol sends by (null: a call device). */
+/** The correction channel a device's protocol sends by (null: none). */
 export function canalCorreccion(protocolo: string): CanalCorreccion | null {
   if (protocolo === 'smpp' || protocolo === 'android') return 'sms';
   if (protocolo === 'whatsapp') return 'whatsapp';
+  if (protocolo === 'asterisk') return 'llamada';
   return null;
 }
 
-/** Whether a version holds what a correction by `canal` sends: the SMS text, or the WhatsApp
- * template. */
+/** Whether a version holds what a correction by `canal` sends: the SMS text, the WhatsApp
+ * template, or the call audio. */
 export const versionTieneCanal = (
-  v: { texto_sms: string; whatsapp_plantilla: string },
+  v: { texto_sms: string; whatsapp_plantilla: string; audio: string },
   canal: CanalCorreccion,
-): boolean => (canal === 'sms' ? v.texto_sms.trim() : v.whatsapp_plantilla.trim()) !== '';
+): boolean =>
+  (canal === 'sms' ? v.texto_sms : canal === 'whatsapp' ? v.whatsapp_plantilla : v.audio).trim() !==
+  '';
 
 /**
  * 'Enviar corrección' / 'Cancelar alerta' (issue 47.2): the active devices the follow-up from
- * version `v` may go by (SMS or WhatsApp ones whose channel the version holds content for), and
- * the one chosen when none is asked for: the original's own device, else the first of the
- * original's channel, else the first SMS device (a call alert's correction), else the first one.
+ * version `v` may go by (SMS, WhatsApp or call ones whose channel the version holds content for),
+ * and the one chosen when none is asked for: the original's own device, else the first of the
+ * original's channel, else the first SMS device, else the first one.
  * The dialog's picker and the api read the same rule.
  */
 export function equiposCorreccion<E extends { id_equipo: number; protocolo: string }>(
   activos: readonly E[],
-  v: { texto_sms: string; whatsapp_plantilla: string },
+  v: { texto_sms: string; whatsapp_plantilla: string; audio: string },
   original: { id_equipo: number; protocolo: string },
 ): {
   opciones: (E & { canal: CanalCorreccion })[];
