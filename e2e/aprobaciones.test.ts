@@ -442,5 +442,66 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await contenido.scrollIntoViewIfNeeded();
     await capturar(b, 'aprobacion-llamada-audio-390');
     await b.setViewportSize({ width: 1366, height: 768 });
+
+    // Once it ran (marked so here: no AMI in this walk), 'Enviar corrección' goes by call too
+    // (issue 47.2): the original's device by default, the correction template's audio with its
+    // player; the api writes the call's dialplan to the agent and starts it.
+    await api.ctx.db.kysely
+      .updateTable('ejercicios')
+      .set({ iniciado: Date.now(), completado: 1 })
+      .where('id_ejercicio', '=', llamada.id_ejercicio)
+      .execute();
+    const correccion = await pedir(api.url, 'POST', '/plantillas-mensaje/', {
+      token,
+      body: {
+        nombre: 'Corrección por llamada E2E',
+        id_peligro: 1,
+        uso: 'correccion',
+        audio: filename,
+      },
+    });
+    expect(correccion.status, JSON.stringify(correccion.body)).toBe(200);
+    const versionCorreccion = correccion.body.data.versiones[0].id_version as number;
+    expect(
+      (
+        await pedir(
+          api.url,
+          'POST',
+          `/plantillas-mensaje/versiones/${versionCorreccion}/aprobar/`,
+          {
+            token: tokenB,
+          },
+        )
+      ).status,
+    ).toBe(200);
+    await a.goto(`${api.url}/?tab=todos`);
+    await g.getByRole('button', { name: 'Enviar corrección' }).click();
+    const modal = a.locator('.enviar-correccion');
+    await modal.getByText('Corrección por llamada E2E (Sismo) · versión 1 · aprobada').waitFor();
+    await modal
+      .locator('.equipo-correccion')
+      .getByText('Se envía por llamada con el equipo «LLAMADAS Conmutador» (el del original)', {
+        exact: true,
+      })
+      .waitFor();
+    expect(await modal.getByTestId('vista-previa-plantilla').innerText()).toBe(
+      nombreVisibleAudio(filename),
+    );
+    await modal.getByRole('button', { name: 'Escuchar audio' }).click();
+    await modal.locator('.reproductor-gsm audio').waitFor();
+    await modal.locator('.duracion-audio').getByText('0:03.0', { exact: false }).waitFor();
+    await capturar(a, 'correccion-llamada-1366');
+    await modal.getByRole('button', { name: 'Enviar ahora' }).click();
+    await esperarAviso(a, '«Corrección: Sismo por llamada E2E» creado e iniciado: 2 destinatarios');
+    const corregida = await api.ctx.db.kysely
+      .selectFrom('ejercicios')
+      .select(['id_ejercicio', 'id_tipo_ejercicio', 'accion', 'iniciado'])
+      .where('titulo', '=', 'Corrección: Sismo por llamada E2E')
+      .executeTakeFirstOrThrow();
+    expect(corregida).toMatchObject({ id_tipo_ejercicio: 2, accion: filename });
+    expect(corregida.iniciado).not.toBeNull();
+    expect(
+      fs.readFileSync(path.join(pbx.config.dialplanDir, 'pregon-llamadas.conf'), 'utf8'),
+    ).toContain(`[pregon-llamada-${corregida.id_ejercicio}]`);
   });
 });
