@@ -331,6 +331,17 @@ describe('web: plantillas, alerta real desde plantilla y corrección', { timeout
       .poll(() => wa.registro.slice(antesWa).map((m) => m.texto), { timeout: 30_000 })
       .toEqual([cancelada, cancelada, cancelada]);
 
+    // The dialog at a phone's width, from the alert's dashboard (the list turns to cards there).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${api.url}/dashboard/${alerta.id_ejercicio}`);
+    await page.getByRole('button', { name: 'Cancelar alerta' }).click();
+    await modal.getByLabel('Equipo de envío', { exact: true }).waitFor();
+    await elegirOpcion(page, modal, 'Equipo de envío', 'WhatsApp plantillas (WhatsApp)');
+    await modal.getByLabel('Estado ({estado})', { exact: true }).fill('Oaxaca');
+    await capturar(page, 'cancelar-alerta-whatsapp-390');
+    await modal.getByRole('button', { name: 'Cancelar' }).click();
+    await page.setViewportSize({ width: 1366, height: 768 });
+
     // 7. 'Desde plantilla' for WhatsApp (issue 47.3): the version sets the type, the device and
     // the template with its parameters filled from the placeholders.
     await page.goto(`${api.url}/`);
