@@ -586,8 +586,10 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
         id_equipo: llamadas,
       });
 
-      // The agent down: refused with the 502 naming it; the correction stays created, unstarted.
+      // The agent down: refused with the 502 naming it, nothing left behind (the follow-up created
+      // for it is deleted again, audited).
       await agente.close();
+      const antes = await contarEjercicios();
       const caido = await corregir(original, {
         uso: 'correccion',
         id_version_plantilla: v,
@@ -595,6 +597,7 @@ describe.each(MOTORES)('corrección y cancelación en un paso (%s)', (motor) => 
       });
       expect(caido.status).toBe(502);
       expect(caido.body.mensaje).toContain(urlAgente);
+      expect(await contarEjercicios()).toBe(antes);
     },
   );
 });

@@ -32,6 +32,7 @@ import {
   crear,
   detener,
   ejercicioOError,
+  eliminar,
   iniciar,
   type ActorConRoles,
   type ComprobacionInicio,
@@ -46,9 +47,11 @@ import { archivoLlamadas } from './telefonia.ts';
 // device asked for or the original's (contract equiposCorreccion), to every recipient of the original, in its mode, a link of its follow-up chain
 // (origen_id), whose text comes from an approved version of a correction or cancellation
 // template: that approval, given beforehand, stands for the two-person approval of a real alert,
-// so it starts at once. Everything is checked before anything changes; then the original stops
-// if it is still sending, the follow-up is created with its recipients in one transaction and
-// started through the ordinary start path (its checks, the audit, the dispatcher's wake-up).
+// so it starts at once. Everything is checked before anything changes; then the follow-up is
+// created with its recipients in one transaction (a call's dialplan written to the agent, or the
+// follow-up deleted again if the agent fails), the original stops if it is still sending, and the
+// follow-up starts through the ordinary start path (its checks, the audit, the dispatcher's
+// wake-up).
 
 const etiquetaUso = (u: string) =>
   msg(ETIQUETA_USO_PLANTILLA[u as keyof typeof ETIQUETA_USO_PLANTILLA] ?? 'columnaAlertaCap');
@@ -186,10 +189,10 @@ function accionCorreccion(
 }
 
 /**
- * POST /ejercicio/{id}/correccion/: checks, stops the original if it is still sending, creates the
- * follow-up with every recipient of the original (approved by the template's approval when its
- * mode needs one) and starts it. Returns the new exercise, its recipients and how many of the
- * original's were cancelled.
+ * POST /ejercicio/{id}/correccion/: checks, creates the follow-up with every recipient of the
+ * original (approved by the template's approval when its mode needs one; a call's dialplan written
+ * to the agent), stops the original if it is still sending, and starts the follow-up. Returns the
+ * new exercise, its recipients and how many of the original's were cancelled.
  */
 export async function enviarCorreccion(
   ctx: CtxEjercicios,
@@ -240,7 +243,6 @@ export async function enviarCorreccion(
     motivo_alerta: origen.modo === 'real' ? (origen.ignora_bajas_motivo ?? titulo) : '',
     id_version_plantilla: b.id_version_plantilla,
   });
-  const detenidos = origen.completado ? 0 : await detener(ctx, actor, id);
   let destinatarios = 0;
   const nuevo = await crear(ctx, actor, cuerpo, async (trx, nid) => {
     destinatarios = await repo.copiarTodosLosDestinatarios(trx, nid, id, ctx.db.engine);
@@ -263,6 +265,18 @@ export async function enviarCorreccion(
       ...(aprobacion ? { aprobada_por_plantilla: v.aprobada_por } : {}),
     };
   });
+  // A call needs its context in the agent's dialplan before it starts (written by the api here,
+  // as the dialog writes it after creating one). Should the agent not answer or refuse, the
+  // follow-up is deleted again (audited) before the original is touched: the 502 names the agent.
+  if (equipo.canal === 'llamada') {
+    try {
+      await escribirLlamadas(ctx, agente);
+    } catch (e) {
+      await eliminar(ctx, actor, nuevo);
+      throw e;
+    }
+  }
+  const detenidos = origen.completado ? 0 : await detener(ctx, actor, id);
   await repo.analizarDestinatarios(k, ctx.db.engine);
   await auditar(
     k,
@@ -281,10 +295,6 @@ export async function enviarCorreccion(
       detenidos,
     },
   );
-  // A call needs its context in the agent's dialplan before it starts (written by the api here,
-  // as the dialog writes it after creating one). Should the agent refuse, the correction stays
-  // created and unstarted, in the list, and the 502 names the agent.
-  if (equipo.canal === 'llamada') await escribirLlamadas(ctx, agente);
   await iniciar(ctx, actor, INICIO_CANAL[equipo.canal], { id_ejercicio: nuevo }, comprobacion);
   return { id_ejercicio: nuevo, destinatarios, detenidos, titulo };
 }
