@@ -114,7 +114,9 @@ export function exigirAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>):
  * approval: a real alert, that it needs it before its hour ('aprobacionAntesDeLaHora'); null when
  * it needs none, has it, or already started (the start's own refusal says the rest).
  */
-export function avisoPrevioAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>): string | null {
+export function avisoPrevioAprobacion(
+  e: Fila & Pick<EjercicioCompleto, 'iniciado'>,
+): string | null {
   if (e.iniciado !== null || e.modo !== 'real') return null;
   const a = aprobacionDe(e);
   return motivoSinAprobacion(a.estado, a.requiere) ? msg('aprobacionAntesDeLaHora') : null;
@@ -315,7 +317,10 @@ export async function leerAprobacion(ctx: CtxEjercicios, id: number): Promise<Ap
 
 /** GET /aprobaciones/pendientes/: the requests still waiting (not expired, never started), oldest
  * first, each saying whether `quien` may decide it (not their own). */
-export async function listarPendientes(ctx: CtxEjercicios, quien: ActorConRoles): Promise<Pendiente[]> {
+export async function listarPendientes(
+  ctx: CtxEjercicios,
+  quien: ActorConRoles,
+): Promise<Pendiente[]> {
   const momento = ahora();
   const filas = await ctx.db.kysely
     .selectFrom('ejercicios as e')
