@@ -406,8 +406,8 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
     await elegirOpcion(a, d, 'Categoría', datos.categorias[0]!.categoria);
     await d.locator('.ant-modal-title').click();
     await d.locator('.seccion-modo').getByText('Alerta real', { exact: true }).click();
-    await d.getByRole('button', { name: 'Confirmar' }).click();
-    await esperarAviso(a, 'EXITO');
+    await d.getByRole('button', { name: 'Solicitar aprobación' }).click();
+    await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
     await d.waitFor({ state: 'hidden' });
     const llamada = await api.ctx.db.kysely
       .selectFrom('ejercicios')
@@ -415,11 +415,6 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
       .where('titulo', '=', 'Sismo por llamada E2E')
       .executeTakeFirstOrThrow();
     expect(llamada).toMatchObject({ id_tipo_ejercicio: 2, accion: filename, modo: 'real' });
-    const g = a
-      .locator('.tarjeta-tabla tr.ant-table-row')
-      .filter({ hasText: 'Sismo por llamada E2E' });
-    await g.getByRole('button', { name: 'Solicitar aprobación' }).click();
-    await esperarAviso(a, /^Aprobación solicitada: vence a las \d\d:\d\d$/);
 
     // B: the approval screen names the audio and plays it, fetched from the agent and decoded in
     // the browser: 3 s.
