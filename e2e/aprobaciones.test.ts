@@ -470,6 +470,9 @@ describe('web: aprobación de una alerta real por una segunda persona', { timeou
       ).status,
     ).toBe(200);
     await a.goto(`${api.url}/?tab=todos`);
+    const g = a
+      .locator('.tarjeta-tabla tr.ant-table-row')
+      .filter({ hasText: 'Sismo por llamada E2E' });
     await g.getByRole('button', { name: 'Enviar corrección' }).click();
     const modal = a.locator('.enviar-correccion');
     await modal.getByText('Corrección por llamada E2E (Sismo) · versión 1 · aprobada').waitFor();
