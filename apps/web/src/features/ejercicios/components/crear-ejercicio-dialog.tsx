@@ -1317,6 +1317,11 @@ function AvisoAudioLargo(p: {
         ? null
         : (guardado.data?.duracion_s ?? null);
   const aviso = Number.isInteger(tiempo) && tiempo > 0 ? avisoAudioLargo(segundos, tiempo) : null;
+  return <AvisoAudio aviso={aviso} />;
+}
+
+/** The warning of an audio (or a questionnaire's audios) longer than the call lets it play. */
+function AvisoAudio({ aviso }: { aviso: string | null }) {
   if (!aviso) return null;
   return (
     <Alert
@@ -1343,16 +1348,7 @@ function AvisoCuestionarioLargo(p: {
     minutos,
     p.id_ejercicio !== undefined && Number(minutos) > 0,
   );
-  if (!aviso) return null;
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      className="aviso-audio-largo"
-      message={aviso}
-      style={{ marginBottom: 16 }}
-    />
-  );
+  return <AvisoAudio aviso={aviso} />;
 }
 
 /** The call retry policy of a call or quiz exercise; empty keeps the server's (GET /config/). */
