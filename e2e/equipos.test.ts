@@ -6,7 +6,7 @@ import { SimuladorAndroid } from '@pregon/simulators/android';
 import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
-import { fechaHora } from '../apps/api/src/dispatcher/despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { leerCredenciales } from '../apps/api/src/dispatcher/canal.ts';
 import {
   capturar,

@@ -40,6 +40,16 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ],
     [
       'apps/api/src/services/nuevo.ts',
+      "import x from '../dispatcher/comprobacion.ts';",
+      'piezas internas del despachador',
+    ],
+    [
+      'apps/api/src/routes/nueva.ts',
+      "import x from '../dispatcher/index.ts';",
+      'una ruta llama a servicios',
+    ],
+    [
+      'apps/api/src/services/nuevo.ts',
       "import x from '../routes/cap.ts';",
       'un servicio no importa rutas',
     ],
@@ -78,6 +88,7 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
   it.each([
     ['apps/api/src/routes/nueva.ts', "import x from '../services/telefonos.ts';"],
     ['apps/api/src/services/nuevo.ts', "import x from '../repositories/telefonos.ts';"],
+    ['apps/api/src/services/nuevo.ts', "import x from '../dispatcher/index.ts';"],
     ['apps/api/src/dispatcher/nuevo.ts', "import x from '../db/database.ts';"],
     ['apps/api/src/dispatcher/nuevo.ts', "import x from './canal.ts';"],
     ['apps/pbx/src/nuevo.ts', "import x from '@pregon/contract/messages';"],

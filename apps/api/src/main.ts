@@ -1,7 +1,7 @@
 import { loadConfig } from './config.ts';
 import { buildApp, crearContexto } from './server.ts';
 import { bitacoraConsola, iniciarDespachador } from './dispatcher/index.ts';
-import { sembrarEquiposDemo } from './dispatcher/demo.ts';
+import { sembrarEquiposDemo } from './services/equipos-demo.ts';
 import { sembrarTelefonosDemo } from './services/telefonos-demo.ts';
 import { arrancarProgramador, configProgramadorDeEntorno } from './programador.ts';
 import { tokenDeServicio } from './auth/token-servicio.ts';

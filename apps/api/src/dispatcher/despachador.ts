@@ -160,7 +160,7 @@ const umbralReclamo = (ej: EjercicioActivo) =>
 
 /** fecha_envio (YYYY-MM-DD) and hora_envio (HH:mm:ss) of an instant in a time zone: the
  * contract's one clock, which formats once per second and zone (thousands of sends a second). */
-export const fechaHora = fechaHoraDe;
+const fechaHora = fechaHoraDe;
 
 /** Folds a long SMS part's receipt that came before its row was written into the row's outcome:
  * the part's state is stored with it, the row fails at a part not delivered and is delivered when

@@ -8,6 +8,48 @@ import { storeSqlite } from './store-sqlite.ts';
 import { reintentarWebhooksAndroid } from './webhook-android.ts';
 import { avisarEscritas, avisarLeidas } from './leer-respuestas.ts';
 
+// The dispatcher's public surface (issue 44): what the api's services, config and start-up may
+// use; everything else in this folder is internal (eslint.config.js). Stage 3 of the issue makes
+// this module the entry of the dispatcher's own package.
+export {
+  canalDe,
+  credencial,
+  textoError,
+  type EquipoCanal,
+  type Recibo,
+  type RespuestaEntrante,
+} from './canal.ts';
+export {
+  audioEnPbx,
+  comprobarEquipo,
+  contextoEnAsterisk,
+  promptsEnPbx,
+  type HuellaAudio,
+} from './comprobacion.ts';
+export { configDespachoDeEntorno, type ConfigDespachador } from './config.ts';
+export {
+  busquedaGuardada,
+  comprobarDestino,
+  destinoLiteralRefusado,
+  destinosDeEntorno,
+  fijarDestinosPermitidos,
+  leerDestinosPermitidos,
+  problemaDestinoEquipo,
+  type ListaDestinos,
+} from './destinos.ts';
+export { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
+export { encolarAcuse } from './store-sueltos.ts';
+export { guardarYLeer } from './leer-respuestas.ts';
+export {
+  mismoGateway,
+  quitarWebhookAndroid,
+  registrarWebhookAndroid,
+  telefonoRemitente,
+  textoSeguro,
+  webhookAndroidPendiente,
+  webhookRegistrado,
+} from './webhook-android.ts';
+
 /** A running dispatcher; stop() lets in-flight sends finish. */
 export interface DespachadorEnMarcha {
   detener(): Promise<void>;

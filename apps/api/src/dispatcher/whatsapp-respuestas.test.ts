@@ -6,9 +6,9 @@ import { zonaProducto } from '../config.ts';
 import { buildApp } from '../server.ts';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { fechaHora } from './despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { esperarQue } from './testing.ts';
-import { ventanaAbiertaHasta } from './webhook-whatsapp.ts';
+import { ventanaAbiertaHasta } from '../services/webhook-whatsapp.ts';
 
 // Issue 46.1, replies over the WhatsApp Cloud API, through Meta's signed webhook over real HTTP
 // on both engines: users' 'text', 'button' (a template's quick-reply) and 'interactive' messages

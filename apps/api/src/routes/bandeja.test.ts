@@ -9,7 +9,7 @@ import {
 } from '../testing/ejercicios.ts';
 import { tokenConRol } from '../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
-import { fechaHora } from '../dispatcher/despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { leerTodo } from '../dispatcher/leer-respuestas.ts';
 
 // The replies screen's inbox (issue 46.3): GET /respuestas/bandeja/?incluir_no_reconocidas=1

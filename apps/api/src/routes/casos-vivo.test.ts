@@ -13,7 +13,7 @@ import {
 } from '../testing/ejercicios.ts';
 import { arrancarDespachador, storePara } from '../dispatcher/index.ts';
 import { CONFIG_PRUEBA } from '../dispatcher/testing.ts';
-import { fechaHora } from '../dispatcher/despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { puentePostgres, type PuentePg } from '../vivo/puente-pg.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { fechaHora } from '../dispatcher/despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { tokenConRol } from '../testing/roles.ts';
 import { msg } from '@pregon/contract/messages';
 import { leerCredenciales } from '../dispatcher/canal.ts';

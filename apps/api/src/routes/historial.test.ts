@@ -9,7 +9,7 @@ import {
   sembrarEquipos,
 } from '../testing/ejercicios.ts';
 import { storePara } from '../dispatcher/index.ts';
-import { fechaHora } from '../dispatcher/despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { leerTodo } from '../dispatcher/leer-respuestas.ts';
 
 // Issue 25.4, each phone's history: what it received and answered across every exercise, newest

@@ -5,12 +5,11 @@ import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '../http/rutas.ts';
-import { error, HttpError, noEncontrado } from '../http/errores.ts';
-import { leerCredenciales } from '../dispatcher/canal.ts';
-import { plantillasAprobadas } from '../dispatcher/plantillas-whatsapp.ts';
-import { enviarPrueba } from '../dispatcher/prueba.ts';
+import { error } from '../http/errores.ts';
+import { plantillasDeEquipo } from '../services/plantillas-whatsapp.ts';
+import { enviarPrueba } from '../services/prueba-equipo.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
-import { rutasWebhookWhatsapp } from '../dispatcher/webhook-whatsapp.ts';
+import { rutasWebhookWhatsapp } from '../services/webhook-whatsapp.ts';
 import { registrarWebhookAndroid, webhookAndroidPendiente } from '../dispatcher/webhook-android.ts';
 
 /** POST /equipos/{id}/prueba/ (one test message through the device's adapter), GET
@@ -41,26 +40,8 @@ export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
     ctx,
     plantillasEquipo,
     async ({ params }) => {
-      const e = await leerParaCanal(ctx.db.kysely, params.id);
-      if (!e) throw noEncontrado('Equipo');
-      if (e.protocolo !== 'whatsapp')
-        throw error(400, 'plantillasSoloWhatsapp', { alias: e.alias, protocolo: e.protocolo });
-      const credenciales = leerCredenciales(e.credenciales);
-      // Cleared by a change of address (issue 49.2): Meta is not asked without them. Said as
-      // the templates' own failure, which is what the create dialog shows beside the device.
-      if (Object.keys(credenciales).length === 0)
-        throw error(
-          400,
-          'plantillasNoDisponibles',
-          { alias: e.alias, motivo: msg('motivoSinCredenciales') },
-          'credenciales',
-        );
-      try {
-        const data = await plantillasAprobadas({ ...e, credenciales });
-        return { status: 200 as const, data };
-      } catch (err) {
-        throw new HttpError(502, (err as Error).message);
-      }
+      const data = await plantillasDeEquipo(ctx, params.id);
+      return { status: 200 as const, data };
     },
     { confirmarAntes: true },
   );

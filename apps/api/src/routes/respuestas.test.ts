@@ -11,7 +11,7 @@ import {
 import { tokenConRol } from '../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
 import { leerTodo } from '../dispatcher/leer-respuestas.ts';
-import { fechaHora } from '../dispatcher/despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import type { Store } from '../dispatcher/store.ts';
 import { procesarRespuesta } from '../services/respuestas.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';

@@ -15,7 +15,7 @@ import {
   firmaAndroid,
   respuestaAndroid,
 } from '../dispatcher/webhook-android.ts';
-import { ventanasDe } from '../dispatcher/webhook-whatsapp.ts';
+import { ventanasDe } from '../services/webhook-whatsapp.ts';
 import { ventanasDeSeguimiento } from '../services/ventanas-whatsapp.ts';
 
 /** The header's value when it came once ('' otherwise). */

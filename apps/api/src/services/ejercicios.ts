@@ -56,15 +56,15 @@ import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';
 import * as bajas from '../repositories/bajas.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
-import { leerCredenciales } from '../dispatcher/canal.ts';
-import { plantillasAprobadas } from '../dispatcher/plantillas-whatsapp.ts';
+import { descifrarCredenciales } from '../db/credenciales.ts';
+import { plantillasAprobadas } from './plantillas-whatsapp.ts';
 import {
   audioEnPbx,
   comprobarEquipo,
   contextoEnAsterisk,
   promptsEnPbx,
   type HuellaAudio,
-} from '../dispatcher/comprobacion.ts';
+} from '../dispatcher/index.ts';
 import { vincularAudiosCuestionario } from './quiz-audios.ts';
 import {
   aprobacionFila,
@@ -434,7 +434,7 @@ async function exigirRespaldo(ctx: CtxEjercicios, b: CuerpoCrear) {
   try {
     aprobadas = await plantillasAprobadas({
       ...equipo,
-      credenciales: leerCredenciales(equipo.credenciales),
+      credenciales: descifrarCredenciales(equipo.credenciales),
     });
   } catch (err) {
     throw new HttpError(502, (err as Error).message, 'respaldo_plantilla');

@@ -7,7 +7,7 @@ import {
   TIPO_WHATSAPP,
 } from '@pregon/contract/constants';
 import { levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { sembrarEquiposDemo } from './demo.ts';
+import { sembrarEquiposDemo } from './equipos-demo.ts';
 
 // The demo devices of `npm start` must be offered by the create dialog for their types.
 describe('equipos de demostración', () => {

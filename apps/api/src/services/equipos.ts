@@ -16,17 +16,16 @@ import type { EquiposTable } from '../db/schema.ts';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
-import { fechaHora } from '../dispatcher/despachador.ts';
-import { leerCredenciales } from '../dispatcher/canal.ts';
-import { cifrarCredenciales } from '../db/credenciales.ts';
-import { problemaDestinoEquipo } from '../dispatcher/destinos.ts';
+import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
+import { cifrarCredenciales, descifrarCredenciales } from '../db/credenciales.ts';
 import {
   mismoGateway,
+  problemaDestinoEquipo,
   quitarWebhookAndroid,
   registrarWebhookAndroid,
   webhookAndroidPendiente,
   webhookRegistrado,
-} from '../dispatcher/webhook-android.ts';
+} from '../dispatcher/index.ts';
 import { conConflictos } from './paises.ts';
 import { tomarVersion } from '../repositories/versiones.ts';
 
@@ -152,7 +151,7 @@ export async function modificar(
         protocolo,
         url,
         credenciales:
-          b.credenciales !== undefined ? b.credenciales : leerCredenciales(actual.credenciales),
+          b.credenciales !== undefined ? b.credenciales : descifrarCredenciales(actual.credenciales),
         marcado: c.marcado ?? actual.marcado,
       }).filter((x) => !(borradas && x.campo.startsWith('credenciales.')));
       if (p) throw new HttpError(400, p.mensaje, p.campo);
@@ -274,7 +273,7 @@ export async function actividad(ctx: Contexto, id: number) {
   const k = ctx.db.kysely;
   if (!(await repo.leerBasico(k, id))) throw noEncontrado('Equipo');
   const ahora = Date.now();
-  const { fecha } = fechaHora(ahora, ctx.config.tz);
+  const { fecha } = fechaHoraDe(ahora, ctx.config.tz);
   const [dia, errores] = await Promise.all([
     repo.enviosDelDia(k, id, fecha, ahora - 36 * 3_600_000),
     repo.erroresRecientes(k, id, ahora - 7 * 86_400_000, ERRORES_RECIENTES),

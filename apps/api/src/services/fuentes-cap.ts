@@ -29,7 +29,7 @@ import {
   destinoLiteralRefusado,
   leerDestinosPermitidos,
   type ListaDestinos,
-} from '../dispatcher/destinos.ts';
+} from '../dispatcher/index.ts';
 import { HttpError, error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/cap.ts';

@@ -6,9 +6,19 @@ import {
   type ErrorMeta,
   type PlantillaWhatsapp,
 } from '@pregon/contract/rules/whatsapp';
-import { credencial, textoError, type EquipoCanal } from './canal.ts';
 import { problemaVersionWhatsapp } from '@pregon/contract/rules/equipment';
-import { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
+import type { Contexto } from '../contexto.ts';
+import { descifrarCredenciales } from '../db/credenciales.ts';
+import { error, HttpError, noEncontrado } from '../http/errores.ts';
+import { leerParaCanal } from '../repositories/equipos.ts';
+import {
+  credencial,
+  motivoUrlRefusada,
+  pedirJson,
+  textoError,
+  urlGateway,
+  type EquipoCanal,
+} from '../dispatcher/index.ts';
 
 // Reads a WhatsApp device's approved templates from the Cloud API
 // (`GET /{version}/{waba_id}/message_templates`), keeping them a few minutes per device.
@@ -85,6 +95,34 @@ export async function plantillasAprobadas(
   if (cache.size > 100) cache.clear();
   cache.set(clave, { hasta: Date.now() + CACHE_PLANTILLAS_MS, plantillas });
   return plantillas;
+}
+
+/** GET /equipos/{id}/plantillas/: a WhatsApp device's approved templates; 404 for no device, 400
+ * for another protocol or a device without credentials, 502 with the Spanish reason when Meta
+ * cannot be read. */
+export async function plantillasDeEquipo(
+  ctx: Contexto,
+  id_equipo: number,
+): Promise<PlantillaWhatsapp[]> {
+  const e = await leerParaCanal(ctx.db.kysely, id_equipo);
+  if (!e) throw noEncontrado('Equipo');
+  if (e.protocolo !== 'whatsapp')
+    throw error(400, 'plantillasSoloWhatsapp', { alias: e.alias, protocolo: e.protocolo });
+  const credenciales = descifrarCredenciales(e.credenciales);
+  // Cleared by a change of address (issue 49.2): Meta is not asked without them. Said as
+  // the templates' own failure, which is what the create dialog shows beside the device.
+  if (Object.keys(credenciales).length === 0)
+    throw error(
+      400,
+      'plantillasNoDisponibles',
+      { alias: e.alias, motivo: msg('motivoSinCredenciales') },
+      'credenciales',
+    );
+  try {
+    return await plantillasAprobadas({ ...e, credenciales });
+  } catch (err) {
+    throw new HttpError(502, (err as Error).message);
+  }
 }
 
 /** Whether a url the server sent is on `origen` (scheme, host and port of the device's url). */

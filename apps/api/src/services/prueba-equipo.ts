@@ -2,11 +2,9 @@ import crypto from 'node:crypto';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
 import { error, noEncontrado } from '../http/errores.ts';
-import { canalDe, leerCredenciales } from './canal.ts';
-import { comprobarEquipo } from './comprobacion.ts';
-import { configDespachoDeEntorno } from './config.ts';
+import { descifrarCredenciales } from '../db/credenciales.ts';
+import { canalDe, comprobarEquipo, configDespachoDeEntorno } from '../dispatcher/index.ts';
 import { PROMPT_GRACIAS } from '@pregon/contract/rules/dialplan';
-import './despachador.ts';
 
 /** What a test send or call ended in. */
 export type EstatusPrueba =
@@ -42,7 +40,7 @@ export async function enviarPrueba(
   if (!e) throw noEncontrado('Equipo');
   const registro = canalDe(e.protocolo);
   if (!registro) throw error(400, 'pruebaNoSoportada', { alias: e.alias, protocolo: e.protocolo });
-  const credenciales = leerCredenciales(e.credenciales);
+  const credenciales = descifrarCredenciales(e.credenciales);
   // Without credentials (cleared by a change of address, issue 49.2) nothing is sent: the
   // gateway is not even contacted.
   if (Object.keys(credenciales).length === 0)

@@ -13,7 +13,7 @@ import {
 } from '@pregon/contract/rules/questionnaire';
 import { archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import { ahora, esViolacionUnica } from '../db/database.ts';
-import { audioEnPbx } from '../dispatcher/comprobacion.ts';
+import { audioEnPbx } from '../dispatcher/index.ts';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import { exigirVersion, tomarVersion } from '../repositories/versiones.ts';

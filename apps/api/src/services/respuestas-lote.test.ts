@@ -3,7 +3,7 @@ import { sql, type KyselyPlugin } from 'kysely';
 import { openDb, type Db } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { seed } from '../db/seed.ts';
-import { fechaHora } from '../dispatcher/despachador.ts';
+import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { abrirBaseSembrada, crearBasePostgres, MOTORES } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { procesarPendientes, procesarRespuesta, type OpcionesProceso } from './respuestas.ts';

@@ -8,7 +8,7 @@ import {
   segundosQuiz,
 } from '@pregon/contract/rules/dialplan';
 import { error } from '../http/errores.ts';
-import { audioEnPbx } from '../dispatcher/comprobacion.ts';
+import { audioEnPbx } from '../dispatcher/index.ts';
 import type { Contexto } from '../contexto.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import { llamadasVigentes } from '../repositories/telefonia.ts';

@@ -13,10 +13,16 @@ import { canonizarTelefono } from '@pregon/contract/rules/phone';
 import { sql } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Db } from '../db/database.ts';
-import { credencial, leerCredenciales, type Recibo, type RespuestaEntrante } from './canal.ts';
-import { storePara } from './index.ts';
-import { guardarYLeer } from './leer-respuestas.ts';
-import { telefonoRemitente, textoSeguro } from './webhook-android.ts';
+import { descifrarCredenciales } from '../db/credenciales.ts';
+import {
+  credencial,
+  guardarYLeer,
+  storePara,
+  telefonoRemitente,
+  textoSeguro,
+  type Recibo,
+  type RespuestaEntrante,
+} from '../dispatcher/index.ts';
 
 // The WhatsApp Cloud API webhook (Meta's WhatsApp Business Account webhooks). Public, but every
 // POST must carry X-Hub-Signature-256, the HMAC-SHA256 of the raw body with the app secret of the
@@ -218,7 +224,7 @@ export function rutasWebhookWhatsapp(app: FastifyInstance, ctx: Contexto): void 
         .select(['id_equipo', 'credenciales'])
         .where('protocolo', '=', 'whatsapp')
         .execute()
-    ).map((e) => ({ id_equipo: e.id_equipo, c: leerCredenciales(e.credenciales) }));
+    ).map((e) => ({ id_equipo: e.id_equipo, c: descifrarCredenciales(e.credenciales) }));
 
   const aplicar = async (recibos: Recibo[], paso = 0): Promise<void> => {
     const hechos = await store.aplicarRecibos(recibos, Date.now());

@@ -21,7 +21,7 @@ import {
   destinoLiteralRefusado,
   leerDestinosPermitidos,
   type ListaDestinos,
-} from '../dispatcher/destinos.ts';
+} from '../dispatcher/index.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import { arrancarSondeo } from './sondeo.ts';
 import { cifrarSecretoWebhook, descifrarSecretoWebhook } from '../db/credenciales.ts';
