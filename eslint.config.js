@@ -67,6 +67,8 @@ export default tseslint.config(
                 '!../repositories/ejercicios.ts',
                 '!../repositories/auditoria.ts',
                 '../db/*',
+                '@pregon/db',
+                '@pregon/db/*',
                 DESPACHADOR,
                 // Api pieces that still live in the dispatcher's folder (issue 44, stage 3).
                 '!../dispatcher/webhook-android.ts',
@@ -134,6 +136,32 @@ export default tseslint.config(
               ],
               message:
                 'Capas: el despachador no importa la api (rutas, servicios, repositorios, http, vivo) (issue 44)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A package serves the apps and never imports one (issue 44).
+    files: ['packages/*/src/**/*.ts'],
+    ignores: PRUEBAS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@pregon/api',
+                '@pregon/api/*',
+                '@pregon/pbx',
+                '@pregon/pbx/*',
+                '@pregon/web',
+                '@pregon/web/*',
+                '**/apps/**',
+              ],
+              message: 'Capas: un paquete no importa una app (issue 44)',
             },
           ],
         },

@@ -11,9 +11,9 @@
 import os from 'node:os';
 import type pg from 'pg';
 import { sql } from 'kysely';
-import { enCola } from '@pregon/api/db/cola';
-import { openDb } from '@pregon/api/db/database';
-import { migrate } from '@pregon/api/db/migrate';
+import { enCola } from '@pregon/db/cola';
+import { openDb } from '@pregon/db/database';
+import { migrate } from '@pregon/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';

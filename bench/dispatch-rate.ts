@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDb } from '@pregon/api/db/database';
-import { migrate } from '@pregon/api/db/migrate';
+import { openDb } from '@pregon/db/database';
+import { migrate } from '@pregon/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';

@@ -13,7 +13,7 @@ import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { esperarCompletado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import type { Db } from '@pregon/api/db/database';
+import type { Db } from '@pregon/db/database';
 import { AMI, entornoLlamadas, percentil } from './_ami.ts';
 import { arg } from './_comun.ts';
 

@@ -21,7 +21,7 @@ import { decodeJwt } from 'jose';
 import { rolesDe } from '@pregon/api/auth/autenticar';
 import { SesionesApi } from '@pregon/api/auth/sesiones';
 import { tokenDeCabecera, type Sesion } from '@pregon/api/auth/tokens';
-import type { Db } from '@pregon/api/db/database';
+import type { Db } from '@pregon/db/database';
 import { consultaSesionConUsuario, type UsuarioDeSesion } from '@pregon/api/repositories/sesiones';
 import { loadConfig } from '@pregon/api/config';
 import type { Contexto } from '@pregon/api/contexto';

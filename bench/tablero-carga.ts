@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TableroEjercicio } from '@pregon/contract/api/tableros';
 import { loadConfig } from '@pregon/api/config';
-import { openDb } from '@pregon/api/db/database';
+import { openDb } from '@pregon/db/database';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
 import { buildApp, crearContexto } from '@pregon/api/server';

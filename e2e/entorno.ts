@@ -21,7 +21,7 @@ import {
 } from 'playwright-core';
 import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
-import { ahora } from '../apps/api/src/db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { clavesPbx, crearAppPbx } from '../apps/pbx/src/app.ts';
 import { cargarConfigPbx, type ConfigPbx } from '../apps/pbx/src/config.ts';
 

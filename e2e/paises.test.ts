@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ahora } from '../apps/api/src/db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { insertarTelefono } from '../apps/api/src/testing/ejercicios.ts';
 import {

@@ -8,7 +8,7 @@ import { msg } from '@pregon/contract/messages';
 import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenAprobador } from '../apps/api/src/testing/aprobaciones.ts';
-import { ahora } from '../apps/api/src/db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
 import { CONFIG_PRUEBA, esperarCompletado } from '../apps/api/src/dispatcher/testing.ts';
 import {

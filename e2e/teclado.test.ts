@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ahora } from '../apps/api/src/db/database.ts';
+import { ahora } from '@pregon/db/database';
 import {
   type Datos,
   capturar,

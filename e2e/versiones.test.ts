@@ -3,7 +3,7 @@ import { msg } from '@pregon/contract/messages';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ingresar, pedir } from '../apps/api/src/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
-import { ahora } from '../apps/api/src/db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { crearPorApi, cuerpoEjercicio } from '../apps/api/src/testing/ejercicios.ts';
 import {
   esperarAviso,

@@ -25,7 +25,7 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ],
     [
       'apps/api/src/routes/nueva.ts',
-      "import x from '../db/database.ts';",
+      "import x from '@pregon/db/database';",
       'una ruta llama a servicios',
     ],
     [
@@ -70,6 +70,16 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ],
     ['apps/web/src/lib/nuevo.ts', "import x from '@pregon/api/config';", 'una app no importa otra'],
     [
+      'packages/db/src/nuevo.ts',
+      "import x from '@pregon/api/auth/passwords';",
+      'un paquete no importa una app',
+    ],
+    [
+      'packages/db/src/nuevo.ts',
+      "import x from '../../../apps/api/src/config.ts';",
+      'un paquete no importa una app',
+    ],
+    [
       'apps/web/src/features/telefonos/components/nuevo.tsx',
       "import x from '../../ejercicios/api/x.ts';",
       'una característica de la web no importa otra',
@@ -89,7 +99,8 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ['apps/api/src/routes/nueva.ts', "import x from '../services/telefonos.ts';"],
     ['apps/api/src/services/nuevo.ts', "import x from '../repositories/telefonos.ts';"],
     ['apps/api/src/services/nuevo.ts', "import x from '../dispatcher/index.ts';"],
-    ['apps/api/src/dispatcher/nuevo.ts', "import x from '../db/database.ts';"],
+    ['apps/api/src/dispatcher/nuevo.ts', "import x from '@pregon/db/database';"],
+    ['apps/api/src/services/nuevo.ts', "import x from '@pregon/db/database';"],
     ['apps/api/src/dispatcher/nuevo.ts', "import x from './canal.ts';"],
     ['apps/pbx/src/nuevo.ts', "import x from '@pregon/contract/messages';"],
     [

@@ -38,6 +38,7 @@ const FUENTES = [
   'simulators/src',
   'packages/contract/src',
   'packages/ami/src',
+  'packages/db/src',
   'package-lock.json',
   'scripts/construir-servidores.mjs',
 ];

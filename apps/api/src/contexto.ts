@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
+import type { Db } from '@pregon/db/database';
 import type { ClavesToken } from './auth/keys.ts';
 import type { LimitadorIngreso } from './auth/signin-limiter.ts';
 import type { SesionesApi } from './auth/sesiones.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from './db/database.ts';
+import { openDb } from '@pregon/db/database';
 import { zonaProducto } from './config.ts';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { EventEmitter } from 'node:events';

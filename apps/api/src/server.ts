@@ -15,11 +15,11 @@ import {
 import '@pregon/contract/api/zod-es';
 import type { Config } from './config.ts';
 import type { Contexto } from './contexto.ts';
-import { openDb } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
+import { openDb } from '@pregon/db/database';
+import { migrate } from '@pregon/db/migrate';
 import { seed, type ResultadoSemilla } from './db/seed.ts';
 import { cargarClaveCredenciales, cargarClaves } from './auth/keys.ts';
-import { cifrarCredencialesHeredadas, usarClaveCredenciales } from './db/credenciales.ts';
+import { cifrarCredencialesHeredadas, usarClaveCredenciales } from '@pregon/db/credenciales';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { SesionesApi } from './auth/sesiones.ts';
 import { ClavesApi } from './services/claves.ts';

@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
 import type { Kysely, Transaction } from 'kysely';
 import type { Rol } from '@pregon/contract/constants';
-import type { Db } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '@pregon/db/database';
+import type { DB } from '@pregon/db/schema';
 import * as repo from '../repositories/sesiones.ts';
 import { rolesDe, type VerificadorSesion } from './autenticar.ts';
 import { nuevoIdSesion, type Sesion } from './tokens.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import * as repo from '../repositories/ingreso-fallos.ts';
 
 /** How one kind of key is slowed down: the `libres`-th failure waits `baseMs`, each further one

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crearBasePostgres } from '../testing/entorno.ts';
-import { arregloPg } from './arreglo-pg.ts';
+import { arregloPg } from '@pregon/db/arreglo-pg';
 
 const TEXTOS = [
   'simple',

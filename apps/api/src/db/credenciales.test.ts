@@ -8,14 +8,14 @@ import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../test
 import { crearEquipo } from '../testing/fabrica.ts';
 import { crearContexto } from '../server.ts';
 import { cargarClaveCredenciales } from '../auth/keys.ts';
-import { openDb } from './database.ts';
+import { openDb } from '@pregon/db/database';
 import { leerDestinosPermitidos } from '../dispatcher/destinos.ts';
 import {
   cifrarCredenciales,
   descifrarCredenciales,
   descifrarSecretoWebhook,
   usarClaveCredenciales,
-} from './credenciales.ts';
+} from '@pregon/db/credenciales';
 
 // Issue 49.4: device credentials at rest. The column holds AES-256-GCM ciphertext, never the
 // JSON; the key is a 0600 file beside the token keys; the SQLite file and its -wal/-shm are 0600

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { iniciarHilo } from '../hilos/hilo.ts';
-import type { Db } from './database.ts';
+import type { Db } from '@pregon/db/database';
 
 // Long reads off the api's thread on SQLite. better-sqlite3 runs a statement on the calling
 // thread: a count that scans a million rows (the phones list's exact total, a search's count)

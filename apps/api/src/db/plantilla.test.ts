@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTORES, abrirBaseSembrada } from '../testing/entorno.ts';
-import type { Db } from './database.ts';
-import { ejecutarPlantilla } from './plantilla.ts';
+import type { Db } from '@pregon/db/database';
+import { ejecutarPlantilla } from '@pregon/db/plantilla';
 
 // A query compiled once per shape answers every later call with that call's values, on both
 // engines: no value of the first call stays behind in the SQL.

@@ -3,7 +3,7 @@ import { claveNombre } from '@pregon/contract/rules/busqueda';
 import { msg } from '@pregon/contract/messages';
 import { problemaContrasena } from '@pregon/contract/rules/password';
 import { TIPOS_EJERCICIO } from '@pregon/contract/constants';
-import { ahora, type Db } from './database.ts';
+import { ahora, type Db } from '@pregon/db/database';
 import { hashPassword } from '../auth/passwords.ts';
 
 /** The 32 federal entities of Mexico, seeded as the states of the default country. */

@@ -1,7 +1,7 @@
 import { valorCredencial } from '@pregon/contract/rules/equipment';
 import type { Alcance } from '@pregon/contract/rules/alcance';
 import type { ConfigDespachador } from './config.ts';
-import { descifrarCredenciales } from '../db/credenciales.ts';
+import { descifrarCredenciales } from '@pregon/db/credenciales';
 
 /** What a call needs of its exercise (types 2 and 4): the context to run, and for quizzes how
  * many questions make a recipient 'respondido'. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 
 // Issue 45.1: a device's ports are a hard limit, whoever sends. Before, each worker read the ports
 // its dispatcher had in flight for the device, awaited (the gateway's room, the claim), and only

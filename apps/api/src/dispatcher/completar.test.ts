@@ -1,6 +1,6 @@
 import { sql, type KyselyPlugin, type QueryId } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { completarSiTermino } from './store-comun.ts';

@@ -35,7 +35,7 @@ import { comprobarEquipo } from './comprobacion.ts';
 import { retraso, type ConfigDespachador } from './config.ts';
 import { Marcapasos } from './marcapasos.ts';
 import { CapacidadEquipos, llaveCupoEquipo, SOLTAR_MS } from './capacidad-equipo.ts';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { Sueltos } from './sueltos.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, LlamadaVencida, Store } from './store.ts';
 import './canal-smpp.ts';

@@ -1,5 +1,5 @@
 import type { Contexto, Eventos } from '../contexto.ts';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { configDespachoDeEntorno, type ConfigDespachador } from './config.ts';
 import { Despachador, type Bitacora } from './despachador.ts';
 import type { Store } from './store.ts';

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import type { Eventos } from '../contexto.ts';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
 import { registrarAlta, registrarBaja, type CambioBaja } from '../services/bajas.ts';
@@ -10,7 +10,7 @@ import {
 import type { RespuestaEntrante } from './canal.ts';
 import { msg } from '@pregon/contract/messages';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import { encolarAcuse, encolarSuelto } from './store-sueltos.ts';
 import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 

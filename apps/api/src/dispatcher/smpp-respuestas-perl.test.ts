@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada, MOTORES } from '../testing/entorno.ts';
 import { canalDe, type Canal } from './canal.ts';
 import './canal-smpp.ts';

@@ -2,7 +2,7 @@ import smpp from 'smpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { empaquetarGsm, septetosGsm } from '@pregon/contract/rules/sms';
 import { pdusMo, SimuladorSmpp } from '@pregon/simulators/smpp';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada, MOTORES } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { canalDe, type Canal, type RespuestaEntrante } from './canal.ts';

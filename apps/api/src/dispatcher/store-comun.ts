@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '../db/cola.ts';
+import type { Db } from '@pregon/db/database';
+import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '@pregon/db/cola';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
 import { cerrarYLeer, guardarYLeerLuego } from './leer-respuestas.ts';

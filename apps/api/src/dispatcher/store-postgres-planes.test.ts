@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { analizarDestinatarios } from '../repositories/ejercicios.ts';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';

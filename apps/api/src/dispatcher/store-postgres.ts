@@ -1,9 +1,9 @@
 import { appendFileSync } from 'node:fs';
 import type pg from 'pg';
-import { arregloPg } from '../db/arreglo-pg.ts';
-import { ABRIR_COLA, EN_COLA, LLAVE_COLA, pisosPorEjercicio } from '../db/cola.ts';
+import { arregloPg } from '@pregon/db/arreglo-pg';
+import { ABRIR_COLA, EN_COLA, LLAVE_COLA, pisosPorEjercicio } from '@pregon/db/cola';
 import { msg } from '@pregon/contract/messages';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
 import {

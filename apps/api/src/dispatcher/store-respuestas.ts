@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { msg } from '@pregon/contract/messages';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import type { Selectable } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import type { RespuestaEntrante } from './canal.ts';
 import {
   claveRespuesta,

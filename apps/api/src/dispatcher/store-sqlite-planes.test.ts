@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storeSqlite } from './store-sqlite.ts';

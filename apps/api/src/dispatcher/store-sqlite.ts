@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { msg } from '@pregon/contract/messages';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { motivoParte, type Recibo } from './canal.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
 import { aEjercicioActivo, comunes, filasPartes, partesEntregadas } from './store-comun.ts';

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { analizarSms } from '@pregon/contract/rules/sms';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
-import type { Db } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '@pregon/db/database';
+import type { DB } from '@pregon/db/schema';
 import type { AcusePorRespuesta } from '../services/respuestas.ts';
 import { motivoParte, type Recibo } from './canal.ts';
 

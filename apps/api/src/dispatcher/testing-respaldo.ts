@@ -4,7 +4,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
-import type { Engine } from '../db/database.ts';
+import type { Engine } from '@pregon/db/database';
 import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { archivoLlamadas } from '../services/telefonia.ts';

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { Detalle } from '../db/schema.ts';
+import type { Db } from '@pregon/db/database';
+import type { Detalle } from '@pregon/db/schema';
 import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from './config.ts';
 import type { Desenlace, EjercicioActivo, Store } from './store.ts';
 

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../db/database.ts';
+import { openDb } from '@pregon/db/database';
 import { msg } from '@pregon/contract/messages';
-import { migrate } from '../db/migrate.ts';
+import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
 import {
   MOTORES,

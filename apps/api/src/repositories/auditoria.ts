@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import { encolarEvento, eventoDeAuditoria } from './webhooks.ts';
 
 /** Actions the audit log records. */

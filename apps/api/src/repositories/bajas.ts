@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { CanalBaja } from '@pregon/contract/rules/bajas';
-import type { BajasTable } from '../db/schema.ts';
+import type { BajasTable } from '@pregon/db/schema';
 import type { Insertable } from 'kysely';
 import type { Consultor } from './ejercicios.ts';
 

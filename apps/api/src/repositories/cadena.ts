@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { ESTATUS_AMARILLO } from '@pregon/contract/constants';
 import { RESULTADOS } from '@pregon/contract/rules/alcance';
 import { rangoResultado, RANGO_LUZ } from '@pregon/contract/rules/cadena';
-import { enteroCopia } from '../db/copia-pg.ts';
+import { enteroCopia } from '@pregon/db/copia-pg';
 import { resultadoSql, resultadosDe } from './alcance-sql.ts';
 import type { Consultor } from './ejercicios.ts';
 

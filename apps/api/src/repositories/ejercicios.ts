@@ -1,11 +1,11 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
 import type pg from 'pg';
-import { abrirCola, enCola } from '../db/cola.ts';
-import { deCopia, enteroCopia, lotesCopia } from '../db/copia-pg.ts';
+import { abrirCola, enCola } from '@pregon/db/cola';
+import { deCopia, enteroCopia, lotesCopia } from '@pregon/db/copia-pg';
 import { resultadoSql } from './alcance-sql.ts';
-import type { Engine } from '../db/database.ts';
-import type { CambioEjercicio, DB, EjerciciosTable } from '../db/schema.ts';
+import type { Engine } from '@pregon/db/database';
+import type { CambioEjercicio, DB, EjerciciosTable } from '@pregon/db/schema';
 import type { Insertable } from 'kysely';
 
 // Every query of exercises and their recipients (ejercicio_detalle). Services hold the rules.

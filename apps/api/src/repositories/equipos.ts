@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction, type Insertable, type Updateable } from 'kysely';
 import { coincidenTerminos } from '@pregon/contract/rules/busqueda';
-import type { DB, EquiposTable } from '../db/schema.ts';
+import type { DB, EquiposTable } from '@pregon/db/schema';
 
 // SQL of devices. Credentials are read only as "present or not" here, except by leerParaCanal
 // (the server-side call that talks to the device's gateway).

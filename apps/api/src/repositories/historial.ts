@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { CANALES_BAJA } from '@pregon/contract/rules/bajas';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 
 // SQL of a phone's history (issue 25.4): its recipient rows across every exercise, read through
 // the (id_telefono, id_ejercicio) index, newest exercise first.

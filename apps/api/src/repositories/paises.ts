@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 
 // SQL of countries, states and categories. Every write of a name writes its `clave` (the name
 // folded: contract rules/busqueda.ts), unique as the name is, so 'Bomberos' and 'bomberos ' are one.

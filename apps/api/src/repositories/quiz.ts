@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { deCopia, enteroCopia, lotesCopia } from '../db/copia-pg.ts';
+import { deCopia, enteroCopia, lotesCopia } from '@pregon/db/copia-pg';
 import type { Consultor } from './ejercicios.ts';
 
 // Every query of questionnaires (cuestionarios, preguntas, respuestas) and of the digits

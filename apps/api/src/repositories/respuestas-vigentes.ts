@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import { resultadoSql, resultadosDe } from './alcance-sql.ts';
 
 // A person's current answer to a poll in SQL (issue 46.2), for the statements that pick people by

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
+import type { Engine } from '@pregon/db/database';
+import type { DB } from '@pregon/db/schema';
 import { encolarEventos } from './webhooks.ts';
 
 // The SQL of the reply matching (services/respuestas.ts procesarPendientes, issue 46.2 and 46.5):

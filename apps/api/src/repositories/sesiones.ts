@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '@pregon/db/database';
+import type { DB } from '@pregon/db/schema';
 
 // SQL of server-side sessions (issue 22). A session ends by losing its row.
 

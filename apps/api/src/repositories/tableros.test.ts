@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '@pregon/db/database';
+import type { DB } from '@pregon/db/schema';
 import { MOTORES, abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { actividadEquipos, totalesDelDia } from './tableros.ts';

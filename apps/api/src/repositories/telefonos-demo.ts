@@ -1,6 +1,6 @@
 import { plegar } from '@pregon/contract/rules/busqueda';
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 
 // SQL of the demo phone list that `npm start` seeds with the simulators on.
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
-import type { DB, ImportacionesTable } from '../db/schema.ts';
+import type { DB, ImportacionesTable } from '@pregon/db/schema';
 
 // SQL of import jobs (table importaciones).
 

@@ -4,8 +4,8 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { plegar } from '@pregon/contract/rules/busqueda';
 import { iniciarCheckpoints } from '../db/checkpoints.ts';
-import { aCopia } from '../db/copia-pg.ts';
-import type { Db } from '../db/database.ts';
+import { aCopia } from '@pregon/db/copia-pg';
+import type { Db } from '@pregon/db/database';
 
 // The bulk path of the phone import: one batch = one transaction that inserts the phones
 // (duplicates skipped by the unique index), their category links and the job's progress.

@@ -10,10 +10,10 @@ import { plegar, terminosPlegados } from '@pregon/contract/rules/busqueda';
 
 import { jsonArrayFrom as jsonArrayFromPg } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as jsonArrayFromSqlite } from 'kysely/helpers/sqlite';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { leerFila } from '../db/lectura.ts';
-import { ejecutarPlantilla } from '../db/plantilla.ts';
-import type { DB } from '../db/schema.ts';
+import { ejecutarPlantilla } from '@pregon/db/plantilla';
+import type { DB } from '@pregon/db/schema';
 
 // SQL of the phone directory (one row at a time and searches). The bulk import path lives in
 // telefonos-masivo.ts.

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 
 // SQL of single-use live-stream tickets (issue 49.4, migration 0035).
 

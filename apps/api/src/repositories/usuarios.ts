@@ -1,5 +1,5 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
-import type { DB, NuevoUsuario, UsuariosTable } from '../db/schema.ts';
+import type { DB, NuevoUsuario, UsuariosTable } from '@pregon/db/schema';
 
 // SQL of users. The password hash is read only where a service needs it, never listed.
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { textoConflicto, type TablaVersionada } from '@pregon/contract/rules/versiones';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import { zonaProducto } from '../config.ts';
 import { HttpError } from '../http/errores.ts';
 

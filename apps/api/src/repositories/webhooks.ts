@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { EventoWebhook } from '@pregon/contract/api/integraciones';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 
 // Issue 47.4: an event's deliveries are queued in the transaction that records it
 // (services/webhooks-salida.ts sends them).

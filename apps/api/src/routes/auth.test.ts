@@ -6,7 +6,7 @@ import { decodeJwt } from 'jose';
 import { SignJWT } from 'jose';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { migrate } from '../db/migrate.ts';
+import { migrate } from '@pregon/db/migrate';
 import { cargarClaves } from '../auth/keys.ts';
 
 const EXPIRADA = { status: 401, message: 'FALLO: SESION EXPIRADA' };

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableroGeneral } from '@pregon/contract/api/tableros';
 import type { Eventos } from '../contexto.ts';
-import { openDb, type Db } from '../db/database.ts';
+import { openDb, type Db } from '@pregon/db/database';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   cuerpoEjercicio,

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Engine } from '../db/database.ts';
+import type { Engine } from '@pregon/db/database';
 import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { sembrarEquipos, type Equipos } from '../testing/ejercicios.ts';
 import { desfaseZona, epochDe } from '../services/tableros.ts';

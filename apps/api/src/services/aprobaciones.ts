@@ -16,7 +16,7 @@ import {
   umbralAprobacion,
   zonaProducto,
 } from '../config.ts';
-import { ahora } from '../db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';

@@ -2,7 +2,7 @@ import type { Cadena, Eslabon } from '@pregon/contract/api/cadena';
 import { curvaAlcance, hitosAlcance } from '@pregon/contract/api/tableros';
 import { tipoPorId } from '@pregon/contract/constants';
 import { esCadena, etiquetaEslabon } from '@pregon/contract/rules/cadena';
-import { deCopia, lotesCopia } from '../db/copia-pg.ts';
+import { deCopia, lotesCopia } from '@pregon/db/copia-pg';
 import { leerFilas, lotesLectorSqlite } from '../db/lectura.ts';
 import * as repo from '../repositories/cadena.ts';
 import type { LinkCadena, PersonaCadena } from '../repositories/cadena.ts';

@@ -23,7 +23,7 @@ import {
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { umbralAprobacion, zonaProducto } from '../config.ts';
-import { ahora } from '../db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { error } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';

@@ -49,14 +49,14 @@ import type {
 } from '@pregon/contract/api/ejercicios';
 import type { Sesion } from '../auth/tokens.ts';
 import type { Contexto } from '../contexto.ts';
-import { ahora } from '../db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';
 import * as bajas from '../repositories/bajas.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
-import { descifrarCredenciales } from '../db/credenciales.ts';
+import { descifrarCredenciales } from '@pregon/db/credenciales';
 import { plantillasAprobadas } from './plantillas-whatsapp.ts';
 import {
   audioEnPbx,

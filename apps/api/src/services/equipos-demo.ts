@@ -1,7 +1,7 @@
 import { MARCADO_DEFECTO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import type { Db } from '../db/database.ts';
-import { cifrarCredenciales } from '../db/credenciales.ts';
+import type { Db } from '@pregon/db/database';
+import { cifrarCredenciales } from '@pregon/db/credenciales';
 
 // Demo devices of `npm start`: one per simulated gateway (simulators/src/main.ts on loopback), so
 // a newcomer can run an SMS or a WhatsApp drill without configuring anything. The credentials are

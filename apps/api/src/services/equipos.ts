@@ -12,12 +12,12 @@ import { msg } from '@pregon/contract/messages';
 import type { Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
-import type { EquiposTable } from '../db/schema.ts';
+import type { EquiposTable } from '@pregon/db/schema';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
 import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
-import { cifrarCredenciales, descifrarCredenciales } from '../db/credenciales.ts';
+import { cifrarCredenciales, descifrarCredenciales } from '@pregon/db/credenciales';
 import {
   mismoGateway,
   problemaDestinoEquipo,

@@ -23,7 +23,7 @@ import type {
   RegistroFuente,
   ResultadoFuente,
 } from '@pregon/contract/api/cap';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import {
   busquedaGuardada,
   destinoLiteralRefusado,

@@ -8,7 +8,7 @@ import { tomarVersion } from '../repositories/versiones.ts';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
-import { esViolacionLlaveForanea, esViolacionUnica } from '../db/database.ts';
+import { esViolacionLlaveForanea, esViolacionUnica } from '@pregon/db/database';
 import { error, HttpError } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/paises.ts';

@@ -8,7 +8,7 @@ import type {
 } from '@pregon/contract/api/mensajes-preparados';
 import { textoSmsGuardado } from '@pregon/contract/rules/plantillas-mensaje';
 import { USOS_PLANTILLA, type UsoPlantilla } from '@pregon/contract/constants';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import type { Sesion } from '../auth/tokens.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import { error, noEncontrado } from '../http/errores.ts';

@@ -8,7 +8,7 @@ import {
 } from '@pregon/contract/rules/whatsapp';
 import { problemaVersionWhatsapp } from '@pregon/contract/rules/equipment';
 import type { Contexto } from '../contexto.ts';
-import { descifrarCredenciales } from '../db/credenciales.ts';
+import { descifrarCredenciales } from '@pregon/db/credenciales';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
 import {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
 import { error, noEncontrado } from '../http/errores.ts';
-import { descifrarCredenciales } from '../db/credenciales.ts';
+import { descifrarCredenciales } from '@pregon/db/credenciales';
 import { canalDe, comprobarEquipo, configDespachoDeEntorno } from '../dispatcher/index.ts';
 import { PROMPT_GRACIAS } from '@pregon/contract/rules/dialplan';
 

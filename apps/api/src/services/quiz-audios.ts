@@ -1,7 +1,7 @@
 import { rellenarRuta } from '@pregon/contract/api/endpoint';
 import { subidasAudio } from '@pregon/contract/api/pbx';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/quiz.ts';
 

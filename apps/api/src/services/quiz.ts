@@ -12,7 +12,7 @@ import {
   type RespuestaCuestionario,
 } from '@pregon/contract/rules/questionnaire';
 import { archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
-import { ahora, esViolacionUnica } from '../db/database.ts';
+import { ahora, esViolacionUnica } from '@pregon/db/database';
 import { audioEnPbx } from '../dispatcher/index.ts';
 import { error, HttpError, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';

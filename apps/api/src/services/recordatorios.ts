@@ -3,7 +3,7 @@ import { msg } from '@pregon/contract/messages';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { tituloRecordatorio, vencimientoRecordatorio } from '@pregon/contract/rules/recordatorios';
 import { zonaProducto } from '../config.ts';
-import { abrirCola } from '../db/cola.ts';
+import { abrirCola } from '@pregon/db/cola';
 import { auditar } from '../repositories/auditoria.ts';
 import type { Consultor } from '../repositories/ejercicios.ts';
 import { alcanzadoSql, sinRespuestaSql } from '../repositories/respuestas-vigentes.ts';

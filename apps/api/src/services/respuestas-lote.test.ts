@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type KyselyPlugin } from 'kysely';
-import { openDb, type Db } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { openDb, type Db } from '@pregon/db/database';
+import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { abrirBaseSembrada, crearBasePostgres, MOTORES } from '../testing/entorno.ts';

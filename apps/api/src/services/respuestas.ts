@@ -24,8 +24,8 @@ import type {
 import type { Sesion } from '../auth/tokens.ts';
 import { marcaSimulacro, ventanaEncuestaMs, zonaProducto } from '../config.ts';
 import type { Contexto } from '../contexto.ts';
-import type { Db } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '@pregon/db/database';
+import type { DB } from '@pregon/db/schema';
 import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';

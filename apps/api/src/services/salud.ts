@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { health, ParteSaludSchema } from '@pregon/contract/api/auth';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
-import { ping } from '../db/database.ts';
+import { ping } from '@pregon/db/database';
 
 // GET /health: the database, the dispatcher of this process, the telephony agent and the
 // simulators, each with its state, so a monitor sees a dead part. Only a database that does not

@@ -25,7 +25,7 @@ import {
   zonaDeEstado,
 } from '@pregon/contract/rules/ventanas';
 import type { Contexto } from '../contexto.ts';
-import { instantanea } from '../db/instantanea.ts';
+import { instantanea } from '@pregon/db/instantanea';
 import * as repo from '../repositories/ejercicios.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';

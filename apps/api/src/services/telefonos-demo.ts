@@ -1,6 +1,6 @@
 import { msg } from '@pregon/contract/messages';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
-import { ahora, type Db } from '../db/database.ts';
+import { ahora, type Db } from '@pregon/db/database';
 import { CATEGORIAS_EJEMPLO } from '../db/seed.ts';
 import * as repo from '../repositories/telefonos-demo.ts';
 

@@ -8,7 +8,7 @@ import { MAX_TELEFONOS_LISTA, TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api
 import { canonizarTelefono, paisTelefonico, PAIS_DEFECTO } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
 import type { Sesion } from '../auth/tokens.ts';
-import { ahora } from '../db/database.ts';
+import { ahora } from '@pregon/db/database';
 import { error, noEncontrado } from '../http/errores.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import { categoriasExistentes, codigoPaisDeEstado } from '../repositories/paises.ts';

@@ -12,8 +12,8 @@ import type { VentanaWhatsapp } from '@pregon/contract/api/webhooks';
 import { canonizarTelefono } from '@pregon/contract/rules/phone';
 import { sql } from 'kysely';
 import type { Contexto } from '../contexto.ts';
-import type { Db } from '../db/database.ts';
-import { descifrarCredenciales } from '../db/credenciales.ts';
+import type { Db } from '@pregon/db/database';
+import { descifrarCredenciales } from '@pregon/db/credenciales';
 import {
   credencial,
   guardarYLeer,

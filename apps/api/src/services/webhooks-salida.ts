@@ -13,7 +13,7 @@ import {
   type Webhook,
 } from '@pregon/contract/api/integraciones';
 import { msg } from '@pregon/contract/messages';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '@pregon/db/schema';
 import type { Sesion } from '../auth/tokens.ts';
 import {
   busquedaGuardada,
@@ -24,7 +24,7 @@ import {
 } from '../dispatcher/index.ts';
 import { auditar } from '../repositories/auditoria.ts';
 import { arrancarSondeo } from './sondeo.ts';
-import { cifrarSecretoWebhook, descifrarSecretoWebhook } from '../db/credenciales.ts';
+import { cifrarSecretoWebhook, descifrarSecretoWebhook } from '@pregon/db/credenciales';
 
 import { HttpError, noEncontrado } from '../http/errores.ts';
 

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { plegar } from '@pregon/contract/rules/busqueda';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import { pedir, type ApiDePrueba } from './entorno.ts';
 import { crearEquipo } from './fabrica.ts';
 

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
-import { openDb, type Db, type Engine } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { openDb, type Db, type Engine } from '@pregon/db/database';
+import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
 import { buildApp, crearContexto } from '../server.ts';
 import { fijarDestinosPermitidos } from '../dispatcher/destinos.ts';
@@ -73,7 +73,11 @@ let plantilla: Promise<string> | undefined;
  */
 export function plantillaMigrada(): Promise<string> {
   plantilla ??= (async () => {
-    const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../db');
+    // The database package's migrations (packages/db/src).
+    const dir = path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      '../../../../packages/db/src',
+    );
     const h = crypto.createHash('sha256');
     const migraciones = path.join(dir, 'migrations');
     for (const f of fs.readdirSync(migraciones).sort())

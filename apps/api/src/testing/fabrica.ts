@@ -1,7 +1,7 @@
 // Test data factories shared by the api's tests and the benchmarks: a device and an exercise
 // written straight into the database (as the devices and exercises APIs would).
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 
 /** Inserts a device and returns its id. Defaults: a random alias `<protocolo>-xxxxx`, serial
  * 'SIM', url http://127.0.0.1:9 (nothing listens there), tasa 1000, 10 ports, active. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { Eventos } from '../contexto.ts';
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 
 /** The PostgreSQL channel that carries 'ejercicio' events between processes. */
 export const CANAL_PG = 'pregon_ejercicio';
