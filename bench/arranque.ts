@@ -185,6 +185,18 @@ console.log(
 console.log(`  máquina: ${os.cpus().length} núcleos, carga (1/5/15 min) al empezar: ${carga()}`);
 const msConstruir = await construirServidores();
 console.log(`  construcción de dist/servidores (esbuild): ${(msConstruir / 1000).toFixed(2)} s`);
+// Issue 44: the standalone dispatcher's bundle, its size and the api server's packages it still
+// loads (Fastify, the zod type provider: reached today through programador.ts and
+// leer-respuestas.ts, which call the api's services). Before issue 44 (main, 2026-11-29):
+// 452,195 bytes, fastify-type-provider-zod imported, 75 MB idle.
+{
+  const texto = fs.readFileSync(path.join(SALIDA, 'despachador.mjs'), 'utf8');
+  const externos = [...new Set([...texto.matchAll(/from\s*"([^".][^"]*)"/g)].map((m) => m[1]!))];
+  const servidor = externos.filter((e) => e.startsWith('fastify') || e.startsWith('@fastify/'));
+  console.log(
+    `  despachador.mjs: ${Buffer.byteLength(texto).toLocaleString('en')} bytes; paquetes del servidor http que importa: ${servidor.join(', ') || 'ninguno'}`,
+  );
+}
 // A first start migrates the database and writes the token keys: done once, outside the figures.
 await medir('api', 'compilado');
 
