@@ -179,7 +179,7 @@ export default tseslint.config(
             {
               // Debt: the shared server kit (auth, http) lives inside the api (issue 44.5).
               regex:
-                '^@pregon/(web(/.*)?|api(?!/(auth/(autenticar|firma-dialplan|keys|tokens)|http/(errores|json-seguro|rutas|seguridad))$)(/.*)?)$',
+                '^@pregon/(web(/.*)?|api(?!/(auth/(autenticar|firma-dialplan|keys|tokens)|http/(errores|json-seguro|respuesta-error|rutas|seguridad))$)(/.*)?)$',
               message: OTRA_APP,
             },
           ],

@@ -25,7 +25,8 @@ import { SesionesApi } from './auth/sesiones.ts';
 import { ClavesApi } from './services/claves.ts';
 import { configWebhooksDeEntorno } from './services/webhooks-salida.ts';
 import { configFuentesCapDeEntorno } from './services/fuentes-cap.ts';
-import { manejarError, error } from './http/errores.ts';
+import { error } from './http/errores.ts';
+import { manejarError } from './http/respuesta-error.ts';
 import { registrarJsonSeguro } from './http/json-seguro.ts';
 import {
   politicaContenido,

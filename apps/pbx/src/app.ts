@@ -22,7 +22,8 @@ import {
 import { ALGORITMO } from '@pregon/api/auth/keys';
 import { autenticar } from '@pregon/api/auth/autenticar';
 import { verificarFirmaDialplan } from '@pregon/api/auth/firma-dialplan';
-import { error, manejarError, noEncontrado } from '@pregon/api/http/errores';
+import { error, noEncontrado } from '@pregon/api/http/errores';
+import { manejarError } from '@pregon/api/http/respuesta-error';
 import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
 import { registrarJsonSeguro } from '@pregon/api/http/json-seguro';
 import {

@@ -14,7 +14,7 @@ import { ALGORITMO } from '../auth/keys.ts';
 import { firmarToken, type Sesion } from '../auth/tokens.ts';
 import type { Autenticador } from '../auth/autenticar.ts';
 import { pedir } from '../testing/entorno.ts';
-import { manejarError } from './errores.ts';
+import { manejarError } from './respuesta-error.ts';
 import { ruta } from './rutas.ts';
 
 // The per-request session check of `ruta` (issue 22): a read runs its handler while the server

@@ -11,7 +11,8 @@ import {
 import type { ClavesApi, CuentaClave } from '../services/claves.ts';
 import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
 import type { Autenticador, VerificadorSesion } from '../auth/autenticar.ts';
-import { error, prohibido, respuestaDeError, sesionExpirada } from './errores.ts';
+import { error, prohibido, sesionExpirada } from './errores.ts';
+import { respuestaDeError } from './respuesta-error.ts';
 import { campoConTextoInvalido } from './texto-seguro.ts';
 
 type Infer<T> = [NonNullable<T>] extends [never]
