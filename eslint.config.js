@@ -132,7 +132,6 @@ export default tseslint.config(
                 '!../repositories/auditoria.ts',
                 '../http/*',
                 '../vivo/*',
-                '!../vivo/puente-pg.ts',
               ],
               message:
                 'Capas: el despachador no importa la api (rutas, servicios, repositorios, http, vivo) (issue 44)',

@@ -29,7 +29,7 @@ const FUENTES: Record<Servidor, string> = {
   api: 'apps/api/src/main.ts',
   agente: 'apps/pbx/src/main.ts',
   simuladores: 'simulators/src/main.ts',
-  despachador: 'apps/api/src/dispatcher/main.ts',
+  despachador: 'apps/api/src/main-despachador.ts',
 };
 
 /** A free loopback TCP port. */

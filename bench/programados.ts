@@ -63,8 +63,8 @@ try {
     hijos.push(h);
   };
   lanzar('apps/api/src/main.ts', { PORT: String(await puertoLibre()), HOST: '127.0.0.1' });
-  lanzar('apps/api/src/dispatcher/main.ts');
-  lanzar('apps/api/src/dispatcher/main.ts');
+  lanzar('apps/api/src/main-despachador.ts');
+  lanzar('apps/api/src/main-despachador.ts');
 
   const id_equipo = await crearEquipo(db, {
     protocolo: 'smpp',

@@ -284,7 +284,7 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
 
   it('en PostgreSQL con el despachador en su propio proceso (npm run dispatcher) el tablero avanza igual', async () => {
     const pg = await levantarTodo('postgres');
-    const hijo = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/dispatcher/main.ts'], {
+    const hijo = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main-despachador.ts'], {
       cwd: RAIZ,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {

@@ -19,7 +19,7 @@ export const SALIDA = path.join(raiz, 'dist/servidores');
 /** Each bundle's name and its TypeScript entry point. */
 export const ENTRADAS = {
   api: 'apps/api/src/main.ts',
-  despachador: 'apps/api/src/dispatcher/main.ts',
+  despachador: 'apps/api/src/main-despachador.ts',
   agente: 'apps/pbx/src/main.ts',
   simuladores: 'simulators/src/main.ts',
   admin: 'apps/api/src/admin.ts',

@@ -1,15 +1,18 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { loadConfig } from '../config.ts';
-import type { Eventos } from '../contexto.ts';
+import { loadConfig } from './config.ts';
+import type { Eventos } from './contexto.ts';
 import { openDb } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { usarClaveCredenciales } from '@pregon/db/credenciales';
-import { cargarClaveCredenciales } from '../auth/keys.ts';
-import { puentePostgres } from '../vivo/puente-pg.ts';
-import { configDespachoDeEntorno } from './config.ts';
-import { arrancarDespachador, bitacoraConsola } from './index.ts';
-import { arrancarProgramador, configProgramadorDeEntorno } from '../programador.ts';
+import { cargarClaveCredenciales } from './auth/keys.ts';
+import { puentePostgres } from './vivo/puente-pg.ts';
+import {
+  arrancarDespachador,
+  bitacoraConsola,
+  configDespachoDeEntorno,
+} from './dispatcher/index.ts';
+import { arrancarProgramador, configProgramadorDeEntorno } from './programador.ts';
 
 // `npm run dispatcher`: a standalone dispatcher process. Against PostgreSQL (DATABASE_URL) any
 // number of them may run on any number of machines; against SQLite run only one, and not beside

@@ -4,7 +4,7 @@ import { MOTORES } from '../testing/entorno.ts';
 import { escenaHijosAmi } from './testing-ami.ts';
 import { banderas, esperarCompletado, esperarQue, filas, porEstatus } from './testing.ts';
 
-// Crash tolerance of calls with real processes: a standalone dispatcher (`dispatcher/main.ts`)
+// Crash tolerance of calls with real processes: a standalone dispatcher (`main-despachador.ts`)
 // places a 2,000-call exercise through the AMI simulator and is SIGKILLed at least 5 times
 // mid-run. The simulator's record of originates is the witness: nobody is called twice (only
 // busy and unanswered recipients get their one retry), nobody is lost, and every call that was

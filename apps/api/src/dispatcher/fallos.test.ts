@@ -20,7 +20,7 @@ import {
   porEstatus,
 } from './testing.ts';
 
-// Crash tolerance with real processes: standalone dispatchers (`tsx dispatcher/main.ts`) over
+// Crash tolerance with real processes: standalone dispatchers (`tsx main-despachador.ts`) over
 // PostgreSQL, SIGKILLed at random moments and restarted; and two dispatchers sharing one exercise.
 
 describe('despachador como proceso aparte sobre PostgreSQL', () => {

@@ -120,7 +120,7 @@ export function argumentosDespachador(
   return argumentos;
 }
 
-/** Standalone dispatchers (`dispatcher/main.ts`) run as child processes by the crash tests:
+/** Standalone dispatchers (`main-despachador.ts`) run as child processes by the crash tests:
  * `lanzar` starts one with the given environment (node with tsx's loader, not the tsx CLI, whose
  * wrapper would take the SIGKILL instead), `matar` signals one and waits for its exit, `todos`
  * are the ones still alive. */
@@ -129,7 +129,7 @@ export function despachadoresHijos(stdout: 'ignore' | 'pipe' = 'ignore') {
   const lanzar = (env: Record<string, string>): ChildProcess => {
     const h = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(RAIZ, 'apps/api/src/dispatcher/main.ts')],
+      ['--import', 'tsx', path.join(RAIZ, 'apps/api/src/main-despachador.ts')],
       { cwd: RAIZ, stdio: ['ignore', stdout, 'inherit'], env: { ...process.env, ...env } },
     );
     hijos.add(h);
