@@ -1,4 +1,3 @@
-import type { EventEmitter } from 'node:events';
 import type { Config } from './config.ts';
 import type { Db } from '@pregon/db/database';
 import type { ClavesToken } from './auth/keys.ts';
@@ -7,10 +6,10 @@ import type { SesionesApi } from './auth/sesiones.ts';
 import type { ClavesApi } from './services/claves.ts';
 import type { ConfigWebhooks } from './services/webhooks-salida.ts';
 import type { ConfigFuentesCap } from './services/fuentes-cap.ts';
+import type { Eventos } from './dispatcher/index.ts';
 
-/** Events inside one api process: 'ejercicio' (id_ejercicio) whenever an exercise's flags or
- * recipients change, so the in-process dispatcher and live views react without polling. */
-export type Eventos = EventEmitter<{ ejercicio: [id_ejercicio: number] }>;
+/** Events inside one api process: the dispatcher's event bus (dispatcher/eventos.ts). */
+export type { Eventos };
 
 /** What every route module and service needs, built once in server.ts. */
 export interface Contexto {

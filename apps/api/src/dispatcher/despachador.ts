@@ -6,7 +6,7 @@ import { esperaEquipoMs, motivoPausaAutomatica } from '@pregon/contract/rules/pa
 import { duracionCorta } from '@pregon/contract/rules/reintentos';
 import { msg } from '@pregon/contract/messages';
 import { normalizarTelefono } from '@pregon/contract/rules/phone';
-import type { Eventos } from '../contexto.ts';
+import type { Eventos } from './eventos.ts';
 import {
   canalDe,
   ESPERA_RECIBOS_MS,

@@ -1,4 +1,5 @@
-import type { Contexto, Eventos } from '../contexto.ts';
+import type { Contexto } from '../contexto.ts';
+import type { Eventos } from './eventos.ts';
 import type { Db } from '@pregon/db/database';
 import { configDespachoDeEntorno, type ConfigDespachador } from './config.ts';
 import { Despachador, type Bitacora } from './despachador.ts';
@@ -38,7 +39,8 @@ export {
   type ListaDestinos,
 } from './destinos.ts';
 export { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
-export { encolarAcuse } from './store-sueltos.ts';
+export { encolarAcuse, type AcusePorRespuesta } from './store-sueltos.ts';
+export type { Eventos } from './eventos.ts';
 export { guardarYLeer } from './leer-respuestas.ts';
 export {
   mismoGateway,

@@ -3,7 +3,7 @@ import { analizarSms } from '@pregon/contract/rules/sms';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
 import type { Db } from '@pregon/db/database';
 import type { DB } from '@pregon/db/schema';
-import type { AcusePorRespuesta } from '../services/respuestas.ts';
+import type { OpcionEncuesta } from '@pregon/contract/rules/respuestas';
 import { motivoParte, type Recibo } from './canal.ts';
 
 // The one-off messages' queue (issue 46.2 and 46.4, migration 0040 mensajes_sueltos): what the
@@ -151,6 +151,18 @@ export async function dadoDeBaja(k: K, canal: string, telefono: string): Promise
     .where('telefono', '=', telefono)
     .executeTakeFirst();
   return b !== undefined;
+}
+
+/** An answer to a poll, as its acknowledgement is queued (the device and number it came from). */
+export interface AcusePorRespuesta {
+  id_respuesta: number;
+  id_equipo: number;
+  canal: string;
+  telefono: string | null;
+  id_ejercicio: number;
+  id_detalle: number;
+  opcion: OpcionEncuesta | undefined;
+  recibida: number;
 }
 
 /** Issue 46.2: the chosen option's automatic acknowledgement, once per person and exercise (the

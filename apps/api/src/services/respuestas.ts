@@ -31,7 +31,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as repoRespuestas from '../repositories/respuestas.ts';
 import { conteoVigentes } from '../repositories/respuestas-vigentes.ts';
-import { encolarAcuse } from '../dispatcher/index.ts';
+import { encolarAcuse, type AcusePorRespuesta } from '../dispatcher/index.ts';
 import { desfaseZona, epochDe } from './tableros.ts';
 
 // Polls, replies matched to them, and the cases of those who need help (issue 46.2 and 46.3).
@@ -182,18 +182,6 @@ export interface OpcionesProceso {
    * an acknowledgement or a BAJA/ALTA confirmation): the dispatcher wakes its one-off sender then,
    * not at each stored reply, before anything could have been queued. */
   alEscribir?: () => void;
-}
-
-/** An answer to a poll, as its acknowledgement is queued (the device and number it came from). */
-export interface AcusePorRespuesta {
-  id_respuesta: number;
-  id_equipo: number;
-  canal: string;
-  telefono: string | null;
-  id_ejercicio: number;
-  id_detalle: number;
-  opcion: OpcionEncuesta | undefined;
-  recibida: number;
 }
 
 /** What matching a reply did. */
