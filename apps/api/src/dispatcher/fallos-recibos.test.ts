@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { duplicados } from '@pregon/simulators/comun';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { openDb, type Db } from '../db/database.ts';
-import type { Engine } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { openDb, type Db } from '@pregon/db/database';
+import type { Engine } from '@pregon/db/database';
+import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
 import { crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
@@ -22,7 +22,7 @@ import {
 // Issue 48.6: after `kill -9` of the api mid-drill (SMS through an SMSC that delivers receipts
 // a while after the submit, as real ones do), rows stayed 'Enviado' although their receipts had
 // come, and one stayed 'Incierto' with 'acuse sin destinatario' in the log. A standalone
-// dispatcher (`tsx dispatcher/main.ts`, the api's own dispatcher code) is SIGKILLed three times
+// dispatcher (`tsx main-despachador.ts`, the api's own dispatcher code) is SIGKILLed three times
 // while receipts are in flight (some on the wire unanswered, some in the SMSC's timers, some
 // whose submit answer was not written yet) and restarted; the SMSC re-delivers the receipts it
 // got no deliver_sm_resp for at the next bind. Every row the SMSC took must end with its

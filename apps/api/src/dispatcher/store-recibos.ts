@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import type { Db } from '@pregon/db/database';
 import type { Recibo } from './canal.ts';
 
 // Issue 48.6: receipts that found no row yet (recibos_en_espera, migration 0070). A receipt is

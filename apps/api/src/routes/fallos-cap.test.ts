@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAP_NS } from '@pregon/contract/rules/cap';
-import { openDb, type Db } from '../db/database.ts';
+import { openDb, type Db } from '@pregon/db/database';
 import { MOTORES, crearBasePostgresMigrada, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { ESTADO_JALISCO, insertarTelefono } from '../testing/ejercicios.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
