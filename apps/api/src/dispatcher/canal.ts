@@ -277,6 +277,11 @@ export function canalDe(protocolo: string): RegistroCanal | undefined {
   return registro.get(protocolo);
 }
 
+/** Every protocol a channel is registered under (issue 44: checked against the contract's list). */
+export function protocolosRegistrados(): string[] {
+  return [...registro.keys()];
+}
+
 /** Protocols whose in-flight rows are resent after a crash. */
 export function protocolosIdempotentes(): string[] {
   return [...registro].filter(([, r]) => r.idempotente).map(([p]) => p);

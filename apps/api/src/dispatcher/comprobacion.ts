@@ -2,6 +2,7 @@ import net from 'node:net';
 import { ClienteAmi, destinoAmi } from '@pregon/ami';
 import { ProtocoloSchema } from '@pregon/contract/esquemas';
 import {
+  FORMA_URL,
   destinoEquipo,
   mensajeRed,
   motivoRed,
@@ -69,17 +70,16 @@ export async function comprobarEquipo(
   const p = ProtocoloSchema.safeParse(equipo.protocolo);
   if (!p.success) return null;
   const destino = destinoEquipo(p.data, equipo.url);
-  const http = p.data === 'android' || p.data === 'whatsapp';
+  const http = FORMA_URL[p.data].sonda === 'http';
   if (!destino || (http && problemaUrlEquipo(p.data, equipo.url))) {
     const m = problemaUrlEquipo(p.data, equipo.url) ?? '';
     return { motivo: m, mensaje: m };
   }
   const refusado = await comprobarDestino(destino.host, destino.puerto);
   if (refusado) return { motivo: refusado.message, mensaje: refusado.message };
-  const codigo =
-    p.data === 'smpp' || p.data === 'asterisk'
-      ? await conectarTcp(destino.host, destino.puerto, timeoutMs)
-      : await pedirHttp(equipo.url.trim(), timeoutMs);
+  const codigo = !http
+    ? await conectarTcp(destino.host, destino.puerto, timeoutMs)
+    : await pedirHttp(equipo.url.trim(), timeoutMs);
   if (codigo === null) return null;
   return {
     motivo: motivoRed(codigo, { host: destino.host, timeoutMs }),

@@ -23,7 +23,7 @@ import {
   type RespuestaEntrante,
   type ResultadoEnvio,
 } from './canal.ts';
-import { TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '@pregon/contract/constants';
+import { PROTOCOLOS, TIPO_CUESTIONARIO, TIPO_LLAMADA, esLlamada } from '@pregon/contract/constants';
 import {
   contextoLlamada,
   contextoQuiz,
@@ -411,7 +411,7 @@ export class Despachador {
   private async ciclo(): Promise<void> {
     while (this.corriendo) {
       try {
-        const protocolos = ['smpp', 'android', 'whatsapp', 'asterisk'].filter((p) => canalDe(p));
+        const protocolos = PROTOCOLOS.filter((p) => canalDe(p));
         const activos = repartirPuertos(await this.store.ejerciciosActivos(protocolos));
         const ids = new Set(activos.map((a) => a.id_ejercicio));
         for (const [id, t] of this.trabajos) {

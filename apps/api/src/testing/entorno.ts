@@ -83,6 +83,9 @@ export function plantillaMigrada(): Promise<string> {
     for (const f of fs.readdirSync(migraciones).sort())
       h.update(f).update(fs.readFileSync(path.join(migraciones, f)));
     h.update(fs.readFileSync(path.join(dir, 'migrate.ts')));
+    // Migrations read the contract's lists at run time (0001's CHECK of equipos.protocolo reads
+    // PROTOCOLOS, estatus ESTATUS_DESTINATARIO): a new protocol or state is a new template too.
+    h.update(fs.readFileSync(path.join(dir, '../../contract/src/constants.ts')));
     const nombre = `${prefijoBases()}_plantilla_${h.digest('hex').slice(0, 12)}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();

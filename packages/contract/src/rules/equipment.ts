@@ -124,6 +124,9 @@ export interface FormaUrl {
   /** Only a base address: no path, query or fragment (SMPP and AMI speak TCP, not HTTP). */
   soloHost: boolean;
   forma: ClaveMensaje;
+  /** How the pre-start check asks whether the gateway answers: a TCP connect (SMPP, AMI) or an
+   * HTTP request to the url (Android, WhatsApp). */
+  sonda: 'tcp' | 'http';
 }
 
 /** How each protocol's adapter reads its device's url (apps/api/src/dispatcher/canal-*.ts). */
@@ -133,24 +136,28 @@ export const FORMA_URL: Readonly<Record<Protocolo, FormaUrl>> = {
     puertoObligatorio: true,
     soloHost: true,
     forma: 'formaUrlSmpp',
+    sonda: 'tcp',
   },
   android: {
     esquemas: { 'http:': 80, 'https:': 443 },
     puertoObligatorio: false,
     soloHost: false,
     forma: 'formaUrlAndroid',
+    sonda: 'http',
   },
   whatsapp: {
     esquemas: { 'https:': 443, 'http:': 80 },
     puertoObligatorio: false,
     soloHost: false,
     forma: 'formaUrlWhatsapp',
+    sonda: 'http',
   },
   asterisk: {
     esquemas: { 'ami:': 5038 },
     puertoObligatorio: true,
     soloHost: true,
     forma: 'formaUrlAsterisk',
+    sonda: 'tcp',
   },
 };
 
