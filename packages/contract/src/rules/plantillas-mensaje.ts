@@ -5,6 +5,7 @@
  * refused at save, naming the field. The drill marker of issue 47.1 is never stored in a template:
  * a drill's text gets it when the exercise is created, and the parts counter counts it.
  */
+import { CANAL_DE_PROTOCOLO, PROTOCOLOS, type Canal, type Protocolo } from '../constants.ts';
 import { analizarSms, type AnalisisSms } from './sms.ts';
 import { sinMarca } from './modo.ts';
 
@@ -101,12 +102,19 @@ export function versionesUsables<V extends { aprobada: number | null }>(
 export const CANALES_CORRECCION = ['sms', 'whatsapp', 'llamada'] as const;
 export type CanalCorreccion = (typeof CANALES_CORRECCION)[number];
 
-/** The correction channel a device's protocol sends by (null: none). */
+/** The correction channel of each start channel. */
+const CORRECCION_DE_CANAL: Readonly<Record<Canal, CanalCorreccion>> = {
+  sms: 'sms',
+  whatsapp: 'whatsapp',
+  calls: 'llamada',
+};
+
+/** The correction channel a device's protocol sends by (null: none): its start channel
+ * (CANAL_DE_PROTOCOLO), so a new protocol needs no second list here. */
 export function canalCorreccion(protocolo: string): CanalCorreccion | null {
-  if (protocolo === 'smpp' || protocolo === 'android') return 'sms';
-  if (protocolo === 'whatsapp') return 'whatsapp';
-  if (protocolo === 'asterisk') return 'llamada';
-  return null;
+  return (PROTOCOLOS as readonly string[]).includes(protocolo)
+    ? CORRECCION_DE_CANAL[CANAL_DE_PROTOCOLO[protocolo as Protocolo]]
+    : null;
 }
 
 /** Whether a version holds what a correction by `canal` sends: the SMS text, the WhatsApp
