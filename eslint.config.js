@@ -176,9 +176,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // Debt: the shared server kit (auth, http) lives inside the api (issue 44.5).
-              regex:
-                '^@pregon/(web(/.*)?|api(?!/(auth/(autenticar|firma-dialplan|keys|tokens)|http/(errores|json-seguro|respuesta-error|rutas|seguridad))$)(/.*)?)$',
+              // What the agent shares with the api is the server kit, @pregon/servidor.
+              group: ['@pregon/api', '@pregon/api/*', '@pregon/web', '@pregon/web/*'],
               message: OTRA_APP,
             },
           ],

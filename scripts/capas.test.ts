@@ -68,6 +68,16 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
       "import x from '@pregon/api/services/ejercicios';",
       'una app no importa otra',
     ],
+    [
+      'apps/pbx/src/nuevo.ts',
+      "import x from '@pregon/api/auth/sesiones';",
+      'una app no importa otra',
+    ],
+    [
+      'packages/servidor/src/nuevo.ts',
+      "import x from '@pregon/api/services/claves';",
+      'un paquete no importa una app',
+    ],
     ['apps/web/src/lib/nuevo.ts', "import x from '@pregon/api/config';", 'una app no importa otra'],
     [
       'packages/db/src/nuevo.ts',
@@ -103,6 +113,8 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ['apps/api/src/services/nuevo.ts', "import x from '@pregon/db/database';"],
     ['apps/api/src/dispatcher/nuevo.ts', "import x from './canal.ts';"],
     ['apps/pbx/src/nuevo.ts', "import x from '@pregon/contract/messages';"],
+    ['apps/pbx/src/nuevo.ts', "import x from '@pregon/servidor/http/rutas';"],
+    ['apps/api/src/routes/nueva.ts', "import x from '@pregon/servidor/http/errores';"],
     [
       'apps/web/src/features/telefonos/components/nuevo.tsx',
       "import x from '../../../components/tabla-adaptable.tsx';",

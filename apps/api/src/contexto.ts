@@ -1,6 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db } from '@pregon/db/database';
-import type { ClavesToken } from './auth/keys.ts';
+import type { ClavesToken } from '@pregon/servidor/auth/keys';
 import type { LimitadorIngreso } from './auth/signin-limiter.ts';
 import type { SesionesApi } from './auth/sesiones.ts';
 import type { ClavesApi } from './services/claves.ts';

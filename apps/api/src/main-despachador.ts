@@ -5,7 +5,7 @@ import type { Eventos } from './contexto.ts';
 import { openDb } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { usarClaveCredenciales } from '@pregon/db/credenciales';
-import { cargarClaveCredenciales } from './auth/keys.ts';
+import { cargarClaveCredenciales } from '@pregon/servidor/auth/keys';
 import { puentePostgres } from './vivo/puente-pg.ts';
 import {
   arrancarDespachador,

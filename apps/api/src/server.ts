@@ -18,21 +18,21 @@ import type { Contexto } from './contexto.ts';
 import { openDb } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed, type ResultadoSemilla } from './db/seed.ts';
-import { cargarClaveCredenciales, cargarClaves } from './auth/keys.ts';
+import { cargarClaveCredenciales, cargarClaves } from '@pregon/servidor/auth/keys';
 import { cifrarCredencialesHeredadas, usarClaveCredenciales } from '@pregon/db/credenciales';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { SesionesApi } from './auth/sesiones.ts';
 import { ClavesApi } from './services/claves.ts';
 import { configWebhooksDeEntorno } from './services/webhooks-salida.ts';
 import { configFuentesCapDeEntorno } from './services/fuentes-cap.ts';
-import { error } from './http/errores.ts';
-import { manejarError } from './http/respuesta-error.ts';
-import { registrarJsonSeguro } from './http/json-seguro.ts';
+import { error } from '@pregon/servidor/http/errores';
+import { manejarError } from '@pregon/servidor/http/respuesta-error';
+import { registrarJsonSeguro } from '@pregon/servidor/http/json-seguro';
 import {
   politicaContenido,
   registrarCabecerasSeguridad,
   serializadoresLog,
-} from './http/seguridad.ts';
+} from '@pregon/servidor/http/seguridad';
 import { rutasAuth } from './routes/auth.ts';
 import { rutasCatalogos } from './routes/catalogos.ts';
 import { rutasEjercicios } from './routes/ejercicios.ts';

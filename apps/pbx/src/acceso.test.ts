@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cargarClaves } from '@pregon/api/auth/keys';
-import { firmarToken } from '@pregon/api/auth/tokens';
+import { cargarClaves } from '@pregon/servidor/auth/keys';
+import { firmarToken } from '@pregon/servidor/auth/tokens';
 import { agenteDePrueba, type AgenteDePrueba } from './agente-de-prueba.ts';
 
 // Who may reach the agent: tokens signed by the api's key only (not another key, not expired),

@@ -19,18 +19,18 @@ import {
   esDialplanGenerado,
   type TipoDialplan,
 } from '@pregon/contract/rules/dialplan';
-import { ALGORITMO } from '@pregon/api/auth/keys';
-import { autenticar } from '@pregon/api/auth/autenticar';
-import { verificarFirmaDialplan } from '@pregon/api/auth/firma-dialplan';
-import { error, noEncontrado } from '@pregon/api/http/errores';
-import { manejarError } from '@pregon/api/http/respuesta-error';
-import { ruta, type ConClavePublica } from '@pregon/api/http/rutas';
-import { registrarJsonSeguro } from '@pregon/api/http/json-seguro';
+import { ALGORITMO } from '@pregon/servidor/auth/keys';
+import { autenticar } from '@pregon/servidor/auth/autenticar';
+import { verificarFirmaDialplan } from '@pregon/servidor/auth/firma-dialplan';
+import { error, noEncontrado } from '@pregon/servidor/http/errores';
+import { manejarError } from '@pregon/servidor/http/respuesta-error';
+import { ruta, type ConClavePublica } from '@pregon/servidor/http/rutas';
+import { registrarJsonSeguro } from '@pregon/servidor/http/json-seguro';
 import {
   POLITICA_SIN_DOCUMENTO,
   registrarCabecerasSeguridad,
   serializadoresLog,
-} from '@pregon/api/http/seguridad';
+} from '@pregon/servidor/http/seguridad';
 import {
   crearExclusivo,
   enSerie,

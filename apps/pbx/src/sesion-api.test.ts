@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sesion } from '@pregon/api/auth/tokens';
-import { HttpError } from '@pregon/api/http/errores';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
+import { HttpError } from '@pregon/servidor/http/errores';
 import { sesionDesdeApi } from './sesion-api.ts';
 
 // How the agent asks the api about a token: one question per token per cache period (shared by

@@ -1,7 +1,7 @@
 import { sesionActual } from '@pregon/contract/api/auth';
-import type { VerificadorSesion } from '@pregon/api/auth/autenticar';
-import type { Sesion } from '@pregon/api/auth/tokens';
-import { error } from '@pregon/api/http/errores';
+import type { VerificadorSesion } from '@pregon/servidor/auth/autenticar';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
+import { error } from '@pregon/servidor/http/errores';
 
 // The agent has no database: after checking a token's signature it asks the api whether the
 // token's session still stands and with which roles (GET /auth/sesion/, issue 22). Answers are

@@ -4,8 +4,8 @@ import type { Rol } from '@pregon/contract/constants';
 import type { Db } from '@pregon/db/database';
 import type { DB } from '@pregon/db/schema';
 import * as repo from '../repositories/sesiones.ts';
-import { rolesDe, type VerificadorSesion } from './autenticar.ts';
-import { nuevoIdSesion, type Sesion } from './tokens.ts';
+import { rolesDe, type VerificadorSesion } from '@pregon/servidor/auth/autenticar';
+import { nuevoIdSesion, type Sesion } from '@pregon/servidor/auth/tokens';
 
 type K = Kysely<DB> | Transaction<DB>;
 

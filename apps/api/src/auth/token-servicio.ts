@@ -1,6 +1,6 @@
 import type { Contexto } from '../contexto.ts';
-import { rolesDe } from './autenticar.ts';
-import { firmarToken } from './tokens.ts';
+import { rolesDe } from '@pregon/servidor/auth/autenticar';
+import { firmarToken } from '@pregon/servidor/auth/tokens';
 
 /** Lifetime of a token the server makes for itself (seconds): long enough for one start's checks. */
 const TTL_SERVICIO_S = 120;

@@ -7,7 +7,7 @@ import { msg } from '@pregon/contract/messages';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
 import { crearContexto } from '../server.ts';
-import { cargarClaveCredenciales } from '../auth/keys.ts';
+import { cargarClaveCredenciales } from '@pregon/servidor/auth/keys';
 import { openDb } from '@pregon/db/database';
 import { leerDestinosPermitidos } from '../dispatcher/destinos.ts';
 import {

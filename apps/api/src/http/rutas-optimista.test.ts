@@ -10,12 +10,12 @@ import { generateKeyPair } from 'jose';
 import { z } from 'zod';
 import { endpoint } from '@pregon/contract/api/endpoint';
 import type { Rol } from '@pregon/contract/constants';
-import { ALGORITMO } from '../auth/keys.ts';
-import { firmarToken, type Sesion } from '../auth/tokens.ts';
-import type { Autenticador } from '../auth/autenticar.ts';
+import { ALGORITMO } from '@pregon/servidor/auth/keys';
+import { firmarToken, type Sesion } from '@pregon/servidor/auth/tokens';
+import type { Autenticador } from '@pregon/servidor/auth/autenticar';
 import { pedir } from '../testing/entorno.ts';
-import { manejarError } from './respuesta-error.ts';
-import { ruta } from './rutas.ts';
+import { manejarError } from '@pregon/servidor/http/respuesta-error';
+import { ruta } from '@pregon/servidor/http/rutas';
 
 // The per-request session check of `ruta` (issue 22): a read runs its handler while the server
 // confirms the session and sends nothing before the answer; a write waits for it. A server of its

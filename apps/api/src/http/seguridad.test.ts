@@ -6,7 +6,7 @@ import { levantarApi, ingresar, pedir, MOTORES, type ApiDePrueba } from '../test
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
 import { bitacora, conCabeceras as cabeceras } from '../testing/cabeceras.ts';
-import { politicaContenido, urlSinSecretos } from './seguridad.ts';
+import { politicaContenido, urlSinSecretos } from '@pregon/servidor/http/seguridad';
 
 // Issue 49.4: logs never carry the secrets a URL may hold (a stream ticket, WhatsApp's verify
 // token), and every answer of the api, the web app it serves and the telephony agent carries

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { textoConflicto, type TablaVersionada } from '@pregon/contract/rules/versiones';
 import type { DB } from '@pregon/db/schema';
 import { zonaProducto } from '../config.ts';
-import { HttpError } from '../http/errores.ts';
+import { HttpError } from '@pregon/servidor/http/errores';
 
 // Issue 48.3: optimistic concurrency for the records an operator edits in a form (migration
 // 0048). The form's save calls tomarVersion inside its transaction, before it writes anything:

@@ -8,7 +8,7 @@ import {
   solicitarAprobacion,
 } from '@pregon/contract/api/aprobaciones';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as servicio from '../services/aprobaciones.ts';
 
 /** Issue 47.2: an exercise's approval: read, ask, approve, reject. */

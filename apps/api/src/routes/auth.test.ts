@@ -7,7 +7,7 @@ import { SignJWT } from 'jose';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { migrate } from '@pregon/db/migrate';
-import { cargarClaves } from '../auth/keys.ts';
+import { cargarClaves } from '@pregon/servidor/auth/keys';
 
 const EXPIRADA = { status: 401, message: 'FALLO: SESION EXPIRADA' };
 

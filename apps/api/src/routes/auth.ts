@@ -3,10 +3,10 @@ import { signin, signout, sesionActual, health } from '@pregon/contract/api/auth
 import { msg } from '@pregon/contract/messages';
 import { RolSchema } from '@pregon/contract/esquemas';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
-import { error } from '../http/errores.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
+import { error } from '@pregon/servidor/http/errores';
 import { verifyDecoy, verifyPassword } from '../auth/passwords.ts';
-import { firmarToken } from '../auth/tokens.ts';
+import { firmarToken } from '@pregon/servidor/auth/tokens';
 import { auditar } from '../repositories/auditoria.ts';
 import { salud } from '../services/salud.ts';
 

@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import { msg } from '@pregon/contract/messages';
 import * as api from '@pregon/contract/api/bajas';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as svc from '../services/bajas.ts';
 import { contentDisposition } from '../services/reportes-csv.ts';
 

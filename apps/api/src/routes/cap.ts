@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '@pregon/contract/api/cap';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as servicio from '../services/cap.ts';
 import * as fuentes from '../services/fuentes-cap.ts';
 import { msg } from '@pregon/contract/messages';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { catalogos } from '@pregon/contract/api/catalogos';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 
 /** GET /ejercicios/catalogos/: types, active devices, states and categories. */
 export function rutasCatalogos(app: FastifyInstance, ctx: Contexto) {

@@ -20,7 +20,7 @@ import {
 import { MODO_DEFECTO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as servicio from '../services/ejercicios.ts';
 import { filaReporte, reportePaginado } from '../services/reportes.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { msg } from '@pregon/contract/messages';
 import * as api from '@pregon/contract/api/integraciones';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as claves from '../services/claves.ts';
 import * as webhooks from '../services/webhooks-salida.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as api from '@pregon/contract/api/paises';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as repo from '../repositories/paises.ts';
 import * as svc from '../services/paises.ts';
 

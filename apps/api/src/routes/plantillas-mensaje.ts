@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { msg } from '@pregon/contract/messages';
 import * as api from '@pregon/contract/api/mensajes-preparados';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as servicio from '../services/plantillas-mensaje.ts';
 import { enviarCorreccion } from '../services/correccion.ts';
-import { firmarDialplan } from '../auth/firma-dialplan.ts';
+import { firmarDialplan } from '@pregon/servidor/auth/firma-dialplan';
 
 /** Issue 47.3: prepared messages by hazard ('Plantillas'), versioned and approved. */
 export function rutasPlantillasMensaje(app: FastifyInstance, ctx: Contexto) {

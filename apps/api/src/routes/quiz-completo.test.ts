@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
-import { verificarFirmaDialplan } from '../auth/firma-dialplan.ts';
+import { verificarFirmaDialplan } from '@pregon/servidor/auth/firma-dialplan';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   ESTADO_CDMX,

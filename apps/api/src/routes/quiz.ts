@@ -7,9 +7,9 @@ import {
   llenarDigitos,
 } from '@pregon/contract/api/quiz';
 import { msg } from '@pregon/contract/messages';
-import { firmarDialplan } from '../auth/firma-dialplan.ts';
+import { firmarDialplan } from '@pregon/servidor/auth/firma-dialplan';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as servicio from '../services/quiz.ts';
 
 /** Questionnaire calls: save the 40 slots, read back, add answers, fill digits, and the whole

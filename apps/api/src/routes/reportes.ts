@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { exportarCsv, reporte2, reporte3, reporte4, resumen } from '@pregon/contract/api/reportes';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as servicio from '../services/reportes.ts';
 import { contentDisposition, exportar } from '../services/reportes-csv.ts';
 

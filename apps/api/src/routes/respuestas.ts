@@ -10,7 +10,7 @@ import {
 } from '@pregon/contract/api/respuestas';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as servicio from '../services/respuestas.ts';
 
 /** Poll answers, the triage queue of cases and the inbox of replies (issue 46.2, 46.3). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { contextoLlamada, contextoQuiz } from '@pregon/contract/rules/dialplan';
-import { verificarFirmaDialplan } from '../auth/firma-dialplan.ts';
+import { verificarFirmaDialplan } from '@pregon/servidor/auth/firma-dialplan';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   crearPorApi,

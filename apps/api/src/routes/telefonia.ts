@@ -6,9 +6,9 @@ import {
   leerExtensionesLlamadas,
 } from '@pregon/contract/api/pbx';
 import { ARCHIVO_LLAMADAS, archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
-import { firmarDialplan } from '../auth/firma-dialplan.ts';
+import { firmarDialplan } from '@pregon/servidor/auth/firma-dialplan';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import { categoriaPrueba, emergenciaPermitida, marcaSimulacro } from '../config.ts';
 import * as servicio from '../services/telefonia.ts';
 import { vincularAudiosCuestionario } from '../services/quiz-audios.ts';

@@ -4,7 +4,7 @@ import { msg } from '@pregon/contract/messages';
 import multipart from '@fastify/multipart';
 import * as api from '@pregon/contract/api/telefonos';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import * as svc from '../services/telefonos.ts';
 import * as imp from '../services/importacion.ts';
 import { historial } from '../services/historial.ts';

@@ -7,7 +7,7 @@ import {
   webhookAndroid,
 } from '@pregon/contract/api/webhooks';
 import type { Contexto } from '../contexto.ts';
-import { ruta } from '../http/rutas.ts';
+import { ruta } from '@pregon/servidor/http/rutas';
 import { guardarYLeer } from '../dispatcher/leer-respuestas.ts';
 import {
   PLAZO_FIRMA_ANDROID_S,

@@ -17,7 +17,7 @@ import {
   zonaProducto,
 } from '../config.ts';
 import { ahora } from '@pregon/db/database';
-import { error, HttpError } from '../http/errores.ts';
+import { error, HttpError } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import type { Consultor, EjercicioCompleto } from '../repositories/ejercicios.ts';

@@ -17,9 +17,9 @@ import {
   type IgnoraBajasBodySchema,
   type ListarBajasQuerySchema,
 } from '@pregon/contract/api/bajas';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import type { Contexto } from '../contexto.ts';
-import { error } from '../http/errores.ts';
+import { error } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/bajas.ts';
 import * as ejercicios from '../repositories/ejercicios.ts';

@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
 import type { NodoXml } from '@pregon/contract/rules/cap';
-import { error } from '../http/errores.ts';
+import { error } from '@pregon/servidor/http/errores';
 
 // Issue 47.4: CAP's XML read and written. Reading uses saxes (a strict, namespace-aware streaming
 // parser, already what exceljs reads .xlsx with): it never fetches external entities, and a

@@ -23,7 +23,7 @@ import {
   type InfoCap,
 } from '@pregon/contract/rules/cap';
 import { marcaSimulacro, zonaProducto } from '../config.ts';
-import { error, HttpError } from '../http/errores.ts';
+import { error, HttpError } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/cap.ts';
 import { analizarDestinatarios, type Consultor } from '../repositories/ejercicios.ts';

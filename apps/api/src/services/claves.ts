@@ -9,9 +9,10 @@ import {
 } from '@pregon/contract/api/integraciones';
 import type { Rol } from '@pregon/contract/constants';
 import type { DB } from '@pregon/db/schema';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
+import type { CuentaClave } from '@pregon/servidor/http/rutas';
 import { auditar } from '../repositories/auditoria.ts';
-import { error, noEncontrado } from '../http/errores.ts';
+import { error, noEncontrado } from '@pregon/servidor/http/errores';
 
 // Issue 47.4: API keys, service accounts with scopes. A key is 'pregon_<id_publico>_<secreto>':
 // 72 bits of public id that finds its row and 256 random bits of secret. Only the SHA-256 of the
@@ -22,11 +23,7 @@ import { error, noEncontrado } from '../http/errores.ts';
 // nor 'aprobadores': which routes a key may call is decided by its scopes (contract
 // ALCANCE_POR_RUTA), and no scope approves.
 
-/** A key's account as a request runs with it, and what it may do. */
-export interface CuentaClave {
-  sesion: Sesion;
-  alcances: AlcanceClave[];
-}
+export type { CuentaClave };
 
 const sha256 = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
 const FORMA = new RegExp(`^${PREFIJO_CLAVE}([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$`);

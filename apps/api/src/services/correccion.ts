@@ -24,7 +24,7 @@ import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { umbralAprobacion, zonaProducto } from '../config.ts';
 import { ahora } from '@pregon/db/database';
-import { error } from '../http/errores.ts';
+import { error } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import type { Consultor } from '../repositories/ejercicios.ts';

@@ -47,10 +47,10 @@ import type {
   PausaSchema,
   ProgramarSchema,
 } from '@pregon/contract/api/ejercicios';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import type { Contexto } from '../contexto.ts';
 import { ahora } from '@pregon/db/database';
-import { error, HttpError, noEncontrado } from '../http/errores.ts';
+import { error, HttpError, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as quiz from '../repositories/quiz.ts';

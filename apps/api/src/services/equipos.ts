@@ -11,9 +11,9 @@ import { mismaDireccionEquipo } from '@pregon/contract/rules/direccion-equipo';
 import { msg } from '@pregon/contract/messages';
 import type { Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import type { EquiposTable } from '@pregon/db/schema';
-import { error, HttpError, noEncontrado } from '../http/errores.ts';
+import { error, HttpError, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
 import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
@@ -151,7 +151,9 @@ export async function modificar(
         protocolo,
         url,
         credenciales:
-          b.credenciales !== undefined ? b.credenciales : descifrarCredenciales(actual.credenciales),
+          b.credenciales !== undefined
+            ? b.credenciales
+            : descifrarCredenciales(actual.credenciales),
         marcado: c.marcado ?? actual.marcado,
       }).filter((x) => !(borradas && x.campo.startsWith('credenciales.')));
       if (p) throw new HttpError(400, p.mensaje, p.campo);

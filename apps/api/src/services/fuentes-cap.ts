@@ -30,7 +30,7 @@ import {
   leerDestinosPermitidos,
   type ListaDestinos,
 } from '../dispatcher/index.ts';
-import { HttpError, error, noEncontrado } from '../http/errores.ts';
+import { HttpError, error, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/cap.ts';
 import type { Actor, CtxEjercicios } from './ejercicios.ts';

@@ -6,7 +6,7 @@ import { canalDeBaja, type CanalBaja, type OrigenBaja } from '@pregon/contract/r
 import { etiquetaRespaldo } from '@pregon/contract/rules/cadena';
 import type { OpcionEncuesta } from '@pregon/contract/rules/respuestas';
 import type { Contexto } from '../contexto.ts';
-import { noEncontrado } from '../http/errores.ts';
+import { noEncontrado } from '@pregon/servidor/http/errores';
 import * as repo from '../repositories/historial.ts';
 import { leerTelefono } from '../repositories/telefonos.ts';
 import { limiteLlamada } from './reportes.ts';

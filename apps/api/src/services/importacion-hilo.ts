@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_MB_MEMORIA_IMPORTACION } from '@pregon/contract/constants';
-import { error, HttpError } from '../http/errores.ts';
+import { error, HttpError } from '@pregon/servidor/http/errores';
 import { iniciarHilo } from '../hilos/hilo.ts';
 import {
   desempacarLote,

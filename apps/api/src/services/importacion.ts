@@ -21,8 +21,8 @@ import {
 import { msg } from '@pregon/contract/messages';
 import type { Codificacion } from '@pregon/contract/rules/codificacion';
 import type { Contexto } from '../contexto.ts';
-import type { Sesion } from '../auth/tokens.ts';
-import { error, HttpError } from '../http/errores.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
+import { error, HttpError } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import { catalogoImportacion } from '../repositories/paises.ts';
 import * as jobs from '../repositories/telefonos-importaciones.ts';

@@ -7,9 +7,9 @@ import type {
 import { tomarVersion } from '../repositories/versiones.ts';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import { esViolacionLlaveForanea, esViolacionUnica } from '@pregon/db/database';
-import { error, HttpError } from '../http/errores.ts';
+import { error, HttpError } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/paises.ts';
 import * as repoTelefonos from '../repositories/telefonos.ts';

@@ -9,9 +9,9 @@ import type {
 import { textoSmsGuardado } from '@pregon/contract/rules/plantillas-mensaje';
 import { USOS_PLANTILLA, type UsoPlantilla } from '@pregon/contract/constants';
 import type { DB } from '@pregon/db/schema';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import { auditar } from '../repositories/auditoria.ts';
-import { error, noEncontrado } from '../http/errores.ts';
+import { error, noEncontrado } from '@pregon/servidor/http/errores';
 import { marcaSimulacro } from '../config.ts';
 
 // Issue 47.3: prepared messages by hazard, versioned. A save never changes a version: it adds

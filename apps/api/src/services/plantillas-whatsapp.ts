@@ -9,7 +9,7 @@ import {
 import { problemaVersionWhatsapp } from '@pregon/contract/rules/equipment';
 import type { Contexto } from '../contexto.ts';
 import { descifrarCredenciales } from '@pregon/db/credenciales';
-import { error, HttpError, noEncontrado } from '../http/errores.ts';
+import { error, HttpError, noEncontrado } from '@pregon/servidor/http/errores';
 import { leerParaCanal } from '../repositories/equipos.ts';
 import {
   credencial,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
-import { error, noEncontrado } from '../http/errores.ts';
+import { error, noEncontrado } from '@pregon/servidor/http/errores';
 import { descifrarCredenciales } from '@pregon/db/credenciales';
 import { canalDe, comprobarEquipo, configDespachoDeEntorno } from '../dispatcher/index.ts';
 import { PROMPT_GRACIAS } from '@pregon/contract/rules/dialplan';

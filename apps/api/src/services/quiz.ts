@@ -14,7 +14,7 @@ import {
 import { archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import { ahora, esViolacionUnica } from '@pregon/db/database';
 import { audioEnPbx } from '../dispatcher/index.ts';
-import { error, HttpError, noEncontrado } from '../http/errores.ts';
+import { error, HttpError, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import { exigirVersion, tomarVersion } from '../repositories/versiones.ts';
 import * as repo from '../repositories/quiz.ts';

@@ -21,12 +21,12 @@ import type {
   ResumenEncuestaTablero,
   RespuestaFila,
 } from '@pregon/contract/api/respuestas';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import { marcaSimulacro, ventanaEncuestaMs, zonaProducto } from '../config.ts';
 import type { Contexto } from '../contexto.ts';
 import type { Db } from '@pregon/db/database';
 import type { DB } from '@pregon/db/schema';
-import { error, noEncontrado } from '../http/errores.ts';
+import { error, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as repoRespuestas from '../repositories/respuestas.ts';

@@ -7,7 +7,7 @@ import {
   segundosLlamada,
   segundosQuiz,
 } from '@pregon/contract/rules/dialplan';
-import { error } from '../http/errores.ts';
+import { error } from '@pregon/servidor/http/errores';
 import { audioEnPbx } from '../dispatcher/index.ts';
 import type { Contexto } from '../contexto.ts';
 import * as repoQuiz from '../repositories/quiz.ts';

@@ -7,9 +7,9 @@ import type {
 import { MAX_TELEFONOS_LISTA, TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
 import { canonizarTelefono, paisTelefonico, PAIS_DEFECTO } from '@pregon/contract/rules/phone';
 import type { Contexto } from '../contexto.ts';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import { ahora } from '@pregon/db/database';
-import { error, noEncontrado } from '../http/errores.ts';
+import { error, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import { categoriasExistentes, codigoPaisDeEstado } from '../repositories/paises.ts';
 import * as repo from '../repositories/telefonos.ts';

@@ -6,13 +6,13 @@ import type {
 import { ROL_ADMINISTRADOR } from '@pregon/contract/constants';
 import type { Transaction, Updateable } from 'kysely';
 import type { Contexto } from '../contexto.ts';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { rolesDe } from '../auth/autenticar.ts';
+import { rolesDe } from '@pregon/servidor/auth/autenticar';
 import { terminarSesionesDeUsuario } from '../auth/sesiones.ts';
 import { ahora } from '@pregon/db/database';
 import type { DB, UsuariosTable } from '@pregon/db/schema';
-import { error, noEncontrado, prohibido } from '../http/errores.ts';
+import { error, noEncontrado, prohibido } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/usuarios.ts';
 import { conConflictos } from './paises.ts';

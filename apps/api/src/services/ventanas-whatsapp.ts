@@ -1,6 +1,6 @@
 import type { GrupoSeguimiento } from '@pregon/contract/rules/seguimiento';
 import type { Contexto } from '../contexto.ts';
-import { error } from '../http/errores.ts';
+import { error } from '@pregon/servidor/http/errores';
 import * as repo from '../repositories/ejercicios.ts';
 import { seleccionSeguimiento } from './ejercicios.ts';
 

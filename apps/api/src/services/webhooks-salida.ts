@@ -14,7 +14,7 @@ import {
 } from '@pregon/contract/api/integraciones';
 import { msg } from '@pregon/contract/messages';
 import type { DB } from '@pregon/db/schema';
-import type { Sesion } from '../auth/tokens.ts';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 import {
   busquedaGuardada,
   comprobarDestino,
@@ -26,7 +26,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import { arrancarSondeo } from './sondeo.ts';
 import { cifrarSecretoWebhook, descifrarSecretoWebhook } from '@pregon/db/credenciales';
 
-import { HttpError, noEncontrado } from '../http/errores.ts';
+import { HttpError, noEncontrado } from '@pregon/servidor/http/errores';
 
 // Issue 47.4: signed outgoing webhooks. An event writes one delivery per subscription in the
 // transaction that records it (the audit row of an exercise's lifecycle, the reply, the case),

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { TICKET_VIVO_S, type FlujoVivo } from '@pregon/contract/api/tableros';
 import type { Rol } from '@pregon/contract/constants';
 import { RolSchema } from '@pregon/contract/esquemas';
-import { ALGORITMO } from '../auth/keys.ts';
-import type { Sesion } from '../auth/tokens.ts';
+import { ALGORITMO } from '@pregon/servidor/auth/keys';
+import type { Sesion } from '@pregon/servidor/auth/tokens';
 
 // Stream tickets: EventSource cannot send Authorization, and the session token must never ride
 // in a URL (logs, history, proxies). A ticket is a JWT of its own type ('vivo+jwt') that names

@@ -8,7 +8,6 @@ import {
   PREFIJO_CLAVE,
   type AlcanceClave,
 } from '@pregon/contract/api/integraciones';
-import type { ClavesApi, CuentaClave } from '../services/claves.ts';
 import { tokenDeCabecera, verificarToken, type Sesion } from '../auth/tokens.ts';
 import type { Autenticador, VerificadorSesion } from '../auth/autenticar.ts';
 import { error, prohibido, sesionExpirada } from './errores.ts';
@@ -57,9 +56,22 @@ const ANONIMO: Sesion = {
  * the way to confirm their sessions (the api's context, which looks them up in its database, or
  * the telephony agent's, which holds only that key and asks the api). */
 export type ConClavePublica = Autenticador & {
-  /** API keys (issue 47.4): only the api has them; elsewhere a key gets 401. */
-  clavesApi?: Pick<ClavesApi, 'verificar'>;
+  /** API keys (issue 47.4): only the api has them (its services/claves.ts); elsewhere a key gets
+   * 401. */
+  clavesApi?: VerificadorClaves;
 };
+
+/** A key's account as a request runs with it, and what it may do. */
+export interface CuentaClave {
+  sesion: Sesion;
+  alcances: AlcanceClave[];
+}
+
+/** Finds an API key's account: null when the key is unknown, wrong or revoked (401); it may
+ * throw the 429 of a key past its rate. */
+export interface VerificadorClaves {
+  verificar(token: string): Promise<CuentaClave | null>;
+}
 
 /** How one endpoint is served beyond its contract entry. */
 export interface OpcionesRuta {
