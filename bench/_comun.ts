@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 
 // What the benches share: their command line (`--name value` options and `--flag` switches),
 // their medians, and the CPU time and memory of the processes they run (Linux /proc).
@@ -7,15 +8,41 @@ import fs from 'node:fs';
 // destination rule (issue 49.3) allows loopback for them and for the processes they start.
 process.env.EQUIPOS_DESTINOS_PERMITIDOS ??= '127.0.0.0/8,::1';
 
-/** `--name value` from the command line, or `d` when absent. */
+/** `--name value` (or `--name=value`) from the command line, or `d` when absent. */
 export function arg(n: string, d: string): string {
   const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
+  if (i >= 0) return process.argv[i + 1]!;
+  const igual = process.argv.find((a) => a.startsWith(`--${n}=`));
+  return igual === undefined ? d : igual.slice(n.length + 3);
 }
 
 /** `--name value` as a number, or `d` when absent. */
 export function argNum(n: string, d: number): number {
   return Number(arg(n, String(d)));
+}
+
+/** `--name value` as a whole number of at least 1, or `d` when absent; stops the bench with the
+ * option's name otherwise. */
+export function argEntero(n: string, d: number): number {
+  const x = argNum(n, d);
+  if (!Number.isInteger(x) || x < 1) throw new Error(`--${n} debe ser un entero positivo`);
+  return x;
+}
+
+/** `--engine`: 'sqlite' (the default) or 'postgres'. */
+export function argMotor(): 'sqlite' | 'postgres' {
+  const engine = arg('engine', 'sqlite');
+  if (engine !== 'sqlite' && engine !== 'postgres')
+    throw new Error('--engine debe ser sqlite o postgres');
+  return engine;
+}
+
+/** The machine's load averages (1, 5 and 15 min), for a bench's report. */
+export function carga(): string {
+  return os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 }
 
 /** True when `--name` is on the command line. */

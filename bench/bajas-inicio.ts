@@ -6,15 +6,11 @@
 // Each run marks the rows and then puts them back. Limit: project time / baseline time ≤ 1.3.
 //
 //   npx tsx bench/bajas-inicio.ts [--engine sqlite|postgres] [--rows 1000000]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import { loadConfig } from '@pregon/api/config';
-import { crearContexto } from '@pregon/api/server';
 import type { Contexto } from '@pregon/api/contexto';
-import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { argEntero, argMotor } from './_comun.ts';
+import { contextoDeBench } from './_contexto.ts';
 import * as ejercicios from '@pregon/api/services/ejercicios';
 import * as bajas from '@pregon/api/repositories/bajas';
 import {
@@ -26,32 +22,12 @@ import { crearEquipo } from '@pregon/api/testing/fabrica';
 
 const LIMITE = 1.3;
 
-/** --engine and --rows (as bench/generar.ts reads them). */
-function opciones(argv: string[]) {
-  const valor = (nombre: string) => {
-    const i = argv.indexOf(`--${nombre}`);
-    return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${nombre}=`))?.split('=')[1];
-  };
-  const engine = valor('engine') ?? 'sqlite';
-  if (engine !== 'sqlite' && engine !== 'postgres')
-    throw new Error(`--engine debe ser sqlite o postgres`);
-  const rows = Number(valor('rows') ?? 1_000_000);
-  if (!Number.isInteger(rows) || rows < 1) throw new Error('--rows debe ser un entero positivo');
-  return { engine, rows } as const;
-}
 const MOTIVO = 'Dado de baja';
 
 async function main() {
-  const { engine, rows } = opciones(process.argv.slice(2));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-bajas-'));
-  const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'Bench-admin-1',
-    LOG_LEVEL: 'silent',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  const { ctx } = await crearContexto(config);
+  const engine = argMotor();
+  const rows = argEntero('rows', 1_000_000);
+  const { ctx, cerrar } = await contextoDeBench(engine, 'bajas');
   const c: Pick<Contexto, 'db' | 'eventos'> = { db: ctx.db, eventos: new EventEmitter() };
   const k = ctx.db.kysely;
   try {
@@ -164,9 +140,7 @@ async function main() {
     );
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await ctx.db.close();
-    await pg?.borrar();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cerrar();
   }
 }
 

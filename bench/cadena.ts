@@ -11,38 +11,19 @@
 //   npx tsx bench/cadena.ts [--engine sqlite|postgres] [--rows 300000] [--otros 2]
 //
 // --otros: the unrelated drill's rows per chain source row (the chain is 2N rows).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { loadConfig } from '@pregon/api/config';
-import { crearContexto } from '@pregon/api/server';
-import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { argEntero, argMotor, argNum } from './_comun.ts';
+import { contextoDeBench } from './_contexto.ts';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import * as repoEjercicios from '@pregon/api/repositories/ejercicios';
 import * as repoCadena from '@pregon/api/repositories/cadena';
 import { cadenaDe, filasEslabones, idsCadena, lotesPersonas } from '@pregon/api/services/cadena';
 
-function opcion(nombre: string, omision: string) {
-  const argv = process.argv.slice(2);
-  const i = argv.indexOf(`--${nombre}`);
-  return i >= 0 ? argv[i + 1]! : omision;
-}
-
 async function main() {
-  const engine = opcion('engine', 'sqlite');
-  if (engine !== 'sqlite' && engine !== 'postgres') throw new Error('--engine sqlite|postgres');
-  const rows = Number(opcion('rows', '300000'));
-  const otros = Number(opcion('otros', '2'));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-cadena-'));
-  const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'Bench-admin-1',
-    LOG_LEVEL: 'silent',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  const { ctx } = await crearContexto(config);
+  const engine = argMotor();
+  const rows = argEntero('rows', 300_000);
+  const otros = argNum('otros', 2);
+  const { ctx, cerrar } = await contextoDeBench(engine, 'cadena');
   const k = ctx.db.kysely;
   const c = ctx;
   try {
@@ -159,9 +140,7 @@ async function main() {
       console.log(plan.map((p) => `    ${p.detail}`).join('\n'));
     }
   } finally {
-    await ctx.db.close();
-    await pg?.borrar();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cerrar();
   }
 }
 

@@ -6,39 +6,23 @@
 //
 //   npx tsx bench/historial.ts [--engine sqlite|postgres] [--telefonos 100000] [--ejercicios 50]
 //                              [--consultas 200]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { execSync } from 'node:child_process';
 import { sql } from 'kysely';
-import { loadConfig } from '@pregon/api/config';
-import { crearContexto } from '@pregon/api/server';
-import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { argEntero, argMotor } from './_comun.ts';
+import { contextoDeBench } from './_contexto.ts';
 import { historial } from '@pregon/api/services/historial';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 
 const OBJETIVO_MS = 100;
 
-function opciones(argv: string[]) {
-  const valor = (nombre: string, defecto: string) => {
-    const i = argv.indexOf(`--${nombre}`);
-    return i >= 0 ? argv[i + 1]! : defecto;
-  };
-  const engine = valor('engine', 'sqlite');
-  if (engine !== 'sqlite' && engine !== 'postgres')
-    throw new Error('--engine debe ser sqlite o postgres');
-  const n = (nombre: string, defecto: number) => {
-    const x = Number(valor(nombre, String(defecto)));
-    if (!Number.isInteger(x) || x < 1) throw new Error(`--${nombre} debe ser un entero positivo`);
-    return x;
-  };
-  return {
-    engine,
-    telefonos: n('telefonos', 100_000),
-    ejercicios: n('ejercicios', 50),
-    consultas: n('consultas', 200),
-  } as const;
-}
+/** --engine, --telefonos, --ejercicios and --consultas. */
+const opciones = () =>
+  ({
+    engine: argMotor(),
+    telefonos: argEntero('telefonos', 100_000),
+    ejercicios: argEntero('ejercicios', 50),
+    consultas: argEntero('consultas', 200),
+  }) as const;
 
 const percentil = (xs: number[], p: number) => {
   const o = [...xs].sort((a, b) => a - b);
@@ -46,16 +30,8 @@ const percentil = (xs: number[], p: number) => {
 };
 
 async function main() {
-  const o = opciones(process.argv.slice(2));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-historial-'));
-  const pg = o.engine === 'postgres' ? await crearBasePostgres() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'Bench-admin-1',
-    LOG_LEVEL: 'silent',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  const { ctx } = await crearContexto(config);
+  const o = opciones();
+  const { ctx, cerrar } = await contextoDeBench(o.engine, 'historial');
   const k = ctx.db.kysely;
   try {
     console.log(`carga al empezar: ${execSync('uptime').toString().trim()}`);
@@ -141,9 +117,7 @@ async function main() {
     console.log(`carga al terminar: ${execSync('uptime').toString().trim()}`);
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await ctx.db.close();
-    await pg?.borrar();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cerrar();
   }
 }
 

@@ -13,10 +13,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import { plegar } from '@pregon/contract/rules/busqueda';
-import { loadConfig } from '@pregon/api/config';
-import { crearContexto } from '@pregon/api/server';
 import type { Contexto } from '@pregon/api/contexto';
-import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { argEntero, argMotor } from './_comun.ts';
+import { contextoDeBench } from './_contexto.ts';
 import { CATEGORIAS_EJEMPLO, ESTADOS_MEXICO } from '@pregon/api/db/seed';
 import { iniciarImportacion, LOTE, LOTE_POSTGRES } from '@pregon/api/services/importacion';
 import {
@@ -26,19 +25,6 @@ import {
 
 const MIN_FILAS_S = 100_000;
 const MAX_RAZON = 2.0;
-
-function opciones(argv: string[]) {
-  const valor = (nombre: string) => {
-    const i = argv.indexOf(`--${nombre}`);
-    return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${nombre}=`))?.split('=')[1];
-  };
-  const engine = valor('engine') ?? 'sqlite';
-  if (engine !== 'sqlite' && engine !== 'postgres')
-    throw new Error('--engine debe ser sqlite o postgres');
-  const rows = Number(valor('rows') ?? 1_000_000);
-  if (!Number.isInteger(rows) || rows < 1) throw new Error('--rows debe ser un entero positivo');
-  return { engine, rows } as const;
-}
 
 /** The i-th phone: a bijection of i onto 10-digit Mexican numbers, in scattered order. */
 const numero = (i: number) => String(2_000_000_000 + ((i * 2_654_435_761) % 4_294_967_296));
@@ -68,15 +54,7 @@ async function generar(ruta: string, n: number) {
 }
 
 async function abrir(engine: 'sqlite' | 'postgres', nombre: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pregon-bench-${nombre}-`));
-  const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'Bench-admin-1',
-    LOG_LEVEL: 'silent',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  const { ctx } = await crearContexto(config);
+  const { ctx, cerrar } = await contextoDeBench(engine, `${nombre}`);
   const ids = async () => {
     const estados = await ctx.db.kysely
       .selectFrom('estados')
@@ -95,9 +73,7 @@ async function abrir(engine: 'sqlite' | 'postgres', nombre: string) {
     ctx,
     ids,
     cerrar: async () => {
-      await ctx.db.close();
-      await pg?.borrar();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await cerrar();
     },
   };
 }
@@ -178,7 +154,8 @@ async function basePostgres(
 }
 
 async function main() {
-  const { engine, rows } = opciones(process.argv.slice(2));
+  const engine = argMotor();
+  const rows = argEntero('rows', 1_000_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-importar-'));
   const csv = path.join(dir, 'telefonos.csv');
   console.log(

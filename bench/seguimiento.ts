@@ -5,51 +5,23 @@
 // rest reached, not copied). Alternating rounds, medians. Limit: project / baseline ≤ 1.3.
 //
 //   npx tsx bench/seguimiento.ts [--engine sqlite|postgres] [--rows 1000000] [--rondas 3]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { execSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import { loadConfig } from '@pregon/api/config';
-import { crearContexto } from '@pregon/api/server';
 import type { Contexto } from '@pregon/api/contexto';
-import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { contextoDeBench } from './_contexto.ts';
 import * as ejercicios from '@pregon/api/services/ejercicios';
 import { ESTADO_CDMX } from '@pregon/api/testing/ejercicios';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
-import { mediana } from './_comun.ts';
+import { argEntero, argMotor, mediana } from './_comun.ts';
 
 const LIMITE = 1.3;
 
-/** --engine, --rows and --rondas. */
-function opciones(argv: string[]) {
-  const valor = (nombre: string) => {
-    const i = argv.indexOf(`--${nombre}`);
-    return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${nombre}=`))?.split('=')[1];
-  };
-  const engine = valor('engine') ?? 'sqlite';
-  if (engine !== 'sqlite' && engine !== 'postgres')
-    throw new Error(`--engine debe ser sqlite o postgres`);
-  const rows = Number(valor('rows') ?? 1_000_000);
-  if (!Number.isInteger(rows) || rows < 1) throw new Error('--rows debe ser un entero positivo');
-  const rondas = Number(valor('rondas') ?? 3);
-  if (!Number.isInteger(rondas) || rondas < 1)
-    throw new Error('--rondas debe ser un entero positivo');
-  return { engine, rows, rondas } as const;
-}
-
 async function main() {
-  const { engine, rows, rondas } = opciones(process.argv.slice(2));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-seguimiento-'));
-  const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'Bench-admin-1',
-    LOG_LEVEL: 'silent',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  const { ctx } = await crearContexto(config);
+  const engine = argMotor();
+  const rows = argEntero('rows', 1_000_000);
+  const rondas = argEntero('rondas', 3);
+  const { ctx, cerrar } = await contextoDeBench(engine, 'seguimiento');
   const c: Pick<Contexto, 'db' | 'eventos'> = { db: ctx.db, eventos: new EventEmitter() };
   const actor = { id_usuario: 0, usuario: 'bench' };
   try {
@@ -181,9 +153,7 @@ async function main() {
     console.log(`carga al terminar: ${execSync('uptime').toString().trim()}`);
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await ctx.db.close();
-    await pg?.borrar();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cerrar();
   }
 }
 

@@ -7,12 +7,7 @@
 // never held above 50 ms.
 //
 //   npx tsx bench/telefonos-conteo.ts [--engine sqlite|postgres] [--rows 1000000]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@pregon/api/config';
-import { crearContexto } from '@pregon/api/server';
-import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { contextoDeBench } from './_contexto.ts';
 import * as telefonos from '@pregon/api/services/telefonos';
 import { contar } from '@pregon/api/repositories/telefonos';
 import {
@@ -20,7 +15,7 @@ import {
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
-import { arg, argNum, medianaAlta } from './_comun.ts';
+import { argMotor, argNum, carga, medianaAlta } from './_comun.ts';
 
 const VUELTAS = Number(process.env.VUELTAS ?? 7);
 
@@ -42,25 +37,14 @@ async function conRetencion(fn: () => Promise<unknown>): Promise<[number, number
 }
 
 async function main() {
-  const engine = arg('engine', 'sqlite');
+  const engine = argMotor();
   const rows = argNum('rows', 1_000_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-conteo-'));
-  const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'Bench-admin-1',
-    LOG_LEVEL: 'silent',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  const { ctx } = await crearContexto(config);
+  const { ctx, cerrar } = await contextoDeBench(engine, 'conteo');
   try {
     await sembrarTelefonosMasivos(ctx.db, rows, ESTADO_CDMX, ESTADO_JALISCO);
-    if (pg) await ctx.db.pool!.query('vacuum analyze');
+    if (engine === 'postgres') await ctx.db.pool!.query('vacuum analyze');
     console.log(
-      `telefonos-conteo: motor ${engine}, ${rows.toLocaleString('es-MX')} teléfonos, carga ${os
-        .loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}`,
+      `telefonos-conteo: motor ${engine}, ${rows.toLocaleString('es-MX')} teléfonos, carga ${carga()}`,
     );
     const casos: [string, { q?: string; estado?: number }][] = [
       ['todo el directorio', {}],
@@ -97,9 +81,7 @@ async function main() {
     }
     process.exitCode = falla ? 1 : 0;
   } finally {
-    await ctx.db.close();
-    await pg?.borrar();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cerrar();
   }
 }
 

@@ -9,21 +9,16 @@
 // statement alone are printed too, for reference.
 //
 //   npx tsx bench/telefonos-pagina.ts [--engine sqlite|postgres] [--rows 1000000]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { plegar } from '@pregon/contract/rules/busqueda';
-import { loadConfig } from '@pregon/api/config';
-import { crearContexto } from '@pregon/api/server';
 import type { Contexto } from '@pregon/api/contexto';
-import { crearBasePostgres } from '@pregon/api/testing/entorno';
+import { contextoDeBench } from './_contexto.ts';
 import * as telefonos from '@pregon/api/services/telefonos';
 import {
   ESTADO_CDMX,
   ESTADO_JALISCO,
   sembrarTelefonosMasivos,
 } from '@pregon/api/testing/ejercicios';
-import { arg, argNum } from './_comun.ts';
+import { argMotor, argNum } from './_comun.ts';
 
 const TAMANO = 20;
 const VUELTAS = Number(process.env.VUELTAS ?? 200);
@@ -53,17 +48,9 @@ async function medir(...fns: (() => Promise<unknown>)[]): Promise<[number, numbe
 }
 
 async function main() {
-  const engine = arg('engine', 'sqlite');
+  const engine = argMotor();
   const rows = argNum('rows', 1_000_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-bench-pagina-'));
-  const pg = engine === 'postgres' ? await crearBasePostgres() : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'Bench-admin-1',
-    LOG_LEVEL: 'silent',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  const { ctx } = await crearContexto(config);
+  const { ctx, cerrar } = await contextoDeBench(engine, 'pagina');
   let fallo = false;
   try {
     await sembrarTelefonosMasivos(ctx.db, rows, ESTADO_CDMX, ESTADO_JALISCO);
@@ -186,9 +173,7 @@ async function main() {
       );
     }
   } finally {
-    await ctx.db.close();
-    await pg?.borrar();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cerrar();
   }
   if (fallo) process.exitCode = 1;
 }
