@@ -61,11 +61,7 @@ export default tseslint.config(
             {
               group: [
                 '../repositories/*',
-                '!../repositories/tickets-vivo.ts',
-                '!../repositories/paises.ts',
                 '!../repositories/equipos.ts',
-                '!../repositories/ejercicios.ts',
-                '!../repositories/auditoria.ts',
                 '../db/*',
                 '@pregon/db',
                 '@pregon/db/*',

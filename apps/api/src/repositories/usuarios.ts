@@ -16,6 +16,10 @@ const COLUMNAS = [
   'version',
 ] as const;
 
+/** The user signing in as `usuario`, with its password hash (sign-in only). */
+export const usuarioParaIngreso = (k: K, usuario: string) =>
+  k.selectFrom('usuarios').selectAll().where('usuario', '=', usuario).executeTakeFirst();
+
 /** Every user (without the hash), by user name. */
 export const listarUsuarios = (k: K) =>
   k.selectFrom('usuarios').select(COLUMNAS).orderBy('usuario').execute();

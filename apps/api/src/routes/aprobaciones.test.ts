@@ -110,7 +110,9 @@ describe.each(MOTORES)('aprobación de una alerta real (%s)', (motor) => {
     });
     expect((await fila(id, aprobador)).acciones).toMatchObject({ aprobar: true, iniciar: false });
     // Still pending: the pre-flight says so again; the approvers' list (and badge) holds it.
-    expect(await comprobarInicio(api.ctx, id, { equipoMs: 0 })).toBe(msg('aprobacionAntesDeLaHora'));
+    expect(await comprobarInicio(api.ctx, id, { equipoMs: 0 })).toBe(
+      msg('aprobacionAntesDeLaHora'),
+    );
     expect(f.aprobacion_detalle).toMatchObject({ estado: 'pendiente', solicitante: 'admin' });
     const pendientes = async (token: string) =>
       pedir(api.url, 'GET', '/aprobaciones/pendientes/', { token });

@@ -17,7 +17,9 @@ describe('bitácora', () => {
   let lineas = '';
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pregon-log-'));
-    ({ ctx } = await crearContexto(loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'Secreto-Muy-Unico-77', LOG_LEVEL: 'trace' })));
+    ({ ctx } = await crearContexto(
+      loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'Secreto-Muy-Unico-77', LOG_LEVEL: 'trace' }),
+    ));
     const stream = new PassThrough();
     stream.on('data', (d) => (lineas += d.toString()));
     app = await buildApp(ctx, { logStream: stream });
@@ -31,9 +33,13 @@ describe('bitácora', () => {
   });
 
   it('no registra contraseñas ni tokens', async () => {
-    const ok = await pedir(url, 'POST', '/auth/signin/', { body: { usuario: 'admin', password: 'Secreto-Muy-Unico-77' } });
+    const ok = await pedir(url, 'POST', '/auth/signin/', {
+      body: { usuario: 'admin', password: 'Secreto-Muy-Unico-77' },
+    });
     expect(ok.status).toBe(200);
-    await pedir(url, 'POST', '/auth/signin/', { body: { usuario: 'admin', password: 'Mala-Clave-Unica-99' } });
+    await pedir(url, 'POST', '/auth/signin/', {
+      body: { usuario: 'admin', password: 'Mala-Clave-Unica-99' },
+    });
     await pedir(url, 'GET', '/ejercicios/catalogos/', { token: ok.body.token });
     await pedir(url, 'GET', '/ejercicios/catalogos/', { token: `Bearer ${ok.body.token}` });
     expect(lineas).toContain('/ejercicios/catalogos/');

@@ -166,7 +166,11 @@ describe.each(MOTORES)('modos del ejercicio y marca de simulacro (%s)', (motor) 
       accion: 'SIMULACRO: Alerta sísmica: evacúe',
     });
 
-    const prueba = await crear(admin, { titulo: 'Prueba', modo: 'Prueba', accion: 'Prueba técnica' });
+    const prueba = await crear(admin, {
+      titulo: 'Prueba',
+      modo: 'Prueba',
+      accion: 'Prueba técnica',
+    });
     expect(prueba.status).toBe(200);
     const idPrueba = prueba.body.id_ejercicio as number;
     const gen = await generar(idPrueba);

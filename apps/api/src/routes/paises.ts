@@ -2,12 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import * as api from '@pregon/contract/api/paises';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '@pregon/servidor/http/rutas';
-import * as repo from '../repositories/paises.ts';
 import * as svc from '../services/paises.ts';
 
 /** Countries, states and categories (ARCHITECTURE 3). */
 export function rutasPaises(app: FastifyInstance, ctx: Contexto) {
-  const k = ctx.db.kysely;
   const ok = 200 as const;
 
   ruta(app, ctx, api.paisesDeEjercicio, async ({ params }) =>
@@ -16,7 +14,7 @@ export function rutasPaises(app: FastifyInstance, ctx: Contexto) {
   ruta(app, ctx, api.paisesDeSeleccionTelefonos, async ({ query }) =>
     svc.paisesDeSeleccion(ctx, query),
   );
-  ruta(app, ctx, api.listarPaises, async () => ({ status: ok, data: await repo.listarPaises(k) }));
+  ruta(app, ctx, api.listarPaises, async () => ({ status: ok, data: await svc.listarPaises(ctx) }));
   ruta(app, ctx, api.crearPais, async ({ body, sesion }) => ({
     status: ok,
     id_pais: await svc.crearPais(ctx, sesion, body),
@@ -36,7 +34,7 @@ export function rutasPaises(app: FastifyInstance, ctx: Contexto) {
 
   ruta(app, ctx, api.listarEstados, async ({ query }) => ({
     status: ok,
-    data: await repo.listarEstados(k, query.id_pais),
+    data: await svc.listarEstados(ctx, query.id_pais),
   }));
   ruta(app, ctx, api.crearEstado, async ({ body, sesion }) => ({
     status: ok,
@@ -53,7 +51,7 @@ export function rutasPaises(app: FastifyInstance, ctx: Contexto) {
 
   ruta(app, ctx, api.listarCategorias, async () => ({
     status: ok,
-    data: await repo.listarCategorias(k),
+    data: await svc.listarCategorias(ctx),
   }));
   ruta(app, ctx, api.crearCategoria, async ({ body, sesion }) => ({
     status: ok,

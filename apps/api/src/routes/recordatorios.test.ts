@@ -153,8 +153,12 @@ describe.each(MOTORES)('recordatorios de una encuesta (%s)', (motor) => {
     });
     const antes = smsc.registro.length;
     expect(
-      (await pedir(api.url, 'POST', '/ejercicio/sms/', { token: admin, body: { id_ejercicio: id } }))
-        .status,
+      (
+        await pedir(api.url, 'POST', '/ejercicio/sms/', {
+          token: admin,
+          body: { id_ejercicio: id },
+        })
+      ).status,
     ).toBe(200);
     await esperarCompletado(api.ctx.db, id);
     await esperarQue(async () => enviadosA(TELS, antes).length === 3, 'los tres envíos');

@@ -15,9 +15,7 @@ import { accionesFila } from '@pregon/contract/rules/row-actions';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '@pregon/servidor/http/rutas';
 import { error, sesionExpirada } from '@pregon/servidor/http/errores';
-import * as repo from '../repositories/ejercicios.ts';
-import { purgarTickets, usarTicket } from '../repositories/tickets-vivo.ts';
-import { ejercicioNoEncontrado } from '../services/ejercicios.ts';
+import { ejercicioOError } from '../services/ejercicios.ts';
 import { contentDisposition } from '../services/reportes-csv.ts';
 import * as servicio from '../services/tableros.ts';
 import { informeXlsx } from '../services/informe-xlsx.ts';
@@ -134,10 +132,7 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
   };
 
   ruta(app, ctx, ticketVivo, async ({ body, sesion }) => {
-    if (body.flujo === 'ejercicio') {
-      const e = await repo.obtenerEjercicio(ctx.db.kysely, ctx.db.engine, body.id_ejercicio);
-      if (!e) throw ejercicioNoEncontrado(body.id_ejercicio);
-    }
+    if (body.flujo === 'ejercicio') await ejercicioOError(ctx.db.kysely, ctx, body.id_ejercicio);
     return { status: 200 as const, ...(await firmarTicket(ctx.claves.privada, sesion, body)) };
   });
 
@@ -175,9 +170,9 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
     try {
       if (Date.now() - purgado > 60_000) {
         purgado = Date.now();
-        await purgarTickets(ctx.db.kysely, purgado - 300_000);
+        await servicio.purgarTickets(ctx, purgado - 300_000);
       }
-      if (!(await usarTicket(ctx.db.kysely, t.jti, t.exp * 1000)))
+      if (!(await servicio.usarTicket(ctx, t.jti, t.exp * 1000)))
         throw error(401, 'ticketVivoUsado', undefined, 'ticket');
     } catch (err) {
       liberar();
@@ -199,13 +194,9 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
       claveFlujo({ flujo: 'ejercicio', id_ejercicio: params.id }),
       true,
     );
-    const e = await repo
-      .obtenerEjercicio(ctx.db.kysely, ctx.db.engine, params.id)
-      .catch((err: unknown) => (t.liberar(), Promise.reject(err)));
-    if (!e) {
-      t.liberar();
-      throw ejercicioNoEncontrado(params.id);
-    }
+    await ejercicioOError(ctx.db.kysely, ctx, params.id).catch(
+      (err: unknown) => (t.liberar(), Promise.reject(err)),
+    );
     abrirFlujo(
       req,
       reply,

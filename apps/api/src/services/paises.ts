@@ -18,6 +18,14 @@ import { ejercicioOError } from './ejercicios.ts';
 
 // Countries, states and categories: uniqueness and "still in use" become 409 in Spanish.
 
+/** Every country (GET /paises/). */
+export const listarPaises = (ctx: Pick<Contexto, 'db'>) => repo.listarPaises(ctx.db.kysely);
+/** The states, of one country when `id_pais` is given (GET /estados/). */
+export const listarEstados = (ctx: Pick<Contexto, 'db'>, id_pais?: number) =>
+  repo.listarEstados(ctx.db.kysely, id_pais);
+/** Every category (GET /categorias/). */
+export const listarCategorias = (ctx: Pick<Contexto, 'db'>) => repo.listarCategorias(ctx.db.kysely);
+
 /** A phone's state and categories must exist (a phone's form and an import's defaults): 400 naming
  * the field ('id_estado' first, then the first unknown category), nothing read beyond that. */
 export async function exigirEstadoYCategorias(

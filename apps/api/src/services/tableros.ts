@@ -30,12 +30,21 @@ import * as repo from '../repositories/ejercicios.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import * as repoReportes from '../repositories/reportes.ts';
 import * as repoTableros from '../repositories/tableros.ts';
+import * as repoTickets from '../repositories/tickets-vivo.ts';
 import { ejercicioOError, filaLista, idsCategorias } from './ejercicios.ts';
 import { agruparDesgloses, filasReporte3, limiteLlamada, resultadoFila } from './reportes.ts';
 import { casosPendientes, resumenTablero } from './respuestas.ts';
 
 /** What the dashboards need of the context. */
 export type CtxTableros = Pick<Contexto, 'db' | 'eventos' | 'config'>;
+
+/** Spends a live stream's ticket: true the first time on any api process, false when it was used
+ * before (issue 49.4). */
+export const usarTicket = (ctx: Pick<Contexto, 'db'>, jti: string, expira: number) =>
+  repoTickets.usarTicket(ctx.db.kysely, jti, expira);
+/** Forgets the spent tickets that expired before `antes` (epoch ms). */
+export const purgarTickets = (ctx: Pick<Contexto, 'db'>, antes: number) =>
+  repoTickets.purgarTickets(ctx.db.kysely, antes);
 
 const HORA_MS = 3_600_000;
 

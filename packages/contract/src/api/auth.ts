@@ -7,6 +7,7 @@ export const SigninBodySchema = z.object({
   usuario: z.string().trim().min(1).max(64),
   password: z.string().min(1).max(256),
 });
+export type SigninBody = z.infer<typeof SigninBodySchema>;
 
 /** POST /auth/signin/: returns {status: 200, token}. */
 export const signin = endpoint({
