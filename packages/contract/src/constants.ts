@@ -3,6 +3,7 @@
  * constraints, zod schemas (esquemas.ts) and catalogue labels are all derived from these arrays.
  */
 import { MENSAJES, type ClaveMensaje } from './messages.ts';
+import { porProtocolo, type Protocolo } from './protocolos.ts';
 
 /** Name of the instant-messaging service used by type 3 (its label and equipment keyword). */
 export const NOMBRE_MENSAJERIA = 'WhatsApp';
@@ -219,24 +220,15 @@ export const ETIQUETA_APROBACION: Readonly<Record<EstadoAprobacion, ClaveMensaje
 /** Default minutes an approval request stays open (APROBACION_EXPIRA_MIN). */
 export const APROBACION_EXPIRA_MIN_DEFECTO = 30;
 
-/** Device protocols a channel adapter is registered under (ARCHITECTURE 3 and 5). */
-export const PROTOCOLOS = ['smpp', 'android', 'whatsapp', 'asterisk'] as const;
-/** One device protocol. */
-export type Protocolo = (typeof PROTOCOLOS)[number];
-/** Catalogue label of each protocol. */
-export const ETIQUETA_PROTOCOLO: Readonly<Record<Protocolo, ClaveMensaje>> = {
-  smpp: 'protocoloSmpp',
-  android: 'protocoloAndroid',
-  whatsapp: 'protocoloWhatsapp',
-  asterisk: 'protocoloAsterisk',
-};
-/** Start channel each protocol serves. */
-export const CANAL_DE_PROTOCOLO: Readonly<Record<Protocolo, Canal>> = {
-  smpp: 'sms',
-  android: 'sms',
-  whatsapp: 'whatsapp',
-  asterisk: 'calls',
-};
+// Device protocols: one record each in protocolos.ts (issue 44.3); the list, labels and start
+// channels are read from it.
+export { PROTOCOLOS, type Protocolo } from './protocolos.ts';
+/** Catalogue label of each protocol (PROTOCOLO[p].etiqueta). */
+export const ETIQUETA_PROTOCOLO: Readonly<Record<Protocolo, ClaveMensaje>> = porProtocolo(
+  (d) => d.etiqueta,
+);
+/** Start channel each protocol serves (PROTOCOLO[p].canal). */
+export const CANAL_DE_PROTOCOLO: Readonly<Record<Protocolo, Canal>> = porProtocolo((d) => d.canal);
 /** Default dial-string template of call devices (ARCHITECTURE 3). */
 export const MARCADO_DEFECTO = 'PJSIP/{telefono}@{troncal}';
 

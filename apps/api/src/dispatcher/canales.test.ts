@@ -6,6 +6,9 @@ import {
   PROTOCOLOS,
 } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
+import { PROTOCOLO, type DescriptorProtocolo } from '@pregon/contract/protocolos';
+import { CANALES_BAJA } from '@pregon/contract/rules/bajas';
+import { CANALES_RESPALDO } from '@pregon/contract/rules/respaldo';
 import {
   CAMPOS_CREDENCIALES,
   FORMA_URL,
@@ -24,6 +27,53 @@ import './despachador.ts';
 // are checked here for content, and the parts it cannot see (the dispatcher's registered channel,
 // the database's CHECK of equipos.protocolo) are checked for real.
 
+/** The parts a protocol's record lacks or gets wrong, each named: the checks of 'Añadir un canal'
+ * that the type system cannot make (an empty label, no url scheme, a capability out of its
+ * list, a fallback or opt-out list of another channel than the one it serves). */
+function faltas(d: DescriptorProtocolo): string[] {
+  const f: string[] = [];
+  if (!d.etiqueta || !msg(d.etiqueta)) f.push('etiqueta');
+  if (!CANALES.includes(d.canal)) f.push('canal de inicio');
+  const esquemas = Object.keys(d.url?.esquemas ?? {});
+  if (esquemas.length === 0 || esquemas.some((e) => !/^[a-z]+:$/.test(e)))
+    f.push('esquemas de url');
+  if (!['tcp', 'http'].includes(d.url?.sonda)) f.push('sonda');
+  if (!d.url?.forma || !msg(d.url.forma)) f.push('forma de url');
+  if (!Array.isArray(d.credenciales)) f.push('credenciales');
+  else if (new Set(d.credenciales.map((c) => c.clave)).size !== d.credenciales.length)
+    f.push('credenciales repetidas');
+  if (!/^[a-z]+$/.test(d.seccion ?? '')) f.push('sección de credenciales');
+  const c = d.capacidades;
+  if (!c) return [...f, 'capacidades'];
+  if (typeof c.respuestas !== 'boolean') f.push('capacidad respuestas');
+  if (typeof c.recibos !== 'boolean') f.push('capacidad recibos');
+  if (c.respaldo !== null && (!CANALES_RESPALDO.includes(c.respaldo) || c.respaldo !== d.canal))
+    f.push('respaldo');
+  if (c.bajas !== null && (!CANALES_BAJA.includes(c.bajas) || c.bajas !== d.canal))
+    f.push('lista de bajas');
+  // The opt-out words come in replies: a list without replies would never fill.
+  if (c.bajas !== null && !c.respuestas) f.push('bajas sin respuestas');
+  return f;
+}
+
+describe('el registro de cada protocolo está completo', () => {
+  it.each(PROTOCOLOS)('%s', (p) => {
+    expect(faltas(PROTOCOLO[p])).toEqual([]);
+  });
+
+  it('un registro al que le falta una parte no pasa', () => {
+    const sinPartes = {
+      ...PROTOCOLO.smpp,
+      etiqueta: undefined,
+      url: { ...PROTOCOLO.smpp.url, esquemas: {} },
+      capacidades: { ...PROTOCOLO.smpp.capacidades, bajas: 'whatsapp' },
+    } as unknown as DescriptorProtocolo;
+    expect(faltas(sinPartes)).toEqual(['etiqueta', 'esquemas de url', 'lista de bajas']);
+    const sinCapacidades = { ...PROTOCOLO.asterisk, capacidades: undefined };
+    expect(faltas(sinCapacidades as unknown as DescriptorProtocolo)).toEqual(['capacidades']);
+  });
+});
+
 describe('cada protocolo tiene todas sus partes', () => {
   it.each(PROTOCOLOS)(
     '%s: canal registrado, etiqueta, canal de inicio, forma de url, credenciales',
@@ -39,6 +89,8 @@ describe('cada protocolo tiene todas sus partes', () => {
       expect(msg(FORMA_URL[p].forma)).not.toBe('');
       expect(Array.isArray(CAMPOS_CREDENCIALES[p])).toBe(true);
       expect(SECCION_CREDENCIALES[p]).toMatch(/^[a-z]+$/);
+      // A channel that binds to take held receipts reports receipts.
+      if (r!.escucha) expect(PROTOCOLO[p].capacidades.recibos).toBe(true);
     },
   );
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { protocolosDonde } from '@pregon/contract/protocolos';
 import type { CanalBaja } from '@pregon/contract/rules/bajas';
 import type { BajasTable } from '@pregon/db/schema';
 import type { Insertable } from 'kysely';
@@ -118,11 +119,8 @@ export async function retenerBajas(
   return Number(r.numAffectedRows ?? 0);
 }
 
-/** The protocols whose drills a list covers (rules/bajas canalDeBaja, inverted). */
-const PROTOCOLOS_DE: Record<CanalBaja, readonly string[]> = {
-  sms: ['smpp', 'android'],
-  whatsapp: ['whatsapp'],
-};
+/** The protocols whose drills a list covers (their records' capacidades.bajas). */
+const protocolosDe = (canal: CanalBaja) => protocolosDonde((d) => d.capacidades.bajas === canal);
 
 /** When a phone opts out while drills of the channel are running or paused: its rows still
  * waiting in them become 'cancelado' with `motivo` (a drill not yet started holds it back at its
@@ -140,6 +138,6 @@ export async function retenerEnCurso(
       and id_ejercicio in (select e.id_ejercicio from ejercicios e
         join equipos q on q.id_equipo = e.id_equipo
         where e.iniciado is not null and e.completado = 0 and e.ignora_bajas = 0
-          and q.protocolo in (${sql.join(PROTOCOLOS_DE[canal])}))`.execute(k);
+          and q.protocolo in (${sql.join(protocolosDe(canal))}))`.execute(k);
   return Number(r.numAffectedRows ?? 0);
 }

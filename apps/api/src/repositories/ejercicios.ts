@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Orden } from '@pregon/contract/constants';
+import { protocolosDonde } from '@pregon/contract/protocolos';
 import type pg from 'pg';
 import { abrirCola, enCola } from '@pregon/db/cola';
 import { deCopia, enteroCopia, lotesCopia } from '@pregon/db/copia-pg';
@@ -45,14 +46,19 @@ function consultaEjercicio(k: Consultor) {
         'q.tasa as tasa_equipo',
         't.tipo_ejercicio as etiqueta_tipo',
         // Issue 46.2: SMS parts of the acknowledgements sent for its replies (one-off messages
-        // the gateway took, dispatcher/sueltos.ts), by mensajes_sueltos_ejercicio.
+        // the gateway took, dispatcher/sueltos.ts), by mensajes_sueltos_ejercicio; its `canal`
+        // is the device's protocol, an SMS one by its record.
         (eb) =>
           eb
             .selectFrom('mensajes_sueltos as m')
             .select((s) => s.fn.sum<number | string | null>('m.partes').as('n'))
             .whereRef('m.id_ejercicio', '=', 'e.id_ejercicio')
             .where('m.id_gateway', 'is not', null)
-            .where('m.canal', 'in', ['smpp', 'android'])
+            .where(
+              'm.canal',
+              'in',
+              protocolosDonde((d) => d.canal === 'sms'),
+            )
             .as('sms_acuses'),
       ])
   );

@@ -86,6 +86,7 @@ export function plantillaMigrada(): Promise<string> {
     // Migrations read the contract's lists at run time (0001's CHECK of equipos.protocolo reads
     // PROTOCOLOS, estatus ESTATUS_DESTINATARIO): a new protocol or state is a new template too.
     h.update(fs.readFileSync(path.join(dir, '../../contract/src/constants.ts')));
+    h.update(fs.readFileSync(path.join(dir, '../../contract/src/protocolos.ts')));
     const nombre = `${prefijoBases()}_plantilla_${h.digest('hex').slice(0, 12)}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();

@@ -4,6 +4,7 @@
  * api (replies, start, the phones screen) and the web read them alike.
  */
 import { msg } from '../messages.ts';
+import { descriptorDe } from '../protocolos.ts';
 
 /** The suppression lists: one per reply channel. 'sms' covers every SMS gateway (SMPP and the
  * Android gateway): a person who writes BAJA to one SMS number opts out of SMS drills, whichever
@@ -21,11 +22,11 @@ export type OrigenBaja = (typeof ORIGENES_BAJA)[number];
 export const MOTIVO_DADO_DE_BAJA = msg('motivoDadoDeBaja');
 
 /** The suppression list of a protocol or channel name ('smpp', 'android', 'sms' → 'sms';
- * 'whatsapp' → 'whatsapp'); null for calls, which no list covers. */
+ * 'whatsapp' → 'whatsapp'): a list's own name, else the protocol record's capacidades.bajas;
+ * null for calls, which no list covers. */
 export function canalDeBaja(canal: string): CanalBaja | null {
-  if (canal === 'smpp' || canal === 'android' || canal === 'sms') return 'sms';
-  if (canal === 'whatsapp') return 'whatsapp';
-  return null;
+  if ((CANALES_BAJA as readonly string[]).includes(canal)) return canal as CanalBaja;
+  return descriptorDe(canal)?.capacidades.bajas ?? null;
 }
 
 /** The start confirmation's line for `n` phones a drill will skip ('1 teléfono dado de baja no

@@ -13,7 +13,7 @@ function direccion(protocolo: Protocolo, url: string): string | null {
   if (!destino) return null;
   const f = FORMA_URL[protocolo];
   let texto = url.trim();
-  if (protocolo === 'asterisk' && texto === '') texto = 'ami://127.0.0.1:5038';
+  if (texto === '' && f.vacia) texto = f.vacia;
   if (f.soloHost && !texto.includes('://')) texto = `${Object.keys(f.esquemas)[0]}//${texto}`;
   const esquema = texto.slice(0, texto.indexOf(':') + 1).toLowerCase();
   return `${protocolo} ${esquema} ${destino.host.toLowerCase()} ${destino.puerto}`;

@@ -6,7 +6,8 @@ import {
   type IdTipoEjercicio,
   type Protocolo,
 } from '../constants.ts';
-import { msg, type ClaveMensaje } from '../messages.ts';
+import { msg } from '../messages.ts';
+import { porProtocolo, type CampoCredencial, type FormaUrl } from '../protocolos.ts';
 import { VERSION_API_WHATSAPP } from './whatsapp.ts';
 
 /** Keywords per type: an equipment is offered when its alias contains one, ignoring case. */
@@ -40,66 +41,12 @@ export function tiposParaAlias(alias: string | null | undefined): IdTipoEjercici
   );
 }
 
-/** One credential a protocol's adapter reads: its key in `credenciales` and whether it is a
- * secret (shown as a password field). */
-export interface CampoCredencial {
-  clave: string;
-  secreto: boolean;
-  etiqueta: ClaveMensaje;
-  /** Shown under the form's 'Opciones avanzadas' (the default suits most gateways). */
-  avanzado?: true;
-  /** A several-line value (a PEM certificate). */
-  multilinea?: true;
-  /** The adapter cannot work without it: a device is not saved while it is missing. */
-  obligatorio?: true;
-}
+export type { CampoCredencial, FormaUrl } from '../protocolos.ts';
 
 /** The credentials each protocol's adapter reads (apps/api/src/dispatcher/canal-*.ts and the
- * AMI login of docs/telefonia.md). */
-export const CAMPOS_CREDENCIALES: Readonly<Record<Protocolo, readonly CampoCredencial[]>> = {
-  smpp: [
-    { clave: 'system_id', secreto: false, etiqueta: 'credSystemId', obligatorio: true },
-    { clave: 'password', secreto: true, etiqueta: 'campoContrasena', obligatorio: true },
-    { clave: 'source_addr', secreto: false, etiqueta: 'credOrigen' },
-    { clave: 'system_type', secreto: false, etiqueta: 'credSystemType', avanzado: true },
-    { clave: 'interface_version', secreto: false, etiqueta: 'credVersionSmpp', avanzado: true },
-    { clave: 'codigo_pais', secreto: false, etiqueta: 'credCodigoPais', avanzado: true },
-    { clave: 'data_coding', secreto: false, etiqueta: 'credDataCoding', avanzado: true },
-    { clave: 'gsm_empaquetado', secreto: false, etiqueta: 'credGsmEmpaquetado', avanzado: true },
-    { clave: 'concatenacion', secreto: false, etiqueta: 'credConcatenacion', avanzado: true },
-    { clave: 'dest_addr_ton', secreto: false, etiqueta: 'credDestTon', avanzado: true },
-    { clave: 'dest_addr_npi', secreto: false, etiqueta: 'credDestNpi', avanzado: true },
-    { clave: 'source_addr_ton', secreto: false, etiqueta: 'credOrigenTon', avanzado: true },
-    { clave: 'source_addr_npi', secreto: false, etiqueta: 'credOrigenNpi', avanzado: true },
-    { clave: 'tls_verificar', secreto: false, etiqueta: 'credTlsVerificar', avanzado: true },
-    {
-      clave: 'tls_ca',
-      secreto: false,
-      etiqueta: 'credTlsCa',
-      avanzado: true,
-      multilinea: true,
-    },
-  ],
-  android: [
-    { clave: 'usuario', secreto: false, etiqueta: 'campoUsuario', obligatorio: true },
-    { clave: 'password', secreto: true, etiqueta: 'campoContrasena', obligatorio: true },
-    { clave: 'sims', secreto: false, etiqueta: 'credSims' },
-    { clave: 'sim', secreto: false, etiqueta: 'credSim' },
-    { clave: 'ttl', secreto: false, etiqueta: 'credTtl' },
-  ],
-  whatsapp: [
-    { clave: 'phone_number_id', secreto: false, etiqueta: 'credPhoneNumberId', obligatorio: true },
-    { clave: 'token', secreto: true, etiqueta: 'credToken', obligatorio: true },
-    { clave: 'app_secret', secreto: true, etiqueta: 'credAppSecret' },
-    { clave: 'verify_token', secreto: true, etiqueta: 'credVerifyToken' },
-  ],
-  asterisk: [
-    { clave: 'usuario', secreto: false, etiqueta: 'campoUsuario', obligatorio: true },
-    { clave: 'secreto', secreto: true, etiqueta: 'credSecreto', obligatorio: true },
-    { clave: 'troncal', secreto: false, etiqueta: 'credTroncal' },
-    { clave: 'callerid', secreto: false, etiqueta: 'credCallerId' },
-  ],
-};
+ * AMI login of docs/telefonia.md): PROTOCOLO[p].credenciales. */
+export const CAMPOS_CREDENCIALES: Readonly<Record<Protocolo, readonly CampoCredencial[]>> =
+  porProtocolo((d) => d.credenciales);
 
 /** The credentials object to send from a form's values: the protocol's non-empty fields, or
  * undefined when every field was left empty (the stored credentials are kept). */
@@ -115,51 +62,9 @@ export function credencialesDeFormulario(
   return Object.keys(r).length > 0 ? r : undefined;
 }
 
-/** The form of a device's url per protocol: accepted schemes (with the default port of each when
- * the url may leave it out) and the catalogue text showing the form. */
-export interface FormaUrl {
-  esquemas: Readonly<Record<string, number | null>>;
-  /** SMPP and AMI name their port: the defaults differ by gateway and TLS. */
-  puertoObligatorio: boolean;
-  /** Only a base address: no path, query or fragment (SMPP and AMI speak TCP, not HTTP). */
-  soloHost: boolean;
-  forma: ClaveMensaje;
-  /** How the pre-start check asks whether the gateway answers: a TCP connect (SMPP, AMI) or an
-   * HTTP request to the url (Android, WhatsApp). */
-  sonda: 'tcp' | 'http';
-}
-
-/** How each protocol's adapter reads its device's url (apps/api/src/dispatcher/canal-*.ts). */
-export const FORMA_URL: Readonly<Record<Protocolo, FormaUrl>> = {
-  smpp: {
-    esquemas: { 'smpp:': 2775, 'ssmpp:': 3550 },
-    puertoObligatorio: true,
-    soloHost: true,
-    forma: 'formaUrlSmpp',
-    sonda: 'tcp',
-  },
-  android: {
-    esquemas: { 'http:': 80, 'https:': 443 },
-    puertoObligatorio: false,
-    soloHost: false,
-    forma: 'formaUrlAndroid',
-    sonda: 'http',
-  },
-  whatsapp: {
-    esquemas: { 'https:': 443, 'http:': 80 },
-    puertoObligatorio: false,
-    soloHost: false,
-    forma: 'formaUrlWhatsapp',
-    sonda: 'http',
-  },
-  asterisk: {
-    esquemas: { 'ami:': 5038 },
-    puertoObligatorio: true,
-    soloHost: true,
-    forma: 'formaUrlAsterisk',
-    sonda: 'tcp',
-  },
-};
+/** How each protocol's adapter reads its device's url (apps/api/src/dispatcher/canal-*.ts):
+ * PROTOCOLO[p].url. */
+export const FORMA_URL: Readonly<Record<Protocolo, FormaUrl>> = porProtocolo((d) => d.url);
 
 /** Where a device's gateway is: host (brackets of an IPv6 address removed) and port. */
 export interface DestinoEquipo {
@@ -176,7 +81,7 @@ export interface DestinoEquipo {
 export function destinoEquipo(protocolo: Protocolo, url: string): DestinoEquipo | null {
   const f = FORMA_URL[protocolo];
   let texto = url.trim();
-  if (protocolo === 'asterisk' && texto === '') texto = 'ami://127.0.0.1:5038';
+  if (texto === '' && f.vacia) texto = f.vacia;
   // SMPP and AMI adapters take 'host:port' alone; the HTTP ones need their scheme.
   if (f.soloHost && !texto.includes('://')) texto = `${Object.keys(f.esquemas)[0]}//${texto}`;
   let u: URL;
@@ -245,13 +150,11 @@ export function valorCredencial(
   return v === undefined || v === null ? '' : String(v);
 }
 
-/** The section under which a protocol's adapter looks for its credentials. */
-export const SECCION_CREDENCIALES: Readonly<Record<Protocolo, string>> = {
-  smpp: 'smpp',
-  android: 'android',
-  whatsapp: 'whatsapp',
-  asterisk: 'ami',
-};
+/** The section under which a protocol's adapter looks for its credentials
+ * (PROTOCOLO[p].seccion). */
+export const SECCION_CREDENCIALES: Readonly<Record<Protocolo, string>> = porProtocolo(
+  (d) => d.seccion,
+);
 
 /** The credentials a device of this protocol needs: the required ones of CAMPOS_CREDENCIALES,
  * plus the trunk when the dial template uses {troncal} (the default one does). */

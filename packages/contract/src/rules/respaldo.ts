@@ -1,6 +1,7 @@
 import { NOMBRE_MENSAJERIA, TIPO_SMS, TIPO_WHATSAPP, esLlamada, tipoPorId } from '../constants.ts';
 import { etiquetaCampo } from '../etiquetas-campo.ts';
 import { msg, type ClaveMensaje } from '../messages.ts';
+import { protocolosDonde } from '../protocolos.ts';
 import { alcanzado, LUZ_RESULTADO, resultadoDe } from './alcance.ts';
 import { leerAccionWhatsapp, type PlantillaElegida } from './whatsapp.ts';
 
@@ -16,7 +17,8 @@ export const CANALES_RESPALDO = ['sms', 'whatsapp'] as const;
 /** One fallback channel. */
 export type CanalRespaldo = (typeof CANALES_RESPALDO)[number];
 
-/** What each channel's fallback is: the device protocols that send it, the exercise type of the
+/** What each channel's fallback is: the device protocols that send it (their records'
+ * capacidades.respaldo, protocolos.ts), the exercise type of the
  * hidden companion that holds its sends (the companion's row says its channel to any reader), its
  * name as the operator reads it and the field holding what is sent. */
 export const RESPALDO_POR_CANAL: Readonly<
@@ -35,7 +37,7 @@ export const RESPALDO_POR_CANAL: Readonly<
   >
 > = {
   sms: {
-    protocolos: ['smpp', 'android'],
+    protocolos: protocolosDonde((d) => d.capacidades.respaldo === 'sms'),
     tipo: TIPO_SMS,
     nombre: tipoPorId(TIPO_SMS)!.etiqueta,
     contenido: 'respaldo_texto',
@@ -44,7 +46,7 @@ export const RESPALDO_POR_CANAL: Readonly<
     columnaHora: 'columnaRespaldoHora',
   },
   whatsapp: {
-    protocolos: ['whatsapp'],
+    protocolos: protocolosDonde((d) => d.capacidades.respaldo === 'whatsapp'),
     tipo: TIPO_WHATSAPP,
     nombre: NOMBRE_MENSAJERIA,
     contenido: 'respaldo_plantilla',
