@@ -4,6 +4,14 @@
  * recomputes it.
  */
 import { TIPO_CUESTIONARIO } from '../constants.ts';
+import { ROLES_POR_ACCESO } from '../api/endpoint.ts';
+import {
+  accionDeInicio,
+  estadoDe,
+  transicion,
+  type AccionCiclo,
+  type Quien,
+} from './ciclo-ejercicio.ts';
 import { admiteSeguimiento } from './seguimiento.ts';
 
 /** A '0'/'1' flag as the list sends it; numbers are accepted for rows read from the database. */
@@ -72,10 +80,9 @@ export interface OpcionesAcciones {
   puedeAprobar?: boolean;
 }
 
-const es = (flag: Bandera, valor: '0' | '1'): boolean => String(flag).trim() === valor;
-
 /**
- * Actions of one row.
+ * Actions of one row: the lifecycle's transitions (rules/ciclo-ejercicio.ts) this user may take
+ * from the row's state, plus what the row offers only in some of the states the server accepts.
  *
  * SPEC 4 status table, row by row:
  * - Not started (completado '0', en_proceso '0'): Start.
@@ -89,41 +96,41 @@ const es = (flag: Bandera, valor: '0' | '1'): boolean => String(flag).trim() ===
  * Issue 26.1 (never for a read-only user): Edit before the first start; Duplicate always; Archive
  * unless running or paused; Restore when archived; Delete when it never started. An archived
  * exercise offers none of Start, Pause, Stop, Schedule or Edit until restored.
+ * Issue 47.2: a first start waiting for its approval keeps Start (the web shows it disabled with
+ * the server's reason) beside 'Solicitar aprobación'; Stop is offered only while it runs (the
+ * SPEC's /quiz/stop/ accepts any open exercise).
  */
 export function accionesFila(ej: FlagsEjercicio, opciones: OpcionesAcciones = {}): AccionesFila {
   const esCuestionario = Number(ej.id_tipo_ejercicio) === TIPO_CUESTIONARIO;
-  const archivado = es(ej.archivado ?? '0', '1');
   const escribe = !opciones.soloLectura;
-  const abierto = es(ej.completado, '0') && escribe && !archivado;
-  const enProceso = es(ej.en_proceso, '1');
-  const nuncaIniciado = (ej.iniciado ?? null) === null;
-  const noIniciado = es(ej.en_proceso, '0');
-  const enPausa = es(ej.en_pausa, '1');
-  // Issue 47.2: a first start waits for a second person's approval. Start stays in the row's
-  // actions: the web shows it disabled with the reason (rules/aprobacion.ts razonSinAprobacion,
-  // the text the server's refusal gives) beside 'Solicitar aprobación'.
-  const sinAprobar =
-    !!ej.requiere_aprobacion &&
-    nuncaIniciado &&
-    ej.aprobacion !== 'aprobada' &&
-    ej.aprobacion !== 'emergencia';
-  const antesDeIniciar = es(ej.completado, '0') && !archivado && noIniciado && nuncaIniciado;
+  const estado = estadoDe(ej);
+  const quien: Quien = {
+    roles: [
+      ...(escribe ? ROLES_POR_ACCESO.escritura : []),
+      ...(opciones.puedeAprobar ? ROLES_POR_ACCESO.aprobacion : []),
+    ],
+  };
+  const puede = (a: AccionCiclo) => transicion(estado, a, quien).ok;
+  const inicio = transicion(estado, accionDeInicio(estado), quien);
+  const vivo = !estado.archivado;
+  const corriendo = estado.fase === 'en_curso' || estado.fase === 'pausado';
   return {
-    cuestionario: esCuestionario && !opciones.soloLectura,
-    iniciar: abierto && (noIniciado || (enProceso && enPausa)),
-    pausar: abierto && enProceso && es(ej.en_pausa, '0'),
-    detener: abierto && enProceso,
-    programar: abierto && noIniciado,
+    cuestionario: esCuestionario && escribe,
+    iniciar: vivo && (inicio.ok || !!inicio.aprobacion),
+    pausar: vivo && puede('pausar'),
+    detener: vivo && corriendo && puede('detener'),
+    programar: vivo && puede('programar'),
     ver: true,
-    reenviar: !opciones.soloLectura && admiteSeguimiento(ej),
+    reenviar: escribe && admiteSeguimiento(ej),
     descargas: esCuestionario ? ['reporte1', 'reporte2'] : ['reporte'],
-    editar: abierto && noIniciado && nuncaIniciado,
+    editar: puede('editar'),
     duplicar: escribe,
-    archivar: escribe && !archivado && !(es(ej.completado, '0') && enProceso),
-    restaurar: escribe && archivado,
-    eliminar: escribe && nuncaIniciado && !(es(ej.completado, '0') && enProceso),
-    solicitar_aprobacion: abierto && antesDeIniciar && sinAprobar && ej.aprobacion !== 'pendiente',
-    aprobar: !!opciones.puedeAprobar && antesDeIniciar && ej.aprobacion === 'pendiente',
-    corregir: escribe && !archivado && !nuncaIniciado,
+    archivar: vivo && puede('archivar'),
+    restaurar: estado.archivado && puede('restaurar'),
+    eliminar: puede('eliminar'),
+    solicitar_aprobacion:
+      vivo && estado.aprobacion !== 'emergencia' && puede('solicitar_aprobacion'),
+    aprobar: vivo && puede('aprobar'),
+    corregir: escribe && vivo && estado.iniciado,
   };
 }
