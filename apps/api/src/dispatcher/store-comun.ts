@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '@pregon/db/database';
 import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '@pregon/db/cola';
+import { BANDERAS_EN_CURSO, TRANSICIONES } from '@pregon/contract/rules/ciclo-ejercicio';
 import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
 import { cerrarYLeer, guardarYLeerLuego } from './leer-respuestas.ts';
@@ -66,11 +67,10 @@ export async function completarSiTermino(
     if (queda !== null) return false;
     const r = await trx
       .updateTable('ejercicios')
-      .set({ completado: 1, en_proceso: 0, en_pausa: 0, terminado: ahora })
+      // The lifecycle's 'terminar' (rules/ciclo-ejercicio.ts): only from running.
+      .set({ ...TRANSICIONES.terminar.cambios, terminado: ahora })
       .where('id_ejercicio', 'in', ids)
-      .where('completado', '=', 0)
-      .where('en_proceso', '=', 1)
-      .where('en_pausa', '=', 0)
+      .where((eb) => eb.and(BANDERAS_EN_CURSO))
       .returning('id_ejercicio')
       .execute();
     if (!r.some((x) => x.id_ejercicio === raiz)) return false;
@@ -89,11 +89,10 @@ export async function pausar(db: Db, id_ejercicio: number, motivo: string): Prom
     const { raiz, ids } = await familia(trx, id_ejercicio);
     const r = await trx
       .updateTable('ejercicios')
-      .set({ en_pausa: 1, motivo_pausa: motivo, en_espera: null })
+      // The lifecycle's 'pausa_automatica' (rules/ciclo-ejercicio.ts): only from running.
+      .set({ ...TRANSICIONES.pausa_automatica.cambios, motivo_pausa: motivo })
       .where('id_ejercicio', 'in', ids)
-      .where('completado', '=', 0)
-      .where('en_proceso', '=', 1)
-      .where('en_pausa', '=', 0)
+      .where((eb) => eb.and(BANDERAS_EN_CURSO))
       .returning('id_ejercicio')
       .execute();
     if (!r.some((x) => x.id_ejercicio === raiz)) return false;

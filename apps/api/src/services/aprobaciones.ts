@@ -6,9 +6,17 @@ import {
   esPropio,
   estadoAprobacion,
   motivoSinAprobacion,
-  razonSinAprobacion,
   requiereAprobacion,
 } from '@pregon/contract/rules/aprobacion';
+import {
+  transicion,
+  estadoDe,
+  type AccionCiclo,
+  type CondicionesCiclo,
+  type EstadoEjercicio,
+  type PasoCiclo,
+  type Quien,
+} from '@pregon/contract/rules/ciclo-ejercicio';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import {
   aprobacionExpiraMs,
@@ -93,20 +101,45 @@ export function puedeAprobar(
   return quien.id_usuario > 0 && !!quien.role?.includes(ROL_APROBADOR) && !esPropio(e, quien);
 }
 
-/**
- * Throws the 409 refusing the first start of an exercise that needs approval and lacks it
- * (called by the start path, once with the row lock). A resume after an approved start passes.
- */
-export function exigirAprobacion(e: Fila & Pick<EjercicioCompleto, 'iniciado'>): void {
-  const a = aprobacionDe(e);
-  // The same text the web shows beside its disabled 'Iniciar' (rules/aprobacion.ts).
-  const razon = razonSinAprobacion({
-    iniciado: e.iniciado,
+/** The exercise's state in its lifecycle (rules/ciclo-ejercicio.ts): its flags and where its
+ * approval stands at `momento`. */
+export function estadoEjercicio(
+  e: Fila &
+    Pick<
+      EjercicioCompleto,
+      'completado' | 'en_proceso' | 'en_pausa' | 'detenido' | 'iniciado' | 'archivado'
+    >,
+  momento = ahora(),
+): EstadoEjercicio {
+  const a = aprobacionDe(e, momento);
+  return estadoDe({
+    ...e,
     requiere_aprobacion: a.requiere,
     aprobacion: a.estado,
     aprobacion_detalle: a,
   });
-  if (razon) throw new HttpError(409, razon);
+}
+
+/** Who takes a transition: a person by the roles of their session; a caller without roles is
+ * the product itself (the scheduler, a CAP feed). The routes checked the same levels already
+ * (the contract's ciclo-ejercicio test holds them equal). */
+export const quienDe = (actor: ActorConRoles | 'sistema'): Quien =>
+  actor !== 'sistema' && actor.role?.length ? { roles: actor.role } : 'sistema';
+
+/**
+ * Takes a lifecycle transition (rules/ciclo-ejercicio.ts transicion): the new state and the
+ * columns to write, or throws the api's refusal (its status and Spanish text).
+ */
+export function exigirTransicion(
+  e: Parameters<typeof estadoEjercicio>[0],
+  accion: AccionCiclo,
+  actor: ActorConRoles | 'sistema',
+  condiciones: CondicionesCiclo = {},
+  momento = ahora(),
+): PasoCiclo {
+  const r = transicion(estadoEjercicio(e, momento), accion, quienDe(actor), condiciones);
+  if (!r.ok) throw new HttpError(r.status, r.mensaje);
+  return r;
 }
 
 /**
@@ -120,14 +153,6 @@ export function avisoPrevioAprobacion(
   if (e.iniciado !== null || e.modo !== 'real') return null;
   const a = aprobacionDe(e);
   return motivoSinAprobacion(a.estado, a.requiere) ? msg('aprobacionAntesDeLaHora') : null;
-}
-
-/** Reads the exercise under lock and checks it may still be decided upon: open, never started. */
-async function abierto(k: Consultor, ctx: CtxEjercicios, id: number) {
-  const e = await ejercicioOError(k, ctx, id, true);
-  if (e.completado) throw error(409, 'ejercicioCompletado');
-  if (e.iniciado !== null || e.en_proceso) throw error(409, 'aprobacionYaIniciado');
-  return e;
 }
 
 /** Marks an expired request as such (audited, once), in the caller's transaction. */
@@ -162,18 +187,16 @@ async function solicitarEn(
   actor: Actor,
   id: number,
 ): Promise<{ mensaje: string; aprobacion: Aprobacion }> {
-  const e = await abierto(trx, ctx, id);
+  const e = await ejercicioOError(trx, ctx, id, true);
   const momento = ahora();
   const estado = estadoAprobacion(e, momento);
-  if (!requiereAprobacion(e, umbralAprobacion())) throw error(409, 'aprobacionNoRequerida');
-  if (estado === 'pendiente') throw error(409, 'aprobacionYaPendiente');
-  if (estado === 'aprobada') throw error(409, 'aprobacionYaAprobada');
+  const paso = exigirTransicion(e, 'solicitar_aprobacion', actor, {}, momento);
   if (!Number(e.destinatarios) && !(await repo.hayDestinatarios(trx, id)))
     throw error(409, 'aprobacionSinDestinatarios');
   if (estado === 'expirada') await anotarExpiracion(trx, null, e);
   const expira = momento + aprobacionExpiraMs();
   const cambio = {
-    aprobacion: 'pendiente',
+    aprobacion: paso.cambios.aprobacion!,
     aprobacion_solicitante: actor.usuario,
     aprobacion_solicitante_id: actor.id_usuario > 0 ? actor.id_usuario : null,
     aprobacion_solicitada: momento,
@@ -225,17 +248,22 @@ async function resolver(
   // An API key never approves (the route's role already refuses it; this holds for any caller).
   if (actor.id_usuario <= 0) throw error(403, 'aprobacionPropia');
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const e = await abierto(trx, ctx, id);
+    const e = await ejercicioOError(trx, ctx, id, true);
     const momento = ahora();
-    const estado = estadoAprobacion(e, momento);
-    if (esPropio(e, actor)) throw error(403, 'aprobacionPropia');
-    if (estado === 'expirada') {
+    const r = transicion(
+      estadoEjercicio(e, momento),
+      motivo === null ? 'aprobar' : 'rechazar',
+      quienDe(actor),
+      { propio: esPropio(e, actor) },
+    );
+    // An expired request is written (and audited) as such before the refusal is said.
+    if (!r.ok && r.clave === 'aprobacionExpirada') {
       await anotarExpiracion(trx, actor, e);
       return { expirada: true as const };
     }
-    if (estado !== 'pendiente') throw error(409, 'aprobacionNoPendiente');
+    if (!r.ok) throw new HttpError(r.status, r.mensaje);
     const cambio = {
-      aprobacion: motivo === null ? 'aprobada' : 'rechazada',
+      aprobacion: r.cambios.aprobacion!,
       aprobacion_resuelve: actor.usuario,
       aprobacion_resuelta: momento,
       aprobacion_motivo: motivo,
@@ -283,13 +311,11 @@ export async function inicioEmergencia(
   if (!emergenciaPermitida()) throw error(403, 'aprobacionEmergenciaDesactivada');
   if (actor.id_usuario <= 0) throw error(403, 'aprobacionEmergenciaDesactivada');
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const e = await abierto(trx, ctx, id);
+    const e = await ejercicioOError(trx, ctx, id, true);
     const momento = ahora();
-    const estado = estadoAprobacion(e, momento);
-    if (!requiereAprobacion(e, umbralAprobacion())) throw error(409, 'aprobacionNoRequerida');
-    if (estado === 'aprobada' || estado === 'emergencia') throw error(409, 'aprobacionYaAprobada');
+    const paso = exigirTransicion(e, 'emergencia', actor, {}, momento);
     const cambio = {
-      aprobacion: 'emergencia',
+      aprobacion: paso.cambios.aprobacion!,
       aprobacion_resuelve: actor.usuario,
       aprobacion_resuelta: momento,
       aprobacion_motivo: motivo,

@@ -25,6 +25,7 @@ import {
   etiquetaGrupo,
 } from '@pregon/contract/rules/seguimiento';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
+import { accionDeInicio } from '@pregon/contract/rules/ciclo-ejercicio';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import { smsTotal } from '@pregon/contract/rules/sms';
@@ -69,7 +70,8 @@ import { vincularAudiosCuestionario } from './quiz-audios.ts';
 import {
   aprobacionFila,
   avisoPrevioAprobacion,
-  exigirAprobacion,
+  estadoEjercicio,
+  exigirTransicion,
   puedeAprobar,
   SIN_APROBACION,
 } from './aprobaciones.ts';
@@ -668,15 +670,9 @@ export async function editar(
   await exigirRespaldo(ctx, b);
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
-    if (e.archivado) throw error(409, 'ejercicioArchivadoNoEdita');
-    if (
-      e.iniciado !== null ||
-      e.en_proceso ||
-      e.completado ||
-      (await repo.hayDestinatariosTrabajados(trx, id))
-    ) {
-      throw error(409, 'noEditableIniciado');
-    }
+    exigirTransicion(e, 'editar', actor, {
+      trabajados: await repo.hayDestinatariosTrabajados(trx, id),
+    });
     // Issue 48.3: a form loaded before someone else's save gets 409, nothing written.
     await tomarVersion(trx, 'ejercicios', id, b.version, actor);
     await exigirFormulario(trx, b);
@@ -765,18 +761,12 @@ export async function archivar(
 ): Promise<string> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
+    const paso = exigirTransicion(e, archivado ? 'archivar' : 'restaurar', actor);
+    await repo.actualizarEjercicio(trx, id, paso.cambios);
     if (!archivado) {
-      await repo.actualizarEjercicio(trx, id, { archivado: 0 });
       await auditar(trx, actor, 'restaurar', 'ejercicio', id);
       return;
     }
-    if (!e.completado && e.en_proceso) throw error(409, 'noArchivableEnCurso');
-    await repo.actualizarEjercicio(trx, id, {
-      archivado: 1,
-      inicio_automatico: 0,
-      inicio_nota: null,
-      comprobado_en: null,
-    });
     await auditar(trx, actor, 'archivar', 'ejercicio', id, {
       ...(e.inicio_automatico ? { programado_quitado: true } : {}),
     });
@@ -793,7 +783,7 @@ export async function archivar(
 export async function eliminar(ctx: CtxEjercicios, actor: Actor, id: number): Promise<string> {
   const titulo = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
-    if (e.iniciado !== null || e.en_proceso) throw error(409, 'noEliminableIniciado');
+    exigirTransicion(e, 'eliminar', actor);
     await repo.eliminarEjercicio(trx, id);
     await auditar(trx, actor, 'eliminar', 'ejercicio', id, {
       titulo: e.titulo,
@@ -900,33 +890,36 @@ export interface ComprobacionInicio {
 async function validarInicio(
   k: Consultor,
   ctx: CtxEjercicios,
+  actor: ActorConRoles | 'sistema',
   canal: Canal,
   id: number,
   bloquear: boolean,
 ) {
   const e = await ejercicioOError(k, ctx, id, bloquear);
-  if (e.completado) throw error(409, 'ejercicioCompletado');
-  if (e.archivado) throw error(409, 'ejercicioArchivadoNoInicia');
   const plan = planInicio(
     { id_tipo_ejercicio: e.id_tipo_ejercicio, accion: e.accion, tiempo: e.tiempo },
     { whatsappDisponible: e.protocolo === 'whatsapp' },
   );
-  if (!plan.ok) throw new HttpError(409, plan.mensaje);
   const etiqueta = tipoPorId(e.id_tipo_ejercicio)?.etiqueta ?? e.etiqueta_tipo;
-  if (plan.canal !== canal) {
-    throw error(409, 'canalNoCorresponde', { tipo_ejercicio: etiqueta, canal });
-  }
-  const reanudar = e.en_proceso === 1 && e.en_pausa === 1;
-  if (e.en_proceso === 1 && !reanudar) throw error(409, 'ejercicioEnProceso');
-  // Issue 47.2: a real alert (or, by setting, a large drill) starts only once a second person
-  // approved it: the web's Start, the SPEC's client and the scheduler all come through here.
-  if (!reanudar) exigirAprobacion(e);
+  // The lifecycle decides (rules/ciclo-ejercicio.ts): completed, archived, the plan's refusal,
+  // already running, and (issue 47.2) a first start still lacking its approval: the web's Start,
+  // the SPEC's client and the scheduler all come through here.
+  const estado = estadoEjercicio(e);
+  const reanudar = accionDeInicio(estado) === 'reanudar';
+  const paso = exigirTransicion(e, accionDeInicio(estado), actor, {
+    plan: !plan.ok
+      ? plan.mensaje
+      : plan.canal !== canal
+        ? msg('canalNoCorresponde', { tipo_ejercicio: etiqueta, canal })
+        : null,
+  });
+  if (!plan.ok) throw new HttpError(409, plan.mensaje);
   if (!(await repo.hayDestinatarios(k, e.id_ejercicio))) throw error(409, 'sinDestinatarios');
   if (!e.equipo_activo) throw error(409, 'equipoInactivo');
   if (CANAL_DE_PROTOCOLO[e.protocolo as Protocolo] !== canal) {
     throw error(409, 'equipoNoCorresponde', { equipo: e.alias, tipo_ejercicio: etiqueta });
   }
-  return { e, plan, reanudar };
+  return { e, plan, reanudar, paso };
 }
 
 /** Refuses (409) an exercise that could not run: a quiz without questions, a question without
@@ -1038,21 +1031,25 @@ export async function iniciar(
   comprobacion: ComprobacionInicio = { equipoMs: 0 },
   inicioNota: string | null = null,
 ): Promise<{ mensaje: string; time: number }> {
-  const previo = await validarInicio(ctx.db.kysely, ctx, canal, b.id_ejercicio, false);
+  const previo = await validarInicio(ctx.db.kysely, ctx, actor, canal, b.id_ejercicio, false);
   const audios = await exigirListo(ctx, previo.e, comprobacion);
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const { e, plan, reanudar } = await validarInicio(trx, ctx, canal, b.id_ejercicio, true);
+    const { e, plan, reanudar, paso } = await validarInicio(
+      trx,
+      ctx,
+      actor,
+      canal,
+      b.id_ejercicio,
+      true,
+    );
     const momento = ahora();
     await repo.actualizarEjercicio(trx, e.id_ejercicio, {
-      en_proceso: 1,
-      en_pausa: 0,
-      motivo_pausa: null,
-      en_espera: null,
+      // Running, neither paused nor waiting, no longer scheduled (the transition's columns).
+      ...paso.cambios,
       iniciado: e.iniciado ?? momento,
-      // Started (now, or by its schedule): it no longer starts by itself, and what its pre-flight
-      // said is past. A scheduled start's own note ('Iniciado con 3 min de retraso') is written
-      // here, with the start: written after it, a reader could see the exercise started without it.
-      inicio_automatico: 0,
+      // Started (now, or by its schedule): what its pre-flight said is past. A scheduled start's
+      // own note ('Iniciado con 3 min de retraso') is written here, with the start: written
+      // after it, a reader could see the exercise started without it.
       inicio_nota: inicioNota,
     });
     // The audio it plays is fixed at its first start with an agent (a resume keeps that record).
@@ -1106,7 +1103,7 @@ export async function comprobarInicioConAviso(
     if (sinAprobar) return { motivo: sinAprobar, aviso: null };
     const canal = canalDeInicio(e);
     if (typeof canal !== 'string') return { motivo: canal.mensaje, aviso: null };
-    const { e: listo } = await validarInicio(ctx.db.kysely, ctx, canal, id, false);
+    const { e: listo } = await validarInicio(ctx.db.kysely, ctx, 'sistema', canal, id, false);
     const audios = await exigirListo(ctx, listo, comprobacion);
     const llamada =
       listo.id_tipo_ejercicio === TIPO_LLAMADA ? audios.find((a) => a.pregunta === 0) : undefined;
@@ -1148,8 +1145,7 @@ export async function programar(
 ): Promise<string> {
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, b.id_ejercicio, true);
-    if (e.iniciado !== null || e.en_proceso || e.completado)
-      throw error(409, 'ejercicioYaIniciado');
+    exigirTransicion(e, 'programar', actor);
     if (!b.inicio_automatico) {
       await repo.actualizarEjercicio(trx, e.id_ejercicio, {
         inicio_automatico: 0,
@@ -1196,26 +1192,16 @@ export async function pausa(
   if (!pausar && !seguir) throw error(400, 'pausaInvalida', undefined, 'pausa');
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, b.id_ejercicio, true);
-    if (e.completado) throw error(409, 'ejercicioCompletado');
+    const paso = exigirTransicion(e, pausar ? 'pausar' : 'confirmar_inicio', actor);
     if (pausar) {
-      if (!e.en_proceso) throw error(409, 'ejercicioNoEnProceso');
-      if (e.en_pausa) throw error(409, 'ejercicioYaPausado');
-      await repo.actualizarEjercicio(trx, e.id_ejercicio, {
-        en_proceso: 1,
-        en_pausa: 1,
-        en_espera: null,
-      });
+      await repo.actualizarEjercicio(trx, e.id_ejercicio, paso.cambios);
       await auditar(trx, actor, 'pausar', 'ejercicio', e.id_ejercicio);
       return { mensaje: msg('ejercicioPausado'), cambio: true };
     }
-    if (e.iniciado === null) throw error(409, 'ejercicioNoIniciado');
-    if (e.en_proceso && !e.en_pausa) return { mensaje: msg('ejercicioIniciado'), cambio: false };
-    await repo.actualizarEjercicio(trx, e.id_ejercicio, {
-      en_proceso: 1,
-      en_pausa: 0,
-      motivo_pausa: null,
-      en_espera: null,
-    });
+    // The SPEC client's confirmation of a running exercise changes nothing.
+    if (Object.keys(paso.cambios).length === 0)
+      return { mensaje: msg('ejercicioIniciado'), cambio: false };
+    await repo.actualizarEjercicio(trx, e.id_ejercicio, paso.cambios);
     await auditar(trx, actor, 'iniciar', 'ejercicio', e.id_ejercicio, { reanudado: true });
     return { mensaje: msg('ejercicioReanudado'), cambio: true };
   });
@@ -1232,17 +1218,11 @@ export async function detener(
 ): Promise<number> {
   const cancelados = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
-    if (e.completado) throw error(409, 'ejercicioCompletado');
+    const paso = exigirTransicion(e, 'detener', actor);
     const momento = ahora();
     // Flags first, then the pending rows: a dispatcher inserting fallback rows share-locks the
     // companion's row (issue 25.2), so it either sees the stop or its rows are cancelled here.
-    await repo.actualizarEjercicio(trx, id, {
-      completado: 1,
-      en_proceso: 0,
-      en_pausa: 0,
-      detenido: 1,
-      terminado: momento,
-    });
+    await repo.actualizarEjercicio(trx, id, { ...paso.cambios, terminado: momento });
     const n = await repo.cancelarPendientes(trx, id, momento);
     await auditar(trx, actor, 'detener', 'ejercicio', id, { cancelados: n });
     if (alFinal) await alFinal(trx, id);

@@ -63,7 +63,7 @@ const TABLA: Record<Exclude<AccionCiclo, 'crear'>, readonly Celda[]> = {
   restaurar:            ['preparado',             'en_curso',               'pausado',                'terminado',           'detenido',            'indeterminado'],
 };
 
-const celda = (r: ReturnType<typeof transicion>): Celda =>
+const celda = (r: ReturnType<typeof transicion>): string =>
   r.ok ? r.estado.fase : (r.clave ?? r.mensaje);
 
 describe('transicion: cada estado × cada acción', () => {

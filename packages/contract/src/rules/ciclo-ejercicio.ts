@@ -217,7 +217,9 @@ export interface Transicion {
   quien: Acceso | 'sistema';
   guardias: readonly Guardia[];
   a?: Fase;
-  cambios: CambiosCiclo | ((e: EstadoEjercicio) => CambiosCiclo);
+  cambios: CambiosCiclo;
+  /** From this phase it writes nothing (the SPEC client's confirmation of a running one). */
+  nadaDesde?: Fase;
   /** The archive flag it leaves (unchanged when absent). */
   archivado?: boolean;
   /** The approval it leaves (unchanged when absent). */
@@ -322,7 +324,8 @@ export const TRANSICIONES: Readonly<Record<AccionCiclo, Transicion>> = {
     quien: 'escritura',
     guardias: [completado, si((e) => !e.iniciado, 'ejercicioNoIniciado')],
     a: 'en_curso',
-    cambios: (e) => (e.fase === 'en_curso' ? {} : EN_CURSO),
+    nadaDesde: 'en_curso',
+    cambios: EN_CURSO,
   },
   pausar: {
     quien: 'escritura',
@@ -387,7 +390,7 @@ export function transicion(
     const r = g(estado, condiciones);
     if (r) return r;
   }
-  const cambios = typeof t.cambios === 'function' ? t.cambios(estado) : t.cambios;
+  const cambios = t.nadaDesde === estado.fase ? {} : t.cambios;
   return {
     ok: true,
     cambios,
