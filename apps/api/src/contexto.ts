@@ -7,6 +7,7 @@ import type { ClavesApi } from './services/claves.ts';
 import type { ConfigWebhooks } from './services/webhooks-salida.ts';
 import type { ConfigFuentesCap } from './services/fuentes-cap.ts';
 import type { Eventos } from './dispatcher/index.ts';
+import type { SondasInicio } from './services/ejercicios.ts';
 
 /** Events inside one api process: the dispatcher's event bus (dispatcher/eventos.ts). */
 export type { Eventos };
@@ -26,6 +27,8 @@ export interface Contexto {
   webhooks: ConfigWebhooks;
   /** CAP feeds' settings (issue 47.4; CAP_FUENTES_* of the environment). */
   fuentesCap: ConfigFuentesCap;
+  /** The pre-start probes the exercises' service asks the network through (issue 44.5). */
+  sondas: SondasInicio;
   /** The dispatcher running in this process (set by main.ts), watched by /health; unset when
    * standalone dispatchers do the work or none was started (tests). */
   despachador?: { enMarcha(): boolean };

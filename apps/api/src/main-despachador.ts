@@ -13,6 +13,7 @@ import {
   configDespachoDeEntorno,
 } from './dispatcher/index.ts';
 import { arrancarProgramador, configProgramadorDeEntorno } from './programador.ts';
+import { sondasRed } from './services/sondas-inicio.ts';
 
 // `npm run dispatcher`: a standalone dispatcher process. Against PostgreSQL (DATABASE_URL) any
 // number of them may run on any number of machines; against SQLite run only one, and not beside
@@ -44,7 +45,7 @@ const d = await arrancarDespachador(db, configDespachoDeEntorno(process.env, { t
 // api or dispatcher is alive. Without the api's key it cannot ask the telephony agent for the
 // audio (the api's own scheduler and the Start button do); the other checks run.
 const programador = arrancarProgramador(
-  { db, eventos },
+  { db, eventos, sondas: sondasRed },
   {
     config: configProgramadorDeEntorno(process.env),
     comprobacion: async () => ({ equipoMs: config.comprobacionEquipoMs }),

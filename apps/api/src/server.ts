@@ -53,6 +53,7 @@ import { rutasWebhooksEntrada } from './routes/webhooks-entrada.ts';
 import { rutasIntegraciones } from './routes/integraciones.ts';
 import { rutasCap } from './routes/cap.ts';
 import { rutasAprobaciones } from './routes/aprobaciones.ts';
+import { sondasRed } from './services/sondas-inicio.ts';
 import { rutasPlantillasMensaje } from './routes/plantillas-mensaje.ts';
 
 /** Opens and migrates the database, seeds it, and loads the token keys and the credentials key. */
@@ -83,6 +84,7 @@ export async function crearContexto(
     clavesApi: new ClavesApi(db.kysely),
     webhooks: configWebhooksDeEntorno(process.env),
     fuentesCap: configFuentesCapDeEntorno(process.env),
+    sondas: sondasRed,
   };
   return { ctx, semilla };
 }

@@ -59,14 +59,14 @@ import * as bajas from '../repositories/bajas.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
 import { descifrarCredenciales } from '@pregon/db/credenciales';
 import { plantillasAprobadas } from './plantillas-whatsapp.ts';
-import {
+import type {
   audioEnPbx,
   comprobarEquipo,
   contextoEnAsterisk,
+  HuellaAudio,
   promptsEnPbx,
-  type HuellaAudio,
 } from '../dispatcher/index.ts';
-import { vincularAudiosCuestionario } from './quiz-audios.ts';
+import type { vincularAudiosCuestionario } from './quiz-audios.ts';
 import {
   aprobacionFila,
   avisoPrevioAprobacion,
@@ -94,7 +94,33 @@ import {
 const SOFTWARE_PBX = 'asterisk';
 
 /** What the exercise services need of the context (the benchmarks build just this). */
-export type CtxEjercicios = Pick<Contexto, 'db' | 'eventos'>;
+export type CtxEjercicios = Pick<Contexto, 'db' | 'eventos'> & {
+  /** The pre-start probes (services/sondas-inicio.ts sondasRed in the composition roots); a
+   * context without them can start only with no probe asked (equipoMs 0, no pbxBase). */
+  sondas?: SondasInicio;
+};
+
+/** The network probes a start asks for before it starts (issue 44.5): a port given to the
+ * service with its context, so the service does no network I/O of its own. */
+export interface SondasInicio {
+  /** Whether the device's gateway answers (dispatcher/comprobacion.ts comprobarEquipo). */
+  equipo: typeof comprobarEquipo;
+  /** Whether an audio is on the telephony server, and its fingerprint. */
+  audio: typeof audioEnPbx;
+  /** Asterisk's own prompts missing for a language. */
+  prompts: typeof promptsEnPbx;
+  /** Whether the device's Asterisk has the exercise's context loaded. */
+  contexto: typeof contextoEnAsterisk;
+  /** Binds a questionnaire's questions to the agent's audio files (services/quiz-audios.ts). */
+  vincularAudios: typeof vincularAudiosCuestionario;
+}
+
+/** The context's probes, or an error naming what is missing (a programming error: a composition
+ * root that asks for probes gives them). */
+function sondasDe(ctx: CtxEjercicios): SondasInicio {
+  if (!ctx.sondas) throw new Error('El contexto no trae las sondas de inicio (sondasRed)');
+  return ctx.sondas;
+}
 
 /** Who acts, for the audit log. */
 export type Actor = Pick<Sesion, 'id_usuario' | 'usuario'>;
@@ -940,7 +966,7 @@ async function exigirListo(
     const k = ctx.db.kysely;
     // Issue 45.2: questions saved in the SPEC's order name the chosen audio: bound here at the latest.
     if (c.pbxBase)
-      await vincularAudiosCuestionario(ctx, e.id_ejercicio, {
+      await sondasDe(ctx).vincularAudios(ctx, e.id_ejercicio, {
         base: c.pbxBase,
         software: SOFTWARE_PBX,
         token: c.token,
@@ -964,7 +990,7 @@ async function exigirListo(
     const huellas = new Map<string, HuellaAudio>();
     for (const { nombre: archivo } of audios) {
       if (huellas.has(archivo)) continue;
-      const r = await audioEnPbx(c.pbxBase, SOFTWARE_PBX, archivo, {
+      const r = await sondasDe(ctx).audio(c.pbxBase, SOFTWARE_PBX, archivo, {
         timeoutMs: c.equipoMs || 3000,
         token: c.token,
       });
@@ -981,7 +1007,7 @@ async function exigirListo(
     const tipo = e.id_tipo_ejercicio === 2 ? 'llamadas' : e.id_tipo_ejercicio === 4 ? 'quiz' : '';
     if (tipo && PROMPTS_SISTEMA[tipo].length) {
       const idioma = c.idioma ?? IDIOMA_DEFECTO;
-      const r = await promptsEnPbx(c.pbxBase, SOFTWARE_PBX, idioma, {
+      const r = await sondasDe(ctx).prompts(c.pbxBase, SOFTWARE_PBX, idioma, {
         timeoutMs: c.equipoMs || 3000,
         token: c.token,
       });
@@ -991,7 +1017,7 @@ async function exigirListo(
     }
   }
   if (c.equipoMs > 0) {
-    const fallo = await comprobarEquipo({ protocolo: e.protocolo, url: e.url }, c.equipoMs);
+    const fallo = await sondasDe(ctx).equipo({ protocolo: e.protocolo, url: e.url }, c.equipoMs);
     if (fallo)
       throw error(409, 'equipoNoResponde', { equipo: e.alias, url: e.url, motivo: fallo.motivo });
     // A call or quiz whose context the device's Asterisk has not loaded would be refused for
@@ -1004,7 +1030,7 @@ async function exigirListo(
         .select('credenciales')
         .where('id_equipo', '=', e.id_equipo)
         .executeTakeFirstOrThrow();
-      const r = await contextoEnAsterisk({ url: e.url, credenciales }, contexto, c.equipoMs);
+      const r = await sondasDe(ctx).contexto({ url: e.url, credenciales }, contexto, c.equipoMs);
       if (r === 'falta') throw error(409, 'contextoNoCargado', { equipo: e.alias, contexto });
       // An AMI user that may originate but not read the dialplan: the Originate's own answer
       // pauses the exercise at once should the context be missing.

@@ -93,8 +93,9 @@ export function useAccionesEjercicio() {
           id_ejercicio: fila.id_ejercicio,
           time: plan.time,
         });
+        // One call (issue 44.5): the start leaves it running. The SPEC's own client follows it
+        // with POST /ejercicio/pausa/ {proceso: 1, pausa: 0}, which the api still accepts.
         avisoExito(r.mensaje);
-        await pausaEjercicioApi({ id_ejercicio: fila.id_ejercicio, proceso: 1, pausa: 0 });
       } finally {
         message.destroy(clave);
         await recargar();
