@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { faseDe } from '@pregon/contract/rules/ciclo-ejercicio';
 import { Button, Popconfirm, Space } from 'antd';
 import {
   CalendarOutlined,
@@ -103,7 +104,7 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
     if (plan.ok) setConfirmar(true);
     else p.alIniciar(fila);
   };
-  const etiquetaInicio = msg(fila.en_pausa === '1' ? 'accionReanudar' : 'accionIniciar');
+  const etiquetaInicio = msg(faseDe(fila) === 'pausado' ? 'accionReanudar' : 'accionIniciar');
   // Issue 47.2: until a second person approved it, 'Iniciar' shows disabled and says why (the
   // api's own refusal), and 'Solicitar aprobación' stands beside it.
   const sinAprobar = razonSinAprobacion(fila);

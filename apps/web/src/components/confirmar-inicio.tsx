@@ -1,4 +1,5 @@
 import { Alert, Descriptions, Modal, Typography } from 'antd';
+import { faseDe } from '@pregon/contract/rules/ciclo-ejercicio';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import {
   TIPO_CUESTIONARIO,
@@ -45,7 +46,7 @@ export function ConfirmarInicio({
   alCancelar,
   programado,
 }: PropsConfirmarInicio) {
-  const reanudar = fila.en_pausa === '1';
+  const reanudar = faseDe(fila) === 'pausado';
   return (
     <Modal
       open={abierto}

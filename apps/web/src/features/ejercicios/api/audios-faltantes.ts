@@ -1,4 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
+import { faseDe } from '@pregon/contract/rules/ciclo-ejercicio';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { TIPO_LLAMADA } from '@pregon/contract/constants';
 import { PATRON_NOMBRE_AUDIO } from '@pregon/contract/rules/questionnaire';
@@ -12,7 +13,11 @@ import { usePbx } from '../../../lib/pbx-client.ts';
 export function useAudiosFaltantes(filas: readonly EjercicioFila[]): Set<number> {
   const pbx = usePbx();
   const llamadas = filas.filter(
-    (f) => f.id_tipo_ejercicio === TIPO_LLAMADA && f.completado === '0' && f.accion !== '',
+    (f) =>
+      f.id_tipo_ejercicio === TIPO_LLAMADA &&
+      faseDe(f) !== 'terminado' &&
+      faseDe(f) !== 'detenido' &&
+      f.accion !== '',
   );
   const resultados = useQueries({
     queries: llamadas.map((f) => ({

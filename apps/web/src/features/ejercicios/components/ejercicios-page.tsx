@@ -1,4 +1,5 @@
 import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
+import { faseDe } from '@pregon/contract/rules/ciclo-ejercicio';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import {
@@ -624,8 +625,8 @@ function SituacionTag({ fila }: { fila: EjercicioFila }) {
   // Its longer tag says it already: 'Programado · {fecha} {hora}', 'En espera: sin conexión…'.
   if (texto === msg('situacionProgramado') && fila.inicio_programado !== null) return null;
   if (texto === msg('situacionEnEspera') && fila.en_espera) return null;
-  const color =
-    fila.en_proceso === '1' ? (fila.en_pausa === '1' ? 'gold' : 'processing') : 'default';
+  const fase = faseDe(fila);
+  const color = fase === 'pausado' ? 'gold' : fase === 'en_curso' ? 'processing' : 'default';
   return (
     <Tag color={color} className="situacion-ejercicio">
       {texto}
