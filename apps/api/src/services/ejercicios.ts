@@ -25,7 +25,7 @@ import {
   etiquetaGrupo,
 } from '@pregon/contract/rules/seguimiento';
 import { accionesFila } from '@pregon/contract/rules/row-actions';
-import { accionDeInicio } from '@pregon/contract/rules/ciclo-ejercicio';
+import { accionDeInicio, faseDe } from '@pregon/contract/rules/ciclo-ejercicio';
 import { planInicio } from '@pregon/contract/rules/start';
 import { estatusEjercicio } from '@pregon/contract/rules/exercise-list';
 import { smsTotal } from '@pregon/contract/rules/sms';
@@ -849,14 +849,9 @@ export async function generarEn(
 ): Promise<number> {
   const e = await ejercicioOError(trx, ctx, b.ejercicio, true);
   await exigirReferencias(trx, b);
-  if (
-    e.iniciado !== null ||
-    e.en_proceso ||
-    e.completado ||
-    (await repo.hayDestinatariosTrabajados(trx, e.id_ejercicio))
-  ) {
-    throw error(409, 'yaIniciado');
-  }
+  exigirTransicion(e, 'generar', actor, {
+    trabajados: await repo.hayDestinatariosTrabajados(trx, e.id_ejercicio),
+  });
   if (e.origen_id !== null) throw error(409, 'seguimientoSeleccionFija', {}, 'estado');
   await repo.borrarDestinatarios(trx, e.id_ejercicio);
   const estados = columnasEstados(b);
@@ -1315,14 +1310,14 @@ export async function gruposSeguimiento(ctx: CtxEjercicios, id: number) {
   };
 }
 
-/** The dispatcher's waiting note, shown only while the exercise runs. */
+/** The dispatcher's waiting note, shown only while the exercise runs (phase 'en_curso'). */
 export function enEspera(e: {
   en_espera: string | null;
   completado: number;
   en_proceso: number;
   en_pausa: number;
 }): string | null {
-  return e.completado === 0 && e.en_proceso === 1 && e.en_pausa === 0 ? e.en_espera : null;
+  return faseDe(e) === 'en_curso' ? e.en_espera : null;
 }
 
 /** The exercise header of the reports. */

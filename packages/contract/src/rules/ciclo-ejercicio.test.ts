@@ -47,6 +47,7 @@ const TABLA: Record<Exclude<AccionCiclo, 'crear'>, readonly Celda[]> = {
   //                     preparado                 en_curso                  pausado                   terminado              detenido               indeterminado
   editar:               ['preparado',             'noEditableIniciado',     'noEditableIniciado',     'noEditableIniciado',  'noEditableIniciado',  'noEditableIniciado'],
   eliminar:             ['preparado',             'noEliminableIniciado',   'noEliminableIniciado',   'noEliminableIniciado', 'noEliminableIniciado', 'indeterminado'],
+  generar:              ['preparado',             'yaIniciado',             'yaIniciado',             'yaIniciado',          'yaIniciado',          'yaIniciado'],
   programar:            ['preparado',             'ejercicioYaIniciado',    'ejercicioYaIniciado',    'ejercicioYaIniciado', 'ejercicioYaIniciado', 'ejercicioYaIniciado'],
   solicitar_aprobacion: ['aprobacionNoRequerida', 'aprobacionYaIniciado',   'aprobacionYaIniciado',   'ejercicioCompletado', 'ejercicioCompletado', 'aprobacionNoRequerida'],
   aprobar:              ['aprobacionNoPendiente', 'aprobacionYaIniciado',   'aprobacionYaIniciado',   'ejercicioCompletado', 'ejercicioCompletado', 'aprobacionNoPendiente'],
@@ -236,9 +237,12 @@ describe('transicion: archivado, aprobación, condiciones', () => {
     expect(celda(t(req('pendiente'), 'emergencia'))).toBe('preparado');
     expect(celda(t(req('emergencia'), 'emergencia'))).toBe('aprobacionYaAprobada');
   });
-  it('editar con destinatarios ya trabajados se rechaza', () => {
+  it('editar o generar con destinatarios ya trabajados se rechaza', () => {
     expect(celda(transicion(BASE.preparado, 'editar', 'sistema', { trabajados: true }))).toBe(
       'noEditableIniciado',
+    );
+    expect(celda(transicion(BASE.preparado, 'generar', 'sistema', { trabajados: true }))).toBe(
+      'yaIniciado',
     );
   });
 });
@@ -309,6 +313,7 @@ describe('los endpoints piden el mismo nivel que la transición que toman', () =
     ['crear', ej.crearEjercicio],
     ['editar', ej.editarEjercicio],
     ['eliminar', ej.eliminarEjercicio],
+    ['generar', ej.generarDestinatarios],
     ['programar', ej.programarEjercicio],
     ['iniciar', ej.iniciarEjercicio],
     ['reanudar', ej.iniciarEjercicio],

@@ -94,12 +94,13 @@ export function estadoDe(f: BanderasEjercicio): EstadoEjercicio {
  * 'reanudar' the start of a paused one (ARCHITECTURE correction 4), 'confirmar_inicio' the SPEC
  * client's POST /ejercicio/pausa/ {proceso: 1, pausa: 0} right after its start; 'terminar' and
  * 'pausa_automatica' are the dispatcher's; 'emergencia' is one administrator authorising a start
- * alone (APROBACION_EMERGENCIA). 'editar', 'eliminar' and 'programar' change no phase but only
- * some phases allow them. */
+ * alone (APROBACION_EMERGENCIA). 'editar', 'eliminar', 'generar' (its recipients) and
+ * 'programar' change no phase but only some phases allow them. */
 export const ACCIONES_CICLO = [
   'crear',
   'editar',
   'eliminar',
+  'generar',
   'programar',
   'solicitar_aprobacion',
   'aprobar',
@@ -142,7 +143,7 @@ export interface CambiosCiclo {
 export interface CondicionesCiclo {
   /** The start's plan refused it (rules/start.ts planInicio, or the wrong channel): its text. */
   plan?: string | null;
-  /** Some recipient was already worked (editing would change what was sent). */
+  /** Some recipient was already worked (editing or generating would change what was sent). */
   trabajados?: boolean;
   /** The approver created the exercise or asked for its approval (rules/aprobacion esPropio). */
   propio?: boolean;
@@ -243,6 +244,11 @@ export const TRANSICIONES: Readonly<Record<AccionCiclo, Transicion>> = {
   eliminar: {
     quien: 'escritura',
     guardias: [si((e) => e.iniciado || corriendo(e), 'noEliminableIniciado')],
+    cambios: {},
+  },
+  generar: {
+    quien: 'escritura',
+    guardias: [si((e, c) => e.iniciado || e.fase !== 'preparado' || !!c.trabajados, 'yaIniciado')],
     cambios: {},
   },
   programar: {
