@@ -273,6 +273,25 @@ describe.each(MOTORES)('inicio programado (%s)', (motor) => {
     });
     expect(r.status).toBe(409);
     expect(r.body.message).toBe('El ejercicio ya inició: no se puede programar');
+    // Archived before it ever started: archiving took its schedule off, and scheduling it again
+    // waits for its restore (it would start out of sight).
+    const archivado = await crearYGenerar(
+      api,
+      token,
+      cuerpoEjercicio(eq.sms, { titulo: 'Archivado sin iniciar' }),
+    );
+    const arch = await pedir(api.url, 'PUT', '/ejercicio/archivar/', {
+      token,
+      body: { id_ejercicio: archivado, archivado: 1 },
+    });
+    expect(arch.status).toBe(200);
+    r = await pedir(api.url, 'PUT', '/ejercicio/programar/', {
+      token,
+      body: { id_ejercicio: archivado, inicio_automatico: 1, ...fechaHora(Date.now() + 60_000) },
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe('El ejercicio está archivado: restáurelo antes de programarlo');
+    expect((await ejercicio(archivado)).inicio_automatico).toBe(0);
   });
 
   it('la comprobación previa no da por fallo lo que aún no comprobó: sin veredicto mientras se generan los destinatarios, listo en cuanto existen', async () => {

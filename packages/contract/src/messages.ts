@@ -69,6 +69,7 @@ export const MENSAJES = {
   noArchivableEnCurso: 'El ejercicio está en curso o en pausa: deténgalo antes de archivarlo',
   ejercicioArchivadoNoEdita: 'El ejercicio está archivado: restáurelo antes de editarlo',
   ejercicioArchivadoNoInicia: 'El ejercicio está archivado: restáurelo antes de iniciarlo',
+  ejercicioArchivadoNoPrograma: 'El ejercicio está archivado: restáurelo antes de programarlo',
   sinDestinatariosTitulo: 'La selección no tiene teléfonos',
   sinDestinatariosAviso:
     'Ningún teléfono coincide con el estado y las categorías elegidos: el ejercicio se guardará sin destinatarios y no enviará nada. ¿Desea guardarlo así?',

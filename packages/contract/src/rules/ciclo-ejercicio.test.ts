@@ -165,6 +165,9 @@ describe('transicion: archivado, aprobación, condiciones', () => {
     expect(celda(transicion(archivado('preparado'), 'editar', 'sistema'))).toBe(
       'ejercicioArchivadoNoEdita',
     );
+    expect(celda(transicion(archivado('preparado'), 'programar', 'sistema'))).toBe(
+      'ejercicioArchivadoNoPrograma',
+    );
     const r = transicion(archivado('terminado'), 'restaurar', 'sistema');
     expect(r.ok && r.estado.archivado).toBe(false);
   });

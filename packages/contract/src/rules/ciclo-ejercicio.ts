@@ -253,7 +253,12 @@ export const TRANSICIONES: Readonly<Record<AccionCiclo, Transicion>> = {
   },
   programar: {
     quien: 'escritura',
-    guardias: [si((e) => e.iniciado || e.fase !== 'preparado', 'ejercicioYaIniciado')],
+    // Archiving takes the schedule off, so that an archived exercise never starts out of sight:
+    // scheduling it again waits for its restore.
+    guardias: [
+      si((e) => e.iniciado || e.fase !== 'preparado', 'ejercicioYaIniciado'),
+      si((e) => e.archivado, 'ejercicioArchivadoNoPrograma'),
+    ],
     cambios: {},
   },
   solicitar_aprobacion: {
