@@ -32,7 +32,7 @@ const pantalla = (
  * asks again) and the list then finds it on its way or done. */
 function pedirEjercicios() {
   let enviada: Promise<Response> | undefined = pedirAntes(RUTA_EJERCICIOS);
-  void import('../api/get-ejercicios.ts').then((m) =>
+  void import('../ejercicio/api/obtener-ejercicios.ts').then((m) =>
     clienteConsultas.prefetchQuery({
       queryKey: m.CLAVE_EJERCICIOS,
       queryFn: () => {

@@ -21,8 +21,8 @@ import {
 } from '../iconos.tsx';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ROL_ADMINISTRADOR, ROL_APROBADOR } from '@pregon/contract/constants';
-import { usePendientes } from '../../api/aprobaciones.ts';
-import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../api/get-ejercicios.ts';
+import { usePendientes } from '../../ejercicio/api/aprobaciones.ts';
+import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../ejercicio/api/obtener-ejercicios.ts';
 import { msg } from '@pregon/contract/messages';
 import {
   cerrarSesion,

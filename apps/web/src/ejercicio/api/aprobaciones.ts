@@ -7,8 +7,8 @@ import {
   solicitarAprobacion,
 } from '@pregon/contract/api/aprobaciones';
 import { ROL_APROBADOR } from '@pregon/contract/constants';
-import { llamar } from '../lib/api-client.ts';
-import { usuarioTieneRol } from '../lib/sesion.ts';
+import { llamar } from '../../lib/api-client.ts';
+import { usuarioTieneRol } from '../../lib/sesion.ts';
 
 /** Query key of the pending requests (the approvers' list and the header's badge). */
 export const CLAVE_APROBACIONES = ['aprobaciones'] as const;

@@ -1,5 +1,5 @@
 import { archivarEjercicio } from '@pregon/contract/api/ejercicios';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** PUT /ejercicio/archivar/: archives (true) or restores (false) an exercise; returns the
  * server's Spanish message. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { catalogos } from '@pregon/contract/api/catalogos';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** GET /ejercicios/catalogos/: types, active devices, states and categories (the create dialog;
  * the correction dialog's device picker). */

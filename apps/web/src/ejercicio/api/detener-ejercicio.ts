@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { detenerEjercicio } from '@pregon/contract/api/ejercicios';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** POST /quiz/stop/ {id_ejercicio}: stops the exercise and cancels its pending recipients. */
 export function detenerEjercicioApi(id_ejercicio: number) {

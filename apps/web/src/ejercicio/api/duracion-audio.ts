@@ -2,7 +2,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { duracionAudio } from '@pregon/contract/api/pbx';
 import { leerCuestionario } from '@pregon/contract/api/quiz';
 import { avisoCuestionarioLargo } from '@pregon/contract/rules/dialplan';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** A stored audio's length as GET /audio/duracion/ answers it: read once per page (a stored name
  * never changes content). */

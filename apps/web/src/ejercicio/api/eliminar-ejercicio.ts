@@ -1,5 +1,5 @@
 import { eliminarEjercicio } from '@pregon/contract/api/ejercicios';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** DELETE /ejercicio/{id}/: deletes an exercise that never started; returns the server's
  * Spanish message ('Ejercicio "…" eliminado'). */

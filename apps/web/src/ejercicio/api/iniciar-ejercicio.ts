@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Canal } from '@pregon/contract/constants';
 import { iniciarEjercicio } from '@pregon/contract/api/ejercicios';
 import { bajasDeEjercicio } from '@pregon/contract/api/bajas';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** POST /ejercicio/{canal}/ {id_ejercicio, time}: starts (or resumes) an exercise. */
 export function iniciarEjercicioApi(datos: { canal: Canal; id_ejercicio: number; time: number }) {

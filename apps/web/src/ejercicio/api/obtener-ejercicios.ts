@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { listarEjercicios, type EjercicioFila } from '@pregon/contract/api/ejercicios';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** Query key of the exercises list; invalidating it reloads the list. */
 export const CLAVE_EJERCICIOS = ['ejercicios'] as const;

@@ -1,5 +1,5 @@
 import { LIMITE_REPORTE_MAXIMO, reporteEjercicio } from '@pregon/contract/api/ejercicios';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** GET /ejercicio/reporte/{id}/: every send/contact row, page after page. */
 export async function obtenerReporte(id: number) {

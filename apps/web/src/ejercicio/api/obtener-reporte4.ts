@@ -1,6 +1,6 @@
 import { LIMITE_REPORTE_MAXIMO } from '@pregon/contract/api/ejercicios';
 import { reporte4 } from '@pregon/contract/api/reportes';
-import { llamarCompleto } from '../lib/api-client.ts';
+import { llamarCompleto } from '../../lib/api-client.ts';
 
 /** GET /reportes/reporte4/{id}/: every row of 'Reporte 2' (answers per respondent), page after page. */
 export async function obtenerReporte4(id: number) {

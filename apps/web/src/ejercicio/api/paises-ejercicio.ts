@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { paisesDeEjercicio } from '@pregon/contract/api/paises';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 /** GET /ejercicio/paises/{id}/ (issue 48.1): the exercise's recipients per country and the
  * warning when they are in more than one. Read each time the start confirmation opens. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import * as api from '@pregon/contract/api/mensajes-preparados';
-import { llamar } from '../lib/api-client.ts';
+import { llamar } from '../../lib/api-client.ts';
 
 // Issue 47.3: prepared messages ('Plantillas'), read by the Plantillas screen, the create dialog's
 // 'Desde plantilla' and issue 47.2's 'Enviar corrección' / 'Cancelar alerta'.

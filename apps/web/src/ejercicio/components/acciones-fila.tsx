@@ -19,16 +19,16 @@ import {
   SafetyCertificateOutlined,
   SendOutlined,
   StopOutlined,
-} from './iconos.tsx';
+} from '../../components/iconos.tsx';
 import { useLocation, useNavigate } from 'react-router';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { accionesFila, type Descarga } from '@pregon/contract/rules/row-actions';
 import { ROL_ADMINISTRADOR, ROLES_OPERACION } from '@pregon/contract/constants';
-import { useConfig } from '../lib/pbx-client.ts';
+import { useConfig } from '../../lib/pbx-client.ts';
 import { planInicio } from '@pregon/contract/rules/start';
 import { razonSinAprobacion } from '@pregon/contract/rules/aprobacion';
-import { usuarioTieneRol } from '../lib/sesion.ts';
+import { usuarioTieneRol } from '../../lib/sesion.ts';
 import type { AccionEnCurso } from '../hooks/use-acciones-ejercicio.ts';
 
 // The dialogs a row opens (scheduling with its date and time pickers, the start confirmation,

@@ -11,7 +11,7 @@ import {
 import { msg } from '@pregon/contract/messages';
 import { estimarDuracion, textoEstimacion } from '@pregon/contract/rules/capacidad';
 import { duracionTexto } from '@pregon/contract/api/tableros';
-import { useConfig } from '../lib/pbx-client.ts';
+import { useConfig } from '../../lib/pbx-client.ts';
 import { useBajasInicio } from '../api/iniciar-ejercicio.ts';
 import { usePaisesEjercicio } from '../api/paises-ejercicio.ts';
 import { detallePaises } from '@pregon/contract/rules/paises-seleccion';

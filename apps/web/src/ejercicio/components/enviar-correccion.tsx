@@ -16,12 +16,12 @@ import {
 import { accionDePlantilla, accionVisible } from '@pregon/contract/rules/whatsapp';
 import { useCatalogos } from '../api/catalogos.ts';
 import { enviarCorreccionApi, usePlantillasMensaje } from '../api/plantillas-mensaje.ts';
-import { CLAVE_EJERCICIOS } from '../api/get-ejercicios.ts';
-import { mensajeError } from '../lib/api-client.ts';
-import { horaTexto } from '../lib/fecha.ts';
-import { avisoError, avisoExito } from '../lib/notificar.ts';
-import { useConfig, usePbx } from '../lib/pbx-client.ts';
-import { ReproductorGsm } from './reproductor-gsm.tsx';
+import { CLAVE_EJERCICIOS } from '../api/obtener-ejercicios.ts';
+import { mensajeError } from '../../lib/api-client.ts';
+import { horaTexto } from '../../lib/fecha.ts';
+import { avisoError, avisoExito } from '../../lib/notificar.ts';
+import { useConfig, usePbx } from '../../lib/pbx-client.ts';
+import { ReproductorGsm } from '../../components/reproductor-gsm.tsx';
 import { MarcadoresPlantilla, type ValoresMarcadores } from './marcadores-plantilla.tsx';
 
 /** Which follow-up: 'Enviar corrección' or 'Cancelar alerta'. */

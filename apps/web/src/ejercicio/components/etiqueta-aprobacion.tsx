@@ -2,13 +2,13 @@ import { Tag, Typography } from 'antd';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { ETIQUETA_APROBACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { fechaHoraTexto, horaTexto } from '../lib/fecha.ts';
+import { fechaHoraTexto, horaTexto } from '../../lib/fecha.ts';
 import {
   CheckCircleOutlined,
   ClockCircleOutlined,
   CloseCircleFilled,
   ExclamationCircleFilled,
-} from './iconos.tsx';
+} from '../../components/iconos.tsx';
 
 const COLOR = {
   pendiente: 'gold',

@@ -5,8 +5,8 @@ import { MIN_MOTIVO_EMERGENCIA } from '@pregon/contract/api/aprobaciones';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { inicioEmergenciaApi } from '../api/aprobaciones.ts';
-import { mensajeError } from '../lib/api-client.ts';
-import { avisoError, avisoExito } from '../lib/notificar.ts';
+import { mensajeError } from '../../lib/api-client.ts';
+import { avisoError, avisoExito } from '../../lib/notificar.ts';
 
 /**
  * Issue 47.2: 'Inicio de emergencia': one administrator authorises the start of an exercise that

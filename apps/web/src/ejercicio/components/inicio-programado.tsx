@@ -2,8 +2,8 @@ import { Tag, Tooltip } from 'antd';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { msg } from '@pregon/contract/messages';
 import { cuentaRegresiva } from '@pregon/contract/rules/programacion';
-import { useAhora } from '../lib/fecha.ts';
-import { ClockCircleOutlined } from './iconos.tsx';
+import { useAhora } from '../../lib/fecha.ts';
+import { ClockCircleOutlined } from '../../components/iconos.tsx';
 
 /** The color of what a scheduled start said: ready, late, refused or not started. */
 function colorNota(nota: string): string {

@@ -6,7 +6,7 @@ import {
   marcadoresDe,
   type MarcadorPlantilla,
 } from '@pregon/contract/rules/plantillas-mensaje';
-import { ResumenSms } from './resumen-sms.tsx';
+import { ResumenSms } from '../../components/resumen-sms.tsx';
 
 /** The values typed for a template's placeholders. */
 export type ValoresMarcadores = Partial<Record<MarcadorPlantilla, string>>;

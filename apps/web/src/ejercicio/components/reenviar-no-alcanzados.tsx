@@ -9,8 +9,8 @@ import {
   totalElegido,
   type GrupoSeguimiento,
 } from '@pregon/contract/rules/seguimiento';
-import { useGruposSeguimiento } from '../api/get-grupos-seguimiento.ts';
-import { mensajeError } from '../lib/api-client.ts';
+import { useGruposSeguimiento } from '../api/obtener-grupos-seguimiento.ts';
+import { mensajeError } from '../../lib/api-client.ts';
 
 /** What the exercises list receives (router state) to open 'Crear ejercicio' as a follow-up. */
 export interface PedidoSeguimiento {

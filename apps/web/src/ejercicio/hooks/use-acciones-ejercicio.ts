@@ -12,14 +12,14 @@ import { COLUMNAS_EXPORTACION } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import type { Descarga } from '@pregon/contract/rules/row-actions';
 import { planInicio } from '@pregon/contract/rules/start';
-import { mensajeError } from '../lib/api-client.ts';
-import { columnasDeFilas, descargarXlsx } from '../lib/hoja-calculo.ts';
-import { avisoError, avisoExito } from '../lib/notificar.ts';
+import { mensajeError } from '../../lib/api-client.ts';
+import { columnasDeFilas, descargarXlsx } from '../../lib/hoja-calculo.ts';
+import { avisoError, avisoExito } from '../../lib/notificar.ts';
 import { detenerEjercicioApi } from '../api/detener-ejercicio.ts';
-import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../api/get-ejercicios.ts';
-import { obtenerReporte } from '../api/get-reporte.ts';
-import { obtenerReporte3 } from '../api/get-reporte3.ts';
-import { obtenerReporte4 } from '../api/get-reporte4.ts';
+import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../api/obtener-ejercicios.ts';
+import { obtenerReporte } from '../api/obtener-reporte.ts';
+import { obtenerReporte3 } from '../api/obtener-reporte3.ts';
+import { obtenerReporte4 } from '../api/obtener-reporte4.ts';
 import { CLAVE_BAJAS_INICIO, iniciarEjercicioApi } from '../api/iniciar-ejercicio.ts';
 import { archivarEjercicioApi } from '../api/archivar-ejercicio.ts';
 import { eliminarEjercicioApi } from '../api/eliminar-ejercicio.ts';
@@ -202,7 +202,7 @@ export function useAccionesEjercicio() {
 
   const informe = (fila: EjercicioFila) =>
     ejecutar({ id: fila.id_ejercicio, accion: 'informe' }, async () => {
-      const { descargarInforme } = await import('../lib/descargar-informe.ts');
+      const { descargarInforme } = await import('../../lib/descargar-informe.ts');
       await descargarInforme(fila.id_ejercicio, fila.ejercicio);
     });
 

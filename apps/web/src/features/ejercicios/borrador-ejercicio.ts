@@ -1,5 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import type { PedidoSeguimiento } from '../../components/reenviar-no-alcanzados.tsx';
+import type { PedidoSeguimiento } from '../../ejercicio/components/reenviar-no-alcanzados.tsx';
 import type { DatosIniciales, ModoDialogo } from './components/crear-ejercicio-dialog.tsx';
 
 /** Where 'Crear ejercicio' / 'Editar ejercicio' keeps itself through a session's expiry. */

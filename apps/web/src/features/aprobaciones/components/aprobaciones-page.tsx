@@ -1,8 +1,8 @@
 import { Card, Empty, Space, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { msg } from '@pregon/contract/messages';
-import { usePendientes } from '../../../api/aprobaciones.ts';
-import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
+import { usePendientes } from '../../../ejercicio/api/aprobaciones.ts';
+import { EtiquetaModo } from '../../../ejercicio/components/etiqueta-modo.tsx';
 import { ErrorCarga } from '../../../components/error-carga.tsx';
 import { horaTexto, useAvisoZona } from '../../../lib/fecha.ts';
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cerrarCaso, notaCaso, tomarCaso } from '@pregon/contract/api/respuestas';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../api/get-ejercicios.ts';
+import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { avisoExito } from '../../../lib/notificar.ts';
 
 /** What an operator does to a case of the triage queue (issue 46.3). */

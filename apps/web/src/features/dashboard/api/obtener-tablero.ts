@@ -7,7 +7,7 @@ import {
 } from '@pregon/contract/api/tableros';
 import { rellenarRuta } from '@pregon/contract/api/endpoint';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../api/get-ejercicios.ts';
+import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { useFlujoVivo } from '../../../hooks/use-flujo-vivo.ts';
 
 /** GET /tablero/ejercicio/{id}/: the whole exercise dashboard. */

@@ -4,7 +4,7 @@ import type { Eslabon } from '@pregon/contract/api/cadena';
 import { msg } from '@pregon/contract/messages';
 import { COLOR_LUZ } from '../../../lib/colores.ts';
 import { fechaHoraTexto } from '../../../lib/fecha.ts';
-import { useCadena } from '../api/get-cadena.ts';
+import { useCadena } from '../api/obtener-cadena.ts';
 import { CurvaAlcance } from './graficas.tsx';
 
 /**

@@ -14,7 +14,7 @@ import {
   Typography,
 } from 'antd';
 import { ArrowLeftOutlined, SafetyCertificateOutlined } from '../../../components/iconos.tsx';
-import { usePendientes } from '../../../api/aprobaciones.ts';
+import { usePendientes } from '../../../ejercicio/api/aprobaciones.ts';
 import { useLocation, useNavigate } from 'react-router';
 import {
   duracionTexto,
@@ -26,19 +26,19 @@ import { ETIQUETA_LUZ, LUCES_SEMAFORO } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { RESPALDO_POR_CANAL } from '@pregon/contract/rules/respaldo';
 import { textoSmsTotal } from '@pregon/contract/rules/sms';
-import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
+import { AccionesFilaCelda } from '../../../ejercicio/components/acciones-fila.tsx';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
-import { InicioProgramado } from '../../../components/inicio-programado.tsx';
+import { InicioProgramado } from '../../../ejercicio/components/inicio-programado.tsx';
 import { NoEncontrado } from '../../../components/no-encontrado.tsx';
-import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
-import { EtiquetaAprobacion } from '../../../components/etiqueta-aprobacion.tsx';
-import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
+import { EtiquetaModo } from '../../../ejercicio/components/etiqueta-modo.tsx';
+import { EtiquetaAprobacion } from '../../../ejercicio/components/etiqueta-aprobacion.tsx';
+import { useAccionesEjercicio } from '../../../ejercicio/hooks/use-acciones-ejercicio.ts';
 import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
 import { fechaHoraTexto, horaTexto, useAhora, useAvisoZona } from '../../../lib/fecha.ts';
 import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
-import { useTablero } from '../api/get-tablero.ts';
+import { useTablero } from '../api/obtener-tablero.ts';
 import { CadenaSeguimiento } from './cadena-seguimiento.tsx';
 import { CurvaAlcance, GraficaPregunta, GraficaResultados } from './graficas.tsx';
 import { PanelEncuesta } from './panel-encuesta.tsx';

@@ -28,7 +28,7 @@ import { avisoExito } from '../../../lib/notificar.ts';
 import { payloadSesion, usuarioTieneRol } from '../../../lib/sesion.ts';
 import { useAccionCaso, type AccionCaso } from '../api/casos.ts';
 import { useClasificarRespuesta } from '../api/clasificar-respuesta.ts';
-import { useRespuestas } from '../api/get-respuestas.ts';
+import { useRespuestas } from '../api/obtener-respuestas.ts';
 
 // Every text a person sent is rendered as a React text node (never as HTML): a reply that reads
 // '<img onerror=…>' shows those characters. Colours always sit beside words (the option's

@@ -4,7 +4,7 @@ import { msg } from '@pregon/contract/messages';
 import { nombreAudioPbx } from '@pregon/contract/rules/questionnaire';
 import { ErrorApi, mensajeError } from '../../../lib/api-client.ts';
 import type { ClientePbx } from '../../../lib/pbx-client.ts';
-import { crearEjercicioApi } from './create-ejercicio.ts';
+import { crearEjercicioApi } from './crear-ejercicio.ts';
 import { editarEjercicioApi } from './editar-ejercicio.ts';
 import { generarDestinatariosApi } from './generar-destinatarios.ts';
 import { guardarTiempoApi, obtenerExtensionesLlamadas } from './telefonia.ts';

@@ -85,8 +85,8 @@ import {
   textoDePlantilla,
   type PlantillaElegida,
 } from '@pregon/contract/rules/whatsapp';
-import { usePlantillas } from '../api/get-plantillas.ts';
-import { usePlantillasMensaje } from '../../../api/plantillas-mensaje.ts';
+import { usePlantillas } from '../api/obtener-plantillas.ts';
+import { usePlantillasMensaje } from '../../../ejercicio/api/plantillas-mensaje.ts';
 import {
   CANALES_RESPALDO,
   RESPALDO_POR_CANAL,
@@ -106,20 +106,20 @@ import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { useConfig, usePbx } from '../../../lib/pbx-client.ts';
 import { ReproductorGsm } from '../../../components/reproductor-gsm.tsx';
 import { duracionGsm } from '../../../lib/gsm.ts';
-import { useAvisoCuestionario, useDuracionAudio } from '../../../api/duracion-audio.ts';
+import { useAvisoCuestionario, useDuracionAudio } from '../../../ejercicio/api/duracion-audio.ts';
 import { avisoAudioLargo } from '@pregon/contract/rules/dialplan';
 import { ESPERA_EQUIPO_MAX_S } from '@pregon/contract/rules/pausa';
-import { crearEjercicioApi } from '../api/create-ejercicio.ts';
+import { crearEjercicioApi } from '../api/crear-ejercicio.ts';
 import { crearEjercicioLlamada, editarEjercicioLlamada } from '../api/crear-llamada.ts';
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
 import { editarEjercicioApi } from '../api/editar-ejercicio.ts';
 import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
-import { useCatalogos } from '../api/get-catalogos.ts';
-import { obtenerSeleccion, useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
-import { CLAVE_EJERCICIOS } from '../../../api/get-ejercicios.ts';
-import { solicitarAprobacionApi } from '../../../api/aprobaciones.ts';
+import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { obtenerSeleccion, useSeleccionTelefonos } from '../api/obtener-telefonos-seleccion.ts';
+import { CLAVE_EJERCICIOS } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { solicitarAprobacionApi } from '../../../ejercicio/api/aprobaciones.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
-import { useVentanasSeguimiento } from '../api/get-ventanas-seguimiento.ts';
+import { useVentanasSeguimiento } from '../api/obtener-ventanas-seguimiento.ts';
 import { ResumenSms } from '../../../components/resumen-sms.tsx';
 import { ResumenSmsEncuesta, SeccionEncuesta } from './encuesta-seccion.tsx';
 import { RecordatoriosSeccion, recordatoriosParaEnviar } from './recordatorios-seccion.tsx';
@@ -135,7 +135,7 @@ import { MarcaFija, SeccionModo, modoParaEnviar, useMarcaDialogo } from './modo-
 import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
 import { DesdePlantilla } from './desde-plantilla.tsx';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
-import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
+import type { PedidoSeguimiento } from '../../../ejercicio/components/reenviar-no-alcanzados.tsx';
 
 /** The 'Estado' option that chooses every state (no state has id 0). */
 /** Issue 48.2: Tab leaves a picker without choosing the option under the cursor (rc-select would

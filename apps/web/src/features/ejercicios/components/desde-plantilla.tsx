@@ -18,11 +18,11 @@ import {
   type CanalPlantilla,
 } from '@pregon/contract/rules/plantillas-mensaje';
 import type { PlantillaElegida } from '@pregon/contract/rules/whatsapp';
-import { usePlantillasMensaje } from '../../../api/plantillas-mensaje.ts';
+import { usePlantillasMensaje } from '../../../ejercicio/api/plantillas-mensaje.ts';
 import {
   MarcadoresPlantilla,
   type ValoresMarcadores,
-} from '../../../components/marcadores-plantilla.tsx';
+} from '../../../ejercicio/components/marcadores-plantilla.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { horaTexto } from '../../../lib/fecha.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';

@@ -1,4 +1,4 @@
-import { EtiquetaModo } from '../../../components/etiqueta-modo.tsx';
+import { EtiquetaModo } from '../../../ejercicio/components/etiqueta-modo.tsx';
 import { faseDe } from '@pregon/contract/rules/ciclo-ejercicio';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -32,7 +32,7 @@ import { textoSmsTotal } from '@pregon/contract/rules/sms';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { paginaEjercicios, situacionEjercicio } from '@pregon/contract/rules/exercise-list';
 import { desdeLectura } from '@pregon/contract/rules/questionnaire';
-import { obtenerCuestionario } from '../../cuestionarios/api/cuestionario.ts';
+import { obtenerCuestionario } from '../api/cuestionario.ts';
 import { useVistaUrl } from '../../../hooks/use-vista-url.ts';
 import { payloadSesion, usuarioTieneRol } from '../../../lib/sesion.ts';
 import { leerBorrador, olvidarBorrador } from '../../../lib/borradores.ts';
@@ -46,16 +46,16 @@ import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
-import type { PreguntaEditor } from '../../cuestionarios/api/guardar-cuestionario.ts';
+import type { PreguntaEditor } from '../api/guardar-cuestionario.ts';
 import type { DatosIniciales, ModoDialogo } from './crear-ejercicio-dialog.tsx';
-import type { PedidoSeguimiento } from '../../../components/reenviar-no-alcanzados.tsx';
-import { CLAVE_EJERCICIOS, useEjercicios } from '../../../api/get-ejercicios.ts';
-import { useAccionesEjercicio } from '../../../hooks/use-acciones-ejercicio.ts';
+import type { PedidoSeguimiento } from '../../../ejercicio/components/reenviar-no-alcanzados.tsx';
+import { CLAVE_EJERCICIOS, useEjercicios } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { useAccionesEjercicio } from '../../../ejercicio/hooks/use-acciones-ejercicio.ts';
 import { useAudiosFaltantes } from '../api/audios-faltantes.ts';
-import { EstatusTag } from '../../../components/estatus-tag.tsx';
-import { InicioProgramado } from '../../../components/inicio-programado.tsx';
-import { EtiquetaAprobacion } from '../../../components/etiqueta-aprobacion.tsx';
-import { AccionesFilaCelda } from '../../../components/acciones-fila.tsx';
+import { EstatusTag } from './estatus-tag.tsx';
+import { InicioProgramado } from '../../../ejercicio/components/inicio-programado.tsx';
+import { EtiquetaAprobacion } from '../../../ejercicio/components/etiqueta-aprobacion.tsx';
+import { AccionesFilaCelda } from '../../../ejercicio/components/acciones-fila.tsx';
 import { anchoMinimo } from '../../../lib/tabla-ancha.ts';
 import { encuestaDeEjercicio } from '../encuesta-formulario.ts';
 import { useEsMovil } from '../../../lib/pantalla.ts';
@@ -65,7 +65,7 @@ const CrearEjercicioDialog = lazy(async () => ({
   default: (await import('./crear-ejercicio-dialog.tsx')).CrearEjercicioDialog,
 }));
 const CrearCuestionarioDialog = lazy(async () => ({
-  default: (await import('../../cuestionarios/components/crear-cuestionario-dialog.tsx'))
+  default: (await import('./crear-cuestionario-dialog.tsx'))
     .CrearCuestionarioDialog,
 }));
 
@@ -214,7 +214,7 @@ export function EjerciciosPage() {
     if (!clon) return;
     // Loaded here, not with the list: it builds the questionnaire's schemas when imported.
     const { guardarCuestionarioCompleto } =
-      await import('../../cuestionarios/api/guardar-cuestionario.ts');
+      await import('../api/guardar-cuestionario.ts');
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id_ejercicio,
@@ -233,7 +233,7 @@ export function EjerciciosPage() {
     try {
       const leidas = await obtenerCuestionario(fuente);
       const { guardarCuestionarioCompleto } =
-        await import('../../cuestionarios/api/guardar-cuestionario.ts');
+        await import('../api/guardar-cuestionario.ts');
       const ok = await guardarCuestionarioCompleto(
         pbx,
         id_ejercicio,

@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import { msg } from '@pregon/contract/messages';
-import { StopOutlined } from './iconos.tsx';
+import { StopOutlined } from '../../../components/iconos.tsx';
 
 /** Whether the '0'/'1' completado flag marks a finished exercise (SPEC 2: anything but '0'). */
 export function estaCompletado(completado: string | number): boolean {

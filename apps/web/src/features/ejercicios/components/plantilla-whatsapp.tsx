@@ -2,7 +2,7 @@ import { Alert, Form, Input, Select, Typography } from 'antd';
 import { msg } from '@pregon/contract/messages';
 import { textoDePlantilla, type PlantillaElegida } from '@pregon/contract/rules/whatsapp';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { usePlantillas } from '../api/get-plantillas.ts';
+import { usePlantillas } from '../api/obtener-plantillas.ts';
 
 /** Props: the chosen device, the current choice (null: free text) and its change. */
 export interface PropsPlantillaWhatsapp {

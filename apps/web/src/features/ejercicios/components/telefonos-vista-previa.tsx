@@ -5,7 +5,7 @@ import type { Telefono } from '@pregon/contract/api/telefonos';
 import { FILAS_POR_PAGINA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { useSeleccionTelefonos } from '../api/get-telefonos-seleccion.ts';
+import { useSeleccionTelefonos } from '../api/obtener-telefonos-seleccion.ts';
 
 /** Props: the chosen state and categories. */
 export interface PropsVistaPrevia {

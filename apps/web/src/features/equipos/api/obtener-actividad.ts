@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { actividadEquipo } from '@pregon/contract/api/equipos';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_EQUIPOS } from './get-equipos.ts';
+import { CLAVE_EQUIPOS } from './obtener-equipos.ts';
 
 /** Refresh period of the detail page's activity panel while it is open. */
 const REFRESCO_MS = 15_000;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { leerEquipo } from '@pregon/contract/api/equipos';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_EQUIPOS } from './get-equipos.ts';
+import { CLAVE_EQUIPOS } from './obtener-equipos.ts';
 
 /** GET /equipos/{id}/: one device (without credentials). */
 export async function obtenerEquipo(id: number) {

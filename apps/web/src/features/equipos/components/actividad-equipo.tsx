@@ -19,7 +19,7 @@ import {
 import { msg } from '@pregon/contract/messages';
 import { Link } from 'react-router';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { useActividadEquipo } from '../api/get-actividad.ts';
+import { useActividadEquipo } from '../api/obtener-actividad.ts';
 
 const etiqueta = (estatus: string) =>
   (ESTATUS_DESTINATARIO as readonly string[]).includes(estatus)

@@ -34,9 +34,9 @@ import {
 import { mismaDireccionEquipo } from '@pregon/contract/rules/direccion-equipo';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { avisoAdvertencia, avisoError, avisoExito } from '../../../lib/notificar.ts';
-import { crearEquipoApi } from '../api/create-equipo.ts';
-import { CLAVE_EQUIPOS } from '../api/get-equipos.ts';
-import { modificarEquipoApi } from '../api/update-equipo.ts';
+import { crearEquipoApi } from '../api/crear-equipo.ts';
+import { CLAVE_EQUIPOS } from '../api/obtener-equipos.ts';
+import { modificarEquipoApi } from '../api/modificar-equipo.ts';
 import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
 
 interface Valores {

@@ -10,8 +10,8 @@ import { TablaGestion } from '../../../components/tabla-gestion.tsx';
 import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
 import { avisoAdvertencia } from '../../../lib/notificar.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
-import { eliminarEquipoApi } from '../api/delete-equipo.ts';
-import { CLAVE_EQUIPOS, useEquipos } from '../api/get-equipos.ts';
+import { eliminarEquipoApi } from '../api/eliminar-equipo.ts';
+import { CLAVE_EQUIPOS, useEquipos } from '../api/obtener-equipos.ts';
 import { ultimoContacto } from './formato.ts';
 
 const EquipoDialog = lazy(async () => ({

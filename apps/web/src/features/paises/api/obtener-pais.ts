@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { leerPais } from '@pregon/contract/api/paises';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_PAISES } from './get-paises.ts';
+import { CLAVE_PAISES } from './obtener-paises.ts';
 
 /** GET /paises/{id}/: one country with its states. */
 export async function obtenerPais(id: number) {

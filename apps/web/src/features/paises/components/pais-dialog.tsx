@@ -5,8 +5,8 @@ import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
-import { crearPaisApi } from '../api/create-pais.ts';
-import { modificarPaisApi } from '../api/update-pais.ts';
+import { crearPaisApi } from '../api/crear-pais.ts';
+import { modificarPaisApi } from '../api/modificar-pais.ts';
 import { useGuardar } from '../hooks/use-cambios.ts';
 
 /** Props of the country dialog: `pais` edits it, without it a new country is added. */

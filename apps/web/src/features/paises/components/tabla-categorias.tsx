@@ -5,10 +5,10 @@ import type { Categoria } from '@pregon/contract/api/paises';
 import { msg } from '@pregon/contract/messages';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
-import { crearCategoriaApi } from '../api/create-categoria.ts';
-import { eliminarCategoriaApi } from '../api/delete-categoria.ts';
-import { useCategorias } from '../api/get-categorias.ts';
-import { modificarCategoriaApi } from '../api/update-categoria.ts';
+import { crearCategoriaApi } from '../api/crear-categoria.ts';
+import { eliminarCategoriaApi } from '../api/eliminar-categoria.ts';
+import { useCategorias } from '../api/obtener-categorias.ts';
+import { modificarCategoriaApi } from '../api/modificar-categoria.ts';
 import { useEliminar } from '../hooks/use-cambios.ts';
 import { NombreDialog } from './nombre-dialog.tsx';
 

@@ -6,8 +6,8 @@ import type { Pais } from '@pregon/contract/api/paises';
 import { msg } from '@pregon/contract/messages';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
-import { eliminarPaisApi } from '../api/delete-pais.ts';
-import { usePaises } from '../api/get-paises.ts';
+import { eliminarPaisApi } from '../api/eliminar-pais.ts';
+import { usePaises } from '../api/obtener-paises.ts';
 import { useEliminar } from '../hooks/use-cambios.ts';
 import { PaisDialog } from './pais-dialog.tsx';
 

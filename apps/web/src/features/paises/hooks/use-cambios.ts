@@ -1,8 +1,8 @@
 import { msg } from '@pregon/contract/messages';
 import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
-import { CLAVE_CATEGORIAS } from '../api/get-categorias.ts';
-import { CLAVE_PAISES } from '../api/get-paises.ts';
+import { CLAVE_CATEGORIAS } from '../api/obtener-categorias.ts';
+import { CLAVE_PAISES } from '../api/obtener-paises.ts';
 
 /** The exercise dialog's and phone filters' catalogue of states and categories (its key in the
  * exercises and phones features): reloaded after any change here so they offer the new names. */

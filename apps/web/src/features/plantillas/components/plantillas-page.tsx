@@ -39,7 +39,7 @@ import {
   crearPlantillaApi,
   guardarVersionApi,
   usePlantillasMensaje,
-} from '../../../api/plantillas-mensaje.ts';
+} from '../../../ejercicio/api/plantillas-mensaje.ts';
 import { ResumenSms } from '../../../components/resumen-sms.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';

@@ -3,7 +3,7 @@ import { Alert, Modal, Radio, Skeleton, Space, Typography } from 'antd';
 import type { RespuestaFila } from '@pregon/contract/api/respuestas';
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { useConteos } from '../api/get-respuestas-ejercicio.ts';
+import { useConteos } from '../api/obtener-respuestas-ejercicio.ts';
 
 /** A poll as the inbox gives it: its exercise's title and options. */
 export interface EncuestaBandeja {

@@ -9,8 +9,8 @@ import { fechaHoraTexto } from '../../../lib/fecha.ts';
 import { avisoExito } from '../../../lib/notificar.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
 import { clasificarRespuestaApi } from '../api/clasificar-respuesta.ts';
-import { CLAVE_BANDEJA, TAMANO_BANDEJA, useBandeja } from '../api/get-bandeja.ts';
-import { claveConteos, obtenerConteos } from '../api/get-respuestas-ejercicio.ts';
+import { CLAVE_BANDEJA, TAMANO_BANDEJA, useBandeja } from '../api/obtener-bandeja.ts';
+import { claveConteos, obtenerConteos } from '../api/obtener-respuestas-ejercicio.ts';
 import type { EncuestaBandeja } from './clasificar-dialog.tsx';
 
 const ClasificarDialog = lazy(async () => ({

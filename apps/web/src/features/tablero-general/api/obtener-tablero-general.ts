@@ -6,7 +6,7 @@ import {
   vivoGeneral,
 } from '@pregon/contract/api/tableros';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../api/get-ejercicios.ts';
+import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { useFlujoVivo } from '../../../hooks/use-flujo-vivo.ts';
 
 const FLUJO = { flujo: 'general' } as const;

@@ -11,7 +11,7 @@ import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { fechaHoraTexto, useAvisoZona } from '../../../lib/fecha.ts';
-import { useTableroGeneral } from '../api/get-tablero-general.ts';
+import { useTableroGeneral } from '../api/obtener-tablero-general.ts';
 
 const fechaHora = (ms: number | null) => fechaHoraTexto(ms, msg('nunca'));
 

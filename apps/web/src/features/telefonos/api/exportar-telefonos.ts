@@ -6,7 +6,7 @@ import {
 import { msg } from '@pregon/contract/messages';
 import { descargarArchivo } from '../../../lib/descargar-archivo.ts';
 import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
-import { filtrosDe, obtenerTelefonos, type FiltrosLista } from './get-telefonos.ts';
+import { filtrosDe, obtenerTelefonos, type FiltrosLista } from './obtener-telefonos.ts';
 
 /** Most phones the browser exports to .xlsx (beyond it the tab would hold too many rows). */
 export const MAX_EXPORTAR = 20_000;

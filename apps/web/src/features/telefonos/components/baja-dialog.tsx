@@ -6,7 +6,7 @@ import { CANALES_BAJA, type CanalBaja } from '@pregon/contract/rules/bajas';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoExito } from '../../../lib/notificar.ts';
 import { crearBajaApi } from '../api/crear-baja.ts';
-import { CLAVE_BAJAS } from '../api/get-bajas.ts';
+import { CLAVE_BAJAS } from '../api/obtener-bajas.ts';
 import { etiquetaCanalBaja } from './etiquetas-baja.ts';
 
 /** 'Dar de baja' by hand: a number as people write it and its list; the server's message (or

@@ -17,7 +17,7 @@ import { fechaHoraTexto } from '../../../lib/fecha.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { eliminarBajaApi } from '../api/eliminar-baja.ts';
 import { exportarBajas } from '../api/exportar-bajas.ts';
-import { CLAVE_BAJAS, useBajas } from '../api/get-bajas.ts';
+import { CLAVE_BAJAS, useBajas } from '../api/obtener-bajas.ts';
 import { etiquetaCanalBaja, etiquetaOrigenBaja } from './etiquetas-baja.ts';
 
 const BajaDialog = lazy(async () => ({

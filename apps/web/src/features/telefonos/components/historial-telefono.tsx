@@ -9,8 +9,8 @@ import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { nombreZona } from '@pregon/contract/rules/zona-horaria';
 import { fechaHoraTexto, useZonaProducto } from '../../../lib/fecha.ts';
-import { TAMANO_HISTORIAL, useHistorial } from '../api/get-historial.ts';
-import { useVentanasWhatsapp } from '../api/get-ventanas.ts';
+import { TAMANO_HISTORIAL, useHistorial } from '../api/obtener-historial.ts';
+import { useVentanasWhatsapp } from '../api/obtener-ventanas.ts';
 import { ordenarLineaDeTiempo, type Evento } from './linea-de-tiempo.ts';
 
 /** Tag colour of a reply's classification (always beside its words). */

@@ -2,7 +2,7 @@ import { Button, Card, Tag, Typography } from 'antd';
 import type { ImportacionReciente } from '@pregon/contract/api/telefonos';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { fechaHoraTexto, useAvisoZona } from '../../../lib/fecha.ts';
-import { useImportacionesRecientes } from '../api/get-importacion.ts';
+import { useImportacionesRecientes } from '../api/obtener-importacion.ts';
 
 const ESTATUS: Record<ImportacionReciente['estatus'], { texto: ClaveMensaje; color: string }> = {
   en_proceso: { texto: 'importacionEnProceso', color: 'processing' },

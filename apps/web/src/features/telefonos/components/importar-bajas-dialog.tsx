@@ -16,7 +16,7 @@ import { InboxOutlined } from '../../../components/iconos.tsx';
 import { msg } from '@pregon/contract/messages';
 import { CANALES_BAJA, type CanalBaja } from '@pregon/contract/rules/bajas';
 import { mensajeError } from '../../../lib/api-client.ts';
-import { CLAVE_BAJAS } from '../api/get-bajas.ts';
+import { CLAVE_BAJAS } from '../api/obtener-bajas.ts';
 import { importarBajasApi } from '../api/importar-bajas.ts';
 import { etiquetaCanalBaja } from './etiquetas-baja.ts';
 

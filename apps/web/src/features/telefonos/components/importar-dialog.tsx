@@ -38,9 +38,9 @@ import {
 } from '@pregon/contract/rules/codificacion';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
-import { useCatalogos } from '../api/get-catalogos.ts';
-import { CLAVE_IMPORTACIONES, useImportacion } from '../api/get-importacion.ts';
-import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
+import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { CLAVE_IMPORTACIONES, useImportacion } from '../api/obtener-importacion.ts';
+import { CLAVE_TELEFONOS } from '../api/obtener-telefonos.ts';
 import { importarTelefonosApi } from '../api/importar-telefonos.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 

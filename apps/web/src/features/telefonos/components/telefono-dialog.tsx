@@ -10,10 +10,10 @@ import {
   PAIS_DEFECTO,
   type CountryCode,
 } from '@pregon/contract/rules/phone';
-import { crearTelefonoApi } from '../api/create-telefono.ts';
-import { useCatalogos } from '../api/get-catalogos.ts';
-import { CLAVE_TELEFONOS } from '../api/get-telefonos.ts';
-import { modificarTelefonoApi } from '../api/update-telefono.ts';
+import { crearTelefonoApi } from '../api/crear-telefono.ts';
+import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { CLAVE_TELEFONOS } from '../api/obtener-telefonos.ts';
+import { modificarTelefonoApi } from '../api/modificar-telefono.ts';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import { reglaNombreLargo } from '../../../lib/regla-nombre.ts';

@@ -35,14 +35,14 @@ import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoError } from '../../../lib/notificar.ts';
 import { usuarioTieneRol } from '../../../lib/sesion.ts';
-import { eliminarTelefonoApi } from '../api/delete-telefono.ts';
+import { eliminarTelefonoApi } from '../api/eliminar-telefono.ts';
 import {
   exportarTelefonos,
   exportarTelefonosServidor,
   MAX_EXPORTAR,
 } from '../api/exportar-telefonos.ts';
-import { useCatalogos } from '../api/get-catalogos.ts';
-import { CLAVE_TELEFONOS, useConteoTelefonos, useTelefonos } from '../api/get-telefonos.ts';
+import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { CLAVE_TELEFONOS, useConteoTelefonos, useTelefonos } from '../api/obtener-telefonos.ts';
 import { useFiltroUrl } from '../hooks/use-filtro-url.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import { BajasPanel } from './bajas-panel.tsx';

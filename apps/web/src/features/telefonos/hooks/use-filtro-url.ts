@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { CURSORES_TELEFONOS } from '@pregon/contract/api/telefonos';
 import { conCambios } from '../../../hooks/use-vista-url.ts';
-import type { FiltroTelefonos } from '../api/get-telefonos.ts';
+import type { FiltroTelefonos } from '../api/obtener-telefonos.ts';
 
 /** Rows per page of the phones list. */
 export const TAMANO_PAGINA = 20;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { leerUsuario } from '@pregon/contract/api/usuarios';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_USUARIOS } from './get-usuarios.ts';
+import { CLAVE_USUARIOS } from './obtener-usuarios.ts';
 
 /** GET /usuarios/{id}/: one user (administrators, or the user themself). */
 export async function obtenerUsuario(id: number) {

@@ -7,9 +7,9 @@ import { msg, type ClaveMensaje } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { payloadSesion } from '../../../lib/sesion.ts';
-import { crearUsuarioApi } from '../api/create-usuario.ts';
-import { CLAVE_USUARIOS } from '../api/get-usuarios.ts';
-import { modificarUsuarioApi } from '../api/update-usuario.ts';
+import { crearUsuarioApi } from '../api/crear-usuario.ts';
+import { CLAVE_USUARIOS } from '../api/obtener-usuarios.ts';
+import { modificarUsuarioApi } from '../api/modificar-usuario.ts';
 import {
   CampoCorreo,
   CampoNombre,

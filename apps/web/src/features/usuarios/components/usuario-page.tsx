@@ -24,9 +24,9 @@ import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
 import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { payloadSesion, usuarioTieneRol } from '../../../lib/sesion.ts';
-import { CLAVE_USUARIOS } from '../api/get-usuarios.ts';
-import { useUsuario } from '../api/get-usuario.ts';
-import { modificarUsuarioApi } from '../api/update-usuario.ts';
+import { CLAVE_USUARIOS } from '../api/obtener-usuarios.ts';
+import { useUsuario } from '../api/obtener-usuario.ts';
+import { modificarUsuarioApi } from '../api/modificar-usuario.ts';
 import { useAccionesUsuario } from '../hooks/use-acciones-usuario.ts';
 import { estaBloqueado, textoBloqueo } from './formato.ts';
 import {

@@ -13,7 +13,7 @@ import { msg } from '@pregon/contract/messages';
 import { AccionesFila, columnaAcciones } from '../../../components/acciones-gestion.tsx';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
 import { TablaGestion } from '../../../components/tabla-gestion.tsx';
-import { useUsuarios } from '../api/get-usuarios.ts';
+import { useUsuarios } from '../api/obtener-usuarios.ts';
 import { useAccionesUsuario } from '../hooks/use-acciones-usuario.ts';
 import { estaBloqueado, textoBloqueo } from './formato.ts';
 

@@ -1,10 +1,10 @@
 import type { UsuarioVista } from '@pregon/contract/api/usuarios';
 import { msg } from '@pregon/contract/messages';
 import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
-import { eliminarUsuarioApi } from '../api/delete-usuario.ts';
+import { eliminarUsuarioApi } from '../api/eliminar-usuario.ts';
 import { desbloquearUsuarioApi } from '../api/desbloquear-usuario.ts';
-import { CLAVE_USUARIOS } from '../api/get-usuarios.ts';
-import { modificarUsuarioApi } from '../api/update-usuario.ts';
+import { CLAVE_USUARIOS } from '../api/obtener-usuarios.ts';
+import { modificarUsuarioApi } from '../api/modificar-usuario.ts';
 
 /** The actions on a user (unlock, activate/deactivate, delete): each shows a toast, or the
  * server's message when it refuses (the last active administrator, a user with exercises), and
