@@ -23,8 +23,8 @@ const CARACTERISTICAS_WEB = fs
   .readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
-/** Debt: a feature that still imports another (issue 44.6). */
-const DEUDA_WEB = { ejercicios: ['cuestionarios'] };
+/** The web app's shared folders: any feature may import them, they import no feature. */
+const COMPARTIDO_WEB = ['components', 'ejercicio', 'hooks', 'lib'];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'artifacts/**', 'coverage/**'] },
@@ -191,9 +191,11 @@ export default tseslint.config(
           patterns: [
             OTRAS_APPS_WEB,
             {
-              group: CARACTERISTICAS_WEB.filter(
-                (g) => g !== f && !(DEUDA_WEB[f] ?? []).includes(g),
-              ).flatMap((g) => [`../../${g}/*`, `../../${g}/**`, `**/features/${g}/**`]),
+              group: CARACTERISTICAS_WEB.filter((g) => g !== f).flatMap((g) => [
+                `../../${g}/*`,
+                `../../${g}/**`,
+                `**/features/${g}/**`,
+              ]),
               message:
                 'Capas: una característica de la web no importa otra (issue 44); lo compartido va en components/ o lib/',
             },
@@ -202,4 +204,24 @@ export default tseslint.config(
       ],
     },
   })),
+  {
+    files: COMPARTIDO_WEB.map((c) => `apps/web/src/${c}/**`),
+    ignores: ['apps/web/src/components/iconos.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ICONOS],
+          patterns: [
+            OTRAS_APPS_WEB,
+            {
+              group: ['**/features/*', '**/features/**'],
+              message:
+                'Capas: lo compartido de la web (components/, ejercicio/, hooks/, lib/) no importa una característica (issue 44)',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

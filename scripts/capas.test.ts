@@ -99,6 +99,11 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
       "import { x } from '@ant-design/icons';",
       'components/iconos.tsx',
     ],
+    [
+      'apps/web/src/ejercicio/components/nuevo.tsx',
+      "import x from '../../features/ejercicios/api/cuestionario.ts';",
+      'no importa una característica',
+    ],
   ])('%s: %s → falla', async (archivo, codigo, texto) => {
     const m = await capas(archivo, codigo);
     expect(m, m.join('\n')).toHaveLength(1);

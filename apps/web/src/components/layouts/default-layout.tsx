@@ -22,7 +22,6 @@ import {
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ROL_ADMINISTRADOR, ROL_APROBADOR } from '@pregon/contract/constants';
 import { usePendientes } from '../../ejercicio/api/aprobaciones.ts';
-import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../ejercicio/api/obtener-ejercicios.ts';
 import { msg } from '@pregon/contract/messages';
 import {
   cerrarSesion,
@@ -33,6 +32,7 @@ import {
   usuarioTieneRol,
 } from '../../lib/sesion.ts';
 import { useEsMovil } from '../../lib/pantalla.ts';
+import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../lib/claves-consulta.ts';
 
 const ITEMS_MENU = [
   { key: '/', icon: <HomeOutlined />, label: msg('menuInicio') },

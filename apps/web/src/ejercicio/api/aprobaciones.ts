@@ -1,30 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import {
-  aprobarEjercicio,
   inicioEmergencia,
   listarPendientes,
-  rechazarEjercicio,
   solicitarAprobacion,
 } from '@pregon/contract/api/aprobaciones';
 import { ROL_APROBADOR } from '@pregon/contract/constants';
 import { llamar } from '../../lib/api-client.ts';
 import { usuarioTieneRol } from '../../lib/sesion.ts';
+import { CLAVE_APROBACIONES } from '../../lib/claves-consulta.ts';
 
-/** Query key of the pending requests (the approvers' list and the header's badge). */
-export const CLAVE_APROBACIONES = ['aprobaciones'] as const;
 /** How often an approver's badge asks again: a new request shows within this. */
 export const POLEO_APROBACIONES_MS = 10_000;
 
 /** POST /ejercicio/{id}/aprobacion/: asks a second person to approve its start. */
 export const solicitarAprobacionApi = (id: number) =>
   llamar(solicitarAprobacion, { params: { id } });
-
-/** POST /ejercicio/{id}/aprobacion/aprobar/. */
-export const aprobarApi = (id: number) => llamar(aprobarEjercicio, { params: { id } });
-
-/** POST /ejercicio/{id}/aprobacion/rechazar/ {motivo}. */
-export const rechazarApi = (id: number, motivo: string) =>
-  llamar(rechazarEjercicio, { params: { id }, body: { motivo } });
 
 /** POST /ejercicio/{id}/aprobacion/emergencia/ {motivo}: one administrator's emergency start
  * (only when APROBACION_EMERGENCIA enables it). */

@@ -3,6 +3,7 @@ import { duracionAudio } from '@pregon/contract/api/pbx';
 import { leerCuestionario } from '@pregon/contract/api/quiz';
 import { avisoCuestionarioLargo } from '@pregon/contract/rules/dialplan';
 import { llamar } from '../../lib/api-client.ts';
+import { claveCuestionario } from '../../lib/claves-consulta.ts';
 
 /** A stored audio's length as GET /audio/duracion/ answers it: read once per page (a stored name
  * never changes content). */
@@ -42,7 +43,7 @@ export function useAvisoCuestionario(
 ): string | null {
   const preguntas = useQuery({
     // The questionnaire dialog's key: its save refreshes this too.
-    queryKey: ['cuestionario', id_ejercicio ?? 0],
+    queryKey: claveCuestionario(id_ejercicio ?? 0),
     queryFn: () => llamar(leerCuestionario, { params: { id_ejercicio: id_ejercicio! } }),
     enabled: activo && id_ejercicio !== undefined,
   });

@@ -1,11 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { listarEjercicios, type EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { llamar } from '../../lib/api-client.ts';
-
-/** Query key of the exercises list; invalidating it reloads the list. */
-export const CLAVE_EJERCICIOS = ['ejercicios'] as const;
-/** Query key prefix of the dashboards (['tablero', …]); actions refresh them with the list. */
-export const CLAVE_TABLEROS = ['tablero'] as const;
+import { CLAVE_EJERCICIOS } from '../../lib/claves-consulta.ts';
 
 /** GET /ejercicios/: every exercise (the screen sorts, searches and pages them); `respuesta`:
  * the same request already sent by the route (pedirAntes). */

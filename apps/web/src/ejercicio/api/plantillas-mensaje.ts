@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import * as api from '@pregon/contract/api/mensajes-preparados';
 import { llamar } from '../../lib/api-client.ts';
+import { CLAVE_PLANTILLAS_MENSAJE } from '../../lib/claves-consulta.ts';
 
 // Issue 47.3: prepared messages ('Plantillas'), read by the Plantillas screen, the create dialog's
 // 'Desde plantilla' and issue 47.2's 'Enviar corrección' / 'Cancelar alerta'.
-
-/** Query key of the hazards and templates. */
-export const CLAVE_PLANTILLAS_MENSAJE = ['plantillas-mensaje'] as const;
 
 /** Every hazard and template with its versions (newest first). */
 export function usePlantillasMensaje(activo = true) {
@@ -17,14 +15,6 @@ export function usePlantillasMensaje(activo = true) {
   });
 }
 
-export const crearPeligroApi = (nombre: string) =>
-  llamar(api.crearPeligro, { body: { nombre } as never });
-export const crearPlantillaApi = (body: Record<string, unknown>) =>
-  llamar(api.crearPlantillaMensaje, { body: body as never });
-export const guardarVersionApi = (id: number, body: Record<string, unknown>) =>
-  llamar(api.guardarVersionPlantilla, { params: { id }, body: body as never });
-export const aprobarVersionApi = (id: number) =>
-  llamar(api.aprobarVersionPlantilla, { params: { id } });
 /** POST /ejercicio/{id}/correccion/: creates and starts the correction or cancellation. */
 export const enviarCorreccionApi = (id: number, body: Record<string, unknown>) =>
   llamar(api.enviarCorreccion, { params: { id }, body: body as never });

@@ -16,13 +16,13 @@ import {
 import { accionDePlantilla, accionVisible } from '@pregon/contract/rules/whatsapp';
 import { useCatalogos } from '../api/catalogos.ts';
 import { enviarCorreccionApi, usePlantillasMensaje } from '../api/plantillas-mensaje.ts';
-import { CLAVE_EJERCICIOS } from '../api/obtener-ejercicios.ts';
 import { mensajeError } from '../../lib/api-client.ts';
 import { horaTexto } from '../../lib/fecha.ts';
 import { avisoError, avisoExito } from '../../lib/notificar.ts';
 import { useConfig, usePbx } from '../../lib/pbx-client.ts';
 import { ReproductorGsm } from '../../components/reproductor-gsm.tsx';
 import { MarcadoresPlantilla, type ValoresMarcadores } from './marcadores-plantilla.tsx';
+import { CLAVE_EJERCICIOS } from '../../lib/claves-consulta.ts';
 
 /** Which follow-up: 'Enviar corrección' or 'Cancelar alerta'. */
 export type UsoCorreccion = 'correccion' | 'cancelacion';
@@ -53,7 +53,7 @@ export function EnviarCorreccion(p: {
   alCerrar: () => void;
 }) {
   const plantillas = usePlantillasMensaje();
-  const catalogos = useCatalogos(true);
+  const catalogos = useCatalogos();
   const config = useConfig();
   const qc = useQueryClient();
   const uso = msg(ETIQUETA_USO_PLANTILLA[p.uso]).toLowerCase();

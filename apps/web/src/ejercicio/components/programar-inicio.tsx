@@ -5,11 +5,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { EjercicioFila } from '@pregon/contract/api/ejercicios';
 import { FORMATO_FECHA, FORMATO_HORA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../api/obtener-ejercicios.ts';
 import { programarEjercicioApi } from '../api/programar-ejercicio.ts';
 import { mensajeError } from '../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../lib/notificar.ts';
 import { useConfig } from '../../lib/pbx-client.ts';
+import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../lib/claves-consulta.ts';
 
 const ConfirmarInicio = lazy(async () => ({
   default: (await import('./confirmar-inicio.tsx')).ConfirmarInicio,

@@ -16,7 +16,6 @@ import { mensajeError } from '../../lib/api-client.ts';
 import { columnasDeFilas, descargarXlsx } from '../../lib/hoja-calculo.ts';
 import { avisoError, avisoExito } from '../../lib/notificar.ts';
 import { detenerEjercicioApi } from '../api/detener-ejercicio.ts';
-import { CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../api/obtener-ejercicios.ts';
 import { obtenerReporte } from '../api/obtener-reporte.ts';
 import { obtenerReporte3 } from '../api/obtener-reporte3.ts';
 import { obtenerReporte4 } from '../api/obtener-reporte4.ts';
@@ -24,7 +23,8 @@ import { CLAVE_BAJAS_INICIO, iniciarEjercicioApi } from '../api/iniciar-ejercici
 import { archivarEjercicioApi } from '../api/archivar-ejercicio.ts';
 import { eliminarEjercicioApi } from '../api/eliminar-ejercicio.ts';
 import { pausaEjercicioApi } from '../api/pausar-ejercicio.ts';
-import { CLAVE_APROBACIONES, solicitarAprobacionApi } from '../api/aprobaciones.ts';
+import { solicitarAprobacionApi } from '../api/aprobaciones.ts';
+import { CLAVE_APROBACIONES, CLAVE_EJERCICIOS, CLAVE_TABLEROS } from '../../lib/claves-consulta.ts';
 
 /** An action in progress: which exercise and what, to show a spinner on that button only. */
 export interface AccionEnCurso {

@@ -8,8 +8,7 @@ import { TIPO_CUESTIONARIO, TIPO_LLAMADA } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { accionVisible } from '@pregon/contract/rules/whatsapp';
-import { aprobarApi, CLAVE_APROBACIONES, rechazarApi } from '../../../ejercicio/api/aprobaciones.ts';
-import { CLAVE_EJERCICIOS, CLAVE_TABLEROS, useEjercicios } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { useEjercicios } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { CabeceraDetalle } from '../../../components/cabecera-detalle.tsx';
 import { ResumenInicio } from '../../../ejercicio/components/confirmar-inicio.tsx';
 import { EtiquetaAprobacion } from '../../../ejercicio/components/etiqueta-aprobacion.tsx';
@@ -22,6 +21,12 @@ import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
+import {
+  CLAVE_APROBACIONES,
+  CLAVE_EJERCICIOS,
+  CLAVE_TABLEROS,
+} from '../../../lib/claves-consulta.ts';
+import { aprobarApi, rechazarApi } from '../api/decidir-aprobacion.ts';
 
 /** The approval screen of one exercise, /aprobaciones/{id} (issue 47.2). */
 export function AprobacionPage() {

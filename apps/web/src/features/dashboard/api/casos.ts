@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { cerrarCaso, notaCaso, tomarCaso } from '@pregon/contract/api/respuestas';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { avisoExito } from '../../../lib/notificar.ts';
+import { CLAVE_TABLEROS } from '../../../lib/claves-consulta.ts';
 
 /** What an operator does to a case of the triage queue (issue 46.3). */
 export type AccionCaso =

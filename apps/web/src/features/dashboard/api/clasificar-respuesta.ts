@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { clasificarRespuestaManual } from '@pregon/contract/api/respuestas';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { CLAVE_TABLEROS } from '../../../lib/claves-consulta.ts';
 
 /** POST /respuestas/{id}/clasificar/ {digito}: an operator reads an unrecognised reply as one of
  * the poll's options. */

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { POLEO_CADENA_MS, tableroCadena } from '@pregon/contract/api/cadena';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { CLAVE_TABLEROS } from '../../../lib/claves-consulta.ts';
 
 /**
  * GET /tablero/cadena/{id}/: the follow-up chain the exercise belongs to (issue 25.3), null when

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { respuestasEjercicio } from '@pregon/contract/api/respuestas';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { CLAVE_TABLEROS } from '../../../lib/claves-consulta.ts';
 
 /** GET /ejercicio/{id}/respuestas/: the poll's counts and its latest unrecognised replies, read
  * while `activo` (the dialog that lists them is open) and again when their count changes. */

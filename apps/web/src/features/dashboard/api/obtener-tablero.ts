@@ -7,8 +7,8 @@ import {
 } from '@pregon/contract/api/tableros';
 import { rellenarRuta } from '@pregon/contract/api/endpoint';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { useFlujoVivo } from '../../../hooks/use-flujo-vivo.ts';
+import { CLAVE_TABLEROS } from '../../../lib/claves-consulta.ts';
 
 /** GET /tablero/ejercicio/{id}/: the whole exercise dashboard. */
 export function obtenerTablero(id: number) {

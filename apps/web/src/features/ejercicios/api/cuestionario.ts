@@ -5,9 +5,7 @@ import {
   type CuestionarioCompleto,
 } from '@pregon/contract/api/quiz';
 import { llamar } from '../../../lib/api-client.ts';
-
-/** Query key of one exercise's questionnaire. */
-export const claveCuestionario = (id_ejercicio: number) => ['cuestionario', id_ejercicio] as const;
+import { claveCuestionario } from '../../../lib/claves-consulta.ts';
 
 /** GET /quiz/{id_ejercicio}/: the questions read back (with each one's stored audio name). */
 export function obtenerCuestionario(id_ejercicio: number) {

@@ -29,13 +29,13 @@ import { mensajeError } from '../../../lib/api-client.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
 import { AvisoRecargable } from '../../../components/aviso-conflicto.tsx';
-import { CLAVE_EJERCICIOS } from '../../../ejercicio/api/obtener-ejercicios.ts';
-import { claveCuestionario, useCuestionario } from '../api/cuestionario.ts';
+import { useCuestionario } from '../api/cuestionario.ts';
 import { guardarCuestionarioCompleto, type PreguntaEditor } from '../api/guardar-cuestionario.ts';
 import { PreguntaPanel } from './pregunta-panel.tsx';
 import { useDuracionesAudio } from '../../../ejercicio/api/duracion-audio.ts';
 import { duracionGsm } from '../../../lib/gsm.ts';
 import { avisoCuestionarioLargo } from '@pregon/contract/rules/dialplan';
+import { CLAVE_EJERCICIOS, claveCuestionario } from '../../../lib/claves-consulta.ts';
 
 /** Props of the dialog: the exercise (none = closed), closing, and the clone request. */
 export interface PropsCrearCuestionario {

@@ -114,9 +114,8 @@ import { crearEjercicioLlamada, editarEjercicioLlamada } from '../api/crear-llam
 import { generarDestinatariosApi } from '../api/generar-destinatarios.ts';
 import { editarEjercicioApi } from '../api/editar-ejercicio.ts';
 import { AvisoRecargable, esConflictoVersion } from '../../../components/aviso-conflicto.tsx';
-import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { useCatalogos } from '../../../ejercicio/api/catalogos.ts';
 import { obtenerSeleccion, useSeleccionTelefonos } from '../api/obtener-telefonos-seleccion.ts';
-import { CLAVE_EJERCICIOS } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { solicitarAprobacionApi } from '../../../ejercicio/api/aprobaciones.ts';
 import { PlantillaWhatsapp } from './plantilla-whatsapp.tsx';
 import { useVentanasSeguimiento } from '../api/obtener-ventanas-seguimiento.ts';
@@ -136,6 +135,7 @@ import { TelefonosVistaPrevia } from './telefonos-vista-previa.tsx';
 import { DesdePlantilla } from './desde-plantilla.tsx';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
 import type { PedidoSeguimiento } from '../../../ejercicio/components/reenviar-no-alcanzados.tsx';
+import { CLAVE_EJERCICIOS } from '../../../lib/claves-consulta.ts';
 
 /** The 'Estado' option that chooses every state (no state has id 0). */
 /** Issue 48.2: Tab leaves a picker without choosing the option under the cursor (rc-select would

@@ -49,7 +49,7 @@ import { usePbx } from '../../../lib/pbx-client.ts';
 import type { PreguntaEditor } from '../api/guardar-cuestionario.ts';
 import type { DatosIniciales, ModoDialogo } from './crear-ejercicio-dialog.tsx';
 import type { PedidoSeguimiento } from '../../../ejercicio/components/reenviar-no-alcanzados.tsx';
-import { CLAVE_EJERCICIOS, useEjercicios } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { useEjercicios } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { useAccionesEjercicio } from '../../../ejercicio/hooks/use-acciones-ejercicio.ts';
 import { useAudiosFaltantes } from '../api/audios-faltantes.ts';
 import { EstatusTag } from './estatus-tag.tsx';
@@ -59,14 +59,14 @@ import { AccionesFilaCelda } from '../../../ejercicio/components/acciones-fila.t
 import { anchoMinimo } from '../../../lib/tabla-ancha.ts';
 import { encuestaDeEjercicio } from '../encuesta-formulario.ts';
 import { useEsMovil } from '../../../lib/pantalla.ts';
+import { CLAVE_EJERCICIOS } from '../../../lib/claves-consulta.ts';
 
 // The dialogs (forms, date and time pickers, upload) load the first time they open.
 const CrearEjercicioDialog = lazy(async () => ({
   default: (await import('./crear-ejercicio-dialog.tsx')).CrearEjercicioDialog,
 }));
 const CrearCuestionarioDialog = lazy(async () => ({
-  default: (await import('./crear-cuestionario-dialog.tsx'))
-    .CrearCuestionarioDialog,
+  default: (await import('./crear-cuestionario-dialog.tsx')).CrearCuestionarioDialog,
 }));
 
 /** A clone request (SPEC 4): the questions to rebuild and the exercise they came from. */
@@ -213,8 +213,7 @@ export function EjerciciosPage() {
   const recrear = async (id_ejercicio: number) => {
     if (!clon) return;
     // Loaded here, not with the list: it builds the questionnaire's schemas when imported.
-    const { guardarCuestionarioCompleto } =
-      await import('../api/guardar-cuestionario.ts');
+    const { guardarCuestionarioCompleto } = await import('../api/guardar-cuestionario.ts');
     const ok = await guardarCuestionarioCompleto(
       pbx,
       id_ejercicio,
@@ -232,8 +231,7 @@ export function EjerciciosPage() {
   const copiarCuestionario = async (id_ejercicio: number, fuente: number) => {
     try {
       const leidas = await obtenerCuestionario(fuente);
-      const { guardarCuestionarioCompleto } =
-        await import('../api/guardar-cuestionario.ts');
+      const { guardarCuestionarioCompleto } = await import('../api/guardar-cuestionario.ts');
       const ok = await guardarCuestionarioCompleto(
         pbx,
         id_ejercicio,

@@ -10,7 +10,7 @@ import {
   RECORDATORIOS_MAX,
   erroresRecordatorio,
 } from '@pregon/contract/rules/recordatorios';
-import { CLAVE_EJERCICIOS } from '../../../ejercicio/api/obtener-ejercicios.ts';
+import { CLAVE_EJERCICIOS } from '../../../lib/claves-consulta.ts';
 
 // Reminders of a poll (issue 46.2) in the create/edit dialog: 'Volver a preguntar después de
 // (minutos)' and 'Recordatorios como máximo', shown while 'Pedir respuesta' is on. The server

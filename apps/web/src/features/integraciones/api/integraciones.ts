@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import * as api from '@pregon/contract/api/integraciones';
 import * as cap from '@pregon/contract/api/cap';
-import { catalogos } from '@pregon/contract/api/catalogos';
 import { llamar } from '../../../lib/api-client.ts';
 
 // Issue 47.4: an administrator's API keys and outgoing webhooks.
@@ -59,11 +58,6 @@ export function useRegistroFuente(id: number | null) {
     queryFn: async () => (await llamar(cap.registroFuenteCap, { params: { id: id! } })).data,
     enabled: id !== null,
   });
-}
-
-/** States and categories (the cache the other screens share): the rule's states. */
-export function useCatalogosIntegraciones() {
-  return useQuery({ queryKey: ['catalogos'], queryFn: () => llamar(catalogos) });
 }
 
 export const crearFuenteCapApi = (body: Record<string, unknown>) =>

@@ -31,10 +31,10 @@ import {
   consultarFuenteCapApi,
   crearFuenteCapApi,
   eliminarFuenteCapApi,
-  useCatalogosIntegraciones,
   useFuentesCap,
   useRegistroFuente,
 } from '../api/integraciones.ts';
+import { useCatalogos } from '../../../ejercicio/api/catalogos.ts';
 
 // Issue 47.4: the 'Fuentes CAP' tab: Atom/RSS feeds of CAP alerts, their rule, their last read
 // and what each did with every alert it brought.
@@ -120,7 +120,7 @@ interface FormFuente {
 /** The 'Fuentes CAP' tab. */
 export function TablaFuentesCap() {
   const consulta = useFuentesCap();
-  const catalogos = useCatalogosIntegraciones();
+  const catalogos = useCatalogos();
   const qc = useQueryClient();
   const [creando, setCreando] = useState(false);
   const [guardando, setGuardando] = useState(false);

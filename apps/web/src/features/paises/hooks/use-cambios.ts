@@ -3,12 +3,10 @@ import { useAccionConAviso } from '../../../hooks/use-accion-con-aviso.ts';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';
 import { CLAVE_CATEGORIAS } from '../api/obtener-categorias.ts';
 import { CLAVE_PAISES } from '../api/obtener-paises.ts';
+import { CLAVE_CATALOGOS } from '../../../lib/claves-consulta.ts';
 
-/** The exercise dialog's and phone filters' catalogue of states and categories (its key in the
- * exercises and phones features): reloaded after any change here so they offer the new names. */
-const CLAVE_CATALOGOS = ['catalogos'] as const;
-
-/** What a change of countries, states or categories shows, reloaded after it. */
+/** What a change of countries, states or categories shows, reloaded after it (the catalogues too:
+ * the exercise dialog and the phones' filters then offer the new names). */
 const CLAVES = [CLAVE_PAISES, CLAVE_CATEGORIAS, CLAVE_CATALOGOS];
 
 /** A country, state or category dialog's save (field errors under the field, lists reloaded). */

@@ -32,20 +32,20 @@ import {
   marcadoresPermitidos,
   type CanalPlantilla,
 } from '@pregon/contract/rules/plantillas-mensaje';
-import {
-  CLAVE_PLANTILLAS_MENSAJE,
-  aprobarVersionApi,
-  crearPeligroApi,
-  crearPlantillaApi,
-  guardarVersionApi,
-  usePlantillasMensaje,
-} from '../../../ejercicio/api/plantillas-mensaje.ts';
+import { usePlantillasMensaje } from '../../../ejercicio/api/plantillas-mensaje.ts';
 import { ResumenSms } from '../../../components/resumen-sms.tsx';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { campoDeError, useErroresCampo } from '../../../lib/errores-campo.ts';
 import { fechaHoraTexto } from '../../../lib/fecha.ts';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { payloadSesion, usuarioTieneRol } from '../../../lib/sesion.ts';
+import { CLAVE_PLANTILLAS_MENSAJE } from '../../../lib/claves-consulta.ts';
+import {
+  aprobarVersionApi,
+  crearPeligroApi,
+  crearPlantillaApi,
+  guardarVersionApi,
+} from '../api/guardar-plantillas.ts';
 
 const ETIQUETA_CANAL: Readonly<Record<CanalPlantilla, ClaveMensaje>> = {
   sms: 'canalBajaSms',

@@ -6,8 +6,8 @@ import {
   vivoGeneral,
 } from '@pregon/contract/api/tableros';
 import { llamar } from '../../../lib/api-client.ts';
-import { CLAVE_TABLEROS } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { useFlujoVivo } from '../../../hooks/use-flujo-vivo.ts';
+import { CLAVE_TABLEROS } from '../../../lib/claves-consulta.ts';
 
 const FLUJO = { flujo: 'general' } as const;
 

@@ -38,7 +38,7 @@ import {
 } from '@pregon/contract/rules/codificacion';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { descargarXlsx } from '../../../lib/hoja-calculo.ts';
-import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { useCatalogos } from '../../../ejercicio/api/catalogos.ts';
 import { CLAVE_IMPORTACIONES, useImportacion } from '../api/obtener-importacion.ts';
 import { CLAVE_TELEFONOS } from '../api/obtener-telefonos.ts';
 import { importarTelefonosApi } from '../api/importar-telefonos.ts';

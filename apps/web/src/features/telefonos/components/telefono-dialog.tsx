@@ -11,7 +11,7 @@ import {
   type CountryCode,
 } from '@pregon/contract/rules/phone';
 import { crearTelefonoApi } from '../api/crear-telefono.ts';
-import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { useCatalogos } from '../../../ejercicio/api/catalogos.ts';
 import { CLAVE_TELEFONOS } from '../api/obtener-telefonos.ts';
 import { modificarTelefonoApi } from '../api/modificar-telefono.ts';
 import { useGuardarFormulario } from '../../../hooks/use-guardar-formulario.ts';

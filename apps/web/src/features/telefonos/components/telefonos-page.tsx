@@ -41,7 +41,7 @@ import {
   exportarTelefonosServidor,
   MAX_EXPORTAR,
 } from '../api/exportar-telefonos.ts';
-import { useCatalogos } from '../api/obtener-catalogos.ts';
+import { useCatalogos } from '../../../ejercicio/api/catalogos.ts';
 import { CLAVE_TELEFONOS, useConteoTelefonos, useTelefonos } from '../api/obtener-telefonos.ts';
 import { useFiltroUrl } from '../hooks/use-filtro-url.ts';
 import { BUSCAR_OPCIONES } from '../../../lib/busqueda-opciones.ts';
