@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { PedidoSeguimiento } from '../../ejercicio/components/reenviar-no-alcanzados.tsx';
-import type { DatosIniciales, ModoDialogo } from './components/crear-ejercicio-dialog.tsx';
+import type { DatosIniciales, ModoDialogo } from './formulario-ejercicio.ts';
 
 /** Where 'Crear ejercicio' / 'Editar ejercicio' keeps itself through a session's expiry. */
 export const CLAVE_BORRADOR_EJERCICIO = 'ejercicio';

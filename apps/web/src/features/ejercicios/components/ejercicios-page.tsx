@@ -47,7 +47,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { avisoError, avisoExito } from '../../../lib/notificar.ts';
 import { usePbx } from '../../../lib/pbx-client.ts';
 import type { PreguntaEditor } from '../api/guardar-cuestionario.ts';
-import type { DatosIniciales, ModoDialogo } from './crear-ejercicio-dialog.tsx';
+import type { DatosIniciales, ModoDialogo } from '../formulario-ejercicio.ts';
 import type { PedidoSeguimiento } from '../../../ejercicio/components/reenviar-no-alcanzados.tsx';
 import { useEjercicios } from '../../../ejercicio/api/obtener-ejercicios.ts';
 import { useAccionesEjercicio } from '../../../ejercicio/hooks/use-acciones-ejercicio.ts';
