@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ticketVivo, type FlujoVivo } from '@pregon/contract/api/tableros';
+import { POLEO_TABLERO_MS, ticketVivo, type FlujoVivo } from '@pregon/contract/api/tableros';
 import { llamar } from '../lib/api-client.ts';
 
 /** Wait before reopening a broken stream (ms); polling covers the gap. */
@@ -61,4 +61,23 @@ export function useFlujoVivo<S extends z.ZodType>(
   }, [cliente, claveTexto, flujoTexto, ruta, esquema]);
 
   return { enVivo };
+}
+
+/** A dashboard's query kept current by its stream (useFlujoVivo); polled every POLEO_TABLERO_MS
+ * only while the stream is broken (`enVivo` false). Both dashboards read their data so. */
+export function useConsultaViva<S extends z.ZodType, T>(p: {
+  flujo: FlujoVivo;
+  ruta: string;
+  clave: QueryKey;
+  esquema: S;
+  pedir: () => Promise<T>;
+}) {
+  const { enVivo } = useFlujoVivo(p.flujo, p.ruta, p.clave, p.esquema);
+  const consulta = useQuery({
+    queryKey: p.clave,
+    queryFn: p.pedir,
+    refetchInterval: enVivo ? false : POLEO_TABLERO_MS,
+    staleTime: Infinity,
+  });
+  return { ...consulta, enVivo };
 }

@@ -1,13 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import {
-  POLEO_TABLERO_MS,
   tableroEjercicio,
   TableroEjercicioSchema,
   vivoEjercicio,
 } from '@pregon/contract/api/tableros';
 import { rellenarRuta } from '@pregon/contract/api/endpoint';
 import { llamar } from '../../../lib/api-client.ts';
-import { useFlujoVivo } from '../../../hooks/use-flujo-vivo.ts';
+import { useConsultaViva } from '../../../hooks/use-flujo-vivo.ts';
 import { CLAVE_TABLEROS } from '../../../lib/claves-consulta.ts';
 
 /** GET /tablero/ejercicio/{id}/: the whole exercise dashboard. */
@@ -20,18 +18,11 @@ export function obtenerTablero(id: number) {
  * while the stream is broken (`enVivo` false).
  */
 export function useTablero(id: number) {
-  const clave = [...CLAVE_TABLEROS, 'ejercicio', id];
-  const { enVivo } = useFlujoVivo(
-    { flujo: 'ejercicio', id_ejercicio: id },
-    rellenarRuta(vivoEjercicio.path, { id }),
-    clave,
-    TableroEjercicioSchema,
-  );
-  const consulta = useQuery({
-    queryKey: clave,
-    queryFn: () => obtenerTablero(id),
-    refetchInterval: enVivo ? false : POLEO_TABLERO_MS,
-    staleTime: Infinity,
+  return useConsultaViva({
+    flujo: { flujo: 'ejercicio', id_ejercicio: id },
+    ruta: rellenarRuta(vivoEjercicio.path, { id }),
+    clave: [...CLAVE_TABLEROS, 'ejercicio', id],
+    esquema: TableroEjercicioSchema,
+    pedir: () => obtenerTablero(id),
   });
-  return { ...consulta, enVivo };
 }

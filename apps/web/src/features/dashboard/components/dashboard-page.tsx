@@ -27,16 +27,15 @@ import { msg } from '@pregon/contract/messages';
 import { RESPALDO_POR_CANAL } from '@pregon/contract/rules/respaldo';
 import { textoSmsTotal } from '@pregon/contract/rules/sms';
 import { AccionesFilaCelda } from '../../../ejercicio/components/acciones-fila.tsx';
-import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
+import { CabeceraTablero } from '../../../components/cabecera-tablero.tsx';
 import { InicioProgramado } from '../../../ejercicio/components/inicio-programado.tsx';
 import { NoEncontrado } from '../../../components/no-encontrado.tsx';
 import { EtiquetaModo } from '../../../ejercicio/components/etiqueta-modo.tsx';
 import { EtiquetaAprobacion } from '../../../ejercicio/components/etiqueta-aprobacion.tsx';
 import { useAccionesEjercicio } from '../../../ejercicio/hooks/use-acciones-ejercicio.ts';
 import { useIdRuta } from '../../../hooks/use-id-ruta.ts';
-import { mensajeError } from '../../../lib/api-client.ts';
 import { COLOR_CANCELADO, COLOR_LUZ } from '../../../lib/colores.ts';
-import { fechaHoraTexto, horaTexto, useAhora, useAvisoZona } from '../../../lib/fecha.ts';
+import { fechaHoraTexto, horaTexto, useAhora } from '../../../lib/fecha.ts';
 import { esNoEncontrado } from '../../../lib/no-encontrado.ts';
 import { useTablero } from '../api/obtener-tablero.ts';
 import { CadenaSeguimiento } from './cadena-seguimiento.tsx';
@@ -161,8 +160,6 @@ function Tablero({ id }: { id: number }) {
   const estado = e ? estadoEjercicio(e) : undefined;
   const ahora = useAhora(estado === 'en_marcha');
   const movil = useEsMovil();
-  // Every time below is in the product's zone, named once (issue 48.5).
-  const avisoZona = useAvisoZona();
 
   // Issue 47.2: an approver who may decide it (not its creator nor who asked: the pending list's
   // puede_aprobar, the api's own rule) goes to the approval screen from here too.
@@ -190,8 +187,8 @@ function Tablero({ id }: { id: number }) {
 
   return (
     <div className="pagina tablero">
-      <div className="pagina-cabecera">
-        <div>
+      <CabeceraTablero
+        antes={
           <Button
             type="link"
             icon={<ArrowLeftOutlined />}
@@ -200,55 +197,44 @@ function Tablero({ id }: { id: number }) {
           >
             {msg('volver')}
           </Button>
-          <Typography.Title level={2}>{e?.ejercicio ?? msg('tituloTablero')}</Typography.Title>
-          <Typography.Text type="secondary" className="zona-horaria">
-            {avisoZona}
-          </Typography.Text>
-        </div>
-        <Space wrap>
-          {estado && (
-            <Tag className="estado-ejercicio">{msg(ETIQUETA_ESTADO_EJERCICIO[estado])}</Tag>
-          )}
-          {e?.detenido === '1' && <Tag className="estado-detenido">{msg('detenido')}</Tag>}
-          {e && <EtiquetaModo modo={e.modo} />}
-          {e && <EtiquetaAprobacion fila={e} />}
-          {revisar && (
-            <Button
-              type="primary"
-              icon={<SafetyCertificateOutlined />}
-              className="revisar-aprobacion"
-              onClick={() => navegar(`/aprobaciones/${revisar}`)}
-            >
-              {msg('accionRevisarAprobacion')}
-            </Button>
-          )}
-          {e && <InicioProgramado fila={e} />}
-          {t?.detencion && (
-            <Typography.Text strong className="detenido-por">
-              {msg('detenidoPor', {
-                usuario: t.detencion.usuario,
-                hora: hora(t.detencion.fecha),
-              })}
-            </Typography.Text>
-          )}
-          {s && (
-            <Tag color={COLOR_LUZ[s.luz]} className="luz-general" data-luz={s.luz}>
-              {msg('luzGeneral')}: {msg(ETIQUETA_LUZ[s.luz])}
-            </Tag>
-          )}
-          {tablero.enVivo && <IndicadorVivo enVivo cargado />}
-        </Space>
-      </div>
-      {!tablero.enVivo && <IndicadorVivo enVivo={false} cargado={tablero.isSuccess} />}
-      {tablero.isError && (
-        <Alert
-          type="error"
-          showIcon
-          message={msg('errorCarga')}
-          description={mensajeError(tablero.error)}
-          style={{ marginBottom: 16 }}
-        />
-      )}
+        }
+        titulo={e?.ejercicio ?? msg('tituloTablero')}
+        tablero={tablero}
+        etiquetas={
+          <>
+            {estado && (
+              <Tag className="estado-ejercicio">{msg(ETIQUETA_ESTADO_EJERCICIO[estado])}</Tag>
+            )}
+            {e?.detenido === '1' && <Tag className="estado-detenido">{msg('detenido')}</Tag>}
+            {e && <EtiquetaModo modo={e.modo} />}
+            {e && <EtiquetaAprobacion fila={e} />}
+            {revisar && (
+              <Button
+                type="primary"
+                icon={<SafetyCertificateOutlined />}
+                className="revisar-aprobacion"
+                onClick={() => navegar(`/aprobaciones/${revisar}`)}
+              >
+                {msg('accionRevisarAprobacion')}
+              </Button>
+            )}
+            {e && <InicioProgramado fila={e} />}
+            {t?.detencion && (
+              <Typography.Text strong className="detenido-por">
+                {msg('detenidoPor', {
+                  usuario: t.detencion.usuario,
+                  hora: hora(t.detencion.fecha),
+                })}
+              </Typography.Text>
+            )}
+            {s && (
+              <Tag color={COLOR_LUZ[s.luz]} className="luz-general" data-luz={s.luz}>
+                {msg('luzGeneral')}: {msg(ETIQUETA_LUZ[s.luz])}
+              </Tag>
+            )}
+          </>
+        }
+      />
       {e?.en_espera && (
         <Alert
           type="warning"

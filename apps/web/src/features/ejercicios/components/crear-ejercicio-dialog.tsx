@@ -30,14 +30,15 @@ import { DesdePlantilla } from './desde-plantilla.tsx';
 import { PieDestinatarios, SeccionDestinatarios } from './destinatarios-seccion.tsx';
 import { SeccionEncuesta } from './encuesta-seccion.tsx';
 import { EstimacionDialogo } from './estimacion-ejercicio.tsx';
-import { SeccionHorario } from './horario-seccion.tsx';
+import { CamposHorario } from './horario-seccion.tsx';
 import { SeccionModo } from './modo-seccion.tsx';
 import { SeccionProgramacion } from './programacion-seccion.tsx';
 import { CamposPuertos } from './puertos-seccion.tsx';
 import { RecordatoriosSeccion } from './recordatorios-seccion.tsx';
-import { SeccionReintentos } from './reintentos-seccion.tsx';
-import { SeccionRespaldo } from './respaldo-seccion.tsx';
-import { SeccionVigencia } from './vigencia-seccion.tsx';
+import { CamposReintentos } from './reintentos-seccion.tsx';
+import { CamposRespaldo } from './respaldo-seccion.tsx';
+import { SeccionPlegable } from './seccion-plegable.tsx';
+import { CampoVigencia } from './vigencia-seccion.tsx';
 
 /** Issue 48.2: Tab leaves a picker without choosing the option under the cursor (rc-select would
  * choose it and keep the focus); caught before the picker sees it, the list closes on blur and
@@ -61,46 +62,11 @@ const tabSinElegir = (e: KeyboardEvent) => {
  */
 export function CrearEjercicioDialog(props: PropsCrearEjercicio) {
   const { abierto, inicial, origen, recuperado, recargar } = props;
-  const {
-    modo,
-    copiados,
-    sinSeleccion,
-    form,
-    catalogos,
-    enviando,
-    paso,
-    conflicto,
-    tipoElegido,
-    estado,
-    categorias,
-    avisoPaises,
-    audioElegido,
-    audioActual,
-    equipoElegido,
-    pedirAprobacion,
-    plantilla,
-    setPlantilla,
-    marca,
-    abrirPlantillas,
-    setAbrirPlantillas,
-    fueraDeVentana,
-    equipos,
-    equipo,
-    errorPuerto,
-    errorHorario,
-    errores,
-    erroresRespaldo,
-    erroresEncuesta,
-    cerrar,
-    confirmar,
-    alCambiar,
-    revalidarRespaldo,
-    alElegirPlantilla,
-  } = useFormularioEjercicio(props);
+  const f = useFormularioEjercicio(props);
 
   return (
     <Modal
-      title={modo.modo === 'editar' ? msg('accionEditarEjercicio') : msg('crearEjercicio')}
+      title={f.modo.modo === 'editar' ? msg('accionEditarEjercicio') : msg('crearEjercicio')}
       open={abierto}
       // About 60% of a desk's width (SPEC 2); on a phone, the whole width (60% of 390 px left
       // every field a few characters wide).
@@ -109,36 +75,41 @@ export function CrearEjercicioDialog(props: PropsCrearEjercicio) {
       maskClosable={false}
       keyboard={false}
       destroyOnHidden
-      onCancel={cerrar}
+      onCancel={f.cerrar}
       footer={[
-        paso && (
+        f.paso && (
           <Typography.Text key="paso" type="secondary" className="paso-en-curso">
-            <Spin size="small" /> {paso}
+            <Spin size="small" /> {f.paso}
           </Typography.Text>
         ),
-        <Button key="cancelar" onClick={cerrar} disabled={enviando}>
+        <Button key="cancelar" onClick={f.cerrar} disabled={f.enviando}>
           {msg('cancelar')}
         </Button>,
-        <Button key="confirmar" type="primary" loading={enviando} onClick={() => void confirmar()}>
-          {modo.modo === 'clonar'
+        <Button
+          key="confirmar"
+          type="primary"
+          loading={f.enviando}
+          onClick={() => void f.confirmar()}
+        >
+          {f.modo.modo === 'clonar'
             ? msg('crearYClonarCuestionario')
-            : modo.modo === 'editar'
+            : f.modo.modo === 'editar'
               ? msg('guardarCambios')
-              : pedirAprobacion
+              : f.pedirAprobacion
                 ? msg('accionSolicitarAprobacion')
                 : msg('confirmar')}
         </Button>,
       ]}
     >
-      {catalogos.isError && (
+      {f.catalogos.isError && (
         <Alert
           type="error"
           showIcon
-          message={mensajeError(catalogos.error)}
+          message={mensajeError(f.catalogos.error)}
           style={{ marginBottom: 12 }}
         />
       )}
-      <AvisoRecargable mensaje={conflicto} recargar={recargar} />
+      <AvisoRecargable mensaje={f.conflicto} recargar={recargar} />
       {recuperado && (
         <Alert
           type="info"
@@ -152,25 +123,25 @@ export function CrearEjercicioDialog(props: PropsCrearEjercicio) {
           style={{ marginBottom: 12 }}
         />
       )}
-      <Spin spinning={catalogos.isPending} tip={msg('cargando')}>
+      <Spin spinning={f.catalogos.isPending} tip={msg('cargando')}>
         <Form<ValoresDialogo>
-          form={form}
+          form={f.form}
           layout="vertical"
           requiredMark={false}
           initialValues={{ tipo_ejercicio: '', categorias: [], ...inicial }}
-          onValuesChange={alCambiar}
+          onValuesChange={f.alCambiar}
           className="formulario-ejercicio"
         >
           <Row gutter={16} onKeyDownCapture={tabSinElegir}>
-            {modo.modo !== 'clonar' && !origen && !copiados && (
+            {f.modo.modo !== 'clonar' && !origen && !f.copiados && (
               <Col span={24}>
                 <DesdePlantilla
-                  form={form}
+                  form={f.form}
                   abierto={abierto}
-                  equiposDe={(t) => equiposParaTipo(catalogos.data?.equipos ?? [], t)}
-                  marca={marca}
-                  alPlantillaWhatsapp={setPlantilla}
-                  sinCuestionario={modo.modo === 'editar'}
+                  equiposDe={(t) => equiposParaTipo(f.catalogos.data?.equipos ?? [], t)}
+                  marca={f.marca}
+                  alPlantillaWhatsapp={f.setPlantilla}
+                  sinCuestionario={f.modo.modo === 'editar'}
                 />
               </Col>
             )}
@@ -178,13 +149,13 @@ export function CrearEjercicioDialog(props: PropsCrearEjercicio) {
               <Form.Item
                 label={msg('campoTipoTrabajo')}
                 name="tipo_ejercicio"
-                {...propsError(errores, 'tipo_ejercicio')}
+                {...propsError(f.errores, 'tipo_ejercicio')}
               >
                 <Select
                   aria-label={msg('campoTipoTrabajo')}
                   options={[
                     { value: '', label: msg('seleccionaOpcion') },
-                    ...(catalogos.data?.tipo_ejercicio ?? []).map((t) => ({
+                    ...(f.catalogos.data?.tipo_ejercicio ?? []).map((t) => ({
                       value: t.id_tipo_ejercicio,
                       label: t.tipo_ejercicio,
                     })),
@@ -196,37 +167,37 @@ export function CrearEjercicioDialog(props: PropsCrearEjercicio) {
               <Form.Item
                 label={msg('campoEquipo')}
                 name="equipo"
-                {...propsError(errores, 'equipo')}
+                {...propsError(f.errores, 'equipo')}
               >
                 <Select
                   aria-label={msg('campoEquipo')}
                   placeholder={msg('seleccionaOpcion')}
                   showSearch={BUSCAR_OPCIONES}
-                  options={equipos.map((e) => ({ value: e.id_equipo, label: e.alias }))}
+                  options={f.equipos.map((e) => ({ value: e.id_equipo, label: e.alias }))}
                 />
               </Form.Item>
             </Col>
-            {equipo && (
+            {f.equipo && (
               <Col span={24}>
-                <CamposPuertos equipo={equipo} tipo={tipoElegido} error={errorPuerto} />
+                <CamposPuertos equipo={f.equipo} tipo={f.tipoElegido} error={f.errorPuerto} />
               </Col>
             )}
-            <Col xs={24} md={tipoElegido === TIPO_LLAMADA ? 12 : 24}>
+            <Col xs={24} md={f.tipoElegido === TIPO_LLAMADA ? 12 : 24}>
               <Form.Item
                 label={msg('campoNombreEjercicio')}
                 name="titulo"
-                {...propsError(errores, 'titulo')}
+                {...propsError(f.errores, 'titulo')}
               >
                 <Input aria-label={msg('campoNombreEjercicio')} />
               </Form.Item>
             </Col>
-            {tipoElegido === TIPO_LLAMADA && (
+            {f.tipoElegido === TIPO_LLAMADA && (
               <Col xs={24} md={12}>
                 <Form.Item
                   label={msg('campoTiempoMinutos')}
                   name="tiempo"
                   extra={msg('ayudaTiempoLlamada')}
-                  {...propsError(errores, 'tiempo')}
+                  {...propsError(f.errores, 'tiempo')}
                 >
                   <Input
                     aria-label={msg('campoTiempoMinutos')}
@@ -238,76 +209,96 @@ export function CrearEjercicioDialog(props: PropsCrearEjercicio) {
             )}
             <Col span={24}>
               <CampoAccion
-                form={form}
-                tipo={tipoElegido}
-                errores={errores}
-                marca={marca}
-                plantilla={plantilla}
-                audioElegido={audioElegido}
-                audioActual={audioActual}
-                equipoElegido={equipoElegido}
-                fueraDeVentana={fueraDeVentana}
-                abrirPlantillas={abrirPlantillas}
-                alAbrirPlantillas={setAbrirPlantillas}
-                alElegirPlantilla={alElegirPlantilla}
+                form={f.form}
+                tipo={f.tipoElegido}
+                errores={f.errores}
+                marca={f.marca}
+                plantilla={f.plantilla}
+                audioElegido={f.audioElegido}
+                audioActual={f.audioActual}
+                equipoElegido={f.equipoElegido}
+                fueraDeVentana={f.fueraDeVentana}
+                abrirPlantillas={f.abrirPlantillas}
+                alAbrirPlantillas={f.setAbrirPlantillas}
+                alElegirPlantilla={f.alElegirPlantilla}
                 cuestionarioDe={inicial?.cuestionario_de}
               />
             </Col>
-            {tipoElegido !== undefined && tipoConEncuesta(tipoElegido) && (
+            {f.tipoElegido !== undefined && tipoConEncuesta(f.tipoElegido) && (
               <Col span={24} style={{ marginBottom: 16 }}>
-                <SeccionEncuesta form={form} tipo={tipoElegido} errores={erroresEncuesta} />
+                <SeccionEncuesta form={f.form} tipo={f.tipoElegido} errores={f.erroresEncuesta} />
                 <RecordatoriosSeccion
-                  form={form}
-                  tipo={tipoElegido}
-                  id={modo.modo === 'editar' ? modo.id_ejercicio : undefined}
+                  form={f.form}
+                  tipo={f.tipoElegido}
+                  id={f.modo.modo === 'editar' ? f.modo.id_ejercicio : undefined}
                 />
               </Col>
             )}
-            <SeccionProgramacion errores={errores} />
+            <SeccionProgramacion errores={f.errores} />
             <SeccionDestinatarios
-              errores={errores}
-              sinSeleccion={sinSeleccion}
-              estados={catalogos.data?.estados ?? []}
-              categorias={catalogos.data?.categorias ?? []}
-              avisoPaises={avisoPaises}
+              errores={f.errores}
+              sinSeleccion={f.sinSeleccion}
+              estados={f.catalogos.data?.estados ?? []}
+              categorias={f.catalogos.data?.categorias ?? []}
+              avisoPaises={f.avisoPaises}
             />
-            {tipoElegido === TIPO_SMS && <SeccionVigencia />}
-            {tipoElegido !== undefined && (
-              <SeccionHorario abierta={!!inicial?.ventana_inicio} error={errorHorario} />
+            {f.tipoElegido === TIPO_SMS && (
+              <SeccionPlegable clave="vigencia" titulo={msg('vigenciaSms')}>
+                <CampoVigencia />
+              </SeccionPlegable>
             )}
-            {tipoElegido !== undefined && (
+            {f.tipoElegido !== undefined && (
+              <SeccionPlegable
+                clave="horario"
+                titulo={msg('horarioPermitidoSeccion')}
+                abierta={!!inicial?.ventana_inicio}
+              >
+                <CamposHorario error={f.errorHorario} />
+              </SeccionPlegable>
+            )}
+            {f.tipoElegido !== undefined && (
               <Col span={24}>
-                <SeccionModo form={form} tipo={tipoElegido} />
+                <SeccionModo form={f.form} tipo={f.tipoElegido} />
               </Col>
             )}
-            {tipoElegido !== undefined && esLlamada(tipoElegido) && (
-              <SeccionRespaldo
+            {f.tipoElegido !== undefined && esLlamada(f.tipoElegido) && (
+              <SeccionPlegable
+                clave="respaldo"
+                titulo={msg('respaldoSms')}
                 abierta={!!inicial?.respaldo_equipo}
-                form={form}
-                equipos={catalogos.data?.equipos ?? []}
-                errores={erroresRespaldo}
-                revalidar={revalidarRespaldo}
-              />
+                className="respaldo-sms"
+              >
+                <CamposRespaldo
+                  form={f.form}
+                  equipos={f.catalogos.data?.equipos ?? []}
+                  errores={f.erroresRespaldo}
+                  revalidar={f.revalidarRespaldo}
+                />
+              </SeccionPlegable>
             )}
-            {tipoElegido !== undefined && esLlamada(tipoElegido) && <SeccionReintentos />}
+            {f.tipoElegido !== undefined && esLlamada(f.tipoElegido) && (
+              <SeccionPlegable clave="reintentos" titulo={msg('reintentosLlamada')}>
+                <CamposReintentos />
+              </SeccionPlegable>
+            )}
           </Row>
         </Form>
       </Spin>
-      {equipo && tipoElegido !== undefined && (
+      {f.equipo && f.tipoElegido !== undefined && (
         <EstimacionDialogo
-          form={form}
-          equipo={equipo}
-          tipo={tipoElegido}
-          estados={catalogos.data?.estados ?? []}
-          destinatarios={origen?.destinatarios ?? copiados?.destinatarios}
+          form={f.form}
+          equipo={f.equipo}
+          tipo={f.tipoElegido}
+          estados={f.catalogos.data?.estados ?? []}
+          destinatarios={origen?.destinatarios ?? f.copiados?.destinatarios}
         />
       )}
       <Divider style={{ margin: '4px 0 12px' }} />
       <PieDestinatarios
         origen={origen}
-        copiados={copiados}
-        estados={estado ?? []}
-        categorias={categorias ?? []}
+        copiados={f.copiados}
+        estados={f.estado ?? []}
+        categorias={f.categorias ?? []}
       />
     </Modal>
   );

@@ -1,11 +1,11 @@
-import { Col, Collapse, Form, Row, TimePicker, Typography } from 'antd';
+import { Col, Form, Row, TimePicker, Typography } from 'antd';
 import { msg } from '@pregon/contract/messages';
 import type { errorVentana } from '@pregon/contract/rules/ventanas';
 import { FORMATO_VENTANA } from '../formulario-ejercicio.ts';
 
 /** 'Horario permitido' (issue 24.4): two 'HH:mm' pickers, both or none, in each recipient's
  * local time; the error names its field. */
-function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
+export function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
   const campos = [
     ['ventana_inicio', 'ventanaInicio'],
     ['ventana_fin', 'ventanaFin'],
@@ -34,24 +34,5 @@ function CamposHorario(p: { error: ReturnType<typeof errorVentana> }) {
         <Typography.Text type="secondary">{msg('ventanaAyuda')}</Typography.Text>
       </Col>
     </Row>
-  );
-}
-
-/** 'Horario permitido', folded (open at first when the exercise has one). */
-export function SeccionHorario(p: { abierta: boolean; error: ReturnType<typeof errorVentana> }) {
-  return (
-    <Col span={24}>
-      <Collapse
-        size="small"
-        defaultActiveKey={p.abierta ? ['horario'] : []}
-        items={[
-          {
-            key: 'horario',
-            label: msg('horarioPermitidoSeccion'),
-            children: <CamposHorario error={p.error} />,
-          },
-        ]}
-      />
-    </Col>
   );
 }

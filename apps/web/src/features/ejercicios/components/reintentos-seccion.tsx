@@ -1,4 +1,4 @@
-import { Col, Collapse, Form, InputNumber, Row, Typography } from 'antd';
+import { Col, Form, InputNumber, Row, Typography } from 'antd';
 import { ESPERA_REINTENTO_MAX, REINTENTOS_LLAMADA_MAX } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 import {
@@ -15,7 +15,7 @@ const marcador = (d: PoliticaReintentos, campo: 'reintentos' | 'espera_reintento
     : (d.espera_reintento_s / 60).toLocaleString('es-MX', { maximumFractionDigits: 2 });
 
 /** The call retry policy of a call or quiz exercise; empty keeps the server's (GET /config/). */
-function CamposReintentos() {
+export function CamposReintentos() {
   const config = useConfig();
   const defecto = config.data?.llamadas;
   const campos = [
@@ -44,23 +44,5 @@ function CamposReintentos() {
         </Col>
       )}
     </Row>
-  );
-}
-
-/** The retry policy's folded section of a call or quiz exercise. */
-export function SeccionReintentos() {
-  return (
-    <Col span={24}>
-      <Collapse
-        size="small"
-        items={[
-          {
-            key: 'reintentos',
-            label: msg('reintentosLlamada'),
-            children: <CamposReintentos />,
-          },
-        ]}
-      />
-    </Col>
   );
 }

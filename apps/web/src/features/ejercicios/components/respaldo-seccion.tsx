@@ -1,14 +1,4 @@
-import {
-  Col,
-  Collapse,
-  Form,
-  Input,
-  Radio,
-  Row,
-  Select,
-  Typography,
-  type FormInstance,
-} from 'antd';
+import { Col, Form, Input, Radio, Row, Select, Typography, type FormInstance } from 'antd';
 import { msg } from '@pregon/contract/messages';
 import {
   CANALES_RESPALDO,
@@ -72,7 +62,7 @@ export function validarRespaldo(c: CamposRespaldoContrato): ErroresRespaldo {
  * a WhatsApp device and one of its approved templates (the picker of a WhatsApp exercise, without
  * free text: outside the 24-hour window only a template arrives). Nothing chosen: no fallback.
  */
-function CamposRespaldo(p: {
+export function CamposRespaldo(p: {
   form: FormInstance<ValoresDialogo>;
   equipos: readonly { id_equipo: number; alias: string; protocolo: string }[];
   errores: ErroresRespaldo;
@@ -158,31 +148,5 @@ function CamposRespaldo(p: {
         </Col>
       )}
     </Row>
-  );
-}
-
-/** Props of the fallback's section. */
-type PropsSeccionRespaldo = Parameters<typeof CamposRespaldo>[0] & {
-  /** Open at first (an exercise that has one). */
-  abierta: boolean;
-};
-
-/** The fallback's folded section of a call or quiz exercise. */
-export function SeccionRespaldo({ abierta, ...campos }: PropsSeccionRespaldo) {
-  return (
-    <Col span={24}>
-      <Collapse
-        size="small"
-        className="respaldo-sms"
-        defaultActiveKey={abierta ? ['respaldo'] : []}
-        items={[
-          {
-            key: 'respaldo',
-            label: msg('respaldoSms'),
-            children: <CamposRespaldo {...campos} />,
-          },
-        ]}
-      />
-    </Col>
   );
 }

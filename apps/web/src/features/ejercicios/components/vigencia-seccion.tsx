@@ -1,32 +1,19 @@
-import { Col, Collapse, Form, InputNumber } from 'antd';
+import { Form, InputNumber } from 'antd';
 import { VIGENCIA_SMS_MAX } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
 
-/** An SMS exercise's folded 'Vigencia': minutes each message may wait for delivery (empty: the
+/** An SMS exercise's 'Vigencia': minutes each message may wait for delivery (empty: the
  * gateway's default). */
-export function SeccionVigencia() {
+export function CampoVigencia() {
   return (
-    <Col span={24}>
-      <Collapse
-        size="small"
-        items={[
-          {
-            key: 'vigencia',
-            label: msg('vigenciaSms'),
-            children: (
-              <Form.Item label={msg('campoVigencia')} name="vigencia" extra={msg('ayudaVigencia')}>
-                <InputNumber
-                  aria-label={msg('campoVigencia')}
-                  min={1}
-                  max={VIGENCIA_SMS_MAX}
-                  precision={0}
-                  style={{ width: 200 }}
-                />
-              </Form.Item>
-            ),
-          },
-        ]}
+    <Form.Item label={msg('campoVigencia')} name="vigencia" extra={msg('ayudaVigencia')}>
+      <InputNumber
+        aria-label={msg('campoVigencia')}
+        min={1}
+        max={VIGENCIA_SMS_MAX}
+        precision={0}
+        style={{ width: 200 }}
       />
-    </Col>
+    </Form.Item>
   );
 }

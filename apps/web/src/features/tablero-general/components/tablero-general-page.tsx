@@ -1,4 +1,4 @@
-import { Alert, Card, Col, Empty, Progress, Row, Space, Table, Tag, Typography } from 'antd';
+import { Card, Col, Empty, Progress, Row, Space, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import type { TableroGeneral } from '@pregon/contract/api/tableros';
 import {
@@ -8,9 +8,8 @@ import {
   type Protocolo,
 } from '@pregon/contract/constants';
 import { msg, type ClaveMensaje } from '@pregon/contract/messages';
-import { IndicadorVivo } from '../../../components/indicador-vivo.tsx';
-import { mensajeError } from '../../../lib/api-client.ts';
-import { fechaHoraTexto, useAvisoZona } from '../../../lib/fecha.ts';
+import { CabeceraTablero } from '../../../components/cabecera-tablero.tsx';
+import { fechaHoraTexto } from '../../../lib/fecha.ts';
 import { useTableroGeneral } from '../api/obtener-tablero-general.ts';
 
 const fechaHora = (ms: number | null) => fechaHoraTexto(ms, msg('nunca'));
@@ -111,29 +110,9 @@ function CasosAbiertos({ casos }: { casos: TableroGeneral['casos_abiertos'] }) {
 export function TableroGeneralPage() {
   const tablero = useTableroGeneral();
   const t = tablero.data;
-  // Every time below is in the product's zone, named once (issue 48.5).
-  const avisoZona = useAvisoZona();
   return (
     <div className="pagina tablero-general">
-      <div className="pagina-cabecera">
-        <div>
-          <Typography.Title level={2}>{msg('menuTableroGeneral')}</Typography.Title>
-          <Typography.Text type="secondary" className="zona-horaria">
-            {avisoZona}
-          </Typography.Text>
-        </div>
-        {tablero.enVivo && <IndicadorVivo enVivo cargado />}
-      </div>
-      {!tablero.enVivo && <IndicadorVivo enVivo={false} cargado={tablero.isSuccess} />}
-      {tablero.isError && (
-        <Alert
-          type="error"
-          showIcon
-          message={msg('errorCarga')}
-          description={mensajeError(tablero.error)}
-          style={{ marginBottom: 16 }}
-        />
-      )}
+      <CabeceraTablero titulo={msg('menuTableroGeneral')} tablero={tablero} />
       {t && <CasosAbiertos casos={t.casos_abiertos} />}
       <Card
         title={msg('ejerciciosActivos')}
