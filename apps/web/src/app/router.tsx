@@ -2,7 +2,6 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { ROL_ADMINISTRADOR, ROL_APROBADOR, RUTA_EJERCICIOS } from '@pregon/contract/constants';
 import { pedirAntes } from '../lib/api-client.ts';
-import { CLAVE_EJERCICIOS } from '../lib/claves-consulta.ts';
 import { registrarNavegacion } from '../lib/sesion.ts';
 import { clienteConsultas } from './consultas.ts';
 import { guardia, type AccesoRuta } from './guardia.ts';
@@ -34,14 +33,13 @@ const pantalla = (
 function pedirEjercicios() {
   let enviada: Promise<Response> | undefined = pedirAntes(RUTA_EJERCICIOS);
   void import('../ejercicio/api/obtener-ejercicios.ts').then((m) =>
-    clienteConsultas.prefetchQuery({
-      queryKey: CLAVE_EJERCICIOS,
-      queryFn: () => {
+    clienteConsultas.prefetchQuery(
+      m.consultaEjercicios(() => {
         const respuesta = enviada;
         enviada = undefined;
-        return m.obtenerEjercicios(respuesta);
-      },
-    }),
+        return respuesta;
+      }),
+    ),
   );
 }
 

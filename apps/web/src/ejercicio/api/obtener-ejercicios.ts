@@ -9,6 +9,13 @@ export async function obtenerEjercicios(respuesta?: Promise<Response>) {
   return (await llamar(listarEjercicios, { respuesta })).data;
 }
 
+/** The list's query: its key and call (`respuesta`: an answer already on its way, read once). The
+ * router prefetches it with the request it sent itself, so its key stays off the first screen. */
+export const consultaEjercicios = (respuesta?: () => Promise<Response> | undefined) => ({
+  queryKey: CLAVE_EJERCICIOS,
+  queryFn: () => obtenerEjercicios(respuesta?.()),
+});
+
 /** How often the list reloads by itself: every second around a scheduled start (the row turns
  * from 'Programado' to running without a reload), every 15 s while any start is scheduled, every
  * 10 s while an approval is pending (issue 47.2), else never (actions reload it). */
@@ -24,8 +31,7 @@ function intervaloLista(filas: EjercicioFila[] | undefined): number | false {
 /** The exercises list. */
 export function useEjercicios() {
   return useQuery({
-    queryKey: CLAVE_EJERCICIOS,
-    queryFn: () => obtenerEjercicios(),
+    ...consultaEjercicios(),
     refetchInterval: (q) => intervaloLista(q.state.data),
   });
 }
