@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { msg } from '@pregon/contract/messages';
 import { mensajeError } from '../../../lib/api-client.ts';
 import { guardarToken, tomarRegreso } from '../../../lib/sesion.ts';
-import { useIngresar } from '../api/signin.ts';
+import { useIngresar } from '../api/ingresar.ts';
 
 interface Valores {
   usuario: string;
