@@ -18,6 +18,7 @@ import { seed } from '@pregon/api/db/seed';
 import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { storePostgres } from '@pregon/api/dispatcher/store-postgres';
+import { anfitrionApi } from '@pregon/api/services/despacho';
 import { desenlaceEnviado } from '@pregon/api/dispatcher/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { arg } from './_comun.ts';
@@ -120,7 +121,7 @@ try {
       const hecho = await estado(f);
       if (estadisticas === 'frescas') await sql`analyze ejercicio_detalle`.execute(db.kysely);
       const medidas: { plan: Nodo; ms: number; buffers: number }[] = [];
-      const store = storePostgres({ ...db, pool: explicando(db.pool!, medidas) });
+      const store = storePostgres({ ...db, pool: explicando(db.pool!, medidas) }, anfitrionApi);
       const ahora = Date.now();
       const ej = { id_ejercicio: id, puertos: 2 * PUERTOS } as Parameters<typeof store.reclamar>[0];
       const { rows: vuelo } = await sql<{ id_detalle: number; posicion: number }>`

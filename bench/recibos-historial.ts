@@ -14,6 +14,7 @@ import { openDb } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { storeSqlite } from '@pregon/api/dispatcher/store-sqlite';
+import { anfitrionApi } from '@pregon/api/services/despacho';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { arg, medianaAlta } from './_comun.ts';
 
@@ -44,7 +45,7 @@ async function medir(historia: number): Promise<number> {
       `update ejercicio_detalle set estatus = 'enviado', id_gateway = 'g' || posicion, intentos = 1,
          salio = 1 where id_ejercicio = ?`,
     ).run(id);
-    const store = storeSqlite(db);
+    const store = storeSqlite(db, anfitrionApi);
     const t0 = performance.now();
     for (let i = 0; i < N; i += LOTE) {
       const rs = Array.from({ length: LOTE }, (_, k) => ({

@@ -50,6 +50,11 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ],
     [
       'apps/api/src/services/nuevo.ts',
+      "import x from '../dispatcher/index.ts';",
+      'piezas internas del despachador',
+    ],
+    [
+      'apps/api/src/services/nuevo.ts',
       "import x from '../routes/cap.ts';",
       'un servicio no importa rutas',
     ],
@@ -113,7 +118,7 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
   it.each([
     ['apps/api/src/routes/nueva.ts', "import x from '../services/telefonos.ts';"],
     ['apps/api/src/services/nuevo.ts', "import x from '../repositories/telefonos.ts';"],
-    ['apps/api/src/services/nuevo.ts', "import x from '../dispatcher/index.ts';"],
+    ['apps/api/src/services/nuevo.ts', "import x from '../dispatcher/entrada.ts';"],
     ['apps/api/src/dispatcher/nuevo.ts', "import x from '@pregon/db/database';"],
     ['apps/api/src/services/nuevo.ts', "import x from '@pregon/db/database';"],
     ['apps/api/src/dispatcher/nuevo.ts', "import x from './canal.ts';"],

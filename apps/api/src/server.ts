@@ -42,7 +42,7 @@ import { rutasTelefonia } from './routes/telefonia.ts';
 import { rutasReportes } from './routes/reportes.ts';
 import { rutasTableros } from './routes/tableros.ts';
 import { puentePostgres } from './vivo/puente-pg.ts';
-import { avisarLeidas } from './dispatcher/leer-respuestas.ts';
+import { avisarLeidas } from './services/leer-respuestas.ts';
 import { rutasTelefonos } from './routes/telefonos.ts';
 import { rutasBajas } from './routes/bajas.ts';
 import { rutasUsuarios } from './routes/usuarios.ts';

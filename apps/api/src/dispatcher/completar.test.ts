@@ -4,6 +4,7 @@ import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { completarSiTermino } from './store-comun.ts';
+import { anfitrionApi } from '../services/despacho.ts';
 import { banderas, porEstatus } from './testing.ts';
 
 // A drill completes only when none of its rows is queued, and on PostgreSQL (READ COMMITTED)
@@ -60,14 +61,14 @@ describe('fin del ejercicio con filas que cambian de estado a la vez (postgres)'
         await sql`update ejercicio_detalle set estatus = ${a}
           where id_ejercicio = ${id} and posicion = 3`.execute(db.kysely);
       });
-      expect(await completarSiTermino(espia, id, Date.now())).toBe(false);
+      expect(await completarSiTermino(espia, id, Date.now(), anfitrionApi)).toBe(false);
       expect(await porEstatus(db, id)).toEqual({ enviado: 2, [a]: 1 });
       expect((await banderas(db, id)).completado).toBe(0);
 
       // Once the row has its outcome, the drill completes.
       await sql`update ejercicio_detalle set estatus = 'enviado'
         where id_ejercicio = ${id} and posicion = 3`.execute(db.kysely);
-      expect(await completarSiTermino(db, id, Date.now())).toBe(true);
+      expect(await completarSiTermino(db, id, Date.now(), anfitrionApi)).toBe(true);
       expect((await banderas(db, id)).completado).toBe(1);
     });
 });

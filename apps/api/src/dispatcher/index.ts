@@ -1,47 +1,36 @@
 import type { Contexto } from '../contexto.ts';
-import type { Eventos } from './eventos.ts';
 import type { Db } from '@pregon/db/database';
-import { configDespachoDeEntorno, type ConfigDespachador } from './config.ts';
-import { Despachador, type Bitacora } from './despachador.ts';
-import type { Store } from './store.ts';
-import { storePostgres } from './store-postgres.ts';
-import { storeSqlite } from './store-sqlite.ts';
-import { reintentarWebhooksAndroid } from './webhook-android.ts';
-import { avisarEscritas, avisarLeidas } from './leer-respuestas.ts';
+import {
+  arrancarDespachador as arrancarMotor,
+  bitacoraConsola,
+  configDespachoDeEntorno,
+  type Bitacora,
+  type ConfigDespachador,
+  type Despachador,
+  type DespachadorEnMarcha,
+  type Eventos,
+} from './entrada.ts';
+import { anfitrionApi, storePara } from '../services/despacho.ts';
+import { avisarEscritas, avisarLeidas, guardarYLeer } from '../services/leer-respuestas.ts';
+import {
+  mismoGateway,
+  quitarWebhookAndroid,
+  registrarWebhookAndroid,
+  reintentarWebhooksAndroid,
+  telefonoRemitente,
+  textoSeguro,
+  webhookAndroidPendiente,
+  webhookRegistrado,
+} from '../services/webhook-android.ts';
 
-// The dispatcher's public surface (issue 44): what the api's services, config and start-up may
-// use; everything else in this folder is internal (eslint.config.js). Stage 3 of the issue makes
-// this module the entry of the dispatcher's own package.
-export {
-  canalDe,
-  credencial,
-  textoError,
-  type EquipoCanal,
-  type Recibo,
-  type RespuestaEntrante,
-} from './canal.ts';
-export {
-  audioEnPbx,
-  comprobarEquipo,
-  contextoEnAsterisk,
-  promptsEnPbx,
-  type HuellaAudio,
-} from './comprobacion.ts';
-export { configDespachoDeEntorno, type ConfigDespachador } from './config.ts';
-export {
-  busquedaGuardada,
-  comprobarDestino,
-  destinoLiteralRefusado,
-  destinosDeEntorno,
-  fijarDestinosPermitidos,
-  leerDestinosPermitidos,
-  problemaDestinoEquipo,
-  type ListaDestinos,
-} from './destinos.ts';
-export { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
-export { encolarAcuse, type AcusePorRespuesta } from './store-sueltos.ts';
-export type { Eventos } from './eventos.ts';
-export { guardarYLeer } from './leer-respuestas.ts';
+// The api's binding of the dispatcher (issue 44.1): the engine (entrada.ts and what it exports)
+// imports no api module; this module gives it the api as its host (services/despacho.ts: the
+// audit rows, the reply matching), and around its start the api's own tasks that run beside it
+// (the matching's events, the Android webhooks' retry). The api's start-up (main.ts,
+// main-despachador.ts), its tests and benches start the dispatcher from here; the api's services
+// use the engine's entry, never this module (it imports them).
+export * from './entrada.ts';
+export { storePara, guardarYLeer };
 export {
   mismoGateway,
   quitarWebhookAndroid,
@@ -50,61 +39,34 @@ export {
   textoSeguro,
   webhookAndroidPendiente,
   webhookRegistrado,
-} from './webhook-android.ts';
+};
 
-/** A running dispatcher; stop() lets in-flight sends finish. */
-export interface DespachadorEnMarcha {
-  detener(): Promise<void>;
-  /** True from its start until it is stopped (GET /health). */
-  enMarcha(): boolean;
-}
-
-/** The dispatcher's store for the database's engine (the one place the engine is chosen). */
-export function storePara(db: Db): Store {
-  return db.engine === 'postgres' ? storePostgres(db) : storeSqlite(db);
-}
-
-/** A log that writes to stderr unless the level is 'silent'. */
-export function bitacoraConsola(nivel: string): Bitacora | undefined {
-  if (nivel === 'silent') return undefined;
-  return {
-    info: (t) => console.log(`[despachador] ${t}`),
-    error: (t) => console.error(`[despachador] ${t}`),
-  };
-}
-
-/** Starts a dispatcher over `db`; on SQLite it is the only one and recovers rows left en_curso at once. */
+/** Starts a dispatcher over `db` with the api as its host; on SQLite it is the only one and
+ * recovers rows left en_curso at once. */
 export async function arrancarDespachador(
   db: Db,
   config: ConfigDespachador,
   opts: { eventos?: Eventos; bitacora?: Bitacora } = {},
 ): Promise<DespachadorEnMarcha & { despachador: Despachador }> {
-  const despachador = new Despachador(storePara(db), config, {
-    ...opts,
-    unico: db.engine === 'sqlite',
-    // Issue 45.1: the devices' ports are leased in the database (capacidad-equipo.ts).
-    db,
-  });
-  await despachador.iniciar();
+  const d = await arrancarMotor(db, config, { ...opts, anfitrion: anfitrionApi });
   // Issue 46.3: a case its reply matching opens reaches the live dashboards (over NOTIFY from a
   // standalone process on PostgreSQL).
   const dejarCasos = opts.eventos ? avisarLeidas(db, opts.eventos) : () => {};
   // Issue 46.5: what the matching queued (an acknowledgement, a BAJA's confirmation) is sent as
   // soon as its batch commits.
-  const dejarSueltos = avisarEscritas(db, () => despachador.despertarSueltos());
+  const dejarSueltos = avisarEscritas(db, () => d.despachador.despertarSueltos());
   // Issue 46.1: Android webhooks whose registration failed (or never ran: the demo's devices)
   // are registered again, in the background.
   void reintentarWebhooksAndroid(db, opts.bitacora).catch((err) =>
     opts.bitacora?.error(`webhooks de Android: ${String(err)}`),
   );
   return {
-    despachador,
+    ...d,
     detener: () => {
       dejarCasos();
       dejarSueltos();
-      return despachador.detener();
+      return d.detener();
     },
-    enMarcha: () => despachador.enMarcha,
   };
 }
 

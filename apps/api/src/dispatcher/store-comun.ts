@@ -2,10 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '@pregon/db/database';
 import { abrirCola, enCola, partesDeLaCola, pisosPorEjercicio } from '@pregon/db/cola';
 import { BANDERAS_EN_CURSO, TRANSICIONES } from '@pregon/contract/rules/ciclo-ejercicio';
-import { auditar } from '../repositories/auditoria.ts';
 import type { DigitoQuiz, RespuestaEntrante } from './canal.ts';
-import { cerrarYLeer, guardarYLeerLuego } from './leer-respuestas.ts';
+import type { Anfitrion } from './anfitrion.ts';
 import { storeRecibos } from './store-recibos.ts';
+import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 import { storeSueltos } from './store-sueltos.ts';
 import type { Desenlace, LlamadaVencida } from './store.ts';
 
@@ -32,12 +32,14 @@ async function familia(
   return { raiz, ids: [raiz, ...companeros.map((c) => c.id_ejercicio)] };
 }
 
-/** Completes an active exercise with no row pendiente or en_curso; audits 'completar'. A drill
- * with a fallback completes with its companion, when neither has such rows (issue 25.2). */
+/** Completes an active exercise with no row pendiente or en_curso; audits 'completar' (through
+ * the host's port). A drill with a fallback completes with its companion, when neither has such
+ * rows (issue 25.2). */
 export async function completarSiTermino(
   db: Db,
   id_ejercicio: number,
   ahora: number,
+  anfitrion: Pick<Anfitrion, 'auditar'>,
 ): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     const { raiz, ids } = await familia(trx, id_ejercicio);
@@ -74,16 +76,21 @@ export async function completarSiTermino(
       .returning('id_ejercicio')
       .execute();
     if (!r.some((x) => x.id_ejercicio === raiz)) return false;
-    await auditar(trx, null, 'completar', 'ejercicio', raiz, { por: 'despachador' });
+    await anfitrion.auditar(trx, 'completar', raiz, { por: 'despachador' });
     return true;
   });
 }
 
-/** Pauses a running exercise with a reason (automatic pause); audits 'pausar'. Same flags as the
- * manual pause of POST /ejercicio/pausa/ (en_proceso stays 1, en_pausa 1), so the row offers
+/** Pauses a running exercise with a reason (automatic pause); audits 'pausar' (through the host's
+ * port). Same flags as the manual pause of POST /ejercicio/pausa/ (en_proceso stays 1, en_pausa 1), so the row offers
  * resume and stop. A paused exercise waits for nothing: its waiting note goes in the same write,
  * so no reader sees it paused and still 'En espera'. */
-export async function pausar(db: Db, id_ejercicio: number, motivo: string): Promise<boolean> {
+export async function pausar(
+  db: Db,
+  id_ejercicio: number,
+  motivo: string,
+  anfitrion: Pick<Anfitrion, 'auditar'>,
+): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     // A drill and its fallback companion pause together (issue 25.2), whichever device failed.
     const { raiz, ids } = await familia(trx, id_ejercicio);
@@ -96,7 +103,7 @@ export async function pausar(db: Db, id_ejercicio: number, motivo: string): Prom
       .returning('id_ejercicio')
       .execute();
     if (!r.some((x) => x.id_ejercicio === raiz)) return false;
-    await auditar(trx, null, 'pausar', 'ejercicio', raiz, { por: 'despachador', motivo });
+    await anfitrion.auditar(trx, 'pausar', raiz, { por: 'despachador', motivo });
     return true;
   });
 }
@@ -562,13 +569,38 @@ export async function reponerCancelados(
   });
 }
 
-/** The Store operations both engines run the same way (Kysely), bound to a database. */
-export function comunes(db: Db) {
+/** Issue 46 (throughput): stores a reply and answers as soon as it is durably kept (the SMPP
+ * simulator's deliver_sm_resp follows), leaving its matching (the host's port) to a pass started
+ * now in the background; a matching failure is left to the sweep (cerrarYLeer), the reply being
+ * stored. */
+async function guardarYLeerLuego(
+  db: Db,
+  anfitrion: Anfitrion,
+  r: RespuestaEntrante,
+  ahora: number,
+) {
+  const res = await guardarRespuesta(db, r, ahora);
+  if (res === 'nueva') void anfitrion.leerRespuestas(db).catch(() => undefined);
+  return res;
+}
+
+/** Closes the long replies whose parts stopped coming (cerrarPartesVencidas) and matches every
+ * reply still unread; a matching error rejects, and the dispatcher logs it. */
+async function cerrarYLeer(db: Db, anfitrion: Anfitrion, ahora: number): Promise<number> {
+  const n = await cerrarPartesVencidas(db, ahora);
+  await anfitrion.leerRespuestas(db);
+  return n;
+}
+
+/** The Store operations both engines run the same way (Kysely), bound to a database and to the
+ * host's ports (audit rows, reply matching). */
+export function comunes(db: Db, anfitrion: Anfitrion) {
   return {
-    completarSiTermino: (id: number, ahora: number) => completarSiTermino(db, id, ahora),
+    completarSiTermino: (id: number, ahora: number) => completarSiTermino(db, id, ahora, anfitrion),
     guardarDigitos: (ds: Parameters<typeof guardarDigitos>[1]) => guardarDigitos(db, ds),
-    guardarRespuesta: (r: RespuestaEntrante, ahora: number) => guardarYLeerLuego(db, r, ahora),
-    cerrarPartesVencidas: (ahora: number) => cerrarYLeer(db, ahora),
+    guardarRespuesta: (r: RespuestaEntrante, ahora: number) =>
+      guardarYLeerLuego(db, anfitrion, r, ahora),
+    cerrarPartesVencidas: (ahora: number) => cerrarYLeer(db, anfitrion, ahora),
     sueltos: storeSueltos(db),
     ...storeRecibos(db),
     detenido: (id: number) => detenido(db, id),
@@ -592,7 +624,7 @@ export function comunes(db: Db) {
       reponerCancelados(db, filas, ahora),
     marcarInciertas: (ids: Parameters<typeof marcarInciertas>[1], motivo: string, ahora: number) =>
       marcarInciertas(db, ids, motivo, ahora),
-    pausar: (id: number, motivo: string) => pausar(db, id, motivo),
+    pausar: (id: number, motivo: string) => pausar(db, id, motivo, anfitrion),
     zonasEstados: () =>
       db.kysely.selectFrom('estados').select(['id_estado', 'estado', 'zona_horaria']).execute(),
   };

@@ -11,6 +11,7 @@ import { renumerarPendientes } from '../repositories/ejercicios.ts';
 import { MOTORES, abrirBaseSembrada, crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storePostgres } from './store-postgres.ts';
+import { anfitrionApi } from '../services/despacho.ts';
 import { desenlaceEnviado, ponerAMitad } from './testing.ts';
 
 interface NodoPlan {
@@ -49,8 +50,8 @@ describe('frontera del reclamo (postgres)', () => {
   it('dos despachadores nunca pasan los puertos, aunque se renumere lo pendiente', async () => {
     const id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: PUERTOS });
     const id = await crearEjercicio(db, { id_equipo, n: 200, puertos: PUERTOS });
-    const a = storePostgres(db);
-    const b = storePostgres(db);
+    const a = storePostgres(db, anfitrionApi);
+    const b = storePostgres(db, anfitrionApi);
     const ej = { id_ejercicio: id, puertos: PUERTOS } as Parameters<typeof a.reclamar>[0];
     const ahora = Date.now();
     const lease = ahora + 60_000;
@@ -100,7 +101,7 @@ describe('frontera del reclamo (postgres)', () => {
   it('las llamadas vencidas se encuentran por la frontera de su ejercicio', async () => {
     const id_equipo = await crearEquipo(db, { protocolo: 'asterisk', puertos: 5 });
     const id = await crearEjercicio(db, { id_equipo, n: 50, puertos: 5, tipo: 2 });
-    const s = storePostgres(db);
+    const s = storePostgres(db, anfitrionApi);
     const ej = { id_ejercicio: id, puertos: 5 } as Parameters<typeof s.reclamar>[0];
     const ahora = Date.now();
     const filas = await s.reclamar(ej, 5, ahora, ahora + 1000);
@@ -165,7 +166,7 @@ describe('frontera del reclamo (postgres)', () => {
 
   it('sube con cada reclamo y baja con todo lo que vuelve a la cola por debajo', async () => {
     const { id, companero } = await conRespaldo(100, 10, 10);
-    const s = storePostgres(db);
+    const s = storePostgres(db, anfitrionApi);
     const ej = { id_ejercicio: id, puertos: 10 } as Parameters<typeof s.reclamar>[0];
     const ejC = { id_ejercicio: companero, puertos: 10 } as Parameters<typeof s.reclamar>[0];
     const ahora = Date.now();
@@ -231,7 +232,7 @@ describe('frontera del reclamo (postgres)', () => {
   it('nada queda bajo el piso cuando entran respaldos mientras dos despachadores reclaman', async () => {
     const N = 400;
     const { id, companero } = await conRespaldo(N, N, 5);
-    const escritor = storePostgres(db);
+    const escritor = storePostgres(db, anfitrionApi);
     const ahora = Date.now();
     const lease = ahora + 60_000;
     const todas = await escritor.reclamar(
@@ -261,7 +262,7 @@ describe('frontera del reclamo (postgres)', () => {
     const ejC = { id_ejercicio: companero, puertos: 5 } as Parameters<typeof escritor.reclamar>[0];
     const enviadas: number[] = [];
     const despacha = async () => {
-      const s = storePostgres(db);
+      const s = storePostgres(db, anfitrionApi);
       for (let vacias = 0; vacias < 3;) {
         const fs = await s.reclamar(ejC, 5, ahora, lease);
         if (fs.length === 0 && !escribiendo) vacias++;
@@ -297,7 +298,7 @@ describe('frontera del reclamo (postgres)', () => {
               }
             : Reflect.get(t, k),
       });
-      const s = storePostgres({ ...db, pool: espia });
+      const s = storePostgres({ ...db, pool: espia }, anfitrionApi);
       const ej = { id_ejercicio: id, puertos: P } as Parameters<typeof s.reclamar>[0];
       const ahora = Date.now();
       if (mitad) {
@@ -394,7 +395,7 @@ describe.each(MOTORES)('la migración 0031: una sola cola (%s)', (motor) => {
       const { rows } = await sql<{ posicion: number }>`select posicion from despacho_frontera
         where id_ejercicio = ${id}`.execute(db.kysely);
       expect(rows).toEqual([{ posicion: 7 }]);
-      const s = storePostgres(db);
+      const s = storePostgres(db, anfitrionApi);
       const ej = { id_ejercicio: id, puertos: 3 } as Parameters<typeof s.reclamar>[0];
       // Two of three ports are held by the dead dispatcher's rows until the sweep frees them.
       expect(await s.reclamar(ej, 3, ahora, ahora + 60_000)).toHaveLength(1);

@@ -6,6 +6,7 @@ import { analizarDestinatarios } from '../repositories/ejercicios.ts';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storePostgres } from './store-postgres.ts';
+import { anfitrionApi } from '../services/despacho.ts';
 import { desenlaceEnviado, ponerAMitad, unaVueltaDelStore } from './testing.ts';
 
 // The plans of the dispatcher's hot statements on PostgreSQL (issue 28). Each statement the
@@ -105,7 +106,7 @@ describe('planes de las sentencias calientes del despachador (postgres)', () => 
   /** Runs each hot operation of the store once and returns the plans of what it sent. */
   async function planesDeUnaVuelta() {
     const planes: Explicada[] = [];
-    const store = storePostgres({ ...db, pool: conPlanes(db.pool!, planes) });
+    const store = storePostgres({ ...db, pool: conPlanes(db.pool!, planes) }, anfitrionApi);
     const r = await unaVueltaDelStore(
       db,
       store,
@@ -224,7 +225,7 @@ describe('actualizaciones HOT del despachador (postgres)', () => {
       await c.query('begin');
       const antes = await contadores();
       const pool = { query: (...a: unknown[]) => (c.query as (...x: unknown[]) => unknown)(...a) };
-      await f(storePostgres({ ...db, pool: pool as unknown as pg.Pool }));
+      await f(storePostgres({ ...db, pool: pool as unknown as pg.Pool }, anfitrionApi));
       const despues = await contadores();
       return {
         actualizadas: despues.actualizadas - antes.actualizadas,
@@ -239,7 +240,7 @@ describe('actualizaciones HOT del despachador (postgres)', () => {
   it('el reclamo de una fila, el anuncio de su envío y su acuse de recibo son actualizaciones HOT', async () => {
     const id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: 50 });
     const id_ejercicio = await crearEjercicio(db, { id_equipo, n: 200, puertos: 50 });
-    const store = storePostgres(db);
+    const store = storePostgres(db, anfitrionApi);
     const ahora = Date.now();
     const ej = { id_ejercicio, puertos: 50 } as Parameters<typeof store.reclamar>[0];
     await sql`vacuum full ejercicio_detalle`.execute(db.kysely);
@@ -300,7 +301,7 @@ describe('índices sin páginas partidas por los desenlaces (postgres)', () => {
     const n = 6_000;
     const id_equipo = await crearEquipo(db, { protocolo: 'smpp', puertos: n });
     const id_ejercicio = await crearEjercicio(db, { id_equipo, n, puertos: n });
-    const store = storePostgres(db);
+    const store = storePostgres(db, anfitrionApi);
     const ahora = Date.now();
     const ej = { id_ejercicio, puertos: n } as Parameters<typeof store.reclamar>[0];
     const filas = [];

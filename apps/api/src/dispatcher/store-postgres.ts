@@ -5,6 +5,7 @@ import { ABRIR_COLA, EN_COLA, LLAVE_COLA, pisosPorEjercicio } from '@pregon/db/c
 import { msg } from '@pregon/contract/messages';
 import type { Db } from '@pregon/db/database';
 import { motivoParte, type Recibo } from './canal.ts';
+import type { Anfitrion } from './anfitrion.ts';
 import type { Desenlace, FilaReclamada, Store } from './store.ts';
 import {
   comunes,
@@ -51,7 +52,7 @@ const TRAZA_RECIBOS = process.env.DESPACHO_TRAZA_RECIBOS;
 const EN_CURSO_POR_CLAVE = `d.estatus = 'en_curso'`;
 
 /** The dispatcher's Store over PostgreSQL. */
-export function storePostgres(db: Db): Store {
+export function storePostgres(db: Db, anfitrion: Anfitrion): Store {
   const pool = db.pool as pg.Pool;
   const enTx = async <T>(f: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     const c = await pool.connect();
@@ -371,7 +372,7 @@ export function storePostgres(db: Db): Store {
       return [...new Set(r.rows.map((x) => x.id_ejercicio))];
     },
 
-    ...comunes(db),
+    ...comunes(db, anfitrion),
 
     llamadasVencidas: async (ahora, protocolos) => {
       if (!protocolos.length) return [];

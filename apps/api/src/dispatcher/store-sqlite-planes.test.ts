@@ -4,6 +4,7 @@ import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { storeSqlite } from './store-sqlite.ts';
+import { anfitrionApi } from '../services/despacho.ts';
 import { ponerAMitad, unaVueltaDelStore } from './testing.ts';
 
 // The plans of the dispatcher's hot statements on SQLite (issue 28.3), as the PostgreSQL ones in
@@ -81,7 +82,7 @@ describe('planes de las sentencias calientes del despachador (sqlite)', () => {
   /** Runs each hot operation of the store once and returns the plans of what it ran. */
   async function planesDeUnaVuelta() {
     const planes: { sql: string; plan: string[] }[] = [];
-    const store = storeSqlite({ ...db, sqlite: conPlanes(s, planes) });
+    const store = storeSqlite({ ...db, sqlite: conPlanes(s, planes) }, anfitrionApi);
     const r = await unaVueltaDelStore(
       db,
       store,

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { msg } from '@pregon/contract/messages';
 import type { Db } from '@pregon/db/database';
 import { motivoParte, type Recibo } from './canal.ts';
+import type { Anfitrion } from './anfitrion.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, Store } from './store.ts';
 import { aEjercicioActivo, comunes, filasPartes, partesEntregadas } from './store-comun.ts';
 
@@ -10,7 +11,7 @@ import { aEjercicioActivo, comunes, filasPartes, partesEntregadas } from './stor
 // transaction of the api on the same handle; each claim is one IMMEDIATE transaction.
 
 /** The dispatcher's Store over SQLite. */
-export function storeSqlite(db: Db): Store {
+export function storeSqlite(db: Db, anfitrion: Anfitrion): Store {
   const s = db.sqlite as Database.Database;
   const st = {
     // Polled several times a second: prepared once instead of built and prepared by Kysely.
@@ -324,7 +325,7 @@ export function storeSqlite(db: Db): Store {
       rs.length ? conLock(() => recibosTx.immediate(rs, ahora)) : new Set(),
     recuperarVencidos: (ahora, idem, motivo, excluidos) =>
       conLock(() => recuperarTx.immediate(ahora, idem, motivo, excluidos)),
-    ...comunes(db),
+    ...comunes(db, anfitrion),
     // One dispatcher per SQLite file: its local pacer is the whole budget.
     tomarCupo: async (_id, _segundo, pedido) => pedido,
   };

@@ -168,7 +168,7 @@ export interface AcusePorRespuesta {
 /** Issue 46.2: the chosen option's automatic acknowledgement, once per person and exercise (the
  * unique index mensajes_sueltos_acuse), in the caller's transaction; none without a text, to a
  * sender that is not a phone, or to a phone on the channel's opt-out list. The one path of the
- * automatic matching (dispatcher/leer-respuestas.ts) and an operator's manual classification
+ * automatic matching (services/leer-respuestas.ts) and an operator's manual classification
  * (services/respuestas.ts clasificarManual). True when it was queued now. */
 export async function encolarAcuse(k: K, a: AcusePorRespuesta): Promise<boolean> {
   const texto = a.opcion?.acuse?.trim();

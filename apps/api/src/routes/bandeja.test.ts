@@ -10,7 +10,7 @@ import {
 import { tokenConRol } from '../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
-import { leerTodo } from '../dispatcher/leer-respuestas.ts';
+import { leerTodo } from '../services/leer-respuestas.ts';
 
 // The replies screen's inbox (issue 46.3): GET /respuestas/bandeja/?incluir_no_reconocidas=1
 // lists, newest first, the replies that belong to no poll and the unrecognised replies of a

@@ -10,7 +10,7 @@ import {
 } from '../testing/ejercicios.ts';
 import { storePara } from '../dispatcher/index.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
-import { leerTodo } from '../dispatcher/leer-respuestas.ts';
+import { leerTodo } from '../services/leer-respuestas.ts';
 
 // Issue 25.4, each phone's history: what it received and answered across every exercise, newest
 // exercise first, paged on the server.

@@ -10,7 +10,7 @@ import { plantillasDeEquipo } from '../services/plantillas-whatsapp.ts';
 import { enviarPrueba } from '../services/prueba-equipo.ts';
 import { leerParaCanal } from '../repositories/equipos.ts';
 import { rutasWebhookWhatsapp } from '../services/webhook-whatsapp.ts';
-import { registrarWebhookAndroid, webhookAndroidPendiente } from '../dispatcher/webhook-android.ts';
+import { registrarWebhookAndroid, webhookAndroidPendiente } from '../services/webhook-android.ts';
 
 /** POST /equipos/{id}/prueba/ (one test message through the device's adapter), GET
  * /equipos/{id}/plantillas/ (a WhatsApp device's approved templates) and the WhatsApp status

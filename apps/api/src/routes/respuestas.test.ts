@@ -10,7 +10,7 @@ import {
 } from '../testing/ejercicios.ts';
 import { tokenConRol } from '../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
-import { leerTodo } from '../dispatcher/leer-respuestas.ts';
+import { leerTodo } from '../services/leer-respuestas.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import type { Store } from '../dispatcher/store.ts';
 import { procesarRespuesta } from '../services/respuestas.ts';

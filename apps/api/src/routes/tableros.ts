@@ -118,7 +118,7 @@ export async function rutasTableros(app: FastifyInstance, ctx: Contexto) {
           }
         : t,
     // A poll's answers after the drill (issue 46.2) come with events (the matching emits one per
-    // exercise it read replies for: dispatcher/leer-respuestas.ts avisarLeidas), not a tick that
+    // exercise it read replies for: services/leer-respuestas.ts avisarLeidas), not a tick that
     // would count every answer each second for the 72 h of its window (issue 46.5).
     enMarcha: (t) =>
       t.ejercicio.en_proceso === '1' &&

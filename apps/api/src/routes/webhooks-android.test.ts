@@ -14,7 +14,7 @@ import {
 import { buildApp } from '../server.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
 import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../dispatcher/testing.ts';
-import { claveWebhookAndroid, reintentarWebhooksAndroid } from '../dispatcher/webhook-android.ts';
+import { claveWebhookAndroid, reintentarWebhooksAndroid } from '../services/webhook-android.ts';
 
 // Issue 46.1, replies over 'SMS Gateway for Android', over real sockets on both engines: saving
 // an Android device registers its 'sms:received' webhook on the phone (signing key first, with the

@@ -8,13 +8,13 @@ import {
 } from '@pregon/contract/api/webhooks';
 import type { Contexto } from '../contexto.ts';
 import { ruta } from '@pregon/servidor/http/rutas';
-import { guardarYLeer } from '../dispatcher/leer-respuestas.ts';
+import { guardarYLeer } from '../services/leer-respuestas.ts';
 import {
   PLAZO_FIRMA_ANDROID_S,
   claveWebhookAndroid,
   firmaAndroid,
   respuestaAndroid,
-} from '../dispatcher/webhook-android.ts';
+} from '../services/webhook-android.ts';
 import { ventanasDe } from '../services/webhook-whatsapp.ts';
 import { ventanasDeSeguimiento } from '../services/ventanas-whatsapp.ts';
 
@@ -23,7 +23,7 @@ const cabecera = (v: string | string[] | undefined) => (typeof v === 'string' ? 
 
 /**
  * Replies from Android (issue 46.1): POST /webhooks/android/{id_equipo}/, where each Android
- * device's phone posts the SMS it receives (dispatcher/webhook-android.ts registers it). Public,
+ * device's phone posts the SMS it receives (services/webhook-android.ts registers it). Public,
  * but a delivery must be signed with the key Pregón set on that phone and be at most 5 minutes
  * old: else 401 and nothing is stored. A signed 'sms:received' is stored (once: sender, text and
  * the phone's time are its key) and matched before the 200, so a failure to store makes the phone

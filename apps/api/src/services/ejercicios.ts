@@ -65,7 +65,7 @@ import type {
   contextoEnAsterisk,
   HuellaAudio,
   promptsEnPbx,
-} from '../dispatcher/index.ts';
+} from '../dispatcher/entrada.ts';
 import type { vincularAudiosCuestionario } from './quiz-audios.ts';
 import {
   aprobacionFila,

@@ -18,14 +18,14 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
 import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
 import { cifrarCredenciales, descifrarCredenciales } from '@pregon/db/credenciales';
+import { problemaDestinoEquipo } from '../dispatcher/entrada.ts';
 import {
   mismoGateway,
-  problemaDestinoEquipo,
   quitarWebhookAndroid,
   registrarWebhookAndroid,
   webhookAndroidPendiente,
   webhookRegistrado,
-} from '../dispatcher/index.ts';
+} from './webhook-android.ts';
 import { conConflictos } from './paises.ts';
 import { tomarVersion } from '../repositories/versiones.ts';
 
@@ -183,7 +183,7 @@ export async function modificar(
 }
 
 /** Issue 46.1, after a device is saved (created, or changed by `cambio`): an Android device's
- * 'sms:received' webhook is registered on its phone (dispatcher/webhook-android.ts), when it was
+ * 'sms:received' webhook is registered on its phone (webhook-android.ts), when it was
  * created, its url, protocol or credentials changed, or its registration is still pending. A
  * webhook registered before on another gateway, or with other credentials, or on a device no
  * longer Android, is first removed from that gateway (DELETE /webhooks/{id}, the id it gave). The

@@ -1,21 +1,20 @@
 import type { Db } from '@pregon/db/database';
-import type { Eventos } from '../contexto.ts';
 import { canalDeBaja } from '@pregon/contract/rules/bajas';
-import { registrarAlta, registrarBaja, type CambioBaja } from '../services/bajas.ts';
+import { registrarAlta, registrarBaja, type CambioBaja } from './bajas.ts';
+import { procesarPendientes, type CambioPorRespuesta, type OpcionesProceso } from './respuestas.ts';
 import {
-  procesarPendientes,
-  type CambioPorRespuesta,
-  type OpcionesProceso,
-} from '../services/respuestas.ts';
-import type { RespuestaEntrante } from './canal.ts';
+  encolarAcuse,
+  encolarSuelto,
+  guardarRespuesta,
+  type Eventos,
+  type RespuestaEntrante,
+} from '../dispatcher/entrada.ts';
 import { msg } from '@pregon/contract/messages';
 import type { Kysely } from 'kysely';
 import type { DB } from '@pregon/db/schema';
-import { encolarAcuse, encolarSuelto } from './store-sueltos.ts';
-import { cerrarPartesVencidas, guardarRespuesta } from './store-respuestas.ts';
 
-// Issue 46.2: a reply is matched to its poll right after it is stored (services/respuestas.ts).
-// The store keeps the reply first; matching runs after, outside the storing transaction, so a
+// Issue 46.2: a reply is matched to its poll right after it is stored (respuestas.ts). The
+// dispatcher's store keeps the reply first and asks its host to match it (despacho.ts); matching runs after, outside the storing transaction, so a
 // failure to match never makes the gateway resend a reply already kept: the sweep below (every
 // minute, with the long replies' parts) matches whatever is still unread and reports its error.
 
@@ -57,7 +56,7 @@ async function confirmar(
 
 /** How the dispatcher matches replies: the product's time zone comes from TZ, as the api's; a
  * 'BAJA' or 'ALTA' goes to the opt-out list (services/bajas.ts) and its confirmation, and an
- * option's acknowledgement, to the one-off queue (sueltos.ts), in the matching's transaction. */
+ * option's acknowledgement, to the dispatcher's one-off queue, in the matching's transaction. */
 const OPCIONES: OpcionesProceso = {
   bajas: {
     baja: async (k, r) => {
@@ -186,7 +185,7 @@ export function leerPendientes(db: Db): Promise<number> {
 
 /** Waits for every matching pass running or queued, then runs one more: every reply stored
  * before the call is matched when it resolves (a pass that skipped a row another held has ended
- * too). For tests, and for whoever needs the matching of what it stored (guardarYLeerLuego does
+ * too). For tests, and for whoever needs the matching of what it stored (the store's intake does
  * not wait). */
 export async function leerTodo(db: Db): Promise<void> {
   const t = turnos.get(db);
@@ -201,22 +200,4 @@ export async function guardarYLeer(db: Db, r: RespuestaEntrante, ahora: number) 
   const res = await guardarRespuesta(db, r, ahora);
   if (res === 'nueva') await leerPendientes(db).catch(() => undefined);
   return res;
-}
-
-/** Issue 46 (throughput): stores a reply and answers as soon as it is durably kept (the SMPP
- * simulator's deliver_sm_resp follows), leaving its matching to a pass started now in the
- * background (leerPendientes: at most PASADAS running and one queued, every reply meanwhile joins
- * them); a matching failure is left to the sweep, as in guardarYLeer. */
-export async function guardarYLeerLuego(db: Db, r: RespuestaEntrante, ahora: number) {
-  const res = await guardarRespuesta(db, r, ahora);
-  if (res === 'nueva') void leerPendientes(db).catch(() => undefined);
-  return res;
-}
-
-/** Closes the long replies whose parts stopped coming (cerrarPartesVencidas) and matches every
- * reply still unread; a matching error rejects, and the dispatcher logs it. */
-export async function cerrarYLeer(db: Db, ahora: number): Promise<number> {
-  const n = await cerrarPartesVencidas(db, ahora);
-  await leerPendientes(db);
-  return n;
 }

@@ -31,7 +31,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as repoRespuestas from '../repositories/respuestas.ts';
 import { conteoVigentes } from '../repositories/respuestas-vigentes.ts';
-import { encolarAcuse, type AcusePorRespuesta } from '../dispatcher/index.ts';
+import { encolarAcuse, type AcusePorRespuesta } from '../dispatcher/entrada.ts';
 import { desfaseZona, epochDe } from './tableros.ts';
 
 // Polls, replies matched to them, and the cases of those who need help (issue 46.2 and 46.3).
@@ -157,7 +157,7 @@ export interface CambioPorRespuesta {
 }
 
 /** What opting out or back in does to a phone (services/bajas.ts registrarBaja/registrarAlta,
- * issue 46.4, wired by the intake in dispatcher/leer-respuestas.ts); absent, a 'baja' or 'alta'
+ * issue 46.4, wired by the intake in services/leer-respuestas.ts); absent, a 'baja' or 'alta'
  * is only classified. */
 export interface Bajas {
   baja(k: K, r: CambioPorRespuesta): Promise<unknown>;
@@ -175,7 +175,7 @@ export interface OpcionesProceso {
    * transaction; absent, an answer is only counted. */
   acuse?: (k: K, a: AcusePorRespuesta) => Promise<unknown>;
   /** Told, after each batch commits, the exercises whose replies it read (answers counted, cases
-   * opened): dispatcher/leer-respuestas.ts turns it into 'ejercicio' events, which move the live
+   * opened): services/leer-respuestas.ts turns it into 'ejercicio' events, which move the live
    * dashboards (the exercise's counts and queue, /index_dash's open cases) without a tick. */
   alLeer?: (ids_ejercicio: number[]) => void;
   /** Told after each batch that wrote at least one reading commits (its hooks may have queued

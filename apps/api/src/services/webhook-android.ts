@@ -5,9 +5,16 @@ import { baseWebhooks } from '../config.ts';
 import type { Db } from '@pregon/db/database';
 import { cifrarCredenciales, descifrarCredenciales } from '@pregon/db/credenciales';
 import { leerParaCanal } from '../repositories/equipos.ts';
-import { credencial, leerCredenciales, textoError, type RespuestaEntrante } from './canal.ts';
-import type { Bitacora } from './despachador.ts';
-import { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
+import {
+  credencial,
+  leerCredenciales,
+  motivoUrlRefusada,
+  pedirJson,
+  textoError,
+  urlGateway,
+  type Bitacora,
+  type RespuestaEntrante,
+} from '../dispatcher/entrada.ts';
 
 // Replies over the Android gateway (issue 46.1), from 'SMS Gateway for Android' (capcom6) as its
 // documentation describes it (docs.sms-gate.app: features/webhooks.md, settings-management.md;

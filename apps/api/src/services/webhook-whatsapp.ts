@@ -14,15 +14,10 @@ import { sql } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Db } from '@pregon/db/database';
 import { descifrarCredenciales } from '@pregon/db/credenciales';
-import {
-  credencial,
-  guardarYLeer,
-  storePara,
-  telefonoRemitente,
-  textoSeguro,
-  type Recibo,
-  type RespuestaEntrante,
-} from '../dispatcher/index.ts';
+import { credencial, type Recibo, type RespuestaEntrante } from '../dispatcher/entrada.ts';
+import { storePara } from './despacho.ts';
+import { guardarYLeer } from './leer-respuestas.ts';
+import { telefonoRemitente, textoSeguro } from './webhook-android.ts';
 
 // The WhatsApp Cloud API webhook (Meta's WhatsApp Business Account webhooks). Public, but every
 // POST must carry X-Hub-Signature-256, the HMAC-SHA256 of the raw body with the app secret of the

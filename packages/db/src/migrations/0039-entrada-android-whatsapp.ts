@@ -3,7 +3,7 @@ import type { Engine } from '../database.ts';
 
 // Replies from Android and WhatsApp (issue 46.1).
 //  - webhooks_android: one row per Android device whose 'sms:received' webhook Pregón registers
-//    on the phone (dispatcher/webhook-android.ts). `clave` is the signing key Pregón set on the
+//    on the phone (services/webhook-android.ts). `clave` is the signing key Pregón set on the
 //    phone (its Settings → Webhooks → Signing Key, PATCH /settings), encrypted like the device's
 //    credentials (db/credenciales.ts); `url` is the webhook URL the phone was given; `registrado`
 //    when the phone last accepted the registration, `error` why the last attempt failed (null when
