@@ -14,11 +14,10 @@ const OTRAS_APPS_WEB = {
 };
 /** Tests and their helpers: not layers. */
 const PRUEBAS = ['**/*.test.ts', '**/testing*.ts', '**/testing/**', '**/testing-*.ts'];
-/** The dispatcher's folder: the api's services reach the engine only through its public entry
- * (dispatcher/entrada.ts), never through the api's binding (dispatcher/index.ts, which imports
+/** The dispatcher: the api's services reach its engine only through the package's public entry
+ * (@pregon/despacho), never its modules nor the api's binding (dispatcher/index.ts, which imports
  * them); routes not at all. */
-const DESPACHADOR = '../dispatcher/*';
-const ENTRADA_DESPACHADOR = '!../dispatcher/entrada.ts';
+const DESPACHADOR = ['../dispatcher/*', '@pregon/despacho/*'];
 /** The web app's features (apps/web/src/features/*). */
 const CARACTERISTICAS_WEB = fs
   .readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
@@ -66,7 +65,8 @@ export default tseslint.config(
                 '../db/*',
                 '@pregon/db',
                 '@pregon/db/*',
-                DESPACHADOR,
+                ...DESPACHADOR,
+                '@pregon/despacho',
               ],
               message:
                 'Capas: una ruta llama a servicios, no a repositorios, a la base ni al despachador (issue 44)',
@@ -93,9 +93,9 @@ export default tseslint.config(
               message: 'Capas: un servicio no importa rutas (issue 44)',
             },
             {
-              group: [DESPACHADOR, ENTRADA_DESPACHADOR],
+              group: DESPACHADOR,
               message:
-                'Capas: un servicio no usa las piezas internas del despachador (issue 44); use su entrada pública, dispatcher/entrada.ts',
+                'Capas: un servicio no usa las piezas internas del despachador (issue 44); use su entrada pública, @pregon/despacho',
             },
             {
               group: ['@pregon/pbx', '@pregon/pbx/*', '@pregon/web', '@pregon/web/*'],
@@ -107,27 +107,23 @@ export default tseslint.config(
     },
   },
   {
-    // The engine. Its index.ts is the api's binding (it gives the engine the api as its host).
-    files: ['apps/api/src/dispatcher/**/*.ts'],
-    ignores: [...PRUEBAS, 'apps/api/src/dispatcher/index.ts'],
+    // The rest of the api (config, start-up, vivo, programador…) uses the dispatcher's engine
+    // through its package's entry or the api's binding (dispatcher/index.ts), not its modules.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: [...PRUEBAS, 'apps/api/src/routes/**', 'apps/api/src/services/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: [
-                '../routes/*',
-                '../server.ts',
-                '../services/*',
-                '../repositories/*',
-                '../http/*',
-                '../vivo/*',
-                '../contexto.ts',
-                '../config.ts',
-              ],
+              group: ['@pregon/despacho/*'],
               message:
-                'Capas: el despachador no importa la api (rutas, servicios, repositorios, http, vivo) (issue 44)',
+                'Capas: la api usa el despachador por la entrada de su paquete, @pregon/despacho (issue 44)',
+            },
+            {
+              group: ['@pregon/pbx', '@pregon/pbx/*', '@pregon/web', '@pregon/web/*'],
+              message: OTRA_APP,
             },
           ],
         },
@@ -154,6 +150,31 @@ export default tseslint.config(
                 '**/apps/**',
               ],
               message: 'Capas: un paquete no importa una app (issue 44)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The dispatcher's engine (issue 44.1; after the packages' rule, which it replaces here): the contract, the AMI client, the database and its own
+    // modules; what it needs of the api comes in as an Anfitrion (anfitrion.ts).
+    files: ['packages/despacho/src/**/*.ts'],
+    ignores: PRUEBAS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@pregon/api', '@pregon/api/*', '**/apps/**'],
+              message:
+                'Capas: el despachador no importa la api (rutas, servicios, repositorios, http, vivo) (issue 44); lo que necesita de ella le llega como Anfitrion',
+            },
+            {
+              regex: '^(@pregon/(?!(contract|ami|db|api)(/|$))|\\.\\./(?!.*apps/))',
+              message:
+                'Capas: el despachador importa solo @pregon/contract, @pregon/ami, @pregon/db y sus propios módulos (issue 44)',
             },
           ],
         },

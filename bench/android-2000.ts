@@ -18,8 +18,8 @@ import { migrate } from '@pregon/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
-import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
-import { esperarCompletado, esperarQue, porEstatus } from '@pregon/api/dispatcher/testing';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
+import { esperarCompletado, esperarQue, porEstatus } from '@pregon/despacho/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { arg } from './_comun.ts';
 

@@ -13,9 +13,9 @@
 //   npx tsx bench/correccion.ts [--engine sqlite|postgres] [--destinatarios 1000] [--rondas 7]
 import { sql } from 'kysely';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
-import { esperarCompletado } from '@pregon/api/dispatcher/testing';
+import { esperarCompletado } from '@pregon/despacho/testing';
 import { ingresar, levantarApi, pedir } from '@pregon/api/testing/entorno';
 import { crearEquipo } from '@pregon/api/testing/fabrica';
 import { aprobarPorApi, tokenAprobador } from '@pregon/api/testing/aprobaciones';

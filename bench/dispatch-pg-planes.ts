@@ -17,9 +17,9 @@ import { migrate } from '@pregon/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
-import { storePostgres } from '@pregon/api/dispatcher/store-postgres';
+import { storePostgres } from '@pregon/despacho/store-postgres';
 import { anfitrionApi } from '@pregon/api/services/despacho';
-import { desenlaceEnviado } from '@pregon/api/dispatcher/testing';
+import { desenlaceEnviado } from '@pregon/despacho/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { arg } from './_comun.ts';
 

@@ -34,13 +34,10 @@ import { migrate } from '@pregon/db/migrate';
 import { seed } from '@pregon/api/db/seed';
 import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
-import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
-import { codificarTexto } from '@pregon/api/dispatcher/canal-smpp';
-import {
-  argumentosDespachador,
-  esperarCompletado,
-  esperarQue,
-} from '@pregon/api/dispatcher/testing';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
+import { codificarTexto } from '@pregon/despacho/canal-smpp';
+import { esperarCompletado, esperarQue } from '@pregon/despacho/testing';
+import { argumentosDespachador } from '@pregon/api/dispatcher/testing-hijos';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
 import { arg, bandera, cpuDe, marcaCpu, medianaAlta } from './_comun.ts';

@@ -10,8 +10,8 @@
 //
 //   npx tsx bench/llamadas-eventos.ts [--segundos 60] [--engine sqlite|postgres]
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
-import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
-import { esperarCompletado } from '@pregon/api/dispatcher/testing';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
+import { esperarCompletado } from '@pregon/despacho/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import type { Db } from '@pregon/db/database';
 import { AMI, entornoLlamadas, percentil } from './_ami.ts';

@@ -17,8 +17,8 @@
 //     [--velocidad 1] [--engine sqlite|postgres] [--ejercicios 1] [--despachadores 1]
 import os from 'node:os';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
-import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
-import { esperarCompletado } from '@pregon/api/dispatcher/testing';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
+import { esperarCompletado } from '@pregon/despacho/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { AMI, entornoLlamadas } from './_ami.ts';
 import { arg } from './_comun.ts';

@@ -9,8 +9,8 @@
 //
 //   npx tsx bench/llamadas-ritmo.ts [--segundos 60] [--tasas 10,50] [--engine sqlite|postgres]
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
-import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
-import { esperarQue } from '@pregon/api/dispatcher/testing';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
+import { esperarQue } from '@pregon/despacho/testing';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { AMI, entornoLlamadas, socketAmi } from './_ami.ts';
 import { arg } from './_comun.ts';

@@ -13,7 +13,7 @@ import type Database from 'better-sqlite3';
 import { openDb } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '@pregon/api/db/seed';
-import { storeSqlite } from '@pregon/api/dispatcher/store-sqlite';
+import { storeSqlite } from '@pregon/despacho/store-sqlite';
 import { anfitrionApi } from '@pregon/api/services/despacho';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { arg, medianaAlta } from './_comun.ts';

@@ -15,7 +15,7 @@ import type { TableroEjercicio } from '@pregon/contract/api/tableros';
 import { loadConfig } from '@pregon/api/config';
 import { openDb } from '@pregon/db/database';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
-import { CONFIG_DESPACHO_DEFECTO } from '@pregon/api/dispatcher/config';
+import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
 import { buildApp, crearContexto } from '@pregon/api/server';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { abrirFlujoSse, type FlujoAbierto } from '@pregon/api/testing/flujo-sse';

@@ -11,7 +11,7 @@ import { crearYGenerar, cuerpoEjercicio } from '../apps/api/src/testing/ejercici
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../apps/api/src/dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/src/testing.ts';
 import {
   capturar,
   elegirOpcion,

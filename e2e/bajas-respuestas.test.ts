@@ -3,11 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import {
-  CONFIG_PRUEBA,
-  esperarCompletado,
-  esperarQue,
-} from '../apps/api/src/dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../packages/despacho/src/testing.ts';
 import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import {

@@ -7,7 +7,7 @@ import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entor
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenConRol } from '../apps/api/src/testing/roles.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
-import { leerCredenciales } from '../apps/api/src/dispatcher/canal.ts';
+import { leerCredenciales } from '../packages/despacho/src/canal.ts';
 import {
   capturar,
   elegirOpcion,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import type { Page } from 'playwright-core';
 import { pedir } from '../apps/api/src/testing/entorno.ts';
-import { leerDestinosPermitidos } from '../apps/api/src/dispatcher/destinos.ts';
+import { leerDestinosPermitidos } from '../packages/despacho/src/destinos.ts';
 import {
   capturar,
   confirmarEnFila,

@@ -10,7 +10,7 @@ import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tokenAprobador } from '../apps/api/src/testing/aprobaciones.ts';
 import { ahora } from '@pregon/db/database';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../apps/api/src/dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/src/testing.ts';
 import {
   capturar,
   elegirOpcion,

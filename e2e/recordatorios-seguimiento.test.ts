@@ -10,11 +10,7 @@ import {
   insertarTelefono,
 } from '../apps/api/src/testing/ejercicios.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import {
-  CONFIG_PRUEBA,
-  esperarCompletado,
-  esperarQue,
-} from '../apps/api/src/dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../packages/despacho/src/testing.ts';
 import {
   capturar,
   elegirOpcion,

@@ -11,7 +11,7 @@ import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts'
 import { tonoGsm } from '../apps/api/src/testing/audio.ts';
 import { archivoLlamadas } from '../apps/api/src/services/telefonia.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from '../apps/api/src/dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '../packages/despacho/src/testing.ts';
 import {
   capturar,
   elegirEn,

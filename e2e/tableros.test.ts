@@ -5,7 +5,7 @@ import { fechaHoraTexto, nombreZona } from '@pregon/contract/rules/zona-horaria'
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA } from '../apps/api/src/dispatcher/testing.ts';
+import { CONFIG_PRUEBA } from '../packages/despacho/src/testing.ts';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import {
@@ -132,10 +132,11 @@ describe('web: tableros en vivo', { timeout: 180_000 }, () => {
     await page.getByRole('application', { name: 'Resultados', exact: true }).waitFor();
     await page.getByRole('application', { name: 'Curva de alcance', exact: true }).waitFor();
     expect(
-      await page.evaluate(() =>
-        [...document.querySelectorAll('svg[tabindex="0"]')].filter(
-          (s) => !s.querySelector(':scope > title')?.textContent?.trim(),
-        ).length,
+      await page.evaluate(
+        () =>
+          [...document.querySelectorAll('svg[tabindex="0"]')].filter(
+            (s) => !s.querySelector(':scope > title')?.textContent?.trim(),
+          ).length,
       ),
     ).toBe(0);
     expect(await alcanzados()).toBe(5000);

@@ -10,7 +10,7 @@ import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entor
 import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
 import { tonoGsm } from '../apps/api/src/testing/audio.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from '../apps/api/src/dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '../packages/despacho/src/testing.ts';
 import {
   capturar,
   type Datos,

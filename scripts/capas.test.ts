@@ -30,17 +30,17 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ],
     [
       'apps/api/src/routes/nueva.ts',
-      "import x from '../dispatcher/despachador.ts';",
+      "import x from '@pregon/despacho/despachador';",
       'una ruta llama a servicios',
     ],
     [
       'apps/api/src/services/nuevo.ts',
-      "import x from '../dispatcher/canal-smpp.ts';",
+      "import x from '@pregon/despacho/canal-smpp';",
       'piezas internas del despachador',
     ],
     [
       'apps/api/src/services/nuevo.ts',
-      "import x from '../dispatcher/comprobacion.ts';",
+      "import x from '@pregon/despacho/comprobacion';",
       'piezas internas del despachador',
     ],
     [
@@ -59,14 +59,29 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
       'un servicio no importa rutas',
     ],
     [
-      'apps/api/src/dispatcher/nuevo.ts',
-      "import x from '../services/ejercicios.ts';",
+      'packages/despacho/src/nuevo.ts',
+      "import x from '../../../apps/api/src/services/ejercicios.ts';",
       'el despachador no importa la api',
     ],
     [
-      'apps/api/src/dispatcher/nuevo.ts',
-      "import x from '../routes/cap.ts';",
+      'packages/despacho/src/nuevo.ts',
+      "import x from '@pregon/api/routes/cap';",
       'el despachador no importa la api',
+    ],
+    [
+      'packages/despacho/src/nuevo.ts',
+      "import x from '@pregon/simulators/smpp';",
+      'el despachador importa solo',
+    ],
+    [
+      'apps/api/src/routes/nueva.ts',
+      "import x from '@pregon/despacho';",
+      'una ruta llama a servicios',
+    ],
+    [
+      'apps/api/src/main-nuevo.ts',
+      "import x from '@pregon/despacho/store-sqlite';",
+      'por la entrada de su paquete',
     ],
     [
       'apps/pbx/src/nuevo.ts',
@@ -118,10 +133,12 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
   it.each([
     ['apps/api/src/routes/nueva.ts', "import x from '../services/telefonos.ts';"],
     ['apps/api/src/services/nuevo.ts', "import x from '../repositories/telefonos.ts';"],
-    ['apps/api/src/services/nuevo.ts', "import x from '../dispatcher/entrada.ts';"],
-    ['apps/api/src/dispatcher/nuevo.ts', "import x from '@pregon/db/database';"],
+    ['apps/api/src/services/nuevo.ts', "import x from '@pregon/despacho';"],
+    ['packages/despacho/src/nuevo.ts', "import x from '@pregon/db/database';"],
+    ['packages/despacho/src/nuevo.ts', "import x from '@pregon/ami';"],
+    ['apps/api/src/main-nuevo.ts', "import x from './dispatcher/index.ts';"],
     ['apps/api/src/services/nuevo.ts', "import x from '@pregon/db/database';"],
-    ['apps/api/src/dispatcher/nuevo.ts', "import x from './canal.ts';"],
+    ['packages/despacho/src/nuevo.ts', "import x from './canal.ts';"],
     ['apps/pbx/src/nuevo.ts', "import x from '@pregon/contract/messages';"],
     ['apps/pbx/src/nuevo.ts', "import x from '@pregon/servidor/http/rutas';"],
     ['apps/api/src/routes/nueva.ts', "import x from '@pregon/servidor/http/errores';"],

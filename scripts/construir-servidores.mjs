@@ -39,6 +39,7 @@ const FUENTES = [
   'packages/contract/src',
   'packages/ami/src',
   'packages/db/src',
+  'packages/despacho/src',
   'packages/servidor/src',
   'package-lock.json',
   'scripts/construir-servidores.mjs',

@@ -8,8 +8,8 @@ import {
   MARCA_SIMULACRO_DEFECTO,
   VENTANA_ENCUESTA_HORAS,
 } from '@pregon/contract/constants';
-import { configDespachoDeEntorno } from './dispatcher/config.ts';
-import { destinosDeEntorno, type ListaDestinos } from './dispatcher/destinos.ts';
+import { configDespachoDeEntorno } from '@pregon/despacho';
+import { destinosDeEntorno, type ListaDestinos } from '@pregon/despacho';
 
 /** Runtime configuration, read once from the environment; every value has a default (see README). */
 export interface Config {

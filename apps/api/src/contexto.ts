@@ -6,7 +6,7 @@ import type { SesionesApi } from './auth/sesiones.ts';
 import type { ClavesApi } from './services/claves.ts';
 import type { ConfigWebhooks } from './services/webhooks-salida.ts';
 import type { ConfigFuentesCap } from './services/fuentes-cap.ts';
-import type { Eventos } from './dispatcher/entrada.ts';
+import type { Eventos } from '@pregon/despacho';
 import type { SondasInicio } from './services/ejercicios.ts';
 
 /** Events inside one api process: the dispatcher's event bus (dispatcher/eventos.ts). */

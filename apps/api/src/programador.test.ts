@@ -13,7 +13,7 @@ import {
   sembrarEquipos,
   type Equipos,
 } from './testing/ejercicios.ts';
-import { esperarQue } from './dispatcher/testing.ts';
+import { esperarQue } from '@pregon/despacho/testing';
 import {
   CONFIG_PROGRAMADOR_DEFECTO,
   arrancarProgramador,

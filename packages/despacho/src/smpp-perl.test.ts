@@ -15,7 +15,7 @@ import { CONFIG_PRUEBA, esperarQue } from './testing.ts';
 
 const hayPerl = spawnSync('perl', ['-MNet::SMPP', '-e', '1']).status === 0;
 if (!hayPerl && process.env.CI) throw new Error('Falta Net::SMPP de Perl (libnet-smpp-perl)');
-const SCRIPT = path.resolve(import.meta.dirname, '../../../../simulators/perl/smsc.pl');
+const SCRIPT = path.resolve(import.meta.dirname, '../../../simulators/perl/smsc.pl');
 
 describe.skipIf(!hayPerl)('SMPP contra un SMSC independiente (Perl Net::SMPP)', () => {
   let perl: ChildProcess;

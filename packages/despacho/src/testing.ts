@@ -1,6 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '@pregon/db/database';
 import type { Detalle } from '@pregon/db/schema';
@@ -8,7 +5,8 @@ import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from './config.ts';
 import type { Desenlace, EjercicioActivo, Store } from './store.ts';
 
 // Configuration, waits and queries for the dispatcher's tests and benchmarks (the device and
-// exercise factories are in ../testing/fabrica.ts).
+// exercise factories are the api's, apps/api/src/testing/fabrica.ts; the standalone process's
+// helpers too, apps/api/src/dispatcher/testing-hijos.ts).
 
 /** A fast configuration for tests: short backoff, lease and polls. */
 export const CONFIG_PRUEBA: ConfigDespachador = {
@@ -101,48 +99,6 @@ export async function porEstatus(db: Db, id: number): Promise<Record<string, num
     .groupBy('estatus')
     .execute();
   return Object.fromEntries(r.map((x) => [x.estatus, Number(x.n)]));
-}
-
-const RAIZ = path.resolve(import.meta.dirname, '../../../..');
-
-/** The node arguments of the command an operator runs for a standalone dispatcher: the root
- * package's `dispatcher` script (its node flags included), or `comando` in the same form (a
- * bench trying other flags). Run from the repository's root. */
-export function argumentosDespachador(
-  comando = (
-    JSON.parse(fs.readFileSync(path.join(RAIZ, 'package.json'), 'utf8')) as {
-      scripts: { dispatcher: string };
-    }
-  ).scripts.dispatcher,
-): string[] {
-  const [programa, ...argumentos] = comando.split(/\s+/);
-  if (programa !== 'node') throw new Error(`scripts.dispatcher debe empezar con node: ${comando}`);
-  return argumentos;
-}
-
-/** Standalone dispatchers (`main-despachador.ts`) run as child processes by the crash tests:
- * `lanzar` starts one with the given environment (node with tsx's loader, not the tsx CLI, whose
- * wrapper would take the SIGKILL instead), `matar` signals one and waits for its exit, `todos`
- * are the ones still alive. */
-export function despachadoresHijos(stdout: 'ignore' | 'pipe' = 'ignore') {
-  const hijos = new Set<ChildProcess>();
-  const lanzar = (env: Record<string, string>): ChildProcess => {
-    const h = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(RAIZ, 'apps/api/src/main-despachador.ts')],
-      { cwd: RAIZ, stdio: ['ignore', stdout, 'inherit'], env: { ...process.env, ...env } },
-    );
-    hijos.add(h);
-    h.on('exit', () => hijos.delete(h));
-    return h;
-  };
-  const matar = (h: ChildProcess, senal: NodeJS.Signals) =>
-    new Promise<void>((r) => {
-      if (h.exitCode !== null || h.signalCode !== null) return r();
-      h.once('exit', () => r());
-      h.kill(senal);
-    });
-  return { lanzar, matar, todos: () => [...hijos] };
 }
 
 /** The plan tests' drill half-way through (both engines): of its `n` rows, positions 1..45 %

@@ -9,7 +9,7 @@ import { crearEquipo } from '../testing/fabrica.ts';
 import { crearContexto } from '../server.ts';
 import { cargarClaveCredenciales } from '@pregon/servidor/auth/keys';
 import { openDb } from '@pregon/db/database';
-import { leerDestinosPermitidos } from '../dispatcher/destinos.ts';
+import { leerDestinosPermitidos } from '@pregon/despacho/destinos';
 import {
   cifrarCredenciales,
   descifrarCredenciales,

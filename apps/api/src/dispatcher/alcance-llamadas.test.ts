@@ -8,7 +8,7 @@ import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../test
 import { crearCuestionario, crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { archivoLlamadas, archivoQuiz } from '../services/telefonia.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from './testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '@pregon/despacho/testing';
 import { tonoGsm } from '../testing/audio.ts';
 
 // Issue 23.4, "reached means heard": over real sockets, the AMI simulator runs the dialplan the api
@@ -126,7 +126,10 @@ describe.each(MOTORES)('alcance de llamadas y cuestionarios por AMI (%s)', (moto
       ['Escuchó el mensaje completo', 'Sí', 'Sí'],
     ]);
     const rep = await pedir(api.url, 'GET', `/ejercicio/reporte/${id}/`, { token });
-    expect(rep.body.data[0]).toMatchObject({ resultado: 'Colgó al primer segundo', realizado: 'No' });
+    expect(rep.body.data[0]).toMatchObject({
+      resultado: 'Colgó al primer segundo',
+      realizado: 'No',
+    });
 
     const s = await pedir(api.url, 'GET', `/ejercicio/semaforo/${id}/`, { token });
     expect(s.body.semaforo).toMatchObject({

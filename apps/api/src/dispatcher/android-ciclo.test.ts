@@ -11,7 +11,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 
 // The Android gateway's whole message lifecycle (issue 16) against a simulator that works like
 // the phone (one message at a time, Processed → Sent → Delivered over time, late Failed, cancel),

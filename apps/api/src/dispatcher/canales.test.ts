@@ -17,9 +17,9 @@ import {
 import type { Db } from '@pregon/db/database';
 import { MOTORES, abrirBasePrueba } from '../testing/entorno.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
-import { canalDe, protocolosRegistrados } from './canal.ts';
+import { canalDe, protocolosRegistrados } from '@pregon/despacho/canal';
 // The dispatcher registers every channel it runs (its side-effect imports).
-import './despachador.ts';
+import '@pregon/despacho/despachador';
 
 // Issue 44, 'Añadir un canal' (docs/canales.md): a protocol is one entry of the contract's
 // PROTOCOLOS, and each part the product reads per protocol must exist for every entry: the

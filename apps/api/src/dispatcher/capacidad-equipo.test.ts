@@ -6,7 +6,7 @@ import { MOTORES } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { arrancarDespachador, type DespachadorEnMarcha } from './index.ts';
 import { escenaAmi } from './testing-ami.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue, porEstatus } from './testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue, porEstatus } from '@pregon/despacho/testing';
 
 // Issue 45.1: a device's ports are a hard limit whoever sends. Measured before: two call exercises
 // of 10 ports each on one 10-port device reached 15 live calls (the second started while the

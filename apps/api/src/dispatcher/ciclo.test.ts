@@ -12,7 +12,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 
 // Lifecycle driven over the exercises API (start, pause, resume, stop) while the dispatcher
 // runs; the automatic pause after consecutive gateway errors; a gateway outage mid-run.

@@ -13,7 +13,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 
 // SMS and WhatsApp exercises run to completion through the simulators over real sockets, on
 // both engines: every recipient gets one outcome, one message, and its receipt.

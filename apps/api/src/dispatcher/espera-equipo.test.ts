@@ -5,7 +5,7 @@ import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../test
 import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../testing/ejercicios.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, banderas, esperarQue, filas } from './testing.ts';
+import { CONFIG_PRUEBA, banderas, esperarQue, filas } from '@pregon/despacho/testing';
 
 // Issue 45.5: how long an exercise waits for a device that does not answer before it pauses
 // itself is the exercise's own setting (espera_equipo_s), not only the dispatcher's

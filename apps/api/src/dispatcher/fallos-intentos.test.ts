@@ -11,12 +11,12 @@ import { crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import {
   banderas,
-  despachadoresHijos,
   esperarCompletado,
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
+import { despachadoresHijos } from './testing-hijos.ts';
 
 // Issue 23.6: a row claimed but never submitted (waiting for the pacer, or for its attempt to be
 // written, when the dispatcher died) goes back to 'pendiente' and is sent after the restart; only

@@ -12,12 +12,12 @@ import { crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import {
   banderas,
-  despachadoresHijos,
   esperarCompletado,
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
+import { despachadoresHijos } from './testing-hijos.ts';
 
 // Issue 48.6: after `kill -9` of the api mid-drill (SMS through an SMSC that delivers receipts
 // a while after the submit, as real ones do), rows stayed 'Enviado' although their receipts had

@@ -13,12 +13,12 @@ import { crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import {
   banderas,
-  despachadoresHijos,
   esperarCompletado,
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
+import { despachadoresHijos } from './testing-hijos.ts';
 
 // Crash tolerance with real processes: standalone dispatchers (`tsx main-despachador.ts`) over
 // PostgreSQL, SIGKILLed at random moments and restarted; and two dispatchers sharing one exercise.

@@ -9,37 +9,19 @@ import {
   type Despachador,
   type DespachadorEnMarcha,
   type Eventos,
-} from './entrada.ts';
+} from '@pregon/despacho';
 import { anfitrionApi, storePara } from '../services/despacho.ts';
-import { avisarEscritas, avisarLeidas, guardarYLeer } from '../services/leer-respuestas.ts';
-import {
-  mismoGateway,
-  quitarWebhookAndroid,
-  registrarWebhookAndroid,
-  reintentarWebhooksAndroid,
-  telefonoRemitente,
-  textoSeguro,
-  webhookAndroidPendiente,
-  webhookRegistrado,
-} from '../services/webhook-android.ts';
+import { avisarEscritas, avisarLeidas } from '../services/leer-respuestas.ts';
+import { reintentarWebhooksAndroid } from '../services/webhook-android.ts';
 
-// The api's binding of the dispatcher (issue 44.1): the engine (entrada.ts and what it exports)
+// The api's binding of the dispatcher (issue 44.1): the engine (packages/despacho, @pregon/despacho)
 // imports no api module; this module gives it the api as its host (services/despacho.ts: the
 // audit rows, the reply matching), and around its start the api's own tasks that run beside it
 // (the matching's events, the Android webhooks' retry). The api's start-up (main.ts,
 // main-despachador.ts), its tests and benches start the dispatcher from here; the api's services
 // use the engine's entry, never this module (it imports them).
-export * from './entrada.ts';
-export { storePara, guardarYLeer };
-export {
-  mismoGateway,
-  quitarWebhookAndroid,
-  registrarWebhookAndroid,
-  telefonoRemitente,
-  textoSeguro,
-  webhookAndroidPendiente,
-  webhookRegistrado,
-};
+export * from '@pregon/despacho';
+export { storePara };
 
 /** Starts a dispatcher over `db` with the api as its host; on SQLite it is the only one and
  * recovers rows left en_curso at once. */

@@ -14,7 +14,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 
 // Issue 23.2, 23.3 and 23.6 for calls, over real sockets against the AMI simulator:
 // - an Originate refused for everyone ('Extension does not exist.': the exercise's context was

@@ -16,7 +16,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 import { tonoGsm } from '../testing/audio.ts';
 
 // Calls (type 2) and quizzes (type 4) run to completion through the AMI channel against the AMI

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MOTORES } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { repartirPuertos } from './despachador.ts';
+import { repartirPuertos } from '@pregon/despacho/despachador';
 import { arrancarDespachador } from './index.ts';
 import { escenaAmi } from './testing-ami.ts';
-import { CONFIG_PRUEBA, esperarCompletado, porEstatus } from './testing.ts';
-import type { EjercicioActivo } from './store.ts';
+import { CONFIG_PRUEBA, esperarCompletado, porEstatus } from '@pregon/despacho/testing';
+import type { EjercicioActivo } from '@pregon/despacho/store';
 
 // Issue 24.1: an exercise uses its device's ports, and the running exercises of one device never
 // have more calls live together than the device has ports.

@@ -3,7 +3,7 @@ import { msg } from '@pregon/contract/messages';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { MOTORES } from '../testing/entorno.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
-import { esperarCompletado, filas } from './testing.ts';
+import { esperarCompletado, filas } from '@pregon/despacho/testing';
 import { entornoDeRespaldo, type CanalDeRespaldo } from './testing-respaldo.ts';
 
 // Issue 46.4 with 25.2: the fallback SMS a call drill sends mid-drill to those its calls did not

@@ -7,7 +7,7 @@ import { MOTORES, pedir } from '../testing/entorno.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
 import { archivoQuiz } from '../services/telefonia.ts';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
-import { esperarCompletado, filas } from './testing.ts';
+import { esperarCompletado, filas } from '@pregon/despacho/testing';
 import {
   entornoDeRespaldo,
   cadaUnoUnaVez,

@@ -10,7 +10,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 
 // Issue 16 through the whole dispatcher: an SMSC that answers hexadecimal ids and quotes them in
 // decimal in receipts without the TLV, one that rejects the device's sender, and one that reports

@@ -3,7 +3,13 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue, filas, porEstatus } from './testing.ts';
+import {
+  CONFIG_PRUEBA,
+  esperarCompletado,
+  esperarQue,
+  filas,
+  porEstatus,
+} from '@pregon/despacho/testing';
 
 // A long Spanish text run as an exercise: every recipient's parts reach the SMSC simulator, which
 // shows the text as typed; the row is 'entregado' once all its parts' receipts are in, and a part

@@ -5,8 +5,8 @@ import { pdusMo, SimuladorSmpp } from '@pregon/simulators/smpp';
 import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada, MOTORES } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { canalDe, type Canal, type RespuestaEntrante } from './canal.ts';
-import './canal-smpp.ts';
+import { canalDe, type Canal, type RespuestaEntrante } from '@pregon/despacho/canal';
+import '@pregon/despacho/canal-smpp';
 import { arrancarDespachador, storePara } from './index.ts';
 import {
   alfabetoMo,
@@ -15,9 +15,9 @@ import {
   leerParteMo,
   PLAZO_PARTES_MO_MS,
   VENTANA_DUPLICADO_MS,
-} from './smpp-mo.ts';
-import type { Store } from './store.ts';
-import { CONFIG_PRUEBA, esperarQue } from './testing.ts';
+} from '@pregon/despacho/smpp-mo';
+import type { Store } from '@pregon/despacho/store';
+import { CONFIG_PRUEBA, esperarQue } from '@pregon/despacho/testing';
 
 // Replies over SMPP (issue 46): a mobile-originated deliver_sm read from its octets in each
 // coding, long replies joined, each stored once (the SMSC resends what was not acknowledged),

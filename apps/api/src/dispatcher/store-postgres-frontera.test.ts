@@ -10,9 +10,9 @@ import { seed } from '../db/seed.ts';
 import { renumerarPendientes } from '../repositories/ejercicios.ts';
 import { MOTORES, abrirBaseSembrada, crearBasePostgres } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { storePostgres } from './store-postgres.ts';
+import { storePostgres } from '@pregon/despacho/store-postgres';
 import { anfitrionApi } from '../services/despacho.ts';
-import { desenlaceEnviado, ponerAMitad } from './testing.ts';
+import { desenlaceEnviado, ponerAMitad } from '@pregon/despacho/testing';
 
 interface NodoPlan {
   'Index Name'?: string;

@@ -5,9 +5,9 @@ import type { Db } from '@pregon/db/database';
 import { analizarDestinatarios } from '../repositories/ejercicios.ts';
 import { abrirBaseSembrada } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { storePostgres } from './store-postgres.ts';
+import { storePostgres } from '@pregon/despacho/store-postgres';
 import { anfitrionApi } from '../services/despacho.ts';
-import { desenlaceEnviado, ponerAMitad, unaVueltaDelStore } from './testing.ts';
+import { desenlaceEnviado, ponerAMitad, unaVueltaDelStore } from '@pregon/despacho/testing';
 
 // The plans of the dispatcher's hot statements on PostgreSQL (issue 28). Each statement the
 // store sends is explained (EXPLAIN (FORMAT JSON), with the same text and values) on a table in

@@ -12,7 +12,7 @@ import {
   insertarTelefono,
 } from '../testing/ejercicios.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from './testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
 
 // Issue 46.2 and 46.4: the messages Pregón sends back (dispatcher/sueltos.ts, migration 0040),
 // end to end over the real SMPP simulator's sockets: a poll's answer gets its option's

@@ -11,7 +11,7 @@ import { seed } from '../db/seed.ts';
 import { tonoGsm } from '../testing/audio.ts';
 import { crearBasePostgres, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { despachadoresHijos } from './testing.ts';
+import { despachadoresHijos } from './testing-hijos.ts';
 
 // Scenes for the dispatcher's call tests. escenaAmi: an api and an AMI simulator, every callee
 // answers after 50 ms and the simulator runs the dialplan files a test writes in `dir`.

@@ -10,7 +10,13 @@ import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { archivoLlamadas } from '../services/telefonia.ts';
 import { tonoGsm } from '../testing/audio.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from './testing.ts';
+import {
+  CONFIG_PRUEBA,
+  banderas,
+  esperarCompletado,
+  esperarQue,
+  filas,
+} from '@pregon/despacho/testing';
 
 // Issue 25.2: what the tests of a call drill's fallback share whatever its channel (an SMS through
 // the SMPP simulator, a WhatsApp template through the WhatsApp Cloud API simulator): the AMI

@@ -3,7 +3,7 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue, porEstatus } from './testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue, porEstatus } from '@pregon/despacho/testing';
 
 // Issue 28.3: a device with far more ports than its SMPP window. The worker keeps its sends in
 // flight within two windows (the rest of a claim waits as claimed rows, not as sends suspended

@@ -6,7 +6,13 @@ import { MOTORES, ingresar, pedir } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo, idEstado } from '../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import { escenaAmi } from './testing-ami.ts';
-import { CONFIG_PRUEBA, banderas, esperarCompletado, esperarQue, filas } from './testing.ts';
+import {
+  CONFIG_PRUEBA,
+  banderas,
+  esperarCompletado,
+  esperarQue,
+  filas,
+} from '@pregon/despacho/testing';
 
 // Issue 24.4: a calling window applies in each recipient's local time. Baja California
 // (America/Tijuana) is one or two hours behind Aguascalientes (America/Mexico_City): a window

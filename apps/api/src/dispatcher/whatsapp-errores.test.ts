@@ -11,7 +11,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 
 // Meta's errors and webhooks over real sockets, on both engines (issue 16): request errors 100 and
 // 131009 never blame the recipient and pause the exercise when repeated; an unknown

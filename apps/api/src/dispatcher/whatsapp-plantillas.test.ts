@@ -12,7 +12,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from './testing.ts';
+} from '@pregon/despacho/testing';
 
 // Type-3 drills through the WhatsApp Cloud API simulator, which enforces Meta's rules: a template
 // with parameters reaches everyone; free text reaches only recipients inside the 24-hour window,

@@ -18,7 +18,7 @@ import {
   sembrarEquipos,
   type Equipos,
 } from '../testing/ejercicios.ts';
-import { esperarQue } from '../dispatcher/testing.ts';
+import { esperarQue } from '@pregon/despacho/testing';
 import { CONFIG_PROGRAMADOR_DEFECTO, arrancarProgramador } from '../programador.ts';
 
 // Issue 45.5: a call exercise whose audio lasts longer than its 'Tiempo' is hung up on everyone

@@ -13,7 +13,7 @@ import {
   insertarTelefono,
 } from '../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '@pregon/despacho/testing';
 import { registrarAlta, registrarBaja } from '../services/bajas.ts';
 
 // Issue 46.4: opt-out lists. A phone's BAJA puts it on its channel's list once (audited with its

@@ -8,7 +8,7 @@ import { msg } from '@pregon/contract/messages';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { insertarEquipo } from '../testing/ejercicios.ts';
 import { tokenConRol } from '../testing/roles.ts';
-import { leerDestinosPermitidos } from '../dispatcher/destinos.ts';
+import { leerDestinosPermitidos } from '@pregon/despacho/destinos';
 import { consultarDebidas } from '../services/fuentes-cap.ts';
 
 // Issue 47.4: CAP feeds. Mexico's SMN published its warnings as an Atom feed with each CAP 1.2

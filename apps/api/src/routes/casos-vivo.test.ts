@@ -12,7 +12,7 @@ import {
   sembrarEquipos,
 } from '../testing/ejercicios.ts';
 import { arrancarDespachador, storePara } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA } from '@pregon/despacho/testing';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { puentePostgres, type PuentePg } from '../vivo/puente-pg.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';

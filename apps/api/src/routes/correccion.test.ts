@@ -17,7 +17,7 @@ import { crearEquipo } from '../testing/fabrica.ts';
 import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../testing/ejercicios.ts';
 import { aprobarPorApi, tokenAprobador } from '../testing/aprobaciones.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing';
 
 // Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' in one step, from a correction or
 // cancellation template whose version was approved beforehand: POST /ejercicio/{id}/correccion/

@@ -11,7 +11,7 @@ import {
   insertarTelefono,
 } from '../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
 
 // Issue 46.2/46.3 after the drill: an SMS poll sent through the real dispatcher and SMPP
 // simulator, answered by MO replies (one changes its answer, one types a formula, one sends an

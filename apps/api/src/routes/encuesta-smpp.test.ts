@@ -10,7 +10,7 @@ import {
   insertarTelefono,
 } from '../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
 
 // Issue 46.2 and 46.3 end to end: an SMS poll started through the api goes out through the real
 // dispatcher to the SMPP simulator with its instruction appended; the handsets' replies come back

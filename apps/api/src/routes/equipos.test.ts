@@ -5,7 +5,7 @@ import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { tokenConRol } from '../testing/roles.ts';
 import { msg } from '@pregon/contract/messages';
-import { leerCredenciales } from '../dispatcher/canal.ts';
+import { leerCredenciales } from '@pregon/despacho/canal';
 
 const MSG_SMPP =
   'El campo url debe tener la forma smpp://host:puerto (o ssmpp://host:puerto con TLS)';

@@ -10,7 +10,7 @@ import { openDb, type Db } from '@pregon/db/database';
 import { MOTORES, crearBasePostgresMigrada, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { ESTADO_JALISCO, insertarTelefono } from '../testing/ejercicios.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
-import { esperarQue } from '../dispatcher/testing.ts';
+import { esperarQue } from '@pregon/despacho/testing';
 
 // Issue 47.4: a CAP alert's exercise is created in one transaction. The api (a real process) is
 // SIGKILLed in the middle of acting on an alert: after its identity was claimed and before the

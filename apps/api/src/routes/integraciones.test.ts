@@ -7,7 +7,7 @@ import { MOTORES, levantarApi, pedir, type ApiDePrueba } from '../testing/entorn
 import { cuerpoEjercicio, insertarEquipo } from '../testing/ejercicios.ts';
 import { ClavesApi } from '../services/claves.ts';
 import { arrancarWebhooks } from '../services/webhooks-salida.ts';
-import { leerDestinosPermitidos } from '../dispatcher/destinos.ts';
+import { leerDestinosPermitidos } from '@pregon/despacho/destinos';
 import { escribirLecturas } from '../repositories/respuestas.ts';
 
 // Issue 47.4: API keys (scopes, shown once, stored hashed, revocable, 'último uso', rate-limited,

@@ -7,7 +7,7 @@ import { tokenConRol } from '../testing/roles.ts';
 import { crearEquipo } from '../testing/fabrica.ts';
 import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing';
 
 // Issue 47.1: every exercise has a mode ('simulacro' by default, 'prueba', 'real'); a drill's SMS
 // text always begins with the drill marker ('SIMULACRO: '): the api adds it to a text that lacks

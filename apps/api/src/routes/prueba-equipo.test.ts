@@ -8,7 +8,7 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { tokenConRol } from '../testing/roles.ts';
-import { esperarQue, filas } from '../dispatcher/testing.ts';
+import { esperarQue, filas } from '@pregon/despacho/testing';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 
 // POST /equipos/{id}/prueba/ through each adapter and its simulator, and the WhatsApp webhook

@@ -9,7 +9,7 @@ import {
   insertarTelefono,
 } from '../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
 import {
   CONFIG_PROGRAMADOR_DEFECTO,
   arrancarProgramador,

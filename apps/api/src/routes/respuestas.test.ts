@@ -12,7 +12,7 @@ import { tokenConRol } from '../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
 import { leerTodo } from '../services/leer-respuestas.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
-import type { Store } from '../dispatcher/store.ts';
+import type { Store } from '@pregon/despacho/store';
 import { procesarRespuesta } from '../services/respuestas.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
 import { loadConfig, ventanaEncuestaMs } from '../config.ts';

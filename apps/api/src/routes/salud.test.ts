@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA } from '@pregon/despacho/testing';
 import { levantarApi, MOTORES, PG_ADMIN_URL, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 
 // GET /health over real HTTP: the fields it always had (status, db), each part's state (the

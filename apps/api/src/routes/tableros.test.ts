@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import type { TableroEjercicio, TableroGeneral } from '@pregon/contract/api/tableros';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing';
 import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';

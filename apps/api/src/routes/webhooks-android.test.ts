@@ -13,7 +13,7 @@ import {
 } from '../testing/ejercicios.ts';
 import { buildApp } from '../server.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../dispatcher/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
 import { claveWebhookAndroid, reintentarWebhooksAndroid } from '../services/webhook-android.ts';
 
 // Issue 46.1, replies over 'SMS Gateway for Android', over real sockets on both engines: saving

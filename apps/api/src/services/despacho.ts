@@ -1,5 +1,5 @@
 import type { Db } from '@pregon/db/database';
-import { storePara as storeDe, type Anfitrion, type Store } from '../dispatcher/entrada.ts';
+import { storePara as storeDe, type Anfitrion, type Store } from '@pregon/despacho';
 import { auditar } from '../repositories/auditoria.ts';
 import { leerPendientes } from './leer-respuestas.ts';
 

@@ -65,7 +65,7 @@ import type {
   contextoEnAsterisk,
   HuellaAudio,
   promptsEnPbx,
-} from '../dispatcher/entrada.ts';
+} from '@pregon/despacho';
 import type { vincularAudiosCuestionario } from './quiz-audios.ts';
 import {
   aprobacionFila,

@@ -18,7 +18,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/equipos.ts';
 import { fechaHoraDe } from '@pregon/contract/rules/zona-horaria';
 import { cifrarCredenciales, descifrarCredenciales } from '@pregon/db/credenciales';
-import { problemaDestinoEquipo } from '../dispatcher/entrada.ts';
+import { problemaDestinoEquipo } from '@pregon/despacho';
 import {
   mismoGateway,
   quitarWebhookAndroid,

@@ -29,7 +29,7 @@ import {
   destinoLiteralRefusado,
   leerDestinosPermitidos,
   type ListaDestinos,
-} from '../dispatcher/entrada.ts';
+} from '@pregon/despacho';
 import { HttpError, error, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/cap.ts';

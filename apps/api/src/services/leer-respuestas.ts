@@ -8,7 +8,7 @@ import {
   guardarRespuesta,
   type Eventos,
   type RespuestaEntrante,
-} from '../dispatcher/entrada.ts';
+} from '@pregon/despacho';
 import { msg } from '@pregon/contract/messages';
 import type { Kysely } from 'kysely';
 import type { DB } from '@pregon/db/schema';

@@ -18,7 +18,7 @@ import {
   textoError,
   urlGateway,
   type EquipoCanal,
-} from '../dispatcher/entrada.ts';
+} from '@pregon/despacho';
 
 // Reads a WhatsApp device's approved templates from the Cloud API
 // (`GET /{version}/{waba_id}/message_templates`), keeping them a few minutes per device.

@@ -3,7 +3,7 @@ import { msg } from '@pregon/contract/messages';
 import type { Contexto } from '../contexto.ts';
 import { error, noEncontrado } from '@pregon/servidor/http/errores';
 import { descifrarCredenciales } from '@pregon/db/credenciales';
-import { canalDe, comprobarEquipo, configDespachoDeEntorno } from '../dispatcher/entrada.ts';
+import { canalDe, comprobarEquipo, configDespachoDeEntorno } from '@pregon/despacho';
 import { PROMPT_GRACIAS } from '@pregon/contract/rules/dialplan';
 
 /** What a test send or call ended in. */

@@ -13,7 +13,7 @@ import {
 } from '@pregon/contract/rules/questionnaire';
 import { archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import { ahora, esViolacionUnica } from '@pregon/db/database';
-import { audioEnPbx } from '../dispatcher/entrada.ts';
+import { audioEnPbx } from '@pregon/despacho';
 import { error, HttpError, noEncontrado } from '@pregon/servidor/http/errores';
 import { auditar } from '../repositories/auditoria.ts';
 import { exigirVersion, tomarVersion } from '../repositories/versiones.ts';

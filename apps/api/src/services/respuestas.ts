@@ -31,7 +31,7 @@ import { auditar } from '../repositories/auditoria.ts';
 import * as repo from '../repositories/ejercicios.ts';
 import * as repoRespuestas from '../repositories/respuestas.ts';
 import { conteoVigentes } from '../repositories/respuestas-vigentes.ts';
-import { encolarAcuse, type AcusePorRespuesta } from '../dispatcher/entrada.ts';
+import { encolarAcuse, type AcusePorRespuesta } from '@pregon/despacho';
 import { desfaseZona, epochDe } from './tableros.ts';
 
 // Polls, replies matched to them, and the cases of those who need help (issue 46.2 and 46.3).

@@ -8,7 +8,7 @@ import {
   segundosQuiz,
 } from '@pregon/contract/rules/dialplan';
 import { error } from '@pregon/servidor/http/errores';
-import { audioEnPbx } from '../dispatcher/entrada.ts';
+import { audioEnPbx } from '@pregon/despacho';
 import type { Contexto } from '../contexto.ts';
 import * as repoQuiz from '../repositories/quiz.ts';
 import { llamadasVigentes } from '../repositories/telefonia.ts';

@@ -14,7 +14,7 @@ import {
   urlGateway,
   type Bitacora,
   type RespuestaEntrante,
-} from '../dispatcher/entrada.ts';
+} from '@pregon/despacho';
 
 // Replies over the Android gateway (issue 46.1), from 'SMS Gateway for Android' (capcom6) as its
 // documentation describes it (docs.sms-gate.app: features/webhooks.md, settings-management.md;

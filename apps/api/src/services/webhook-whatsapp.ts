@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import type { Contexto } from '../contexto.ts';
 import type { Db } from '@pregon/db/database';
 import { descifrarCredenciales } from '@pregon/db/credenciales';
-import { credencial, type Recibo, type RespuestaEntrante } from '../dispatcher/entrada.ts';
+import { credencial, type Recibo, type RespuestaEntrante } from '@pregon/despacho';
 import { storePara } from './despacho.ts';
 import { guardarYLeer } from './leer-respuestas.ts';
 import { telefonoRemitente, textoSeguro } from './webhook-android.ts';

@@ -21,7 +21,7 @@ import {
   destinoLiteralRefusado,
   leerDestinosPermitidos,
   type ListaDestinos,
-} from '../dispatcher/entrada.ts';
+} from '@pregon/despacho';
 import { auditar } from '../repositories/auditoria.ts';
 import { arrancarSondeo } from './sondeo.ts';
 import { cifrarSecretoWebhook, descifrarSecretoWebhook } from '@pregon/db/credenciales';

@@ -10,7 +10,7 @@ import { openDb, type Db, type Engine } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
 import { buildApp, crearContexto } from '../server.ts';
-import { fijarDestinosPermitidos } from '../dispatcher/destinos.ts';
+import { fijarDestinosPermitidos } from '@pregon/despacho/destinos';
 import type { Contexto } from '../contexto.ts';
 
 /** The PostgreSQL server the tests use (the machine's own, trust auth on loopback). */

@@ -9,7 +9,7 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
 import { abrirFlujoSse } from '../testing/flujo-sse.ts';
-import { argumentosDespachador } from '../dispatcher/testing.ts';
+import { argumentosDespachador } from '../dispatcher/testing-hijos.ts';
 
 // On PostgreSQL the live dashboards cross processes: an api without a dispatcher streams a
 // drill run by a standalone `npm run dispatcher` process, whose progress and completion reach
