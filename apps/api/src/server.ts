@@ -15,11 +15,9 @@ import {
 import '@pregon/contract/api/zod-es';
 import type { Config } from './config.ts';
 import type { Contexto } from './contexto.ts';
-import { openDb } from '@pregon/db/database';
-import { migrate } from '@pregon/db/migrate';
 import { seed, type ResultadoSemilla } from './db/seed.ts';
-import { cargarClaveCredenciales, cargarClaves } from '@pregon/servidor/auth/keys';
-import { cifrarCredencialesHeredadas, usarClaveCredenciales } from '@pregon/db/credenciales';
+import { cargarClaves } from '@pregon/servidor/auth/keys';
+import { cifrarCredencialesHeredadas } from '@pregon/db/credenciales';
 import { LimitadorIngreso } from './auth/signin-limiter.ts';
 import { SesionesApi } from './auth/sesiones.ts';
 import { ClavesApi } from './services/claves.ts';
@@ -41,7 +39,7 @@ import { rutasRespuestas } from './routes/respuestas.ts';
 import { rutasTelefonia } from './routes/telefonia.ts';
 import { rutasReportes } from './routes/reportes.ts';
 import { rutasTableros } from './routes/tableros.ts';
-import { puentePostgres } from './vivo/puente-pg.ts';
+import { abrirBase, puenteEventos } from './arranque.ts';
 import { avisarLeidas } from './services/leer-respuestas.ts';
 import { rutasTelefonos } from './routes/telefonos.ts';
 import { rutasBajas } from './routes/bajas.ts';
@@ -60,19 +58,15 @@ import { rutasPlantillasMensaje } from './routes/plantillas-mensaje.ts';
 export async function crearContexto(
   config: Config,
 ): Promise<{ ctx: Contexto; semilla: ResultadoSemilla }> {
-  const db = openDb({
-    databaseUrl: config.databaseUrl,
-    sqliteFile: path.join(config.dataDir, 'pregon.db'),
-  });
-  await migrate(db);
+  // The database, migrated, with the device credentials' key beside the token keys (arranque.ts,
+  // as every server process opens it).
+  const db = await abrirBase(config);
   const semilla = await seed(db, {
     adminUser: config.adminUser,
     adminPassword: config.adminPassword,
   });
   const claves = await cargarClaves(config.dataDir);
-  // Device credentials at rest: the key beside the token keys; rows from before it are encrypted
-  // now (issue 49.4).
-  usarClaveCredenciales(cargarClaveCredenciales(config.dataDir));
+  // Device credentials at rest: rows from before the key are encrypted now (issue 49.4).
   await cifrarCredencialesHeredadas(db);
   const ctx: Contexto = {
     config,
@@ -199,10 +193,9 @@ export async function buildApp(
   // LISTEN/NOTIFY bridge carries other processes' events (standalone dispatchers, other api
   // processes) into this one's `eventos`, which the live dashboards follow; and the cases this
   // process's own reply matching opens (its webhooks' replies) are told there too (issue 46.3).
-  const puente =
-    ctx.db.engine === 'postgres'
-      ? await puentePostgres(ctx.db, ctx.eventos, (err) => app.log.warn({ err }, 'LISTEN/NOTIFY'))
-      : undefined;
+  const puente = await puenteEventos(ctx.db, ctx.eventos, (err) =>
+    app.log.warn({ err }, 'LISTEN/NOTIFY'),
+  );
   const dejarCasos = avisarLeidas(ctx.db, ctx.eventos);
   app.addHook('onClose', async () => {
     dejarCasos();
