@@ -9,7 +9,7 @@ import type { ConfigFuentesCap } from './services/fuentes-cap.ts';
 import type { Eventos } from '@pregon/despacho';
 import type { SondasInicio } from './services/ejercicios.ts';
 
-/** Events inside one api process: the dispatcher's event bus (dispatcher/eventos.ts). */
+/** Events inside one api process: the dispatcher's event bus (despacho/eventos.ts). */
 export type { Eventos };
 
 /** What every route module and service needs, built once in server.ts. */

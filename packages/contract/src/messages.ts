@@ -1452,7 +1452,7 @@ export const MENSAJES = {
   respuestaDigitoInexistente:
     'El campo digito no es una opción de la encuesta: use uno de {digitos}',
   respuestaClasificada: 'Respuesta clasificada',
-  // Messages Pregón sends back to a phone (issue 46.2/46.4, dispatcher/sueltos.ts; the BAJA and
+  // Messages Pregón sends back to a phone (issue 46.2/46.4, despacho/sueltos.ts; the BAJA and
   // ALTA confirmations are confirmacionBaja and confirmacionAlta above).
   sueltoVentanaCerrada:
     'No se envió: pasaron más de 24 horas desde la respuesta (ventana de servicio de WhatsApp cerrada)',

@@ -345,7 +345,7 @@ export interface BajasTable {
 }
 
 /** mensajes_sueltos (issue 46.2/46.4, migration 0040): a one-off message back to a phone
- * ('acuse' of a poll's option, 'baja'/'alta' confirmation), sent by dispatcher/sueltos.ts through
+ * ('acuse' of a poll's option, 'baja'/'alta' confirmation), sent by despacho/sueltos.ts through
  * the device the reply came in on; estado 'pendiente' | 'en_curso' | 'enviado' | 'entregado' |
  * 'fallido' | 'invalido' | 'incierto'. Times are epoch ms. */
 export interface MensajesSueltosTable {

@@ -7,10 +7,11 @@ import type { Store } from './store.ts';
 import { storePostgres } from './store-postgres.ts';
 import { storeSqlite } from './store-sqlite.ts';
 
-// The dispatcher's public entry (issue 44.1): what the api's services, config and start-up may
-// use; everything else in this folder is internal (eslint.config.js). It imports no api module:
-// what the engine needs from its host comes in as an Anfitrion (anfitrion.ts). The api's binding
-// (index.ts) passes the api's own and re-exports this.
+// The entry of the dispatcher's package (@pregon/despacho, issue 44.1): what the api's services,
+// config and start-up may use; the package's other modules are for its tests and the api's
+// (eslint.config.js). It imports no api module: what the engine needs from its host comes in as
+// an Anfitrion (anfitrion.ts). The api's binding (apps/api/src/dispatcher/index.ts) passes the
+// api's own and re-exports this.
 export type { Anfitrion } from './anfitrion.ts';
 export {
   canalDe,

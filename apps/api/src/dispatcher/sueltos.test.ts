@@ -14,7 +14,7 @@ import {
 import { arrancarDespachador } from './index.ts';
 import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
 
-// Issue 46.2 and 46.4: the messages Pregón sends back (dispatcher/sueltos.ts, migration 0040),
+// Issue 46.2 and 46.4: the messages Pregón sends back (despacho/sueltos.ts, migration 0040),
 // end to end over the real SMPP simulator's sockets: a poll's answer gets its option's
 // acknowledgement once per person (a second '2', a restart of the dispatcher send nothing more),
 // a BAJA and an ALTA their confirmations once each, and a queue left by a dispatcher that died

@@ -46,7 +46,7 @@ function consultaEjercicio(k: Consultor) {
         'q.tasa as tasa_equipo',
         't.tipo_ejercicio as etiqueta_tipo',
         // Issue 46.2: SMS parts of the acknowledgements sent for its replies (one-off messages
-        // the gateway took, dispatcher/sueltos.ts), by mensajes_sueltos_ejercicio; its `canal`
+        // the gateway took, despacho/sueltos.ts), by mensajes_sueltos_ejercicio; its `canal`
         // is the device's protocol, an SMS one by its record.
         (eb) =>
           eb

@@ -33,7 +33,7 @@ const cambio = (r: CambioPorRespuesta): CambioBaja | null =>
     : null;
 
 /** Issue 46.4: a BAJA or ALTA that changed the list is confirmed to the phone, once per reply
- * (dispatcher/sueltos.ts sends it through the device the reply came in on). */
+ * (despacho/sueltos.ts sends it through the device the reply came in on). */
 async function confirmar(
   k: Kysely<DB>,
   r: CambioPorRespuesta,

@@ -35,7 +35,7 @@ import { encolarAcuse, type AcusePorRespuesta } from '@pregon/despacho';
 import { desfaseZona, epochDe } from './tableros.ts';
 
 // Polls, replies matched to them, and the cases of those who need help (issue 46.2 and 46.3).
-// A reply is stored by the intake (dispatcher/store-respuestas.ts) with no classification; then
+// A reply is stored by the intake (despacho/store-respuestas.ts) with no classification; then
 // `procesarRespuesta` matches it, once: to the one open poll for its number on its device, to an
 // option (or 'baja'/'alta', or 'no_reconocida'), and opens a case when the person's current answer
 // becomes one requiring attention. The same SQL on both engines.
@@ -171,7 +171,7 @@ export interface OpcionesProceso {
   tz?: string;
   ventanaMs?: number;
   bajas?: Bajas;
-  /** Queues the option's automatic acknowledgement (dispatcher/sueltos.ts), in the matching's
+  /** Queues the option's automatic acknowledgement (despacho/sueltos.ts), in the matching's
    * transaction; absent, an answer is only counted. */
   acuse?: (k: K, a: AcusePorRespuesta) => Promise<unknown>;
   /** Told, after each batch commits, the exercises whose replies it read (answers counted, cases
