@@ -1,9 +1,6 @@
-import type { Contexto } from '../contexto.ts';
 import type { Db } from '@pregon/db/database';
 import {
   arrancarDespachador as arrancarMotor,
-  bitacoraConsola,
-  configDespachoDeEntorno,
   type Bitacora,
   type ConfigDespachador,
   type Despachador,
@@ -14,12 +11,12 @@ import { anfitrionApi, storePara } from '../services/despacho.ts';
 import { avisarEscritas, avisarLeidas } from '../services/leer-respuestas.ts';
 import { reintentarWebhooksAndroid } from '../services/webhook-android.ts';
 
-// The api's binding of the dispatcher (issue 44.1): the engine (packages/despacho, @pregon/despacho)
-// imports no api module; this module gives it the api as its host (services/despacho.ts: the
-// audit rows, the reply matching), and around its start the api's own tasks that run beside it
-// (the matching's events, the Android webhooks' retry). The api's start-up (main.ts,
-// main-despachador.ts), its tests and benches start the dispatcher from here; the api's services
-// use the engine's entry, never this module (it imports them).
+// The api's binding of the dispatcher (issue 44.1): the engine (@pregon/despacho) imports no api
+// module; this module gives it the api as its host (services/despacho.ts: the audit rows, the
+// reply matching), and around its start the api's own tasks that run beside it (the matching's
+// events, the Android webhooks' retry). The api's start-up (arranque.ts), its tests and benches
+// start the dispatcher from here; the api's services use the package's entry, never this module
+// (it imports them).
 export * from '@pregon/despacho';
 export { storePara };
 
@@ -50,13 +47,4 @@ export async function arrancarDespachador(
       return d.detener();
     },
   };
-}
-
-/** Starts the in-process dispatcher (ARCHITECTURE section 5) of the embedded default; DESPACHO_*
- * variables tune it (config.ts). */
-export async function iniciarDespachador(ctx: Contexto): Promise<DespachadorEnMarcha> {
-  return arrancarDespachador(ctx.db, configDespachoDeEntorno(process.env, { tz: ctx.config.tz }), {
-    eventos: ctx.eventos,
-    bitacora: bitacoraConsola(ctx.config.logLevel),
-  });
 }
