@@ -103,7 +103,7 @@ export type CtxEjercicios = Pick<Contexto, 'db' | 'eventos'> & {
 /** The network probes a start asks for before it starts (issue 44.5): a port given to the
  * service with its context, so the service does no network I/O of its own. */
 export interface SondasInicio {
-  /** Whether the device's gateway answers (dispatcher/comprobacion.ts comprobarEquipo). */
+  /** Whether the device's gateway answers (despacho/comprobacion.ts comprobarEquipo). */
   equipo: typeof comprobarEquipo;
   /** Whether an audio is on the telephony server, and its fingerprint. */
   audio: typeof audioEnPbx;

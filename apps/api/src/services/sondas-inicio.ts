@@ -3,7 +3,7 @@ import {
   comprobarEquipo,
   contextoEnAsterisk,
   promptsEnPbx,
-} from '../dispatcher/index.ts';
+} from '@pregon/despacho';
 import type { SondasInicio } from './ejercicios.ts';
 import { vincularAudiosCuestionario } from './quiz-audios.ts';
 
