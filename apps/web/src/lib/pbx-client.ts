@@ -58,9 +58,18 @@ export async function obtenerConfig() {
   return llamar(leerConfig);
 }
 
-/** GET /config/ as a query (cached for the page's life). */
-export function useConfig() {
-  return useQuery({ queryKey: CLAVE_CONFIG, queryFn: obtenerConfig, staleTime: Infinity });
+/** GET /config/ as a query (cached for the page's life). With `activa` false the caller neither
+ * asks for it nor renders again when it arrives for another screen part: each row of the exercises
+ * list reads it only when it may offer the emergency start, and the list's ten rows rendered once
+ * more when it came (issue 45, first screen). */
+export function useConfig(activa = true) {
+  return useQuery({
+    queryKey: CLAVE_CONFIG,
+    queryFn: obtenerConfig,
+    staleTime: Infinity,
+    enabled: activa,
+    notifyOnChangeProps: activa ? undefined : [],
+  });
 }
 
 /**

@@ -109,13 +109,11 @@ export function AccionesFilaCelda(p: PropsAccionesFila) {
   // api's own refusal), and 'Solicitar aprobación' stands beside it.
   const sinAprobar = razonSinAprobacion(fila);
   // Issue 47.2: one administrator may authorise it alone, with a reason, when the setting allows.
-  const config = useConfig();
+  // Only a row that may offer it reads the setting (GET /config/).
+  const puedeEmergencia = acciones.iniciar && !!sinAprobar && usuarioTieneRol([ROL_ADMINISTRADOR]);
+  const config = useConfig(puedeEmergencia);
   const [emergencia, setEmergencia] = useState(false);
-  const ofrecerEmergencia =
-    acciones.iniciar &&
-    !!sinAprobar &&
-    !!config.data?.aprobacion_emergencia &&
-    usuarioTieneRol([ROL_ADMINISTRADOR]);
+  const ofrecerEmergencia = puedeEmergencia && !!config.data?.aprobacion_emergencia;
 
   return (
     <Space size={4} wrap className="acciones-fila">
