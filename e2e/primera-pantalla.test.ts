@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, ConsoleMessage } from 'playwright-core';
 import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { crearEjercicio } from '../apps/api/src/testing/fabrica.ts';
 import {
   capturar,
   capturarTamanos,
@@ -13,7 +14,65 @@ import {
   nuevoContexto,
   sembrar,
   TAMANOS,
+  type Datos,
 } from './entorno.ts';
+
+/** What the page records of each React commit (RENDERS_REACT): how many components and elements
+ * it drew, and how many of the list's rows were on screen. */
+interface Commit {
+  dibujadas: number;
+  filas: number;
+}
+
+/** Installed before the app's scripts: React's devtools hook, which React calls after every
+ * commit with the committed tree. A fiber drew in a commit when it is not the one seen after the
+ * previous commit and its props or state changed (React clones the path down to an update without
+ * drawing it: same props, same state). */
+function RENDERS_REACT() {
+  interface Fibra {
+    child: Fibra | null;
+    sibling: Fibra | null;
+    alternate: Fibra | null;
+    memoizedProps: unknown;
+    memoizedState: unknown;
+  }
+  const commits: Commit[] = [];
+  let vistas = new WeakSet<Fibra>();
+  Object.assign(window, {
+    commits,
+    __REACT_DEVTOOLS_GLOBAL_HOOK__: {
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => 1,
+      checkDCE: () => undefined,
+      onScheduleFiberRoot: () => undefined,
+      onCommitFiberUnmount: () => undefined,
+      onPostCommitFiberRoot: () => undefined,
+      onCommitFiberRoot: (_id: number, raiz: { current: Fibra }) => {
+        const ahora = new WeakSet<Fibra>();
+        let dibujadas = 0;
+        const recorrer = (primera: Fibra | null) => {
+          for (let f = primera; f; f = f.sibling) {
+            ahora.add(f);
+            const previa = f.alternate;
+            if (
+              !vistas.has(f) &&
+              (!previa ||
+                f.memoizedProps !== previa.memoizedProps ||
+                f.memoizedState !== previa.memoizedState)
+            )
+              dibujadas++;
+            recorrer(f.child);
+          }
+        };
+        recorrer(raiz.current.child);
+        vistas = ahora;
+        const filas = document.querySelectorAll('.ant-table-tbody tr.ant-table-row').length;
+        commits.push({ dibujadas, filas });
+      },
+    },
+  });
+}
 
 // The first screen loads only its own layout and screen (React Router lazy routes) and shows a
 // fallback while they arrive: the console stays free of React Router's 'No `HydrateFallback`
@@ -21,10 +80,11 @@ import {
 describe('web: primera pantalla y consola', { timeout: 120_000 }, () => {
   let api: ApiDePrueba;
   let navegador: Browser;
+  let datos: Datos;
 
   beforeAll(async () => {
     api = await levantarTodo();
-    await sembrar(api, 2);
+    datos = await sembrar(api, 2);
     navegador = await lanzarNavegador();
   }, 300_000);
 
@@ -58,6 +118,37 @@ describe('web: primera pantalla y consola', { timeout: 120_000 }, () => {
     const textos = consola.map((m) => `${m.type()}: ${m.text()}`);
     expect(textos.filter((t) => t.includes('HydrateFallback'))).toEqual([]);
     expect(errores.map((e) => e.message)).toEqual([]);
+    await page.context().close();
+  });
+
+  // Issue 45 (first screen): the list's table is drawn once. Counted with the hook above on a cold
+  // load (before issue 45's fix): the commit that showed the 10 rows drew ~2,460 fibers, then antd's
+  // Grid.useBreakpoint (useEsMovil) drew the layout and the list again in a layout effect (2,377)
+  // and every row's GET /config/ drew the 10 rows once more when it arrived (1,475), a long task
+  // after the content. After them only the menu's own small updates follow (under 250).
+  it('la lista se dibuja una vez: después de mostrar sus filas ningún render vuelve a recorrer la tabla', async () => {
+    for (let i = 0; i < 10; i++)
+      await crearEjercicio(api.ctx.db, {
+        id_equipo: datos.equipos.sms,
+        titulo: `Primera pantalla ${i + 1}`,
+        iniciar: i % 2 === 0,
+      });
+    const page = await nuevaPagina(navegador);
+    await ingresarUI(page, api.url, 'admin', api.adminPassword);
+    await page.getByRole('columnheader', { name: 'Nombre' }).waitFor();
+    await page.addInitScript(RENDERS_REACT);
+    await page.reload();
+    await page.locator('.ant-table-tbody tr.ant-table-row').nth(9).waitFor();
+    // Every answer the screen asked for (the list, the account's roles, anything a row reads) is in.
+    await page.waitForLoadState('networkidle');
+    const commits = await page.evaluate(() => (window as unknown as { commits: Commit[] }).commits);
+    const conFilas = commits.findIndex((c) => c.filas >= 10);
+    expect(conFilas).toBeGreaterThanOrEqual(0);
+    const pantalla = commits[conFilas]!.dibujadas;
+    // The commit that showed the rows drew the whole screen (layout, header, menu, table).
+    expect(pantalla).toBeGreaterThan(1000);
+    // Any later one draws a part of it: never a quarter of the screen again.
+    expect(commits.slice(conFilas + 1).filter((c) => c.dibujadas > pantalla / 4)).toEqual([]);
     await page.context().close();
   });
 
