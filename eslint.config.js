@@ -61,7 +61,6 @@ export default tseslint.config(
             {
               group: [
                 '../repositories/*',
-                '!../repositories/equipos.ts',
                 '../db/*',
                 '@pregon/db',
                 '@pregon/db/*',

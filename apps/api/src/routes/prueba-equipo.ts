@@ -8,9 +8,8 @@ import { ruta } from '@pregon/servidor/http/rutas';
 import { error } from '@pregon/servidor/http/errores';
 import { plantillasDeEquipo } from '../services/plantillas-whatsapp.ts';
 import { enviarPrueba } from '../services/prueba-equipo.ts';
-import { leerParaCanal } from '../repositories/equipos.ts';
 import { rutasWebhookWhatsapp } from '../services/webhook-whatsapp.ts';
-import { registrarWebhookAndroid, webhookAndroidPendiente } from '../services/webhook-android.ts';
+import { reintentarWebhookAndroid } from '../services/webhook-android.ts';
 
 /** POST /equipos/{id}/prueba/ (one test message through the device's adapter), GET
  * /equipos/{id}/plantillas/ (a WhatsApp device's approved templates) and the WhatsApp status
@@ -23,11 +22,7 @@ export function rutasPruebaEquipo(app: FastifyInstance, ctx: Contexto) {
     const r = await enviarPrueba(ctx, params.id, tel.e164);
     // Issue 46.1: an Android device whose replies' webhook is not registered yet tries again,
     // after the test's answer is decided (the phone's slowness never delays it).
-    void (async () => {
-      if ((await leerParaCanal(ctx.db.kysely, params.id))?.protocolo !== 'android') return;
-      if (await webhookAndroidPendiente(ctx.db, params.id))
-        await registrarWebhookAndroid(ctx.db, params.id, ctx.config.urlWebhooks);
-    })().catch(() => undefined);
+    void reintentarWebhookAndroid(ctx, params.id).catch(() => undefined);
     return {
       status: 200 as const,
       mensaje: msg('pruebaEnviada', { telefono: body.telefono.trim() }),

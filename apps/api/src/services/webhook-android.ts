@@ -314,6 +314,17 @@ export async function webhookAndroidPendiente(db: Db, id_equipo: number): Promis
   return !f || f.registrado === null || f.error !== null;
 }
 
+/** After a test send through a device (POST /equipos/{id}/prueba/, issue 46.1): an Android
+ * device whose replies' webhook is not registered yet tries again. */
+export async function reintentarWebhookAndroid(
+  ctx: { db: Db; config: { urlWebhooks: string } },
+  id_equipo: number,
+): Promise<void> {
+  if ((await leerParaCanal(ctx.db.kysely, id_equipo))?.protocolo !== 'android') return;
+  if (await webhookAndroidPendiente(ctx.db, id_equipo))
+    await registrarWebhookAndroid(ctx.db, id_equipo, ctx.config.urlWebhooks);
+}
+
 /** Whether the phone still lists Pregón's webhook as registered (GET {url}/webhooks: our id,
  * with the URL and event given); false when it does not, or cannot be asked. Reading changes
  * nothing on the phone (a registration or a settings change shows the phone's user a notice). */
