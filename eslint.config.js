@@ -12,8 +12,8 @@ const OTRAS_APPS_WEB = {
   group: ['@pregon/api', '@pregon/api/*', '@pregon/pbx', '@pregon/pbx/*'],
   message: OTRA_APP,
 };
-/** Tests and their helpers: not layers. */
-const PRUEBAS = ['**/*.test.ts', '**/testing*.ts', '**/testing/**', '**/testing-*.ts'];
+/** Tests and their helpers (each workspace's testing/ folder, beside its src/): not layers. */
+const PRUEBAS = ['**/*.test.ts', '**/testing/**'];
 /** The dispatcher: the api's services reach its engine only through the package's public entry
  * (@pregon/despacho), never its modules nor the api's binding (dispatcher/index.ts, which imports
  * them); routes not at all. */

@@ -19,7 +19,7 @@ import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
-import { esperarCompletado, esperarQue, porEstatus } from '@pregon/despacho/testing';
+import { esperarCompletado, esperarQue, porEstatus } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { arg } from './_comun.ts';
 

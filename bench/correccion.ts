@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
-import { esperarCompletado } from '@pregon/despacho/testing';
+import { esperarCompletado } from '@pregon/despacho/testing/comun';
 import { ingresar, levantarApi, pedir } from '@pregon/api/testing/entorno';
 import { crearEquipo } from '@pregon/api/testing/fabrica';
 import { aprobarPorApi, tokenAprobador } from '@pregon/api/testing/aprobaciones';

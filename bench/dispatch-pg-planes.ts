@@ -19,7 +19,7 @@ import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { storePostgres } from '@pregon/despacho/store-postgres';
 import { anfitrionApi } from '@pregon/api/services/despacho';
-import { desenlaceEnviado } from '@pregon/despacho/testing';
+import { desenlaceEnviado } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { arg } from './_comun.ts';
 

@@ -15,7 +15,7 @@ import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
-import { esperarQue } from '@pregon/despacho/testing';
+import { esperarQue } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
 import { arg } from './_comun.ts';

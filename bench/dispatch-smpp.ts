@@ -23,7 +23,7 @@ import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
 import { codificarTexto } from '@pregon/despacho/canal-smpp';
-import { esperarCompletado } from '@pregon/despacho/testing';
+import { esperarCompletado } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';
 import { arg, bandera, marcaCpu, medianaAlta } from './_comun.ts';

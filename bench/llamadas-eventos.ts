@@ -11,7 +11,7 @@
 //   npx tsx bench/llamadas-eventos.ts [--segundos 60] [--engine sqlite|postgres]
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
-import { esperarCompletado } from '@pregon/despacho/testing';
+import { esperarCompletado } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import type { Db } from '@pregon/db/database';
 import { AMI, entornoLlamadas, percentil } from './_ami.ts';

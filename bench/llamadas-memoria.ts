@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { porEstatus } from '@pregon/despacho/testing';
+import { porEstatus } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { AMI, entornoLlamadas } from './_ami.ts';
 import { arg, memoriaMb } from './_comun.ts';

@@ -18,7 +18,7 @@
 import os from 'node:os';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
-import { esperarCompletado } from '@pregon/despacho/testing';
+import { esperarCompletado } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { AMI, entornoLlamadas } from './_ami.ts';
 import { arg } from './_comun.ts';

@@ -10,7 +10,7 @@
 //   npx tsx bench/llamadas-ritmo.ts [--segundos 60] [--tasas 10,50] [--engine sqlite|postgres]
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
-import { esperarQue } from '@pregon/despacho/testing';
+import { esperarQue } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { AMI, entornoLlamadas, socketAmi } from './_ami.ts';
 import { arg } from './_comun.ts';

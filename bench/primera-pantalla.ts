@@ -28,8 +28,8 @@ import compress from '@fastify/compress';
 import { chromium } from 'playwright-core';
 import { arg, argNum, bandera, mediana } from './_comun.ts';
 import { CLAVE_TOKEN } from '@pregon/contract/constants';
-import { levantarApi } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { levantarApi } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/testing/fabrica.ts';
 // @ts-expect-error: a plain .mjs script of the web's build, without types
 import { precomprimir } from '../apps/web/precomprimir.mjs';
 

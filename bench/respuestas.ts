@@ -31,7 +31,7 @@ import pg from 'pg';
 import smpp from 'smpp';
 import { clasificarRespuesta, type OpcionEncuesta } from '@pregon/contract/rules/respuestas';
 import { canonizarTelefono } from '@pregon/contract/rules/phone';
-import { argumentosDespachador } from '@pregon/api/dispatcher/testing-hijos';
+import { argumentosDespachador } from '@pregon/api/testing/despacho-hijos';
 import { claveRespuesta, decodificarMo, leerDeliver, leerParteMo } from '@pregon/despacho/smpp-mo';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { ingresar, levantarApi, pedir } from '@pregon/api/testing/entorno';

@@ -3,10 +3,14 @@ import type { Browser, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { analizarSms } from '@pregon/contract/rules/sms';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../packages/despacho/src/testing.ts';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearYGenerar, cuerpoEjercicio } from '../apps/api/src/testing/ejercicios.ts';
-import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import {
+  CONFIG_PRUEBA,
+  esperarCompletado,
+  esperarQue,
+} from '../packages/despacho/testing/comun.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearYGenerar, cuerpoEjercicio } from '../apps/api/testing/ejercicios.ts';
+import { crearEquipo } from '../apps/api/testing/fabrica.ts';
 import {
   capturar,
   ingresarUI,

@@ -3,15 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../packages/despacho/src/testing.ts';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import {
+  CONFIG_PRUEBA,
+  esperarCompletado,
+  esperarQue,
+} from '../packages/despacho/testing/comun.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/testing/fabrica.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
-} from '../apps/api/src/testing/ejercicios.ts';
+} from '../apps/api/testing/ejercicios.ts';
 import {
   capturar,
   confirmarEnFila,
@@ -22,7 +26,7 @@ import {
   nuevaPagina,
   paginaConToken,
 } from './entorno.ts';
-import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { tokenConRol } from '../apps/api/testing/roles.ts';
 
 // Issue 46.3/46.4 in Debian's Chromium (SQLite, the dispatcher in the api's process, the SMPP
 // simulator): the phones screen's 'Dados de baja' view (a phone opted out by hand, exported,

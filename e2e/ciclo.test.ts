@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ingresar, pedir } from '../apps/api/src/testing/entorno.ts';
-import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { ingresar, pedir } from '../apps/api/testing/entorno.ts';
+import { tokenConRol } from '../apps/api/testing/roles.ts';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import {
   TAMANOS,

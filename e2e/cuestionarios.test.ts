@@ -4,7 +4,7 @@ import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { pedir, ingresar, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
 import { clavesPbx, crearAppPbx } from '../apps/pbx/src/app.ts';
 import {
   capturar,

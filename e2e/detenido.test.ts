@@ -4,8 +4,8 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { pedir, ingresar, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/testing/fabrica.ts';
 import { ingresarUI, lanzarNavegador, levantarTodo, nuevoContexto } from './entorno.ts';
 
 // A stopped exercise and a finished one in the browser (issue 17): both 'Completado', the stopped

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { pedir, ingresar, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/testing/fabrica.ts';
 import { CONFIG_PROGRAMADOR_DEFECTO, arrancarProgramador } from '../apps/api/src/programador.ts';
 import { zonaProducto } from '../apps/api/src/config.ts';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
@@ -387,19 +387,17 @@ describe('web: lista de ejercicios y diálogo «Crear ejercicio»', { timeout: 1
     expect(confirmacion).toContain('Duración estimada');
     expect(confirmacion).toContain('Los envíos empiezan en cuanto confirme.');
     await esperarAviso(page, /Ejercicio iniciado|Ejercicio reanudado/);
-    await expect
-      .poll(botones)
-      .toEqual([
-        'Pausar',
-        'Detener',
-        // Issue 47.2: once started, a correction or a cancellation is one step away.
-        'Enviar corrección',
-        'Cancelar alerta',
-        'Duplicar',
-        'Ver',
-        'Descargar reporte',
-        'Informe (.xlsx)',
-      ]);
+    await expect.poll(botones).toEqual([
+      'Pausar',
+      'Detener',
+      // Issue 47.2: once started, a correction or a cancellation is one step away.
+      'Enviar corrección',
+      'Cancelar alerta',
+      'Duplicar',
+      'Ver',
+      'Descargar reporte',
+      'Informe (.xlsx)',
+    ]);
 
     await sms.getByRole('button', { name: 'Pausar' }).click();
     await esperarAviso(page, 'Ejercicio pausado');

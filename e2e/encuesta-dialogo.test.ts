@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/testing/fabrica.ts';
+import { tokenConRol } from '../apps/api/testing/roles.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/src/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/testing/comun.ts';
 import {
   capturar,
   elegirOpcion,

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/src/testing.ts';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearYGenerar, cuerpoEjercicio } from '../apps/api/src/testing/ejercicios.ts';
-import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/testing/comun.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearYGenerar, cuerpoEjercicio } from '../apps/api/testing/ejercicios.ts';
+import { crearEquipo } from '../apps/api/testing/fabrica.ts';
 import {
   capturar,
   esperarAviso,

@@ -19,7 +19,7 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
-import { levantarApi, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { levantarApi, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
 import { ahora } from '@pregon/db/database';
 import { clavesPbx, crearAppPbx } from '../apps/pbx/src/app.ts';

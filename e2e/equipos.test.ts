@@ -3,9 +3,9 @@ import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
 import { msg } from '@pregon/contract/messages';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SimuladorAndroid } from '@pregon/simulators/android';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/testing/fabrica.ts';
+import { tokenConRol } from '../apps/api/testing/roles.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { leerCredenciales } from '../packages/despacho/src/canal.ts';
 import {

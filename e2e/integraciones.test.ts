@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import type { Page } from 'playwright-core';
-import { pedir } from '../apps/api/src/testing/entorno.ts';
+import { pedir } from '../apps/api/testing/entorno.ts';
 import { leerDestinosPermitidos } from '../packages/despacho/src/destinos.ts';
 import {
   capturar,
@@ -96,7 +96,7 @@ describe('web: integraciones', { timeout: 180_000 }, () => {
     // SMN's real Atom feed of 2014 (hurricane Vance, a cold front), served on loopback, which a
     // setting (CAP_FUENTES_DESTINOS_PERMITIDOS) allows here.
     const feed = fs.readFileSync(
-      new URL('../apps/api/src/testing/cap/fuentes/smn-2014-avisos.atom', import.meta.url),
+      new URL('../apps/api/testing/cap/fuentes/smn-2014-avisos.atom', import.meta.url),
     );
     const srv = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/atom+xml' }).end(feed);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
 import {
   capturar,
   type Datos,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ahora } from '@pregon/db/database';
-import { tokenConRol } from '../apps/api/src/testing/roles.ts';
-import { insertarTelefono } from '../apps/api/src/testing/ejercicios.ts';
+import { tokenConRol } from '../apps/api/testing/roles.ts';
+import { insertarTelefono } from '../apps/api/testing/ejercicios.ts';
 import {
   capturar,
   capturarTamanos,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crearEjercicio } from '../apps/api/src/testing/fabrica.ts';
+import { crearEjercicio } from '../apps/api/testing/fabrica.ts';
 import {
   capturar,
   capturarTamanos,

@@ -5,12 +5,12 @@ import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
 import { msg } from '@pregon/contract/messages';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { tokenAprobador } from '../apps/api/src/testing/aprobaciones.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/testing/fabrica.ts';
+import { tokenAprobador } from '../apps/api/testing/aprobaciones.ts';
 import { ahora } from '@pregon/db/database';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/src/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '../packages/despacho/testing/comun.ts';
 import {
   capturar,
   elegirOpcion,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, ConsoleMessage } from 'playwright-core';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio } from '../apps/api/src/testing/fabrica.ts';
+import type { ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio } from '../apps/api/testing/fabrica.ts';
 import {
   capturar,
   capturarTamanos,

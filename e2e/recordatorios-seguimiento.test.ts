@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/testing/fabrica.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
-} from '../apps/api/src/testing/ejercicios.ts';
+} from '../apps/api/testing/ejercicios.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '../packages/despacho/src/testing.ts';
+import {
+  CONFIG_PRUEBA,
+  esperarCompletado,
+  esperarQue,
+} from '../packages/despacho/testing/comun.ts';
 import {
   capturar,
   elegirOpcion,

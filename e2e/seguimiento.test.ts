@@ -6,12 +6,12 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { GUIONES_DEMO, SimuladorAmi } from '@pregon/simulators/ami';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { ingresar, pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { tonoGsm } from '../apps/api/src/testing/audio.ts';
+import { ingresar, pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/testing/fabrica.ts';
+import { tonoGsm } from '../apps/api/testing/audio.ts';
 import { archivoLlamadas } from '../apps/api/src/services/telefonia.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from '../packages/despacho/src/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '../packages/despacho/testing/comun.ts';
 import {
   capturar,
   elegirEn,

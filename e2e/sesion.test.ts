@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { pedir, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
+import { pedir, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
 import {
   capturar,
   type Datos,

@@ -5,9 +5,9 @@ import { fechaHoraTexto, nombreZona } from '@pregon/contract/rules/zona-horaria'
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA } from '../packages/despacho/src/testing.ts';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
+import { CONFIG_PRUEBA } from '../packages/despacho/testing/comun.ts';
+import type { ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/testing/fabrica.ts';
 import {
   capturar,
   ingresarUI,

@@ -6,11 +6,11 @@ import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { SimuladorAmi } from '@pregon/simulators/ami';
 import { nombreVisibleAudio } from '@pregon/contract/rules/audio';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
-import { pedir, ingresar, type ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { tonoGsm } from '../apps/api/src/testing/audio.ts';
+import { pedir, ingresar, type ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEquipo } from '../apps/api/testing/fabrica.ts';
+import { tonoGsm } from '../apps/api/testing/audio.ts';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from '../packages/despacho/src/testing.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '../packages/despacho/testing/comun.ts';
 import {
   capturar,
   type Datos,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import type { ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { tokenConRol } from '../apps/api/testing/roles.ts';
 import {
   capturar,
   type Datos,

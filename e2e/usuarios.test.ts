@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pedir } from '../apps/api/src/testing/entorno.ts';
-import { tokenConRol } from '../apps/api/src/testing/roles.ts';
+import { pedir } from '../apps/api/testing/entorno.ts';
+import { tokenConRol } from '../apps/api/testing/roles.ts';
 import {
   capturar,
   capturarTamanos,

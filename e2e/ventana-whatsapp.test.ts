@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { crearEjercicio, crearEquipo } from '../apps/api/src/testing/fabrica.ts';
-import { insertarTelefono, ESTADO_CDMX } from '../apps/api/src/testing/ejercicios.ts';
+import { crearEjercicio, crearEquipo } from '../apps/api/testing/fabrica.ts';
+import { insertarTelefono, ESTADO_CDMX } from '../apps/api/testing/ejercicios.ts';
 import { capturar, elegirEn, prepararEscena } from './entorno.ts';
 
 // Issue 46.1 / 48.6: the WhatsApp 24-hour window where an operator decides. A WhatsApp free-text

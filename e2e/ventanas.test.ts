@@ -3,9 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { arrancarDespachador } from '../apps/api/src/dispatcher/index.ts';
-import { CONFIG_PRUEBA, filas } from '../packages/despacho/src/testing.ts';
-import type { ApiDePrueba } from '../apps/api/src/testing/entorno.ts';
-import { crearEjercicio, crearEquipo, idEstado } from '../apps/api/src/testing/fabrica.ts';
+import { CONFIG_PRUEBA, filas } from '../packages/despacho/testing/comun.ts';
+import type { ApiDePrueba } from '../apps/api/testing/entorno.ts';
+import { crearEjercicio, crearEquipo, idEstado } from '../apps/api/testing/fabrica.ts';
 import {
   capturar,
   ingresarUI,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ingresar, pedir } from '../apps/api/src/testing/entorno.ts';
+import { ingresar, pedir } from '../apps/api/testing/entorno.ts';
 import { hashPassword } from '../apps/api/src/auth/passwords.ts';
 import { ahora } from '@pregon/db/database';
-import { crearPorApi, cuerpoEjercicio } from '../apps/api/src/testing/ejercicios.ts';
+import { crearPorApi, cuerpoEjercicio } from '../apps/api/testing/ejercicios.ts';
 import {
   esperarAviso,
   ingresarUI,

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crearBasePostgres, prefijoBases } from '../apps/api/src/testing/entorno.ts';
+import { crearBasePostgres, prefijoBases } from '../apps/api/testing/entorno.ts';
 import { lanzarSimuladores } from '../bench/_simuladores.ts';
 
 // The benchmark harness: simulators on free ports (AMI included), database names with the

@@ -4,7 +4,7 @@ import { zonaProducto } from './config.ts';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { EventEmitter } from 'node:events';
 import type { Eventos } from './contexto.ts';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from './testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
@@ -12,8 +12,8 @@ import {
   insertarTelefono,
   sembrarEquipos,
   type Equipos,
-} from './testing/ejercicios.ts';
-import { esperarQue } from '@pregon/despacho/testing';
+} from '../testing/ejercicios.ts';
+import { esperarQue } from '@pregon/despacho/testing/comun';
 import {
   CONFIG_PROGRAMADOR_DEFECTO,
   arrancarProgramador,

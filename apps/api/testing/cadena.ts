@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Engine } from '@pregon/db/database';
-import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { sembrarEquipos, type Equipos } from '../testing/ejercicios.ts';
-import { desfaseZona, epochDe } from '../services/tableros.ts';
+import { ingresar, levantarApi, pedir, type ApiDePrueba } from './entorno.ts';
+import { sembrarEquipos, type Equipos } from './ejercicios.ts';
+import { desfaseZona, epochDe } from '../src/services/tableros.ts';
 
 // Issue 25.3: what the tests of a follow-up chain (cadena.test.ts) and of a drill's fallback in
 // the chain (cadena-respaldo.test.ts) share: the api with its devices, the outcomes written by

@@ -7,11 +7,11 @@ import { dialplanLlamadas } from '@pregon/contract/rules/dialplan';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
 import { openDb, type Db, type Engine } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
-import { seed } from '../db/seed.ts';
-import { tonoGsm } from '../testing/audio.ts';
-import { crearBasePostgres, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { despachadoresHijos } from './testing-hijos.ts';
+import { seed } from '../src/db/seed.ts';
+import { tonoGsm } from './audio.ts';
+import { crearBasePostgres, levantarApi, type ApiDePrueba } from './entorno.ts';
+import { crearEjercicio, crearEquipo } from './fabrica.ts';
+import { despachadoresHijos } from './despacho-hijos.ts';
 
 // Scenes for the dispatcher's call tests. escenaAmi: an api and an AMI simulator, every callee
 // answers after 50 ms and the simulator runs the dialplan files a test writes in `dir`.

@@ -5,7 +5,7 @@ import path from 'node:path';
 // The standalone dispatcher (`npm run dispatcher`, the api's main-despachador.ts) as a child
 // process, for the crash tests and the benches.
 
-const RAIZ = path.resolve(import.meta.dirname, '../../../..');
+const RAIZ = path.resolve(import.meta.dirname, '../../..');
 
 /** The node arguments of the command an operator runs for a standalone dispatcher: the root
  * package's `dispatcher` script (its node flags included), or `comando` in the same form (a

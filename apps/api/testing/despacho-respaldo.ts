@@ -5,18 +5,18 @@ import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
 import type { Engine } from '@pregon/db/database';
-import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { archivoLlamadas } from '../services/telefonia.ts';
-import { tonoGsm } from '../testing/audio.ts';
-import { arrancarDespachador } from './index.ts';
+import { ingresar, levantarApi, pedir, type ApiDePrueba } from './entorno.ts';
+import { crearEjercicio, crearEquipo } from './fabrica.ts';
+import { archivoLlamadas } from '../src/services/telefonia.ts';
+import { tonoGsm } from './audio.ts';
+import { arrancarDespachador } from '../src/dispatcher/index.ts';
 import {
   CONFIG_PRUEBA,
   banderas,
   esperarCompletado,
   esperarQue,
   filas,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Issue 25.2: what the tests of a call drill's fallback share whatever its channel (an SMS through
 // the SMPP simulator, a WhatsApp template through the WhatsApp Cloud API simulator): the AMI

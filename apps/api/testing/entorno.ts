@@ -5,13 +5,13 @@ import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { openDb, type Db, type Engine } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
-import { seed } from '../db/seed.ts';
-import { buildApp, crearContexto } from '../server.ts';
+import { seed } from '../src/db/seed.ts';
+import { buildApp, crearContexto } from '../src/server.ts';
 import { fijarDestinosPermitidos } from '@pregon/despacho/destinos';
-import type { Contexto } from '../contexto.ts';
+import type { Contexto } from '../src/contexto.ts';
 
 /** The PostgreSQL server the tests use (the machine's own, trust auth on loopback). */
 export const PG_ADMIN_URL =
@@ -74,10 +74,7 @@ let plantilla: Promise<string> | undefined;
 export function plantillaMigrada(): Promise<string> {
   plantilla ??= (async () => {
     // The database package's migrations (packages/db/src).
-    const dir = path.join(
-      path.dirname(fileURLToPath(import.meta.url)),
-      '../../../../packages/db/src',
-    );
+    const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/db/src');
     const h = crypto.createHash('sha256');
     const migraciones = path.join(dir, 'migrations');
     for (const f of fs.readdirSync(migraciones).sort())

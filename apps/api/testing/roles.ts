@@ -1,4 +1,4 @@
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../src/auth/passwords.ts';
 import type { Rol } from '@pregon/contract/constants';
 import { ingresar, type ApiDePrueba } from './entorno.ts';
 

@@ -7,8 +7,8 @@ import {
   IndiceIds,
   type OpcionesDireccion,
 } from './canal-smpp.ts';
-import { esperarQue } from './testing.ts';
-import { canalesSmpp } from './testing-smpp.ts';
+import { esperarQue } from '../testing/comun.ts';
+import { canalesSmpp } from '../testing/smpp.ts';
 
 // SMPP conformance over loopback sockets against the simulator acting as a strict SMSC (issue 16):
 // addresses typed with TON/NPI as SMPP 3.4 says, refusals of the device's addressing pausing the

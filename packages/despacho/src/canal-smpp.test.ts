@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { canalDe, type Canal, type Recibo } from './canal.ts';
 import { leerRecibo } from './canal-smpp.ts';
-import { CONFIG_PRUEBA, esperarQue } from './testing.ts';
+import { CONFIG_PRUEBA, esperarQue } from '../testing/comun.ts';
 
 // The SMPP channel against a gateway that misbehaves at connection time.
 

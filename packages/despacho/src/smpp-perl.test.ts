@@ -4,7 +4,7 @@ import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canalDe, type Canal, type Recibo } from './canal.ts';
 import './canal-smpp.ts';
-import { CONFIG_PRUEBA, esperarQue } from './testing.ts';
+import { CONFIG_PRUEBA, esperarQue } from '../testing/comun.ts';
 
 // The SMPP channel against a peer that is neither our simulator nor built on the `smpp` package:
 // an SMSC written with Perl's Net::SMPP (Debian libnet-smpp-perl, simulators/perl/smsc.pl). It

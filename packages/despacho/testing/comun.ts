@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '@pregon/db/database';
 import type { Detalle } from '@pregon/db/schema';
-import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from './config.ts';
-import type { Desenlace, EjercicioActivo, Store } from './store.ts';
+import { CONFIG_DESPACHO_DEFECTO, type ConfigDespachador } from '../src/config.ts';
+import type { Desenlace, EjercicioActivo, Store } from '../src/store.ts';
 
 // Configuration, waits and queries for the dispatcher's tests and benchmarks (the device and
-// exercise factories are the api's, apps/api/src/testing/fabrica.ts; the standalone process's
-// helpers too, apps/api/src/dispatcher/testing-hijos.ts).
+// exercise factories are the api's, apps/api/testing/fabrica.ts; the standalone process's
+// helpers too, apps/api/testing/despacho-hijos.ts).
 
 /** A fast configuration for tests: short backoff, lease and polls. */
 export const CONFIG_PRUEBA: ConfigDespachador = {

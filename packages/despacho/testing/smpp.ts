@@ -1,9 +1,9 @@
 import { afterEach } from 'vitest';
 import { SimuladorSmpp, type OpcionesSmpp } from '@pregon/simulators/smpp';
-import { canalDe, type Canal, type Recibo } from './canal.ts';
-import './canal-smpp.ts';
-import type { ConfigDespachador } from './config.ts';
-import { CONFIG_PRUEBA } from './testing.ts';
+import { canalDe, type Canal, type Recibo } from '../src/canal.ts';
+import '../src/canal-smpp.ts';
+import type { ConfigDespachador } from '../src/config.ts';
+import { CONFIG_PRUEBA } from './comun.ts';
 
 // The SMPP channel alone against a simulator over loopback, for the channel's own tests.
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LimitadorIngreso, esperaTras, type ReglasIngreso } from './signin-limiter.ts';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
 
 describe('esperaTras', () => {
   const e = { libres: 5, baseMs: 30_000, maxMs: 15 * 60_000 };

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crearBasePostgres } from '../testing/entorno.ts';
+import { crearBasePostgres } from '../../testing/entorno.ts';
 import { arregloPg } from '@pregon/db/arreglo-pg';
 
 const TEXTOS = [

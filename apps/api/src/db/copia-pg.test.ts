@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crearBasePostgres } from '../testing/entorno.ts';
+import { crearBasePostgres } from '../../testing/entorno.ts';
 import { aCopia, deCopia, enteroCopia, lineasCopia } from '@pregon/db/copia-pg';
 
 const RAROS = [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MOTORES, abrirBasePrueba } from '../testing/entorno.ts';
+import { MOTORES, abrirBasePrueba } from '../../testing/entorno.ts';
 import { esViolacionLlaveForanea, esViolacionUnica, type Db } from '@pregon/db/database';
 import { seed, ESTADOS_MEXICO } from './seed.ts';
 import { verifyPassword } from '../auth/passwords.ts';

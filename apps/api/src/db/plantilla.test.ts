@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, abrirBaseSembrada } from '../testing/entorno.ts';
+import { MOTORES, abrirBaseSembrada } from '../../testing/entorno.ts';
 import type { Db } from '@pregon/db/database';
 import { ejecutarPlantilla } from '@pregon/db/plantilla';
 

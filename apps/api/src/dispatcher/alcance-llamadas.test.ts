@@ -4,12 +4,12 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIONES_DEMO, SimuladorAmi } from '@pregon/simulators/ami';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearCuestionario, crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearCuestionario, crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { archivoLlamadas, archivoQuiz } from '../services/telefonia.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from '@pregon/despacho/testing';
-import { tonoGsm } from '../testing/audio.ts';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '@pregon/despacho/testing/comun';
+import { tonoGsm } from '../../testing/audio.ts';
 
 // Issue 23.4, "reached means heard": over real sockets, the AMI simulator runs the dialplan the api
 // generated (which ends the audio with the PregonFin UserEvent) for scripted callees, and the

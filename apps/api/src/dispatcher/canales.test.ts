@@ -15,8 +15,8 @@ import {
   SECCION_CREDENCIALES,
 } from '@pregon/contract/rules/equipment';
 import type { Db } from '@pregon/db/database';
-import { MOTORES, abrirBasePrueba } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, abrirBasePrueba } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import { canalDe, protocolosRegistrados } from '@pregon/despacho/canal';
 // The dispatcher registers every channel it runs (its side-effect imports).
 import '@pregon/despacho/despachador';

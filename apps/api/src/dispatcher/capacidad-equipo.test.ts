@@ -2,11 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { MOTORES } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador, type DespachadorEnMarcha } from './index.ts';
-import { escenaAmi } from './testing-ami.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue, porEstatus } from '@pregon/despacho/testing';
+import { escenaAmi } from '../../testing/despacho-ami.ts';
+import {
+  CONFIG_PRUEBA,
+  esperarCompletado,
+  esperarQue,
+  porEstatus,
+} from '@pregon/despacho/testing/comun';
 
 // Issue 45.1: a device's ports are a hard limit whoever sends. Measured before: two call exercises
 // of 10 ports each on one 10-port device reached 15 live calls (the second started while the

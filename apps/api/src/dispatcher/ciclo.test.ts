@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { duplicados } from '@pregon/simulators/comun';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import { arrancarDespachador } from './index.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import {
   CONFIG_PRUEBA,
   banderas,
@@ -12,7 +12,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Lifecycle driven over the exercises API (start, pause, resume, stop) while the dispatcher
 // runs; the automatic pause after consecutive gateway errors; a gateway outage mid-run.

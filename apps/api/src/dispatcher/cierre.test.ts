@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MOTORES, abrirBaseSembrada } from '../testing/entorno.ts';
+import { MOTORES, abrirBaseSembrada } from '../../testing/entorno.ts';
 import { Despachador } from '@pregon/despacho/despachador';
 import { storePara } from './index.ts';
 import type { Store } from '@pregon/despacho/store';
-import { CONFIG_PRUEBA } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA } from '@pregon/despacho/testing/comun';
 
 // A dispatcher's shutdown (SIGTERM: `detener`, then the database closes) waits for the lease
 // sweep its timer started: before, the sweep went on after `detener` returned and failed on the

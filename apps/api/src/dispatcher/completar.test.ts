@@ -1,11 +1,11 @@
 import { sql, type KyselyPlugin, type QueryId } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@pregon/db/database';
-import { abrirBaseSembrada } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { abrirBaseSembrada } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { completarSiTermino } from '@pregon/despacho/store-comun';
 import { anfitrionApi } from '../services/despacho.ts';
-import { banderas, porEstatus } from '@pregon/despacho/testing';
+import { banderas, porEstatus } from '@pregon/despacho/testing/comun';
 
 // A drill completes only when none of its rows is queued, and on PostgreSQL (READ COMMITTED)
 // each statement sees its own snapshot. Here a row of the queue moves to the other queue state,

@@ -3,9 +3,9 @@ import { SimuladorAndroid } from '@pregon/simulators/android';
 import { duplicados } from '@pregon/simulators/comun';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import { arrancarDespachador } from './index.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import {
   CONFIG_PRUEBA,
   banderas,
@@ -13,7 +13,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // SMS and WhatsApp exercises run to completion through the simulators over real sockets, on
 // both engines: every recipient gets one outcome, one message, and its receipt.

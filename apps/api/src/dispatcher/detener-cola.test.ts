@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador, storePara } from './index.ts';
-import { CONFIG_PRUEBA, desenlaceEnviado, esperarQue, porEstatus } from '@pregon/despacho/testing';
+import {
+  CONFIG_PRUEBA,
+  desenlaceEnviado,
+  esperarQue,
+  porEstatus,
+} from '@pregon/despacho/testing/comun';
 
 // A stop («Detener», POST /quiz/stop/) cancels the rows pending when it runs; rows in flight then
 // get their outcome afterwards. An outcome that schedules a retry is written 'pendiente' by a

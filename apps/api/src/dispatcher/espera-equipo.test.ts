@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { msg } from '@pregon/contract/messages';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../testing/ejercicios.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../../testing/ejercicios.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, banderas, esperarQue, filas } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, banderas, esperarQue, filas } from '@pregon/despacho/testing/comun';
 
 // Issue 45.5: how long an exercise waits for a device that does not answer before it pauses
 // itself is the exercise's own setting (espera_equipo_s), not only the dispatcher's

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MOTORES } from '../testing/entorno.ts';
-import { escenaHijosAmi } from './testing-ami.ts';
-import { esperarCompletado, esperarQue } from '@pregon/despacho/testing';
+import { MOTORES } from '../../testing/entorno.ts';
+import { escenaHijosAmi } from '../../testing/despacho-ami.ts';
+import { esperarCompletado, esperarQue } from '@pregon/despacho/testing/comun';
 
 // Issue 45.1, a dispatcher SIGKILLed mid-drill: a standalone dispatcher (a real process) holds the
 // 10 ports of a 10-port device with live calls of 4 s and is killed; the next dispatcher follows

@@ -7,16 +7,16 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { openDb, type Db } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
-import { crearBasePostgres } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { crearBasePostgres } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import {
   banderas,
   esperarCompletado,
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
-import { despachadoresHijos } from './testing-hijos.ts';
+} from '@pregon/despacho/testing/comun';
+import { despachadoresHijos } from '../../testing/despacho-hijos.ts';
 
 // Issue 23.6: a row claimed but never submitted (waiting for the pacer, or for its attempt to be
 // written, when the dispatcher died) goes back to 'pendiente' and is sent after the restart; only

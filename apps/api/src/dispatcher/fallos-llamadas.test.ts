@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Guion } from '@pregon/simulators/ami';
-import { MOTORES } from '../testing/entorno.ts';
-import { escenaHijosAmi } from './testing-ami.ts';
+import { MOTORES } from '../../testing/entorno.ts';
+import { escenaHijosAmi } from '../../testing/despacho-ami.ts';
 import {
   banderas,
   esperarCompletado,
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Crash tolerance of calls with real processes: a standalone dispatcher (`main-despachador.ts`)
 // places a 2,000-call exercise through the AMI simulator and is SIGKILLed at least 5 times

@@ -8,16 +8,16 @@ import { openDb, type Db } from '@pregon/db/database';
 import type { Engine } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
-import { crearBasePostgres } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { crearBasePostgres } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import {
   banderas,
   esperarCompletado,
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
-import { despachadoresHijos } from './testing-hijos.ts';
+} from '@pregon/despacho/testing/comun';
+import { despachadoresHijos } from '../../testing/despacho-hijos.ts';
 
 // Issue 48.6: after `kill -9` of the api mid-drill (SMS through an SMSC that delivers receipts
 // a while after the submit, as real ones do), rows stayed 'Enviado' although their receipts had

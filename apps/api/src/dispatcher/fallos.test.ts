@@ -9,16 +9,16 @@ import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { openDb, type Db } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
-import { crearBasePostgres } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { crearBasePostgres } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import {
   banderas,
   esperarCompletado,
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
-import { despachadoresHijos } from './testing-hijos.ts';
+} from '@pregon/despacho/testing/comun';
+import { despachadoresHijos } from '../../testing/despacho-hijos.ts';
 
 // Crash tolerance with real processes: standalone dispatchers (`tsx main-despachador.ts`) over
 // PostgreSQL, SIGKILLed at random moments and restarted; and two dispatchers sharing one exercise.

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import {
   banderas,
@@ -14,7 +14,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Issue 23.2, 23.3 and 23.6 for calls, over real sockets against the AMI simulator:
 // - an Originate refused for everyone ('Extension does not exist.': the exercise's context was

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MOTORES } from '../testing/entorno.ts';
-import { escenaHijosAmi } from './testing-ami.ts';
-import { esperarCompletado, esperarQue, filas } from '@pregon/despacho/testing';
+import { MOTORES } from '../../testing/entorno.ts';
+import { escenaHijosAmi } from '../../testing/despacho-ami.ts';
+import { esperarCompletado, esperarQue, filas } from '@pregon/despacho/testing/comun';
 
 // A call's lease is a short one renewed while the call lasts, not the longest a call could last.
 // A dispatcher (a real process) places 20 calls of 10 s with a lease of 800 ms: while it lives

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { SimuladorAmi, type Guion } from '@pregon/simulators/ami';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { archivoLlamadas, archivoQuiz } from '../services/telefonia.ts';
 import { arrancarDespachador } from './index.ts';
 import {
@@ -16,8 +16,8 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
-import { tonoGsm } from '../testing/audio.ts';
+} from '@pregon/despacho/testing/comun';
+import { tonoGsm } from '../../testing/audio.ts';
 
 // Calls (type 2) and quizzes (type 4) run to completion through the AMI channel against the AMI
 // simulator, which executes the dialplan the api generated, over real sockets, on both engines.

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MOTORES } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { repartirPuertos } from '@pregon/despacho/despachador';
 import { arrancarDespachador } from './index.ts';
-import { escenaAmi } from './testing-ami.ts';
-import { CONFIG_PRUEBA, esperarCompletado, porEstatus } from '@pregon/despacho/testing';
+import { escenaAmi } from '../../testing/despacho-ami.ts';
+import { CONFIG_PRUEBA, esperarCompletado, porEstatus } from '@pregon/despacho/testing/comun';
 import type { EjercicioActivo } from '@pregon/despacho/store';
 
 // Issue 24.1: an exercise uses its device's ports, and the running exercises of one device never

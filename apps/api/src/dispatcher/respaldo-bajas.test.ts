@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { MOTORES } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
-import { esperarCompletado, filas } from '@pregon/despacho/testing';
-import { entornoDeRespaldo, type CanalDeRespaldo } from './testing-respaldo.ts';
+import { MOTORES } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
+import { esperarCompletado, filas } from '@pregon/despacho/testing/comun';
+import { entornoDeRespaldo, type CanalDeRespaldo } from '../../testing/despacho-respaldo.ts';
 
 // Issue 46.4 with 25.2: the fallback SMS a call drill sends mid-drill to those its calls did not
 // reach skips a phone on the SMS opt-out list as a drill's start does ('Dado de baja', never an

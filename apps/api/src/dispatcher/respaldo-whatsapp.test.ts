@@ -2,22 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, pedir } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, pedir } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import {
   entornoDeRespaldo,
   paroEnMedio,
   pausaEnMedio,
   unaVezTrasElUltimoIntento,
   type CanalDeRespaldo,
-} from './testing-respaldo.ts';
+} from '../../testing/despacho-respaldo.ts';
 
 // Issue 25.2, the WhatsApp fallback: a call drill whose fallback is an approved WhatsApp template,
 // against the AMI simulator (callees scripted by their last digit) and the WhatsApp Cloud API
 // simulator (the witness of every message Meta accepted; its status webhooks come back signed to
 // the api), on both engines. The template goes once to exactly those the drill did not reach; a
 // pause or a stop in the middle of the fallbacks sends no more (a stop counts none that did not
-// leave). What it shares with the SMS fallback is in testing-respaldo.ts.
+// leave). What it shares with the SMS fallback is in testing/despacho-respaldo.ts.
 
 const PLANTILLA = {
   plantilla: 'aviso_simulacro',

@@ -3,11 +3,11 @@ import { msg } from '@pregon/contract/messages';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { MOTORES, pedir } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, pedir } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import { archivoQuiz } from '../services/telefonia.ts';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
-import { esperarCompletado, filas } from '@pregon/despacho/testing';
+import { esperarCompletado, filas } from '@pregon/despacho/testing/comun';
 import {
   entornoDeRespaldo,
   cadaUnoUnaVez,
@@ -17,14 +17,14 @@ import {
   pausaEnMedio,
   unaVezTrasElUltimoIntento,
   type CanalDeRespaldo,
-} from './testing-respaldo.ts';
+} from '../../testing/despacho-respaldo.ts';
 
 // Issue 25.2: a call drill with an SMS fallback, against the AMI simulator (callees scripted by
 // their last digit) and the SMPP simulator (the witness of every SMS that reached the SMSC), on
 // both engines. The fallback goes once to exactly those the drill did not reach, after their
 // last attempt; pause, stop and a dispatcher restart in the middle of the fallbacks neither
 // send one twice nor count one that did not leave. What the WhatsApp fallback shares with it is
-// in testing-respaldo.ts.
+// in apps/api/testing/despacho-respaldo.ts.
 
 const GUIONES = guiones(
   // Quiz: 1 answers all three questions, 8 only the first; the rest press nothing.

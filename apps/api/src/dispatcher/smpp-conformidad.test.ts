@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import {
   banderas,
@@ -10,7 +10,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Issue 16 through the whole dispatcher: an SMSC that answers hexadecimal ids and quotes them in
 // decimal in receipts without the TLV, one that rejects the device's sender, and one that reports

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import {
   CONFIG_PRUEBA,
@@ -9,7 +9,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // A long Spanish text run as an exercise: every recipient's parts reach the SMSC simulator, which
 // shows the text as typed; the row is 'entregado' once all its parts' receipts are in, and a part

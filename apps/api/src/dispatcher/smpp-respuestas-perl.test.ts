@@ -3,11 +3,11 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@pregon/db/database';
-import { abrirBaseSembrada, MOTORES } from '../testing/entorno.ts';
+import { abrirBaseSembrada, MOTORES } from '../../testing/entorno.ts';
 import { canalDe, type Canal } from '@pregon/despacho/canal';
 import '@pregon/despacho/canal-smpp';
 import { storePara } from './index.ts';
-import { CONFIG_PRUEBA, esperarQue } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarQue } from '@pregon/despacho/testing/comun';
 
 // Replies (issue 46) from a peer that is neither our simulator nor built on the `smpp` package:
 // Perl's Net::SMPP (simulators/perl/smsc.pl with 'mo') sends MO deliver_sm after the bind (UCS-2

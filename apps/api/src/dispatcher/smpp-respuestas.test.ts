@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { empaquetarGsm, septetosGsm } from '@pregon/contract/rules/sms';
 import { pdusMo, SimuladorSmpp } from '@pregon/simulators/smpp';
 import type { Db } from '@pregon/db/database';
-import { abrirBaseSembrada, MOTORES } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { abrirBaseSembrada, MOTORES } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { canalDe, type Canal, type RespuestaEntrante } from '@pregon/despacho/canal';
 import '@pregon/despacho/canal-smpp';
 import { arrancarDespachador, storePara } from './index.ts';
@@ -17,7 +17,7 @@ import {
   VENTANA_DUPLICADO_MS,
 } from '@pregon/despacho/smpp-mo';
 import type { Store } from '@pregon/despacho/store';
-import { CONFIG_PRUEBA, esperarQue } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarQue } from '@pregon/despacho/testing/comun';
 
 // Replies over SMPP (issue 46): a mobile-originated deliver_sm read from its octets in each
 // coding, long replies joined, each stored once (the SMSC resends what was not acknowledged),

@@ -8,11 +8,11 @@ import { openDb, type Db } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
 import { renumerarPendientes } from '../repositories/ejercicios.ts';
-import { MOTORES, abrirBaseSembrada, crearBasePostgres } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, abrirBaseSembrada, crearBasePostgres } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { storePostgres } from '@pregon/despacho/store-postgres';
 import { anfitrionApi } from '../services/despacho.ts';
-import { desenlaceEnviado, ponerAMitad } from '@pregon/despacho/testing';
+import { desenlaceEnviado, ponerAMitad } from '@pregon/despacho/testing/comun';
 
 interface NodoPlan {
   'Index Name'?: string;

@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@pregon/db/database';
 import { analizarDestinatarios } from '../repositories/ejercicios.ts';
-import { abrirBaseSembrada } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { abrirBaseSembrada } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { storePostgres } from '@pregon/despacho/store-postgres';
 import { anfitrionApi } from '../services/despacho.ts';
-import { desenlaceEnviado, ponerAMitad, unaVueltaDelStore } from '@pregon/despacho/testing';
+import { desenlaceEnviado, ponerAMitad, unaVueltaDelStore } from '@pregon/despacho/testing/comun';
 
 // The plans of the dispatcher's hot statements on PostgreSQL (issue 28). Each statement the
 // store sends is explained (EXPLAIN (FORMAT JSON), with the same text and values) on a table in

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@pregon/db/database';
-import { MOTORES, abrirBaseSembrada } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, abrirBaseSembrada } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { storePara } from './index.ts';
 import { mismoTelefono } from '@pregon/despacho/store-recibos';
-import { filas } from '@pregon/despacho/testing';
+import { filas } from '@pregon/despacho/testing/comun';
 
 // Issue 48.6: receipts kept until their row shows up (recibos_en_espera, migration 0070), and the
 // rows whose gateway id died with a dispatcher found by the receipt's recipient: only when one

@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@pregon/db/database';
-import { abrirBaseSembrada } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { abrirBaseSembrada } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { storeSqlite } from '@pregon/despacho/store-sqlite';
 import { anfitrionApi } from '../services/despacho.ts';
-import { ponerAMitad, unaVueltaDelStore } from '@pregon/despacho/testing';
+import { ponerAMitad, unaVueltaDelStore } from '@pregon/despacho/testing/comun';
 
 // The plans of the dispatcher's hot statements on SQLite (issue 28.3), as the PostgreSQL ones in
 // store-postgres-planes.test.ts. Each statement the store runs is first explained (EXPLAIN QUERY

@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { MENSAJES } from '@pregon/contract/messages';
 import { analizarSms } from '@pregon/contract/rules/sms';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing/comun';
 
 // Issue 46.2 and 46.4: the messages Pregón sends back (despacho/sueltos.ts, migration 0040),
 // end to end over the real SMPP simulator's sockets: a poll's answer gets its option's

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue, porEstatus } from '@pregon/despacho/testing';
+import {
+  CONFIG_PRUEBA,
+  esperarCompletado,
+  esperarQue,
+  porEstatus,
+} from '@pregon/despacho/testing/comun';
 
 // Issue 28.3: a device with far more ports than its SMPP window. The worker keeps its sends in
 // flight within two windows (the rest of a claim waits as claimed rows, not as sends suspended

@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
-import { MOTORES, ingresar, pedir } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo, idEstado } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, pedir } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo, idEstado } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
-import { escenaAmi } from './testing-ami.ts';
+import { escenaAmi } from '../../testing/despacho-ami.ts';
 import {
   CONFIG_PRUEBA,
   banderas,
   esperarCompletado,
   esperarQue,
   filas,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Issue 24.4: a calling window applies in each recipient's local time. Baja California
 // (America/Tijuana) is one or two hours behind Aguascalientes (America/Mexico_City): a window

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import {
   CONFIG_PRUEBA,
@@ -11,7 +11,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Meta's errors and webhooks over real sockets, on both engines (issue 16): request errors 100 and
 // 131009 never blame the recipient and pause the exercise when repeated; an unknown

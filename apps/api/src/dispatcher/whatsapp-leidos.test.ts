@@ -14,8 +14,8 @@ import {
   levantarApi,
   pedir,
   type ApiDePrueba,
-} from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+} from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 
 // Issue 25.1: a WhatsApp 'read' is kept apart. Meta's signed webhook over real HTTP, on both
 // engines: a 'read' leaves the row 'entregado' (delivered counts keep it) with alcance 'leido';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { arrancarDespachador } from './index.ts';
 import {
   CONFIG_PRUEBA,
@@ -12,7 +12,7 @@ import {
   esperarQue,
   filas,
   porEstatus,
-} from '@pregon/despacho/testing';
+} from '@pregon/despacho/testing/comun';
 
 // Type-3 drills through the WhatsApp Cloud API simulator, which enforces Meta's rules: a template
 // with parameters reaches everyone; free text reaches only recipients inside the 24-hour window,

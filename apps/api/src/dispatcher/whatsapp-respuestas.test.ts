@@ -4,10 +4,10 @@ import { msg } from '@pregon/contract/messages';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { zonaProducto } from '../config.ts';
 import { buildApp } from '../server.ts';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
-import { esperarQue } from '@pregon/despacho/testing';
+import { esperarQue } from '@pregon/despacho/testing/comun';
 import { ventanaAbiertaHasta } from '../services/webhook-whatsapp.ts';
 
 // Issue 46.1, replies over the WhatsApp Cloud API, through Meta's signed webhook over real HTTP

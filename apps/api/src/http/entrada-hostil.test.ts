@@ -4,8 +4,8 @@ import { sql } from 'kysely';
 import { msg } from '@pregon/contract/messages';
 import { RUTA_WEBHOOK_WHATSAPP } from '@pregon/contract/api/prueba';
 import { GRUPOS_SEGUIMIENTO } from '@pregon/contract/rules/seguimiento';
-import { cuerpoEjercicio } from '../testing/ejercicios.ts';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { cuerpoEjercicio } from '../../testing/ejercicios.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 
 // Feeds every endpoint of the OpenAPI document (built from the contract, so new endpoints are
 // covered as they are added) malformed JSON, wrong types, missing fields, 1 MB strings, SQL

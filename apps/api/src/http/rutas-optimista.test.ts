@@ -13,7 +13,7 @@ import type { Rol } from '@pregon/contract/constants';
 import { ALGORITMO } from '@pregon/servidor/auth/keys';
 import { firmarToken, type Sesion } from '@pregon/servidor/auth/tokens';
 import type { Autenticador } from '@pregon/servidor/auth/autenticar';
-import { pedir } from '../testing/entorno.ts';
+import { pedir } from '../../testing/entorno.ts';
 import { manejarError } from '@pregon/servidor/http/respuesta-error';
 import { ruta } from '@pregon/servidor/http/rutas';
 

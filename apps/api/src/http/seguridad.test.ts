@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { levantarApi, ingresar, pedir, MOTORES, type ApiDePrueba } from '../testing/entorno.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
-import { bitacora, conCabeceras as cabeceras } from '../testing/cabeceras.ts';
+import { levantarApi, ingresar, pedir, MOTORES, type ApiDePrueba } from '../../testing/entorno.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
+import { bitacora, conCabeceras as cabeceras } from '../../testing/cabeceras.ts';
 import { politicaContenido, urlSinSecretos } from '@pregon/servidor/http/seguridad';
 
 // Issue 49.4: logs never carry the secrets a URL may hold (a stream ticket, WhatsApp's verify

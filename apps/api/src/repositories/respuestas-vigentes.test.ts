@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { respuestaVigente, type RespuestaFechada } from '@pregon/contract/rules/respuestas';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { conteoVigentes } from './respuestas-vigentes.ts';
 
 // Issue 46.5 on both engines: the dashboard's counts per current answer, computed in the

@@ -3,8 +3,8 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@pregon/db/database';
 import type { DB } from '@pregon/db/schema';
-import { MOTORES, abrirBaseSembrada } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, abrirBaseSembrada } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { actividadEquipos, totalesDelDia } from './tableros.ts';
 
 // The general dashboard's activity per device (actividadEquipos): what each device sent and

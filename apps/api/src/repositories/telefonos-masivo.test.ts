@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
 import { abrirEscritor, type FilaMasiva } from './telefonos-masivo.ts';
 import { crearImportacion } from './telefonos-importaciones.ts';
 

@@ -1,15 +1,15 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 import { comprobarInicio } from '../services/ejercicios.ts';
 
 // Issue 47.2: two people for a real alert. An 'Alerta real' starts only after a second person

@@ -8,8 +8,8 @@ import { cargarConfigPbx } from '@pregon/pbx/config';
 import { fechaHoraEnZona } from '@pregon/contract/rules/programacion';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { zonaProducto } from '../config.ts';
-import { tonoGsm } from '../testing/audio.ts';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tonoGsm } from '../../testing/audio.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
@@ -17,8 +17,8 @@ import {
   insertarTelefono,
   sembrarEquipos,
   type Equipos,
-} from '../testing/ejercicios.ts';
-import { esperarQue } from '@pregon/despacho/testing';
+} from '../../testing/ejercicios.ts';
+import { esperarQue } from '@pregon/despacho/testing/comun';
 import { CONFIG_PROGRAMADOR_DEFECTO, arrancarProgramador } from '../programador.ts';
 
 // Issue 45.5: a call exercise whose audio lasts longer than its 'Tiempo' is hung up on everyone

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { SignJWT } from 'jose';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { migrate } from '@pregon/db/migrate';
 import { cargarClaves } from '@pregon/servidor/auth/keys';

@@ -2,18 +2,18 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { clasificarRespuesta } from '@pregon/contract/rules/respuestas';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { aprobarPorApi } from '../testing/aprobaciones.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { aprobarPorApi } from '../../testing/aprobaciones.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, filas } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarCompletado, filas } from '@pregon/despacho/testing/comun';
 import { registrarAlta, registrarBaja } from '../services/bajas.ts';
 
 // Issue 46.4: opt-out lists. A phone's BAJA puts it on its channel's list once (audited with its

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
   sembrarEquipos,
-} from '../testing/ejercicios.ts';
-import { tokenConRol } from '../testing/roles.ts';
+} from '../../testing/ejercicios.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { leerTodo } from '../services/leer-respuestas.ts';

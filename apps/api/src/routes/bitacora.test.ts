@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { buildApp, crearContexto } from '../server.ts';
-import { pedir } from '../testing/entorno.ts';
+import { pedir } from '../../testing/entorno.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Contexto } from '../contexto.ts';
 

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
-import { MOTORES, crearBasePostgres, ingresar, levantarApi, pedir } from '../testing/entorno.ts';
-import type { ApiDePrueba } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, crearBasePostgres, ingresar, levantarApi, pedir } from '../../testing/entorno.ts';
+import type { ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 
 // Searching the way Spanish is written (issue 26.4): case and accents ignored both ways, in every
 // search the api answers, on both engines.

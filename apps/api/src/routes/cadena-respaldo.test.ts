@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, pedir } from '../testing/entorno.ts';
-import { crearEjercicio } from '../testing/fabrica.ts';
-import { cuerpoEjercicio } from '../testing/ejercicios.ts';
+import { MOTORES, pedir } from '../../testing/entorno.ts';
+import { crearEjercicio } from '../../testing/fabrica.ts';
+import { cuerpoEjercicio } from '../../testing/ejercicios.ts';
 import {
   FECHA,
   cadenaDe,
@@ -13,7 +13,7 @@ import {
   persona,
   tel,
   terminar,
-} from './testing-cadena.ts';
+} from '../../testing/cadena.ts';
 
 // Issue 25.2 in 25.1 and 25.3: a drill's automatic fallback SMS is "an attempt of the same
 // recipient in the same exercise ... shown on the dashboard and in every report". The chain counts

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, pedir } from '../testing/entorno.ts';
-import { crearEjercicio } from '../testing/fabrica.ts';
-import { cuerpoEjercicio } from '../testing/ejercicios.ts';
+import { MOTORES, pedir } from '../../testing/entorno.ts';
+import { crearEjercicio } from '../../testing/fabrica.ts';
+import { cuerpoEjercicio } from '../../testing/ejercicios.ts';
 import {
   FECHA,
   cadenaDe,
@@ -15,7 +15,7 @@ import {
   sinAlcanzado,
   tel,
   terminar,
-} from './testing-cadena.ts';
+} from '../../testing/cadena.ts';
 
 // Issue 25.3, one report for the chain: a quiz drill, an SMS follow-up of its not reached, and a
 // call follow-up of the SMS's failures. Per person the best outcome over every attempt of every

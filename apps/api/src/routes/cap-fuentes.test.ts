@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { insertarEquipo } from '../testing/ejercicios.ts';
-import { tokenConRol } from '../testing/roles.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { insertarEquipo } from '../../testing/ejercicios.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import { leerDestinosPermitidos } from '@pregon/despacho/destinos';
 import { consultarDebidas } from '../services/fuentes-cap.ts';
 
@@ -17,9 +17,9 @@ import { consultarDebidas } from '../services/fuentes-cap.ts';
 // are served here by a real HTTP server on loopback, read by the api as it would read SMN's.
 
 const AQUI = path.dirname(fileURLToPath(import.meta.url));
-const FEED_SMN = fs.readFileSync(path.join(AQUI, '../testing/cap/fuentes/smn-2014-avisos.atom'));
+const FEED_SMN = fs.readFileSync(path.join(AQUI, '../../testing/cap/fuentes/smn-2014-avisos.atom'));
 const MUESTRA = (n: string) =>
-  fs.readFileSync(path.join(AQUI, '../testing/cap/muestras', n), 'utf8');
+  fs.readFileSync(path.join(AQUI, '../../testing/cap/muestras', n), 'utf8');
 
 /** A feed server: its paths and what each answers; counts the requests of each path. */
 function servidorFuentes() {

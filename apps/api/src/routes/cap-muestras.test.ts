@@ -2,16 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { cuerpoEjercicio, ESTADO_JALISCO, insertarEquipo } from '../testing/ejercicios.ts';
-import { validarContraXsd } from '../testing/cap/validar.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { cuerpoEjercicio, ESTADO_JALISCO, insertarEquipo } from '../../testing/ejercicios.ts';
+import { validarContraXsd } from '../../testing/cap/validar.ts';
 
 // Issue 47.4: real CAP alerts (the OASIS specification's examples and alerts of Mexico's seismic
 // alert system, sources in testing/cap/muestras/README.md) posted to POST /cap/, each accepted or
 // refused as the rules say, and checked by xmllint against CAP 1.2's schema, so a refusal of a
 // valid CAP 1.2 alert is Pregón's rule and never a misreading.
 
-const MUESTRAS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../testing/cap/muestras');
+const MUESTRAS = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../testing/cap/muestras',
+);
 
 const TABLA: { archivo: string; cap12: boolean; status: number; mensaje: string }[] = [
   {

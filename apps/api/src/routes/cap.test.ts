@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAP_NS, leerAlertaCap } from '@pregon/contract/rules/cap';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import {
   ESTADO_CDMX,
   ESTADO_JALISCO,
   cuerpoEjercicio,
   insertarEquipo,
   insertarTelefono,
-} from '../testing/ejercicios.ts';
-import { validarContraXsd } from '../testing/cap/validar.ts';
+} from '../../testing/ejercicios.ts';
+import { validarContraXsd } from '../../testing/cap/validar.ts';
 import { leerXml } from '../services/cap-xml.ts';
 
 // Issue 47.4: CAP 1.2 out and in. Out: GET /ejercicio/{id}/cap.xml is a valid CAP 1.2 alert

@@ -3,19 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableroGeneral } from '@pregon/contract/api/tableros';
 import type { Eventos } from '../contexto.ts';
 import { openDb, type Db } from '@pregon/db/database';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   cuerpoEjercicio,
   crearYGenerar,
   ESTADO_CDMX,
   insertarTelefono,
   sembrarEquipos,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 import { arrancarDespachador, storePara } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA } from '@pregon/despacho/testing/comun';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import { puentePostgres, type PuentePg } from '../vivo/puente-pg.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
 
 // Issue 46.3: a 'Necesito ayuda' that the dispatcher's reply matching turns into a case moves
 // /index_dash's open cases live, with no other event, after the drill ended. On PostgreSQL the

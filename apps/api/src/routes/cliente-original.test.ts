@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 
 // Issue 15 part 3: every request of SPEC section 7 as the original web client shapes it (form
 // values as strings, hidden fields as '', categorias as a comma string, the {id_ejercicio, time}

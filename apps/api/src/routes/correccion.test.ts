@@ -6,18 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clavesPbx, crearAppPbx } from '@pregon/pbx/app';
 import { cargarConfigPbx } from '@pregon/pbx/config';
 import { ARCHIVO_LLAMADAS, contextoLlamada } from '@pregon/contract/rules/dialplan';
-import { tonoGsm } from '../testing/audio.ts';
+import { tonoGsm } from '../../testing/audio.ts';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
 import { accionDePlantilla } from '@pregon/contract/rules/whatsapp';
 import { msg } from '@pregon/contract/messages';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
-import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../testing/ejercicios.ts';
-import { aprobarPorApi, tokenAprobador } from '../testing/aprobaciones.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
+import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../../testing/ejercicios.ts';
+import { aprobarPorApi, tokenAprobador } from '../../testing/aprobaciones.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing/comun';
 
 // Issue 47.2: 'Enviar corrección' and 'Cancelar alerta' in one step, from a correction or
 // cancellation template whose version was approved beforehand: POST /ejercicio/{id}/correccion/

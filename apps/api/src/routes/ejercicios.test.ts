@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   ESTADO_JALISCO,
@@ -10,9 +10,9 @@ import {
   insertarTelefono,
   sembrarEquipos,
   type Equipos,
-} from '../testing/ejercicios.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { crearCuestionario, crearEquipo } from '../testing/fabrica.ts';
+} from '../../testing/ejercicios.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { crearCuestionario, crearEquipo } from '../../testing/fabrica.ts';
 
 const EXPIRADA = 'FALLO: SESION EXPIRADA';
 

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing/comun';
 
 // Issue 46.2 and 46.3 end to end: an SMS poll started through the api goes out through the real
 // dispatcher to the SMPP simulator with its instruction appended; the handsets' replies come back

@@ -3,8 +3,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { VERSION_API_WHATSAPP } from '@pregon/contract/rules/whatsapp';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 
 // Device urls as a port scanner and a relay (issue 49.3), over real sockets on both engines:
 // what answers on a port never reaches the operator (only the class of the failure), an url

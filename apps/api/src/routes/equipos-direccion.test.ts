@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { SimuladorAndroid } from '@pregon/simulators/android';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import { leerCredenciales } from '@pregon/despacho/canal';
 
 // Issue 49.2: a device's stored credentials never leave toward a new address. An operator who

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
-import { tokenConRol } from '../testing/roles.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import { msg } from '@pregon/contract/messages';
 import { leerCredenciales } from '@pregon/despacho/canal';
 

@@ -7,10 +7,15 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAP_NS } from '@pregon/contract/rules/cap';
 import { openDb, type Db } from '@pregon/db/database';
-import { MOTORES, crearBasePostgresMigrada, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { ESTADO_JALISCO, insertarTelefono } from '../testing/ejercicios.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
-import { esperarQue } from '@pregon/despacho/testing';
+import {
+  MOTORES,
+  crearBasePostgresMigrada,
+  pedir,
+  type ApiDePrueba,
+} from '../../testing/entorno.ts';
+import { ESTADO_JALISCO, insertarTelefono } from '../../testing/ejercicios.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
+import { esperarQue } from '@pregon/despacho/testing/comun';
 
 // Issue 47.4: a CAP alert's exercise is created in one transaction. The api (a real process) is
 // SIGKILLed in the middle of acting on an alert: after its identity was claimed and before the

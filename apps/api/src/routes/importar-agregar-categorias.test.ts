@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 
 // Issue 45.3: 'Agregar categorías a los teléfonos existentes' with a file of phones that exist
 // and their categories only (no state column) ended '0 agregados, 0 duplicados con categorías

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CARACTERES_FILA_IMPORTACION } from '@pregon/contract/constants';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   deflateRepetido,
   esqueletoXlsx,
@@ -12,7 +12,7 @@ import {
   parte,
   zip,
   type ParteZip,
-} from '../testing/bombas-zip.ts';
+} from '../../testing/bombas-zip.ts';
 import { IMPORTACION_SIN_AVANCE_MS } from '../services/importacion.ts';
 
 // Issue 49.1: an 8.9 MB .xlsx whose shared strings inflate to 3.5 GB grew the api to 1.3 GB and

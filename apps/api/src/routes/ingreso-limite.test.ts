@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 
 // Sign-in throttling over real HTTP (issue 17). The test api trusts a proxy on loopback
 // (TRUST_PROXY=127.0.0.1) and the tests speak through it with X-Forwarded-For, each from its own

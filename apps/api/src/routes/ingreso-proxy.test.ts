@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MOTORES, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 
 // Sign-in throttling keys on the address the connection came from (issue 22, part 3): a client
 // that writes its own X-Forwarded-For gets no new address from it, unless the connection comes

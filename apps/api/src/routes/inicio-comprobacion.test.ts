@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorAmi } from '@pregon/simulators/ami';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearCuestionario, crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearCuestionario, crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 
 // Starts that cannot work are refused with a Spanish mensaje and change nothing (issue 17):
 // quizzes without questions, answers or audio; calls without audio; audio the PBX agent lacks;

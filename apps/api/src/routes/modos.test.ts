@@ -2,12 +2,12 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { claveNombre } from '@pregon/contract/rules/busqueda';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
-import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../testing/ejercicios.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
+import { ESTADO_CDMX, cuerpoEjercicio, insertarTelefono } from '../../testing/ejercicios.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing/comun';
 
 // Issue 47.1: every exercise has a mode ('simulacro' by default, 'prueba', 'real'); a drill's SMS
 // text always begins with the drill marker ('SIMULACRO: '): the api adds it to a text that lacks

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { tokenConRol } from '../testing/roles.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 
 describe.each(MOTORES)('países, estados y categorías (%s)', (motor) => {
   let api: ApiDePrueba;

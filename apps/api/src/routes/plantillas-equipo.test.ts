@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 
 // GET /equipos/{id}/plantillas/: a WhatsApp device's APPROVED templates, read from the Cloud API
 // simulator over HTTP and cached.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { PELIGROS_INICIALES, llenarPlantilla } from '@pregon/contract/rules/plantillas-mensaje';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { cuerpoEjercicio, insertarEquipo } from '../testing/ejercicios.ts';
-import { tokenAprobador } from '../testing/aprobaciones.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { cuerpoEjercicio, insertarEquipo } from '../../testing/ejercicios.ts';
+import { tokenAprobador } from '../../testing/aprobaciones.ts';
 
 // Issue 47.3: prepared messages by hazard, versioned; only an approved version can be used for
 // an 'Alerta real'. Roles on every route, audited, both engines.

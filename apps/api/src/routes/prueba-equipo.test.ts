@@ -6,10 +6,10 @@ import { estadosWebhookWhatsapp, verificarWebhookWhatsapp } from '@pregon/contra
 import { SimuladorAndroid } from '@pregon/simulators/android';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
-import { esperarQue, filas } from '@pregon/despacho/testing';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
+import { esperarQue, filas } from '@pregon/despacho/testing/comun';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 
 // POST /equipos/{id}/prueba/ through each adapter and its simulator, and the WhatsApp webhook
 // (verify-token handshake, HMAC signature, statuses applied to the recipient rows).

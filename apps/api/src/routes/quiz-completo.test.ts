@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { archivoDialplanQuiz } from '@pregon/contract/rules/dialplan';
 import { verificarFirmaDialplan } from '@pregon/servidor/auth/firma-dialplan';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   crearPorApi,
@@ -14,8 +14,8 @@ import {
   insertarTelefono,
   sembrarEquipos,
   type Equipos,
-} from '../testing/ejercicios.ts';
-import { tokenConRol } from '../testing/roles.ts';
+} from '../../testing/ejercicios.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 
 // Issue 26.2: PUT /quiz/completo/ saves a whole questionnaire all or nothing, after its audio is on
 // the telephony agent and the agent took its dialplan; issue 26.1: edited in place before the

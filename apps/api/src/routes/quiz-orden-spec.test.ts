@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clavesPbx, crearAppPbx } from '@pregon/pbx/app';
 import { cargarConfigPbx } from '@pregon/pbx/config';
-import { tonoGsm } from '../testing/audio.ts';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { tonoGsm } from '../../testing/audio.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
@@ -14,7 +14,7 @@ import {
   insertarTelefono,
   sembrarEquipos,
   type Equipos,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 
 // Issue 45.2: the SPEC's own client saves a questionnaire in its own order (section 4): POST
 // /quiz/ with file_NN = the chosen audio names, then for each question the upload to the telephony

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorWhatsapp } from '@pregon/simulators/whatsapp';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { cuerpoEjercicio } from '../testing/ejercicios.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { cuerpoEjercicio } from '../../testing/ejercicios.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 
 // Issue 25.2: the create and edit bodies' fallback fields. Lenient with the SPEC client's empty
 // strings (none), strict in what is stored: an existing SMS device and a text, Spanish errors

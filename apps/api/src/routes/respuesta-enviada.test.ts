@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingresar, levantarApi, MOTORES, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
+import { ingresar, levantarApi, MOTORES, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
 
 // Downloads (.xlsx, CSV) and live streams closed by the client, by sign-out and by the server
 // write their answer outside Fastify's own send: none may log 'Reply was already sent' (or any

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   cuerpoEjercicio,
   crearYGenerar,
@@ -7,14 +7,14 @@ import {
   insertarTelefono,
   sembrarEquipos,
   type Equipos,
-} from '../testing/ejercicios.ts';
-import { tokenConRol } from '../testing/roles.ts';
+} from '../../testing/ejercicios.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import { storePara } from '../dispatcher/index.ts';
 import { leerTodo } from '../services/leer-respuestas.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
 import type { Store } from '@pregon/despacho/store';
 import { procesarRespuesta } from '../services/respuestas.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
 import { loadConfig, ventanaEncuestaMs } from '../config.ts';
 
 // Issue 46.2 and 46.3 over real HTTP on both engines: a poll on an SMS exercise; replies stored

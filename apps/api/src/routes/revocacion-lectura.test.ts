@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Rol } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 
 // Reads run their handler while the session is being confirmed (http/rutas.ts, issue 22): what
 // an ended session or an account's changed roles would get is checked here over real HTTP, on

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Rol } from '@pregon/contract/constants';
 import { msg } from '@pregon/contract/messages';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
 
 // Access follows the account (issue 22, part 2): deactivation, deletion, a change of roles or
 // of password and signing out take effect at the next request, and an open live stream closes

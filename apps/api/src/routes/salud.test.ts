@@ -3,8 +3,14 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA } from '@pregon/despacho/testing';
-import { levantarApi, MOTORES, PG_ADMIN_URL, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { CONFIG_PRUEBA } from '@pregon/despacho/testing/comun';
+import {
+  levantarApi,
+  MOTORES,
+  PG_ADMIN_URL,
+  pedir,
+  type ApiDePrueba,
+} from '../../testing/entorno.ts';
 
 // GET /health over real HTTP: the fields it always had (status, db), each part's state (the
 // database, the dispatcher of the process, the telephony agent at PBX_BASE, the simulators at

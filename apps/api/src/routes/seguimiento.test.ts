@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio } from '../testing/fabrica.ts';
-import { cuerpoEjercicio, sembrarEquipos, type Equipos } from '../testing/ejercicios.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio } from '../../testing/fabrica.ts';
+import { cuerpoEjercicio, sembrarEquipos, type Equipos } from '../../testing/ejercicios.ts';
 
 // Issue 25.1, 'Reenviar a no alcanzados': from a finished, stopped or paused drill, a new drill
 // aimed at the recipients whose outcome is in the chosen sets, copied by the server from the

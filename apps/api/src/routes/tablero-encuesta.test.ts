@@ -6,14 +6,14 @@ import {
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
 } from 'kysely';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   cuerpoEjercicio,
   crearYGenerar,
   ESTADO_CDMX,
   insertarTelefono,
   sembrarEquipos,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 import { tableroEjercicio } from '../services/tableros.ts';
 
 // Issue 46.3, the reading side of the poll dashboard (review findings): the dashboard counts every

@@ -6,8 +6,8 @@ import {
   ESTADO_CDMX,
   insertarTelefono,
   sembrarEquipos,
-} from '../testing/ejercicios.ts';
-import { ingresar, levantarApi, MOTORES, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+} from '../../testing/ejercicios.ts';
+import { ingresar, levantarApi, MOTORES, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 
 // The quiz part of the exercise dashboard and of the after-action report, on both engines: the
 // count of each answer per question and who answered every question, from recorded digits.

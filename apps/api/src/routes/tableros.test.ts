@@ -3,17 +3,17 @@ import ExcelJS from 'exceljs';
 import type { TableroEjercicio, TableroGeneral } from '@pregon/contract/api/tableros';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing';
-import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
-import { tokenConRol } from '../testing/roles.ts';
+import { CONFIG_PRUEBA, esperarCompletado } from '@pregon/despacho/testing/comun';
+import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import {
   cuerpoEjercicio,
   crearYGenerar,
   ESTADO_CDMX,
   insertarTelefono,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 
 // The live dashboards on the embedded default (SQLite, dispatcher in the process): stream
 // tickets, a drill watched over Server-Sent Events to completion, the general dashboard with a

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slotsCuestionario } from '@pregon/contract/rules/questionnaire';
 import { contextoLlamada, contextoQuiz } from '@pregon/contract/rules/dialplan';
 import { verificarFirmaDialplan } from '@pregon/servidor/auth/firma-dialplan';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   crearPorApi,
   cuerpoEjercicio,
   sembrarEquipos,
   type Equipos,
-} from '../testing/ejercicios.ts';
-import { tokenConRol } from '../testing/roles.ts';
+} from '../../testing/ejercicios.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 
 describe.each(MOTORES)('plan de marcado generado (%s)', (motor) => {
   let api: ApiDePrueba;

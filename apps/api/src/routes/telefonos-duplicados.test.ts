@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 
 // Issue 25.5, the import that can update: a re-import of existing phones offers 'omitir' (as
 // before), 'agregar_categorias' and 'actualizar'; every duplicate row (of the directory or of an

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { cuerpoEjercicio } from '../testing/ejercicios.ts';
-import { crearEquipo } from '../testing/fabrica.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { cuerpoEjercicio } from '../../testing/ejercicios.ts';
+import { crearEquipo } from '../../testing/fabrica.ts';
 
 // Countries that mean something (issue 26.6): a phone is read and stored by the rules of its
 // state's country, when typed and when imported; Mexico's rules stay as they were.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { tokenConRol } from '../testing/roles.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import { contar, contarAparte, contarHasta } from '../repositories/telefonos.ts';
 import { MAX_PAGINA_TELEFONOS, TOPE_CONTEO_TELEFONOS } from '@pregon/contract/api/telefonos';
 

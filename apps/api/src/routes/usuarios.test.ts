@@ -9,9 +9,9 @@ import {
   levantarApi,
   pedir,
   type ApiDePrueba,
-} from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { tokenConRol } from '../testing/roles.ts';
+} from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 
 describe.each(MOTORES)('usuarios (%s)', (motor) => {
   let api: ApiDePrueba;

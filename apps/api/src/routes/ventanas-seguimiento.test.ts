@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { tokenConRol } from '../testing/roles.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 
 // Issue 48.6 over real HTTP on both engines: before a WhatsApp free-text follow-up, how many of
 // the recipients it would copy have no 24-hour window open on the device (a window open on

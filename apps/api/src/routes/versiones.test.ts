@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textoConflicto, type TablaVersionada } from '@pregon/contract/rules/versiones';
 import { zonaProducto } from '../config.ts';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
@@ -9,8 +9,8 @@ import {
   insertarTelefono,
   sembrarEquipos,
   type Equipos,
-} from '../testing/ejercicios.ts';
-import { tokenConRol } from '../testing/roles.ts';
+} from '../../testing/ejercicios.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 
 // Issue 48.3: two editors never overwrite each other. A and B load the same record; B saves; A
 // saves the form loaded before: 409 naming B and when, and nothing of A's is written. A save

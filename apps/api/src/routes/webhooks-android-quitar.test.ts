@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { msg } from '@pregon/contract/messages';
 import { SimuladorAndroid } from '@pregon/simulators/android';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
 
 // Issue 46.1, over real sockets on both engines: the 'sms:received' webhook Pregón registers on
 // an Android phone is removed from it (DELETE /webhooks/{id}, the id the phone gave) when the

@@ -3,17 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { msg } from '@pregon/contract/messages';
 import { SimuladorAndroid } from '@pregon/simulators/android';
-import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { tokenConRol } from '../testing/roles.ts';
+import { MOTORES, ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { tokenConRol } from '../../testing/roles.ts';
 import {
   ESTADO_CDMX,
   crearYGenerar,
   cuerpoEjercicio,
   insertarTelefono,
-} from '../testing/ejercicios.ts';
+} from '../../testing/ejercicios.ts';
 import { buildApp } from '../server.ts';
 import { arrancarDespachador } from '../dispatcher/index.ts';
-import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing';
+import { CONFIG_PRUEBA, esperarCompletado, esperarQue } from '@pregon/despacho/testing/comun';
 import { claveWebhookAndroid, reintentarWebhooksAndroid } from '../services/webhook-android.ts';
 
 // Issue 46.1, replies over 'SMS Gateway for Android', over real sockets on both engines: saving

@@ -6,7 +6,7 @@ import {
   TIPO_SMS,
   TIPO_WHATSAPP,
 } from '@pregon/contract/constants';
-import { levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
+import { levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
 import { sembrarEquiposDemo } from './equipos-demo.ts';
 
 // The demo devices of `npm start` must be offered by the create dialog for their types.

@@ -15,7 +15,7 @@ import {
   parte,
   zip,
   type ParteZip,
-} from '../testing/bombas-zip.ts';
+} from '../../testing/bombas-zip.ts';
 import { leerCsv } from './importacion-lectores.ts';
 import { hojasXlsx, LIMITES_XLSX, LimiteImportacion, type LimitesXlsx } from './xlsx-lector.ts';
 

@@ -4,8 +4,8 @@ import { openDb, type Db } from '@pregon/db/database';
 import { migrate } from '@pregon/db/migrate';
 import { seed } from '../db/seed.ts';
 import { fechaHoraDe as fechaHora } from '@pregon/contract/rules/zona-horaria';
-import { abrirBaseSembrada, crearBasePostgres, MOTORES } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
+import { abrirBaseSembrada, crearBasePostgres, MOTORES } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { procesarPendientes, procesarRespuesta, type OpcionesProceso } from './respuestas.ts';
 
 // Issue 46.5: the reply matching in batches. A backlog of unread replies (what a dispatcher finds

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonizarTelefono } from '@pregon/contract/rules/phone';
-import { MOTORES, levantarApi, type ApiDePrueba } from '../testing/entorno.ts';
+import { MOTORES, levantarApi, type ApiDePrueba } from '../../testing/entorno.ts';
 import { ESTADOS_DEMO, sembrarTelefonosDemo, TELEFONOS_DEMO } from './telefonos-demo.ts';
 
 // The demo phone list (issue 13 item 5): seeded once with the simulators on, never without.

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableroEjercicio } from '@pregon/contract/api/tableros';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { crearEjercicio, crearEquipo } from '../testing/fabrica.ts';
-import { abrirFlujoSse } from '../testing/flujo-sse.ts';
-import { argumentosDespachador } from '../dispatcher/testing-hijos.ts';
+import { ingresar, levantarApi, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
+import { abrirFlujoSse } from '../../testing/flujo-sse.ts';
+import { argumentosDespachador } from '../../testing/despacho-hijos.ts';
 
 // On PostgreSQL the live dashboards cross processes: an api without a dispatcher streams a
 // drill run by a standalone `npm run dispatcher` process, whose progress and completion reach

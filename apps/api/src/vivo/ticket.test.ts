@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { msg } from '@pregon/contract/messages';
 import { buildApp, crearContexto } from '../server.ts';
 import type { Contexto } from '../contexto.ts';
-import { ingresar, levantarApi, MOTORES, pedir, type ApiDePrueba } from '../testing/entorno.ts';
-import { abrirFlujoSse, type FlujoAbierto } from '../testing/flujo-sse.ts';
+import { ingresar, levantarApi, MOTORES, pedir, type ApiDePrueba } from '../../testing/entorno.ts';
+import { abrirFlujoSse, type FlujoAbierto } from '../../testing/flujo-sse.ts';
 
 // Issue 49.4: one live-stream ticket opened 3,000 streams at once. A ticket now opens one stream,
 // on whichever api process it is presented (the used ones are in the database), and a session
