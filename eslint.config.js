@@ -155,10 +155,16 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The dispatcher's engine (issue 44.1; after the packages' rule, which it replaces here): the contract, the AMI client, the database and its own
-    // modules; what it needs of the api comes in as an Anfitrion (anfitrion.ts).
-    files: ['packages/despacho/src/**/*.ts'],
+  // The dispatcher's engine (issue 44.1; after the packages' rule, which it replaces here): the
+  // contract, the AMI client, the database and its own modules; what it needs of the api comes in
+  // as an Anfitrion (anfitrion.ts). Its src/ holds the engine and, one folder per protocol, the
+  // channels (src/canales/<protocolo>/): an import may climb to src/, never out of it.
+  ...[
+    ['packages/despacho/src/*.ts', '\\.\\./'],
+    ['packages/despacho/src/canales/*.ts', '(\\.\\./){2}'],
+    ['packages/despacho/src/canales/*/*.ts', '(\\.\\./){3}'],
+  ].map(([archivos, fuera]) => ({
+    files: [archivos],
     ignores: PRUEBAS,
     rules: {
       'no-restricted-imports': [
@@ -171,7 +177,7 @@ export default tseslint.config(
                 'Capas: el despachador no importa la api (rutas, servicios, repositorios, http, vivo) (issue 44); lo que necesita de ella le llega como Anfitrion',
             },
             {
-              regex: '^(@pregon/(?!(contract|ami|db|api)(/|$))|\\.\\./(?!.*apps/))',
+              regex: `^(@pregon/(?!(contract|ami|db|api)(/|$))|${fuera}(?!.*apps/))`,
               message:
                 'Capas: el despachador importa solo @pregon/contract, @pregon/ami, @pregon/db y sus propios módulos (issue 44)',
             },
@@ -179,7 +185,7 @@ export default tseslint.config(
         },
       ],
     },
-  },
+  })),
   {
     files: ['apps/pbx/src/**/*.ts'],
     ignores: PRUEBAS,

@@ -35,7 +35,7 @@ import { seed } from '@pregon/api/db/seed';
 import { analizarDestinatarios } from '@pregon/api/repositories/ejercicios';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
-import { codificarTexto } from '@pregon/despacho/canal-smpp';
+import { codificarTexto } from '@pregon/despacho/canales/smpp/canal';
 import { esperarCompletado, esperarQue } from '@pregon/despacho/testing/comun';
 import { argumentosDespachador } from '@pregon/api/testing/despacho-hijos';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';

@@ -22,7 +22,7 @@ import { seed } from '@pregon/api/db/seed';
 import { crearBasePostgres } from '@pregon/api/testing/entorno';
 import { arrancarDespachador } from '@pregon/api/dispatcher/index';
 import { CONFIG_DESPACHO_DEFECTO } from '@pregon/despacho/config';
-import { codificarTexto } from '@pregon/despacho/canal-smpp';
+import { codificarTexto } from '@pregon/despacho/canales/smpp/canal';
 import { esperarCompletado } from '@pregon/despacho/testing/comun';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { lanzarSimuladores } from './_simuladores.ts';

@@ -32,7 +32,7 @@ import smpp from 'smpp';
 import { clasificarRespuesta, type OpcionEncuesta } from '@pregon/contract/rules/respuestas';
 import { canonizarTelefono } from '@pregon/contract/rules/phone';
 import { argumentosDespachador } from '@pregon/api/testing/despacho-hijos';
-import { claveRespuesta, decodificarMo, leerDeliver, leerParteMo } from '@pregon/despacho/smpp-mo';
+import { claveRespuesta, decodificarMo, leerDeliver, leerParteMo } from '@pregon/despacho/canales/smpp/mo';
 import { crearEjercicio, crearEquipo } from '@pregon/api/testing/fabrica';
 import { ingresar, levantarApi, pedir } from '@pregon/api/testing/entorno';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';

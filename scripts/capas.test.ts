@@ -35,7 +35,7 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ],
     [
       'apps/api/src/services/nuevo.ts',
-      "import x from '@pregon/despacho/canal-smpp';",
+      "import x from '@pregon/despacho/canales/smpp/canal';",
       'piezas internas del despachador',
     ],
     [
@@ -71,6 +71,11 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     [
       'packages/despacho/src/nuevo.ts',
       "import x from '@pregon/simulators/smpp';",
+      'el despachador importa solo',
+    ],
+    [
+      'packages/despacho/src/canales/x/canal.ts',
+      "import x from '../../../testing/comun.ts';",
       'el despachador importa solo',
     ],
     [
@@ -136,6 +141,7 @@ describe('capas (eslint.config.js)', { timeout: 60_000 }, () => {
     ['apps/api/src/services/nuevo.ts', "import x from '@pregon/despacho';"],
     ['packages/despacho/src/nuevo.ts', "import x from '@pregon/db/database';"],
     ['packages/despacho/src/nuevo.ts', "import x from '@pregon/ami';"],
+    ['packages/despacho/src/canales/x/canal.ts', "import x from '../../canal.ts';"],
     ['apps/api/src/main-nuevo.ts', "import x from './dispatcher/index.ts';"],
     ['apps/api/src/services/nuevo.ts', "import x from '@pregon/db/database';"],
     ['packages/despacho/src/nuevo.ts', "import x from './canal.ts';"],

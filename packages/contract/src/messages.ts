@@ -970,7 +970,7 @@ export const MENSAJES = {
   idiomaNoVerificable:
     'No se pudo preguntar al servidor de telefonía si tiene los audios del sistema en el idioma {idioma} ({motivo}): revise el agente antes de iniciar',
 
-  // Calls through Asterisk (dispatcher, canal-asterisk.ts)
+  // Calls through Asterisk (the dispatcher's canales/asterisk/canal.ts)
   llamadaCongestion: 'Red congestionada{detalle}',
   llamadaNumeroInvalido: 'El número no existe{detalle}',
   llamadaFallida: 'La llamada no se pudo establecer{detalle}',

@@ -4,7 +4,7 @@
  * the zod enum and the CHECK of equipos.protocolo), its label, start channel, url form and
  * pre-start probe, credential fields and section, and what it can do (replies, receipts, the
  * fallback it sends, the opt-out list its replies feed) are all read from here; a new protocol is
- * one entry below plus its adapter (packages/despacho/src/canal-*.ts).
+ * one entry below plus its adapter (packages/despacho/src/canales/<protocolo>/canal.ts).
  */
 import type { Canal } from './constants.ts';
 import type { ClaveMensaje } from './messages.ts';

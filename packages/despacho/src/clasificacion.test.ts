@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { claseOriginate, momentoEvento, segundosDuracion } from './canal-asterisk.ts';
-import { claseHttpAndroid } from './canal-android.ts';
-import { claseEstadoSmpp, ESTADOS_SMPP } from './canal-smpp.ts';
+import { claseOriginate, momentoEvento, segundosDuracion } from './canales/asterisk/canal.ts';
+import { claseHttpAndroid } from './canales/android/canal.ts';
+import { claseEstadoSmpp, ESTADOS_SMPP } from './canales/smpp/canal.ts';
 
 // The refusal tables per channel (issue 23.3): what pauses the exercise (the same for every
 // recipient), what is this recipient's alone, what is tried again. Written from the gateways'

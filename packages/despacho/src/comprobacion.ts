@@ -9,7 +9,7 @@ import {
   problemaUrlEquipo,
 } from '@pregon/contract/rules/equipment';
 import { credencial, leerCredenciales } from './canal.ts';
-import { motivoConexionAmi } from './canal-asterisk.ts';
+import { motivoConexionAmi } from './canales/asterisk/canal.ts';
 import { comprobarDestino } from './destinos.ts';
 
 // Pre-start checks (issue 17): before an exercise starts, its device's gateway must answer within

@@ -38,10 +38,7 @@ import { CapacidadEquipos, llaveCupoEquipo, SOLTAR_MS } from './capacidad-equipo
 import type { Db } from '@pregon/db/database';
 import { Sueltos } from './sueltos.ts';
 import type { Desenlace, EjercicioActivo, FilaReclamada, LlamadaVencida, Store } from './store.ts';
-import './canal-smpp.ts';
-import './canal-android.ts';
-import './canal-whatsapp.ts';
-import './canal-asterisk.ts';
+import './canales/index.ts';
 
 /** Where the dispatcher writes what it does (errors, pauses); silent by default in tests. */
 export interface Bitacora {

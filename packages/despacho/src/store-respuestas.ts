@@ -10,7 +10,7 @@ import {
   PLAZO_PARTES_MO_MS,
   unirContenidos,
   VENTANA_DUPLICADO_MS,
-} from './smpp-mo.ts';
+} from './canales/smpp/mo.ts';
 
 // The dispatcher's writes of replies (issue 46), the same SQL on both engines: each reply once
 // (insert … on conflict (clave) do nothing), the parts of a long reply kept until the set is

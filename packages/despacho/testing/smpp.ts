@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest';
 import { SimuladorSmpp, type OpcionesSmpp } from '@pregon/simulators/smpp';
 import { canalDe, type Canal, type Recibo } from '../src/canal.ts';
-import '../src/canal-smpp.ts';
+import '../src/canales/smpp/canal.ts';
 import type { ConfigDespachador } from '../src/config.ts';
 import { CONFIG_PRUEBA } from './comun.ts';
 

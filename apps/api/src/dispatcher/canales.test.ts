@@ -79,7 +79,7 @@ describe('cada protocolo tiene todas sus partes', () => {
     '%s: canal registrado, etiqueta, canal de inicio, forma de url, credenciales',
     (p) => {
       const r = canalDe(p);
-      expect(r, `falta registrarCanal('${p}', …) en dispatcher/canal-*.ts`).toBeDefined();
+      expect(r, `falta registrarCanal('${p}', …) en despacho/src/canales/<protocolo>/canal.ts`).toBeDefined();
       expect(typeof r!.crear).toBe('function');
       expect(msg(ETIQUETA_PROTOCOLO[p])).not.toBe('');
       expect(CANALES).toContain(CANAL_DE_PROTOCOLO[p]);

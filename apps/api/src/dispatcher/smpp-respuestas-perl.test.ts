@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada, MOTORES } from '../../testing/entorno.ts';
 import { canalDe, type Canal } from '@pregon/despacho/canal';
-import '@pregon/despacho/canal-smpp';
+import '@pregon/despacho/canales/smpp/canal';
 import { storePara } from './index.ts';
 import { CONFIG_PRUEBA, esperarQue } from '@pregon/despacho/testing/comun';
 

@@ -6,7 +6,7 @@ import type { Db } from '@pregon/db/database';
 import { abrirBaseSembrada, MOTORES } from '../../testing/entorno.ts';
 import { crearEjercicio, crearEquipo } from '../../testing/fabrica.ts';
 import { canalDe, type Canal, type RespuestaEntrante } from '@pregon/despacho/canal';
-import '@pregon/despacho/canal-smpp';
+import '@pregon/despacho/canales/smpp/canal';
 import { arrancarDespachador, storePara } from './index.ts';
 import {
   alfabetoMo,
@@ -15,7 +15,7 @@ import {
   leerParteMo,
   PLAZO_PARTES_MO_MS,
   VENTANA_DUPLICADO_MS,
-} from '@pregon/despacho/smpp-mo';
+} from '@pregon/despacho/canales/smpp/mo';
 import type { Store } from '@pregon/despacho/store';
 import { CONFIG_PRUEBA, esperarQue } from '@pregon/despacho/testing/comun';
 

@@ -38,7 +38,7 @@ import {
 export const PLAZO_FIRMA_ANDROID_S = 300;
 /** Milliseconds each request of a registration may take. */
 const ESPERA_REGISTRO_MS = 4_000;
-/** Longest text kept readable in a reply (as the SMPP intake: despacho/smpp-mo.ts). */
+/** Longest text kept readable in a reply (as the SMPP intake: despacho/canales/smpp/mo.ts). */
 const MAX_TEXTO = 4_000;
 
 /** Path of a device's webhook in the api. */

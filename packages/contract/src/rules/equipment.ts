@@ -43,7 +43,7 @@ export function tiposParaAlias(alias: string | null | undefined): IdTipoEjercici
 
 export type { CampoCredencial, FormaUrl } from '../protocolos.ts';
 
-/** The credentials each protocol's adapter reads (packages/despacho/src/canal-*.ts and the
+/** The credentials each protocol's adapter reads (packages/despacho/src/canales/<protocolo>/canal.ts and the
  * AMI login of docs/telefonia.md): PROTOCOLO[p].credenciales. */
 export const CAMPOS_CREDENCIALES: Readonly<Record<Protocolo, readonly CampoCredencial[]>> =
   porProtocolo((d) => d.credenciales);
@@ -62,7 +62,7 @@ export function credencialesDeFormulario(
   return Object.keys(r).length > 0 ? r : undefined;
 }
 
-/** How each protocol's adapter reads its device's url (packages/despacho/src/canal-*.ts):
+/** How each protocol's adapter reads its device's url (packages/despacho/src/canales/<protocolo>/canal.ts):
  * PROTOCOLO[p].url. */
 export const FORMA_URL: Readonly<Record<Protocolo, FormaUrl>> = porProtocolo((d) => d.url);
 

@@ -8,8 +8,13 @@ import {
   type Envio,
   type OpcionesCanal,
   type ResultadoEnvio,
-} from './canal.ts';
-import { motivoUrlRefusada, pedirJson, urlGateway, type RespuestaJson } from './http-cliente.ts';
+} from '../../canal.ts';
+import {
+  motivoUrlRefusada,
+  pedirJson,
+  urlGateway,
+  type RespuestaJson,
+} from '../../http-cliente.ts';
 
 // The local server of 'SMS Gateway for Android' (capcom6/android-sms-gateway, read from its
 // MessagesRoutes.kt, PostMessageRequest.kt, MessagesService.kt and MessageWithRecipients.kt):

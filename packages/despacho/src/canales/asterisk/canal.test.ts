@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cadenaMarcado, desenlaceLlamada, idLlamada } from './canal-asterisk.ts';
+import { cadenaMarcado, desenlaceLlamada, idLlamada } from './canal.ts';
 
 const base = { preguntas: 0, respondidas: 0, id_gateway: 'pregon-7-1' };
 

@@ -14,8 +14,8 @@ import {
   type LlamadaHuerfana,
   type OpcionesCanal,
   type ResultadoEnvio,
-} from './canal.ts';
-import { CODIGO_DESTINO, comprobarDestino } from './destinos.ts';
+} from '../../canal.ts';
+import { CODIGO_DESTINO, comprobarDestino } from '../../destinos.ts';
 
 /**
  * What an operator reads when the AMI connection or login fails (issue 49.3): the class of the

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimuladorSmpp } from '@pregon/simulators/smpp';
-import { canalDe, type Canal, type Recibo } from './canal.ts';
-import { leerRecibo } from './canal-smpp.ts';
-import { CONFIG_PRUEBA, esperarQue } from '../testing/comun.ts';
+import { canalDe, type Canal, type Recibo } from '../../canal.ts';
+import { leerRecibo } from './canal.ts';
+import { CONFIG_PRUEBA, esperarQue } from '../../../testing/comun.ts';
 
 // The SMPP channel against a gateway that misbehaves at connection time.
 

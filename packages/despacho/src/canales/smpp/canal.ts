@@ -19,9 +19,9 @@ import {
   type OpcionesCanal,
   type ResultadoEnvio,
   type RespuestaEntrante,
-} from './canal.ts';
-import { busquedaGuardada, CODIGO_DESTINO, destinoLiteralRefusado } from './destinos.ts';
-import { decodificarMo, leerDeliver, leerParteMo } from './smpp-mo.ts';
+} from '../../canal.ts';
+import { busquedaGuardada, CODIGO_DESTINO, destinoLiteralRefusado } from '../../destinos.ts';
+import { decodificarMo, leerDeliver, leerParteMo } from './mo.ts';
 
 // SMPP v3.4 over the `smpp` package: one bind_transceiver per device and dispatcher, a window of
 // outstanding submit_sm, enquire_link, reconnection on demand, and deliver_sm receipts matched by

@@ -6,9 +6,9 @@ import {
   direccionOrigen,
   IndiceIds,
   type OpcionesDireccion,
-} from './canal-smpp.ts';
-import { esperarQue } from '../testing/comun.ts';
-import { canalesSmpp } from '../testing/smpp.ts';
+} from './canal.ts';
+import { esperarQue } from '../../../testing/comun.ts';
+import { canalesSmpp } from '../../../testing/smpp.ts';
 
 // SMPP conformance over loopback sockets against the simulator acting as a strict SMSC (issue 16):
 // addresses typed with TON/NPI as SMPP 3.4 says, refusals of the device's addressing pausing the

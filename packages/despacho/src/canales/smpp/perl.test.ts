@@ -2,9 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canalDe, type Canal, type Recibo } from './canal.ts';
-import './canal-smpp.ts';
-import { CONFIG_PRUEBA, esperarQue } from '../testing/comun.ts';
+import { canalDe, type Canal, type Recibo } from '../../canal.ts';
+import './canal.ts';
+import { CONFIG_PRUEBA, esperarQue } from '../../../testing/comun.ts';
 
 // The SMPP channel against a peer that is neither our simulator nor built on the `smpp` package:
 // an SMSC written with Perl's Net::SMPP (Debian libnet-smpp-perl, simulators/perl/smsc.pl). It
@@ -15,7 +15,7 @@ import { CONFIG_PRUEBA, esperarQue } from '../testing/comun.ts';
 
 const hayPerl = spawnSync('perl', ['-MNet::SMPP', '-e', '1']).status === 0;
 if (!hayPerl && process.env.CI) throw new Error('Falta Net::SMPP de Perl (libnet-smpp-perl)');
-const SCRIPT = path.resolve(import.meta.dirname, '../../../simulators/perl/smsc.pl');
+const SCRIPT = path.resolve(import.meta.dirname, '../../../../../simulators/perl/smsc.pl');
 
 describe.skipIf(!hayPerl)('SMPP contra un SMSC independiente (Perl Net::SMPP)', () => {
   let perl: ChildProcess;

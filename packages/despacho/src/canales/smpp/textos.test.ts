@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analizarSms } from '@pregon/contract/rules/sms';
 import type { OpcionesSmpp } from '@pregon/simulators/smpp';
-import { esperarQue } from '../testing/comun.ts';
-import { canalesSmpp } from '../testing/smpp.ts';
+import { esperarQue } from '../../../testing/comun.ts';
+import { canalesSmpp } from '../../../testing/smpp.ts';
 
 // What reaches the handset: texts of 1, 2 and 5 parts in GSM-7 and UCS-2 go through the SMPP
 // channel and the simulator over loopback sockets, and the simulator reassembles and decodes them

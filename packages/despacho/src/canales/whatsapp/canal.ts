@@ -15,9 +15,9 @@ import {
   type Envio,
   type OpcionesCanal,
   type ResultadoEnvio,
-} from './canal.ts';
+} from '../../canal.ts';
 import { problemaVersionWhatsapp } from '@pregon/contract/rules/equipment';
-import { motivoUrlRefusada, pedirJson, urlGateway } from './http-cliente.ts';
+import { motivoUrlRefusada, pedirJson, urlGateway } from '../../http-cliente.ts';
 
 // The WhatsApp Cloud API: `POST /{version}/{phone-number-id}/messages` with a bearer token: an
 // approved template (`type: 'template'`, name, language, body parameters) when the exercise's
