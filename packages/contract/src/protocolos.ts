@@ -52,6 +52,9 @@ export interface CapacidadesProtocolo {
   respaldo: CanalRespaldo | null;
   /** The opt-out list (rules/bajas.ts) its replies feed and its drills honour, or null (calls). */
   bajas: CanalBaja | null;
+  /** Its devices place calls through a dial template (`equipos.marcado`, MARCADO_DEFECTO when
+   * empty: the trunk it names becomes a required credential). */
+  marcado: boolean;
 }
 
 /** Everything the product reads about one protocol. */
@@ -105,7 +108,7 @@ const REGISTRO = {
       },
     ],
     seccion: 'smpp',
-    capacidades: { respuestas: true, recibos: true, respaldo: 'sms', bajas: 'sms' },
+    capacidades: { respuestas: true, recibos: true, respaldo: 'sms', bajas: 'sms', marcado: false },
   },
   android: {
     etiqueta: 'protocoloAndroid',
@@ -125,7 +128,7 @@ const REGISTRO = {
       { clave: 'ttl', secreto: false, etiqueta: 'credTtl' },
     ],
     seccion: 'android',
-    capacidades: { respuestas: true, recibos: true, respaldo: 'sms', bajas: 'sms' },
+    capacidades: { respuestas: true, recibos: true, respaldo: 'sms', bajas: 'sms', marcado: false },
   },
   whatsapp: {
     etiqueta: 'protocoloWhatsapp',
@@ -149,7 +152,13 @@ const REGISTRO = {
       { clave: 'verify_token', secreto: true, etiqueta: 'credVerifyToken' },
     ],
     seccion: 'whatsapp',
-    capacidades: { respuestas: true, recibos: true, respaldo: 'whatsapp', bajas: 'whatsapp' },
+    capacidades: {
+      respuestas: true,
+      recibos: true,
+      respaldo: 'whatsapp',
+      bajas: 'whatsapp',
+      marcado: false,
+    },
   },
   asterisk: {
     etiqueta: 'protocoloAsterisk',
@@ -169,7 +178,7 @@ const REGISTRO = {
       { clave: 'callerid', secreto: false, etiqueta: 'credCallerId' },
     ],
     seccion: 'ami',
-    capacidades: { respuestas: false, recibos: false, respaldo: null, bajas: null },
+    capacidades: { respuestas: false, recibos: false, respaldo: null, bajas: null, marcado: true },
   },
 } satisfies Readonly<Record<string, DescriptorProtocolo>>;
 
@@ -191,6 +200,10 @@ export function descriptorDe(
     ? PROTOCOLO[protocolo as Protocolo]
     : undefined;
 }
+
+/** Whether a protocol's devices dial through a template (`marcado`: Asterisk's). */
+export const usaMarcado = (protocolo: string | null | undefined): boolean =>
+  descriptorDe(protocolo)?.capacidades.marcado === true;
 
 /** The protocols whose record answers yes to `si`, in PROTOCOLOS' order ('which protocols send
  * the SMS fallback', 'which drills the SMS opt-out list covers'). */

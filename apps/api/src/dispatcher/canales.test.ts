@@ -53,6 +53,9 @@ function faltas(d: DescriptorProtocolo): string[] {
     f.push('lista de bajas');
   // The opt-out words come in replies: a list without replies would never fill.
   if (c.bajas !== null && !c.respuestas) f.push('bajas sin respuestas');
+  if (typeof c.marcado !== 'boolean') f.push('capacidad marcado');
+  // A dial template places calls: only a call channel's devices have one.
+  if (c.marcado && d.canal !== 'calls') f.push('marcado sin llamadas');
   return f;
 }
 
@@ -79,7 +82,10 @@ describe('cada protocolo tiene todas sus partes', () => {
     '%s: canal registrado, etiqueta, canal de inicio, forma de url, credenciales',
     (p) => {
       const r = canalDe(p);
-      expect(r, `falta registrarCanal('${p}', …) en despacho/src/canales/<protocolo>/canal.ts`).toBeDefined();
+      expect(
+        r,
+        `falta registrarCanal('${p}', …) en despacho/src/canales/<protocolo>/canal.ts`,
+      ).toBeDefined();
       expect(typeof r!.crear).toBe('function');
       expect(msg(ETIQUETA_PROTOCOLO[p])).not.toBe('');
       expect(CANALES).toContain(CANAL_DE_PROTOCOLO[p]);

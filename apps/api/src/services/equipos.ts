@@ -4,6 +4,7 @@ import {
   type EquipoVista,
   type ModificarEquipoBody,
 } from '@pregon/contract/api/equipos';
+import { usaMarcado } from '@pregon/contract/protocolos';
 import { MARCADO_DEFECTO } from '@pregon/contract/constants';
 import { ProtocoloSchema } from '@pregon/contract/esquemas';
 import { problemasEquipo } from '@pregon/contract/rules/equipment';
@@ -99,7 +100,7 @@ export async function crear(ctx: Contexto, sesion: Sesion, b: CrearEquipoBody): 
     credenciales: cifrarCredenciales(b.credenciales),
     descripcion: b.descripcion || null,
     activo: b.activo ? 1 : 0,
-    marcado: b.protocolo === 'asterisk' ? b.marcado || MARCADO_DEFECTO : (b.marcado ?? null),
+    marcado: usaMarcado(b.protocolo) ? b.marcado || MARCADO_DEFECTO : (b.marcado ?? null),
   };
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const id = await repo.insertarEquipo(trx, fila);
@@ -142,7 +143,7 @@ export async function modificar(
       actual.credenciales !== null &&
       !mismaDireccionEquipo({ protocolo: protocoloAntes, url: actual.url }, { protocolo, url });
     if (borradas) c.credenciales = null;
-    if (protocolo === 'asterisk' && !(c.marcado ?? actual.marcado)) c.marcado = MARCADO_DEFECTO;
+    if (usaMarcado(protocolo) && !(c.marcado ?? actual.marcado)) c.marcado = MARCADO_DEFECTO;
     // A change of what reaches the gateway must leave a device that works (the rule POST applies);
     // other changes (alias, rate, active…) never lock out a device saved before the rule. The
     // credentials just cleared are the exception: the answer asks for them again.

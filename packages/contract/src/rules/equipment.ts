@@ -7,7 +7,7 @@ import {
   type Protocolo,
 } from '../constants.ts';
 import { msg } from '../messages.ts';
-import { porProtocolo, type CampoCredencial, type FormaUrl } from '../protocolos.ts';
+import { porProtocolo, usaMarcado, type CampoCredencial, type FormaUrl } from '../protocolos.ts';
 import { VERSION_API_WHATSAPP } from './whatsapp.ts';
 
 /** Keywords per type: an equipment is offered when its alias contains one, ignoring case. */
@@ -166,7 +166,7 @@ export function credencialesObligatorias(
   return campos.filter(
     (c) =>
       c.obligatorio ||
-      (protocolo === 'asterisk' &&
+      (usaMarcado(protocolo) &&
         c.clave === 'troncal' &&
         (marcado || MARCADO_DEFECTO).includes('{troncal}')),
   );

@@ -21,6 +21,7 @@ import {
   ROLES_OPERACION,
   tipoPorId,
 } from '@pregon/contract/constants';
+import { usaMarcado } from '@pregon/contract/protocolos';
 import { msg } from '@pregon/contract/messages';
 import { tiposParaAlias } from '@pregon/contract/rules/equipment';
 import { BotonEliminar } from '../../../components/boton-eliminar.tsx';
@@ -137,7 +138,7 @@ function DetalleEquipo({ id }: { id: number }) {
                       ))
                     : msg('noSeOfrece')}
                 </Descriptions.Item>
-                {e.protocolo === 'asterisk' && (
+                {usaMarcado(e.protocolo) && (
                   <Descriptions.Item label={msg('campoMarcado')} span={2}>
                     <Typography.Text code>{e.marcado}</Typography.Text>
                   </Descriptions.Item>

@@ -22,6 +22,7 @@ import {
   type Protocolo,
 } from '@pregon/contract/constants';
 import { etiquetaCampo } from '@pregon/contract/etiquetas-campo';
+import { usaMarcado } from '@pregon/contract/protocolos';
 import { msg } from '@pregon/contract/messages';
 import { DialogoFormulario, EnvioConEnter } from '../../../components/dialogo-formulario.tsx';
 import {
@@ -97,7 +98,7 @@ export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) 
       tasa: v.tasa,
       descripcion: v.descripcion?.trim() ? v.descripcion : null,
       activo: v.activo,
-      marcado: v.protocolo === 'asterisk' ? v.marcado || MARCADO_DEFECTO : null,
+      marcado: usaMarcado(v.protocolo) ? v.marcado || MARCADO_DEFECTO : null,
       ...(credenciales ? { credenciales } : {}),
     };
     const hecho = await guardarCon(
@@ -142,7 +143,7 @@ export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) 
         protocolo: v.protocolo,
         url: v.url ?? '',
         credenciales,
-        marcado: v.protocolo === 'asterisk' ? v.marcado : null,
+        marcado: usaMarcado(v.protocolo) ? v.marcado : null,
       }).find((x) => x.campo === campo);
       const secreto = CAMPOS_CREDENCIALES[v.protocolo].some(
         (c) => c.secreto && `credenciales.${c.clave}` === campo,
@@ -297,7 +298,7 @@ export function EquipoDialog({ equipo, alCerrar, recargar }: PropsEquipoDialog) 
               />
             </Form.Item>
           </Col>
-          {protocolo === 'asterisk' && (
+          {usaMarcado(protocolo) && (
             <Col span={24}>
               <Form.Item
                 label={msg('campoMarcado')}
