@@ -208,6 +208,19 @@ const aprobado: Guardia = (e) => {
   return razon ? { ok: false, status: 409, clave: null, mensaje: razon, aprobacion: true } : null;
 };
 
+/** An approver's decision on a pending request: never on one's own, nor on an expired one. */
+const decision = (aprobacion: 'aprobada' | 'rechazada'): Transicion => ({
+  quien: 'aprobacion',
+  guardias: [
+    ...abiertoAprobacion,
+    si((_e, c) => !!c.propio, 'aprobacionPropia', 403),
+    si((e) => e.aprobacion === 'expirada', 'aprobacionExpirada'),
+    si((e) => e.aprobacion !== 'pendiente', 'aprobacionNoPendiente'),
+  ],
+  aprobacion,
+  cambios: { aprobacion },
+});
+
 /** The flags of a start and of a resume: running, not paused, neither waiting nor a pause's
  * reason, no longer scheduled. */
 const EN_CURSO: CambiosCiclo = { en_proceso: 1, en_pausa: 0, motivo_pausa: null, en_espera: null };
@@ -272,28 +285,8 @@ export const TRANSICIONES: Readonly<Record<AccionCiclo, Transicion>> = {
     aprobacion: 'pendiente',
     cambios: { aprobacion: 'pendiente' },
   },
-  aprobar: {
-    quien: 'aprobacion',
-    guardias: [
-      ...abiertoAprobacion,
-      si((_e, c) => !!c.propio, 'aprobacionPropia', 403),
-      si((e) => e.aprobacion === 'expirada', 'aprobacionExpirada'),
-      si((e) => e.aprobacion !== 'pendiente', 'aprobacionNoPendiente'),
-    ],
-    aprobacion: 'aprobada',
-    cambios: { aprobacion: 'aprobada' },
-  },
-  rechazar: {
-    quien: 'aprobacion',
-    guardias: [
-      ...abiertoAprobacion,
-      si((_e, c) => !!c.propio, 'aprobacionPropia', 403),
-      si((e) => e.aprobacion === 'expirada', 'aprobacionExpirada'),
-      si((e) => e.aprobacion !== 'pendiente', 'aprobacionNoPendiente'),
-    ],
-    aprobacion: 'rechazada',
-    cambios: { aprobacion: 'rechazada' },
-  },
+  aprobar: decision('aprobada'),
+  rechazar: decision('rechazada'),
   emergencia: {
     quien: 'admin',
     guardias: [
