@@ -250,20 +250,20 @@ async function resolver(
   const r = await ctx.db.kysely.transaction().execute(async (trx) => {
     const e = await ejercicioOError(trx, ctx, id, true);
     const momento = ahora();
-    const r = transicion(
+    const paso = transicion(
       estadoEjercicio(e, momento),
       motivo === null ? 'aprobar' : 'rechazar',
       quienDe(actor),
       { propio: esPropio(e, actor) },
     );
     // An expired request is written (and audited) as such before the refusal is said.
-    if (!r.ok && r.clave === 'aprobacionExpirada') {
+    if (!paso.ok && paso.clave === 'aprobacionExpirada') {
       await anotarExpiracion(trx, actor, e);
       return { expirada: true as const };
     }
-    if (!r.ok) throw new HttpError(r.status, r.mensaje);
+    if (!paso.ok) throw new HttpError(paso.status, paso.mensaje);
     const cambio = {
-      aprobacion: r.cambios.aprobacion!,
+      aprobacion: paso.cambios.aprobacion!,
       aprobacion_resuelve: actor.usuario,
       aprobacion_resuelta: momento,
       aprobacion_motivo: motivo,

@@ -926,14 +926,16 @@ async function validarInicio(
   // already running, and (issue 47.2) a first start still lacking its approval: the web's Start,
   // the SPEC's client and the scheduler all come through here.
   const estado = estadoEjercicio(e);
-  const reanudar = accionDeInicio(estado) === 'reanudar';
-  const paso = exigirTransicion(e, accionDeInicio(estado), actor, {
+  const accion = accionDeInicio(estado);
+  const reanudar = accion === 'reanudar';
+  const paso = exigirTransicion(e, accion, actor, {
     plan: !plan.ok
       ? plan.mensaje
       : plan.canal !== canal
         ? msg('canalNoCorresponde', { tipo_ejercicio: etiqueta, canal })
         : null,
   });
+  // Never true here (the transition refused a plan's refusal); it tells the type checker so.
   if (!plan.ok) throw new HttpError(409, plan.mensaje);
   if (!(await repo.hayDestinatarios(k, e.id_ejercicio))) throw error(409, 'sinDestinatarios');
   if (!e.equipo_activo) throw error(409, 'equipoInactivo');
